@@ -1,0 +1,68 @@
+"""Train colours and card types (R1, R2).
+
+Colours are small ints so that hands and piles can be plain count lists: index 0-7 are
+the eight wagon colours, index 8 (``LOCO``) the wild locomotive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COLOURS: tuple[str, ...] = (
+    "purple",
+    "white",
+    "blue",
+    "yellow",
+    "orange",
+    "black",
+    "red",
+    "green",
+)
+NUM_COLOURS = len(COLOURS)
+LOCO = NUM_COLOURS
+CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
+COLOUR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
+WAGONS_PER_COLOUR = 10
+LOCOMOTIVES = 16
+TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96 (R1)
+
+
+def card_name(card: int) -> str:
+    """The English name of a train card index."""
+    return CARD_NAMES[card]
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """A destination ticket: two cities, points, and the colour multiset it needs (R2)."""
+
+    id: int
+    city_a: str
+    city_b: str
+    points: int
+    colours: tuple[int, ...]  # one entry per circle, sorted; a colour may repeat
+
+    @property
+    def need(self) -> tuple[int, ...]:
+        """Cards needed per colour index (length NUM_COLOURS)."""
+        counts = [0] * NUM_COLOURS
+        for c in self.colours:
+            counts[c] += 1
+        return tuple(counts)
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.city_a, self.city_b)
+
+    def label(self) -> str:
+        need = " + ".join(COLOURS[c] for c in self.colours)
+        return f"#{self.id} {self.city_a} - {self.city_b} ({self.points} pts: {need})"
+
+
+@dataclass(frozen=True, slots=True)
+class BigCity:
+    """A big-city bonus card (R21)."""
+
+    city: str
+    points: int
+    home_colour: str

@@ -1,0 +1,152 @@
+"""Rule settings as data: a frozen object a study can vary (variants are parameters).
+
+Defaults are the printed game (rulebook + rulings R1-R22). ``Rules.from_dict`` is the
+boundary: unknown keys or impossible values are refused with a message naming the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .cards import LOCOMOTIVES, TRAIN_CARDS
+from .errors import RulesError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+DEFAULT_ROUNDS: dict[int, int] = {2: 1, 3: 1, 4: 2}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting that a rule variant may change; defaults are the printed rules."""
+
+    # R17-R19: rounds per player count; given as a mapping, stored as sorted pairs (hashable)
+    rounds: Mapping[int, int] | tuple[tuple[int, int], ...] = tuple(DEFAULT_ROUNDS.items())
+    starting_hand: int = 7  # R3
+    starting_locomotives: int = 1  # R3
+    face_up: int = 5  # R3
+    destinations_dealt: int = 6  # R5
+    destinations_min_keep: int = 1  # R5
+    destinations_drawn: int = 4  # R13
+    round_two_deal: int = 4  # R19
+    three_locomotive_wipe: bool = False  # R4
+
+    def __post_init__(self) -> None:
+        rounds = self.rounds
+        if isinstance(rounds, Mapping):
+            rounds = tuple(rounds.items())
+        if not isinstance(rounds, tuple) or not all(
+            isinstance(p, tuple) and len(p) == 2 for p in rounds
+        ):
+            raise RulesError("rules.rounds: must map player count to rounds")
+        object.__setattr__(self, "rounds", tuple(sorted(rounds, key=lambda p: str(p[0]))))
+        self._validate()
+
+    def rounds_for(self, players: int) -> int:
+        return dict(self.rounds)[players]
+
+    def _validate(self) -> None:
+        def need(ok: bool, key: str, message: str) -> None:
+            if not ok:
+                raise RulesError(f"rules.{key}: {message}")
+
+        counts = [players for players, _ in self.rounds]
+        need(len(counts) == len(set(counts)), "rounds", "a player count is given twice")
+        for players, rounds in self.rounds:
+            need(
+                isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS,
+                "rounds",
+                f"player count {players!r} is not 2, 3 or 4",
+            )
+            need(
+                isinstance(rounds, int) and not isinstance(rounds, bool) and 1 <= rounds <= 10,
+                "rounds",
+                f"rounds for {players} players must be 1-10, got {rounds!r}",
+            )
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            need(players in counts, "rounds", f"missing the count for {players} players")
+        ints = {
+            "starting_hand": (0, 20),
+            "starting_locomotives": (0, LOCOMOTIVES // MAX_PLAYERS),
+            "face_up": (0, 10),
+            "destinations_dealt": (1, 10),
+            "destinations_min_keep": (0, 10),
+            "destinations_drawn": (1, 10),
+            "round_two_deal": (0, 20),
+        }
+        for key, (low, high) in ints.items():
+            value = getattr(self, key)
+            need(
+                isinstance(value, int) and not isinstance(value, bool),
+                key,
+                f"must be a whole number, got {value!r}",
+            )
+            need(low <= value <= high, key, f"must be between {low} and {high}, got {value}")
+        need(
+            self.destinations_min_keep <= self.destinations_dealt,
+            "destinations_min_keep",
+            f"cannot exceed destinations_dealt ({self.destinations_dealt})",
+        )
+        need(
+            isinstance(self.three_locomotive_wipe, bool),
+            "three_locomotive_wipe",
+            f"must be true or false, got {self.three_locomotive_wipe!r}",
+        )
+        dealt = MAX_PLAYERS * (self.starting_hand + self.starting_locomotives) + self.face_up
+        need(
+            dealt < TRAIN_CARDS,
+            "starting_hand",
+            f"4 players would need {dealt} of the {TRAIN_CARDS} train cards at setup",
+        )
+        need(
+            MAX_PLAYERS * self.destinations_dealt <= 46,
+            "destinations_dealt",
+            "4 players would need more than the 46 destination cards",
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["rounds"] = {str(k): v for k, v in self.rounds}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Rules:
+        """Build rules from a mapping (TOML, JSON); missing keys keep their defaults."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RulesError(f"rules: expected a table of settings, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(
+                f"rules.{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})"
+            )
+        values = dict(data)
+        if "rounds" in values:
+            rounds = values["rounds"]
+            if not isinstance(rounds, dict):
+                raise RulesError("rules.rounds: must map player count to rounds")
+            merged = dict(DEFAULT_ROUNDS)
+            for key, value in rounds.items():
+                try:
+                    merged[int(key)] = value
+                except (TypeError, ValueError):
+                    raise RulesError(f"rules.rounds: player count {key!r} is not 2, 3 or 4") from None
+            values["rounds"] = merged
+        return cls(**values)
+
+    def with_changes(self, **changes: Any) -> Rules:
+        return replace(self, **changes)
+
+    def differences(self) -> dict[str, Any]:
+        """Settings that differ from the printed game (names a variant)."""
+        base = Rules().to_dict()
+        return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+
+DEFAULT_RULES = Rules()
