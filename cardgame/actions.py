@@ -86,7 +86,9 @@ class Pass:
         return "pass"
 
 
-Action = DrawDeck | DrawFaceUp | PlaceColumn | PlaceThree | DrawDestinations | KeepDestinations | Pass
+Action = (
+    DrawDeck | DrawFaceUp | PlaceColumn | PlaceThree | DrawDestinations | KeepDestinations | Pass
+)
 
 DRAW_DECK = DrawDeck()
 DRAW_DESTINATIONS = DrawDestinations()
@@ -113,8 +115,12 @@ def to_dict(action: Action) -> dict[str, Any]:
         case DrawFaceUp(slot):
             return {"type": "draw_face_up", "slot": slot}
         case PlaceColumn(colour, wagons, locos):
-            return {"type": "place_column", "colour": COLOURS[colour], "wagons": wagons,
-                    "locos": locos}
+            return {
+                "type": "place_column",
+                "colour": COLOURS[colour],
+                "wagons": wagons,
+                "locos": locos,
+            }
         case PlaceThree(colours):
             return {"type": "place_three", "colours": [COLOURS[c] for c in colours]}
         case DrawDestinations():

@@ -48,8 +48,10 @@ def _replay(args: argparse.Namespace) -> int:
         result = rec.replay(record)
         label = f"game {number} (seed {record.get('seed')})" if len(records) > 1 else "game"
         if result.ok:
-            print(f"{label}: replays to the same result: scores {list(result.scores)}, "
-                  f"winners {list(result.winners)}, {result.turns} turns")
+            print(
+                f"{label}: replays to the same result: scores {list(result.scores)}, "
+                f"winners {list(result.winners)}, {result.turns} turns"
+            )
         else:
             failed += 1
             print(f"{label}: DIVERGES at {result.divergence}")
@@ -61,7 +63,9 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, default=3, help="2, 3 or 4 (default 3)")
     play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
-    play.add_argument("--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\'')
+    play.add_argument(
+        "--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\''
+    )
     play.add_argument("--quiet", action="store_true", help="no narration")
     play.set_defaults(run=_play)
     replay = sub.add_parser("replay", help="re-execute a saved game and check its result")
@@ -79,8 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
         register: Callable[[argparse._SubParsersAction], None] = entry.load()
         register(sub)
     return parser
-
-
 
 
 def main(argv: Sequence[str] | None = None) -> int:

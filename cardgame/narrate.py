@@ -63,8 +63,8 @@ def narrate(record: dict[str, Any], catalogue: Catalogue | None = None) -> Itera
                 yield from _resolution(resolutions[current_round], catalogue)
             current_round = turn["round"]
             in_final = False
-            start = rounds[current_round]
-            yield f"--- Round {current_round}: face-up row {', '.join(str(c) for c in start['face_up'])}"
+            row = ", ".join(str(c) for c in rounds[current_round]["face_up"])
+            yield f"--- Round {current_round}: face-up row {row}"
         if turn["final_round"] and not in_final:
             in_final = True
             yield "*** The train deck is empty: final round, each seat plays one more turn (R15)"
@@ -94,8 +94,10 @@ def _resolution(resolution: dict[str, Any], catalogue: Catalogue) -> Iterator[st
 def _final_table(record: dict[str, Any]) -> Iterator[str]:
     result = record["result"]
     yield "--- Final scores (R20-R22)"
-    yield f"  {'seat':<5}{'strategy':<16}{'reached':>8}{'dest pts':>9}{'penalty':>9}" \
-          f"{'bonus':>7}{'total':>7}  big cities"
+    yield (
+        f"  {'seat':<5}{'strategy':<16}{'reached':>8}{'dest pts':>9}{'penalty':>9}"
+        f"{'bonus':>7}{'total':>7}  big cities"
+    )
     for score in result["scores"]:
         seat = score["seat"]
         yield (

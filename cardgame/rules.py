@@ -37,8 +37,8 @@ class Rules:
 
     def __post_init__(self) -> None:
         rounds = self.rounds
-        if isinstance(rounds, Mapping):
-            rounds = tuple(rounds.items())
+        if isinstance(rounds, Mapping):  # a partial mapping keeps the printed counts
+            rounds = tuple({**DEFAULT_ROUNDS, **rounds}.items())
         if not isinstance(rounds, tuple) or not all(
             isinstance(p, tuple) and len(p) == 2 for p in rounds
         ):
@@ -136,7 +136,9 @@ class Rules:
                 try:
                     merged[int(key)] = value
                 except (TypeError, ValueError):
-                    raise RulesError(f"rules.rounds: player count {key!r} is not 2, 3 or 4") from None
+                    raise RulesError(
+                        f"rules.rounds: player count {key!r} is not 2, 3 or 4"
+                    ) from None
             values["rounds"] = merged
         return cls(**values)
 

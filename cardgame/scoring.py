@@ -44,9 +44,7 @@ def big_city_winners(
     """For each big city, the seats with the most reached destinations naming it (R21)."""
     winners: dict[str, tuple[int, ...]] = {}
     for city in catalogue.big_city_names:
-        counts = [
-            sum(1 for d in ids if city in catalogue.destination(d).cities) for ids in reached
-        ]
+        counts = [sum(1 for d in ids if city in catalogue.destination(d).cities) for ids in reached]
         top = max(counts)
         winners[city] = tuple(s for s, n in enumerate(counts) if n == top) if top >= 1 else ()
     return winners

@@ -13,7 +13,12 @@ def test_r1_catalogue_has_46_destinations_and_6_big_cities():
     assert len(catalogue.destinations) == 46
     assert len({d.id for d in catalogue.destinations}) == 46
     assert catalogue.big_city_names == (
-        "Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami"
+        "Seattle",
+        "Los Angeles",
+        "Chicago",
+        "Dallas",
+        "New York",
+        "Miami",
     )
 
 
@@ -43,11 +48,18 @@ def _copy_with(tmp_path: Path, destinations: str) -> Path:
     ("edit", "message"),
     [
         (lambda t: t.replace("yellow-green", "yellow-teal", 1), "line 4: unknown colour 'teal'"),
-        (lambda t: t.replace(",6,yellow-green", ",-6,yellow-green", 1), "line 4: points must be > 0"),
+        (
+            lambda t: t.replace(",6,yellow-green", ",-6,yellow-green", 1),
+            "line 4: points must be > 0",
+        ),
         (lambda t: t.replace("\n3,Chicago", "\n2,Chicago", 1), "line 4: duplicate id 2"),
         (lambda t: t.rsplit("\n", 2)[0] + "\n", "expected 46 destinations, found 45"),
-        (lambda t: t.replace("Chicago,Dallas", "Boston,Dallas", 1).replace(
-            "3,Boston,Dallas", "3,Boston,Denver", 1), "line 4: names no big city"),
+        (
+            lambda t: t.replace("Chicago,Dallas", "Boston,Dallas", 1).replace(
+                "3,Boston,Dallas", "3,Boston,Denver", 1
+            ),
+            "line 4: names no big city",
+        ),
     ],
 )
 def test_broken_data_file_names_file_line_and_problem(tmp_path, edit, message):

@@ -30,9 +30,13 @@ def finish_turn(state):
 
 # ---------------------------------------------------------------- step 1
 def test_r7_step_one_moves_one_card_from_each_column_locomotives_first():
-    state = arrange(started(2), hands={0: counts(purple=2), 1: counts(purple=3)},
-                    deck=[BLUE] * 5, face_up=[WHITE] * 5,
-                    yards={RED: (1, 2, 1), GREEN: (1, 1, 0), BLUE: (0, 2, 0)})
+    state = arrange(
+        started(2),
+        hands={0: counts(purple=2), 1: counts(purple=3)},
+        deck=[BLUE] * 5,
+        face_up=[WHITE] * 5,
+        yards={RED: (1, 2, 1), GREEN: (1, 1, 0), BLUE: (0, 2, 0)},
+    )
     state.apply(PlaceColumn(C["purple"], 2, 0))  # seat 0's turn ends; seat 1 begins
     assert state.seat == 1
     assert state.circulation[1][LOCO] == 1  # the red column gave its locomotive first
@@ -44,8 +48,13 @@ def test_r7_step_one_moves_one_card_from_each_column_locomotives_first():
 
 
 def test_r8_an_emptied_column_frees_its_colour():
-    state = arrange(started(2), hands={0: counts(purple=2), 1: counts(green=2)},
-                    deck=[BLUE] * 10, face_up=[WHITE] * 5, yards={GREEN: (1, 1, 0)})
+    state = arrange(
+        started(2),
+        hands={0: counts(purple=2), 1: counts(green=2)},
+        deck=[BLUE] * 10,
+        face_up=[WHITE] * 5,
+        yards={GREEN: (1, 1, 0)},
+    )
     state.apply(PlaceColumn(C["purple"], 2, 0))
     assert state.yard_owner[GREEN] == -1
     state.apply(PlaceColumn(GREEN, 2, 0))  # legal again: the colour is free (R8)
@@ -53,8 +62,13 @@ def test_r8_an_emptied_column_frees_its_colour():
 
 
 def test_r7_step_one_happens_even_when_the_seat_passes():
-    state = arrange(started(2), hands={0: counts(purple=2), 1: counts()},
-                    deck=[], face_up=[NO_CARD] * 5, yards={RED: (1, 2, 0)})
+    state = arrange(
+        started(2),
+        hands={0: counts(purple=2), 1: counts()},
+        deck=[],
+        face_up=[NO_CARD] * 5,
+        yards={RED: (1, 2, 0)},
+    )
     state.dest_deck = []
     state.final_turns_left = 99  # keep the round going for this test
     state.apply(PlaceColumn(C["purple"], 2, 0))
@@ -78,8 +92,12 @@ def test_r9_observation_shows_own_hand_public_piles_never_deck_or_rival_hand():
 
 # ---------------------------------------------------------------- R10, R11
 def test_r10_face_up_card_is_replaced_before_the_next_pick():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[GREEN, BLUE], face_up=[RED, WHITE, WHITE, WHITE, WHITE])
+    state = arrange(
+        started(2),
+        hands={0: counts(), 1: counts()},
+        deck=[GREEN, BLUE],
+        face_up=[RED, WHITE, WHITE, WHITE, WHITE],
+    )
     state.apply(DrawFaceUp(0))
     assert state.face_up[0] == BLUE  # refilled from the top of the deck at once
     assert state.phase == Phase.SECOND_PICK
@@ -89,25 +107,36 @@ def test_r10_face_up_card_is_replaced_before_the_next_pick():
 
 
 def test_r10_face_up_locomotive_counts_two_and_ends_the_action():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[GREEN] * 5, face_up=[LOCO, WHITE, WHITE, WHITE, WHITE])
+    state = arrange(
+        started(2),
+        hands={0: counts(), 1: counts()},
+        deck=[GREEN] * 5,
+        face_up=[LOCO, WHITE, WHITE, WHITE, WHITE],
+    )
     state.apply(DrawFaceUp(0))
     assert state.hands[0][LOCO] == 1 and sum(state.hands[0]) == 1
     assert state.seat == 1 and state.phase == Phase.TURN
 
 
 def test_r10_face_up_locomotive_is_not_a_second_pick():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[GREEN] * 5, face_up=[WHITE, LOCO, WHITE, WHITE, WHITE])
+    state = arrange(
+        started(2),
+        hands={0: counts(), 1: counts()},
+        deck=[GREEN] * 5,
+        face_up=[WHITE, LOCO, WHITE, WHITE, WHITE],
+    )
     state.apply(DrawDeck())
     assert DrawFaceUp(1) not in state.legal_actions()
-    with pytest.raises(IllegalActionError, match="seat 0: .*locomotive can only be the first pick.*R10"):
+    with pytest.raises(
+        IllegalActionError, match="seat 0: .*locomotive can only be the first pick.*R10"
+    ):
         state.apply(DrawFaceUp(1))
 
 
 def test_r10_a_blind_locomotive_counts_one():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[GREEN] * 5 + [LOCO], face_up=[WHITE] * 5)
+    state = arrange(
+        started(2), hands={0: counts(), 1: counts()}, deck=[GREEN] * 5 + [LOCO], face_up=[WHITE] * 5
+    )
     state.apply(DrawDeck())
     assert state.phase == Phase.SECOND_PICK
     state.apply(DrawDeck())
@@ -115,8 +144,12 @@ def test_r10_a_blind_locomotive_counts_one():
 
 
 def test_r11_only_one_card_left_is_a_whole_action():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[], face_up=[NO_CARD, NO_CARD, RED, NO_CARD, NO_CARD])
+    state = arrange(
+        started(2),
+        hands={0: counts(), 1: counts()},
+        deck=[],
+        face_up=[NO_CARD, NO_CARD, RED, NO_CARD, NO_CARD],
+    )
     state.final_turns_left = 5
     state.apply(DrawFaceUp(2))
     assert state.hands[0][RED] == 1
@@ -125,8 +158,12 @@ def test_r11_only_one_card_left_is_a_whole_action():
 
 
 def test_r11_deck_empties_after_first_pick_second_comes_from_the_row():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[GREEN], face_up=[RED, NO_CARD, NO_CARD, NO_CARD, LOCO])
+    state = arrange(
+        started(2),
+        hands={0: counts(), 1: counts()},
+        deck=[GREEN],
+        face_up=[RED, NO_CARD, NO_CARD, NO_CARD, LOCO],
+    )
     state.apply(DrawDeck())
     assert state.legal_actions() == [DrawFaceUp(0)]  # not the deck, not the locomotive
     state.apply(DrawFaceUp(0))
@@ -134,24 +171,25 @@ def test_r11_deck_empties_after_first_pick_second_comes_from_the_row():
 
 
 def test_r11_no_draw_from_an_empty_deck():
-    state = arrange(started(2), hands={0: counts(), 1: counts()},
-                    deck=[], face_up=[RED] * 5)
+    state = arrange(started(2), hands={0: counts(), 1: counts()}, deck=[], face_up=[RED] * 5)
     with pytest.raises(IllegalActionError, match="train deck is empty.*R11"):
         state.apply(DrawDeck())
 
 
 # ---------------------------------------------------------------- R12
 def test_r12_column_of_two_or_more_with_locomotives_on_top():
-    state = arrange(started(2), hands={0: counts(red=1, loco=2)}, deck=[GREEN] * 5,
-                    face_up=[WHITE] * 5)
+    state = arrange(
+        started(2), hands={0: counts(red=1, loco=2)}, deck=[GREEN] * 5, face_up=[WHITE] * 5
+    )
     assert PlaceColumn(RED, 1, 1) in state.legal_actions()
     state.apply(PlaceColumn(RED, 1, 2))
     assert (state.yard_owner[RED], state.yard_wagons[RED], state.yard_locos[RED]) == (0, 1, 2)
 
 
 def test_r12_a_column_needs_a_wagon_and_two_cards():
-    state = arrange(started(2), hands={0: counts(red=3, loco=3)}, deck=[GREEN] * 5,
-                    face_up=[WHITE] * 5)
+    state = arrange(
+        started(2), hands={0: counts(red=3, loco=3)}, deck=[GREEN] * 5, face_up=[WHITE] * 5
+    )
     with pytest.raises(IllegalActionError, match="2 or more cards.*R12"):
         state.apply(PlaceColumn(RED, 1, 0))
     with pytest.raises(IllegalActionError, match="R12"):
@@ -159,8 +197,12 @@ def test_r12_a_column_needs_a_wagon_and_two_cards():
 
 
 def test_r12_three_colours_exactly_three_wagons_no_locomotive():
-    state = arrange(started(2), hands={0: counts(red=1, blue=1, green=1, loco=2)},
-                    deck=[GREEN] * 5, face_up=[WHITE] * 5)
+    state = arrange(
+        started(2),
+        hands={0: counts(red=1, blue=1, green=1, loco=2)},
+        deck=[GREEN] * 5,
+        face_up=[WHITE] * 5,
+    )
     threes = [a for a in state.legal_actions() if isinstance(a, PlaceThree)]
     assert threes == [PlaceThree(tuple(sorted((RED, BLUE, GREEN))))]
     state.apply(threes[0])
@@ -170,8 +212,13 @@ def test_r12_three_colours_exactly_three_wagons_no_locomotive():
 
 
 def test_r12_own_colour_cannot_be_played_again():
-    state = arrange(started(2), hands={0: counts(red=3, blue=1, green=1)},
-                    deck=[GREEN] * 5, face_up=[WHITE] * 5, yards={RED: (0, 2, 0)})
+    state = arrange(
+        started(2),
+        hands={0: counts(red=3, blue=1, green=1)},
+        deck=[GREEN] * 5,
+        face_up=[WHITE] * 5,
+        yards={RED: (0, 2, 0)},
+    )
     assert not any(getattr(a, "colour", None) == RED for a in state.legal_actions())
     with pytest.raises(IllegalActionError, match="own yard.*R12"):
         state.apply(PlaceColumn(RED, 3, 0))
@@ -180,8 +227,13 @@ def test_r12_own_colour_cannot_be_played_again():
 
 
 def test_r12_steal_needs_strictly_more_cards():
-    state = arrange(started(2), hands={0: counts(red=3, loco=1), 1: counts()},
-                    deck=[GREEN] * 5, face_up=[WHITE] * 5, yards={RED: (1, 2, 1)})
+    state = arrange(
+        started(2),
+        hands={0: counts(red=3, loco=1), 1: counts()},
+        deck=[GREEN] * 5,
+        face_up=[WHITE] * 5,
+        yards={RED: (1, 2, 1)},
+    )
     legal = state.legal_actions()
     assert PlaceColumn(RED, 3, 0) not in legal  # 3 is not strictly more than 3
     assert PlaceColumn(RED, 2, 1) not in legal
@@ -191,8 +243,13 @@ def test_r12_steal_needs_strictly_more_cards():
 
 
 def test_r12_victim_discards_the_whole_column():
-    state = arrange(started(2), hands={0: counts(red=3, loco=1), 1: counts()},
-                    deck=[GREEN] * 5, face_up=[WHITE] * 5, yards={RED: (1, 2, 1)})
+    state = arrange(
+        started(2),
+        hands={0: counts(red=3, loco=1), 1: counts()},
+        deck=[GREEN] * 5,
+        face_up=[WHITE] * 5,
+        yards={RED: (1, 2, 1)},
+    )
     discard_before = list(state.discard)
     state.apply(PlaceColumn(RED, 3, 1))
     assert state.discard[RED] == discard_before[RED] + 2
@@ -205,8 +262,13 @@ def test_r12_victim_discards_the_whole_column():
 
 
 def test_r12_three_colour_play_cannot_use_a_colour_in_any_yard():
-    state = arrange(started(2), hands={0: counts(red=1, blue=1, green=1)},
-                    deck=[GREEN] * 5, face_up=[WHITE] * 5, yards={RED: (1, 1, 0)})
+    state = arrange(
+        started(2),
+        hands={0: counts(red=1, blue=1, green=1)},
+        deck=[GREEN] * 5,
+        face_up=[WHITE] * 5,
+        yards={RED: (1, 1, 0)},
+    )
     assert not any(isinstance(a, PlaceThree) for a in state.legal_actions())
     with pytest.raises(IllegalActionError, match="cannot beat.*R12"):
         state.apply(PlaceThree(tuple(sorted((RED, BLUE, GREEN)))))

@@ -1,0 +1,97 @@
+"""Game records: saved, loaded, replayed without the engine's RNG."""
+
+import json
+
+import pytest
+
+from cardgame import Game, RecordError
+from cardgame.randomplay import play_random
+from cardgame.record import load, replay, save, to_record
+
+
+@pytest.fixture(scope="module", params=[2, 3, 4])
+def record(request):
+    return to_record(play_random(Game(request.param, 21), record=True), ["random"] * request.param)
+
+
+def test_record_holds_everything_needed_to_replay(record):
+    for key in (
+        "rules",
+        "seed",
+        "players",
+        "strategies",
+        "shuffles",
+        "rounds",
+        "setup",
+        "turns",
+        "resolutions",
+        "result",
+    ):
+        assert key in record
+    kinds = [s["kind"] for s in record["shuffles"]]
+    assert kinds[:3] == ["train_setup", "destination_setup", "destination_reshuffle"]
+    assert len(record["rounds"]) == (2 if record["players"] == 4 else 1)
+    turn = record["turns"][0]
+    assert {"turn", "seat", "round", "step1", "action", "final_round"} <= set(turn)
+    score = record["result"]["scores"][0]
+    assert {"destination_points", "penalties", "big_city_bonuses", "total"} <= set(score)
+
+
+def test_save_load_replay_round_trip(record, tmp_path):
+    path = tmp_path / "game.json"
+    save(record, path)
+    (loaded,) = load(path)
+    assert loaded == json.loads(json.dumps(record))
+    assert replay(loaded).ok
+
+
+def test_json_lines_hold_many_games(tmp_path):
+    path = tmp_path / "games.jsonl"
+    lines = [json.dumps(to_record(play_random(Game(2, s), record=True))) for s in range(3)]
+    path.write_text("\n".join(lines) + "\n")
+    records = load(path)
+    assert [r["seed"] for r in records] == [0, 1, 2]
+    assert all(replay(r).ok for r in records)
+
+
+def test_replay_never_uses_the_seed(record):
+    changed = dict(record, seed=record["seed"] + 1)
+    assert replay(changed).ok  # the shuffles come from the record, not from the seed
+
+
+def test_replay_names_the_first_turn_that_diverges(record):
+    tampered = json.loads(json.dumps(record))
+    target = next(t for t in tampered["turns"] if t["action"]["type"] == "draw_deck")
+    target["picks"][0]["card"] = "purple" if target["picks"][0]["card"] != "purple" else "red"
+    result = replay(tampered)
+    assert not result.ok
+    assert result.divergence.startswith(f"turn {target['turn']} (seat {target['seat']})")
+
+
+def test_replay_refuses_a_tampered_shuffle(record):
+    tampered = json.loads(json.dumps(record))
+    order = tampered["shuffles"][0]["order"]
+    order[0] = "purple" if order[0] != "purple" else "red"  # one card changed: 11 of a colour
+    with pytest.raises(RecordError, match="does not hold the cards"):
+        replay(tampered)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "holds no game record"),
+        ("{not json", "line 1: not valid JSON"),
+        ('{"format": "other"}', "not a ttr-cardgame-record"),
+    ],
+)
+def test_bad_records_give_one_clear_error(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message):
+        for r in load(path):
+            replay(r)
+
+
+def test_record_version_is_checked(record):
+    with pytest.raises(RecordError, match="record version 99"):
+        replay(dict(record, version=99))
