@@ -23,6 +23,7 @@ from .cards import LOCO, NUM_COLOURS, Destination
 _COUNT_WEIGHT = 128  # > 2 names * 46 destinations
 _POINTS_WEIGHT = 128 * 64  # > count weight * 46 + names
 _PRICE_STEPS = 60
+_CHEAP_NODES = 3000
 
 
 def _value(dest: Destination, big_cities: frozenset[str]) -> int:
@@ -139,55 +140,76 @@ def resolve(
         row, after_row, need = suffix_need[i], suffix_need[i + 1], needs[i]
         for c in range(NUM_COLOURS):
             row[c] = after_row[c] + need[c]
-    prices = _tune_prices(have, needs, values, greedy_value)
-    top_price = max(prices)
-    suffix_reduced = [0.0] * (count + 1)
-    for i in range(count - 1, -1, -1):
-        reduced = values[i] - sum(p * n for p, n in zip(prices, needs[i], strict=True))
-        suffix_reduced[i] = suffix_reduced[i + 1] + max(0.0, reduced)
+    no_prices = [0.0] * NUM_COLOURS
+    no_reduced = [float("inf")] * (count + 1)
 
-    def bound(i: int, rem: tuple[int, ...]) -> float:
-        useful = suffix_need[i]
-        lagrange = suffix_reduced[i] + top_price * rem[LOCO]
-        capacity = rem[LOCO]
-        for c in range(NUM_COLOURS):
-            r = rem[c] if rem[c] < useful[c] else useful[c]
-            capacity += r
-            lagrange += prices[c] * r
-        total = 0.0
-        for j in range(i, count):
-            if capacity <= 0 or total >= lagrange:
-                break
-            size = sizes[j]
-            if size <= capacity:
-                total += values[j]
-                capacity -= size
-            else:
-                total += values[j] * capacity / size
-                capacity = 0
-        return min(total, lagrange)
-
-    chosen: list[int] = []
-    seen: dict[tuple[int, ...], int] = {}
-
-    def search(i: int, rem: tuple[int, ...], current: int) -> None:
+    def run(prices: list[float], suffix_reduced: list[float], budget: int | None) -> bool:
+        """Branch and bound; False if ``budget`` nodes did not suffice."""
         nonlocal best_value, best_set
-        if current > best_value:
-            best_value = current
-            best_set = list(chosen)
-        if i == count or current + bound(i, rem) <= best_value:
-            return
-        useful = suffix_need[i]
-        key = (i, *(r if r < u else u for r, u in zip(rem, useful, strict=False)), rem[LOCO])
-        if seen.get(key, -1) >= current:
-            return
-        seen[key] = current
-        after = _take(rem, needs[i])
-        if after is not None:
-            chosen.append(i)
-            search(i + 1, after, current + values[i])
-            chosen.pop()
-        search(i + 1, rem, current)
+        top_price = max(prices)
+        chosen: list[int] = []
+        seen: dict[tuple[int, ...], int] = {}
+        nodes = 0
 
-    search(0, have, 0)
+        def bound(i: int, rem: tuple[int, ...]) -> float:
+            useful = suffix_need[i]
+            lagrange = suffix_reduced[i] + top_price * rem[LOCO]
+            capacity = rem[LOCO]
+            for c in range(NUM_COLOURS):
+                r = rem[c] if rem[c] < useful[c] else useful[c]
+                capacity += r
+                lagrange += prices[c] * r
+            total = 0.0
+            for j in range(i, count):
+                if capacity <= 0 or total >= lagrange:
+                    break
+                size = sizes[j]
+                if size <= capacity:
+                    total += values[j]
+                    capacity -= size
+                else:
+                    total += values[j] * capacity / size
+                    capacity = 0
+            return min(total, lagrange)
+
+        def search(i: int, rem: tuple[int, ...], current: int) -> None:
+            nonlocal best_value, best_set, nodes
+            nodes += 1
+            if budget is not None and nodes > budget:
+                raise _OverBudget
+            if current > best_value:
+                best_value = current
+                best_set = list(chosen)
+            if i == count or current + bound(i, rem) <= best_value:
+                return
+            useful = suffix_need[i]
+            key = (i, *(r if r < u else u for r, u in zip(rem, useful, strict=False)), rem[LOCO])
+            if seen.get(key, -1) >= current:
+                return
+            seen[key] = current
+            after = _take(rem, needs[i])
+            if after is not None:
+                chosen.append(i)
+                search(i + 1, after, current + values[i])
+                chosen.pop()
+            search(i + 1, rem, current)
+
+        try:
+            search(0, have, 0)
+        except _OverBudget:
+            return False
+        return True
+
+    # most holdings are settled by the cheap bound; hard ones get tuned prices
+    if not run(no_prices, no_reduced, _CHEAP_NODES):
+        prices = _tune_prices(have, needs, values, best_value)
+        suffix_reduced = [0.0] * (count + 1)
+        for i in range(count - 1, -1, -1):
+            reduced = values[i] - sum(p * n for p, n in zip(prices, needs[i], strict=True))
+            suffix_reduced[i] = suffix_reduced[i + 1] + max(0.0, reduced)
+        run(prices, suffix_reduced, None)
     return tuple(sorted(items[i][0].id for i in best_set))
+
+
+class _OverBudget(Exception):
+    """The cheap search gave up; the tuned one takes over."""

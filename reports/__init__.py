@@ -1,0 +1,1 @@
+"""Statistics, figures and HTML balance reports (built on sims results)."""

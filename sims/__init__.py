@@ -1,0 +1,1 @@
+"""Strategies and the Monte Carlo runner (built on cardgame)."""
