@@ -64,3 +64,115 @@ def observe(state: GameState, seat: int) -> Observation:
         round_points=tuple(tuple(p) for p in state.round_points),
         rounds_total=state.rules.rounds_for(state.players),
     )
+
+
+class SeatView:
+    """A live read-only window on the state for one seat (R9), computed on demand.
+
+    Strategies read it on every decision; it copies nothing it is not asked for. It offers
+    exactly what ``Observation`` holds: never the deck order or a rival's hand.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def players(self) -> int:
+        return self._state.players
+
+    @property
+    def phase(self) -> int:
+        return int(self._state.phase)
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def rounds_total(self) -> int:
+        return self._state.rules.rounds_for(self._state.players)
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return tuple(self._state.hands[self.seat])
+
+    @property
+    def held(self) -> tuple[Destination, ...]:
+        by_id = self._state.game.catalogue.destination
+        return tuple(by_id(d) for d in self._state.held[self.seat])
+
+    @property
+    def offer(self) -> tuple[Destination, ...]:
+        by_id = self._state.game.catalogue.destination
+        return tuple(by_id(d) for d in self._state.offers[self.seat])
+
+    @property
+    def reached(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(r) for r in self._state.reached)
+
+    @property
+    def face_up(self) -> tuple[int, ...]:
+        return tuple(self._state.face_up)
+
+    @property
+    def yard_owner(self) -> tuple[int, ...]:
+        return tuple(self._state.yard_owner)
+
+    @property
+    def yard_wagons(self) -> tuple[int, ...]:
+        return tuple(self._state.yard_wagons)
+
+    @property
+    def yard_locos(self) -> tuple[int, ...]:
+        return tuple(self._state.yard_locos)
+
+    def circulation(self, seat: int | None = None) -> tuple[int, ...]:
+        """A seat's circulation pile (own by default): public by R9."""
+        return tuple(self._state.circulation[self.seat if seat is None else seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(sum(h) for h in self._state.hands)
+
+    @property
+    def held_counts(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._state.held)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        return tuple(self._state.discard)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def destination_deck_size(self) -> int:
+        return len(self._state.dest_deck)
+
+    @property
+    def final_round(self) -> bool:
+        return self._state.is_final_round
+
+    @property
+    def big_cities(self) -> frozenset[str]:
+        return self._state.game.big_city_set
+
+    def legal_actions(self) -> list:
+        """The legal actions now (only meaningful when this seat is to move)."""
+        if self._state.seat != self.seat:
+            return []
+        return self._state.legal_actions()
+
+    def is_legal(self, action: object) -> bool:
+        return self._state.seat == self.seat and self._state._problem(action) is None  # type: ignore[arg-type]
+
+    def snapshot(self) -> Observation:
+        return observe(self._state, self.seat)

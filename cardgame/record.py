@@ -49,6 +49,7 @@ def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict
             "winners": list(state.winners),
             "turns": state.turn,
             "steals": list(state.steals),
+            "stolen_from": list(state.stolen_from),
         },
     }
 

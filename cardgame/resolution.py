@@ -23,7 +23,7 @@ from .cards import LOCO, NUM_COLOURS, Destination
 _COUNT_WEIGHT = 128  # > 2 names * 46 destinations
 _POINTS_WEIGHT = 128 * 64  # > count weight * 46 + names
 _PRICE_STEPS = 60
-_CHEAP_NODES = 3000
+_CHEAP_NODES = 1000
 
 
 def _value(dest: Destination, big_cities: frozenset[str]) -> int:

@@ -26,7 +26,7 @@ from .shuffling import (
 
 if TYPE_CHECKING:
     from .game import Game
-    from .observation import Observation
+    from .observation import Observation, SeatView
 
 CARD_KINDS = NUM_COLOURS + 1
 NO_CARD = -1
@@ -74,6 +74,7 @@ class GameState:
         "phase",
         "players",
         "reached",
+        "reached_round",
         "record",
         "round",
         "round_points",
@@ -81,6 +82,7 @@ class GameState:
         "scores",
         "seat",
         "steals",
+        "stolen_from",
         "turn",
         "winners",
         "yard_locos",
@@ -113,7 +115,9 @@ class GameState:
         self.turn = 0
         self.final_turns_left: int | None = None
         self.last_seat = NOBODY
-        self.steals = [0] * n
+        self.steals = [0] * n  # steals made, per seat
+        self.stolen_from = [0] * n  # columns lost to a steal, per seat
+        self.reached_round: dict[int, int] = {}  # destination id -> round it was reached
         self.scores: tuple[SeatScore, ...] = ()
         self.winners: tuple[int, ...] = ()
         self.record: dict[str, Any] | None = None
@@ -213,9 +217,16 @@ class GameState:
         return total
 
     def observe(self, seat: int) -> Observation:
+        """A frozen snapshot of what ``seat`` may know (R9)."""
         from .observation import observe
 
         return observe(self, seat)
+
+    def view(self, seat: int) -> SeatView:
+        """A live, read-only view of what ``seat`` may know: cheap, for strategies."""
+        from .observation import SeatView
+
+        return SeatView(self, seat)
 
     def legal_actions(self) -> list[A.Action]:
         """Every action the seat to move may take, in a fixed order."""
@@ -489,6 +500,7 @@ class GameState:
         self.discard[colour] += wagons
         self.discard[LOCO] += locos
         self.steals[self.seat] += 1
+        self.stolen_from[victim] += 1
         if self._turn_record is not None:
             self._turn_record["steal"] = {
                 "victim": victim,
@@ -572,6 +584,8 @@ class GameState:
             held = self.held[seat]
             got = resolve(self.circulation[seat], [catalogue.destination(d) for d in held], big)
             self.reached[seat].extend(got)
+            for dest_id in got:
+                self.reached_round[dest_id] = self.round
             self.held[seat] = [d for d in held if d not in got]
             self.round_points[seat].append(sum(catalogue.destination(d).points for d in got))
             resolution.append({"seat": seat, "reached": list(got), "unreached": self.held[seat]})
