@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .cards import Destination
 
 if TYPE_CHECKING:
+    from .rules import Rules
     from .state import GameState
 
 
@@ -109,6 +110,11 @@ class SeatView:
         return tuple(by_id(d) for d in self._state.held[self.seat])
 
     @property
+    def held_ids(self) -> tuple[int, ...]:
+        """Ids of the seat's destinations in hand (cheaper than ``held``, for caching)."""
+        return tuple(self._state.held[self.seat])
+
+    @property
     def offer(self) -> tuple[Destination, ...]:
         by_id = self._state.game.catalogue.destination
         return tuple(by_id(d) for d in self._state.offers[self.seat])
@@ -160,6 +166,10 @@ class SeatView:
     @property
     def final_round(self) -> bool:
         return self._state.is_final_round
+
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
 
     @property
     def big_cities(self) -> frozenset[str]:

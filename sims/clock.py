@@ -1,0 +1,99 @@
+"""The SimPy table clock: every decision takes simulated think time.
+
+The model: each decision kind has a mean think time in seconds; a draw is that mean times a
+lognormal factor (median 1, spread ``sigma``), from the game's own clock RNG. The clock only
+measures; it never changes what is decided, so outcomes are identical with it on or off.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Generator
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import simpy
+
+from cardgame import Action, GameState, Phase
+from cardgame import actions as A
+
+from .errors import StudyError
+
+
+@dataclass(frozen=True)
+class ThinkTimes:
+    """Mean seconds per decision kind; ``sigma`` is the lognormal spread."""
+
+    setup_keep: float = 40.0
+    draw_first: float = 6.0
+    draw_second: float = 4.0
+    place: float = 10.0
+    draw_destinations: float = 5.0
+    keep_destinations: float = 20.0
+    pass_turn: float = 2.0
+    resolution: float = 60.0  # counting destinations at the end of a round, per round
+    sigma: float = 0.5
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None, where: str = "clock") -> ThinkTimes:
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        for key, value in data.items():
+            if key not in known:
+                raise StudyError(f"{where}.{key}: unknown think time (known: {sorted(known)})")
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise StudyError(f"{where}.{key}: must be a number >= 0, got {value!r}")
+            data[key] = float(value)
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+    def mean_for(self, phase: Phase, action: Action) -> float:
+        if phase == Phase.SETUP_KEEP:
+            return self.setup_keep
+        if phase == Phase.KEEP_DRAWN:
+            return self.keep_destinations
+        if phase == Phase.SECOND_PICK:
+            return self.draw_second
+        if isinstance(action, A.DrawDeck | A.DrawFaceUp):
+            return self.draw_first
+        if isinstance(action, A.PlaceColumn | A.PlaceThree):
+            return self.place
+        if isinstance(action, A.DrawDestinations):
+            return self.draw_destinations
+        return self.pass_turn
+
+
+def play_on_clock(
+    state: GameState,
+    step: Callable[[], tuple[Phase, Action]],
+    times: ThinkTimes,
+    rng: random.Random,
+) -> float:
+    """Play ``state`` to the end on a SimPy environment; return the simulated minutes.
+
+    ``step`` makes and applies one decision and returns its phase and action. The table is
+    one SimPy process: the seats act in turn, each decision holding the table for its
+    think time; each round's resolution holds it too.
+    """
+    env = simpy.Environment()
+    sigma = times.sigma
+    shift = -sigma * sigma / 2  # mean of the lognormal factor is 1
+
+    def think(mean: float) -> float:
+        return mean * math.exp(rng.gauss(shift, sigma)) if mean > 0 else 0.0
+
+    def table() -> Generator[simpy.events.Event, Any, None]:
+        round_number = state.round
+        while not state.is_over:
+            phase, action = step()
+            yield env.timeout(think(times.mean_for(phase, action)))
+            if state.round != round_number or state.is_over:
+                round_number = state.round
+                yield env.timeout(think(times.resolution))
+
+    env.process(table())
+    env.run()
+    return env.now / 60.0

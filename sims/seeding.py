@@ -1,0 +1,29 @@
+"""Per-game seeds from the study's root seed (numpy SeedSequence).
+
+A game's seed depends only on (root seed, cell key, game index): never on which worker ran
+it, in what order, or how many workers there were.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+
+def cell_token(cell_key: str) -> int:
+    """A stable 32-bit number for a cell's key (crc32: the same on every machine)."""
+    return zlib.crc32(cell_key.encode("utf-8"))
+
+
+def game_seed(root: int, cell_key: str, index: int) -> int:
+    """The seed of game ``index`` of a cell: 63 bits from SeedSequence(root, spawn_key)."""
+    sequence = np.random.SeedSequence(root, spawn_key=(cell_token(cell_key), index))
+    high, low = sequence.generate_state(2, dtype=np.uint32)
+    return (int(high) << 31) ^ int(low)
+
+
+def stream_seed(seed: int, purpose: str) -> str:
+    """A string seed for a private ``random.Random`` (strategies, clock): hashed by Python
+    with SHA-512, so it is the same on every machine and run."""
+    return f"{seed}:{purpose}"

@@ -1,0 +1,300 @@
+"""What scripted strategies share: reading the seat's situation and a planning pipeline
+whose hooks each family overrides (Axelrod style: small classes, one idea each)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from cardgame import Action, Destination, KeepDestinations
+from cardgame import actions as A
+from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.observation import SeatView
+from cardgame.resolution import is_feasible
+
+from ..strategy import Knobs, Strategy
+
+NO_CARD = -1
+# cards drawn from the deck per turn of play, on average: turns this deck will last
+DRAW_RATE = 1.3
+
+
+def colour_need(destinations: tuple[Destination, ...] | list[Destination]) -> list[int]:
+    need = [0] * NUM_COLOURS
+    for dest in destinations:
+        for c in dest.colours:
+            need[c] += 1
+    return need
+
+
+class Situation:
+    """The seat's position for one decision: what its destinations need, what will reach
+    its circulation pile in time, and what is still missing."""
+
+    __slots__ = (
+        "deficit",
+        "future_turns",
+        "hand",
+        "locos_coming",
+        "missing",
+        "need",
+        "owner",
+        "seat",
+        "supply",
+        "view",
+        "yard_size",
+    )
+
+    def __init__(self, view: SeatView, need: list[int]) -> None:
+        self.view = view
+        self.seat = seat = view.seat
+        self.hand = view.hand
+        self.owner = owner = view.yard_owner
+        circ = view.circulation()
+        # my turns after this one, before the round ends (R15: one more each at the end)
+        future = 0 if view.final_round else int(view.deck_size / (DRAW_RATE * view.players)) + 1
+        self.future_turns = future
+        self.need = need
+        supply = list(circ[:NUM_COLOURS])
+        locos_coming = circ[LOCO]
+        yard_size = [0] * NUM_COLOURS
+        if seat in owner:
+            wagons, locos = view.yard_wagons, view.yard_locos
+            for c in range(NUM_COLOURS):
+                if owner[c] == seat:
+                    size = wagons[c] + locos[c]
+                    yard_size[c] = size
+                    flows = size if size < future else future  # one card per turn, locos first
+                    from_locos = locos[c] if locos[c] < flows else flows
+                    locos_coming += from_locos
+                    supply[c] += flows - from_locos
+        self.yard_size = yard_size
+        self.supply = supply
+        self.locos_coming = locos_coming
+        deficit = [n - s if n > s else 0 for n, s in zip(need, supply, strict=True)]
+        self.deficit = deficit
+        self.missing = sum(deficit) - locos_coming  # > 0: still short
+
+    @property
+    def covered(self) -> bool:
+        return self.missing <= 0
+
+    def can_place_colour(self, c: int) -> bool:
+        return self.owner[c] != self.seat
+
+    def rival_size(self, c: int) -> int:
+        owner = self.owner[c]
+        if owner == -1 or owner == self.seat:
+            return 0
+        return self.view.yard_wagons[c] + self.view.yard_locos[c]
+
+    def projected(self) -> list[int]:
+        """Circulation as it may stand at the end: supply, plus the hand if placed in time."""
+        hand = self.hand
+        pile = [self.supply[c] + hand[c] for c in range(NUM_COLOURS)]
+        pile.append(self.locos_coming + hand[LOCO])
+        return pile
+
+
+@dataclass(frozen=True)
+class ScriptedKnobs(Knobs):
+    card_share: float = 0.45  # setup: keep destinations needing up to this share of 96/n cards
+    min_useful: int = 2  # place when a play covers at least this many missing cards
+    extra_cards: int = 1  # wagons placed beyond the deficit (steal armour, spare cards)
+    min_column: int = 2  # shortest column the strategy will place (except when the end is near)
+    loco_pick_missing: int = 3  # take a face-up locomotive when this many cards are missing
+    ticket_turns: int = 4  # draw destinations only with at least this many turns left
+    ticket_margin: int = 0  # spare cards a new destination must leave
+    future_cards: float = 0.6  # cards per future turn counted on when keeping destinations
+    ticket_pause: int = 3  # turns without destination draws after a draw that kept none
+    steal_bonus: float = 0.0  # extra value per card a steal makes a rival discard
+    city_bonus: float = 0.0  # extra value per big-city name on a destination
+
+
+class Scripted(Strategy):
+    """A planning pipeline: place what is needed, draw what is missing, take destinations
+    only with a surplus. Families change knobs and override the hooks below."""
+
+    Knobs = ScriptedKnobs
+    knobs: ScriptedKnobs
+
+    def __init__(self, rng, knobs=None) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(rng, knobs)
+        self._pause_until = 0  # turn number before which no destination draw
+        self._need_key: tuple[int, ...] | None = None
+        self._need: list[int] = []
+
+    def situation(self, view: SeatView) -> Situation:
+        """The seat's situation; the need vector is recomputed only when the hand of
+        destinations changes."""
+        key = view.held_ids
+        if key != self._need_key:
+            self._need_key = key
+            self._need = colour_need(view.held)
+        return Situation(view, self._need)
+
+    # ----------------------------------------------------------------- destinations
+    def destination_value(self, dest: Destination, view: SeatView) -> float:
+        names = (dest.city_a in view.big_cities) + (dest.city_b in view.big_cities)
+        return dest.points + self.knobs.city_bonus * names
+
+    def keep_setup(self, view: SeatView) -> KeepDestinations:
+        offer = view.offer
+        budget = self.knobs.card_share * 96 / view.players
+        ranked = sorted(
+            offer, key=lambda d: (-self.destination_value(d, view) / len(d.colours), d.id)
+        )
+        kept: list[Destination] = []
+        cards = 0
+        for dest in ranked:
+            if cards + len(dest.colours) <= budget:
+                kept.append(dest)
+                cards += len(dest.colours)
+        minimum = view.rules.destinations_min_keep
+        for dest in ranked:
+            if len(kept) >= minimum:
+                break
+            if dest not in kept:
+                kept.append(dest)
+        return KeepDestinations(tuple(d.id for d in offer if d in kept))
+
+    def keep_drawn(self, view: SeatView) -> KeepDestinations:
+        situation = self.situation(view)
+        pile = situation.projected()
+        # cards still to come count as wild, minus the safety margin
+        pile[LOCO] += (
+            int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
+        )
+        kept: list[Destination] = list(view.held)
+        chosen: list[int] = []
+        for dest in sorted(view.offer, key=lambda d: -self.destination_value(d, view)):
+            if is_feasible(pile, [*kept, dest]):
+                kept.append(dest)
+                chosen.append(dest.id)
+        if not chosen:
+            self._pause_until = view.turn + self.knobs.ticket_pause * view.players
+        return KeepDestinations(tuple(d.id for d in view.offer if d.id in chosen))
+
+    def wants_destinations(self, situation: Situation) -> bool:
+        view = situation.view
+        return (
+            situation.covered
+            and view.destination_deck_size > 0
+            and situation.future_turns >= self.knobs.ticket_turns
+            and view.turn >= self._pause_until
+        )
+
+    # ----------------------------------------------------------------- placing
+    def placement_value(self, situation: Situation, colour: int, wagons: int, locos: int) -> float:
+        """Missing cards a column covers (only what reaches circulation in time)."""
+        future = situation.future_turns
+        if future <= 0:
+            return 0.0
+        size = wagons + locos
+        arriving = min(size, future)
+        loco_part = min(locos, arriving)
+        wagon_part = arriving - loco_part
+        covers = min(wagon_part, situation.deficit[colour])
+        shortage_left = max(0, situation.missing - covers)
+        covers += min(loco_part, shortage_left)
+        rival = situation.rival_size(colour)
+        return covers + self.knobs.steal_bonus * rival
+
+    def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
+        hand = situation.hand
+        knobs = self.knobs
+        locos = hand[LOCO]
+        best: tuple[float, int, Action | None] = (0.0, 0, None)
+        free: list[int] = []
+        min_column = knobs.min_column if situation.future_turns > 3 else 2
+        for c in range(NUM_COLOURS):
+            have = hand[c]
+            if not have or not situation.can_place_colour(c):
+                continue
+            rival = situation.rival_size(c)
+            if situation.owner[c] == -1:
+                free.append(c)
+            need_size = max(min_column, rival + 1)
+            deficit = situation.deficit[c]
+            # wagons: the deficit plus a little armour; locomotives only if short elsewhere
+            wagons = min(have, max(1, deficit + knobs.extra_cards))
+            loco_options = [0]
+            if locos:
+                loco_options.append(min(locos, max(0, situation.missing - deficit)))
+            for lo in loco_options:
+                w = wagons
+                if w + lo < need_size:
+                    w = min(have, need_size - lo)
+                    if w + lo < need_size:
+                        extra = need_size - w - lo
+                        if lo + extra > locos:
+                            continue
+                        lo += extra
+                value = self.placement_value(situation, c, w, lo)
+                key = (value, w + lo)
+                if key > best[:2]:
+                    best = (value, w + lo, A.COLUMNS[c][w][lo])
+        if len(free) >= 3:
+            for combo in combinations(free, 3):
+                value = float(sum(1 for c in combo if situation.deficit[c] > 0))
+                if situation.future_turns <= 0:
+                    value = 0.0
+                if (value, 3) > best[:2]:
+                    best = (value, 3, A.THREES[combo])
+        return best[0], best[2]
+
+    def should_place(self, value: float, situation: Situation) -> bool:
+        threshold = self.knobs.min_useful if situation.future_turns > 2 else 1
+        return value >= threshold
+
+    # ----------------------------------------------------------------- drawing
+    def card_value(self, situation: Situation, card: int) -> float:
+        if card == LOCO:
+            return 2.5 if situation.missing >= self.knobs.loco_pick_missing else 0.0
+        deficit = situation.deficit[card]
+        if deficit <= 0:
+            return 0.0
+        # one more of a colour already in hand helps make a column of two
+        return 1.5 + min(deficit, 3) * 0.2 + (0.3 if situation.hand[card] == 1 else 0.0)
+
+    def pick(self, situation: Situation, first: bool) -> Action | None:
+        view = situation.view
+        best_value = 1.0 if view.deck_size else -1.0
+        best: Action | None = A.DRAW_DECK if view.deck_size else None
+        for slot, card in enumerate(view.face_up):
+            if card == NO_CARD or (card == LOCO and not first):
+                continue
+            value = self.card_value(situation, card)
+            if not view.deck_size and value <= best_value:
+                value = max(value, best_value + 0.01)  # the row is all there is
+            if value > best_value:
+                best_value, best = value, A.DRAW_FACE_UP[slot]
+        return best
+
+    # ----------------------------------------------------------------- the turn
+    def turn(self, view: SeatView) -> Action:
+        situation = self.situation(view)
+        value, placement = self.best_placement(situation)
+        if placement is not None and self.should_place(value, situation):
+            return placement
+        if self.wants_destinations(situation):
+            return A.DRAW_DESTINATIONS
+        draw = self.pick(situation, first=True)
+        if draw is not None:
+            return draw
+        return self.fallback(view)
+
+    def second_pick(self, view: SeatView) -> Action:
+        draw = self.pick(self.situation(view), first=False)
+        return draw if draw is not None else self.fallback(view)
+
+    def fallback(self, view: SeatView) -> Action:
+        """Nothing the plan wants is possible: any legal action, placements first."""
+        legal = view.legal_actions()
+        for action in legal:
+            if isinstance(action, (A.PlaceColumn, A.PlaceThree)):
+                return action
+        for action in legal:
+            if not isinstance(action, A.DrawDestinations):
+                return action
+        return legal[0]

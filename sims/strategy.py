@@ -1,0 +1,138 @@
+"""The strategy interface and the registry that finds strategies by name.
+
+A strategy sees only its seat's ``SeatView`` (never a rival's hand or the deck order) and
+its own seeded RNG. Knobs are a frozen dataclass so a study can configure variants.
+Subclasses register themselves by defining ``name``: there is no hand-kept list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cardgame import Action, KeepDestinations, Phase
+from cardgame.observation import SeatView
+
+from .errors import UnknownStrategyError
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """Tunable settings of a strategy; subclasses add fields."""
+
+
+class Strategy:
+    """Base class: one instance per seat per game."""
+
+    name: ClassVar[str] = ""
+    intent: ClassVar[str] = ""
+    traits: ClassVar[frozenset[str]] = frozenset()
+    Knobs: ClassVar[type[Knobs]] = Knobs
+    _registry: ClassVar[dict[str, type[Strategy]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("name"):
+            Strategy._registry[cls.name] = cls
+
+    def __init__(self, rng: random.Random, knobs: Knobs | None = None) -> None:
+        self.rng = rng
+        self.knobs = knobs if knobs is not None else self.Knobs()
+
+    # the decisions ----------------------------------------------------------------
+    def decide(self, view: SeatView) -> Action:
+        """Dispatch on the decision the game waits for."""
+        phase = view.phase
+        if phase == Phase.TURN:
+            return self.turn(view)
+        if phase == Phase.SECOND_PICK:
+            return self.second_pick(view)
+        if phase == Phase.KEEP_DRAWN:
+            return self.keep_drawn(view)
+        return self.keep_setup(view)
+
+    def keep_setup(self, view: SeatView) -> KeepDestinations:
+        raise NotImplementedError
+
+    def turn(self, view: SeatView) -> Action:
+        raise NotImplementedError
+
+    def second_pick(self, view: SeatView) -> Action:
+        raise NotImplementedError
+
+    def keep_drawn(self, view: SeatView) -> KeepDestinations:
+        raise NotImplementedError
+
+
+def registered() -> dict[str, type[Strategy]]:
+    """Every strategy known by name (importing the built-in families first)."""
+    from . import strategies  # noqa: F401  (registers the built-ins)
+
+    return dict(sorted(Strategy._registry.items()))
+
+
+def strategy_class(name: str) -> type[Strategy]:
+    """Find a strategy by registered name or as ``module:Class``."""
+    if ":" in name:
+        module_name, _, class_name = name.partition(":")
+        try:
+            found = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise UnknownStrategyError(f"cannot load strategy {name!r}: {exc}") from None
+        if not (isinstance(found, type) and issubclass(found, Strategy)):
+            raise UnknownStrategyError(f"{name!r} is not a sims.Strategy subclass")
+        return found
+    known = registered()
+    if name in known:
+        return known[name]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise UnknownStrategyError(f"unknown strategy {name!r}{hint} (known: {', '.join(known)})")
+
+
+def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -> Knobs:
+    """Build a strategy's knobs from a mapping; unknown knobs are refused by name."""
+    values = dict(values or {})
+    fields = {f.name: f for f in dataclasses.fields(cls.Knobs)}
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        known = ", ".join(fields) or "none"
+        raise UnknownStrategyError(
+            f"{where}: strategy {cls.name!r} has no knob {unknown[0]!r} (knobs: {known})"
+        )
+    for key, value in values.items():
+        default = getattr(cls.Knobs(), key)
+        if type(default) is float and isinstance(value, int) and not isinstance(value, bool):
+            values[key] = float(value)
+        elif type(value) is not type(default):
+            raise UnknownStrategyError(
+                f"{where}: knob {key!r} of {cls.name!r} must be {type(default).__name__}, "
+                f"got {value!r}"
+            )
+    return cls.Knobs(**values)
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A named, configured strategy: what a study's line-up lists."""
+
+    label: str  # the name shown in results (e.g. "planner" or "planner-cautious")
+    base: str  # the registered name or module:Class
+    knobs: tuple[tuple[str, Any], ...] = ()
+
+    def build(self, rng: random.Random) -> Strategy:
+        cls = strategy_class(self.base)
+        return cls(rng, make_knobs(cls, dict(self.knobs), f"strategy {self.label!r}"))
+
+    def check(self) -> None:
+        """Fail early (before any game) on an unknown strategy or knob."""
+        cls = strategy_class(self.base)
+        make_knobs(cls, dict(self.knobs), f"strategy {self.label!r}")
+
+
+def spec(name: str) -> StrategySpec:
+    return StrategySpec(label=name, base=name)

@@ -1,0 +1,288 @@
+"""Studies: what to simulate, read from TOML. Bad files get one line naming file and key.
+
+A study expands into cells: one per (rule variant, player count, line-up). Each cell plays
+``games_per_cell`` games, seated by rotation so every seat order is equally represented.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from itertools import combinations, combinations_with_replacement, permutations
+from pathlib import Path
+from typing import Any
+
+from cardgame import CardgameError, Rules
+from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from .clock import ThinkTimes
+from .errors import StudyError
+from .strategy import StrategySpec, registered
+
+ROTATIONS = ("permutations", "random")
+DEFAULT_STUDY = "strategy-ladder"
+STUDY_KEYS = {
+    "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
+    "output", "batch_size", "strategies", "variants", "clock",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of rule variant, player count and line-up."""
+
+    key: str
+    variant: str
+    rules: Rules
+    players: int
+    lineup: tuple[str, ...]  # strategy labels, sorted: seating comes from rotation
+    games: int
+
+    def seatings(self) -> list[tuple[str, ...]]:
+        """Every distinct seat order of the line-up, in a fixed order."""
+        return sorted(set(permutations(self.lineup)))
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    seed: int
+    games_per_cell: int
+    players: tuple[int, ...]
+    lineups: tuple[tuple[str, ...], ...] | None  # explicit line-ups, or None for a pool
+    pool: tuple[str, ...]
+    rotation: str
+    output: str
+    batch_size: int
+    strategies: dict[str, StrategySpec]
+    variants: dict[str, Rules]
+    clock: ThinkTimes
+    description: str = ""
+    source: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def cells(self) -> list[Cell]:
+        """The study's cells, in a fixed order (variant, players, line-up)."""
+        out = []
+        for variant, rules in self.variants.items():
+            for players in self.players:
+                for lineup in self._lineups(players):
+                    seatings = len(set(permutations(lineup)))
+                    games = self.games_per_cell
+                    if self.rotation == "permutations" and games % seatings:
+                        games += seatings - games % seatings  # every seating equally often
+                    key = f"{variant}/{players}p/{'+'.join(lineup)}"
+                    out.append(Cell(key, variant, rules, players, lineup, games))
+        return out
+
+    def _lineups(self, players: int) -> list[tuple[str, ...]]:
+        if self.lineups is not None:
+            return [tuple(sorted(x)) for x in self.lineups if len(x) == players]
+        pool = sorted(self.pool)
+        if len(pool) >= players:
+            return [tuple(c) for c in combinations(pool, players)]
+        return [tuple(c) for c in combinations_with_replacement(pool, players)]
+
+    @property
+    def total_games(self) -> int:
+        return sum(cell.games for cell in self.cells())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The study as plain data: stored with results to check a resumed run."""
+        return {
+            "name": self.name,
+            "seed": self.seed,
+            "games_per_cell": self.games_per_cell,
+            "players": list(self.players),
+            "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
+            "pool": list(self.pool),
+            "rotation": self.rotation,
+            "batch_size": self.batch_size,
+            "strategies": {
+                k: {"base": s.base, "knobs": dict(s.knobs)} for k, s in self.strategies.items()
+            },
+            "variants": {k: r.to_dict() for k, r in self.variants.items()},
+            "clock": self.clock.to_dict(),
+        }
+
+
+def _need(cond: bool, where: str, message: str) -> None:
+    if not cond:
+        raise StudyError(f"{where}: {message}")
+
+
+def _int(data: dict[str, Any], key: str, default: int, low: int, where: str) -> int:
+    value = data.get(key, default)
+    _need(
+        isinstance(value, int) and not isinstance(value, bool) and value >= low,
+        f"{where}: {key}",
+        f"must be a whole number >= {low}, got {value!r}",
+    )
+    return value
+
+
+def from_dict(data: dict[str, Any], where: str = "study") -> Study:
+    """Build a study from parsed TOML; every error names ``where`` and the key."""
+    unknown = sorted(set(data) - STUDY_KEYS)
+    _need(not unknown, f"{where}: {unknown[0] if unknown else ''}",
+          f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")  # fmt: skip
+    name = data.get("name", Path(where).stem)
+    _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
+    seed = _int(data, "seed", 2026, 0, where)
+    games = _int(data, "games_per_cell", 100, 1, where)
+    batch = _int(data, "batch_size", 50, 1, where)
+
+    players = data.get("players", [2, 3, 4])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    _need(
+        isinstance(players, list) and players
+        and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
+        f"{where}: players", f"must be a list of 2, 3 or 4, got {players!r}",
+    )  # fmt: skip
+
+    rotation = data.get("rotation", "permutations")
+    _need(rotation in ROTATIONS, f"{where}: rotation",
+          f"must be one of {', '.join(ROTATIONS)}, got {rotation!r}")  # fmt: skip
+
+    strategies = _strategies(data.get("strategies", {}), where)
+    lineups = data.get("lineups")
+    pool = data.get("pool")
+    _need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
+    if lineups is None and pool is None:
+        pool = ["planner", "random"]
+    labels: list[str] = []
+    if lineups is not None:
+        _need(
+            isinstance(lineups, list) and lineups
+            and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x)
+                    for x in lineups),
+            f"{where}: lineups", "must be a list of lists of strategy names",
+        )  # fmt: skip
+        for lineup in lineups:
+            _need(len(lineup) in players, f"{where}: lineups",
+                  f"line-up {lineup} has {len(lineup)} seats; players are {players}")  # fmt: skip
+        labels = [s for x in lineups for s in x]
+    else:
+        _need(
+            isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
+            f"{where}: pool", "must be a list of strategy names",
+        )  # fmt: skip
+        _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
+        labels = list(pool)
+    for label in labels:
+        if label not in strategies:
+            strategies[label] = StrategySpec(label, label)
+    try:
+        for label in sorted(set(labels)):
+            strategies[label].check()
+    except CardgameError as exc:
+        raise StudyError(f"{where}: {exc}") from None
+    strategies = {k: v for k, v in strategies.items() if k in set(labels)}
+
+    variants_data = data.get("variants", {"base": {}})
+    _need(isinstance(variants_data, dict) and variants_data, f"{where}: variants",
+          "must be a table of named rule variants")  # fmt: skip
+    variants = {}
+    for variant, rules in variants_data.items():
+        try:
+            variants[variant] = Rules.from_dict(rules)
+        except CardgameError as exc:
+            raise StudyError(f"{where}: variants.{variant}: {exc}") from None
+
+    clock = ThinkTimes.from_dict(data.get("clock"), f"{where}: clock")
+    output = data.get("output", f"results/{name}")
+    _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
+    return Study(
+        name=name,
+        seed=seed,
+        games_per_cell=games,
+        players=tuple(sorted(set(players))),
+        lineups=tuple(tuple(x) for x in lineups) if lineups is not None else None,
+        pool=tuple(pool or ()),
+        rotation=rotation,
+        output=output,
+        batch_size=batch,
+        strategies=strategies,
+        variants=variants,
+        clock=clock,
+        description=str(data.get("description", "")),
+        source=data,
+    )
+
+
+def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
+    _need(isinstance(data, dict), f"{where}: strategies", "must be a table")
+    out = {}
+    for label, entry in data.items():
+        key = f"{where}: strategies.{label}"
+        _need(isinstance(entry, dict), key, "must be a table with base and knobs")
+        extra = sorted(set(entry) - {"base", "knobs"})
+        _need(not extra, f"{key}.{extra[0] if extra else ''}", "unknown key (known: base, knobs)")
+        base = entry.get("base", label)
+        knobs = entry.get("knobs", {})
+        _need(isinstance(base, str), f"{key}.base", "must be a strategy name")
+        _need(isinstance(knobs, dict), f"{key}.knobs", "must be a table")
+        out[label] = StrategySpec(label, base, tuple(sorted(knobs.items())))
+    return out
+
+
+def load_study(path: str | Path) -> Study:
+    """Read a study TOML file; a built-in study can be named without a path."""
+    text, where = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{where}: not valid TOML ({exc})") from None
+    return from_dict(data, where)
+
+
+def builtin_studies() -> list[str]:
+    folder = resources.files("sims") / "studies"
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
+
+
+def _read(path: str | Path) -> tuple[str, str]:
+    candidate = Path(path)
+    if candidate.is_file():
+        try:
+            return candidate.read_text(encoding="utf-8"), str(candidate)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StudyError(f"{candidate}: cannot read ({exc})") from None
+    name = str(path).removesuffix(".toml")
+    if name in builtin_studies():
+        resource = resources.files("sims") / "studies" / f"{name}.toml"
+        return resource.read_text(encoding="utf-8"), f"{name}.toml"
+    raise StudyError(
+        f"{path}: no such study file or built-in study (built-in: {', '.join(builtin_studies())})"
+    )
+
+
+def quick_study(
+    base: Study,
+    games: int | None = None,
+    players: list[int] | None = None,
+    strategies: list[str] | None = None,
+    seed: int | None = None,
+    out: str | None = None,
+) -> Study:
+    """The study with command-line overrides applied (validated like a file)."""
+    data = dict(base.source)
+    if games is not None:
+        data["games_per_cell"] = games
+    if players is not None:
+        data["players"] = players
+    if strategies is not None:
+        data.pop("lineups", None)
+        data["pool"] = strategies
+    if seed is not None:
+        data["seed"] = seed
+    if out is not None:
+        data["output"] = out
+    return from_dict(data, "command line")
+
+
+def known_strategies() -> list[str]:
+    return list(registered())
