@@ -44,9 +44,14 @@ class GameOutcome:
 
 
 class StrategyFailure(Exception):
+    """A seat's strategy raised or chose an illegal action (args kept: SimPy re-raises)."""
+
     def __init__(self, seat: int, label: str, error: str) -> None:
-        super().__init__(error)
+        super().__init__(seat, label, error)
         self.seat, self.label, self.error = seat, label, error
+
+    def __str__(self) -> str:
+        return self.error
 
 
 def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = False) -> GameOutcome:
@@ -170,6 +175,8 @@ def _seat_rows(spec: GameSpec, state: GameState) -> list[dict[str, Any]]:
                 "is_winner": seat in winners,
                 "win_share": 1.0 / len(winners) if seat in winners else 0.0,
                 "rank": 1 + sum(1 for s in state.scores if s.total > score.total),
+                "hand_left": sum(state.hands[seat]),
+                "circulation_end": sum(state.circulation[seat]),
                 "steals_made": state.steals[seat],
                 "steals_suffered": state.stolen_from[seat],
                 "round1_points": points[0] if points else 0,

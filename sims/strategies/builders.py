@@ -39,19 +39,39 @@ class Hoarder(Scripted):
 
 @dataclass(frozen=True)
 class RusherKnobs(ScriptedKnobs):
-    min_useful: int = 0
-    extra_cards: int = 10
+    column_value: float = 1.0  # value of each new column: one more card per turn flows
 
 
 class Rusher(Scripted):
     name = "rusher"
-    intent = "Feeds its circulation pile as fast as it can: places whenever it can."
-    traits = frozenset({"places_often"})
+    intent = "Feeds its circulation pile as fast as it can: places every card it can, at once."
+    traits = frozenset({"feeds_circulation"})
     Knobs = RusherKnobs
+    knobs: RusherKnobs
 
-    def placement_value(self, situation: Situation, colour: int, wagons: int, locos: int) -> float:
-        # every card that reaches circulation counts, needed or not
-        return super().placement_value(situation, colour, wagons, locos) + 0.1 * (wagons + locos)
+    def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
+        """The placement that moves the most cards out of the hand (locomotives too)."""
+        hand = situation.hand
+        locos = hand[LOCO]
+        best: tuple[float, Action | None] = (0.0, None)
+        free = []
+        for c in range(NUM_COLOURS):
+            have = hand[c]
+            if not have or not situation.can_place_colour(c):
+                continue
+            if situation.owner[c] == -1:
+                free.append(c)
+            need_size = max(2, situation.rival_size(c) + 1)
+            if have + locos >= need_size:
+                value = have + locos + self.knobs.column_value
+                if value > best[0]:
+                    best = (value, A.COLUMNS[c][have][locos])
+        if len(free) >= 3:
+            combo = tuple(sorted(free, key=lambda c: -situation.deficit[c])[:3])
+            value = 3 + 3 * self.knobs.column_value
+            if value > best[0]:
+                best = (value, A.THREES[tuple(sorted(combo))])
+        return best
 
     def turn(self, view: SeatView) -> Action:
         situation = self.situation(view)

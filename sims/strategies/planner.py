@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardgame.cards import NUM_COLOURS
+
 from .common import Scripted, ScriptedKnobs, Situation
 
 
@@ -18,8 +20,9 @@ class Planner(Scripted):
 
 @dataclass(frozen=True)
 class ThiefKnobs(ScriptedKnobs):
-    steal_bonus: float = 1.5
+    steal_bonus: float = 3.0  # value per card the rival must discard
     min_useful: int = 1
+    hunt_value: float = 1.4  # value of a card that helps beat a rival's column
 
 
 class Thief(Scripted):
@@ -27,6 +30,10 @@ class Thief(Scripted):
     intent = "Prefers placements that beat a rival's column and force it to discard."
     traits = frozenset({"steals"})
     Knobs = ThiefKnobs
+    knobs: ThiefKnobs
 
-    def should_place(self, value: float, situation: Situation) -> bool:
-        return value >= self.knobs.min_useful
+    def card_value(self, situation: Situation, card: int) -> float:
+        value = super().card_value(situation, card)
+        if card < NUM_COLOURS and situation.rival_size(card) >= 2:
+            value = max(value, self.knobs.hunt_value)  # gather ammunition against that column
+        return value
