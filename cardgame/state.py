@@ -332,9 +332,12 @@ class GameState:
                     return ("R10", "a face-up locomotive can only be the first pick")
                 return None
             return ("R10", "the second train card of the draw is expected")
+        kind = type(action)
+        if kind is A.DrawDeck:
+            return None if self.deck else ("R11", "the train deck is empty")
+        if kind is A.PlaceColumn or kind is A.PlaceThree:
+            return self._placement_problem(action)  # type: ignore[arg-type]
         match action:
-            case A.DrawDeck():
-                return None if self.deck else ("R11", "the train deck is empty")
             case A.DrawFaceUp(slot):
                 if self._face_up_card(slot) == NO_CARD:
                     return ("R11", f"face-up slot {slot} is empty")
@@ -396,28 +399,25 @@ class GameState:
         """Apply an action known to be legal (the Monte Carlo's fast path)."""
         phase = self.phase
         if phase == Phase.TURN:
-            self._note_action(action)
-            match action:
-                case A.DrawDeck() | A.DrawFaceUp():
-                    self._pick(action, first=True)
-                case A.PlaceColumn(colour, wagons, locos):
-                    self._place_column(colour, wagons, locos)
-                case A.PlaceThree(colours):
-                    self._place_three(colours)
-                case A.DrawDestinations():
-                    self._draw_destinations()
-                case A.Pass():
-                    self._end_turn()
+            if self._turn_record is not None:
+                self._turn_record["action"] = A.to_dict(action)
+            kind = type(action)
+            if kind is A.DrawDeck or kind is A.DrawFaceUp:
+                self._pick(action, first=True)
+            elif kind is A.PlaceColumn:
+                self._place_column(action.colour, action.wagons, action.locos)  # type: ignore[union-attr]
+            elif kind is A.PlaceThree:
+                self._place_three(action.colours)  # type: ignore[union-attr]
+            elif kind is A.DrawDestinations:
+                self._draw_destinations()
+            else:
+                self._end_turn()  # Pass
         elif phase == Phase.SECOND_PICK:
             self._pick(action, first=False)
         elif phase == Phase.KEEP_DRAWN:
             self._keep_drawn(action.ids)  # type: ignore[union-attr]
         elif phase == Phase.SETUP_KEEP:
             self._keep_setup(action.ids)  # type: ignore[union-attr]
-
-    def _note_action(self, action: A.Action) -> None:
-        if self._turn_record is not None:
-            self._turn_record["action"] = A.to_dict(action)
 
     def _keep_setup(self, ids: tuple[int, ...]) -> None:
         seat = self.seat

@@ -1,7 +1,9 @@
 """The SimPy table clock: every decision takes simulated think time.
 
-The model: each decision kind has a mean think time in seconds; a draw is that mean times a
-lognormal factor (median 1, spread ``sigma``), from the game's own clock RNG. The clock only
+The model: each decision kind has a mean think time in seconds. A turn (its decisions: a
+draw's two picks, a destination draw and its keep) takes the sum of their means times one
+lognormal factor (mean 1, spread ``sigma``) drawn from the game's own clock RNG; a round's
+resolution adds its own mean to the turn that ends the round. The clock only
 measures; it never changes what is decided, so outcomes are identical with it on or off.
 """
 
@@ -51,19 +53,23 @@ class ThinkTimes:
         return asdict(self)
 
     def mean_for(self, phase: Phase, action: Action) -> float:
-        if phase == Phase.SETUP_KEEP:
-            return self.setup_keep
-        if phase == Phase.KEEP_DRAWN:
-            return self.keep_destinations
+        if phase == Phase.TURN:
+            return getattr(self, _TURN_FIELDS[type(action)])
         if phase == Phase.SECOND_PICK:
             return self.draw_second
-        if isinstance(action, A.DrawDeck | A.DrawFaceUp):
-            return self.draw_first
-        if isinstance(action, A.PlaceColumn | A.PlaceThree):
-            return self.place
-        if isinstance(action, A.DrawDestinations):
-            return self.draw_destinations
-        return self.pass_turn
+        if phase == Phase.KEEP_DRAWN:
+            return self.keep_destinations
+        return self.setup_keep
+
+
+_TURN_FIELDS: dict[type, str] = {
+    A.DrawDeck: "draw_first",
+    A.DrawFaceUp: "draw_first",
+    A.PlaceColumn: "place",
+    A.PlaceThree: "place",
+    A.DrawDestinations: "draw_destinations",
+    A.Pass: "pass_turn",
+}
 
 
 def play_on_clock(
@@ -88,11 +94,19 @@ def play_on_clock(
     def table() -> Generator[simpy.events.Event, Any, None]:
         round_number = state.round
         while not state.is_over:
-            phase, action = step()
-            yield env.timeout(think(times.mean_for(phase, action)))
+            # a turn's decisions (a draw's two picks, a keep) hold the table back to back:
+            # one timeout per turn keeps the clock's cost low
+            turn = state.turn
+            mean = 0.0
+            while True:
+                phase, action = step()
+                mean += times.mean_for(phase, action)
+                if state.turn != turn or state.is_over or state.phase == Phase.SETUP_KEEP:
+                    break
             if state.round != round_number or state.is_over:
                 round_number = state.round
-                yield env.timeout(think(times.resolution))
+                mean += times.resolution
+            yield env.timeout(think(mean))
 
     env.process(table())
     env.run()

@@ -4,7 +4,6 @@ whose hooks each family overrides (Axelrod style: small classes, one idea each).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
@@ -123,6 +122,8 @@ class Scripted(Strategy):
         self._pause_until = 0  # turn number before which no destination draw
         self._need_key: tuple[int, ...] | None = None
         self._need: list[int] = []
+        self._first_pick: Situation | None = None  # reused for the second pick of a draw
+        self._first_pick_turn = -1
 
     def situation(self, view: SeatView) -> Situation:
         """The seat's situation; the need vector is recomputed only when the hand of
@@ -214,8 +215,10 @@ class Scripted(Strategy):
             rival = situation.rival_size(c)
             if situation.owner[c] == -1:
                 free.append(c)
-            need_size = max(min_column, rival + 1)
             deficit = situation.deficit[c]
+            if not deficit and not rival and (not locos or situation.missing <= 0):
+                continue  # such a column covers nothing: worth 0
+            need_size = max(min_column, rival + 1)
             # wagons: the deficit plus a little armour; locomotives only if short elsewhere
             wagons = min(have, max(1, deficit + knobs.extra_cards))
             loco_options = [0]
@@ -234,13 +237,13 @@ class Scripted(Strategy):
                 key = (value, w + lo)
                 if key > best[:2]:
                     best = (value, w + lo, A.COLUMNS[c][w][lo])
-        if len(free) >= 3:
-            for combo in combinations(free, 3):
-                value = float(sum(1 for c in combo if situation.deficit[c] > 0))
-                if situation.future_turns <= 0:
-                    value = 0.0
-                if (value, 3) > best[:2]:
-                    best = (value, 3, A.THREES[combo])
+        if len(free) >= 3 and situation.future_turns > 0:
+            # the three free colours most needed (stable: lowest colour first among equals)
+            deficit = situation.deficit
+            ranked = sorted(free, key=lambda c: deficit[c] <= 0)[:3]
+            value = float(sum(1 for c in ranked if deficit[c] > 0))
+            if (value, 3) > best[:2]:
+                best = (value, 3, A.THREES[tuple(sorted(ranked))])  # type: ignore[index]
         return best[0], best[2]
 
     def should_place(self, value: float, situation: Situation) -> bool:
@@ -259,13 +262,15 @@ class Scripted(Strategy):
 
     def pick(self, situation: Situation, first: bool) -> Action | None:
         view = situation.view
-        best_value = 1.0 if view.deck_size else -1.0
-        best: Action | None = A.DRAW_DECK if view.deck_size else None
+        deck_size = view.deck_size
+        best_value = 1.0 if deck_size else -1.0
+        best: Action | None = A.DRAW_DECK if deck_size else None
+        card_value = self.card_value
         for slot, card in enumerate(view.face_up):
             if card == NO_CARD or (card == LOCO and not first):
                 continue
-            value = self.card_value(situation, card)
-            if not view.deck_size and value <= best_value:
+            value = card_value(situation, card)
+            if not deck_size and value <= best_value:
                 value = max(value, best_value + 0.01)  # the row is all there is
             if value > best_value:
                 best_value, best = value, A.DRAW_FACE_UP[slot]
@@ -281,11 +286,17 @@ class Scripted(Strategy):
             return A.DRAW_DESTINATIONS
         draw = self.pick(situation, first=True)
         if draw is not None:
+            self._first_pick, self._first_pick_turn = situation, view.turn
             return draw
         return self.fallback(view)
 
     def second_pick(self, view: SeatView) -> Action:
-        draw = self.pick(self.situation(view), first=False)
+        situation = self._first_pick
+        if situation is not None and self._first_pick_turn == view.turn:
+            situation.hand = view.hand  # one card more; what reaches circulation is unchanged
+        else:
+            situation = self.situation(view)
+        draw = self.pick(situation, first=False)
         return draw if draw is not None else self.fallback(view)
 
     def fallback(self, view: SeatView) -> Action:

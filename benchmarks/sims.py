@@ -1,0 +1,94 @@
+"""Monte Carlo speed: planner-only games per second per core, the SimPy clock's overhead,
+peak memory of a run at two sizes, and a strategy-ladder run on all cores.
+
+Run: python benchmarks/sims.py [--games N] [--ladder GAMES]. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# this file is named like the package it measures: keep its folder off the import path
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+
+from cardgame import Rules  # noqa: E402
+from sims.clock import ThinkTimes  # noqa: E402
+from sims.match import GameSpec, play_game  # noqa: E402
+from sims.seeding import game_seed  # noqa: E402
+from sims.strategy import spec  # noqa: E402
+
+
+def planner_rates(players: int, games: int) -> tuple[float, float]:
+    """Games/s without and with the clock. The two are interleaved game by game (the same
+    game each way), so drifting machine speed cannot pass for clock overhead."""
+    seats = tuple(spec("planner") for _ in range(players))
+    clock = ThinkTimes()
+    bare = timed = 0.0
+    for index in range(games):
+        game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
+                        game_seed(1, "bench", index))  # fmt: skip
+        start = time.perf_counter()
+        play_game(game, None)
+        middle = time.perf_counter()
+        play_game(game, clock)
+        bare += middle - start
+        timed += time.perf_counter() - middle
+    return games / bare, games / timed
+
+
+RUN_SNIPPET = """
+import json, resource, sys, time
+from sims.runner import run
+from sims.study import load_study, quick_study
+study = quick_study(load_study("strategy-ladder"), games=int(sys.argv[1]), out=sys.argv[2])
+start = time.perf_counter()
+summary = run(study, workers=int(sys.argv[3]), progress=False)
+elapsed = time.perf_counter() - start
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"games": summary.games_played, "seconds": elapsed, "parent_mb": peak_mb,
+                  "worker_mb": children_mb}))
+"""
+
+
+def ladder_run(games_per_cell: int, workers: int) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run(
+            [sys.executable, "-c", RUN_SNIPPET, str(games_per_cell), f"{folder}/r", str(workers)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=300, help="games per planner table")
+    parser.add_argument("--ladder", type=int, default=48, help="strategy-ladder games per cell")
+    args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
+    print("planner-only tables, one core:")
+    print(f"{'players':>7} {'no clock':>10} {'clock':>10} {'clock overhead':>15}")
+    for players in (2, 3, 4):
+        bare, timed = planner_rates(players, args.games)
+        print(f"{players:>7} {bare:>8.0f}/s {timed:>8.0f}/s {bare / timed - 1:>14.1%}")
+    print("strategy-ladder runs (all 7 strategies, 2-4 players, subprocess, Parquet output):")
+    for per_cell, workers in ((args.ladder // 4, 1), (args.ladder, 1), (args.ladder, cores)):
+        result = ladder_run(per_cell, workers)
+        rate = result["games"] / result["seconds"]
+        print(f"  {result['games']:>7} games, {workers} worker(s): {result['seconds']:6.1f} s, "
+              f"{rate:6.0f} games/s, peak memory parent {result['parent_mb']:.0f} MB, "
+              f"worker {result['worker_mb']:.0f} MB; 100,000 games would take "
+              f"{100_000 / rate / 60:.1f} min")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
