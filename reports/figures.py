@@ -1,0 +1,212 @@
+"""One function per figure: a stats frame in, a Plotly figure out, no I/O.
+
+Every interval drawn is the frame's ``ci_low``/``ci_high``; the figures add nothing the
+frames do not hold, so tests check figures by their data.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+TEMPLATE = "plotly_white"
+
+
+def _errors(frame: pd.DataFrame, value: str = "rate") -> dict:
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": (frame["ci_high"] - frame[value]).tolist(),
+        "arrayminus": (frame[value] - frame["ci_low"]).tolist(),
+    }
+
+
+def _layout(fig: go.Figure, title: str, **kwargs) -> go.Figure:
+    fig.update_layout(template=TEMPLATE, title=title, margin={"t": 60, "l": 60, "r": 20}, **kwargs)
+    return fig
+
+
+def win_rates(table: pd.DataFrame) -> go.Figure:
+    """Win rate per strategy, one bar group per player count, fair share as a line."""
+    fig = go.Figure()
+    for players, group in table.groupby("players"):
+        fig.add_bar(
+            name=f"{players} players",
+            x=group["strategy"],
+            y=group["rate"],
+            error_y=_errors(group),
+            customdata=group[["n"]],
+            hovertemplate="%{x}: %{y:.1%} (n=%{customdata[0]})<extra></extra>",
+        )
+    for players in sorted(table["players"].unique()):
+        fig.add_hline(
+            y=1 / players,
+            line_dash="dot",
+            line_color="grey",
+            annotation_text=f"fair share, {players} players",
+        )
+    fig.update_yaxes(tickformat=".0%", title="win rate (shared wins split)")
+    return _layout(fig, "Win rate by strategy", barmode="group")
+
+
+def head_to_head(table: pd.DataFrame) -> go.Figure:
+    """Heatmap: how often the row strategy finishes ahead of the column strategy."""
+    matrix = table.pivot(index="strategy", columns="opponent", values="rate")
+    n = table.pivot(index="strategy", columns="opponent", values="n").reindex_like(matrix)
+    fig = go.Figure(
+        go.Heatmap(
+            z=matrix.to_numpy(),
+            x=list(matrix.columns),
+            y=list(matrix.index),
+            zmin=0,
+            zmax=1,
+            colorscale="RdBu",
+            customdata=n.to_numpy(),
+            hovertemplate="%{y} ahead of %{x}: %{z:.1%} (n=%{customdata})<extra></extra>",
+            colorbar={"tickformat": ".0%"},
+        )
+    )
+    fig.update_xaxes(title="opponent")
+    fig.update_yaxes(title="strategy", autorange="reversed")
+    return _layout(fig, "Head to head: share of meetings finished ahead")
+
+
+def ratings(table: pd.DataFrame) -> go.Figure:
+    """Plackett-Luce strengths with bootstrap intervals, strongest on top."""
+    ordered = table.sort_values("strength")
+    fig = go.Figure(
+        go.Scatter(
+            x=ordered["strength"],
+            y=ordered["strategy"],
+            mode="markers",
+            marker={"size": 10},
+            error_x=_errors(ordered, "strength"),
+            hovertemplate="%{y}: %{x:.2f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(title="strength (log odds scale, centred on 0)")
+    return _layout(fig, "Strategy rating (Plackett-Luce)")
+
+
+def seat_advantage(table: pd.DataFrame) -> go.Figure:
+    """Win rate by seat per player count, with each count's fair share."""
+    fig = go.Figure()
+    for players, group in table.groupby("players"):
+        fig.add_scatter(
+            name=f"{players} players",
+            x=group["seat"] + 1,
+            y=group["rate"],
+            mode="lines+markers",
+            error_y=_errors(group),
+            customdata=group[["n"]],
+            hovertemplate="seat %{x}: %{y:.1%} (n=%{customdata[0]})<extra></extra>",
+        )
+        fig.add_hline(y=1 / players, line_dash="dot", line_color="grey")
+    fig.update_xaxes(title="seat (1 plays first)", dtick=1)
+    fig.update_yaxes(tickformat=".0%", title="win rate")
+    return _layout(fig, "Seat advantage")
+
+
+def score_parts(table: pd.DataFrame, players: int) -> go.Figure:
+    """Mean score parts per strategy at one player count (penalties drawn below zero)."""
+    here = table[table["players"] == players]
+    fig = go.Figure()
+    for part, sign in (("destination_points", 1), ("bonus_points", 1), ("penalties", -1)):
+        rows = here[here["part"] == part]
+        fig.add_bar(
+            name=part.replace("_", " "),
+            x=rows["strategy"],
+            y=sign * rows["mean"],
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": (rows["ci_high"] - rows["mean"]).tolist(),
+                "arrayminus": (rows["mean"] - rows["ci_low"]).tolist(),
+            },
+        )
+    fig.update_yaxes(title="mean points per game")
+    return _layout(fig, f"Score parts by strategy, {players} players", barmode="relative")
+
+
+def destination_balance(table: pd.DataFrame) -> go.Figure:
+    """Mean net points of each card when kept against the trains it needs, trend line,
+    flagged cards marked."""
+    fig = go.Figure()
+    plain = table[table["flag"] == ""]
+    flagged = table[table["flag"] != ""]
+    for frame, name, symbol in ((plain, "in line", "circle"), (flagged, "flagged", "diamond")):
+        fig.add_scatter(
+            name=name,
+            x=frame["cards"],
+            y=frame["net_mean"],
+            mode="markers+text" if name == "flagged" else "markers",
+            text=frame["destination_id"].map(lambda i: f"#{i}"),
+            textposition="middle right",
+            marker={"symbol": symbol, "size": 9},
+            error_y=_errors(
+                frame.rename(columns={"net_ci_low": "ci_low", "net_ci_high": "ci_high"}), "net_mean"
+            ),
+            customdata=frame[["destination_id", "points", "kept", "completion"]],
+            hovertemplate="#%{customdata[0]} (%{customdata[1]} pts): net %{y:.1f}, "
+            "kept %{customdata[2]}, completed %{customdata[3]:.0%}<extra></extra>",
+        )
+    trend = table.dropna(subset=["trend"]).sort_values("cards")
+    if not trend.empty:
+        fig.add_scatter(name="trend", x=trend["cards"], y=trend["trend"], mode="lines")
+    fig.update_xaxes(title="train cards required", dtick=1)
+    fig.update_yaxes(title="mean net points when kept")
+    return _layout(fig, "Destination cards: value against length")
+
+
+def big_cities(table: pd.DataFrame) -> go.Figure:
+    """Win-rate lift from winning each big-city bonus, per player count."""
+    fig = go.Figure()
+    for players, group in table.groupby("players"):
+        fig.add_bar(
+            name=f"{players} players",
+            x=group["city"],
+            y=group["win_lift"],
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": (group["lift_ci_high"] - group["win_lift"]).tolist(),
+                "arrayminus": (group["win_lift"] - group["lift_ci_low"]).tolist(),
+            },
+        )
+    fig.update_yaxes(tickformat="+.0%", title="win rate with the bonus minus without")
+    return _layout(fig, "Big-city bonuses: win-rate lift", barmode="group")
+
+
+def game_length(table: pd.DataFrame) -> go.Figure:
+    """Turns, minutes and steals per game by player count (one panel per metric)."""
+    from plotly.subplots import make_subplots
+
+    metrics = list(dict.fromkeys(table["metric"]))
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=metrics)
+    for col, metric in enumerate(metrics, start=1):
+        rows = table[table["metric"] == metric]
+        fig.add_bar(
+            x=rows["players"].map(lambda p: f"{p}p"),
+            y=rows["mean"],
+            error_y=_errors(rows, "mean"),
+            showlegend=False,
+            row=1,
+            col=col,
+        )
+    return _layout(fig, "Interaction and length by player count")
+
+
+def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
+    """One metric's difference from the base game, per variant and player count."""
+    rows = table[table["metric"] == metric]
+    fig = go.Figure()
+    for players, group in rows.groupby("players"):
+        fig.add_bar(
+            name=f"{players} players",
+            x=group["variant"],
+            y=group["difference"],
+            error_y=_errors(group, "difference"),
+        )
+    fig.add_hline(y=0, line_color="black")
+    fig.update_yaxes(title=f"{metric.replace('_', ' ')}: variant minus base")
+    return _layout(fig, f"Rule variants: {metric.replace('_', ' ')}", barmode="group")

@@ -1,0 +1,248 @@
+"""The self-contained HTML report: plotly.js inlined once, every table downloadable as
+CSV (a data link, so it works offline), the method and sample size under each figure.
+
+This is the only module of the reports package that writes a file.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.offline import get_plotlyjs
+
+from . import figures
+from .analysis import Analysis
+from .findings import headline
+
+STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:0 auto;padding:1em 2em;color:#222;line-height:1.45}
+h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
+.findings{background:#f5f8ff;border-left:4px solid #3b6fd8;padding:.6em 1.2em}
+.caption{color:#555;font-size:.92em;margin:.2em 0 1.2em}
+table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}
+table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+details{margin:.4em 0 1.2em}summary{cursor:pointer;color:#3b6fd8}
+#report-errors{display:none;background:#fee;border:1px solid #c00;padding:.5em;color:#900}
+"""
+
+# Shows any script error to the reader (and to the browser test) instead of a blank chart.
+ERROR_HOOK = """
+window.addEventListener('error', function (e) {
+  var box = document.getElementById('report-errors');
+  box.style.display = 'block';
+  box.textContent += 'A figure could not be drawn: ' + e.message + '\\n';
+});
+"""
+
+
+@dataclass
+class Section:
+    title: str
+    intro: str
+    figures: list[tuple[go.Figure, str]]  # (figure, caption: method and sample size)
+    tables: list[tuple[str, pd.DataFrame]]
+
+
+def _bold(text: str) -> str:
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+
+
+def _csv_link(name: str, frame: pd.DataFrame) -> str:
+    data = urllib.parse.quote(frame.to_csv(index=False))
+    return (
+        f'<a download="{html.escape(name)}.csv" href="data:text/csv;charset=utf-8,{data}">'
+        f"download {html.escape(name)}.csv</a>"
+    )
+
+
+def _table(name: str, frame: pd.DataFrame) -> str:
+    shown = frame.head(60).to_html(
+        index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
+    )
+    more = f" (first 60 of {len(frame)} rows)" if len(frame) > 60 else ""
+    return (
+        f"<details><summary>Table {html.escape(name)}{more}: {_csv_link(name, frame)}</summary>"
+        f"{shown}</details>"
+    )
+
+
+def sections(analysis: Analysis) -> list[Section]:
+    t = analysis.tables
+    seats, games = analysis.seats, analysis.games
+    n_games = int((~games["failed"]).sum())
+    tables_rated = int(t["ratings"]["games"].max()) if len(t["ratings"]) else 0
+    offers = int(t["destinations"]["offered"].sum())
+    out = [
+        Section(
+            "Which strategy is strongest?",
+            "Strategies meet at mixed tables; the rating pools every table's final ranking.",
+            [
+                (
+                    figures.ratings(t["ratings"]),
+                    f"Plackett-Luce strengths fitted with choix (I-LSR) on {tables_rated:,} "
+                    "tables; bars: 95% bootstrap intervals over games.",
+                ),
+                (
+                    figures.win_rates(t["win_rates"]),
+                    "Win rate = wins / seat-games, a k-way shared win counting 1/k; bars: "
+                    "Wilson 95% intervals; n per bar in the hover and table "
+                    f"({len(seats):,} seat-games).",
+                ),
+                (
+                    figures.head_to_head(t["head_to_head"]),
+                    "Share of games in which the row strategy finished ahead of the column "
+                    "strategy at the same table (R22 order; a tie counts one half); n in the "
+                    "hover.",
+                ),
+            ],
+            [
+                ("win_rates", t["win_rates"]),
+                ("ratings", t["ratings"]),
+                ("head_to_head", t["head_to_head"]),
+            ],
+        ),
+        Section(
+            "Does the seat order matter?",
+            "Seat 1 plays first (R6). Seatings are rotated so every strategy sits everywhere.",
+            [
+                (
+                    figures.seat_advantage(t["seat_advantage"]),
+                    "Win rate by seat with Wilson 95% intervals; dotted lines: fair share. "
+                    "Equality across seats: chi-square test on wins, one-way ANOVA on scores "
+                    "(seat_tests).",
+                )
+            ],
+            [("seat_advantage", t["seat_advantage"]), ("seat_tests", t["seat_tests"])],
+        ),
+        Section(
+            "How do 2, 3 and 4 players differ?",
+            "Length and interaction of a game; at 4 players, how the points split between the "
+            "two rounds (R18-R19).",
+            [
+                (
+                    figures.game_length(t["game_length"]),
+                    f"Means with Student t 95% intervals over {n_games:,} games; simulated minutes "
+                    "come from the SimPy table clock's think-time model.",
+                )
+            ],
+            [("game_length", t["game_length"]), ("round_shares", t["round_shares"])],
+        ),
+        Section(
+            "Where do the points come from?",
+            "Destination points gained, penalties for destinations not reached (R20) and "
+            "big-city bonuses (R21), per strategy.",
+            [
+                (
+                    figures.score_parts(t["score_parts"], int(p)),
+                    f"Mean points per game with Student t 95% intervals; {int(p)} players.",
+                )
+                for p in sorted(t["score_parts"]["players"].unique())
+            ],
+            [("score_parts", t["score_parts"])],
+        ),
+        Section(
+            "Which destination cards are out of line?",
+            "For each card: how often kept when offered, how often completed when kept, and "
+            "its mean net points when kept (+points if reached, -points if not).",
+            [
+                (
+                    figures.destination_balance(t["destinations"]),
+                    "Mean net points when kept (t 95% intervals) against trains required; line: "
+                    "weighted least-squares trend; flagged: |z| > 3 and at least 2 points off "
+                    f"trend. {offers:,} offers.",
+                )
+            ],
+            [("destinations", t["destinations"])],
+        ),
+        Section(
+            "What are the big cities worth?",
+            "How often each bonus is won or shared, and how much winning it lifts the win rate.",
+            [
+                (
+                    figures.big_cities(t["big_cities"]),
+                    "Win rate of seats that won the bonus minus those that did not, Welch 95% "
+                    "intervals; a correlation, not a cause (strong seats win bonuses too).",
+                )
+            ],
+            [("big_cities", t["big_cities"])],
+        ),
+    ]
+    if not t["variants"].empty:
+        out.append(
+            Section(
+                "What do the rule variants change?",
+                "Each variant against the base game, same strategies and player counts.",
+                [
+                    (
+                        figures.variant_effects(t["variants"], m),
+                        "Difference of means, variant minus base, Welch 95% intervals.",
+                    )
+                    for m in ("turns", "mean_score", "seat0_win_share")
+                ],
+                [("variants", t["variants"])],
+            )
+        )
+    return out
+
+
+def render(
+    analysis: Analysis, title: str = "Ticket to Ride: The Card Game - balance report"
+) -> str:
+    """The whole page as one string."""
+    study = analysis.results.study
+    findings = "".join(f"<li>{_bold(line)}</li>" for line in headline(analysis))
+    body = []
+    first_figure = 0
+    for section in sections(analysis):
+        body.append(f"<h2>{html.escape(section.title)}</h2><p>{html.escape(section.intro)}</p>")
+        for fig, caption in section.figures:
+            first_figure += 1
+            body.append(
+                fig.to_html(
+                    full_html=False,
+                    include_plotlyjs=False,
+                    div_id=f"figure-{first_figure}",
+                    config={"displaylogo": False},
+                )
+            )
+            body.append(f'<p class="caption">{html.escape(caption)}</p>')
+        for name, frame in section.tables:
+            body.append(_table(name, frame))
+    games = analysis.games
+    method = (
+        f"<h2>Method and data</h2><p>Study <code>{html.escape(str(study.get('name')))}</code>: "
+        f"{len(games):,} games ({analysis.failures} failed), players "
+        f"{', '.join(str(p) for p in study.get('players', []))}, rotation "
+        f"{html.escape(str(study.get('rotation')))}, root seed {study.get('seed')}, variants "
+        f"{html.escape(', '.join(study.get('variants', {})))}. Every game is a pure function of "
+        "rules, strategies and its seed, drawn from the root seed with numpy SeedSequence. "
+        "Proportions: Wilson 95% intervals; means: Student t; differences: Welch. "
+        "Strategy and seat statistics use the base rules only.</p>"
+    )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style>"
+        f"<script>{ERROR_HOOK}</script>"
+        f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
+        f"<h1>{html.escape(title)}</h1><div id='report-errors'></div>"
+        f"<div class='findings'><h3>Headline findings</h3><ul>{findings}</ul></div>"
+        + "".join(body)
+        + method
+        + "</body></html>"
+    )
+
+
+def write(text: str, path: Path) -> None:
+    """Write atomically: a failed report never leaves a half-written file behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_text(text, encoding="utf-8")
+    os.replace(temp, path)

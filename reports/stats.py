@@ -1,0 +1,412 @@
+"""Statistics as functions: tidy DataFrame in, tidy DataFrame out, no plotting.
+
+Every rate comes with ``n``, ``ci_low`` and ``ci_high``: Wilson 95% intervals for
+proportions, Student t intervals for means, bootstrap intervals for ratings. Tests of
+equality report their p-value and say whether it is significant at 5%.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+Z95 = 1.959963984540054
+MIN_OFF_TREND = 2.0  # points: a smaller gap from the trend is not worth a designer's time
+ALPHA = 0.05
+
+
+# ------------------------------------------------------------------ intervals
+def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95):
+    """Wilson score interval (Wilson 1927); fractional successes (shared wins) allowed."""
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def mean_ci(values: pd.Series) -> tuple[int, float, float, float]:
+    """(n, mean, ci_low, ci_high): Student t 95% interval for the mean."""
+    values = pd.Series(values, dtype=float).dropna()
+    n = len(values)
+    if n == 0:
+        return 0, np.nan, np.nan, np.nan
+    mean = float(values.mean())
+    if n < 2:
+        return n, mean, np.nan, np.nan
+    half = float(sps.t.ppf(0.975, n - 1) * values.std(ddof=1) / np.sqrt(n))
+    return n, mean, mean - half, mean + half
+
+
+def _mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    rows = []
+    for key, group in frame.groupby(by, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        n, mean, low, high = mean_ci(group[column])
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "n": n,
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _rate_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    grouped = frame.groupby(by, sort=True)[column].agg(["sum", "count"]).reset_index()
+    grouped = grouped.rename(columns={"sum": "successes", "count": "n"})
+    grouped["rate"] = grouped["successes"] / grouped["n"]
+    grouped["ci_low"], grouped["ci_high"] = wilson(grouped["successes"], grouped["n"])
+    return grouped
+
+
+# ------------------------------------------------------------------ strategies
+def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per strategy and player count; a k-way shared win counts 1/k.
+
+    ``fair`` is 1/players, the rate of a strategy no better than its table.
+    """
+    table = _rate_table(seats, ["players", "strategy"], "win_share")
+    table["fair"] = 1.0 / table["players"]
+    table["significant"] = (table["ci_low"] > table["fair"]) | (table["ci_high"] < table["fair"])
+    return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)
+
+
+def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
+    """For each ordered pair of strategies at the same table: how often the first finished
+    ahead of the second (a tie on the final ranking counts one half)."""
+    key = ["cell", "game_index"]
+    left = seats[[*key, "players", "strategy", "seat", "score", "reached", "n_big_cities"]]
+    pairs = left.merge(left, on=[*key, "players"], suffixes=("", "_other"))
+    pairs = pairs[pairs["seat"] != pairs["seat_other"]]
+    pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
+    mine = list(zip(pairs["score"], pairs["reached"], pairs["n_big_cities"], strict=True))
+    theirs = list(
+        zip(pairs["score_other"], pairs["reached_other"], pairs["n_big_cities_other"], strict=True)
+    )
+    pairs = pairs.assign(
+        ahead=[1.0 if a > b else 0.5 if a == b else 0.0 for a, b in zip(mine, theirs, strict=True)]
+    )
+    table = _rate_table(
+        pairs.rename(columns={"strategy_other": "opponent"}), ["strategy", "opponent"], "ahead"
+    )
+    table["significant"] = (table["ci_low"] > 0.5) | (table["ci_high"] < 0.5)
+    return table
+
+
+def _rankings(seats: pd.DataFrame, labels: list[str]) -> list[tuple[int, ...]]:
+    index = {label: i for i, label in enumerate(labels)}
+    ordered = seats.sort_values(
+        ["cell", "game_index", "score", "reached", "n_big_cities", "seat"],
+        ascending=[True, True, False, False, False, True],
+    )
+    out = []
+    for _, group in ordered.groupby(["cell", "game_index"], sort=False):
+        strategies = list(group["strategy"])
+        if len(set(strategies)) == len(strategies):  # a strategy twice at a table: skip
+            out.append(tuple(index[s] for s in strategies))
+    return out
+
+
+def ratings(seats: pd.DataFrame, resamples: int = 200, seed: int = 0) -> pd.DataFrame:
+    """Plackett-Luce strengths of the strategies from every table's final ranking (choix),
+    with bootstrap 95% intervals over games; ``rank`` orders them, strongest first.
+
+    Strengths are log-scale and centred on 0: exp(a - b) is the odds that a finishes ahead
+    of b in a head-to-head. Ties left after R22 are ordered by seat.
+    """
+    import choix
+
+    labels = sorted(seats["strategy"].unique())
+    rankings = _rankings(seats, labels)
+    if len(labels) < 2 or len(rankings) < 2:
+        return pd.DataFrame(columns=["strategy", "n", "strength", "ci_low", "ci_high", "rank"])
+    alpha = 0.01  # a touch of regularisation: a strategy that never lost still gets a value
+    point = choix.ilsr_rankings(len(labels), rankings, alpha=alpha)
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(resamples):
+        sample = [rankings[i] for i in rng.integers(0, len(rankings), len(rankings))]
+        draws.append(choix.ilsr_rankings(len(labels), sample, alpha=alpha))
+    draws = np.array(draws)
+    counts = seats.groupby("strategy").size()
+    table = pd.DataFrame(
+        {
+            "strategy": labels,
+            "n": [int(counts.get(label, 0)) for label in labels],
+            "strength": point - point.mean(),
+            "ci_low": np.percentile(draws, 2.5, axis=0) - draws.mean(axis=1).mean(),
+            "ci_high": np.percentile(draws, 97.5, axis=0) - draws.mean(axis=1).mean(),
+        }
+    )
+    table = table.sort_values("strength", ascending=False).reset_index(drop=True)
+    table["rank"] = np.arange(1, len(table) + 1)
+    table["games"] = len(rankings)
+    return table
+
+
+def score_parts(seats: pd.DataFrame) -> pd.DataFrame:
+    """Mean score parts per strategy and player count, each with its t interval."""
+    parts = []
+    for part in ("score", "destination_points", "penalties", "bonus_points"):
+        table = _mean_table(seats, ["players", "strategy"], part)
+        table.insert(2, "part", part)
+        parts.append(table)
+    return pd.concat(parts, ignore_index=True)
+
+
+# ------------------------------------------------------------------ seats
+def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Win rate and mean score by seat per player count, and tests of equality across
+    seats: chi-square on wins (expected equal), one-way ANOVA on scores."""
+    wins = _rate_table(seats, ["players", "seat"], "win_share")
+    scores = _mean_table(seats, ["players", "seat"], "score").rename(
+        columns={
+            "n": "score_n",
+            "mean": "mean_score",
+            "ci_low": "score_ci_low",
+            "ci_high": "score_ci_high",
+        }
+    )
+    table = wins.merge(scores, on=["players", "seat"])
+    table["fair"] = 1.0 / table["players"]
+    tests = []
+    for players, group in seats.groupby("players"):
+        by_seat = group.groupby("seat")["win_share"].sum()
+        chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
+        samples = [g["score"].to_numpy() for _, g in group.groupby("seat")]
+        anova = sps.f_oneway(*samples) if all(len(s) > 1 for s in samples) else None
+        tests.append(
+            {
+                "players": players,
+                "games": int(group[["cell", "game_index"]].drop_duplicates().shape[0]),
+                "wins_chi2": float(chi2.statistic) if chi2 else np.nan,
+                "wins_p": float(chi2.pvalue) if chi2 else np.nan,
+                "score_f": float(anova.statistic) if anova else np.nan,
+                "score_p": float(anova.pvalue) if anova else np.nan,
+            }
+        )
+    tests = pd.DataFrame(tests)
+    tests["wins_significant"] = tests["wins_p"] < ALPHA
+    tests["score_significant"] = tests["score_p"] < ALPHA
+    return table, tests
+
+
+# ------------------------------------------------------------------ destinations
+def destination_balance(destinations: pd.DataFrame, min_kept: int = 20) -> pd.DataFrame:
+    """Per destination card: how often kept when offered, completion when kept, mean net
+    points when kept; and a flag where its mean net points are out of line with the trend
+    fitted over all cards (weighted least squares of net points on cards required, refitted
+    without cards more than 3 standard errors off it).
+
+    A card is flagged when it was kept at least ``min_kept`` times, |residual| / its
+    standard error > 3 (about p < 0.003, a Bonferroni-like guard for 46 cards) and the
+    residual matters in play: at least 2 points and a quarter of the trend value.
+    "Over-rewarded" cards earn more net points than cards needing as many trains.
+    """
+    offered = destinations.groupby("destination_id").agg(
+        points=("points", "first"),
+        cards=("cards", "first"),
+        offered=("kept", "size"),
+        kept=("kept", "sum"),
+    )
+    kept_rows = destinations[destinations["kept"]]
+    done = kept_rows.groupby("destination_id").agg(
+        reached=("reached", "sum"),
+        net_mean=("net_points", "mean"),
+        net_sd=("net_points", "std"),
+    )
+    table = offered.join(done).reset_index()
+    table[["reached", "net_mean"]] = table[["reached", "net_mean"]].fillna(0)
+    table["keep_rate"] = table["kept"] / table["offered"]
+    table["keep_ci_low"], table["keep_ci_high"] = wilson(table["kept"], table["offered"])
+    table["completion"] = table["reached"] / table["kept"].where(table["kept"] > 0)
+    table["completion_ci_low"], table["completion_ci_high"] = wilson(
+        table["reached"], table["kept"]
+    )
+    se = table["net_sd"] / np.sqrt(table["kept"].where(table["kept"] > 1))
+    table["net_ci_low"] = table["net_mean"] - Z95 * se
+    table["net_ci_high"] = table["net_mean"] + Z95 * se
+    usable = table[(table["kept"] >= min_kept) & se.notna() & (se > 0)]
+    table["trend"] = np.nan
+    table["residual_z"] = np.nan
+    table["flag"] = ""
+    if len(usable) >= 3:
+        # sigma clipping: refit without the cards far off the trend, so that one outlier
+        # does not drag the trend onto its neighbours
+        fit = usable
+        for _ in range(3):
+            weights = np.sqrt(1 / se[fit.index] ** 2)
+            slope, intercept = np.polyfit(fit["cards"], fit["net_mean"], 1, w=weights)
+            z = (usable["net_mean"] - (intercept + slope * usable["cards"])) / se[usable.index]
+            inliers = usable[z.abs() <= 3]
+            if len(inliers) < 3 or len(inliers) == len(fit):
+                break
+            fit = inliers
+        table["trend"] = intercept + slope * table["cards"]
+        table["residual_z"] = (table["net_mean"] - table["trend"]) / se
+        residual = table["net_mean"] - table["trend"]
+        practical = residual.abs() >= np.maximum(MIN_OFF_TREND, 0.25 * table["trend"].abs())
+        out = (table["kept"] >= min_kept) & (table["residual_z"].abs() > 3) & practical
+        table.loc[out & (residual > 0), "flag"] = "over-rewarded (earns more than its trend)"
+        table.loc[out & (residual < 0), "flag"] = "under-rewarded (earns less than its trend)"
+    return table.sort_values("destination_id").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ big cities
+def big_cities(seats: pd.DataFrame, cities: list[str]) -> pd.DataFrame:
+    """Per big city and player count: how often its bonus is won, how often shared, and the
+    win-rate lift of winning it (difference of two proportions, normal 95% interval)."""
+    rows = []
+    for players, group in seats.groupby("players"):
+        games = group[["cell", "game_index"]].drop_duplicates().shape[0]
+        won = {
+            city: group["big_cities"].str.split("|").apply(lambda xs, c=city: c in xs)
+            for city in cities
+        }
+        for city in cities:
+            holders = won[city]
+            per_game = group.assign(holder=holders).groupby(["cell", "game_index"])["holder"].sum()
+            awarded = int((per_game >= 1).sum())
+            shared = int((per_game >= 2).sum())
+            with_bonus = group.loc[holders, "win_share"]
+            without = group.loc[~holders, "win_share"]
+            lift, low, high = _difference(with_bonus, without)
+            award_low, award_high = wilson(awarded, games)
+            share_low, share_high = wilson(shared, max(awarded, 1))
+            rows.append(
+                {
+                    "players": players,
+                    "city": city,
+                    "games": games,
+                    "awarded": awarded,
+                    "award_rate": awarded / games,
+                    "award_ci_low": float(award_low),
+                    "award_ci_high": float(award_high),
+                    "shared": shared,
+                    "shared_rate": shared / awarded if awarded else np.nan,
+                    "shared_ci_low": float(share_low),
+                    "shared_ci_high": float(share_high),
+                    "n_with": len(with_bonus),
+                    "n_without": len(without),
+                    "win_lift": lift,
+                    "lift_ci_low": low,
+                    "lift_ci_high": high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _difference(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:
+    """Difference of means of two independent samples with a Welch 95% interval."""
+    if len(a) < 2 or len(b) < 2:
+        return np.nan, np.nan, np.nan
+    diff = float(a.mean() - b.mean())
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = float(np.sqrt(va + vb))
+    if se == 0:
+        return diff, diff, diff
+    dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    half = float(sps.t.ppf(0.975, dof) * se)
+    return diff, diff - half, diff + half
+
+
+# ------------------------------------------------------------------ game length
+def game_length(games: pd.DataFrame) -> pd.DataFrame:
+    """Steals per game, turns and simulated minutes per player count (t intervals)."""
+    ok = games[~games["failed"]]
+    tables = []
+    for metric in ("steals", "turns", "sim_minutes"):
+        table = _mean_table(ok, ["players"], metric)
+        table.insert(1, "metric", metric)
+        tables.append(table)
+    return pd.concat(tables, ignore_index=True)
+
+
+def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
+    """For games of two rounds: the share of destination points reached in each round."""
+    two = seats[seats["round2_points"].notna()]
+    if two.empty:
+        return pd.DataFrame(columns=["players", "round", "n", "mean", "ci_low", "ci_high"])
+    per_game = two.groupby(["players", "cell", "game_index"])[
+        ["round1_points", "round2_points"]
+    ].sum()
+    total = per_game.sum(axis=1)
+    per_game = per_game[total > 0]
+    share = per_game["round1_points"] / per_game.sum(axis=1)
+    rows = []
+    for players, values in share.groupby(level="players"):
+        n, mean, low, high = mean_ci(values)
+        rows.append(
+            {"players": players, "round": 1, "n": n, "mean": mean, "ci_low": low, "ci_high": high}
+        )
+        rows.append(
+            {
+                "players": players,
+                "round": 2,
+                "n": n,
+                "mean": 1 - mean,
+                "ci_low": 1 - high,
+                "ci_high": 1 - low,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ variants
+def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base") -> pd.DataFrame:
+    """Each variant's difference from the base game per player count, with Welch 95%
+    intervals: turns, simulated minutes, steals, mean score, seat 0's win share."""
+    if base not in set(games["variant"]) or games["variant"].nunique() < 2:
+        return pd.DataFrame(
+            columns=[
+                "variant",
+                "players",
+                "metric",
+                "base",
+                "value",
+                "difference",
+                "ci_low",
+                "ci_high",
+                "significant",
+            ]
+        )
+    ok = games[~games["failed"]]
+    metrics = {
+        "turns": (ok, "turns"),
+        "sim_minutes": (ok, "sim_minutes"),
+        "steals": (ok, "steals"),
+        "mean_score": (seats, "score"),
+        "seat0_win_share": (seats[seats["seat"] == 0], "win_share"),
+        "unreached_per_seat": (seats, "unreached"),
+    }
+    rows = []
+    for variant in sorted(set(games["variant"]) - {base}):
+        for players in sorted(set(games["players"])):
+            for metric, (frame, column) in metrics.items():
+                here = frame[(frame["variant"] == variant) & (frame["players"] == players)][column]
+                there = frame[(frame["variant"] == base) & (frame["players"] == players)][column]
+                diff, low, high = _difference(here.astype(float), there.astype(float))
+                rows.append(
+                    {
+                        "variant": variant,
+                        "players": players,
+                        "metric": metric,
+                        "n": len(here),
+                        "n_base": len(there),
+                        "base": float(there.mean()),
+                        "value": float(here.mean()),
+                        "difference": diff,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "significant": bool(low > 0 or high < 0) if not np.isnan(low) else False,
+                    }
+                )
+    return pd.DataFrame(rows)

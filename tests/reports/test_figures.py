@@ -1,0 +1,57 @@
+"""Figures are checked by their data: each draws exactly what its stats frame holds."""
+
+import pytest
+
+from reports import figures
+
+
+def test_win_rate_bars_hold_the_rates_and_intervals(analysis):
+    table = analysis.tables["win_rates"]
+    fig = figures.win_rates(table)
+    for trace in fig.data:
+        players = int(trace.name.split()[0])
+        rows = table[table["players"] == players]
+        assert list(trace.x) == list(rows["strategy"])
+        assert list(trace.y) == pytest.approx(list(rows["rate"]))
+        assert list(trace.error_y.array) == pytest.approx(list(rows["ci_high"] - rows["rate"]))
+
+
+def test_rating_points_are_the_strengths(analysis):
+    table = analysis.tables["ratings"]
+    (trace,) = figures.ratings(table).data
+    assert dict(zip(trace.y, trace.x, strict=True)) == pytest.approx(
+        dict(zip(table["strategy"], table["strength"], strict=True))
+    )
+
+
+def test_head_to_head_heatmap_is_the_matrix(analysis):
+    table = analysis.tables["head_to_head"]
+    (trace,) = figures.head_to_head(table).data
+    row = list(trace.y).index("planner")
+    col = list(trace.x).index("random")
+    expected = table[(table["strategy"] == "planner") & (table["opponent"] == "random")]
+    assert trace.z[row][col] == pytest.approx(expected["rate"].iloc[0])
+
+
+def test_seat_figure_has_one_line_per_player_count(analysis):
+    table = analysis.tables["seat_advantage"]
+    fig = figures.seat_advantage(table)
+    assert len(fig.data) == table["players"].nunique()
+    four = next(t for t in fig.data if t.name == "4 players")
+    assert list(four.x) == [1, 2, 3, 4]
+
+
+def test_destination_figure_marks_flagged_cards(analysis):
+    table = analysis.tables["destinations"]
+    fig = figures.destination_balance(table)
+    plotted = sum(len(t.x) for t in fig.data if t.name in ("in line", "flagged"))
+    assert plotted == len(table)
+    flagged = next(t for t in fig.data if t.name == "flagged")
+    assert len(flagged.x) == int((table["flag"] != "").sum())
+
+
+def test_variant_figure_shows_differences(analysis):
+    table = analysis.tables["variants"]
+    fig = figures.variant_effects(table, "turns")
+    rows = table[table["metric"] == "turns"]
+    assert sum(len(t.y) for t in fig.data if t.type == "bar") == len(rows)
