@@ -36,14 +36,14 @@ class Analysis:
         return sorted(self.seats["strategy"].unique())
 
 
-def analyse(results: Results, resamples: int = 200) -> Analysis:
-    """Every statistic of the report; the rating's bootstrap uses ``resamples`` draws."""
+def analyse(results: Results) -> Analysis:
+    """Every statistic of the report."""
     seats, games, destinations = results.seats, results.games, results.destinations
     base = seats[seats["variant"] == "base"] if "base" in set(seats["variant"]) else seats
     tables: dict[str, pd.DataFrame] = {}
     tables["win_rates"] = stats.win_rates(base)
     tables["head_to_head"] = stats.head_to_head(base)
-    tables["ratings"] = stats.ratings(base, resamples=resamples)
+    tables["ratings"] = stats.ratings(base)
     tables["seat_advantage"], tables["seat_tests"] = stats.seat_advantage(base)
     tables["score_parts"] = stats.score_parts(base)
     base_destinations = (

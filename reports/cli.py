@@ -29,14 +29,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", help="the report file (default: report.html or report.md)")
     parser.add_argument("--format", choices=("html", "md"), default="html")
     parser.add_argument("--workers", type=int, help="for running the default study")
-    parser.add_argument("--resamples", type=int, default=200, help="bootstrap draws (ratings)")
     parser.set_defaults(run=main)
 
 
 def main(args: argparse.Namespace) -> int:
     folder = Path(args.results) if args.results else _default_results(args.workers)
     results = load_results(folder)  # every problem with the folder is one clear line
-    analysis = analyse(results, resamples=args.resamples)
+    analysis = analyse(results)
     out = Path(args.out or f"report.{args.format}")
     text = html.render(analysis) if args.format == "html" else markdown.render(analysis)
     html.write(text, out)

@@ -88,7 +88,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 (
                     figures.ratings(t["ratings"]),
                     f"Plackett-Luce strengths fitted with choix (I-LSR) on {tables_rated:,} "
-                    "tables; bars: 95% bootstrap intervals over games.",
+                    "tables; bars: Wald 95% intervals from the observed Fisher information.",
                 ),
                 (
                     figures.win_rates(t["win_rates"]),

@@ -26,4 +26,4 @@ def analysis(results_folder):
     from reports.analysis import analyse
     from sims.results import load_results
 
-    return analyse(load_results(results_folder), resamples=20)
+    return analyse(load_results(results_folder))

@@ -16,7 +16,7 @@ ROOT = Path(__file__).parents[2]
 @pytest.fixture(scope="module")
 def report_file(results_folder, tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    assert main(["report", str(results_folder), "--out", str(out), "--resamples", "20"]) == 0
+    assert main(["report", str(results_folder), "--out", str(out)]) == 0
     return out
 
 
@@ -51,8 +51,6 @@ def test_markdown_summary(results_folder, tmp_path):
                 "md",
                 "--out",
                 str(out),
-                "--resamples",
-                "10",
             ]
         )
         == 0
