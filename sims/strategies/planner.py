@@ -9,6 +9,11 @@ from cardgame.cards import NUM_COLOURS
 from .common import Scripted, ScriptedKnobs, Situation
 
 
+@dataclass(frozen=True)
+class PlannerKnobs(ScriptedKnobs):
+    city_bonus: float = 10.0  # big-city bonuses are a fifth of a good score: count them in
+
+
 class Planner(Scripted):
     name = "planner"
     intent = (
@@ -16,6 +21,7 @@ class Planner(Scripted):
         "and places toward it; takes new destinations only with a surplus."
     )
     traits = frozenset({"plans", "draws_destinations_when_covered"})
+    Knobs = PlannerKnobs
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ class TicketHunter(Scripted):
 
 @dataclass(frozen=True)
 class BigCityKnobs(ScriptedKnobs):
-    city_bonus: float = 6.0
+    city_bonus: float = 16.0
     card_share: float = 0.5
 
 
