@@ -12,12 +12,15 @@ import plotly.graph_objects as go
 TEMPLATE = "plotly_white"
 
 
-def _errors(frame: pd.DataFrame, value: str = "rate") -> dict:
+def _errors(
+    frame: pd.DataFrame, value: str = "rate", low: str = "ci_low", high: str = "ci_high"
+) -> dict:
+    """Asymmetric error bars from an interval's columns."""
     return {
         "type": "data",
         "symmetric": False,
-        "array": (frame["ci_high"] - frame[value]).tolist(),
-        "arrayminus": (frame[value] - frame["ci_low"]).tolist(),
+        "array": (frame[high] - frame[value]).tolist(),
+        "arrayminus": (frame[value] - frame[low]).tolist(),
     }
 
 
@@ -113,16 +116,13 @@ def score_parts(table: pd.DataFrame, players: int) -> go.Figure:
     fig = go.Figure()
     for part, sign in (("destination_points", 1), ("bonus_points", 1), ("penalties", -1)):
         rows = here[here["part"] == part]
+        if sign < 0:  # drawn below zero: the interval flips with the bar
+            rows = rows.assign(mean=-rows["mean"], ci_low=-rows["ci_high"], ci_high=-rows["ci_low"])
         fig.add_bar(
             name=part.replace("_", " "),
             x=rows["strategy"],
-            y=sign * rows["mean"],
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": (rows["ci_high"] - rows["mean"]).tolist(),
-                "arrayminus": (rows["mean"] - rows["ci_low"]).tolist(),
-            },
+            y=rows["mean"],
+            error_y=_errors(rows, "mean"),
         )
     fig.update_yaxes(title="mean points per game")
     return _layout(fig, f"Score parts by strategy, {players} players", barmode="relative")
@@ -143,9 +143,7 @@ def destination_balance(table: pd.DataFrame) -> go.Figure:
             text=frame["destination_id"].map(lambda i: f"#{i}"),
             textposition="middle right",
             marker={"symbol": symbol, "size": 9},
-            error_y=_errors(
-                frame.rename(columns={"net_ci_low": "ci_low", "net_ci_high": "ci_high"}), "net_mean"
-            ),
+            error_y=_errors(frame, "net_mean", "net_ci_low", "net_ci_high"),
             customdata=frame[["destination_id", "points", "kept", "completion"]],
             hovertemplate="#%{customdata[0]} (%{customdata[1]} pts): net %{y:.1f}, "
             "kept %{customdata[2]}, completed %{customdata[3]:.0%}<extra></extra>",
@@ -166,12 +164,7 @@ def big_cities(table: pd.DataFrame) -> go.Figure:
             name=f"{players} players",
             x=group["city"],
             y=group["win_lift"],
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": (group["lift_ci_high"] - group["win_lift"]).tolist(),
-                "arrayminus": (group["win_lift"] - group["lift_ci_low"]).tolist(),
-            },
+            error_y=_errors(group, "win_lift", "lift_ci_low", "lift_ci_high"),
         )
     fig.update_yaxes(tickformat="+.0%", title="win rate with the bonus minus without")
     return _layout(fig, "Big-city bonuses: win-rate lift", barmode="group")

@@ -55,3 +55,14 @@ def test_variant_figure_shows_differences(analysis):
     fig = figures.variant_effects(table, "turns")
     rows = table[table["metric"] == "turns"]
     assert sum(len(t.y) for t in fig.data if t.type == "bar") == len(rows)
+
+
+def test_penalties_are_drawn_below_zero_with_their_interval(analysis):
+    table = analysis.tables["score_parts"]
+    fig = figures.score_parts(table, 2)
+    penalties = next(t for t in fig.data if t.name == "penalties")
+    rows = table[(table["players"] == 2) & (table["part"] == "penalties")]
+    assert list(penalties.y) == pytest.approx(list(-rows["mean"]))
+    # the bar's upper error reaches -ci_low, its lower error -ci_high
+    assert list(penalties.error_y.array) == pytest.approx(list(rows["mean"] - rows["ci_low"]))
+    assert list(penalties.error_y.arrayminus) == pytest.approx(list(rows["ci_high"] - rows["mean"]))
