@@ -105,8 +105,13 @@ def test_results_folder_is_not_overwritten_without_resume(tmp_path):
     with pytest.raises(ResultsError, match="--resume"):
         run(study, workers=1, out=tmp_path / "r", progress=False)
     with pytest.raises(ResultsError, match="different study"):
-        run(small_study(players=[2], pool=["planner", "random"], seed=8), workers=1,
-            out=tmp_path / "r", progress=False, resume=True)  # fmt: skip
+        run(
+            small_study(players=[2], pool=["planner", "random"], seed=8),
+            workers=1,
+            out=tmp_path / "r",
+            progress=False,
+            resume=True,
+        )
 
 
 def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_path):
@@ -115,11 +120,23 @@ def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_p
         'name = "kill"\nseed = 3\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
         "games_per_cell = 24\nbatch_size = 4\n"
     )
-    command = [sys.executable, "-m", "cardgame.cli", "simulate", str(study_file),
-               "--workers", "1", "--no-progress"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "cardgame.cli",
+        "simulate",
+        str(study_file),
+        "--workers",
+        "1",
+        "--no-progress",
+    ]
     killed = tmp_path / "killed"
-    process = subprocess.Popen([*command, "--out", str(killed)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    process = subprocess.Popen(
+        [*command, "--out", str(killed)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.time() + 60
     while time.time() < deadline and len(list((killed / "games").glob("*.parquet"))) < 3:
         time.sleep(0.01)
@@ -127,8 +144,9 @@ def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_p
     process.wait()
     parts_before = len(list((killed / "games").glob("*.parquet")))
     assert 3 <= parts_before < 24, "the run should be killed part way"
-    resumed = subprocess.run([*command, "--out", str(killed), "--resume"], capture_output=True,
-                             text=True, check=True)  # fmt: skip
+    resumed = subprocess.run(
+        [*command, "--out", str(killed), "--resume"], capture_output=True, text=True, check=True
+    )
     assert "from before" in resumed.stdout
     whole = tmp_path / "whole"
     subprocess.run([*command, "--out", str(whole)], capture_output=True, check=True)
@@ -149,3 +167,35 @@ def test_corrupt_results_give_one_clear_error(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ResultsError, match="not a results folder"):
         load_results(Path(tmp_path / "empty"))
+
+
+def test_records_flag_writes_replayable_game_records(tmp_path):
+    from cardgame.record import load, replay
+
+    study = small_study(players=[2], pool=["planner", "random"])
+    run(study, workers=1, out=tmp_path / "r", progress=False, records=True)
+    parts = sorted((tmp_path / "r" / "records").glob("*.jsonl"))
+    records = [r for part in parts for r in load(part)]
+    assert len(records) == study.total_games
+    assert {tuple(r["strategies"]) for r in records} == {
+        ("planner", "random"),
+        ("random", "planner"),
+    }
+    assert all(replay(r).ok for r in records[:5])
+
+
+def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "cardgame.cli", "simulate", "--workers", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "strategy-ladder" in result.stderr and "game/s" in result.stderr  # the progress bar
+    results = load_results(tmp_path / "results" / "strategy-ladder")
+    from sims.study import load_study
+
+    assert len(results.games) == load_study("strategy-ladder").total_games
