@@ -52,15 +52,6 @@ class ThinkTimes:
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
-    def mean_for(self, phase: Phase, action: Action) -> float:
-        if phase == Phase.TURN:
-            return getattr(self, _TURN_FIELDS[type(action)])
-        if phase == Phase.SECOND_PICK:
-            return self.draw_second
-        if phase == Phase.KEEP_DRAWN:
-            return self.keep_destinations
-        return self.setup_keep
-
 
 _TURN_FIELDS: dict[type, str] = {
     A.DrawDeck: "draw_first",
@@ -87,26 +78,31 @@ def play_on_clock(
     env = simpy.Environment()
     sigma = times.sigma
     shift = -sigma * sigma / 2  # mean of the lognormal factor is 1
-
-    def think(mean: float) -> float:
-        return mean * math.exp(rng.gauss(shift, sigma)) if mean > 0 else 0.0
+    gauss, exp = rng.gauss, math.exp
+    turn_means = {kind: getattr(times, name) for kind, name in _TURN_FIELDS.items()}
+    phase_means = {
+        Phase.SECOND_PICK: times.draw_second,
+        Phase.KEEP_DRAWN: times.keep_destinations,
+        Phase.SETUP_KEEP: times.setup_keep,
+    }
+    over, setup, turn_phase = Phase.OVER, Phase.SETUP_KEEP, Phase.TURN
 
     def table() -> Generator[simpy.events.Event, Any, None]:
         round_number = state.round
-        while not state.is_over:
+        while state.phase != over:
             # a turn's decisions (a draw's two picks, a keep) hold the table back to back:
             # one timeout per turn keeps the clock's cost low
             turn = state.turn
             mean = 0.0
             while True:
                 phase, action = step()
-                mean += times.mean_for(phase, action)
-                if state.turn != turn or state.is_over or state.phase == Phase.SETUP_KEEP:
+                mean += turn_means[type(action)] if phase == turn_phase else phase_means[phase]
+                if state.turn != turn or state.phase == over or state.phase == setup:
                     break
-            if state.round != round_number or state.is_over:
+            if state.round != round_number or state.phase == over:
                 round_number = state.round
                 mean += times.resolution
-            yield env.timeout(think(mean))
+            yield env.timeout(mean * exp(gauss(shift, sigma)) if mean > 0 else 0.0)
 
     env.process(table())
     env.run()

@@ -38,6 +38,7 @@ class Situation:
         "missing",
         "need",
         "owner",
+        "rival",
         "seat",
         "supply",
         "view",
@@ -57,17 +58,23 @@ class Situation:
         supply = list(circ[:NUM_COLOURS])
         locos_coming = circ[LOCO]
         yard_size = [0] * NUM_COLOURS
-        if seat in owner:
-            wagons, locos = view.yard_wagons, view.yard_locos
-            for c in range(NUM_COLOURS):
-                if owner[c] == seat:
-                    size = wagons[c] + locos[c]
-                    yard_size[c] = size
-                    flows = size if size < future else future  # one card per turn, locos first
-                    from_locos = locos[c] if locos[c] < flows else flows
-                    locos_coming += from_locos
-                    supply[c] += flows - from_locos
+        rival = [0] * NUM_COLOURS  # size of a rival's column per colour (0: none)
+        wagons, locos = view.yard_wagons, view.yard_locos
+        for c in range(NUM_COLOURS):
+            holder = owner[c]
+            if holder == -1:
+                continue
+            size = wagons[c] + locos[c]
+            if holder != seat:
+                rival[c] = size
+                continue
+            yard_size[c] = size
+            flows = size if size < future else future  # one card per turn, locos first
+            from_locos = locos[c] if locos[c] < flows else flows
+            locos_coming += from_locos
+            supply[c] += flows - from_locos
         self.yard_size = yard_size
+        self.rival = rival
         self.supply = supply
         self.locos_coming = locos_coming
         deficit = [n - s if n > s else 0 for n, s in zip(need, supply, strict=True)]
@@ -82,10 +89,7 @@ class Situation:
         return self.owner[c] != self.seat
 
     def rival_size(self, c: int) -> int:
-        owner = self.owner[c]
-        if owner == -1 or owner == self.seat:
-            return 0
-        return self.view.yard_wagons[c] + self.view.yard_locos[c]
+        return self.rival[c]
 
     def projected(self) -> list[int]:
         """Circulation as it may stand at the end: supply, plus the hand if placed in time."""
@@ -192,14 +196,15 @@ class Scripted(Strategy):
         if future <= 0:
             return 0.0
         size = wagons + locos
-        arriving = min(size, future)
-        loco_part = min(locos, arriving)
+        arriving = size if size < future else future
+        loco_part = locos if locos < arriving else arriving
         wagon_part = arriving - loco_part
-        covers = min(wagon_part, situation.deficit[colour])
-        shortage_left = max(0, situation.missing - covers)
-        covers += min(loco_part, shortage_left)
-        rival = situation.rival_size(colour)
-        return covers + self.knobs.steal_bonus * rival
+        deficit = situation.deficit[colour]
+        covers = wagon_part if wagon_part < deficit else deficit
+        shortage_left = situation.missing - covers
+        if shortage_left > 0:
+            covers += loco_part if loco_part < shortage_left else shortage_left
+        return covers + self.knobs.steal_bonus * situation.rival[colour]
 
     def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
         hand = situation.hand
@@ -208,15 +213,22 @@ class Scripted(Strategy):
         best: tuple[float, int, Action | None] = (0.0, 0, None)
         free: list[int] = []
         min_column = knobs.min_column if situation.future_turns > 3 else 2
+        owner, seat, rivals, deficits = (
+            situation.owner,
+            situation.seat,
+            situation.rival,
+            situation.deficit,
+        )
+        missing = situation.missing
         for c in range(NUM_COLOURS):
             have = hand[c]
-            if not have or not situation.can_place_colour(c):
+            if not have or owner[c] == seat:
                 continue
-            rival = situation.rival_size(c)
-            if situation.owner[c] == -1:
+            rival = rivals[c]
+            if owner[c] == -1:
                 free.append(c)
-            deficit = situation.deficit[c]
-            if not deficit and not rival and (not locos or situation.missing <= 0):
+            deficit = deficits[c]
+            if not deficit and not rival and (not locos or missing <= 0):
                 continue  # such a column covers nothing: worth 0
             need_size = max(min_column, rival + 1)
             # wagons: the deficit plus a little armour; locomotives only if short elsewhere
