@@ -26,7 +26,8 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # rounding removes float dust (1e-18 where the bound is exactly 0 or 1)
+    return np.clip(np.round(centre - half, 12), 0, 1), np.clip(np.round(centre + half, 12), 0, 1)
 
 
 def mean_ci(values: pd.Series) -> tuple[int, float, float, float]:

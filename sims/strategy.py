@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
+import os
 import random
+import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -79,6 +81,8 @@ def strategy_class(name: str) -> type[Strategy]:
     """Find a strategy by registered name or as ``module:Class``."""
     if ":" in name:
         module_name, _, class_name = name.partition(":")
+        if "" not in sys.path and os.getcwd() not in sys.path:
+            sys.path.append(os.getcwd())  # a user's module in the current folder
         try:
             found = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError) as exc:

@@ -171,3 +171,16 @@ def test_configured_variant_changes_behaviour():
     outcomes = [play(None, i, record=True, specs=(cautious, spec("random"))) for i in range(10)]
     counts = _actions(outcomes, "planner-no-tickets")
     assert counts["draw_destinations"] == 0
+
+
+def test_a_users_strategy_module_in_the_current_folder_loads(tmp_path, monkeypatch):
+    (tmp_path / "mystrategies.py").write_text(
+        "from sims.strategies.planner import Planner\n\n"
+        "class NoNewTickets(Planner):\n"
+        "    def wants_destinations(self, situation):\n"
+        "        return False\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", ".")])
+    cls = strategy_class("mystrategies:NoNewTickets")
+    assert cls.__name__ == "NoNewTickets"
