@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardgame import Destination
-from cardgame.observation import SeatView
-
 from .common import Scripted, ScriptedKnobs, Situation
 
 
@@ -43,9 +40,6 @@ class BigCityKnobs(ScriptedKnobs):
 class BigCity(Scripted):
     name = "big_city"
     intent = "Chases big-city majorities: values destinations by the bonuses they can win."
+    # the shared destination_value adds city_bonus per big city named: here a heavy weight
     traits = frozenset({"big_cities"})
     Knobs = BigCityKnobs
-
-    def destination_value(self, dest: Destination, view: SeatView) -> float:
-        names = sum(1 for city in dest.cities if city in view.big_cities)
-        return dest.points + self.knobs.city_bonus * names
