@@ -84,6 +84,31 @@ def cards(analysis: Analysis) -> list[str]:
     return lines
 
 
+def player_counts(analysis: Analysis) -> list[str]:
+    length = analysis.tables["game_length"]
+    if length.empty:
+        return []
+    by = {(r["players"], r["metric"]): r for _, r in length.iterrows()}
+    parts = []
+    for players in sorted(length["players"].unique()):
+        turns, minutes = by[(players, "turns")], by[(players, "sim_minutes")]
+        steals = by[(players, "steals")]
+        parts.append(
+            f"{players} players: {turns['mean']:.0f} turns, {minutes['mean']:.0f} simulated "
+            f"minutes, {steals['mean']:.1f} steals (n={int(turns['n'])})"
+        )
+    lines = ["Game length by player count: " + "; ".join(parts) + "."]
+    shares = analysis.tables["round_shares"]
+    first = shares[shares["round"] == 1]
+    for _, row in first.iterrows():
+        lines.append(
+            f"At {int(row['players'])} players, round 1 brings {_pct(row['mean'])} of the "
+            f"destination points reached (CI {_pct(row['ci_low'])}-{_pct(row['ci_high'])}, "
+            f"n={int(row['n'])} games), round 2 the rest."
+        )
+    return lines
+
+
 def variants(analysis: Analysis) -> list[str]:
     table = analysis.tables["variants"]
     if table.empty:
@@ -104,7 +129,8 @@ def variants(analysis: Analysis) -> list[str]:
 
 
 def headline(analysis: Analysis) -> list[str]:
-    lines = strongest(analysis) + seat_order(analysis) + cards(analysis) + variants(analysis)
+    lines = strongest(analysis) + seat_order(analysis) + player_counts(analysis)
+    lines += cards(analysis) + variants(analysis)
     if analysis.failures:
         lines.append(f"{analysis.failures} game(s) failed (a strategy error) and are left out.")
     return lines

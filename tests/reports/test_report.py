@@ -38,6 +38,7 @@ def test_report_is_self_contained_with_plotly_once(report_file):
     ):
         assert question in text
     assert "not significant" in text  # a small study: some results are said to be so
+    assert "Game length by player count" in text and "round 1 brings" in text
 
 
 def test_markdown_summary(results_folder, tmp_path):
