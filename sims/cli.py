@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from .errors import StudyError
@@ -47,6 +48,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=main)
 
 
+def _resume_command(folder: object) -> str:
+    """The command that was run, with --resume and its output folder: the same study."""
+    argv = [a for a in sys.argv[1:] if a != "--resume"]
+    if "--out" not in argv and not any(a.startswith("--out=") for a in argv):
+        argv += ["--out", str(folder)]
+    return shlex.join(["cardgame", *argv, "--resume"])
+
+
 def main(args: argparse.Namespace) -> int:
     study = load_study(args.study)
     if any(v is not None for v in (args.games, args.players, args.strategies, args.seed, args.out)):
@@ -81,8 +90,7 @@ def main(args: argparse.Namespace) -> int:
         if len(summary.failures) > 10:
             print(f"  ... and {len(summary.failures) - 10} more (see the games table)")
     if summary.interrupted:
-        print(f"Interrupted. Continue with: cardgame simulate {args.study} --resume "
-              f"--out {summary.folder}", file=sys.stderr)  # fmt: skip
+        print(f"Interrupted. Continue with: {_resume_command(summary.folder)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     if summary.stopped_on_failure:
         print("Stopped at the first failure (--fail-fast).", file=sys.stderr)

@@ -199,3 +199,44 @@ def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
     from sims.study import load_study
 
     assert len(results.games) == load_study("strategy-ladder").total_games
+
+
+def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
+    study_file = tmp_path / "int.toml"
+    study_file.write_text(
+        'name = "int"\nseed = 4\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
+        "games_per_cell = 24\nbatch_size = 4\n"
+    )
+    out = tmp_path / "out"
+    command = [
+        sys.executable,
+        "-m",
+        "cardgame.cli",
+        "simulate",
+        str(study_file),
+        "--workers",
+        "2",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list((out / "games").glob("*.parquet"))) < 2:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err
+    hint = err.strip().splitlines()[-1]
+    assert hint.startswith("Interrupted. Continue with: cardgame simulate") and "--resume" in hint
+    resumed = subprocess.run(
+        [sys.executable, "-m", "cardgame.cli", *hint.split("cardgame ", 1)[1].split()],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr[-1000:]
+    games = load_results(out).games
+    assert len(games) == 4 * 24  # 3 two-player cells and 1 three-player cell, all played once
+    assert not games.duplicated(["cell", "game_index"]).any()
