@@ -461,14 +461,21 @@ class GameState:
                         "refill": CARD_NAMES[refill] if refill != NO_CARD else None,
                     }
                 )
-            self._maybe_wipe()
+            if self.rules.three_locomotive_wipe:
+                self._maybe_wipe()
             if card == LOCO:  # R10: a face-up locomotive counts as two
                 self._end_turn()
                 return
-        if first and self._second_picks():
+        if first and self._can_pick_second():
             self.phase = Phase.SECOND_PICK
             return
         self._end_turn()  # R11: no second card can be drawn, or this was the second
+
+    def _can_pick_second(self) -> bool:
+        """Whether any second pick exists (R10, R11): ``_second_picks`` without the list."""
+        if self.deck:
+            return True
+        return any(card != NO_CARD and card != LOCO for card in self.face_up)
 
     def _place_column(self, colour: int, wagons: int, locos: int) -> None:
         seat = self.seat
