@@ -16,6 +16,7 @@ and fast for the 30+ destinations a random player can hold.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import mul
 
 from .cards import LOCO, NUM_COLOURS, Destination
 
@@ -148,17 +149,18 @@ def resolve(
         nonlocal best_value, best_set
         top_price = max(prices)
         chosen: list[int] = []
-        seen: dict[tuple[int, ...], int] = {}
+        seen: dict[tuple[int, tuple[int, ...], int], int] = {}
         nodes = 0
 
-        def bound(i: int, rem: tuple[int, ...]) -> float:
-            useful = suffix_need[i]
-            lagrange = suffix_reduced[i] + top_price * rem[LOCO]
-            capacity = rem[LOCO]
-            for c in range(NUM_COLOURS):
-                r = rem[c] if rem[c] < useful[c] else useful[c]
-                capacity += r
-                lagrange += prices[c] * r
+        tuned = top_price > 0
+
+        def bound(i: int, clipped: tuple[int, ...], locos: int) -> float:
+            """Fractional knapsack on the useful cards; with tuned prices, the Lagrangian."""
+            capacity = locos + sum(clipped)
+            if tuned:
+                lagrange = suffix_reduced[i] + top_price * locos + sum(map(mul, prices, clipped))
+            else:
+                lagrange = float("inf")
             total = 0.0
             for j in range(i, count):
                 if capacity <= 0 or total >= lagrange:
@@ -170,7 +172,7 @@ def resolve(
                 else:
                     total += values[j] * capacity / size
                     capacity = 0
-            return min(total, lagrange)
+            return total if total < lagrange else lagrange
 
         def search(i: int, rem: tuple[int, ...], current: int) -> None:
             nonlocal best_value, best_set, nodes
@@ -180,10 +182,14 @@ def resolve(
             if current > best_value:
                 best_value = current
                 best_set = list(chosen)
-            if i == count or current + bound(i, rem) <= best_value:
+            if i == count:
                 return
-            useful = suffix_need[i]
-            key = (i, *(r if r < u else u for r, u in zip(rem, useful, strict=False)), rem[LOCO])
+            # cards beyond what items i.. could use are dead: clipping them merges states
+            clipped = tuple(map(min, rem, suffix_need[i]))
+            locos = rem[LOCO]
+            if current + bound(i, clipped, locos) <= best_value:
+                return
+            key = (i, clipped, locos)
             if seen.get(key, -1) >= current:
                 return
             seen[key] = current
