@@ -27,11 +27,6 @@ LOCOMOTIVES = 16
 TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96 (R1)
 
 
-def card_name(card: int) -> str:
-    """The English name of a train card index."""
-    return CARD_NAMES[card]
-
-
 @dataclass(frozen=True, slots=True)
 class Destination:
     """A destination ticket: two cities, points, and the colour multiset it needs (R2)."""

@@ -7,7 +7,7 @@ boundary: unknown keys or impossible values are refused with a message naming th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .cards import LOCOMOTIVES, TRAIN_CARDS
@@ -141,9 +141,6 @@ class Rules:
                     ) from None
             values["rounds"] = merged
         return cls(**values)
-
-    def with_changes(self, **changes: Any) -> Rules:
-        return replace(self, **changes)
 
     def differences(self) -> dict[str, Any]:
         """Settings that differ from the printed game (names a variant)."""

@@ -36,26 +36,25 @@ class Analysis:
         return sorted(self.seats["strategy"].unique())
 
 
+def _base_rules(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of the printed game when the study has a "base" variant, else all rows."""
+    return frame[frame["variant"] == "base"] if "base" in set(frame["variant"]) else frame
+
+
 def analyse(results: Results) -> Analysis:
-    """Every statistic of the report."""
+    """Every statistic of the report; strategy, seat and card statistics use base rules."""
     seats, games, destinations = results.seats, results.games, results.destinations
-    base = seats[seats["variant"] == "base"] if "base" in set(seats["variant"]) else seats
+    base = _base_rules(seats)
     tables: dict[str, pd.DataFrame] = {}
     tables["win_rates"] = stats.win_rates(base)
     tables["head_to_head"] = stats.head_to_head(base)
     tables["ratings"] = stats.ratings(base)
     tables["seat_advantage"], tables["seat_tests"] = stats.seat_advantage(base)
     tables["score_parts"] = stats.score_parts(base)
-    base_destinations = (
-        destinations[destinations["variant"] == "base"]
-        if "base" in set(destinations["variant"])
-        else destinations
-    )
-    tables["destinations"] = stats.destination_balance(base_destinations)
+    tables["destinations"] = stats.destination_balance(_base_rules(destinations))
     cities = list(default_catalogue().big_city_names)
     tables["big_cities"] = stats.big_cities(base, cities)
-    base_games = games[games["variant"] == "base"] if "base" in set(games["variant"]) else games
-    tables["game_length"] = stats.game_length(base_games)
+    tables["game_length"] = stats.game_length(_base_rules(games))
     tables["round_shares"] = stats.round_shares(base)
     tables["variants"] = stats.variant_effects(games, seats)
     return Analysis(results, tables)

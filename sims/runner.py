@@ -7,6 +7,8 @@ tables are identical whatever the backend or the number of workers.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -200,14 +202,11 @@ def run(
 
 
 def _comparable(study: dict[str, Any]) -> dict[str, Any]:
-    import json
-
+    """The study as the manifest stores it (JSON round trip: tuples become lists)."""
     return json.loads(json.dumps(study, sort_keys=True))
 
 
 def _workers(workers: int | None) -> int:
-    import os
-
     if workers is None:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else os.cpu_count() or 1)  # fmt: skip

@@ -18,7 +18,7 @@ from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .clock import ThinkTimes
 from .errors import StudyError
-from .strategy import StrategySpec, registered
+from .strategy import StrategySpec
 
 ROTATIONS = ("permutations", "random")
 DEFAULT_STUDY = "strategy-ladder"
@@ -282,7 +282,3 @@ def quick_study(
     if out is not None:
         data["output"] = out
     return from_dict(data, "command line")
-
-
-def known_strategies() -> list[str]:
-    return list(registered())

@@ -330,3 +330,19 @@ def test_illegal_action_error_names_seat_action_and_ruling():
     error = info.value
     assert error.seat == 0 and error.ruling == "R12"
     assert str(error).startswith("seat 0: illegal action place 10 red")
+
+
+def test_r9_seat_view_is_live_read_only_and_answers_legality():
+    state = arrange(
+        started(2), hands={0: counts(red=2), 1: counts()}, deck=[GREEN] * 5, face_up=[WHITE] * 5
+    )
+    view, other = state.view(0), state.view(1)
+    assert view.hand == tuple(state.hands[0])
+    assert view.is_legal(PlaceColumn(RED, 2, 0))
+    assert not view.is_legal(PlaceColumn(RED, 3, 0))
+    assert not other.is_legal(DrawDeck())  # not seat 1's turn
+    assert other.legal_actions() == []
+    snapshot = view.snapshot()
+    state.apply(PlaceColumn(RED, 2, 0))
+    assert view.yard_owner[RED] == 0 and snapshot.yard_owner[RED] == -1  # live vs frozen
+    assert view.circulation(1) == tuple(state.circulation[1])
