@@ -379,7 +379,11 @@ def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
 # ------------------------------------------------------------------ variants
 def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base") -> pd.DataFrame:
     """Each variant's difference from the base game per player count, with Welch 95%
-    intervals: turns, simulated minutes, steals, mean score, seat 0's win share."""
+    intervals: turns, simulated minutes, steals, mean score, seat 0's win share, destinations
+    left unreached.
+
+    Many differences are tested at once, so ``significant`` uses Benjamini-Hochberg
+    q < 0.05 over the whole table (``q_value``), not each raw p-value (``p_value``)."""
     if base not in set(games["variant"]) or games["variant"].nunique() < 2:
         return pd.DataFrame(
             columns=[
@@ -391,6 +395,8 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                 "difference",
                 "ci_low",
                 "ci_high",
+                "p_value",
+                "q_value",
                 "significant",
             ]
         )
@@ -410,6 +416,7 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                 here = frame[(frame["variant"] == variant) & (frame["players"] == players)][column]
                 there = frame[(frame["variant"] == base) & (frame["players"] == players)][column]
                 diff, low, high = _difference(here.astype(float), there.astype(float))
+                test = sps.ttest_ind(here.astype(float), there.astype(float), equal_var=False)
                 rows.append(
                     {
                         "variant": variant,
@@ -422,7 +429,12 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                         "difference": diff,
                         "ci_low": low,
                         "ci_high": high,
-                        "significant": bool(low > 0 or high < 0) if not np.isnan(low) else False,
+                        "p_value": float(test.pvalue),
                     }
                 )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    # a metric that never varies gives no p-value: it counts as no evidence (p = 1)
+    p_values = table["p_value"].fillna(1.0).to_numpy()
+    table["q_value"] = sps.false_discovery_control(p_values, method="bh")
+    table["significant"] = table["q_value"] < ALPHA
+    return table
