@@ -183,9 +183,9 @@ def sections(analysis: Analysis) -> list[Section]:
                 [
                     (
                         figures.variant_effects(t["variants"], m),
-                        "Difference of means, variant minus base, Welch 95% intervals; a difference is "
-                        "called significant when its Benjamini-Hochberg q < 0.05 over all the "
-                        "variant comparisons (many are tested at once).",
+                        "Difference of means, variant minus base, Welch 95% intervals; a "
+                        "difference is called significant when its Benjamini-Hochberg q < 0.05 "
+                        "over all the variant comparisons (many are tested at once).",
                     )
                     for m in ("turns", "mean_score", "seat0_win_share")
                 ],
