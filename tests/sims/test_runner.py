@@ -118,7 +118,7 @@ def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_p
     study_file = tmp_path / "kill.toml"
     study_file.write_text(
         'name = "kill"\nseed = 3\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
-        "games_per_cell = 24\nbatch_size = 4\n"
+        "games_per_cell = 48\nbatch_size = 4\n"
     )
     command = [
         sys.executable,
@@ -143,7 +143,7 @@ def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_p
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     parts_before = len(list((killed / "games").glob("*.parquet")))
-    assert 3 <= parts_before < 24, "the run should be killed part way"
+    assert 3 <= parts_before < 48, "the run should be killed part way"
     resumed = subprocess.run(
         [*command, "--out", str(killed), "--resume"], capture_output=True, text=True, check=True
     )
@@ -205,7 +205,7 @@ def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
     study_file = tmp_path / "int.toml"
     study_file.write_text(
         'name = "int"\nseed = 4\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
-        "games_per_cell = 24\nbatch_size = 4\n"
+        "games_per_cell = 96\nbatch_size = 4\n"
     )
     out = tmp_path / "out"
     command = [
@@ -238,5 +238,5 @@ def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr[-1000:]
     games = load_results(out).games
-    assert len(games) == 4 * 24  # 3 two-player cells and 1 three-player cell, all played once
+    assert len(games) == 4 * 96  # 3 two-player cells and 1 three-player cell, all played once
     assert not games.duplicated(["cell", "game_index"]).any()
