@@ -43,6 +43,16 @@ class Phase(IntEnum):
     OVER = 4
 
 
+# Module-level aliases: a global lookup is ten times cheaper than Phase.X on the hot path.
+SETUP_KEEP, TURN, SECOND_PICK, KEEP_DRAWN, OVER = (
+    Phase.SETUP_KEEP,
+    Phase.TURN,
+    Phase.SECOND_PICK,
+    Phase.KEEP_DRAWN,
+    Phase.OVER,
+)
+
+
 def _names(cards: list[int]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
@@ -109,7 +119,7 @@ class GameState:
         self.reached: list[list[int]] = [[] for _ in range(n)]
         self.round_points: list[list[int]] = [[] for _ in range(n)]
         self.offers: list[list[int]] = [[] for _ in range(n)]
-        self.phase = Phase.SETUP_KEEP
+        self.phase = SETUP_KEEP
         self.seat = 0
         self.round = 1
         self.turn = 0
@@ -158,7 +168,7 @@ class GameState:
         if self.record is not None:
             self.record["setup"]["dealt"] = [list(o) for o in self.offers]
         self._note_round_start()
-        self.phase = Phase.SETUP_KEEP
+        self.phase = SETUP_KEEP
         self.seat = 0
 
     def _deal(self, count: int) -> None:
@@ -203,7 +213,7 @@ class GameState:
     # -------------------------------------------------------------- queries
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == OVER
 
     @property
     def is_final_round(self) -> bool:
@@ -231,13 +241,13 @@ class GameState:
     def legal_actions(self) -> list[A.Action]:
         """Every action the seat to move may take, in a fixed order."""
         phase = self.phase
-        if phase == Phase.TURN:
+        if phase == TURN:
             return self._turn_actions()
-        if phase == Phase.SECOND_PICK:
+        if phase == SECOND_PICK:
             return self._second_picks()
-        if phase == Phase.SETUP_KEEP:
+        if phase == SETUP_KEEP:
             return _keep_subsets(self.offers[self.seat], self.rules.destinations_min_keep)
-        if phase == Phase.KEEP_DRAWN:
+        if phase == KEEP_DRAWN:
             return _keep_subsets(self.offers[self.seat], 0)
         return []
 
@@ -305,23 +315,23 @@ class GameState:
 
     def _problem(self, action: A.Action) -> tuple[str, str] | None:
         phase = self.phase
-        if phase == Phase.OVER:
+        if phase == OVER:
             return ("R17", "the game is over")
-        if phase in (Phase.SETUP_KEEP, Phase.KEEP_DRAWN):
-            ruling = "R5" if phase == Phase.SETUP_KEEP else "R13"
+        if phase in (SETUP_KEEP, KEEP_DRAWN):
+            ruling = "R5" if phase == SETUP_KEEP else "R13"
             if not isinstance(action, A.KeepDestinations):
                 return (ruling, "a destination keep is expected now")
             offer = self.offers[self.seat]
             ids = action.ids
             if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
                 return (ruling, f"can keep only destinations offered ({offer})")
-            minimum = self.rules.destinations_min_keep if phase == Phase.SETUP_KEEP else 0
+            minimum = self.rules.destinations_min_keep if phase == SETUP_KEEP else 0
             if len(ids) < minimum:
                 return (ruling, f"must keep at least {minimum}")
             return None
         if isinstance(action, A.KeepDestinations):
             return ("R13", "no destinations are on offer")
-        if phase == Phase.SECOND_PICK:
+        if phase == SECOND_PICK:
             if isinstance(action, A.DrawDeck):
                 return None if self.deck else ("R11", "the train deck is empty")
             if isinstance(action, A.DrawFaceUp):
@@ -398,7 +408,7 @@ class GameState:
     def apply_unchecked(self, action: A.Action) -> None:
         """Apply an action known to be legal (the Monte Carlo's fast path)."""
         phase = self.phase
-        if phase == Phase.TURN:
+        if phase == TURN:
             if self._turn_record is not None:
                 self._turn_record["action"] = A.to_dict(action)
             kind = type(action)
@@ -412,11 +422,11 @@ class GameState:
                 self._draw_destinations()
             else:
                 self._end_turn()  # Pass
-        elif phase == Phase.SECOND_PICK:
+        elif phase == SECOND_PICK:
             self._pick(action, first=False)
-        elif phase == Phase.KEEP_DRAWN:
+        elif phase == KEEP_DRAWN:
             self._keep_drawn(action.ids)  # type: ignore[union-attr]
-        elif phase == Phase.SETUP_KEEP:
+        elif phase == SETUP_KEEP:
             self._keep_setup(action.ids)  # type: ignore[union-attr]
 
     def _keep_setup(self, ids: tuple[int, ...]) -> None:
@@ -467,7 +477,7 @@ class GameState:
                 self._end_turn()
                 return
         if first and self._can_pick_second():
-            self.phase = Phase.SECOND_PICK
+            self.phase = SECOND_PICK
             return
         self._end_turn()  # R11: no second card can be drawn, or this was the second
 
@@ -519,7 +529,7 @@ class GameState:
         deck = self.dest_deck
         count = min(self.rules.destinations_drawn, len(deck))
         self.offers[self.seat] = [deck.pop() for _ in range(count)]
-        self.phase = Phase.KEEP_DRAWN
+        self.phase = KEEP_DRAWN
 
     def _keep_drawn(self, ids: tuple[int, ...]) -> None:
         seat = self.seat
@@ -536,7 +546,7 @@ class GameState:
     # -------------------------------------------------------------- turn flow
     def _begin_turn(self) -> None:
         """Start the turn of ``self.seat``: step 1 is mandatory and automatic (R7, R8)."""
-        self.phase = Phase.TURN
+        self.phase = TURN
         self.turn += 1
         seat = self.seat
         owner = self.yard_owner
@@ -601,7 +611,7 @@ class GameState:
         if self.round < self.rules.rounds_for(self.players):
             self._start_next_round()
             return
-        self.phase = Phase.OVER
+        self.phase = OVER
         self.scores = final_scores(self.reached, self.held, catalogue)
         self.winners = winners(self.scores)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from cardgame import Action, Game, GameState, IllegalActionError, KeepDestinations, Phase, Rules
 from cardgame.record import to_record
+from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
 from .seeding import stream_seed
@@ -78,14 +79,14 @@ def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = Fa
             raise StrategyFailure(
                 seat, spec.seats[seat].label, f"{type(exc).__name__}: {exc}"
             ) from exc
-        if phase in (Phase.SETUP_KEEP, Phase.KEEP_DRAWN):
+        if phase in (SETUP_KEEP, KEEP_DRAWN):
             offered = list(state.offers[seat])
             turn, round_number = state.turn, state.round
         try:
             state.apply(action)
         except IllegalActionError as exc:
             raise StrategyFailure(seat, spec.seats[seat].label, str(exc)) from None
-        if phase in (Phase.SETUP_KEEP, Phase.KEEP_DRAWN):
+        if phase in (SETUP_KEEP, KEEP_DRAWN):
             kept = set(action.ids) if isinstance(action, KeepDestinations) else set()
             for dest_id in offered:
                 offers.append(

@@ -16,8 +16,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardgame import Action, KeepDestinations, Phase
+from cardgame import Action, KeepDestinations
 from cardgame.observation import SeatView
+from cardgame.state import KEEP_DRAWN, SECOND_PICK, TURN
 
 from .errors import UnknownStrategyError
 
@@ -49,11 +50,11 @@ class Strategy:
     def decide(self, view: SeatView) -> Action:
         """Dispatch on the decision the game waits for."""
         phase = view.phase
-        if phase == Phase.TURN:
+        if phase == TURN:
             return self.turn(view)
-        if phase == Phase.SECOND_PICK:
+        if phase == SECOND_PICK:
             return self.second_pick(view)
-        if phase == Phase.KEEP_DRAWN:
+        if phase == KEEP_DRAWN:
             return self.keep_drawn(view)
         return self.keep_setup(view)
 
