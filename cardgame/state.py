@@ -314,53 +314,52 @@ class GameState:
             raise IllegalActionError(self.seat, action, *problem)
 
     def _problem(self, action: A.Action) -> tuple[str, str] | None:
+        """(ruling, reason) if ``action`` is illegal now, else None."""
         phase = self.phase
-        if phase == OVER:
-            return ("R17", "the game is over")
-        if phase in (SETUP_KEEP, KEEP_DRAWN):
-            ruling = "R5" if phase == SETUP_KEEP else "R13"
-            if not isinstance(action, A.KeepDestinations):
-                return (ruling, "a destination keep is expected now")
-            offer = self.offers[self.seat]
-            ids = action.ids
-            if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
-                return (ruling, f"can keep only destinations offered ({offer})")
-            minimum = self.rules.destinations_min_keep if phase == SETUP_KEEP else 0
-            if len(ids) < minimum:
-                return (ruling, f"must keep at least {minimum}")
-            return None
-        if isinstance(action, A.KeepDestinations):
-            return ("R13", "no destinations are on offer")
-        if phase == SECOND_PICK:
-            if isinstance(action, A.DrawDeck):
+        kind = type(action)
+        if phase == TURN:
+            if kind is A.DrawDeck:
                 return None if self.deck else ("R11", "the train deck is empty")
-            if isinstance(action, A.DrawFaceUp):
-                card = self._face_up_card(action.slot)
+            if kind is A.PlaceColumn or kind is A.PlaceThree:
+                return self._placement_problem(action)  # type: ignore[arg-type]
+            if kind is A.DrawFaceUp:
+                slot = action.slot  # type: ignore[union-attr]
+                if self._face_up_card(slot) == NO_CARD:
+                    return ("R11", f"face-up slot {slot} is empty")
+                return None
+            if kind is A.DrawDestinations:
+                return None if self.dest_deck else ("R13", "the destination deck is empty")
+            if kind is A.Pass:
+                if self._turn_actions() != [A.PASS]:
+                    return ("R14", "passing is allowed only when no action is legal")
+                return None
+            if kind is A.KeepDestinations:
+                return ("R13", "no destinations are on offer")
+            return ("R10", f"unknown action {action!r}")
+        if phase == SECOND_PICK:
+            if kind is A.DrawDeck:
+                return None if self.deck else ("R11", "the train deck is empty")
+            if kind is A.DrawFaceUp:
+                card = self._face_up_card(action.slot)  # type: ignore[union-attr]
                 if card == NO_CARD:
-                    return ("R11", f"face-up slot {action.slot} is empty")
+                    return ("R11", f"face-up slot {action.slot} is empty")  # type: ignore[union-attr]
                 if card == LOCO:
                     return ("R10", "a face-up locomotive can only be the first pick")
                 return None
             return ("R10", "the second train card of the draw is expected")
-        kind = type(action)
-        if kind is A.DrawDeck:
-            return None if self.deck else ("R11", "the train deck is empty")
-        if kind is A.PlaceColumn or kind is A.PlaceThree:
-            return self._placement_problem(action)  # type: ignore[arg-type]
-        match action:
-            case A.DrawFaceUp(slot):
-                if self._face_up_card(slot) == NO_CARD:
-                    return ("R11", f"face-up slot {slot} is empty")
-                return None
-            case A.DrawDestinations():
-                return None if self.dest_deck else ("R13", "the destination deck is empty")
-            case A.PlaceColumn() | A.PlaceThree():
-                return self._placement_problem(action)
-            case A.Pass():
-                if self._turn_actions() != [A.PASS]:
-                    return ("R14", "passing is allowed only when no action is legal")
-                return None
-        return ("R10", f"unknown action {action!r}")
+        if phase == OVER:
+            return ("R17", "the game is over")
+        ruling = "R5" if phase == SETUP_KEEP else "R13"
+        if kind is not A.KeepDestinations:
+            return (ruling, "a destination keep is expected now")
+        offer = self.offers[self.seat]
+        ids = action.ids  # type: ignore[union-attr]
+        if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
+            return (ruling, f"can keep only destinations offered ({offer})")
+        minimum = self.rules.destinations_min_keep if phase == SETUP_KEEP else 0
+        if len(ids) < minimum:
+            return (ruling, f"must keep at least {minimum}")
+        return None
 
     def _face_up_card(self, slot: int) -> int:
         return self.face_up[slot] if 0 <= slot < len(self.face_up) else NO_CARD
