@@ -86,7 +86,7 @@ class SeatView:
 
     @property
     def phase(self) -> int:
-        return int(self._state.phase)
+        return self._state.phase  # a Phase (an int)
 
     @property
     def round(self) -> int:
