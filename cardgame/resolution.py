@@ -38,7 +38,10 @@ def is_feasible(circulation: Sequence[int], destinations: Iterable[Destination])
     for dest in destinations:
         for c in dest.colours:
             need[c] += 1
-    deficit = sum(max(0, need[c] - circulation[c]) for c in range(NUM_COLOURS))
+    deficit = 0
+    for n, have in zip(need, circulation, strict=False):  # the 8 colours; locomotives last
+        if n > have:
+            deficit += n - have
     return deficit <= circulation[LOCO]
 
 

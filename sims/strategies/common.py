@@ -9,7 +9,6 @@ from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
 from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.observation import SeatView
-from cardgame.resolution import is_feasible
 
 from ..strategy import Knobs, Strategy
 
@@ -170,11 +169,13 @@ class Scripted(Strategy):
         pile[LOCO] += (
             int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
         )
-        kept: list[Destination] = list(view.held)
+        need = list(situation.need)  # what the destinations kept so far require
         chosen: list[int] = []
         for dest in sorted(view.offer, key=lambda d: -self.destination_value(d, view)):
-            if is_feasible(pile, [*kept, dest]):
-                kept.append(dest)
+            trial = [n + d for n, d in zip(need, dest.need, strict=True)]
+            short = sum(t - p for t, p in zip(trial, pile, strict=False) if t > p)
+            if short <= pile[LOCO]:  # R16: locomotives cover any colour
+                need = trial
                 chosen.append(dest.id)
         if not chosen:
             self._pause_until = view.turn + self.knobs.ticket_pause * view.players
@@ -210,7 +211,6 @@ class Scripted(Strategy):
         hand = situation.hand
         knobs = self.knobs
         locos = hand[LOCO]
-        best: tuple[float, int, Action | None] = (0.0, 0, None)
         free: list[int] = []
         min_column = knobs.min_column if situation.future_turns > 3 else 2
         owner, seat, rivals, deficits = (
@@ -220,6 +220,10 @@ class Scripted(Strategy):
             situation.deficit,
         )
         missing = situation.missing
+        extra_cards = knobs.extra_cards
+        placement_value = self.placement_value
+        columns = A.COLUMNS
+        best_value, best_size, best_action = 0.0, 0, None
         for c in range(NUM_COLOURS):
             have = hand[c]
             if not have or owner[c] == seat:
@@ -230,25 +234,26 @@ class Scripted(Strategy):
             deficit = deficits[c]
             if not deficit and not rival and (not locos or missing <= 0):
                 continue  # such a column covers nothing: worth 0
-            need_size = max(min_column, rival + 1)
+            need_size = rival + 1 if rival + 1 > min_column else min_column
             # wagons: the deficit plus a little armour; locomotives only if short elsewhere
-            wagons = min(have, max(1, deficit + knobs.extra_cards))
-            loco_options = [0]
-            if locos:
-                loco_options.append(min(locos, max(0, situation.missing - deficit)))
-            for lo in loco_options:
+            wanted = deficit + extra_cards if deficit + extra_cards > 1 else 1
+            wagons = have if have < wanted else wanted
+            short_elsewhere = missing - deficit
+            loco_options = (0, locos if locos < short_elsewhere else short_elsewhere)
+            for lo in loco_options if locos and short_elsewhere > 0 else (0,):
                 w = wagons
                 if w + lo < need_size:
-                    w = min(have, need_size - lo)
+                    w = have if have < need_size - lo else need_size - lo
                     if w + lo < need_size:
                         extra = need_size - w - lo
                         if lo + extra > locos:
                             continue
                         lo += extra
-                value = self.placement_value(situation, c, w, lo)
-                key = (value, w + lo)
-                if key > best[:2]:
-                    best = (value, w + lo, A.COLUMNS[c][w][lo])
+                value = placement_value(situation, c, w, lo)
+                size = w + lo
+                if value > best_value or (value == best_value and size > best_size):
+                    best_value, best_size, best_action = value, size, columns[c][w][lo]
+        best = (best_value, best_size, best_action)
         if len(free) >= 3 and situation.future_turns > 0:
             # the three free colours most needed (stable: lowest colour first among equals)
             deficit = situation.deficit
