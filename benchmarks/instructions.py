@@ -1,0 +1,66 @@
+"""Instructions per planner game, counted by valgrind's callgrind: a repeatable measure
+for before/after comparisons on a noisy machine (wall-clock rates here swing by 1.5x).
+
+Run: python benchmarks/instructions.py [--games 30] [--no-clock] [--source DIR]
+(DIR: a checkout to measure, e.g. a `git worktree` of the commit to compare against.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+PLAY = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from cardgame import Rules
+from sims.clock import ThinkTimes
+from sims.match import GameSpec, play_game
+from sims.strategy import spec
+import sims.strategies
+seats = (spec("planner"), spec("planner"))
+clock = None if sys.argv[3] == "none" else ThinkTimes()
+for i in range(int(sys.argv[2])):
+    play_game(GameSpec("b", "c", "base", Rules(), 2, seats, i, i), clock)
+"""
+
+
+def instructions(source: Path, games: int, clock: bool) -> int:
+    result = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            PLAY,
+            str(source),
+            str(games),
+            "clock" if clock else "none",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(re.search(r"Collected : (\d+)", result.stderr).group(1))  # type: ignore[union-attr]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--no-clock", action="store_true")
+    parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
+    args = parser.parse_args()
+    start = instructions(args.source, 0, not args.no_clock)  # imports and set-up
+    total = instructions(args.source, args.games, not args.no_clock)
+    print(
+        f"{args.source}: {(total - start) / args.games / 1e6:.2f} M instructions per "
+        f"2-player planner game ({'no clock' if args.no_clock else 'with clock'})"
+    )
+
+
+if __name__ == "__main__":
+    main()
