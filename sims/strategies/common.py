@@ -41,7 +41,6 @@ class Situation:
         "seat",
         "supply",
         "view",
-        "yard_size",
     )
 
     def __init__(self, view: SeatView, need: list[int]) -> None:
@@ -56,7 +55,6 @@ class Situation:
         self.need = need
         supply = list(circ[:NUM_COLOURS])
         locos_coming = circ[LOCO]
-        yard_size = [0] * NUM_COLOURS
         rival = [0] * NUM_COLOURS  # size of a rival's column per colour (0: none)
         wagons, locos = view.yard_wagons, view.yard_locos
         for c in range(NUM_COLOURS):
@@ -67,12 +65,10 @@ class Situation:
             if holder != seat:
                 rival[c] = size
                 continue
-            yard_size[c] = size
             flows = size if size < future else future  # one card per turn, locos first
             from_locos = locos[c] if locos[c] < flows else flows
             locos_coming += from_locos
             supply[c] += flows - from_locos
-        self.yard_size = yard_size
         self.rival = rival
         self.supply = supply
         self.locos_coming = locos_coming
