@@ -29,18 +29,33 @@ def _layout(fig: go.Figure, title: str, **kwargs) -> go.Figure:
     return fig
 
 
-def win_rates(table: pd.DataFrame) -> go.Figure:
-    """Win rate per strategy, one bar group per player count, fair share as a line."""
+def _bars_by_players(
+    table: pd.DataFrame,
+    x: str,
+    value: str,
+    low: str = "ci_low",
+    high: str = "ci_high",
+    fmt: str = ".3g",
+) -> go.Figure:
+    """One bar trace per player count, with the interval as error bars and n in the hover."""
     fig = go.Figure()
     for players, group in table.groupby("players"):
         fig.add_bar(
             name=f"{players} players",
-            x=group["strategy"],
-            y=group["rate"],
-            error_y=_errors(group),
-            customdata=group[["n"]],
-            hovertemplate="%{x}: %{y:.1%} (n=%{customdata[0]})<extra></extra>",
+            x=group[x],
+            y=group[value],
+            error_y=_errors(group, value, low, high),
+            customdata=group[["n"]] if "n" in group else None,
+            hovertemplate=f"%{{x}}: %{{y:{fmt}}} (n=%{{customdata[0]}})<extra></extra>"
+            if "n" in group
+            else None,
         )
+    return fig
+
+
+def win_rates(table: pd.DataFrame) -> go.Figure:
+    """Win rate per strategy, one bar group per player count, fair share as a line."""
+    fig = _bars_by_players(table, "strategy", "rate", fmt=".1%")
     for players in sorted(table["players"].unique()):
         fig.add_hline(
             y=1 / players,
@@ -158,14 +173,7 @@ def destination_balance(table: pd.DataFrame) -> go.Figure:
 
 def big_cities(table: pd.DataFrame) -> go.Figure:
     """Win-rate lift from winning each big-city bonus, per player count."""
-    fig = go.Figure()
-    for players, group in table.groupby("players"):
-        fig.add_bar(
-            name=f"{players} players",
-            x=group["city"],
-            y=group["win_lift"],
-            error_y=_errors(group, "win_lift", "lift_ci_low", "lift_ci_high"),
-        )
+    fig = _bars_by_players(table, "city", "win_lift", "lift_ci_low", "lift_ci_high")
     fig.update_yaxes(tickformat="+.0%", title="win rate with the bonus minus without")
     return _layout(fig, "Big-city bonuses: win-rate lift", barmode="group")
 
@@ -191,15 +199,7 @@ def game_length(table: pd.DataFrame) -> go.Figure:
 
 def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
     """One metric's difference from the base game, per variant and player count."""
-    rows = table[table["metric"] == metric]
-    fig = go.Figure()
-    for players, group in rows.groupby("players"):
-        fig.add_bar(
-            name=f"{players} players",
-            x=group["variant"],
-            y=group["difference"],
-            error_y=_errors(group, "difference"),
-        )
+    fig = _bars_by_players(table[table["metric"] == metric], "variant", "difference")
     fig.add_hline(y=0, line_color="black")
     fig.update_yaxes(title=f"{metric.replace('_', ' ')}: variant minus base")
     return _layout(fig, f"Rule variants: {metric.replace('_', ' ')}", barmode="group")
