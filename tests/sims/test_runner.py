@@ -114,22 +114,34 @@ def test_results_folder_is_not_overwritten_without_resume(tmp_path):
         )
 
 
-def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_path):
-    study_file = tmp_path / "kill.toml"
+def simulate_command(tmp_path, name, seed, games_per_cell, workers):
+    """A `cardgame simulate` command line for a small study of 4 cells in batches of 4."""
+    study_file = tmp_path / f"{name}.toml"
     study_file.write_text(
-        'name = "kill"\nseed = 3\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
-        "games_per_cell = 48\nbatch_size = 4\n"
+        f'name = "{name}"\nseed = {seed}\nplayers = [2, 3]\n'
+        'pool = ["planner", "random", "thief"]\n'
+        f"games_per_cell = {games_per_cell}\nbatch_size = 4\n"
     )
-    command = [
+    return [
         sys.executable,
         "-m",
         "cardgame.cli",
         "simulate",
         str(study_file),
         "--workers",
-        "1",
+        str(workers),
         "--no-progress",
     ]
+
+
+def wait_for_parts(folder, count):
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list((folder / "games").glob("*.parquet"))) < count:
+        time.sleep(0.01)
+
+
+def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_path):
+    command = simulate_command(tmp_path, "kill", seed=3, games_per_cell=48, workers=1)
     killed = tmp_path / "killed"
     process = subprocess.Popen(
         [*command, "--out", str(killed)],
@@ -137,9 +149,7 @@ def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_p
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.time() + 60
-    while time.time() < deadline and len(list((killed / "games").glob("*.parquet"))) < 3:
-        time.sleep(0.01)
+    wait_for_parts(killed, 3)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     parts_before = len(list((killed / "games").glob("*.parquet")))
@@ -202,28 +212,14 @@ def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
 
 
 def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
-    study_file = tmp_path / "int.toml"
-    study_file.write_text(
-        'name = "int"\nseed = 4\nplayers = [2, 3]\npool = ["planner", "random", "thief"]\n'
-        "games_per_cell = 96\nbatch_size = 4\n"
-    )
     out = tmp_path / "out"
     command = [
-        sys.executable,
-        "-m",
-        "cardgame.cli",
-        "simulate",
-        str(study_file),
-        "--workers",
-        "2",
-        "--no-progress",
+        *simulate_command(tmp_path, "int", seed=4, games_per_cell=96, workers=2),
         "--out",
         str(out),
     ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline and len(list((out / "games").glob("*.parquet"))) < 2:
-        time.sleep(0.01)
+    wait_for_parts(out, 2)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
