@@ -32,17 +32,28 @@ def _value(dest: Destination, big_cities: frozenset[str]) -> int:
     return dest.points * _POINTS_WEIGHT + _COUNT_WEIGHT + names
 
 
-def is_feasible(circulation: Sequence[int], destinations: Iterable[Destination]) -> bool:
-    """Whether all ``destinations`` can be reached together from ``circulation`` (9 counts)."""
+def colour_need(destinations: Iterable[Destination]) -> list[int]:
+    """Cards per colour (8 counts) that ``destinations`` require together."""
     need = [0] * NUM_COLOURS
     for dest in destinations:
         for c in dest.colours:
             need[c] += 1
+    return need
+
+
+def covers(circulation: Sequence[int], need: Sequence[int]) -> bool:
+    """Whether ``circulation`` (9 counts) covers ``need`` (8 colour counts): what a colour
+    lacks, locomotives make up (R16)."""
     deficit = 0
     for n, have in zip(need, circulation, strict=False):  # the 8 colours; locomotives last
         if n > have:
             deficit += n - have
     return deficit <= circulation[LOCO]
+
+
+def is_feasible(circulation: Sequence[int], destinations: Iterable[Destination]) -> bool:
+    """Whether all ``destinations`` can be reached together from ``circulation`` (9 counts)."""
+    return covers(circulation, colour_need(destinations))
 
 
 def _take(rem: tuple[int, ...], need: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -9,20 +9,13 @@ from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
 from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.observation import SeatView
+from cardgame.resolution import colour_need, covers
 
 from ..strategy import Knobs, Strategy
 
 NO_CARD = -1
 # cards drawn from the deck per turn of play, on average: turns this deck will last
 DRAW_RATE = 1.3
-
-
-def colour_need(destinations: tuple[Destination, ...] | list[Destination]) -> list[int]:
-    need = [0] * NUM_COLOURS
-    for dest in destinations:
-        for c in dest.colours:
-            need[c] += 1
-    return need
 
 
 class Situation:
@@ -169,8 +162,7 @@ class Scripted(Strategy):
         chosen: list[int] = []
         for dest in sorted(view.offer, key=lambda d: -self.destination_value(d, view)):
             trial = [n + d for n, d in zip(need, dest.need, strict=True)]
-            short = sum(t - p for t, p in zip(trial, pile, strict=False) if t > p)
-            if short <= pile[LOCO]:  # R16: locomotives cover any colour
+            if covers(pile, trial):
                 need = trial
                 chosen.append(dest.id)
         if not chosen:
