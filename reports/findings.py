@@ -3,6 +3,8 @@ the effect is significant."""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from cardgame import default_catalogue
 
 from .analysis import Analysis
@@ -10,6 +12,11 @@ from .analysis import Analysis
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def _ci(row: pd.Series) -> str:
+    """A row's 95% interval as percentages."""
+    return f"CI {_pct(row['ci_low'])}-{_pct(row['ci_high'])}"
 
 
 def strongest(analysis: Analysis) -> list[str]:
@@ -35,7 +42,7 @@ def strongest(analysis: Analysis) -> list[str]:
         verdict = "above" if best["ci_low"] > best["fair"] else "not significantly above"
         lines.append(
             f"At {players} players, {best['strategy']} wins {_pct(best['rate'])} "
-            f"(CI {_pct(best['ci_low'])}-{_pct(best['ci_high'])}, n={int(best['n'])}), "
+            f"({_ci(best)}, n={int(best['n'])}), "
             f"{verdict} the fair share of {_pct(best['fair'])}."
         )
     return lines
@@ -49,7 +56,7 @@ def seat_order(analysis: Analysis) -> list[str]:
         significant = bool(test["wins_significant"])
         lines.append(
             f"Seat order at {int(test['players'])} players: the first seat wins "
-            f"{_pct(first['rate'])} (CI {_pct(first['ci_low'])}-{_pct(first['ci_high'])}, "
+            f"{_pct(first['rate'])} ({_ci(first)}, "
             f"fair {_pct(first['fair'])}); the difference between seats is "
             + (
                 f"significant (chi-square p={test['wins_p']:.3g})."
@@ -103,7 +110,7 @@ def player_counts(analysis: Analysis) -> list[str]:
     for _, row in first.iterrows():
         lines.append(
             f"At {int(row['players'])} players, round 1 brings {_pct(row['mean'])} of the "
-            f"destination points reached (CI {_pct(row['ci_low'])}-{_pct(row['ci_high'])}, "
+            f"destination points reached ({_ci(row)}, "
             f"n={int(row['n'])} games), round 2 the rest."
         )
     return lines

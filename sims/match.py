@@ -204,7 +204,7 @@ def _destination_rows(
                 "strategy": spec.seats[seat].label,
                 "points": dest.points,
                 "cards": len(dest.colours),
-                "reached": bool(offer["kept"] and reached),
+                "reached": reached,
                 "reached_round": reached_round if reached else None,
                 "net_points": (dest.points if reached else -dest.points) if offer["kept"] else 0,
             }
