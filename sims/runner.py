@@ -222,11 +222,15 @@ def _run_local(
     pending: set[Future[BatchResult]] = set()
     queue = iter(todo)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        try:
+
+        def top_up() -> None:
             for batch in queue:
                 pending.add(pool.submit(run_batch, batch))
                 if len(pending) >= 2 * workers:
                     break
+
+        try:
+            top_up()
             while pending:
                 completed, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in completed:
@@ -234,10 +238,7 @@ def _run_local(
                         summary.stopped_on_failure = True
                 if summary.stopped_on_failure:
                     break
-                for batch in queue:
-                    pending.add(pool.submit(run_batch, batch))
-                    if len(pending) >= 2 * workers:
-                        break
+                top_up()
         finally:
             for future in pending:
                 future.cancel()
