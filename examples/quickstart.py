@@ -30,7 +30,9 @@ print(results.games[["cell", "game_index", "winner_strategies", "turns"]].head()
 wins = stats.win_rates(results.seats)
 print(wins[["players", "strategy", "n", "rate", "ci_low", "ci_high", "significant"]])
 
-# 4. A figure (Plotly): show it in a notebook, or write it to a file.
+# 4. A figure (Plotly): show it in a notebook, or write it to a file. The file carries
+#    plotly.js itself (about 4.6 MB) so it opens offline; "cdn" would make it smaller but blank
+#    without a network.
 figure = figures.win_rates(wins)
-figure.write_html(folder / "win_rates.html", include_plotlyjs="cdn")
+figure.write_html(folder / "win_rates.html", include_plotlyjs=True)
 print(f"figure written to {folder / 'win_rates.html'}")

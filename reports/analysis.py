@@ -18,6 +18,18 @@ class Analysis:
 
     results: Results
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    planned_games: int | None = None  # the study's size; more than len(games) if stopped early
+
+    @property
+    def partial_note(self) -> str:
+        """A sentence for a report of a stopped run, else ''."""
+        planned, have = self.planned_games, len(self.games)
+        if planned is None or have >= planned:
+            return ""
+        return (
+            f"Partial results: this folder holds {have:,} of the study's {planned:,} games "
+            f"({have / planned:.0%}); the run was stopped before the end."
+        )
 
     @property
     def games(self) -> pd.DataFrame:
@@ -41,7 +53,7 @@ def _base_rules(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["variant"] == "base"] if "base" in set(frame["variant"]) else frame
 
 
-def analyse(results: Results) -> Analysis:
+def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     """Every statistic of the report; strategy, seat and card statistics use base rules."""
     seats, games, destinations = results.seats, results.games, results.destinations
     base = _base_rules(seats)
@@ -57,4 +69,4 @@ def analyse(results: Results) -> Analysis:
     tables["game_length"] = stats.game_length(_base_rules(games))
     tables["round_shares"] = stats.round_shares(base)
     tables["variants"] = stats.variant_effects(games, seats)
-    return Analysis(results, tables)
+    return Analysis(results, tables, planned_games)

@@ -10,12 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sims.results import load_results, read_manifest
-from sims.runner import run
-from sims.study import DEFAULT_STUDY, load_study
-
-from . import html, markdown
-from .analysis import analyse
+DEFAULT_STUDY = "strategy-ladder"  # sims.study.DEFAULT_STUDY, without importing sims here
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,10 +28,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: `cardgame --help` must not pay for pandas and plotly.
+    from sims.results import load_results
+
+    from . import html, markdown
+    from .analysis import analyse
+    from .checks import check_out_path, check_reportable, planned_games
+
+    out = Path(args.out or f"report.{args.format}")
+    check_out_path(out)
     folder = Path(args.results) if args.results else _default_results(args.workers)
     results = load_results(folder)  # every problem with the folder is one clear line
-    analysis = analyse(results)
-    out = Path(args.out or f"report.{args.format}")
+    check_reportable(results)
+    planned = planned_games(results.study)
+    if planned is not None and len(results.games) < planned:
+        print(
+            f"warning: {folder} holds {len(results.games):,} of the study's {planned:,} games "
+            "(the run was stopped); the report covers only those. Finish the run with "
+            "cardgame simulate ... --resume",
+            file=sys.stderr,
+        )
+    analysis = analyse(results, planned_games=planned)
     text = html.render(analysis) if args.format == "html" else markdown.render(analysis)
     html.write(text, out)
     print(f"Wrote {out} ({len(results.games):,} games from {folder})")
@@ -44,6 +56,10 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _default_results(workers: int | None) -> Path:
+    from sims.results import read_manifest
+    from sims.runner import run
+    from sims.study import load_study
+
     study = load_study(DEFAULT_STUDY)
     folder = Path(study.output)
     manifest = read_manifest(folder)

@@ -17,11 +17,14 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.offline import get_plotlyjs
 
+from sims.errors import ResultsError
+
 from . import figures
 from .analysis import Analysis
 from .findings import headline
 
 STYLE = """
+.partial{background:#fff3cd;padding:.5em 1em;border-radius:4px}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
 margin:0 auto;padding:1em 2em;color:#222;line-height:1.45}
 h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
@@ -218,6 +221,11 @@ def render(
             body.append(f'<p class="caption">{html.escape(caption)}</p>')
         for name, frame in section.tables:
             body.append(_table(name, frame))
+    partial = (
+        f"<p class='partial'>{html.escape(analysis.partial_note)}</p>"
+        if analysis.partial_note
+        else ""
+    )
     games = analysis.games
     method = (
         f"<h2>Method and data</h2><p>Study <code>{html.escape(str(study.get('name')))}</code>: "
@@ -235,7 +243,8 @@ def render(
         f"<script>{ERROR_HOOK}</script>"
         f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
         f"<h1>{html.escape(title)}</h1><div id='report-errors'></div>"
-        f"<div class='findings'><h3>Headline findings</h3><ul>{findings}</ul></div>"
+        + partial
+        + f"<div class='findings'><h3>Headline findings</h3><ul>{findings}</ul></div>"
         + "".join(body)
         + method
         + "</body></html>"
@@ -244,7 +253,11 @@ def render(
 
 def write(text: str, path: Path) -> None:
     """Write atomically: a failed report never leaves a half-written file behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, path)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise ResultsError(f"{path}: cannot write the report: {exc.strerror or exc}") from None

@@ -31,6 +31,7 @@ def render(analysis: Analysis) -> str:
         "# Ticket to Ride: The Card Game - balance summary",
         f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
         f"{analysis.failures} failed. Intervals are 95% (Wilson for rates, t for means).",
+        *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
         "## Headline findings",
         "\n".join(f"- {line}" for line in headline(analysis)),
         "## Strategy ratings (Plackett-Luce)",

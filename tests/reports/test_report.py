@@ -149,4 +149,5 @@ def test_quickstart_example_runs(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "win_rates.html" in result.stdout
-    assert (tmp_path / "qs" / "win_rates.html").exists()
+    page = (tmp_path / "qs" / "win_rates.html").read_text()
+    assert 'src="https://cdn.plot.ly' not in page and "plotly.js v" in page  # opens offline

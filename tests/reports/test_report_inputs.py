@@ -1,0 +1,100 @@
+"""Reports refuse what they cannot use with one line, and say when results are partial."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cardgame.cli import main
+from sims.runner import run
+from sims.study import DEFAULT_STUDY, from_dict
+
+
+def _one_line_error(capsys, message: str) -> None:
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_report_out_at_a_folder_is_refused_and_leaves_no_temporary_file(
+    results_folder, tmp_path, capsys
+):
+    target = tmp_path / "adir"
+    target.mkdir()
+    assert main(["report", str(results_folder), "--out", str(target)]) == 2
+    _one_line_error(capsys, "is a folder")
+    assert list(tmp_path.iterdir()) == [target] and not list(target.iterdir())
+
+
+def test_report_out_in_an_unwritable_place_is_one_line(results_folder, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["report", str(results_folder), "--out", str(blocker / "r.html")]) == 2
+    _one_line_error(capsys, "is not a folder")
+    assert main(["report", str(results_folder), "--out", "/proc/report.html"]) == 2
+    _one_line_error(capsys, "cannot write the report")
+
+
+def _failing_study_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "all-failed"
+    study = {
+        "name": "all-fail",
+        "seed": 3,
+        "players": [2],
+        "lineups": [["tests.sims.broken:Raises", "random"]],
+        "games_per_cell": 4,
+        "batch_size": 4,
+    }
+    run(from_dict(study, "test"), workers=1, out=folder, progress=False)
+    return folder
+
+
+def test_report_when_every_game_failed_names_the_first_failure(tmp_path, capsys):
+    folder = _failing_study_folder(tmp_path)
+    assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
+    _one_line_error(capsys, "all 4 games failed")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_refuses_a_table_missing_a_column(results_folder, tmp_path, capsys):
+    folder = tmp_path / "copy"
+    shutil.copytree(results_folder, folder)
+    for part in (folder / "seats").glob("*.parquet"):
+        pd.read_parquet(part).drop(columns=["score"]).to_parquet(part)
+    assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
+    _one_line_error(capsys, "lacks column(s) score")
+
+
+def test_a_partial_results_folder_is_reported_as_partial(results_folder, tmp_path, capsys):
+    folder = tmp_path / "copy"
+    shutil.copytree(results_folder, folder)
+    parts = sorted((folder / "games").glob("*.parquet"))
+    parts[-1].unlink()  # as if the run had been stopped before its last batch
+    out = tmp_path / "r.md"
+    assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0
+    assert "holds" in capsys.readouterr().err
+    assert "Partial results" in out.read_text()
+
+
+def test_complete_results_are_not_called_partial(results_folder, tmp_path, capsys):
+    out = tmp_path / "r.md"
+    assert main(["report", str(results_folder), "--format", "md", "--out", str(out)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert "Partial results" not in out.read_text()
+
+
+def test_the_report_command_knows_the_default_study_without_importing_sims():
+    from reports import cli
+
+    assert cli.DEFAULT_STUDY == DEFAULT_STUDY
+
+
+@pytest.mark.parametrize("module", ["reports.cli"])
+def test_report_command_module_imports_no_pandas_or_plotly(module):
+    heavy = "('pandas', 'plotly', 'scipy')"
+    code = f"import sys, {module}; print(sorted(m for m in {heavy} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
