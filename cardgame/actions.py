@@ -415,6 +415,7 @@ def placement_problem(
 # ------------------------------------------------------------------ shape of an action
 _NO_FIELDS = (DrawDeck, DrawDestinations, Pass)
 _MISSING = object()
+BIG = 10**9  # no count, slot or id comes near: larger values are refused as malformed
 
 
 def malformed(action: object) -> str | None:
@@ -427,19 +428,26 @@ def malformed(action: object) -> str | None:
     kind = type(action)
     if kind is DrawFaceUp:
         slot = getattr(action, "slot", _MISSING)
-        if type(slot) is int and slot >= 0:
+        if type(slot) is int and 0 <= slot < BIG:
             return None
-        return _whole("DrawFaceUp.slot", slot, 0, None)
+        return _whole("DrawFaceUp.slot", slot, 0, BIG)
     if kind is PlaceColumn:
         c = getattr(action, "colour", _MISSING)
         w = getattr(action, "wagons", _MISSING)
         lo = getattr(action, "locos", _MISSING)
-        if type(c) is int and type(w) is int and type(lo) is int and 0 <= c < NUM_COLOURS:
+        if (
+            type(c) is int
+            and type(w) is int
+            and type(lo) is int
+            and 0 <= c < NUM_COLOURS
+            and -BIG < w < BIG
+            and -BIG < lo < BIG
+        ):
             return None
         return (
             _whole("PlaceColumn.colour", c, 0, NUM_COLOURS - 1)
-            or _whole("PlaceColumn.wagons", w, None, None)
-            or _whole("PlaceColumn.locos", lo, None, None)
+            or _whole("PlaceColumn.wagons", w, -BIG, BIG)
+            or _whole("PlaceColumn.locos", lo, -BIG, BIG)
         )
     if kind in _NO_FIELDS:
         return None
@@ -457,20 +465,19 @@ def malformed(action: object) -> str | None:
         if type(ids) is not tuple:
             return f"KeepDestinations.ids must be a tuple of destination ids, got {_show(ids)}"
         for dest_id in ids:
-            bad = _whole("KeepDestinations.ids", dest_id, None, None)
+            bad = _whole("KeepDestinations.ids", dest_id, -BIG, BIG)
             if bad is not None:
                 return bad
         return None
     return f"not an action: {_show(action)}"
 
 
-def _whole(field: str, value: object, low: int | None, high: int | None) -> str | None:
+def _whole(field: str, value: object, low: int, high: int) -> str | None:
+    """Why ``value`` is not a whole number in ``low..high`` (bool excluded), or None."""
     if type(value) is not int:
         return f"{field} must be a whole number, got {_show(value)}"
-    if (low is not None and value < low) or (high is not None and value > high):
-        lo = "" if low is None else str(low)
-        hi = "" if high is None else str(high)
-        return f"{field} must be in {lo}..{hi}, got {_show(value)}"
+    if not low <= value <= high:
+        return f"{field} must be in {low}..{high}, got {_show(value)}"
     return None
 
 
@@ -479,8 +486,8 @@ def _show(value: object) -> str:
     kind = type(value)
     if value is _MISSING:
         return "nothing"
-    if kind is int and abs(value) < 10**12:  # type: ignore[arg-type]
-        return str(value)
+    if kind is int:  # str() of a huge int raises (and would be too long anyway)
+        return str(value) if -BIG < value < BIG else "a huge number"  # type: ignore[operator]
     if kind in (bool, float, str, type(None)):
         text = repr(value)
         return text if len(text) <= 40 else text[:37] + "..."
