@@ -359,7 +359,7 @@ class GameState:
         self.dest_deck.extend(d for d in offer if d not in ids)
         self.offers[seat] = []
         if self.record is not None:
-            self.record["setup"]["kept"].append(kept)
+            self.record["setup"]["kept"].append(list(kept))
         if seat + 1 < self.players:
             self.seat = seat + 1
             return
@@ -462,7 +462,7 @@ class GameState:
         self.dest_deck[:0] = returned  # R13: to the bottom
         self.offers[seat] = []
         if self._turn_record is not None:
-            self._turn_record["destinations"] = {"drawn": offer, "kept": kept}
+            self._turn_record["destinations"] = {"drawn": list(offer), "kept": list(kept)}
         self._end_turn()
 
     # -------------------------------------------------------------- turn flow
@@ -527,7 +527,10 @@ class GameState:
                 self.reached_round[dest_id] = self.round
             self.held[seat] = [d for d in held if d not in got]
             self.round_points[seat].append(sum(catalogue.destination(d).points for d in got))
-            resolution.append({"seat": seat, "reached": list(got), "unreached": self.held[seat]})
+            # copies: a record says what happened then (self.held grows again in round 2)
+            resolution.append(
+                {"seat": seat, "reached": list(got), "unreached": list(self.held[seat])}
+            )
         self._round_facts = self._freeze_round_facts()
         if self.record is not None:
             self.record["resolutions"].append({"round": self.round, "seats": resolution})
