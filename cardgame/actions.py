@@ -1,18 +1,54 @@
-"""Actions a seat can take (R5, R10-R14) as small immutable values.
+"""Actions a seat can take (R5, R10-R14) as small immutable values, and which are legal.
 
 Every possible action object is built once at import and shared, so that enumerating the
 legal actions allocates nothing but the list (the Monte Carlo enumerates millions).
+
+Legality is a pure function of what the seat to move may know (R9): the public table plus
+its own hand and offer. ``legal_actions`` and ``problem`` take exactly those fields, so the
+game state and a seat's view (``observation.SeatView``) share one implementation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from itertools import combinations
 from typing import Any
 
-from .cards import COLOUR_INDEX, COLOURS, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from .cards import (
+    CARD_NAMES,
+    COLOUR_INDEX,
+    COLOURS,
+    LOCO,
+    LOCOMOTIVES,
+    NUM_COLOURS,
+    WAGONS_PER_COLOUR,
+)
 
 MAX_FACE_UP = 10
+NO_CARD = -1  # an empty face-up slot
+NOBODY = -1  # a yard colour nobody holds
+
+
+class Phase(IntEnum):
+    """Which decision the state waits for."""
+
+    SETUP_KEEP = 0  # a seat chooses which dealt destinations to keep (R5)
+    TURN = 1  # step 2 of a turn: choose the action (R10-R14)
+    SECOND_PICK = 2  # the second train card of a draw (R10, R11)
+    KEEP_DRAWN = 3  # keep some of the destinations just drawn (R13)
+    OVER = 4
+
+
+# Module-level aliases: a global lookup is ten times cheaper than Phase.X on the hot path.
+SETUP_KEEP, TURN, SECOND_PICK, KEEP_DRAWN, OVER = (
+    Phase.SETUP_KEEP,
+    Phase.TURN,
+    Phase.SECOND_PICK,
+    Phase.KEEP_DRAWN,
+    Phase.OVER,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,3 +190,305 @@ def from_dict(data: dict[str, Any]) -> Action:
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed {kind} action: {data!r} ({exc})") from None
     raise ValueError(f"unknown action type {kind!r}")
+
+
+# ------------------------------------------------------------------ legality
+# The arguments are what the seat to move may know: ``hand`` and ``offer`` are its own;
+# ``deck`` and ``dest_deck`` are only tested for being non-empty (a list or a size).
+Ruling = tuple[str, str]  # (ruling, reason)
+
+
+def legal_actions(
+    phase: int,
+    seat: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    yard_wagons: Sequence[int],
+    yard_locos: Sequence[int],
+    face_up: Sequence[int],
+    deck: object,
+    dest_deck: object,
+    offer: Sequence[int],
+    min_keep: int,
+) -> list[Action]:
+    """Every action the seat to move may take, in a fixed order."""
+    if phase == TURN:
+        return turn_actions(seat, hand, owner, yard_wagons, yard_locos, face_up, deck, dest_deck)
+    if phase == SECOND_PICK:
+        return second_picks(face_up, deck)
+    if phase == SETUP_KEEP:
+        return keep_subsets(offer, min_keep)
+    if phase == KEEP_DRAWN:
+        return keep_subsets(offer, 0)
+    return []
+
+
+def turn_actions(
+    seat: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    yard_wagons: Sequence[int],
+    yard_locos: Sequence[int],
+    face_up: Sequence[int],
+    deck: object,
+    dest_deck: object,
+) -> list[Action]:
+    out: list[Action] = []
+    if deck:
+        out.append(DRAW_DECK)
+    slots = DRAW_FACE_UP
+    for slot, card in enumerate(face_up):
+        if card != NO_CARD:
+            out.append(slots[slot])
+    out.extend(placements(seat, hand, owner, yard_wagons, yard_locos))
+    if dest_deck:
+        out.append(DRAW_DESTINATIONS)
+    if not out:
+        out.append(PASS)  # R14
+    return out
+
+
+def second_picks(face_up: Sequence[int], deck: object) -> list[Action]:
+    out: list[Action] = [DRAW_DECK] if deck else []
+    slots = DRAW_FACE_UP
+    for slot, card in enumerate(face_up):
+        if card != NO_CARD and card != LOCO:  # R10: face-up locomotive first pick only
+            out.append(slots[slot])
+    return out
+
+
+def placements(
+    seat: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    yard_wagons: Sequence[int],
+    yard_locos: Sequence[int],
+) -> list[Action]:
+    """Columns (R12a) and three-colour plays (R12b) from the hand of the seat to move."""
+    locos = hand[LOCO]
+    out: list[Action] = []
+    free: list[int] = []
+    columns = COLUMNS
+    for c in range(NUM_COLOURS):
+        have = hand[c]
+        if not have:
+            continue
+        holder = owner[c]
+        if holder == seat:
+            continue  # R12: own colour banned
+        if holder == NOBODY:
+            free.append(c)
+            need = 2
+        else:
+            need = yard_wagons[c] + yard_locos[c] + 1  # R12: strictly more
+        table = columns[c]
+        for w in range(1, have + 1):
+            start = need - w if need > w else 0
+            if start <= locos:
+                row = table[w]
+                out.extend(row[start : locos + 1])
+    if len(free) >= 3:
+        threes = THREES
+        out.extend(threes[combo] for combo in combinations(free, 3))
+    return out
+
+
+def keep_subsets(offer: Sequence[int], minimum: int) -> list[Action]:
+    out: list[Action] = []
+    for size in range(len(offer), minimum - 1, -1):
+        out.extend(KeepDestinations(ids) for ids in combinations(offer, size))
+    return out
+
+
+def problem(
+    action: object,
+    phase: int,
+    seat: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    yard_wagons: Sequence[int],
+    yard_locos: Sequence[int],
+    face_up: Sequence[int],
+    deck: object,
+    dest_deck: object,
+    offer: Sequence[int],
+    min_keep: int,
+) -> Ruling | None:
+    """(ruling, reason) if ``action`` is illegal for the seat to move, else None.
+
+    Any object may come in (a strategy's answer): its shape is checked first, so a wrong type
+    or an out-of-range field is refused with ``("", "bad action: ...")`` and never raises.
+    """
+    bad = malformed(action)
+    if bad is not None:
+        return ("", f"bad action: {bad}")
+    kind = type(action)
+    if phase == TURN:
+        if kind is DrawDeck:
+            return None if deck else ("R11", "the train deck is empty")
+        if kind is PlaceColumn or kind is PlaceThree:
+            return placement_problem(action, seat, hand, owner, yard_wagons, yard_locos)  # type: ignore[arg-type]
+        if kind is DrawFaceUp:
+            slot = action.slot  # type: ignore[union-attr]
+            if _face_up_card(face_up, slot) == NO_CARD:
+                return ("R11", f"face-up slot {slot} is empty")
+            return None
+        if kind is DrawDestinations:
+            return None if dest_deck else ("R13", "the destination deck is empty")
+        if kind is Pass:
+            legal = turn_actions(
+                seat, hand, owner, yard_wagons, yard_locos, face_up, deck, dest_deck
+            )
+            if legal != [PASS]:
+                return ("R14", "passing is allowed only when no action is legal")
+            return None
+        return ("R13", "no destinations are on offer")  # KeepDestinations
+    if phase == SECOND_PICK:
+        if kind is DrawDeck:
+            return None if deck else ("R11", "the train deck is empty")
+        if kind is DrawFaceUp:
+            slot = action.slot  # type: ignore[union-attr]
+            card = _face_up_card(face_up, slot)
+            if card == NO_CARD:
+                return ("R11", f"face-up slot {slot} is empty")
+            if card == LOCO:
+                return ("R10", "a face-up locomotive can only be the first pick")
+            return None
+        return ("R10", "the second train card of the draw is expected")
+    if phase == OVER:
+        return ("R17", "the game is over")
+    ruling = "R5" if phase == SETUP_KEEP else "R13"
+    if kind is not KeepDestinations:
+        return (ruling, "a destination keep is expected now")
+    ids = action.ids  # type: ignore[union-attr]
+    if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
+        return (ruling, f"can keep only destinations offered ({list(offer)})")
+    minimum = min_keep if phase == SETUP_KEEP else 0
+    if len(ids) < minimum:
+        return (ruling, f"must keep at least {minimum}")
+    return None
+
+
+def _face_up_card(face_up: Sequence[int], slot: int) -> int:
+    return face_up[slot] if 0 <= slot < len(face_up) else NO_CARD
+
+
+def placement_problem(
+    action: PlaceColumn | PlaceThree,
+    seat: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    yard_wagons: Sequence[int],
+    yard_locos: Sequence[int],
+) -> Ruling | None:
+    """Why a well-formed placement breaks R12, or None."""
+    if type(action) is PlaceThree:
+        colours = action.colours
+        if len(set(colours)) != 3:
+            return ("R12", "a three-colour play needs three different colours")
+        for c in colours:
+            if hand[c] < 1:
+                return ("R12", f"no {CARD_NAMES[c]} wagon in hand")
+            if owner[c] == seat:
+                return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
+            if owner[c] != NOBODY:
+                return ("R12", f"1 {CARD_NAMES[c]} card cannot beat a rival's column")
+        return None
+    c, w, lo = action.colour, action.wagons, action.locos  # type: ignore[union-attr]
+    if w < 1 or lo < 0 or w + lo < 2:
+        return ("R12", "a column needs 2 or more cards, at least one a wagon")
+    if hand[c] < w or hand[LOCO] < lo:
+        return ("R12", f"hand lacks {w} {CARD_NAMES[c]} and {lo} locomotive(s)")
+    holder = owner[c]
+    if holder == seat:
+        return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
+    if holder != NOBODY:
+        rival = yard_wagons[c] + yard_locos[c]
+        if w + lo <= rival:
+            return (
+                "R12",
+                f"seat {holder}'s {CARD_NAMES[c]} column has {rival}: must place strictly more",
+            )
+    return None
+
+
+# ------------------------------------------------------------------ shape of an action
+_NO_FIELDS = (DrawDeck, DrawDestinations, Pass)
+_MISSING = object()
+BIG = 10**9  # no count, slot or id comes near: larger values are refused as malformed
+
+
+def malformed(action: object) -> str | None:
+    """What is wrong with the shape of ``action`` (type, field types, field ranges), or None.
+
+    Only the exact action classes count (a subclass could override anything); ``bool`` is not
+    a whole number here. Nothing of the object is called, so a hostile object cannot raise.
+    The well-formed common cases return first: this runs on every checked action.
+    """
+    kind = type(action)
+    if kind is DrawFaceUp:
+        slot = getattr(action, "slot", _MISSING)
+        if type(slot) is int and 0 <= slot < BIG:
+            return None
+        return _whole("DrawFaceUp.slot", slot, 0, BIG)
+    if kind is PlaceColumn:
+        c = getattr(action, "colour", _MISSING)
+        w = getattr(action, "wagons", _MISSING)
+        lo = getattr(action, "locos", _MISSING)
+        if (
+            type(c) is int
+            and type(w) is int
+            and type(lo) is int
+            and 0 <= c < NUM_COLOURS
+            and -BIG < w < BIG
+            and -BIG < lo < BIG
+        ):
+            return None
+        return (
+            _whole("PlaceColumn.colour", c, 0, NUM_COLOURS - 1)
+            or _whole("PlaceColumn.wagons", w, -BIG, BIG)
+            or _whole("PlaceColumn.locos", lo, -BIG, BIG)
+        )
+    if kind in _NO_FIELDS:
+        return None
+    if kind is PlaceThree:
+        colours = getattr(action, "colours", _MISSING)
+        if type(colours) is not tuple or len(colours) != 3:
+            return f"PlaceThree.colours must be a tuple of 3 colour indexes, got {_show(colours)}"
+        for c in colours:
+            bad = _whole("PlaceThree.colours", c, 0, NUM_COLOURS - 1)
+            if bad is not None:
+                return bad
+        return None
+    if kind is KeepDestinations:
+        ids = getattr(action, "ids", _MISSING)
+        if type(ids) is not tuple:
+            return f"KeepDestinations.ids must be a tuple of destination ids, got {_show(ids)}"
+        for dest_id in ids:
+            bad = _whole("KeepDestinations.ids", dest_id, -BIG, BIG)
+            if bad is not None:
+                return bad
+        return None
+    return f"not an action: {_show(action)}"
+
+
+def _whole(field: str, value: object, low: int, high: int) -> str | None:
+    """Why ``value`` is not a whole number in ``low..high`` (bool excluded), or None."""
+    if type(value) is not int:
+        return f"{field} must be a whole number, got {_show(value)}"
+    if not low <= value <= high:
+        return f"{field} must be in {low}..{high}, got {_show(value)}"
+    return None
+
+
+def _show(value: object) -> str:
+    """A short one-line description of any value that never raises."""
+    kind = type(value)
+    if value is _MISSING:
+        return "nothing"
+    if kind is int:  # str() of a huge int raises (and would be too long anyway)
+        return str(value) if -BIG < value < BIG else "a huge number"  # type: ignore[operator]
+    if kind in (bool, float, str, type(None)):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return f"a {kind.__name__}"

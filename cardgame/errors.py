@@ -21,9 +21,13 @@ class IllegalActionError(CardgameError):
     def __init__(self, seat: int, action: object, ruling: str, reason: str) -> None:
         self.seat = seat
         self.action = action
-        self.ruling = ruling
+        self.ruling = ruling  # "" for an object that is not a well-formed action at all
         self.reason = reason
-        super().__init__(f"seat {seat}: illegal action {action}: {reason} ({ruling})")
+        if ruling:
+            text = f"seat {seat}: illegal action {action}: {reason} ({ruling})"
+        else:  # a malformed action: its __str__ may fail, and the reason says it all
+            text = f"seat {seat}: illegal action: {reason}"
+        super().__init__(text)
 
 
 class RecordError(CardgameError):

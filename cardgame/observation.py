@@ -1,16 +1,18 @@
 """What one seat may know (R9): its own hand and destinations, everything public, never the
-deck order or a rival's hand. Strategies get this, not the state, so they cannot cheat."""
+deck order or a rival's hand. Strategies get a ``SeatView``, not the state, so they cannot
+cheat: the view is an immutable copy that holds no reference leading back to the state."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
+from . import actions as A
 from .cards import Destination
 
 if TYPE_CHECKING:
     from .rules import Rules
-    from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,150 +41,154 @@ class Observation:
     rounds_total: int
 
 
-def observe(state: GameState, seat: int) -> Observation:
-    catalogue = state.game.catalogue
-    return Observation(
-        seat=seat,
-        players=state.players,
-        phase=int(state.phase),
-        round=state.round,
-        turn=state.turn,
-        hand=tuple(state.hands[seat]),
-        held=tuple(catalogue.destination(d) for d in state.held[seat]),
-        offer=tuple(catalogue.destination(d) for d in state.offers[seat]),
-        reached=tuple(tuple(r) for r in state.reached),
-        face_up=tuple(state.face_up),
-        yard_owner=tuple(state.yard_owner),
-        yard_wagons=tuple(state.yard_wagons),
-        yard_locos=tuple(state.yard_locos),
-        circulation=tuple(tuple(c) for c in state.circulation),
-        hand_sizes=tuple(sum(h) for h in state.hands),
-        held_counts=tuple(len(h) for h in state.held),
-        discard=tuple(state.discard),
-        deck_size=len(state.deck),
-        destination_deck_size=len(state.dest_deck),
-        final_round=state.is_final_round,
-        round_points=tuple(tuple(p) for p in state.round_points),
-        rounds_total=state.rules.rounds_for(state.players),
-    )
+def observe(state: Any, seat: int) -> Observation:
+    """A frozen snapshot of what ``seat`` may know (same as ``state.view(seat).snapshot()``)."""
+    return state.view(seat).snapshot()
 
 
-class SeatView:
-    """A live read-only window on the state for one seat (R9), computed on demand.
+# The view's fields, in the order GameState.view builds them.
+_FIELDS = (
+    "seat",
+    "to_move",
+    "players",
+    "phase",
+    "round",
+    "rounds_total",
+    "turn",
+    "hand",
+    "held_ids",
+    "offer_ids",
+    "reached",
+    "face_up",
+    "yard_owner",
+    "yard_wagons",
+    "yard_locos",
+    "circulations",
+    "hand_sizes",
+    "held_counts",
+    "discard",
+    "deck_size",
+    "destination_deck_size",
+    "final_round",
+    "round_points",
+    "rules",
+    "big_cities",
+    "destinations_by_id",
+)
 
-    Strategies read it on every decision; it copies nothing it is not asked for. It offers
-    exactly what ``Observation`` holds: never the deck order or a rival's hand.
+
+def _field(index: int) -> property:
+    return property(itemgetter(index), doc=f"{_FIELDS[index]} (a copy taken with the view)")
+
+
+class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
+    """What one seat may know at one decision (R9), copied when ``GameState.view`` is called.
+
+    The fields are tuples, ints and immutable shared data (rules, big-city names, the printed
+    destinations), so nothing reachable from a view leads to the game state, and the view
+    cannot be changed or turned into another seat's view: assigning any attribute raises.
+    Legality is computed from the view's own fields (``actions.legal_actions``), the same
+    function the state uses.
     """
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ()
 
-    def __init__(self, state: GameState, seat: int) -> None:
-        self._state = state
-        self.seat = seat
-
-    @property
-    def players(self) -> int:
-        return self._state.players
-
-    @property
-    def phase(self) -> int:
-        return self._state.phase  # a Phase (an int)
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
-    def rounds_total(self) -> int:
-        return self._state.rules.rounds_for(self._state.players)
-
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return tuple(self._state.hands[self.seat])
+    seat: int = _field(0)  # type: ignore[assignment]
+    to_move: bool = _field(1)  # type: ignore[assignment]
+    players: int = _field(2)  # type: ignore[assignment]
+    phase: int = _field(3)  # type: ignore[assignment]
+    round: int = _field(4)  # type: ignore[assignment]
+    rounds_total: int = _field(5)  # type: ignore[assignment]
+    turn: int = _field(6)  # type: ignore[assignment]
+    hand: tuple[int, ...] = _field(7)  # type: ignore[assignment]
+    held_ids: tuple[int, ...] = _field(8)  # type: ignore[assignment]
+    offer_ids: tuple[int, ...] = _field(9)  # type: ignore[assignment]
+    reached: tuple[tuple[int, ...], ...] = _field(10)  # type: ignore[assignment]
+    face_up: tuple[int, ...] = _field(11)  # type: ignore[assignment]
+    yard_owner: tuple[int, ...] = _field(12)  # type: ignore[assignment]
+    yard_wagons: tuple[int, ...] = _field(13)  # type: ignore[assignment]
+    yard_locos: tuple[int, ...] = _field(14)  # type: ignore[assignment]
+    circulations: tuple[tuple[int, ...], ...] = _field(15)  # type: ignore[assignment]
+    hand_sizes: tuple[int, ...] = _field(16)  # type: ignore[assignment]
+    held_counts: tuple[int, ...] = _field(17)  # type: ignore[assignment]
+    discard: tuple[int, ...] = _field(18)  # type: ignore[assignment]
+    deck_size: int = _field(19)  # type: ignore[assignment]
+    destination_deck_size: int = _field(20)  # type: ignore[assignment]
+    final_round: bool = _field(21)  # type: ignore[assignment]
+    round_points: tuple[tuple[int, ...], ...] = _field(22)  # type: ignore[assignment]
+    rules: Rules = _field(23)  # type: ignore[assignment]
+    big_cities: frozenset[str] = _field(24)  # type: ignore[assignment]
+    destinations_by_id: tuple[Destination | None, ...] = _field(25)  # type: ignore[assignment]
 
     @property
     def held(self) -> tuple[Destination, ...]:
-        by_id = self._state.game.catalogue.destination
-        return tuple(by_id(d) for d in self._state.held[self.seat])
-
-    @property
-    def held_ids(self) -> tuple[int, ...]:
-        """Ids of the seat's destinations in hand (cheaper than ``held``, for caching)."""
-        return tuple(self._state.held[self.seat])
+        """The seat's destinations in hand (``held_ids`` is cheaper, for caching)."""
+        by_id = self[25]
+        return tuple(by_id[d] for d in self[8])
 
     @property
     def offer(self) -> tuple[Destination, ...]:
-        by_id = self._state.game.catalogue.destination
-        return tuple(by_id(d) for d in self._state.offers[self.seat])
-
-    @property
-    def reached(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(r) for r in self._state.reached)
-
-    @property
-    def face_up(self) -> tuple[int, ...]:
-        return tuple(self._state.face_up)
-
-    @property
-    def yard_owner(self) -> tuple[int, ...]:
-        return tuple(self._state.yard_owner)
-
-    @property
-    def yard_wagons(self) -> tuple[int, ...]:
-        return tuple(self._state.yard_wagons)
-
-    @property
-    def yard_locos(self) -> tuple[int, ...]:
-        return tuple(self._state.yard_locos)
+        by_id = self[25]
+        return tuple(by_id[d] for d in self[9])
 
     def circulation(self, seat: int | None = None) -> tuple[int, ...]:
         """A seat's circulation pile (own by default): public by R9."""
-        return tuple(self._state.circulation[self.seat if seat is None else seat])
+        return self[15][self[0] if seat is None else seat]
 
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(sum(h) for h in self._state.hands)
-
-    @property
-    def held_counts(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self._state.held)
-
-    @property
-    def discard(self) -> tuple[int, ...]:
-        return tuple(self._state.discard)
-
-    @property
-    def deck_size(self) -> int:
-        return len(self._state.deck)
-
-    @property
-    def destination_deck_size(self) -> int:
-        return len(self._state.dest_deck)
-
-    @property
-    def final_round(self) -> bool:
-        return self._state.is_final_round
-
-    @property
-    def rules(self) -> Rules:
-        return self._state.rules
-
-    @property
-    def big_cities(self) -> frozenset[str]:
-        return self._state.game.big_city_set
-
-    def legal_actions(self) -> list:
-        """The legal actions now (only meaningful when this seat is to move)."""
-        if self._state.seat != self.seat:
+    def legal_actions(self) -> list[A.Action]:
+        """The legal actions now (empty unless this seat is to move)."""
+        if not self[1]:
             return []
-        return self._state.legal_actions()
+        return A.legal_actions(*self._legality_fields())
 
     def is_legal(self, action: object) -> bool:
-        return self._state.seat == self.seat and self._state._problem(action) is None  # type: ignore[arg-type]
+        """Whether ``action`` is legal now for this seat; any object may be asked about."""
+        return bool(self[1]) and A.problem(action, *self._legality_fields()) is None
+
+    def _legality_fields(self) -> tuple[Any, ...]:
+        return (
+            self[3],
+            self[0],
+            self[7],
+            self[12],
+            self[13],
+            self[14],
+            self[11],
+            self[19],
+            self[20],
+            self[9],
+            self[23].destinations_min_keep,
+        )
 
     def snapshot(self) -> Observation:
-        return observe(self._state, self.seat)
+        """The same facts as a frozen dataclass (kept for code written against it)."""
+        return Observation(
+            seat=self.seat,
+            players=self.players,
+            phase=int(self.phase),
+            round=self.round,
+            turn=self.turn,
+            hand=self.hand,
+            held=self.held,
+            offer=self.offer,
+            reached=self.reached,
+            face_up=self.face_up,
+            yard_owner=self.yard_owner,
+            yard_wagons=self.yard_wagons,
+            yard_locos=self.yard_locos,
+            circulation=self.circulations,
+            hand_sizes=self.hand_sizes,
+            held_counts=self.held_counts,
+            discard=self.discard,
+            deck_size=self.deck_size,
+            destination_deck_size=self.destination_deck_size,
+            final_round=self.final_round,
+            round_points=self.round_points,
+            rounds_total=self.rounds_total,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"SeatView(seat={self.seat}, phase={int(self.phase)}, round={self.round}, "
+            f"turn={self.turn}, hand={self.hand}, held_ids={self.held_ids})"
+        )

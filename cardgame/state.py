@@ -7,13 +7,22 @@ are stored once for the table: owner, wagons and locomotives per colour.
 
 from __future__ import annotations
 
-from enum import IntEnum
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
+from .actions import (  # noqa: F401  (Phase and the constants are re-exported)
+    KEEP_DRAWN,
+    NO_CARD,
+    NOBODY,
+    OVER,
+    SECOND_PICK,
+    SETUP_KEEP,
+    TURN,
+    Phase,
+)
 from .cards import CARD_NAMES, LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from .errors import IllegalActionError
+from .observation import SeatView
 from .resolution import resolve
 from .scoring import SeatScore, final_scores, winners
 from .shuffling import (
@@ -26,31 +35,12 @@ from .shuffling import (
 
 if TYPE_CHECKING:
     from .game import Game
-    from .observation import Observation, SeatView
+    from .observation import Observation
 
 CARD_KINDS = NUM_COLOURS + 1
-NO_CARD = -1
-NOBODY = -1
 
 
-class Phase(IntEnum):
-    """Which decision the state waits for."""
-
-    SETUP_KEEP = 0  # a seat chooses which dealt destinations to keep (R5)
-    TURN = 1  # step 2 of a turn: choose the action (R10-R14)
-    SECOND_PICK = 2  # the second train card of a draw (R10, R11)
-    KEEP_DRAWN = 3  # keep some of the destinations just drawn (R13)
-    OVER = 4
-
-
-# Module-level aliases: a global lookup is ten times cheaper than Phase.X on the hot path.
-SETUP_KEEP, TURN, SECOND_PICK, KEEP_DRAWN, OVER = (
-    Phase.SETUP_KEEP,
-    Phase.TURN,
-    Phase.SECOND_PICK,
-    Phase.KEEP_DRAWN,
-    Phase.OVER,
-)
+_new_view = tuple.__new__  # builds a SeatView from its fields without a Python-level __init__
 
 
 def _names(cards: list[int]) -> list[str]:
@@ -68,6 +58,10 @@ class GameState:
     """One game in progress. Use ``Game.new_state()`` to make one."""
 
     __slots__ = (
+        "_big",
+        "_by_id",
+        "_round_facts",
+        "_rounds_total",
         "_shuffles",
         "_turn_record",
         "circulation",
@@ -105,6 +99,10 @@ class GameState:
         self.players = game.players
         self.rules = game.rules
         self._shuffles = shuffles
+        # immutable facts copied into every seat view (shared, never changed)
+        self._by_id = game.catalogue.by_id
+        self._big = game.big_city_set
+        self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players
         self.deck: list[int] = []
         self.face_up: list[int] = []
@@ -118,6 +116,7 @@ class GameState:
         self.held: list[list[int]] = [[] for _ in range(n)]
         self.reached: list[list[int]] = [[] for _ in range(n)]
         self.round_points: list[list[int]] = [[] for _ in range(n)]
+        self._round_facts = self._freeze_round_facts()
         self.offers: list[list[int]] = [[] for _ in range(n)]
         self.phase = SETUP_KEEP
         self.seat = 0
@@ -228,180 +227,104 @@ class GameState:
 
     def observe(self, seat: int) -> Observation:
         """A frozen snapshot of what ``seat`` may know (R9)."""
-        from .observation import observe
-
-        return observe(self, seat)
+        return self.view(seat).snapshot()
 
     def view(self, seat: int) -> SeatView:
-        """A live, read-only view of what ``seat`` may know: cheap, for strategies."""
-        from .observation import SeatView
+        """What ``seat`` may know now, as an immutable copy: what strategies get (R9).
 
-        return SeatView(self, seat)
+        Every field is copied (tuples), so the view leads nowhere near this state and does not
+        change when the game moves on: take a new one at each decision.
+        """
+        hands, held = self.hands, self.held
+        return _new_view(
+            SeatView,
+            (
+                seat,
+                self.seat == seat,
+                self.players,
+                self.phase,
+                self.round,
+                self._rounds_total,
+                self.turn,
+                tuple(hands[seat]),
+                tuple(held[seat]),
+                tuple(self.offers[seat]),
+                self._round_facts[0],
+                tuple(self.face_up),
+                tuple(self.yard_owner),
+                tuple(self.yard_wagons),
+                tuple(self.yard_locos),
+                tuple(map(tuple, self.circulation)),
+                tuple(map(sum, hands)),
+                tuple(map(len, held)),
+                tuple(self.discard),
+                len(self.deck),
+                len(self.dest_deck),
+                self.final_turns_left is not None or not self.deck,
+                self._round_facts[1],
+                self.rules,
+                self._big,
+                self._by_id,
+            ),
+        )
+
+    def _freeze_round_facts(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Reached ids and round points per seat as tuples: they change only when a round
+        ends (``_end_round`` refreshes them), so views share them instead of copying."""
+        return (tuple(map(tuple, self.reached)), tuple(map(tuple, self.round_points)))
 
     def legal_actions(self) -> list[A.Action]:
         """Every action the seat to move may take, in a fixed order."""
-        phase = self.phase
-        if phase == TURN:
-            return self._turn_actions()
-        if phase == SECOND_PICK:
-            return self._second_picks()
-        if phase == SETUP_KEEP:
-            return _keep_subsets(self.offers[self.seat], self.rules.destinations_min_keep)
-        if phase == KEEP_DRAWN:
-            return _keep_subsets(self.offers[self.seat], 0)
-        return []
-
-    def _turn_actions(self) -> list[A.Action]:
-        out: list[A.Action] = []
-        if self.deck:
-            out.append(A.DRAW_DECK)
-        slots = A.DRAW_FACE_UP
-        for slot, card in enumerate(self.face_up):
-            if card != NO_CARD:
-                out.append(slots[slot])
-        out.extend(self._placements())
-        if self.dest_deck:
-            out.append(A.DRAW_DESTINATIONS)
-        if not out:
-            out.append(A.PASS)  # R14
-        return out
-
-    def _second_picks(self) -> list[A.Action]:
-        out: list[A.Action] = [A.DRAW_DECK] if self.deck else []
-        slots = A.DRAW_FACE_UP
-        for slot, card in enumerate(self.face_up):
-            if card != NO_CARD and card != LOCO:  # R10: face-up locomotive first pick only
-                out.append(slots[slot])
-        return out
-
-    def _placements(self) -> list[A.Action]:
-        """Columns (R12a) and three-colour plays (R12b) from the hand of the seat to move."""
         seat = self.seat
-        hand = self.hands[seat]
-        owner = self.yard_owner
-        locos = hand[LOCO]
-        out: list[A.Action] = []
-        free: list[int] = []
-        columns = A.COLUMNS
-        for c in range(NUM_COLOURS):
-            have = hand[c]
-            if not have:
-                continue
-            holder = owner[c]
-            if holder == seat:
-                continue  # R12: own colour banned
-            if holder == NOBODY:
-                free.append(c)
-                need = 2
-            else:
-                need = self.yard_wagons[c] + self.yard_locos[c] + 1  # R12: strictly more
-            table = columns[c]
-            for w in range(1, have + 1):
-                start = need - w if need > w else 0
-                if start <= locos:
-                    row = table[w]
-                    out.extend(row[start : locos + 1])
-        if len(free) >= 3:
-            threes = A.THREES
-            out.extend(threes[combo] for combo in combinations(free, 3))
-        return out
+        return A.legal_actions(
+            self.phase,
+            seat,
+            self.hands[seat],
+            self.yard_owner,
+            self.yard_wagons,
+            self.yard_locos,
+            self.face_up,
+            self.deck,
+            self.dest_deck,
+            self.offers[seat],
+            self.rules.destinations_min_keep,
+        )
 
     # -------------------------------------------------------------- legality
     def check(self, action: A.Action) -> None:
-        """Raise IllegalActionError naming seat, action and ruling if ``action`` is illegal."""
+        """Raise IllegalActionError naming seat, action and ruling if ``action`` is illegal.
+
+        Any object is checked (type, field types and ranges first), never raising anything
+        but IllegalActionError; ``apply_unchecked`` skips all of this.
+        """
         problem = self._problem(action)
         if problem is not None:
             raise IllegalActionError(self.seat, action, *problem)
 
-    def _problem(self, action: A.Action) -> tuple[str, str] | None:
+    def _problem(self, action: object) -> tuple[str, str] | None:
         """(ruling, reason) if ``action`` is illegal now, else None."""
-        phase = self.phase
-        kind = type(action)
-        if phase == TURN:
-            if kind is A.DrawDeck:
-                return None if self.deck else ("R11", "the train deck is empty")
-            if kind is A.PlaceColumn or kind is A.PlaceThree:
-                return self._placement_problem(action)  # type: ignore[arg-type]
-            if kind is A.DrawFaceUp:
-                slot = action.slot  # type: ignore[union-attr]
-                if self._face_up_card(slot) == NO_CARD:
-                    return ("R11", f"face-up slot {slot} is empty")
-                return None
-            if kind is A.DrawDestinations:
-                return None if self.dest_deck else ("R13", "the destination deck is empty")
-            if kind is A.Pass:
-                if self._turn_actions() != [A.PASS]:
-                    return ("R14", "passing is allowed only when no action is legal")
-                return None
-            if kind is A.KeepDestinations:
-                return ("R13", "no destinations are on offer")
-            return ("R10", f"unknown action {action!r}")
-        if phase == SECOND_PICK:
-            if kind is A.DrawDeck:
-                return None if self.deck else ("R11", "the train deck is empty")
-            if kind is A.DrawFaceUp:
-                card = self._face_up_card(action.slot)  # type: ignore[union-attr]
-                if card == NO_CARD:
-                    return ("R11", f"face-up slot {action.slot} is empty")  # type: ignore[union-attr]
-                if card == LOCO:
-                    return ("R10", "a face-up locomotive can only be the first pick")
-                return None
-            return ("R10", "the second train card of the draw is expected")
-        if phase == OVER:
-            return ("R17", "the game is over")
-        ruling = "R5" if phase == SETUP_KEEP else "R13"
-        if kind is not A.KeepDestinations:
-            return (ruling, "a destination keep is expected now")
-        offer = self.offers[self.seat]
-        ids = action.ids  # type: ignore[union-attr]
-        if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
-            return (ruling, f"can keep only destinations offered ({offer})")
-        minimum = self.rules.destinations_min_keep if phase == SETUP_KEEP else 0
-        if len(ids) < minimum:
-            return (ruling, f"must keep at least {minimum}")
-        return None
-
-    def _face_up_card(self, slot: int) -> int:
-        return self.face_up[slot] if 0 <= slot < len(self.face_up) else NO_CARD
-
-    def _placement_problem(self, action: A.PlaceColumn | A.PlaceThree) -> tuple[str, str] | None:
         seat = self.seat
-        hand = self.hands[seat]
-        if isinstance(action, A.PlaceThree):
-            colours = action.colours
-            if len(set(colours)) != 3:
-                return ("R12", "a three-colour play needs three different colours")
-            for c in colours:
-                if hand[c] < 1:
-                    return ("R12", f"no {CARD_NAMES[c]} wagon in hand")
-                if self.yard_owner[c] == seat:
-                    return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
-                if self.yard_owner[c] != NOBODY:
-                    return ("R12", f"1 {CARD_NAMES[c]} card cannot beat a rival's column")
-            return None
-        c, w, lo = action.colour, action.wagons, action.locos
-        if not 0 <= c < NUM_COLOURS:
-            return ("R12", "unknown colour")
-        if w < 1 or lo < 0 or w + lo < 2:
-            return ("R12", "a column needs 2 or more cards, at least one a wagon")
-        if hand[c] < w or hand[LOCO] < lo:
-            return ("R12", f"hand lacks {w} {CARD_NAMES[c]} and {lo} locomotive(s)")
-        holder = self.yard_owner[c]
-        if holder == seat:
-            return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
-        if holder != NOBODY:
-            rival = self.yard_wagons[c] + self.yard_locos[c]
-            if w + lo <= rival:
-                return (
-                    "R12",
-                    f"seat {holder}'s {CARD_NAMES[c]} column has {rival}: must place strictly more",
-                )
-        return None
+        return A.problem(
+            action,
+            self.phase,
+            seat,
+            self.hands[seat],
+            self.yard_owner,
+            self.yard_wagons,
+            self.yard_locos,
+            self.face_up,
+            self.deck,
+            self.dest_deck,
+            self.offers[seat],
+            self.rules.destinations_min_keep,
+        )
 
     # -------------------------------------------------------------- applying actions
     def apply(self, action: A.Action) -> None:
         """Apply ``action`` for the seat to move after checking it (raises if illegal)."""
-        self.check(action)
+        problem = self._problem(action)  # check() inlined: this runs on every checked action
+        if problem is not None:
+            raise IllegalActionError(self.seat, action, *problem)
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: A.Action) -> None:
@@ -436,7 +359,7 @@ class GameState:
         self.dest_deck.extend(d for d in offer if d not in ids)
         self.offers[seat] = []
         if self.record is not None:
-            self.record["setup"]["kept"].append(kept)
+            self.record["setup"]["kept"].append(list(kept))
         if seat + 1 < self.players:
             self.seat = seat + 1
             return
@@ -481,7 +404,7 @@ class GameState:
         self._end_turn()  # R11: no second card can be drawn, or this was the second
 
     def _can_pick_second(self) -> bool:
-        """Whether any second pick exists (R10, R11): ``_second_picks`` without the list."""
+        """Whether any second pick exists (R10, R11): ``actions.second_picks`` without the list."""
         if self.deck:
             return True
         return any(card != NO_CARD and card != LOCO for card in self.face_up)
@@ -539,7 +462,7 @@ class GameState:
         self.dest_deck[:0] = returned  # R13: to the bottom
         self.offers[seat] = []
         if self._turn_record is not None:
-            self._turn_record["destinations"] = {"drawn": offer, "kept": kept}
+            self._turn_record["destinations"] = {"drawn": list(offer), "kept": list(kept)}
         self._end_turn()
 
     # -------------------------------------------------------------- turn flow
@@ -604,7 +527,11 @@ class GameState:
                 self.reached_round[dest_id] = self.round
             self.held[seat] = [d for d in held if d not in got]
             self.round_points[seat].append(sum(catalogue.destination(d).points for d in got))
-            resolution.append({"seat": seat, "reached": list(got), "unreached": self.held[seat]})
+            # copies: a record says what happened then (self.held grows again in round 2)
+            resolution.append(
+                {"seat": seat, "reached": list(got), "unreached": list(self.held[seat])}
+            )
+        self._round_facts = self._freeze_round_facts()
         if self.record is not None:
             self.record["resolutions"].append({"round": self.round, "seats": resolution})
         if self.round < self.rules.rounds_for(self.players):
@@ -639,10 +566,3 @@ class GameState:
         self.final_turns_left = None if self.deck else self.players
         self.seat = (self.last_seat + 1) % self.players
         self._begin_turn()
-
-
-def _keep_subsets(offer: list[int], minimum: int) -> list[A.Action]:
-    out: list[A.Action] = []
-    for size in range(len(offer), minimum - 1, -1):
-        out.extend(A.KeepDestinations(ids) for ids in combinations(offer, size))
-    return out

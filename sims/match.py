@@ -63,7 +63,6 @@ def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = Fa
     for seat, seat_spec in enumerate(spec.seats):
         rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
         strategies.append(seat_spec.build(rng))
-    views = [state.view(seat) for seat in range(spec.players)]
     offers: list[dict[str, Any]] = []
 
     def step() -> tuple[Phase, Action]:
@@ -74,7 +73,7 @@ def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = Fa
                 seat, spec.seats[seat].label, f"no end in sight: over {MAX_TURNS} turns"
             )
         try:
-            action = strategies[seat].decide(views[seat])
+            action = strategies[seat].decide(state.view(seat))  # a fresh copy each decision
         except Exception as exc:  # a strategy's bug must not stop the study
             raise StrategyFailure(
                 seat, spec.seats[seat].label, f"{type(exc).__name__}: {exc}"

@@ -5,6 +5,7 @@ from cardgame import (
     DrawDestinations,
     DrawFaceUp,
     Game,
+    GameState,
     KeepDestinations,
     Phase,
     PlaceColumn,
@@ -190,3 +191,49 @@ def test_game_over_state_refuses_actions():
 
     with pytest.raises(IllegalActionError, match="game is over"):
         state.apply(PlaceColumn(RED, 2, 0))
+
+
+def _held_at_end_of_round_one(record: dict, seat: int) -> list[int]:
+    """Setup keep plus every keep made in a round-1 turn: what the seat held at resolution."""
+    held = list(record["setup"]["kept"][seat])
+    for turn in record["turns"]:
+        if turn["seat"] == seat and turn["round"] == 1 and "destinations" in turn:
+            held.extend(turn["destinations"]["kept"])
+    return held
+
+
+def test_r18_round_one_resolution_record_lists_exactly_what_was_held_then():
+    """Issue 9 item 5: the round-1 entry used to alias the live held list, so it also listed
+    destinations drawn in round 2."""
+    checked = 0
+    for seed in range(40):
+        state = play_random(Game(4, seed), record=True)
+        record = state.record
+        first = record["resolutions"][0]
+        assert first["round"] == 1
+        for entry in first["seats"]:
+            held = _held_at_end_of_round_one(record, entry["seat"])
+            assert sorted(entry["reached"] + entry["unreached"]) == sorted(held), seed
+            checked += bool(entry["unreached"])
+    assert checked  # some seat did miss a destination in round 1
+
+
+def test_record_and_scores_alias_no_live_state():
+    """Guide: no field of a record may alias live state that changes later."""
+    from copy import deepcopy
+
+    from cardgame.record import to_record
+
+    for players in (2, 4):
+        state = play_random(Game(players, 3), record=True)
+        record = to_record(state)
+        before, scores = deepcopy(record), deepcopy(state.scores)
+        for name in GameState.__slots__:  # scribble on every live list the state holds
+            value = getattr(state, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, list):
+                        item.append(99)
+                value.append(99)
+        assert record == before
+        assert state.scores == scores

@@ -332,7 +332,7 @@ def test_illegal_action_error_names_seat_action_and_ruling():
     assert str(error).startswith("seat 0: illegal action place 10 red")
 
 
-def test_r9_seat_view_is_live_read_only_and_answers_legality():
+def test_r9_seat_view_is_a_read_only_copy_and_answers_legality():
     state = arrange(
         started(2), hands={0: counts(red=2), 1: counts()}, deck=[GREEN] * 5, face_up=[WHITE] * 5
     )
@@ -344,5 +344,7 @@ def test_r9_seat_view_is_live_read_only_and_answers_legality():
     assert other.legal_actions() == []
     snapshot = view.snapshot()
     state.apply(PlaceColumn(RED, 2, 0))
-    assert view.yard_owner[RED] == 0 and snapshot.yard_owner[RED] == -1  # live vs frozen
-    assert view.circulation(1) == tuple(state.circulation[1])
+    # a copy taken at the decision: the old view and its snapshot keep the old table
+    assert view.yard_owner[RED] == -1 and snapshot.yard_owner[RED] == -1
+    assert state.view(0).yard_owner[RED] == 0
+    assert state.view(0).circulation(1) == tuple(state.circulation[1])

@@ -299,6 +299,7 @@ class Scripted(Strategy):
         situation = self._first_pick
         if situation is not None and self._first_pick_turn == view.turn:
             situation.hand = view.hand  # one card more; what reaches circulation is unchanged
+            situation.view = view  # views are copies: the row and deck changed with the pick
         else:
             situation = self.situation(view)
         draw = self.pick(situation, first=False)
