@@ -280,7 +280,7 @@ def _action(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise _bad(path, f"expected an object, got {_kind(value)}")
     kind = value.get("type")
-    if kind not in _ACTIONS or not isinstance(kind, str):
+    if not isinstance(kind, str) or kind not in _ACTIONS:
         shown = repr(kind)[:40] if isinstance(kind, str) else _kind(kind)
         raise _bad(f"{path}.type", f"expected one of {', '.join(_ACTIONS)}, got {shown}")
     _ACTIONS[kind](value, path)
@@ -296,18 +296,17 @@ def _pick(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise _bad(path, f"expected an object, got {_kind(value)}")
     source = value.get("from")
-    if source not in _PICKS or not isinstance(source, str):
+    if not isinstance(source, str) or source not in _PICKS:
         raise _bad(f"{path}.from", 'expected "deck" or "face_up"')
     _PICKS[source](value, path)
 
 
 def _shuffle(value: Any, path: str) -> None:
-    _object({"kind": _one_of(_SHUFFLE_KINDS, "a shuffle kind"), "order": _list(_ID)})(
-        {"kind": value.get("kind"), "order": []} if isinstance(value, dict) else value, path
-    )
-    _object({"kind": _text, "order": _list(_CARD if value["kind"] in _TRAIN_KINDS else _ID)})(
-        value, path
-    )
+    if not isinstance(value, dict):
+        raise _bad(path, f"expected an object, got {_kind(value)}")
+    _one_of(_SHUFFLE_KINDS, "a shuffle kind")(value.get("kind"), _join(path, "kind"))
+    card = _CARD if value["kind"] in _TRAIN_KINDS else _ID
+    _object({"kind": _text, "order": _list(card)})(value, path)
 
 
 _TURN = _object(
@@ -546,22 +545,57 @@ def _diverged(state: GameState, why: str) -> ReplayResult:
     return ReplayResult(False, state.turn, scores, state.winners, why)
 
 
-def replay_states(
-    record: dict[str, Any], catalogue: Catalogue | None = None
-) -> Iterator[tuple[dict[str, Any], GameState]]:
-    """Re-execute a checked record, yielding each recorded turn with the live state after it.
+@dataclass(frozen=True)
+class Table:
+    """Every seat's hand, yard columns and circulation pile at the end of one turn."""
 
-    For narration (hands, yards, circulation piles are not in the record); the state is the
-    same object each time, so read it before asking for the next turn.
+    hands: tuple[tuple[int, ...], ...]
+    circulation: tuple[tuple[int, ...], ...]
+    yard_owner: tuple[int, ...]
+    yard_wagons: tuple[int, ...]
+    yard_locos: tuple[int, ...]
+
+    @classmethod
+    def of(cls, state: GameState) -> Table:
+        return cls(
+            tuple(tuple(h) for h in state.hands),
+            tuple(tuple(c) for c in state.circulation),
+            tuple(state.yard_owner),
+            tuple(state.yard_wagons),
+            tuple(state.yard_locos),
+        )
+
+
+class _TurnLog(list):  # type: ignore[type-arg]
+    """The state's list of turn records: a turn is appended the moment it ends, before the
+    next seat's step 1 or the round's end, so that is when its table is taken."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__()
+        self.state = state
+        self.tables: list[Table] = []
+
+    def append(self, turn: Any) -> None:
+        super().append(turn)
+        self.tables.append(Table.of(self.state))
+
+
+def turn_tables(record: dict[str, Any], catalogue: Catalogue | None = None) -> list[Table]:
+    """Re-execute a record that replays; the table at the end of each of its turns.
+
+    For the verbose narration: hands, yards and circulation piles are not in the record.
     """
-    game = Game(record["players"], record["seed"], Rules.from_dict(record["rules"]), catalogue)
-    state = game.new_state(shuffles=RecordedShuffles(_shuffle_orders(record)))
+    rules = Rules.from_dict(record["rules"])
+    game = Game(record["players"], record["seed"], rules, catalogue or default_catalogue())
+    state = game.new_state(record=True, shuffles=RecordedShuffles(_shuffle_orders(record)))
+    log = _TurnLog(state)
+    state.record["turns"] = log  # type: ignore[index]
     for kept in record["setup"]["kept"]:
         state.apply(A.KeepDestinations(tuple(kept)))
     for turn in record["turns"]:
         for action in _decisions(turn):
             state.apply(action)
-        yield turn, state
+    return log.tables
 
 
 def recompute_scores(
