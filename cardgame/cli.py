@@ -155,6 +155,20 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
+def _load_plugin(
+    parser: argparse.ArgumentParser, entry: EntryPoint
+) -> Callable[[argparse._SubParsersAction], None]:
+    """The plugin's register function; a plugin that fails to import is one line, exit 2."""
+    try:
+        return entry.load()
+    except Exception as exc:  # any error of a third-party module's import
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        parser.exit(
+            EXIT_BAD_INPUT,
+            f"cardgame: error: the {entry.name} command ({entry.value}) cannot load: {first}\n",
+        )
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; loads the plugin entry point of ``command`` only (others get a stub)."""
     parser = Parser(
@@ -164,8 +178,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     _add_core_commands(sub)
     for name, entry in sorted(_plugins().items()):
         if name == command:
-            register: Callable[[argparse._SubParsersAction], None] = entry.load()
-            register(sub)
+            _load_plugin(parser, entry)(sub)
         else:
             sub.add_parser(name, help=_short_help(entry) or f"(from {entry.value})")
     return parser

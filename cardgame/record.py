@@ -223,7 +223,7 @@ def _list(item: Check, length: int | None = None) -> Check:
         if not isinstance(value, list):
             raise _bad(path, f"expected a list, got {_kind(value)}")
         if length is not None and len(value) != length:
-            raise _bad(path, f"expected {length} entries, got {len(value)}")
+            raise _bad(path, f"expected {_entries(length)}, got {len(value)}")
         for index, element in enumerate(value):
             item(element, f"{path}[{index}]")
 
@@ -248,6 +248,10 @@ def _object(required: dict[str, Check], optional: dict[str, Check] | None = None
                 item(value[key], _join(path, key))
 
     return check
+
+
+def _entries(count: int) -> str:
+    return "1 entry" if count == 1 else f"{count} entries"
 
 
 def _join(path: str, key: str) -> str:
@@ -477,8 +481,8 @@ def first_difference(expected: Any, recorded: Any, path: str = "") -> str | None
                     return found
             return None
         return (
-            f"{path}: expected {len(expected)} entries {_show(expected)}, "
-            f"recorded {len(recorded)} {_show(recorded)}"
+            f"{path}: expected {_entries(len(expected))} {_show(expected)}, "
+            f"recorded {_entries(len(recorded))} {_show(recorded)}"
         )
     if type(expected) is type(recorded) and expected == recorded:
         return None

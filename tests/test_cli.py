@@ -360,3 +360,19 @@ def test_a_plugin_command_still_loads_when_named(capsys):
         main(["watch", "--help"])
     assert exit_.value.code == 0
     assert "--strategies" in capsys.readouterr().out
+
+
+def test_a_plugin_that_fails_to_load_is_one_line_and_exit_2(monkeypatch, capsys):
+    from importlib.metadata import EntryPoint
+
+    import cardgame.cli as cli
+
+    broken = EntryPoint("broken", "no_such_module_xyz:register", cli.PLUGIN_GROUP)
+    monkeypatch.setattr(cli, "_plugins", lambda: {"broken": broken})
+    with pytest.raises(SystemExit) as exit_:
+        main(["broken"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("cardgame: error: the broken command (no_such_module_xyz:register)")
+    assert main(["play", "--quiet"]) == 0  # the other commands do not load it
