@@ -40,6 +40,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def one_line(text: object) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``), so that
+    every message stays on one line whatever a bad file holds."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _summary(record: dict[str, Any]) -> str:
     result = record["result"]
     scores = [s["total"] for s in result["scores"]]
@@ -79,12 +88,12 @@ def _replay(args: argparse.Namespace) -> int:
             if not several:
                 raise
             invalid += 1
-            print(f"cardgame replay: error: {entry.where}: {exc}", file=sys.stderr)
+            print(f"cardgame replay: error: {entry.where}: {one_line(exc)}", file=sys.stderr)
             continue
         label = f"{entry.where} (seed {entry.value['seed']})" if several else "game"
         if not result.ok:
             diverged += 1
-            print(f"{label}: DIVERGES at {result.divergence}")
+            print(f"{label}: DIVERGES at {one_line(result.divergence)}")
             continue
         print(
             f"{label}: replays to the same result: scores {list(result.scores)}, "
@@ -191,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except CardgameError as exc:
-        print(f"cardgame {args.command}: error: {exc}", file=sys.stderr)
+        print(f"cardgame {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except json.JSONDecodeError as exc:
         print(f"cardgame {args.command}: error: bad JSON: {exc.msg}", file=sys.stderr)

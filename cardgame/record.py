@@ -255,7 +255,10 @@ def _entries(count: int) -> str:
 
 
 def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else str(key)
+    """``path.key``; a key that is not a plain word is quoted, so a message stays one line."""
+    if not (key.isidentifier() or key.isdigit()) or not key.isascii():
+        return f"{path}[{json.dumps(key)}]"
+    return f"{path}.{key}" if path else key
 
 
 _ID = _integer()
@@ -599,6 +602,8 @@ def turn_tables(record: dict[str, Any], catalogue: Catalogue | None = None) -> l
     for turn in record["turns"]:
         for action in _decisions(turn):
             state.apply(action)
+    if len(log.tables) != len(record["turns"]):  # the engine no longer logs turns this way
+        raise RecordError("cannot rebuild the table after each turn of this record")
     return log.tables
 
 

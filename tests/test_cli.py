@@ -124,6 +124,9 @@ def test_replay_of_what_is_not_a_record_is_one_line_and_exit_2(tmp_path, capsys,
         (lambda r: r["setup"].update(kept=[[1.5]]), "setup.kept[0][0]: expected a whole number"),
         (lambda r: r.update(rules=[]), "rules: expected an object"),
         (lambda r: r["rules"].update(face_up="5"), "rules.face_up"),
+        (lambda r: r["result"].update({"a\nb": 1}), 'result["a\\nb"]: unknown key'),
+        (lambda r: r.update({"x\ny": 1}), '["x\\ny"]: unknown key'),
+        (lambda r: r["rules"].update({"bad\nkey": 1}), "rules.bad\\nkey: unknown setting"),
     ],
 )
 def test_replay_of_a_record_with_wrong_types_is_one_line_and_exit_2(

@@ -1,7 +1,7 @@
 """Fuzzing `cardgame replay`: whatever the file holds, one line per game and exit 0, 1 or 2.
 
-Random JSON values, random mutations of a real record (a field deleted, replaced or given
-another type at a random path) and random bytes all go through ``main(["replay", path])``.
+Random JSON values, random mutations of a real record (a field deleted, replaced, renamed or
+given another type at a random path) and random bytes all go through ``main(["replay", path])``.
 """
 
 import contextlib
@@ -81,7 +81,7 @@ def test_random_json_is_never_a_traceback(value):
 @settings(FUZZ, max_examples=150)
 @given(
     st.sampled_from(range(len(PATHS))),
-    st.sampled_from(["delete", "replace", "retype"]),
+    st.sampled_from(["delete", "replace", "retype", "rename"]),
     JSON,
 )
 def test_a_mutated_record_is_never_a_traceback(index, how, value):
@@ -92,6 +92,8 @@ def test_a_mutated_record_is_never_a_traceback(index, how, value):
         target = target[key]
     if how == "delete":
         del target[last]
+    elif how == "rename" and isinstance(target, dict):
+        target[str(value)[:20]] = target.pop(last)
     elif how == "replace":
         target[last] = value
     else:
