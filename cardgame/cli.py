@@ -1,27 +1,58 @@
 """The `cardgame` command. Subcommands from the layers above (simulate, report) plug in
-through the ``cardgame.commands`` entry point group, so this package imports none of them."""
+through the ``cardgame.commands`` entry point group, so this package imports none of them.
+
+Only the entry point of the subcommand named on the command line is loaded: `cardgame play`
+and `cardgame --help` never import the heavy layers (pandas, scipy, plotly).
+"""
 
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
 import json
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
+from typing import Any, NoReturn
 
 from . import record as rec
-from .errors import CardgameError
+from .errors import CardgameError, RecordError
 from .game import Game
 from .narrate import narrate
 from .randomplay import play_random
 from .rules import Rules
 
+EXIT_DIVERGES = 1
 EXIT_BAD_INPUT = 2
+PLUGIN_GROUP = "cardgame.commands"
 
 
 class UsageError(CardgameError):
     """A bad command-line value."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: the usage block is left to ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def one_line(text: object) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``), so that
+    every message stays on one line whatever a bad file holds."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def _summary(record: dict[str, Any]) -> str:
+    result = record["result"]
+    scores = [s["total"] for s in result["scores"]]
+    return f"scores {scores}, winners {result['winners']}, {result['turns']} turns"
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -29,8 +60,10 @@ def _play(args: argparse.Namespace) -> int:
     game = Game(args.players, args.seed, rules)
     state = play_random(game, record=True)
     record = rec.to_record(state, ["random"] * game.players)
-    if not args.quiet:
-        for line in narrate(record, game.catalogue):
+    if args.quiet:
+        print(f"seed {game.seed}, {game.players} players: {_summary(record)}")
+    else:
+        for line in narrate(record, game.catalogue, verbose=args.verbose):
             print(line)
     if args.save:
         try:
@@ -42,20 +75,36 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    records = rec.load(Path(args.record))
-    failed = 0
-    for number, record in enumerate(records, start=1):
-        result = rec.replay(record)
-        label = f"game {number} (seed {record.get('seed')})" if len(records) > 1 else "game"
-        if result.ok:
-            print(
-                f"{label}: replays to the same result: scores {list(result.scores)}, "
-                f"winners {list(result.winners)}, {result.turns} turns"
-            )
-        else:
-            failed += 1
-            print(f"{label}: DIVERGES at {result.divergence}")
-    return 1 if failed else 0
+    """Check every game of the file; exit 2 if any is not a record, else 1 if any diverges."""
+    entries = rec.read_entries(Path(args.record))
+    several = len(entries) > 1
+    invalid = diverged = 0
+    for entry in entries:
+        try:
+            if entry.error is not None:
+                raise RecordError(entry.error)
+            result = rec.replay(entry.value)
+        except RecordError as exc:
+            if not several:
+                raise
+            invalid += 1
+            print(f"cardgame replay: error: {entry.where}: {one_line(exc)}", file=sys.stderr)
+            continue
+        label = f"{entry.where} (seed {entry.value['seed']})" if several else "game"
+        if not result.ok:
+            diverged += 1
+            print(f"{label}: DIVERGES at {one_line(result.divergence)}")
+            continue
+        print(
+            f"{label}: replays to the same result: scores {list(result.scores)}, "
+            f"winners {list(result.winners)}, {result.turns} turns"
+        )
+        if args.narrate or args.verbose:
+            for line in narrate(entry.value, verbose=args.verbose):
+                print(line)
+    if invalid:
+        return EXIT_BAD_INPUT
+    return EXIT_DIVERGES if diverged else 0
 
 
 def _add_core_commands(sub: argparse._SubParsersAction) -> None:
@@ -66,32 +115,92 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument(
         "--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\''
     )
-    play.add_argument("--quiet", action="store_true", help="no narration")
+    talk = play.add_mutually_exclusive_group()
+    talk.add_argument("--quiet", action="store_true", help="no narration: the result only")
+    talk.add_argument(
+        "--verbose", action="store_true", help="narrate with every seat's hand, yard and piles"
+    )
     play.set_defaults(run=_play)
-    replay = sub.add_parser("replay", help="re-execute a saved game and check its result")
+    replay = sub.add_parser(
+        "replay",
+        help="re-execute a saved game and check its record",
+        description="Exit code: 0 every game replays to its record, 1 a game diverges, "
+        "2 the file (or a line of it) is not a record.",
+    )
     replay.add_argument("record", help="a record (JSON) or many (JSON Lines)")
+    replay.add_argument("--narrate", action="store_true", help="narrate each game once checked")
+    replay.add_argument(
+        "--verbose", action="store_true", help="narrate with every seat's hand, yard and piles"
+    )
     replay.set_defaults(run=_replay)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+CORE_COMMANDS = ("play", "replay")
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    return {e.name: e for e in entry_points(group=PLUGIN_GROUP) if e.name not in CORE_COMMANDS}
+
+
+def _short_help(entry: EntryPoint) -> str:
+    """The first line of the plugin module's docstring, read from source without importing."""
+    try:
+        top, _, rest = entry.module.partition(".")
+        spec = importlib.util.find_spec(top)
+        if spec is None or not spec.submodule_search_locations:
+            return ""
+        path = Path(next(iter(spec.submodule_search_locations)), *rest.split(".")).with_suffix(
+            ".py"
+        )
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (OSError, SyntaxError, ValueError, ImportError, StopIteration):
+        return ""
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    return (first.split(": ", 1)[-1] if first.startswith("`") else first).rstrip(".")
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv``: its first word that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def _load_plugin(
+    parser: argparse.ArgumentParser, entry: EntryPoint
+) -> Callable[[argparse._SubParsersAction], None]:
+    """The plugin's register function; a plugin that fails to import is one line, exit 2."""
+    try:
+        return entry.load()
+    except Exception as exc:  # any error of a third-party module's import
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        parser.exit(
+            EXIT_BAD_INPUT,
+            f"cardgame: error: the {entry.name} command ({entry.value}) cannot load: {first}\n",
+        )
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; loads the plugin entry point of ``command`` only (others get a stub)."""
+    parser = Parser(
         prog="cardgame", description="Ticket to Ride: The Card Game - engine, simulator, reports"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_core_commands(sub)
-    for entry in sorted(entry_points(group="cardgame.commands"), key=lambda e: e.name):
-        register: Callable[[argparse._SubParsersAction], None] = entry.load()
-        register(sub)
+    for name, entry in sorted(_plugins().items()):
+        if name == command:
+            _load_plugin(parser, entry)(sub)
+        else:
+            sub.add_parser(name, help=_short_help(entry) or f"(from {entry.value})")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
     except CardgameError as exc:
-        print(f"cardgame {args.command}: error: {exc}", file=sys.stderr)
+        print(f"cardgame {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except json.JSONDecodeError as exc:
         print(f"cardgame {args.command}: error: bad JSON: {exc.msg}", file=sys.stderr)

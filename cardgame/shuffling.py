@@ -52,3 +52,32 @@ class RecordedShuffles:
         if sorted(order) != sorted(cards):
             raise RecordError(f"recorded {kind} order does not hold the cards being shuffled")
         return list(order)
+
+
+class SeedCheckedShuffles:
+    """Replays recorded orders and notes, beside each, the order the game's seed gives.
+
+    Shuffling the same cards in the same order with ``random.Random(seed)`` reproduces what
+    ``SeededShuffles`` did when the game was played, so replay can check the record's seed.
+    Where the record lacks a shuffle (or lists another kind), the seed's order is used so
+    that the replay goes on and the final comparison names the difference.
+    """
+
+    def __init__(self, orders: list[tuple[str, list[int]]], seed: int) -> None:
+        self._orders = list(orders)
+        self._seeded = SeededShuffles(seed)
+        self.seeded: list[tuple[str, list[int]]] = []
+
+    def shuffle(self, kind: str, cards: list[int]) -> list[int]:
+        seeded = self._seeded.shuffle(kind, cards)
+        index = len(self.seeded)
+        self.seeded.append((kind, seeded))
+        if index >= len(self._orders) or self._orders[index][0] != kind:
+            return list(seeded)
+        order = self._orders[index][1]
+        if sorted(order) != sorted(cards):
+            raise RecordError(
+                f"shuffles[{index}]: the recorded {kind} order does not hold the cards "
+                f"being shuffled"
+            )
+        return list(order)

@@ -54,9 +54,12 @@ def test_json_lines_hold_many_games(tmp_path):
     assert all(replay(r).ok for r in records)
 
 
-def test_replay_never_uses_the_seed(record):
-    changed = dict(record, seed=record["seed"] + 1)
-    assert replay(changed).ok  # the shuffles come from the record, not from the seed
+def test_replay_checks_the_seed_against_the_recorded_shuffles(record):
+    # The game replays from the recorded shuffles; the seed must be the one that gave them.
+    result = replay(dict(record, seed=record["seed"] + 1))
+    assert not result.ok
+    assert result.divergence.startswith("shuffles[0].order")
+    assert f"not those of seed {record['seed'] + 1}" in result.divergence
 
 
 def test_replay_names_the_first_turn_that_diverges(record):
