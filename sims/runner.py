@@ -20,8 +20,9 @@ from typing import Any
 from tqdm import tqdm
 
 from .clock import ThinkTimes
+from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, StudyError
-from .match import GameSpec, play_game
+from .match import GameSpec, crashed_game, play_game
 from .results import done_batches, read_manifest, write_batch, write_manifest, write_records
 from .seeding import game_seed, stream_seed
 from .study import Cell, Study
@@ -43,6 +44,7 @@ class Batch:
     stop: int
     clock: ThinkTimes
     records: bool
+    decision_seconds: float = DEFAULT_DECISION_SECONDS
 
     @property
     def games(self) -> int:
@@ -83,7 +85,10 @@ def run_batch(batch: Batch) -> BatchResult:
     records = []
     failures = []
     for spec in batch.specs():
-        outcome = play_game(spec, batch.clock, record=batch.records)
+        try:
+            outcome = play_game(spec, batch.clock, batch.records, batch.decision_seconds)
+        except Exception as exc:  # never let one game take the worker down
+            outcome = crashed_game(spec, exc)
         tables["games"].append(outcome.game)
         tables["seats"].extend(outcome.seats)
         tables["destinations"].extend(outcome.destinations)
@@ -116,6 +121,7 @@ def plan_batches(study: Study, records: bool = False) -> list[Batch]:
                     stop=stop,
                     clock=study.clock,
                     records=records,
+                    decision_seconds=study.decision_seconds,
                 )
             )
     return batches
