@@ -1,7 +1,10 @@
 """One game between configured strategies, played on the table clock, as tidy rows.
 
-A strategy that raises or returns an illegal action does not stop the study: the game is
-returned as failed, naming the seat, the strategy and the error.
+Nothing a strategy does stops the study: a constructor or decision that raises (any
+exception but KeyboardInterrupt, SystemExit included), returns junk or an illegal action, or
+runs past the time limit per decision; and a finished game whose cards, yards, destinations
+or scores do not add up. Each gives a failed game naming the seat, the strategy and the
+error (seat -1 when a broken invariant cannot be blamed on one seat).
 """
 
 from __future__ import annotations
@@ -10,16 +13,34 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardgame import Action, Game, GameState, IllegalActionError, KeepDestinations, Phase, Rules
+from cardgame import (
+    Action,
+    DrawDeck,
+    DrawDestinations,
+    DrawFaceUp,
+    Game,
+    GameState,
+    IllegalActionError,
+    KeepDestinations,
+    Pass,
+    Phase,
+    PlaceColumn,
+    PlaceThree,
+    Rules,
+)
+from cardgame.cards import NUM_COLOURS
 from cardgame.record import to_record
 from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
+from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
+from .invariants import invariant_problem
 from .seeding import stream_seed
 from .strategy import Strategy, StrategySpec
 
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
+MAX_ERROR = 300  # characters of a failure message kept in the games table
 
 
 @dataclass(frozen=True)
@@ -45,47 +66,138 @@ class GameOutcome:
 
 
 class StrategyFailure(Exception):
-    """A seat's strategy raised or chose an illegal action (args kept: SimPy re-raises)."""
+    """A seat's strategy misbehaved, or the game broke an invariant (seat -1).
+
+    The args are kept: SimPy re-raises an exception as ``type(exc)(*exc.args)``.
+    """
 
     def __init__(self, seat: int, label: str, error: str) -> None:
         super().__init__(seat, label, error)
-        self.seat, self.label, self.error = seat, label, error
+        self.seat, self.label, self.error = seat, label, _one_line(error)
 
     def __str__(self) -> str:
         return self.error
 
 
-def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = False) -> GameOutcome:
-    """Play one game; ``times=None`` plays without the clock (for measuring its overhead)."""
+def play_game(
+    spec: GameSpec,
+    times: ThinkTimes | None = None,
+    record: bool = False,
+    decision_seconds: float = DEFAULT_DECISION_SECONDS,
+) -> GameOutcome:
+    """Play one game; ``times=None`` plays without the clock (for measuring its overhead).
+
+    ``decision_seconds`` is the wall-clock limit of each decision (0: none).
+    """
     game = Game(spec.players, spec.seed, spec.rules)
     state = game.new_state(record=record)
-    strategies: list[Strategy] = []
-    for seat, seat_spec in enumerate(spec.seats):
-        rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
-        strategies.append(seat_spec.build(rng))
-    offers: list[dict[str, Any]] = []
+    limit = guard(decision_seconds)
+    minutes = float("nan")
+    try:
+        strategies = [_build(spec, seat, limit) for seat in range(spec.players)]
+        offers: list[dict[str, Any]] = []
+        step = _stepper(spec, state, strategies, limit, offers)
+        if times is None:
+            while not state.is_over:
+                step()
+        else:
+            clock_rng = random.Random(stream_seed(spec.seed, "clock"))
+            minutes = play_on_clock(state, step, times, clock_rng)
+        problem = invariant_problem(state)
+        if problem is not None:
+            raise StrategyFailure(-1, "", f"invariant broken: {problem}")
+    except DecisionTimeout:  # a late second raise that missed its decision: still over time
+        if limit is not None:
+            limit.leave()
+        failure = StrategyFailure(state.seat, _label(spec, state.seat), _over(limit))
+        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+    except StrategyFailure as failure:
+        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+    outcome = GameOutcome(
+        game=_game_row(spec, state, minutes, None),
+        seats=_seat_rows(spec, state),
+        destinations=_destination_rows(spec, state, offers),
+    )
+    if record:
+        outcome.record = to_record(state, [s.label for s in spec.seats])
+    return outcome
+
+
+def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
+    """A failed-game row for a game the simulator itself could not finish (a bug, not a
+    strategy's): the batch and its worker go on."""
+    failure = StrategyFailure(-1, "", f"internal error: {_error(exc)}")
+    state = Game(spec.players, spec.seed, spec.rules).new_state()
+    return GameOutcome(game=_game_row(spec, state, float("nan"), failure))
+
+
+def _build(spec: GameSpec, seat: int, limit: Guard | None) -> Strategy:
+    """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game."""
+    seat_spec = spec.seats[seat]
+    rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
+    built = _guarded(spec, seat, limit, seat_spec.build, rng)
+    if not isinstance(built, Strategy):
+        raise StrategyFailure(seat, seat_spec.label, f"built {_show(built)}, not a Strategy")
+    return built
+
+
+def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:
+    """``call(arg)`` for a seat's strategy: any misbehaviour becomes a StrategyFailure.
+
+    KeyboardInterrupt is the user's Ctrl-C and propagates. The time limit's raise can land
+    on the way out of the call: the loop-free handlers below settle it either way.
+    """
+    if limit is None:
+        try:
+            return call(arg)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit, GeneratorExit, ... from a strategy
+            raise StrategyFailure(seat, spec.seats[seat].label, _error(exc)) from None
+    late = False
+    try:
+        limit.enter()
+        result = call(arg)
+        late = limit.leave()
+    except DecisionTimeout:
+        limit.leave()
+        late = True
+    except KeyboardInterrupt:
+        limit.leave()
+        raise
+    except BaseException as exc:
+        late = limit.leave()
+        if not late:
+            raise StrategyFailure(seat, spec.seats[seat].label, _error(exc)) from None
+    if late:
+        raise StrategyFailure(seat, spec.seats[seat].label, _over(limit))
+    return result
+
+
+def _stepper(
+    spec: GameSpec,
+    state: GameState,
+    strategies: list[Strategy],
+    limit: Guard | None,
+    offers: list[dict[str, Any]],
+) -> Any:
+    """The function that makes and applies one decision (what the clock calls)."""
 
     def step() -> tuple[Phase, Action]:
         seat = state.seat
         phase = state.phase
         if state.turn > MAX_TURNS:
             raise StrategyFailure(
-                seat, spec.seats[seat].label, f"no end in sight: over {MAX_TURNS} turns"
+                seat, _label(spec, seat), f"no end in sight: over {MAX_TURNS} turns"
             )
-        try:
-            action = strategies[seat].decide(state.view(seat))  # a fresh copy each decision
-        except Exception as exc:  # a strategy's bug must not stop the study
-            raise StrategyFailure(
-                seat, spec.seats[seat].label, f"{type(exc).__name__}: {exc}"
-            ) from exc
-        if phase in (SETUP_KEEP, KEEP_DRAWN):
+        # a fresh view per decision: a snapshot must not go stale
+        action = _guarded(spec, seat, limit, strategies[seat].decide, state.view(seat))
+        keep = phase in (SETUP_KEEP, KEEP_DRAWN)
+        if keep:
             offered = list(state.offers[seat])
             turn, round_number = state.turn, state.round
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise StrategyFailure(seat, spec.seats[seat].label, str(exc)) from None
-        if phase in (SETUP_KEEP, KEEP_DRAWN):
+        _apply(spec, state, seat, action)
+        if keep:
             kept = set(action.ids) if isinstance(action, KeepDestinations) else set()
             for dest_id in offered:
                 offers.append(
@@ -99,24 +211,83 @@ def play_game(spec: GameSpec, times: ThinkTimes | None = None, record: bool = Fa
                 )
         return phase, action
 
-    minutes = float("nan")
+    return step
+
+
+def _apply(spec: GameSpec, state: GameState, seat: int, action: object) -> None:
+    """Apply a seat's action on the checked path; a malformed one never reaches the engine."""
+    why = _malformed(action)
+    if why is not None:
+        raise StrategyFailure(seat, _label(spec, seat), f"bad action {_show(action)}: {why}")
     try:
-        if times is None:
-            while not state.is_over:
-                step()
-        else:
-            clock_rng = random.Random(stream_seed(spec.seed, "clock"))
-            minutes = play_on_clock(state, step, times, clock_rng)
-    except StrategyFailure as failure:
-        return GameOutcome(game=_game_row(spec, state, minutes, failure))
-    outcome = GameOutcome(
-        game=_game_row(spec, state, minutes, None),
-        seats=_seat_rows(spec, state),
-        destinations=_destination_rows(spec, state, offers),
-    )
-    if record:
-        outcome.record = to_record(state, [s.label for s in spec.seats])
-    return outcome
+        state.apply(action)  # type: ignore[arg-type]
+    except IllegalActionError as exc:
+        raise StrategyFailure(seat, _label(spec, seat), str(exc)) from None
+    except Exception as exc:  # the engine choked on it: still the seat's bad action
+        raise StrategyFailure(
+            seat, _label(spec, seat), f"bad action {_show(action)}: {_error(exc)}"
+        ) from None
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int  # not bool, not float, not a str of digits
+
+
+def _colour(value: object) -> bool:
+    return type(value) is int and 0 <= value < NUM_COLOURS  # type: ignore[operator]
+
+
+def _malformed(action: object) -> str | None:
+    """Why ``action`` is not a well-typed action (the rules are the engine's to check)."""
+    kind = type(action)
+    if kind is DrawDeck or kind is DrawDestinations or kind is Pass:
+        return None
+    if kind is DrawFaceUp:
+        return None if _is_int(action.slot) else "the slot must be a whole number"  # type: ignore[union-attr]
+    if kind is PlaceColumn:
+        parts = (action.colour, action.wagons, action.locos)  # type: ignore[union-attr]
+        return None if all(map(_is_int, parts)) else "colour and counts must be whole numbers"
+    if kind is PlaceThree:
+        colours = action.colours  # type: ignore[union-attr]
+        if type(colours) is tuple and len(colours) == 3 and all(map(_colour, colours)):
+            return None
+        return f"the colours must be three numbers 0 to {NUM_COLOURS - 1}"
+    if kind is KeepDestinations:
+        ids = action.ids  # type: ignore[union-attr]
+        if type(ids) is tuple and all(map(_is_int, ids)):
+            return None
+        return "the ids must be a tuple of whole numbers"
+    return "not an action"
+
+
+def _label(spec: GameSpec, seat: int) -> str:
+    return spec.seats[seat].label if 0 <= seat < len(spec.seats) else ""
+
+
+def _over(limit: Guard | None) -> str:
+    return f"decision took over {limit.limit:g} s" if limit is not None else "decision timed out"
+
+
+def _show(value: object) -> str:
+    """A short repr that cannot raise (a strategy's object may have a hostile __repr__)."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _error(exc: BaseException) -> str:
+    try:
+        detail = str(exc)
+    except Exception:
+        detail = "<unprintable>"
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 3] + "..."
 
 
 def _base(spec: GameSpec) -> dict[str, Any]:

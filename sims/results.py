@@ -1,17 +1,23 @@
 """The results folder: Parquet parts written as batches finish, and reading them back.
 
-Layout (docs/data.md): ``manifest.json`` (the study and schema version), then one part per
-batch in ``games/``, ``seats/``, ``destinations/`` (and ``records/`` with --records). A part
-is written to a temporary name and renamed; the games part is renamed last, so a batch
-counts as done exactly when its games part exists - a killed run loses no finished batch
-and a resumed one counts none twice.
+Layout (docs/data.md): ``manifest.json`` (the study, schema version and fingerprint, written
+atomically when the first batch lands), then one part per batch in ``games/``, ``seats/``,
+``destinations/`` (and ``records/`` with --records). A part is written to a temporary name and
+renamed; the games part is renamed last, so a batch counts as done exactly when its games part
+exists - a killed run loses no finished batch and a resumed one counts none twice. Every part
+of a table has the same explicit Arrow schema, so each table folder reads whole with pandas,
+pyarrow or DuckDB.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import tempfile
 from dataclasses import dataclass
+from functools import cache
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +30,85 @@ from .errors import ResultsError
 SCHEMA_VERSION = 1
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
 MANIFEST = "manifest.json"
+PACKAGE = "ttr-cardgame"
+
+_BASE = [
+    ("study", pa.string()),
+    ("cell", pa.string()),
+    ("variant", pa.string()),
+    ("players", pa.int64()),
+    ("game_index", pa.int64()),
+    ("seed", pa.int64()),
+]
+_COLUMNS: dict[str, list[tuple[str, pa.DataType]]] = {
+    "games": [
+        *_BASE,
+        ("seats", pa.string()),
+        ("winners", pa.string()),
+        ("winner_strategies", pa.string()),
+        ("n_winners", pa.int64()),
+        ("turns", pa.int64()),
+        ("rounds", pa.int64()),
+        ("sim_minutes", pa.float64()),
+        ("steals", pa.int64()),
+        ("failed", pa.bool_()),
+        ("failure_seat", pa.int64()),
+        ("failure_strategy", pa.string()),
+        ("failure_error", pa.string()),
+    ],
+    "seats": [
+        *_BASE,
+        ("seat", pa.int64()),
+        ("strategy", pa.string()),
+        ("score", pa.int64()),
+        ("destination_points", pa.int64()),
+        ("penalties", pa.int64()),
+        ("bonus_points", pa.int64()),
+        ("big_cities", pa.string()),
+        ("n_big_cities", pa.int64()),
+        ("kept", pa.int64()),
+        ("reached", pa.int64()),
+        ("unreached", pa.int64()),
+        ("is_winner", pa.bool_()),
+        ("win_share", pa.float64()),
+        ("rank", pa.int64()),
+        ("hand_left", pa.int64()),
+        ("circulation_end", pa.int64()),
+        ("steals_made", pa.int64()),
+        ("steals_suffered", pa.int64()),
+        ("round1_points", pa.int64()),
+        ("round2_points", pa.int64()),  # null with one round
+    ],
+    "destinations": [
+        *_BASE,
+        ("seat", pa.int64()),
+        ("destination_id", pa.int64()),
+        ("offered_turn", pa.int64()),
+        ("offered_round", pa.int64()),
+        ("kept", pa.bool_()),
+        ("strategy", pa.string()),
+        ("points", pa.int64()),
+        ("cards", pa.int64()),
+        ("reached", pa.bool_()),
+        ("reached_round", pa.int64()),  # null unless reached
+        ("net_points", pa.int64()),
+    ],
+}
+NULLABLE_INTS = {"seats": ("round2_points",), "destinations": ("reached_round",)}
+
+
+@cache
+def schema(table: str) -> pa.Schema:
+    """The one Arrow schema of ``table``, for every part (empty ones too).
+
+    Its pandas metadata makes the integer columns that may be missing read back as pandas'
+    nullable ``Int64`` (not float) with ``pd.read_parquet``, as with ``load_results``.
+    """
+    plain = pa.schema(_COLUMNS[table])
+    frame = plain.empty_table().to_pandas()
+    for column in NULLABLE_INTS.get(table, ()):
+        frame[column] = frame[column].astype("Int64")
+    return plain.with_metadata(pa.Schema.from_pandas(frame, preserve_index=False).metadata)
 
 
 def part_name(batch_id: str) -> str:
@@ -32,25 +117,36 @@ def part_name(batch_id: str) -> str:
 
 def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:
     """Write one batch's rows atomically per file, games last."""
+    arrow = {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
     for table in TABLES:
-        rows = tables.get(table, [])
         target = folder / table / part_name(batch_id)
-        target.parent.mkdir(parents=True, exist_ok=True)
         temp = target.with_suffix(".tmp")
-        pq.write_table(pa.Table.from_pylist(rows) if rows else _empty(table), temp)
-        os.replace(temp, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(arrow[table], temp)
+            os.replace(temp, target)
+        except OSError as exc:
+            raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
+    try:
+        return pa.Table.from_pylist(rows, schema=schema(table))
+    except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:
+        raise ResultsError(
+            f"batch {batch_id}: a {table} row does not fit the results schema ({exc})"
+        ) from None
 
 
 def write_records(folder: Path, batch_id: str, records: list[dict[str, Any]]) -> None:
     target = folder / "records" / f"part-{batch_id}.jsonl"
-    target.parent.mkdir(parents=True, exist_ok=True)
     temp = target.with_suffix(".tmp")
-    temp.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
-    os.replace(temp, target)
-
-
-def _empty(table: str) -> pa.Table:
-    return pa.table({"study": pa.array([], pa.string())})
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        os.replace(temp, target)
+    except OSError as exc:
+        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
 def done_batches(folder: Path) -> set[str]:
@@ -62,10 +158,45 @@ def done_batches(folder: Path) -> set[str]:
     }
 
 
-def write_manifest(folder: Path, study: dict[str, Any]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    manifest = {"schema_version": SCHEMA_VERSION, "study": study}
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+def check_output_folder(folder: Path) -> None:
+    """Fail before any game if results cannot go to ``folder`` (a file, unwritable, /proc).
+
+    Nothing is created: a folder that does not exist is probed with a temporary sibling.
+    """
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise ResultsError(f"{folder}: is a file, not a results folder")
+        parent = folder
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir():
+            raise ResultsError(f"{folder}: {parent} is a file, not a folder")
+        probe = tempfile.mkdtemp(prefix=".probe-", dir=parent)
+        os.rmdir(probe)
+    except OSError as exc:
+        raise ResultsError(
+            f"{folder}: cannot write results there ({exc.strerror or exc})"
+        ) from None
+
+
+def is_empty_folder(folder: Path) -> bool:
+    try:
+        return not folder.exists() or not any(folder.iterdir())
+    except OSError as exc:
+        raise ResultsError(f"{folder}: cannot read ({exc.strerror or exc})") from None
+
+
+def write_manifest(folder: Path, study: dict[str, Any], fingerprint: dict[str, str]) -> None:
+    """Write the manifest atomically (temp file, then rename): a manifest is whole or absent."""
+    manifest = {"schema_version": SCHEMA_VERSION, "study": study, "fingerprint": fingerprint}
+    target = folder / MANIFEST
+    temp = folder / f".{MANIFEST}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        os.replace(temp, target)
+    except OSError as exc:
+        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -74,7 +205,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
         return None
     try:
         manifest = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") != SCHEMA_VERSION:
         version = manifest.get("schema_version") if isinstance(manifest, dict) else None
@@ -82,6 +213,71 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
             f"{path}: results schema version {version!r}; this version reads {SCHEMA_VERSION}"
         )
     return manifest
+
+
+# ------------------------------------------------------------------ fingerprint
+FINGERPRINT_PARTS = {
+    "card_data": "the card data (cardgame/data)",
+    "rules": "the rules (defaults or the study's variants)",
+    "package": "the package version",
+    "source": "the source code of cardgame/ or sims/",
+}
+
+
+def fingerprint(variants: dict[str, Any]) -> dict[str, str]:
+    """What, besides the study, fixes the results: resume refuses a folder made otherwise."""
+    from cardgame import Rules
+
+    rules = {"defaults": Rules().to_dict(), "variants": variants}
+    return {
+        "card_data": _card_data_hash(),
+        "rules": _digest(json.dumps(rules, sort_keys=True).encode()),
+        "package": _package_version(),
+        "source": _source_hash(),
+    }
+
+
+def fingerprint_change(stored: Any, current: dict[str, str]) -> str | None:
+    """What changed between a stored fingerprint and now (a phrase ending in "changed")."""
+    if not isinstance(stored, dict):
+        return "the simulator changed (these results predate fingerprints)"
+    for key, what in FINGERPRINT_PARTS.items():
+        if stored.get(key) != current[key]:
+            if key == "package":
+                return f"{what} changed ({stored.get(key)} -> {current[key]})"
+            return f"{what} changed"
+    return None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@cache
+def _card_data_hash() -> str:
+    folder = resources.files("cardgame") / "data"
+    files = sorted(p.name for p in folder.iterdir() if p.name.endswith(".csv"))
+    return _digest(b"".join(f.encode() + b"\0" + (folder / f).read_bytes() for f in files))
+
+
+@cache
+def _source_hash() -> str:
+    import cardgame
+    import sims
+
+    parts = []
+    for package in (cardgame, sims):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            parts.append(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes())
+    return _digest(b"\0".join(parts))
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 @dataclass
@@ -106,7 +302,7 @@ def load_results(folder: str | Path) -> Results:
     frames = {}
     for table in TABLES:
         parts = sorted((folder / table).glob("part-*.parquet"))
-        frames[table] = _read_parts(parts, folder / table)
+        frames[table] = _read_parts(table, parts)
     games = frames["games"]
     if games.empty:
         raise ResultsError(f"{folder}: holds no finished games")
@@ -121,18 +317,16 @@ def load_results(folder: str | Path) -> Results:
     )
 
 
-def _read_parts(parts: list[Path], where: Path) -> pd.DataFrame:
-    frames = []
+def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:
+    """One table's parts as one frame, in the table's schema (columns even with no rows)."""
+    target = schema(table)
+    tables = []
     for part in parts:
         try:
-            table = pq.read_table(part)
-        except (OSError, pa.ArrowException) as exc:
+            tables.append(pq.read_table(part).select(target.names).cast(target))
+        except (OSError, KeyError, pa.ArrowException) as exc:
             raise ResultsError(f"{part}: corrupt Parquet file ({exc})") from None
-        if table.num_rows:
-            frames.append(table.to_pandas())
-    if not frames:
-        return pd.DataFrame()
-    frame = pd.concat(frames, ignore_index=True)
+    frame = pa.concat_tables(tables).to_pandas() if tables else target.empty_table().to_pandas()
     sort = [c for c in ("cell", "game_index", "seat", "offered_turn", "destination_id")
             if c in frame.columns]  # fmt: skip
     return frame.sort_values(sort, kind="stable").reset_index(drop=True)

@@ -20,9 +20,20 @@ from typing import Any
 from tqdm import tqdm
 
 from .clock import ThinkTimes
+from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, StudyError
-from .match import GameSpec, play_game
-from .results import done_batches, read_manifest, write_batch, write_manifest, write_records
+from .match import GameSpec, crashed_game, play_game
+from .results import (
+    check_output_folder,
+    done_batches,
+    fingerprint,
+    fingerprint_change,
+    is_empty_folder,
+    read_manifest,
+    write_batch,
+    write_manifest,
+    write_records,
+)
 from .seeding import game_seed, stream_seed
 from .study import Cell, Study
 
@@ -43,6 +54,7 @@ class Batch:
     stop: int
     clock: ThinkTimes
     records: bool
+    decision_seconds: float = DEFAULT_DECISION_SECONDS
 
     @property
     def games(self) -> int:
@@ -83,7 +95,10 @@ def run_batch(batch: Batch) -> BatchResult:
     records = []
     failures = []
     for spec in batch.specs():
-        outcome = play_game(spec, batch.clock, record=batch.records)
+        try:
+            outcome = play_game(spec, batch.clock, batch.records, batch.decision_seconds)
+        except Exception as exc:  # never let one game take the worker down
+            outcome = crashed_game(spec, exc)
         tables["games"].append(outcome.game)
         tables["seats"].extend(outcome.seats)
         tables["destinations"].extend(outcome.destinations)
@@ -116,6 +131,7 @@ def plan_batches(study: Study, records: bool = False) -> list[Batch]:
                     stop=stop,
                     clock=study.clock,
                     records=records,
+                    decision_seconds=study.decision_seconds,
                 )
             )
     return batches
@@ -148,21 +164,7 @@ def run(
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = _workers(workers)
-    manifest = read_manifest(folder)
-    if manifest is not None:
-        if not resume:
-            raise ResultsError(
-                f"{folder}: holds results already; continue them with --resume, "
-                "or choose another --out"
-            )
-        if manifest["study"] != _comparable(study.to_dict()):
-            raise ResultsError(
-                f"{folder}: holds results of a different study or settings; "
-                "resume with the same study and options, or choose another --out"
-            )
-    elif folder.exists() and any(folder.iterdir()):
-        raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")
-    write_manifest(folder, study.to_dict())
+    first_landing = _prepare_folder(folder, study, resume)
 
     batches = plan_batches(study, records)
     done = done_batches(folder) if resume else set()
@@ -176,6 +178,7 @@ def run(
     )  # fmt: skip
 
     def finished(result: BatchResult) -> bool:
+        first_landing()
         write_batch(folder, result.id, result.tables)
         if records:
             write_records(folder, result.id, result.records)
@@ -199,6 +202,45 @@ def run(
     finally:
         bar.close()
     return summary
+
+
+def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], None]:
+    """Check ``folder`` can take this study's results; return what writes its manifest.
+
+    The manifest is written when the first batch lands (atomically), never before: a run
+    that fails to start (a bad scheduler, a strategy that cannot load) leaves no folder that
+    would block a plain rerun.
+    """
+    check_output_folder(folder)
+    current = fingerprint(study.to_dict()["variants"])
+    manifest = read_manifest(folder)
+    if manifest is not None:
+        if not resume:
+            raise ResultsError(
+                f"{folder}: holds results already; continue them with --resume, "
+                "or choose another --out"
+            )
+        if manifest["study"] != _comparable(study.to_dict()):
+            raise ResultsError(
+                f"{folder}: holds results of a different study or settings; "
+                "resume with the same study and options, or choose another --out"
+            )
+        changed = fingerprint_change(manifest.get("fingerprint"), current)
+        if changed is not None:
+            raise ResultsError(
+                f"{folder}: cannot resume: {changed} since these results were made; "
+                "run into another --out"
+            )
+        return lambda: None
+    if not is_empty_folder(folder):
+        raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")
+    pending = [study.to_dict()]
+
+    def first_landing() -> None:
+        if pending:
+            write_manifest(folder, pending.pop(), current)
+
+    return first_landing
 
 
 def _comparable(study: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from cardgame import CardgameError, Rules
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .clock import ThinkTimes
+from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import StudyError
 from .strategy import StrategySpec
 
@@ -24,7 +25,7 @@ ROTATIONS = ("permutations", "random")
 DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
-    "output", "batch_size", "strategies", "variants", "clock",
+    "output", "batch_size", "strategies", "variants", "clock", "limits",
 }  # fmt: skip
 
 
@@ -59,6 +60,7 @@ class Study:
     variants: dict[str, Rules]
     clock: ThinkTimes
     description: str = ""
+    decision_seconds: float = DEFAULT_DECISION_SECONDS  # wall-clock limit per decision; 0: none
     source: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def cells(self) -> list[Cell]:
@@ -207,8 +209,24 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         variants=variants,
         clock=clock,
         description=str(data.get("description", "")),
+        decision_seconds=_decision_seconds(data.get("limits", {}), where),
         source=data,
     )
+
+
+def _decision_seconds(limits: Any, where: str) -> float:
+    """``[limits] decision_seconds``: seconds a strategy may take per decision (0: no limit)."""
+    _need(isinstance(limits, dict), f"{where}: limits", "must be a table")
+    extra = sorted(set(limits) - {"decision_seconds"})
+    _need(not extra, f"{where}: limits.{extra[0] if extra else ''}",
+          "unknown key (known: decision_seconds)")  # fmt: skip
+    value = limits.get("decision_seconds", DEFAULT_DECISION_SECONDS)
+    _need(
+        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6,
+        f"{where}: limits.decision_seconds",
+        f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
+    )
+    return float(value)
 
 
 def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:

@@ -14,6 +14,7 @@ from cardgame.narrate import narrate
 from cardgame.record import save
 
 from .clock import ThinkTimes
+from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import StudyError
 from .match import GameSpec, play_game
 from .strategy import spec
@@ -28,6 +29,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     parser.add_argument("--save", metavar="FILE", help="write the game record as JSON")
+    parser.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=DEFAULT_DECISION_SECONDS,
+        metavar="S",
+        help=f"wall-clock limit per decision, 0 for none (default {DEFAULT_DECISION_SECONDS:g})",
+    )
     parser.set_defaults(run=main)
 
 
@@ -35,11 +43,13 @@ def main(args: argparse.Namespace) -> int:
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
     if not 2 <= len(names) <= 4:
         raise StudyError(f"--strategies: name 2 to 4 strategies (one per seat), got {len(names)}")
+    if not 0 <= args.decision_seconds < 1e6:
+        raise StudyError(f"--decision-seconds: must be >= 0, got {args.decision_seconds:g}")
     seats = tuple(spec(name) for name in names)
     for seat in seats:
         seat.check()
     game = GameSpec("watch", "watch", "base", Rules(), len(seats), seats, 0, args.seed)
-    outcome = play_game(game, ThinkTimes(), record=True)
+    outcome = play_game(game, ThinkTimes(), True, args.decision_seconds)
     if outcome.game["failed"]:
         g = outcome.game
         raise StudyError(

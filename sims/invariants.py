@@ -1,0 +1,129 @@
+"""The rules' invariants, checked on a finished game before it counts as a result.
+
+A strategy cannot reach the state through its view, but determined introspection (gc,
+frames) can: a game whose cards, yards, destinations or scores do not add up is a failed
+game ("invariant broken: ..."), never a row of the results. The check reads the state once,
+after the last decision (about 1% of a game; after every decision it would cost ~10%).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cardgame import GameState, Phase
+from cardgame.cards import LOCO, LOCOMOTIVES, NUM_COLOURS, TRAIN_CARDS, WAGONS_PER_COLOUR
+from cardgame.scoring import final_scores, winners
+
+CARD_KINDS = NUM_COLOURS + 1
+NO_CARD = -1
+NOBODY = -1
+
+
+def invariant_problem(state: GameState) -> str | None:
+    """What is broken in ``state`` (one line), or None; never raises."""
+    try:
+        for check in (_cards, _yards, _destinations, _scores):
+            problem = check(state)
+            if problem is not None:
+                return problem
+    except Exception as exc:  # a state mangled beyond reading is broken too
+        return f"state unreadable ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _pile(name: str, counts: object) -> str | None:
+    if type(counts) is not list or len(counts) != CARD_KINDS:
+        return f"{name} is not a list of {CARD_KINDS} counts"
+    for card, n in enumerate(counts):
+        if not _is_count(n):
+            return f"{name} holds {n!r} of card {card}"
+    return None
+
+
+def _cards(state: GameState) -> str | None:
+    """Every pile a list of whole counts >= 0; each card kind exactly as printed (R1)."""
+    totals = [0] * CARD_KINDS
+    piles: list[tuple[str, object]] = [("discard", state.discard)]
+    piles += [(f"seat {s}'s hand", h) for s, h in enumerate(state.hands)]
+    piles += [(f"seat {s}'s circulation", c) for s, c in enumerate(state.circulation)]
+    for name, counts in piles:
+        problem = _pile(name, counts)
+        if problem is not None:
+            return problem
+        for card, n in enumerate(counts):  # type: ignore[arg-type]
+            totals[card] += n
+    for name, cards in (("deck", state.deck), ("face-up row", state.face_up)):
+        for card in cards:
+            if type(card) is not int or not NO_CARD <= card < CARD_KINDS:
+                return f"the {name} holds {card!r}"
+            if card == NO_CARD and name == "deck":
+                return "the deck holds an empty slot"
+            if card != NO_CARD:
+                totals[card] += 1
+    for c in range(NUM_COLOURS):
+        totals[c] += state.yard_wagons[c]
+        totals[LOCO] += state.yard_locos[c]
+    if sum(totals) != TRAIN_CARDS:
+        return f"{sum(totals)} train cards on the table, expected {TRAIN_CARDS}"
+    for card, n in enumerate(totals):
+        expected = LOCOMOTIVES if card == LOCO else WAGONS_PER_COLOUR
+        if n != expected:
+            return f"{n} cards of kind {card}, expected {expected}"
+    return None
+
+
+def _yards(state: GameState) -> str | None:
+    """One owner per colour (R12); an owned column has a wagon, an empty one no owner."""
+    owners, wagons, locos = state.yard_owner, state.yard_wagons, state.yard_locos
+    if not all(type(x) is list and len(x) == NUM_COLOURS for x in (owners, wagons, locos)):
+        return "the yards are not one entry per colour"
+    for c in range(NUM_COLOURS):
+        owner, w, lo = owners[c], wagons[c], locos[c]
+        if not (_is_count(w) and _is_count(lo)) or type(owner) is not int:
+            return f"yard of colour {c} holds {owner!r}, {w!r}, {lo!r}"
+        if owner == NOBODY and (w or lo):
+            return f"colour {c} has {w + lo} cards in no one's yard"
+        if owner != NOBODY and (not 0 <= owner < state.players or w < 1):
+            return f"colour {c}: seat {owner}'s yard has {w} wagons and {lo} locomotives"
+    return None
+
+
+def _destinations(state: GameState) -> str | None:
+    """Every destination card in exactly one place: deck, an offer, held or reached."""
+    places: list[tuple[str, Iterable[object]]] = [("deck", state.dest_deck)]
+    for seat in range(state.players):
+        places += [(f"seat {seat}'s offer", state.offers[seat])]
+        places += [(f"seat {seat}'s held", state.held[seat])]
+        places += [(f"seat {seat}'s reached", state.reached[seat])]
+    seen: dict[object, str] = {}
+    for name, ids in places:
+        for dest_id in ids:
+            if dest_id in seen:
+                return f"destination {dest_id!r} both in {seen[dest_id]} and {name}"
+            seen[dest_id] = name
+    expected = {d.id for d in state.game.catalogue.destinations}
+    if set(seen) != expected:
+        odd = sorted(map(repr, set(seen) ^ expected))[:3]
+        return f"destinations do not add up (e.g. {', '.join(odd)})"
+    return None
+
+
+def _scores(state: GameState) -> str | None:
+    """The final scores and winners follow from who reached and holds what (R20-R22)."""
+    if state.phase != Phase.OVER:
+        return "the game is not over"
+    catalogue = state.game.catalogue
+    scores = final_scores(state.reached, state.held, catalogue)
+    if tuple(scores) != tuple(state.scores):
+        return "the scores do not follow from the destinations reached and held"
+    if tuple(winners(scores)) != tuple(state.winners):
+        return "the winners do not follow from the scores"
+    for seat in range(state.players):
+        points = sum(catalogue.destination(d).points for d in state.reached[seat])
+        if sum(state.round_points[seat]) != points:
+            return f"seat {seat}'s round points do not add up to its destinations reached"
+    return None

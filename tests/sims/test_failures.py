@@ -1,0 +1,222 @@
+"""Every kind of strategy misbehaviour is a failed game naming seat, strategy and error;
+a game whose cards or scores do not add up is never a result; a decision has a time limit."""
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from cardgame import Rules
+from sims.clock import ThinkTimes
+from sims.match import GameSpec, play_game
+from sims.results import load_results
+from sims.strategy import spec
+
+BROKEN = "tests.sims.broken:"
+
+MISBEHAVIOURS = [
+    ("FaceUpText", "bad action DrawFaceUp(slot='0'): the slot must be a whole number"),
+    ("FaceUpFloat", "bad action DrawFaceUp(slot=1.0)"),
+    ("FaceUpBool", "bad action DrawFaceUp(slot=True)"),
+    ("KeepNone", "bad action KeepDestinations(ids=None)"),
+    ("ThreeOutOfRange", "bad action PlaceThree(colours=(0, 1, 99))"),
+    ("ReturnsNone", "bad action None: not an action"),
+    ("ReturnsJunk", "bad action 'draw from the deck': not an action"),
+    ("BadInit", "ValueError: no knobs for me"),
+    ("Exits", "SystemExit: 3"),
+    ("ClosesGenerator", "GeneratorExit: closed"),
+    ("RaisesBase", "Odd: odd"),
+]
+
+
+def game(*names, seed=5, players=None):
+    seats = tuple(spec(n) for n in names)
+    return GameSpec("s", "c", "base", Rules(), players or len(seats), seats, 0, seed)
+
+
+@pytest.mark.parametrize(("name", "error"), MISBEHAVIOURS)
+@pytest.mark.parametrize("clock", [None, ThinkTimes()])
+def test_each_misbehaviour_is_a_failed_game_naming_seat_strategy_and_error(name, error, clock):
+    outcome = play_game(game("planner", BROKEN + name), clock)
+    row = outcome.game
+    assert row["failed"], row
+    assert row["failure_seat"] == 1
+    assert row["failure_strategy"] == BROKEN + name
+    assert error in row["failure_error"]
+    assert "\n" not in row["failure_error"]
+    assert outcome.seats == [] and outcome.destinations == []
+
+
+def test_keyboard_interrupt_inside_a_strategy_is_the_users_ctrl_c():
+    class Interrupts(type(spec("planner").build(__import__("random").Random(0)))):
+        def turn(self, view):
+            raise KeyboardInterrupt
+
+    from sims.strategy import StrategySpec
+
+    seats = (spec("planner"), StrategySpec("interrupts", f"{__name__}:Interrupts"))
+    globals()["Interrupts"] = Interrupts
+    with pytest.raises(KeyboardInterrupt):
+        play_game(GameSpec("s", "c", "base", Rules(), 2, seats, 0, 5), ThinkTimes())
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Cheater", "invariant broken: 102 train cards on the table, expected 96"),
+        ("ScoreForger", "invariant broken: seat 1's round points do not add up"),
+    ],
+)
+def test_a_strategy_that_reaches_the_state_and_changes_it_gets_a_failed_game(name, error):
+    outcome = play_game(game("planner", BROKEN + name), ThinkTimes())
+    assert outcome.game["failed"]
+    assert outcome.game["failure_error"].startswith(error), outcome.game["failure_error"]
+    assert outcome.game["failure_seat"] == -1  # found at the end: not blamed on a seat
+    assert outcome.seats == []
+
+
+def test_honest_games_pass_the_invariant_checks():
+    for seed in range(6):
+        for names in (("planner", "thief"), ("random", "planner", "thief", "big_city")):
+            assert not play_game(game(*names, seed=seed), None).game["failed"]
+
+
+def test_a_decision_that_loops_forever_is_stopped_at_the_time_limit():
+    outcome = play_game(game("planner", BROKEN + "LoopsForever"), ThinkTimes(), False, 0.3)
+    assert outcome.game["failed"] and outcome.game["failure_seat"] == 1
+    assert outcome.game["failure_error"] == "decision took over 0.3 s"
+    # the thread goes on normally afterwards: no stray exception left pending
+    assert not play_game(game("planner", "thief"), ThinkTimes(), False, 0.3).game["failed"]
+
+
+def test_the_time_limit_works_in_a_worker_thread_as_on_dask():
+    found = {}
+
+    def work():
+        found["outcome"] = play_game(game(BROKEN + "LoopsForever", "planner"), None, False, 0.3)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert found["outcome"].game["failure_error"] == "decision took over 0.3 s"
+    assert found["outcome"].game["failure_seat"] == 0
+
+
+def test_a_slow_constructor_is_stopped_too():
+    outcome = play_game(game("planner", BROKEN + "SlowInit"), None, False, 0.3)
+    assert outcome.game["failure_error"] == "decision took over 0.3 s"
+
+
+def test_time_limit_zero_is_no_limit():
+    outcome = play_game(game("planner", BROKEN + "Sleepy"), None, False, 0)
+    assert not outcome.game["failed"]
+    outcome = play_game(game("planner", BROKEN + "Sleepy"), None, False, 0.05)
+    assert outcome.game["failure_error"] == "decision took over 0.05 s"
+
+
+POOL = ["FaceUpText", "KeepNone", "ReturnsNone", "BadInit", "Exits", "RaisesBase", "Cheater"]
+
+
+def study_file(tmp_path, pool, limit=10):
+    path = tmp_path / "broken.toml"
+    names = ", ".join(f'"{BROKEN}{n}"' for n in pool)
+    path.write_text(
+        f'name = "broken"\nseed = 1\nplayers = [2]\npool = ["planner", {names}]\n'
+        f"games_per_cell = 2\nbatch_size = 2\n[limits]\ndecision_seconds = {limit}\n"
+    )
+    return path
+
+
+def simulate(path, out, workers):
+    command = [sys.executable, "-m", "cardgame.cli", "simulate", str(path), "--no-progress"]
+    command += ["--workers", str(workers), "--out", str(out)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_study_of_misbehaving_strategies_completes_with_every_failure_in_the_games_table(
+    tmp_path, workers
+):
+    out = tmp_path / "out"
+    result = simulate(study_file(tmp_path, [*POOL, "LoopsForever"], limit=0.1), out, workers)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    games = load_results(out).games
+    cells = (len(POOL) + 2) * (len(POOL) + 1) // 2
+    assert len(games) == 2 * cells  # every game of every cell is a row
+    failed = games[games["failed"]]
+    blamed = set(failed["failure_strategy"])
+    for name in POOL:
+        if name != "Cheater":
+            assert BROKEN + name in blamed
+    errors = " ".join(failed["failure_error"])
+    assert "invariant broken" in errors and "decision took over 0.1 s" in errors
+    assert "SystemExit: 3" in errors
+    assert not games[games["seats"] == "planner|planner"]["failed"].any()
+
+
+def test_watch_with_a_misbehaving_strategy_is_one_line_exit_2(capsys):
+    from cardgame.cli import main
+
+    assert main(["watch", "--strategies", f"planner,{BROKEN}ReturnsNone"]) == 2
+    err = capsys.readouterr().err
+    assert "seat 1" in err and "bad action None" in err and err.count("\n") == 1
+
+
+def test_watch_stops_a_strategy_that_loops_forever(capsys):
+    from cardgame.cli import main
+
+    names = f"planner,{BROKEN}LoopsForever"
+    assert main(["watch", "--strategies", names, "--decision-seconds", "0.2"]) == 2
+    err = capsys.readouterr().err
+    assert "seat 1" in err and "decision took over 0.2 s" in err and err.count("\n") == 1
+
+
+def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypatch):
+    import sims.runner as runner
+    from sims.study import from_dict
+
+    study = from_dict({"players": [2], "pool": ["planner", "random"], "games_per_cell": 2})
+    calls = []
+
+    def flaky(spec, *args):
+        calls.append(spec.index)
+        if spec.index == 0:
+            raise RuntimeError("engine bug")
+        return play_game(spec, *args)
+
+    monkeypatch.setattr(runner, "play_game", flaky)
+    result = runner.run_batch(runner.plan_batches(study)[0])
+    games = result.tables["games"]
+    assert [g["failed"] for g in games] == [True, False]
+    assert games[0]["failure_error"] == "internal error: RuntimeError: engine bug"
+    assert len(result.failures) == 1
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"decision_seconds": -1}, "limits.decision_seconds: must be a number of seconds >= 0"),
+        ({"decision_seconds": "10"}, "limits.decision_seconds"),
+        ({"seconds": 3}, "limits.seconds: unknown key"),
+        (5, "limits: must be a table"),
+    ],
+)
+def test_bad_time_limits_in_a_study_are_one_line(limits, message):
+    from sims.errors import StudyError
+    from sims.study import from_dict
+
+    with pytest.raises(StudyError, match=message):
+        from_dict({"pool": ["planner", "random"], "limits": limits})
+
+
+def test_the_study_time_limit_reaches_the_batches():
+    from sims.runner import plan_batches
+    from sims.study import from_dict
+
+    study = from_dict({"pool": ["planner", "random"], "limits": {"decision_seconds": 0}})
+    assert study.decision_seconds == 0.0
+    assert all(b.decision_seconds == 0.0 for b in plan_batches(study))
+    assert from_dict({"pool": ["planner", "random"]}).decision_seconds == 10.0

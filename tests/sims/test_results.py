@@ -1,0 +1,198 @@
+"""The results folder: one schema per table, an atomic manifest with a fingerprint, and
+one-line errors for an output path that cannot take results."""
+
+import json
+import os
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+import sims.runner as runner
+from cardgame.cli import main
+from sims.errors import ResultsError
+from sims.results import MANIFEST, TABLES, load_results, schema, write_batch
+from sims.runner import run
+from sims.study import from_dict
+
+BAD_INIT = "tests.sims.broken:BadInit"
+LINEUPS = [
+    ["planner", "random"],
+    ["planner", "random", "thief", "big_city"],
+    ["planner", BAD_INIT],
+]
+
+
+def mixed_study(**changes):
+    """2- and 4-player cells (one round and two) and a cell whose every game fails."""
+    data = {"name": "mixed", "seed": 3, "players": [2, 4], "lineups": LINEUPS}
+    return from_dict({**data, "games_per_cell": 2, "batch_size": 24, **changes}, "test")
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results") / "mixed"
+    run(mixed_study(), workers=1, out=folder, progress=False)
+    return folder
+
+
+def test_every_part_of_a_table_has_the_tables_schema_even_empty_ones(mixed):
+    for table in TABLES:
+        parts = sorted((mixed / table).glob("*.parquet"))
+        assert len(parts) == 3
+        for part in parts:
+            assert pq.read_schema(part).equals(schema(table)), part
+    games = {
+        p.name: pq.read_table(p).column("failed").to_pylist() for p in (mixed / "games").iterdir()
+    }
+    (failed_only,) = [name for name, failed in games.items() if all(failed)]
+    empty = pq.read_table(mixed / "seats" / failed_only)
+    assert empty.num_rows == 0 and empty.schema.names == schema("seats").names
+
+
+def test_each_table_folder_reads_whole_with_pandas_and_pyarrow(mixed):
+    seats = pd.read_parquet(mixed / "seats")
+    assert str(seats["round2_points"].dtype) == "Int64"  # nullable int, not float
+    assert seats["round2_points"].isna().any() and seats["round2_points"].notna().any()
+    destinations = pd.read_parquet(mixed / "destinations")
+    assert str(destinations["reached_round"].dtype) == "Int64"
+    games = pd.read_parquet(mixed / "games")
+    assert games["failed"].sum() == 2 and len(games) == 2 + 24 + 2
+    for table in TABLES:
+        whole = ds.dataset(mixed / table, format="parquet").to_table()
+        assert whole.schema.names == schema(table).names
+    results = load_results(mixed)
+    assert str(results.seats["round2_points"].dtype) == "Int64"
+    assert len(results.seats) == 2 * 2 + 24 * 4
+
+
+def test_each_table_folder_reads_whole_with_duckdb(mixed):
+    duckdb = pytest.importorskip("duckdb")
+    for table in TABLES:
+        query = f"select count(*) from read_parquet('{mixed}/{table}/*.parquet')"
+        assert duckdb.sql(query).fetchall()[0][0] == len(pd.read_parquet(mixed / table))
+
+
+def test_the_rows_of_a_game_match_the_schemas_exactly():
+    from cardgame import Rules
+    from sims.match import GameSpec, play_game
+    from sims.strategy import spec
+
+    seats = tuple(spec(n) for n in ("planner", "thief", "random", "big_city"))
+    outcome = play_game(GameSpec("s", "c", "base", Rules(), 4, seats, 0, 1), None)
+    assert list(outcome.game) == schema("games").names
+    assert list(outcome.seats[0]) == schema("seats").names
+    assert list(outcome.destinations[0]) == schema("destinations").names
+
+
+def test_a_value_that_does_not_fit_is_one_clear_results_error(tmp_path, mixed):
+    row = pd.read_parquet(mixed / "seats").iloc[0].to_dict()
+    row = {k: (None if pd.isna(v) else v) for k, v in row.items()}
+    row["score"] = 10**20
+    with pytest.raises(ResultsError, match="a seats row does not fit the results schema"):
+        write_batch(tmp_path, "x", {"seats": [row]})
+    assert not (tmp_path / "games").exists()  # nothing half written
+
+
+def test_the_manifest_is_written_atomically_with_a_fingerprint(mixed):
+    manifest = json.loads((mixed / MANIFEST).read_text())
+    assert set(manifest["fingerprint"]) == {"card_data", "rules", "package", "source"}
+    assert not [p for p in mixed.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_run_that_fails_before_its_first_batch_leaves_no_folder(tmp_path, monkeypatch):
+    def broken(batch):
+        raise RuntimeError("no worker")
+
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    monkeypatch.setattr(runner, "run_batch", broken)
+    with pytest.raises(RuntimeError):
+        run(study, workers=1, out=tmp_path / "r", progress=False)
+    assert not (tmp_path / "r").exists()
+    monkeypatch.undo()
+    run(study, workers=1, out=tmp_path / "r", progress=False)  # a plain rerun just works
+    assert len(load_results(tmp_path / "r").games) == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("card_data", "0" * 16, "the card data \\(cardgame/data\\) changed"),
+        ("rules", "0" * 16, "the rules \\(defaults or the study's variants\\) changed"),
+        ("source", "0" * 16, "the source code of cardgame/ or sims/ changed"),
+        ("package", "0.0.1", "the package version changed \\(0.0.1 -> "),
+        (None, None, "the simulator changed \\(these results predate fingerprints\\)"),
+    ],
+)
+def test_resume_refuses_results_made_with_other_data_rules_or_code(tmp_path, key, value, message):
+    study = mixed_study(lineups=[["planner", "random"]], players=[2], batch_size=1)
+    folder = tmp_path / "r"
+    run(study, workers=1, out=folder, progress=False)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    if key is None:
+        del manifest["fingerprint"]
+    else:
+        manifest["fingerprint"][key] = value
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    os.remove(next((folder / "games").glob("*.parquet")))
+    with pytest.raises(ResultsError, match=f"cannot resume: {message}"):
+        run(study, workers=1, out=folder, progress=False, resume=True)
+
+
+def test_resume_with_the_same_fingerprint_goes_on(tmp_path):
+    study = mixed_study(lineups=[["planner", "random"]], players=[2], batch_size=1)
+    folder = tmp_path / "r"
+    run(study, workers=1, out=folder, progress=False)
+    os.remove(next((folder / "games").glob("*.parquet")))
+    summary = run(study, workers=1, out=folder, progress=False, resume=True)
+    assert summary.games_played == 1 and summary.games_skipped == 1
+
+
+def simulate_out(tmp_path, out):
+    study = tmp_path / "s.toml"
+    study.write_text('pool = ["planner", "random"]\nplayers = [2]\ngames_per_cell = 2\n')
+    return main(["simulate", str(study), "--out", str(out), "--no-progress", "--workers", "1"])
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("file", "is a file, not a results folder"),
+        ("under-file", "is a file, not a folder"),
+        ("/proc", "cannot write results there"),
+        ("/proc/results", "cannot write results there"),
+    ],
+)
+def test_an_output_path_that_cannot_take_results_is_one_line_exit_2(
+    tmp_path, capsys, where, message
+):
+    (tmp_path / "file").write_text("x")
+    out = {"file": tmp_path / "file", "under-file": tmp_path / "file" / "r"}.get(where, where)
+    assert simulate_out(tmp_path, out) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert message in err.strip().splitlines()[-1]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write to any folder")
+def test_an_unwritable_output_folder_is_one_line_exit_2(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert simulate_out(tmp_path, locked / "r") == 2
+    finally:
+        locked.chmod(0o755)
+    assert "cannot write results there" in capsys.readouterr().err
+
+
+def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
+    folder = tmp_path / "old"
+    run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
+        progress=False)  # fmt: skip
+    part = next((folder / "seats").glob("*.parquet"))
+    legacy = pq.read_table(part).to_pylist()
+    pq.write_table(pa.Table.from_pylist(legacy), part)  # round2_points typed null
+    assert load_results(folder).seats["round2_points"].isna().all()
