@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
 
 from .errors import StudyError
-from .runner import BACKENDS, run
+from .runner import BACKENDS, check_scheduler, run
 from .study import DEFAULT_STUDY, builtin_studies, load_study, quick_study
 
 EXIT_FAILURES = 1
+# stopped by a signal: 128 + its number, as a shell reports it (Ctrl-C 130, SIGTERM 143)
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
 def _int_list(text: str) -> list[int]:
@@ -62,6 +65,8 @@ def main(args: argparse.Namespace) -> int:
         study = quick_study(study, args.games, args.players, args.strategies, args.seed, args.out)
     if args.scheduler and args.backend != "dask":
         raise StudyError("--scheduler needs --backend dask")
+    if args.scheduler:
+        check_scheduler(args.scheduler)  # before any results folder is made
     print(
         f"{study.name}: {len(study.cells())} cells, {study.total_games} games "
         f"-> {args.out or study.output}",
@@ -91,7 +96,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"  ... and {len(summary.failures) - 10} more (see the games table)")
     if summary.interrupted:
         print(f"Interrupted. Continue with: {_resume_command(summary.folder)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if summary.stop_signal == signal.SIGTERM else EXIT_INTERRUPTED
     if summary.stopped_on_failure:
         print("Stopped at the first failure (--fail-fast).", file=sys.stderr)
         return EXIT_FAILURES
