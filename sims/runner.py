@@ -38,6 +38,7 @@ from .seeding import game_seed, stream_seed
 from .study import Cell, Study
 
 BACKENDS = ("local", "dask")
+MAX_WORKERS = 256  # or 4 per core: more processes than that is a typo
 
 
 @dataclass(frozen=True)
@@ -220,8 +221,9 @@ def _workers(workers: int | None) -> int:
     if workers is None:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else os.cpu_count() or 1)  # fmt: skip
-    if workers < 1:
-        raise StudyError(f"workers: must be at least 1, got {workers}")
+    limit = max(MAX_WORKERS, 4 * (os.cpu_count() or 1))
+    if not 1 <= workers <= limit:
+        raise StudyError(f"workers: must be from 1 to {limit}, got {workers}")
     return workers
 
 
