@@ -1,17 +1,35 @@
-"""`cardgame simulate`: run a study from a TOML file, a built-in name, or flags."""
+"""`cardgame simulate`: run a study from a TOML file, a built-in name, or flags.
+
+Only light modules are imported here: `cardgame --help` builds every subcommand's parser,
+so the runner (tqdm, pandas, pyarrow, SimPy, Dask) is imported when a study runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
+from importlib import resources
+from typing import NoReturn
 
 from .errors import StudyError
-from .runner import BACKENDS, run
-from .study import DEFAULT_STUDY, builtin_studies, load_study, quick_study
+from .strategy import strategy_help
 
 EXIT_FAILURES = 1
+EXIT_BAD_INPUT = 2
+# stopped by a signal: 128 + its number, as a shell reports it (Ctrl-C 130, SIGTERM 143)
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+BACKENDS = ("local", "dask")  # as sims.runner.BACKENDS, without importing the runner
+DEFAULT_STUDY = "strategy-ladder"  # as sims.study.DEFAULT_STUDY
+
+
+def _builtin_studies() -> list[str]:
+    folder = resources.files("sims") / "studies"
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
 
 
 def _int_list(text: str) -> list[int]:
@@ -25,14 +43,26 @@ def _name_list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """A bad option is one line (no usage block), exit 2, like every other bad input."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(EXIT_BAD_INPUT, f"{parser.prog}: error: {' '.join(message.split())}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
         help="run a Monte Carlo study and write Parquet results",
-        description=f"Run a study (TOML file or built-in: {', '.join(builtin_studies())}). "
-        f"Without one, the default study {DEFAULT_STUDY!r} runs.",
+        description=f"Run a study (TOML file or built-in: {', '.join(_builtin_studies())}). "
+        f"Without one, the default study {DEFAULT_STUDY!r} runs; with only flags "
+        "(--strategies, --players, --games, --seed), an ad-hoc study named after its "
+        "strategies and player counts runs into results/adhoc-<strategies>-<players>p.",
+        epilog=strategy_help(),
     )
-    parser.add_argument("study", nargs="?", default=DEFAULT_STUDY, help="study file or name")
+    parser.add_argument("study", nargs="?", help="study file or name")
     parser.add_argument("--games", type=int, help="games per cell")
     parser.add_argument("--players", type=_int_list, help="player counts, e.g. 2,3,4")
     parser.add_argument("--strategies", type=_name_list, help="a pool for a round robin")
@@ -45,28 +75,65 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     parser.add_argument("--records", action="store_true", help="also write JSON game records")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _one_line_errors(parser)
     parser.set_defaults(run=main)
 
 
-def _resume_command(folder: object) -> str:
-    """The command that was run, with --resume and its output folder: the same study."""
-    argv = [a for a in sys.argv[1:] if a != "--resume"]
-    if "--out" not in argv and not any(a.startswith("--out=") for a in argv):
-        argv += ["--out", str(folder)]
-    return shlex.join(["cardgame", *argv, "--resume"])
+def build_study(args: argparse.Namespace):  # -> sims.study.Study
+    """The study the options describe: a named one (tweaked by flags, keeping its name),
+    or, with flags only, an ad-hoc one with a name and folder of its own."""
+    from .study import adhoc_name, load_study, quick_study
+
+    flags = (args.games, args.players, args.strategies, args.seed)
+    base = load_study(args.study or DEFAULT_STUDY)
+    if all(v is None for v in flags):
+        return base
+    name = None
+    if args.study is None:  # flags only: not the default study, whatever it shares with it
+        name = adhoc_name(args.strategies or base.pool, args.players or base.players)
+    return quick_study(base, args.games, args.players, args.strategies, args.seed, name=name)
+
+
+def resume_command(args: argparse.Namespace, folder: object) -> str:
+    """A command that continues this run: the same study and options, its folder, --resume."""
+    argv = ["cardgame", "simulate"]
+    if args.study is not None:
+        argv.append(args.study)
+    options = {
+        "--games": args.games,
+        "--players": ",".join(map(str, args.players)) if args.players else None,
+        "--strategies": ",".join(args.strategies) if args.strategies else None,
+        "--seed": args.seed,
+        "--workers": args.workers,
+        "--backend": args.backend if args.backend != "local" else None,
+        "--scheduler": args.scheduler,
+        "--out": str(folder),
+    }
+    for option, value in options.items():
+        if value is not None:
+            argv += [option, str(value)]
+    switches = {"--fail-fast": args.fail_fast, "--records": args.records,
+                "--no-progress": args.no_progress}  # fmt: skip
+    argv += [switch for switch, on in switches.items() if on]
+    return shlex.join([*argv, "--resume"])
 
 
 def main(args: argparse.Namespace) -> int:
-    study = load_study(args.study)
-    if any(v is not None for v in (args.games, args.players, args.strategies, args.seed, args.out)):
-        study = quick_study(study, args.games, args.players, args.strategies, args.seed, args.out)
+    from .runner import check_scheduler, run
+
+    study = build_study(args)
     if args.scheduler and args.backend != "dask":
         raise StudyError("--scheduler needs --backend dask")
+    if args.scheduler:
+        check_scheduler(args.scheduler)  # before any results folder is made
     print(
         f"{study.name}: {len(study.cells())} cells, {study.total_games} games "
         f"-> {args.out or study.output}",
         file=sys.stderr,
     )
+    note = study.rounding_note()
+    if note:
+        print(note, file=sys.stderr)
     summary = run(
         study,
         workers=args.workers,
@@ -90,8 +157,9 @@ def main(args: argparse.Namespace) -> int:
         if len(summary.failures) > 10:
             print(f"  ... and {len(summary.failures) - 10} more (see the games table)")
     if summary.interrupted:
-        print(f"Interrupted. Continue with: {_resume_command(summary.folder)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        print(f"Interrupted. Continue with: {resume_command(args, summary.folder)}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_TERMINATED if summary.stop_signal == signal.SIGTERM else EXIT_INTERRUPTED
     if summary.stopped_on_failure:
         print("Stopped at the first failure (--fail-fast).", file=sys.stderr)
         return EXIT_FAILURES

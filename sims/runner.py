@@ -7,12 +7,23 @@ tables are identical whatever the backend or the number of workers.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import itertools
 import json
+import logging
+import math
 import os
 import random
+import signal
+import socket
 import sys
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +49,7 @@ from .seeding import game_seed, stream_seed
 from .study import Cell, Study
 
 BACKENDS = ("local", "dask")
+MAX_WORKERS = 256  # or 4 per core: more processes than that is a typo
 
 
 @dataclass(frozen=True)
@@ -113,13 +125,14 @@ def run_batch(batch: Batch) -> BatchResult:
     return BatchResult(batch.id, tables, records, failures, batch.games)
 
 
-def plan_batches(study: Study, records: bool = False) -> list[Batch]:
-    batches = []
+def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
+    """The study's batches in a fixed order, made as they are needed: memory stays flat
+    however many games a cell has."""
     for number, cell in enumerate(study.cells()):
         seats = {label: study.strategies[label] for label in set(cell.lineup)}
         for start in range(0, cell.games, study.batch_size):
             stop = min(cell.games, start + study.batch_size)
-            batches.append(
+            yield (
                 Batch(
                     id=f"c{number:04d}-g{start:07d}",
                     study=study.name,
@@ -134,7 +147,6 @@ def plan_batches(study: Study, records: bool = False) -> list[Batch]:
                     decision_seconds=study.decision_seconds,
                 )
             )
-    return batches
 
 
 @dataclass
@@ -146,6 +158,7 @@ class RunSummary:
     failures: list[str] = field(default_factory=list)
     interrupted: bool = False
     stopped_on_failure: bool = False
+    stop_signal: int | None = None  # SIGINT or SIGTERM when interrupted by a signal
 
 
 def run(
@@ -166,11 +179,10 @@ def run(
     workers = _workers(workers)
     first_landing = _prepare_folder(folder, study, resume)
 
-    batches = plan_batches(study, records)
     done = done_batches(folder) if resume else set()
-    todo = [b for b in batches if b.id not in done]
-    total = sum(b.games for b in batches)
-    skipped = total - sum(b.games for b in todo)
+    todo = (b for b in plan_batches(study, records) if b.id not in done)
+    total = study.total_games
+    skipped = sum(b.games for b in plan_batches(study) if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped)
     bar = tqdm(
         total=total, initial=skipped, unit="game", desc=study.name, disable=not progress,
@@ -187,20 +199,19 @@ def run(
         bar.update(result.games)
         return bool(fail_fast and result.failures)
 
-    try:
-        if backend == "dask":
-            _run_dask(todo, workers, scheduler, finished, summary)
-        elif workers == 1:
-            for batch in todo:
-                if finished(run_batch(batch)):
-                    summary.stopped_on_failure = True
-                    break
-        else:
-            _run_local(todo, workers, finished, summary)
-    except KeyboardInterrupt:
-        summary.interrupted = True
-    finally:
-        bar.close()
+    with _catch_stop_signals() as stop:
+        try:
+            if backend == "dask":
+                _run_dask(todo, workers, scheduler, finished, summary, stop)
+            else:
+                _run_local(todo, workers, finished, summary, stop)
+        except KeyboardInterrupt:  # a Ctrl-C before the signal handlers took over
+            summary.interrupted = True
+        finally:
+            bar.close()
+        if stop:
+            summary.interrupted = True
+            summary.stop_signal = stop.signal
     return summary
 
 
@@ -252,73 +263,322 @@ def _workers(workers: int | None) -> int:
     if workers is None:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else os.cpu_count() or 1)  # fmt: skip
-    if workers < 1:
-        raise StudyError(f"workers: must be at least 1, got {workers}")
+    limit = max(MAX_WORKERS, 4 * (os.cpu_count() or 1))
+    if not 1 <= workers <= limit:
+        raise StudyError(f"workers: must be from 1 to {limit}, got {workers}")
     return workers
 
 
-def _run_local(
-    todo: list[Batch], workers: int, finished: Callable[[BatchResult], bool], summary: RunSummary
-) -> None:
-    """Processes; at most 2 batches per worker in flight, so memory stays flat."""
-    pending: set[Future[BatchResult]] = set()
-    queue = iter(todo)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+# signals ----------------------------------------------------------------------------------
+# SIGINT (Ctrl-C) and SIGTERM only set a flag that the scheduling loops poll: an exception
+# raised at an arbitrary point could leave a pool's locks or queues half-updated, and a
+# second quick Ctrl-C must never interrupt the clean-up (that hung runs before).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+POLL_SECONDS = 0.1
 
-        def top_up() -> None:
+
+class _Stop:
+    """The first stop signal received during a run (None while running)."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.signal is not None
+
+    def handler(self, signum: int, frame: object) -> None:
+        if self.signal is None:
+            self.signal = signum
+
+
+@contextmanager
+def _catch_stop_signals() -> Iterator[_Stop]:
+    """Route SIGINT and SIGTERM to a flag for the run's duration (main thread only)."""
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    # a signal ignored from the start (a `nohup` or background job) stays ignored
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig, old in previous.items():
+        if old is not signal.SIG_IGN:
+            signal.signal(sig, stop.handler)
+    try:
+        yield stop
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+# worker processes -------------------------------------------------------------------------
+WATCHDOG_SECONDS = 0.5
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _worker_start(parent: int) -> None:
+    """Initialise a local worker: die with the parent, leave Ctrl-C to the parent.
+
+    A terminal's Ctrl-C reaches the whole process group; the parent decides what to do
+    and stops the workers itself. If the parent is killed (SIGKILL cannot be caught), the
+    kernel kills the worker (Linux PR_SET_PDEATHSIG); elsewhere a watchdog thread notices
+    that the parent is gone within half a second.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still works
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+
+
+def _close_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
+    """Shut a pool down; with ``kill``, without waiting for batches still being played."""
+    if kill:
+        # the pool's process table is private, but nothing public names its workers
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+        for process in processes:
+            process.join(timeout=5)
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+WORKER_DIED = "worker died (the process ended abruptly: os._exit, a crash or a kill)"
+
+
+def _failed_result(batch: Batch, error: str) -> BatchResult:
+    """A batch whose worker could not report: each of its games is a failed game."""
+    from cardgame import Game
+
+    from .match import StrategyFailure, _game_row
+
+    games, failures = [], []
+    for spec in batch.specs():
+        state = Game(spec.players, spec.seed, spec.rules).new_state()
+        games.append(_game_row(spec, state, math.nan, StrategyFailure(-1, "", error)))
+        failures.append(f"{spec.cell} game {spec.index}: {error}")
+    return BatchResult(batch.id, {"games": games, "seats": [], "destinations": []}, [],
+                       failures, batch.games)  # fmt: skip
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"worker error: {type(exc).__name__}" + (f": {text}" if text else "")
+
+
+def _run_local(
+    todo: Iterable[Batch],
+    workers: int,
+    finished: Callable[[BatchResult], bool],
+    summary: RunSummary,
+    stop: _Stop,
+) -> None:
+    """Processes; at most 2 batches per worker in flight, so memory stays flat.
+
+    A worker that dies takes its pool with it: the batches in flight are then replayed one
+    at a time in fresh pools, and a batch that kills its worker again is recorded as failed
+    games, so a crashing strategy costs its games, not the study (and the outcome does not
+    depend on the number of workers).
+    """
+    queue = iter(todo)
+    while True:
+        suspects = _run_pool(queue, workers, finished, summary, stop)
+        if suspects is None:
+            return
+        for batch in suspects:
+            if stop or summary.stopped_on_failure:
+                return
+            result = _run_alone(batch, stop)
+            if result is None:
+                return
+            if finished(result):
+                summary.stopped_on_failure = True
+
+
+def _run_pool(
+    queue: Iterator[Batch],
+    workers: int,
+    finished: Callable[[BatchResult], bool],
+    summary: RunSummary,
+    stop: _Stop,
+) -> list[Batch] | None:
+    """Play batches until done or stopped (None), or until a worker dies: then return the
+    batches that were in flight, in plan order."""
+    pending: dict[Future[BatchResult], Batch] = {}
+    pool = _new_pool(workers)
+    clean = False
+    try:
+        while True:
             for batch in queue:
-                pending.add(pool.submit(run_batch, batch))
+                pending[pool.submit(run_batch, batch)] = batch
                 if len(pending) >= 2 * workers:
                     break
+            if not pending or stop:
+                clean = not pending
+                return None
+            completed, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in sorted(completed, key=lambda f: pending[f].id):
+                batch = pending.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    return sorted([batch, *pending.values()], key=lambda b: b.id)
+                except BaseException as exc:  # SystemExit and the like, sent back
+                    result = _failed_result(batch, _describe(exc))
+                if finished(result):
+                    summary.stopped_on_failure = True
+                    return None
+    finally:
+        _close_pool(pool, kill=not clean)
 
-        try:
-            top_up()
-            while pending:
-                completed, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in completed:
-                    if finished(future.result()):
-                        summary.stopped_on_failure = True
-                if summary.stopped_on_failure:
-                    break
-                top_up()
-        finally:
-            for future in pending:
-                future.cancel()
+
+def _run_alone(batch: Batch, stop: _Stop) -> BatchResult | None:
+    """One batch in a pool of its own: its result, failed games if it kills the worker,
+    or None when stopped."""
+    pool = _new_pool(1)
+    future = pool.submit(run_batch, batch)
+    try:
+        while not stop:
+            if wait([future], timeout=POLL_SECONDS).done:
+                try:
+                    return future.result()
+                except BrokenProcessPool:
+                    return _failed_result(batch, WORKER_DIED)
+                except BaseException as exc:
+                    return _failed_result(batch, _describe(exc))
+        return None
+    finally:
+        _close_pool(pool, kill=not future.done())
+
+
+DASK_CONNECT_SECONDS = 5
 
 
 def _run_dask(
-    todo: list[Batch],
+    todo: Iterable[Batch],
     workers: int,
     scheduler: str | None,
     finished: Callable[[BatchResult], bool],
     summary: RunSummary,
+    stop: _Stop,
 ) -> None:
     """The same batches on a Dask distributed cluster (a local one when no address)."""
     from dask.distributed import Client, LocalCluster, as_completed
+    from distributed import KilledWorker
 
+    _quiet_dask()
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        client = _connect(Client, scheduler)
     else:
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            preload=[__name__],  # runs dask_setup below in each worker
         )
         client = Client(cluster)
     try:
         queue = iter(todo)
-        first = [
-            client.submit(run_batch, b, pure=False)
-            for _, b in zip(range(2 * workers), queue, strict=False)
-        ]
-        futures = as_completed(first)
-        for future in futures:
-            if finished(future.result()):
-                summary.stopped_on_failure = True
-                break
-            nxt = next(queue, None)
-            if nxt is not None:
-                futures.add(client.submit(run_batch, nxt, pure=False))
+        batches = {}
+        futures = as_completed()
+        for batch in itertools.islice(queue, 2 * workers):
+            future = client.submit(run_batch, batch, pure=False)
+            batches[future.key] = batch
+            futures.add(future)
+        while not futures.is_empty():
+            if stop:
+                return
+            ready = futures.next_batch(block=False)
+            if not ready:
+                time.sleep(POLL_SECONDS)
+                continue
+            for future in sorted(ready, key=lambda f: batches[f.key].id):
+                batch = batches.pop(future.key)
+                try:
+                    result = future.result()
+                except KilledWorker:
+                    result = _failed_result(batch, WORKER_DIED)
+                except Exception as exc:
+                    result = _failed_result(batch, _describe(exc))
+                if finished(result):
+                    summary.stopped_on_failure = True
+                    return
+                nxt = next(queue, None)
+                if nxt is not None:
+                    new = client.submit(run_batch, nxt, pure=False)
+                    batches[new.key] = nxt
+                    futures.add(new)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close_dask(client, cluster)
+
+
+def dask_setup(worker: object) -> None:
+    """Dask preload hook: a local cluster's workers leave Ctrl-C to the main process (a
+    terminal sends it to the whole process group), as the local pool's workers do."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _connect(client_class: Any, scheduler: str) -> Any:
+    """A client of a running scheduler, or one line saying it cannot be reached."""
+    try:
+        return client_class(scheduler, timeout=DASK_CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise StudyError(
+            f"--scheduler {scheduler}: cannot reach the Dask scheduler "
+            f"({' '.join(str(exc).split()) or type(exc).__name__})"
+        ) from None
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Fail fast (before a results folder exists) when a tcp scheduler does not answer."""
+    address = scheduler.removeprefix("tcp://")
+    if "://" in address:
+        return  # tls, ucx, inproc: left to the client's own connect timeout
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise StudyError(f"--scheduler {scheduler}: expected an address like tcp://host:8786")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), DASK_CONNECT_SECONDS).close()
+    except (OSError, ValueError) as exc:
+        raise StudyError(
+            f"--scheduler {scheduler}: cannot reach the Dask scheduler "
+            f"({exc.strerror if isinstance(exc, OSError) and exc.strerror else exc})"
+        ) from None
+
+
+def _quiet_dask() -> None:
+    """Dask logs every worker's and nanny's shutdown: on Ctrl-C that was 77 lines."""
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")  # local worker processes
+    for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.core"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def _close_dask(client: Any, cluster: Any) -> None:
+    """Close the client and a local cluster quietly, and within a bounded time."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    with contextlib.suppress(Exception):
+        client.close(timeout=5)
+    if cluster is not None:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=5)

@@ -12,7 +12,9 @@ import difflib
 import importlib
 import os
 import random
+import re
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -39,8 +41,21 @@ class Strategy:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.__dict__.get("name"):
-            Strategy._registry[cls.name] = cls
+        name = cls.__dict__.get("name")
+        if not name:
+            return
+        taken = Strategy._registry.get(name)
+        if taken is not None and _qualified(taken) != _qualified(cls):
+            # first come, first kept: a user's class must not silently replace a built-in
+            warnings.warn(
+                f"strategy name {name!r} is taken by {_qualified(taken)}; "
+                f"{_qualified(cls)} is not registered under it (use it as "
+                f"{cls.__module__}:{cls.__qualname__}, or give it another name)",
+                StrategyNameWarning,
+                stacklevel=2,
+            )
+            return
+        Strategy._registry[name] = cls  # a re-imported module replaces its own class
 
     def __init__(self, rng: random.Random, knobs: Knobs | None = None) -> None:
         self.rng = rng
@@ -71,6 +86,14 @@ class Strategy:
         raise NotImplementedError
 
 
+class StrategyNameWarning(UserWarning):
+    """A strategy class names itself like one already registered: it is not registered."""
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def registered() -> dict[str, type[Strategy]]:
     """Every strategy known by name (importing the built-in families first)."""
     from . import strategies  # noqa: F401  (registers the built-ins)
@@ -78,19 +101,21 @@ def registered() -> dict[str, type[Strategy]]:
     return dict(sorted(Strategy._registry.items()))
 
 
+def strategy_help() -> str:
+    """For --help: the registered names, and how to name a class of one's own."""
+    return (
+        f"Strategies: {', '.join(registered())}; or a class of your own as module:Class "
+        "(a class whose name is already taken is not registered under it)."
+    )
+
+
+_MODULE_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
 def strategy_class(name: str) -> type[Strategy]:
     """Find a strategy by registered name or as ``module:Class``."""
     if ":" in name:
-        module_name, _, class_name = name.partition(":")
-        if "" not in sys.path and os.getcwd() not in sys.path:
-            sys.path.append(os.getcwd())  # a user's module in the current folder
-        try:
-            found = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise UnknownStrategyError(f"cannot load strategy {name!r}: {exc}") from None
-        if not (isinstance(found, type) and issubclass(found, Strategy)):
-            raise UnknownStrategyError(f"{name!r} is not a sims.Strategy subclass")
-        return found
+        return _load_class(name)
     known = registered()
     if name in known:
         return known[name]
@@ -99,9 +124,48 @@ def strategy_class(name: str) -> type[Strategy]:
     raise UnknownStrategyError(f"unknown strategy {name!r}{hint} (known: {', '.join(known)})")
 
 
+def _load_class(name: str) -> type[Strategy]:
+    """Import ``module:Class``; anything that goes wrong on the way is one line."""
+    if not _MODULE_CLASS.fullmatch(name):
+        raise UnknownStrategyError(
+            f"cannot load strategy {name!r}: expected module:Class, e.g. mystrategies:Greedy"
+        )
+    module_name, _, class_name = name.partition(":")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # a user's module in the current folder
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in class_name.split("."):
+            found = getattr(found, part)
+    except (Exception, SystemExit) as exc:  # the user's module may fail in any way
+        text = " ".join(str(exc).split())
+        detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        raise UnknownStrategyError(f"cannot load strategy {name!r}: {detail}") from None
+    if not (isinstance(found, type) and issubclass(found, Strategy)):
+        raise UnknownStrategyError(f"{name!r} is not a sims.Strategy subclass")
+    return found
+
+
+def _knob_defaults(cls: type[Strategy], where: str) -> Knobs:
+    """The class's default knobs, checking that its Knobs is a dataclass with defaults."""
+    knobs_class = cls.Knobs
+    if not (isinstance(knobs_class, type) and dataclasses.is_dataclass(knobs_class)):
+        raise UnknownStrategyError(
+            f"{where}: {_qualified(cls)}.Knobs must be a dataclass (subclass sims.strategy.Knobs)"
+        )
+    try:
+        return knobs_class()
+    except Exception as exc:
+        raise UnknownStrategyError(
+            f"{where}: {_qualified(cls)}.Knobs() failed: give every knob a default "
+            f"({type(exc).__name__}: {' '.join(str(exc).split())})"
+        ) from None
+
+
 def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -> Knobs:
     """Build a strategy's knobs from a mapping; unknown knobs are refused by name."""
     values = dict(values or {})
+    defaults = _knob_defaults(cls, where)
     fields = {f.name: f for f in dataclasses.fields(cls.Knobs)}
     unknown = sorted(set(values) - set(fields))
     if unknown:
@@ -110,7 +174,7 @@ def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -
             f"{where}: strategy {cls.name!r} has no knob {unknown[0]!r} (knobs: {known})"
         )
     for key, value in values.items():
-        default = getattr(cls.Knobs(), key)
+        default = getattr(defaults, key)
         if type(default) is float and isinstance(value, int) and not isinstance(value, bool):
             values[key] = float(value)
         elif type(value) is not type(default):
@@ -118,7 +182,13 @@ def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -
                 f"{where}: knob {key!r} of {cls.name!r} must be {type(default).__name__}, "
                 f"got {value!r}"
             )
-    return cls.Knobs(**values)
+    try:
+        return cls.Knobs(**values)
+    except Exception as exc:  # a Knobs that checks its own values
+        raise UnknownStrategyError(
+            f"{where}: knobs of {cls.name or _qualified(cls)!r} refused: "
+            f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        ) from None
 
 
 @dataclass(frozen=True)

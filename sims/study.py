@@ -6,20 +6,23 @@ A study expands into cells: one per (rule variant, player count, line-up). Each 
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgame import CardgameError, Rules
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import StudyError
 from .strategy import StrategySpec
+
+if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
+    from .clock import ThinkTimes
 
 ROTATIONS = ("permutations", "random")
 DEFAULT_STUDY = "strategy-ladder"
@@ -27,6 +30,7 @@ STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits",
 }  # fmt: skip
+MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,23 @@ class Study:
     def total_games(self) -> int:
         return sum(cell.games for cell in self.cells())
 
+    def rounding_note(self) -> str | None:
+        """Says so when the permutations rotation plays more games than asked for."""
+        rounded: dict[int, set[int]] = {}
+        for cell in self.cells():
+            if cell.games != self.games_per_cell:
+                rounded.setdefault(cell.games, set()).add(cell.players)
+        if not rounded:
+            return None
+        parts = [
+            f"{games} ({', '.join(map(str, sorted(players)))} players)"
+            for games, players in sorted(rounded.items())
+        ]
+        return (
+            f"{self.games_per_cell} games per cell rounded up to {' or '.join(parts)} "
+            "so every seat order appears equally often"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The study as plain data: stored with results to check a resumed run."""
         return {
@@ -113,12 +134,17 @@ def _need(cond: bool, where: str, message: str) -> None:
         raise StudyError(f"{where}: {message}")
 
 
-def _int(data: dict[str, Any], key: str, default: int, low: int, where: str) -> int:
+def _int(
+    data: dict[str, Any], key: str, default: int, low: int, where: str, high: int | None = None
+) -> int:
     value = data.get(key, default)
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
     _need(
-        isinstance(value, int) and not isinstance(value, bool) and value >= low,
+        ok and (high is None or value <= high),
         f"{where}: {key}",
-        f"must be a whole number >= {low}, got {value!r}",
+        f"must be a whole number >= {low}, got {value!r}"
+        if high is None
+        else f"must be a whole number from {low} to {high}, got {value!r}",
     )
     return value
 
@@ -131,7 +157,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     name = data.get("name", Path(where).stem)
     _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
     seed = _int(data, "seed", 2026, 0, where)
-    games = _int(data, "games_per_cell", 100, 1, where)
+    games = _int(data, "games_per_cell", 100, 1, where, MAX_GAMES)
     batch = _int(data, "batch_size", 50, 1, where)
 
     players = data.get("players", [2, 3, 4])
@@ -187,14 +213,25 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
           "must be a table of named rule variants")  # fmt: skip
     variants = {}
     for variant, rules in variants_data.items():
+        _need(isinstance(rules, dict), f"{where}: variants.{variant}",
+              f"must be a table of rule settings, got {rules!r}")  # fmt: skip
         try:
             variants[variant] = Rules.from_dict(rules)
         except CardgameError as exc:
             raise StudyError(f"{where}: variants.{variant}: {exc}") from None
+        except (TypeError, ValueError) as exc:  # a setting of the wrong type
+            raise StudyError(f"{where}: variants.{variant}: {_one_line(exc)}") from None
 
-    clock = ThinkTimes.from_dict(data.get("clock"), f"{where}: clock")
+    from .clock import ThinkTimes
+
+    clock_data = data.get("clock", {})
+    _need(isinstance(clock_data, dict), f"{where}: clock",
+          f"must be a table of think times in seconds, got {clock_data!r}")  # fmt: skip
+    clock = ThinkTimes.from_dict(clock_data, f"{where}: clock")
     output = data.get("output", f"results/{name}")
     _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
+    description = data.get("description", "")
+    _need(isinstance(description, str), f"{where}: description", "must be a string")
     return Study(
         name=name,
         seed=seed,
@@ -208,7 +245,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         strategies=strategies,
         variants=variants,
         clock=clock,
-        description=str(data.get("description", "")),
+        description=description,
         decision_seconds=_decision_seconds(data.get("limits", {}), where),
         source=data,
     )
@@ -227,6 +264,10 @@ def _decision_seconds(limits: Any, where: str) -> float:
         f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
     )
     return float(value)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
@@ -285,9 +326,19 @@ def quick_study(
     strategies: list[str] | None = None,
     seed: int | None = None,
     out: str | None = None,
+    name: str | None = None,
 ) -> Study:
-    """The study with command-line overrides applied (validated like a file)."""
+    """The study with command-line overrides applied (validated like a file).
+
+    The study keeps its own name (flags only tweak it) unless ``name`` gives a new one,
+    which also becomes the default output folder ``results/<name>``.
+    """
     data = dict(base.source)
+    data["name"] = base.name
+    if name is not None:
+        data["name"] = name
+        data["output"] = f"results/{name}"
+        data.pop("description", None)
     if games is not None:
         data["games_per_cell"] = games
     if players is not None:
@@ -300,3 +351,13 @@ def quick_study(
     if out is not None:
         data["output"] = out
     return from_dict(data, "command line")
+
+
+def adhoc_name(
+    strategies: list[str] | tuple[str, ...], players: list[int] | tuple[int, ...]
+) -> str:
+    """The name (and folder) of a study given only by flags: ``adhoc-planner+thief-2p``."""
+    labels = sorted(set(strategies))
+    who = "+".join(labels) if len(labels) <= 3 else f"{len(labels)}-strategies"
+    who = re.sub(r"[^A-Za-z0-9_+-]+", "-", who).strip("-") or "strategies"
+    return f"adhoc-{who}-{'-'.join(str(p) for p in sorted(set(players)))}p"

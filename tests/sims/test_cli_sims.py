@@ -1,0 +1,167 @@
+"""`cardgame simulate` from a new user's side: help, bad options, ad-hoc runs, the resume
+command, and random input that must only ever give exit 0 or a one-line exit 2."""
+
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import sims.runner
+from cardgame.cli import main
+from sims.runner import RunSummary
+from sims.strategy import registered
+
+
+def exit_code(argv):
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse
+        return exc.code
+
+
+@pytest.fixture
+def no_run(monkeypatch):
+    """Replace the runner: these tests are about what happens before a study runs."""
+    seen = []
+
+    def fake_run(study, **options):
+        seen.append((study, options))
+        return RunSummary(options.get("out") or study.output, 0, study.total_games, 0)
+
+    monkeypatch.setattr(sims.runner, "run", fake_run)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--games", "x"],
+        ["--players", "2,x"],
+        ["--backend", "nope"],
+        ["--workers", "many"],
+    ],  # an unknown option is the top-level parser's (cardgame/cli.py)
+)
+def test_bad_options_are_one_line_exit_2(capsys, argv):
+    assert exit_code(["simulate", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardgame simulate: error:") and err.count("\n") == 1, err
+
+
+def test_help_lists_the_strategy_names(capsys):
+    assert exit_code(["simulate", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for name in registered():
+        assert name in out
+    assert "module:Class" in out
+
+
+def test_the_simulate_command_imports_no_heavy_module():
+    code = (
+        "import sys, sims.cli\n"
+        "heavy = ('tqdm', 'pandas', 'pyarrow', 'simpy', 'dask', 'numpy')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_flags_only_make_an_adhoc_study_with_its_own_folder(tmp_path, monkeypatch, capsys, no_run):
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "--strategies", "planner,thief", "--players", "2", "--games", "4"]
+    assert exit_code(argv) == 0
+    study, options = no_run[-1]
+    assert study.name == "adhoc-planner+thief-2p" and options["out"] is None
+    assert study.output == "results/adhoc-planner+thief-2p"
+    assert "strategy-ladder" not in capsys.readouterr().err
+
+
+def test_flags_on_a_study_keep_its_name(tmp_path, monkeypatch, no_run):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text("players = [2]\n")
+    assert exit_code(["simulate", "mine.toml", "--games", "4", "--seed", "1"]) == 0
+    assert no_run[-1][0].name == "mine" and no_run[-1][0].output == "results/mine"
+    assert exit_code(["simulate", "--workers", "1"]) == 0  # no study flags: the default study
+    assert no_run[-1][0].name == "strategy-ladder"
+
+
+def test_rounding_up_is_said_on_stderr(capsys, no_run):
+    argv = ["simulate", "--strategies", "planner,thief,random", "--players", "3", "--games", "10"]
+    assert exit_code(argv) == 0
+    err = capsys.readouterr().err
+    assert "10 games per cell rounded up to 12 (3 players) so every seat order" in err
+    assert no_run[-1][0].total_games == 12
+
+
+def test_absurd_game_counts_are_refused_in_one_line(capsys, no_run):
+    assert exit_code(["simulate", "--games", str(10**9 + 1)]) == 2
+    err = capsys.readouterr().err
+    assert "games_per_cell: must be a whole number from 1 to 1000000000" in err
+    assert err.count("\n") == 1 and not no_run
+
+
+def test_the_printed_resume_command_of_an_adhoc_run_works(tmp_path):
+    command = [sys.executable, "-m", "cardgame.cli", "simulate", "--strategies", "planner,random"]
+    command += ["--players", "2", "--games", "200", "--workers", "2", "--no-progress"]
+    with open(tmp_path / "err", "w") as err:
+        process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=err)
+    games = tmp_path / "results" / "adhoc-planner+random-2p" / "games"
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(games.glob("*.parquet")):
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == 130
+    hint = (tmp_path / "err").read_text().strip().splitlines()[-1]
+    prefix = "Interrupted. Continue with: "
+    assert hint.startswith(prefix + "cardgame simulate ") and "--resume" in hint, hint
+    argv = shlex.split(hint.removeprefix(prefix))
+    resumed = subprocess.run(
+        [sys.executable, "-m", "cardgame.cli", *argv[1:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert resumed.returncode == 0, resumed.stderr[-1000:]
+    assert "200 of 200 games" in resumed.stdout
+    manifest = json.loads((games.parent / "manifest.json").read_text())
+    assert manifest["study"]["name"] == "adhoc-planner+random-2p"
+
+
+# fuzz: random option values --------------------------------------------------------------
+SAFE_NAMES = [*registered(), "", ":", ".mod:Class", "mod:", ":Class", "nope:X", "a,b,,c"]
+option_text = st.text(st.characters(codec="utf-8", exclude_characters=":"), max_size=12)
+
+
+number_lists = st.lists(st.integers(-1, 6), max_size=4).map(lambda xs: ",".join(map(str, xs)))
+name_lists = st.lists(st.sampled_from(SAFE_NAMES), max_size=5).map(",".join)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    games=st.one_of(option_text, st.integers(-5, 10**12).map(str)),
+    players=st.one_of(option_text, number_lists),
+    strategies=st.one_of(option_text, name_lists),
+)
+def test_random_option_values_give_exit_0_or_one_line_2(games, players, strategies):
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    argv = ["simulate", f"--games={games}", f"--players={players}", f"--strategies={strategies}"]
+    err = io.StringIO()
+    original = sims.runner.run
+    sims.runner.run = lambda study, **o: RunSummary(study.output, 0, study.total_games, 0)
+    try:
+        with redirect_stderr(err), redirect_stdout(io.StringIO()):
+            code = exit_code(argv)
+    finally:
+        sims.runner.run = original
+    text = err.getvalue()
+    assert code in (0, 2), text
+    assert "Traceback" not in text
+    if code == 2:
+        assert text.count("\n") == 1, text
