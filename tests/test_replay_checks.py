@@ -166,11 +166,6 @@ def test_a_malformed_record_is_refused_with_the_field_named(played, name):
     assert message in str(error.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 9 item 5: state.py aliases the live held list into the round-1 resolution; "
-    "fixed on the engine-state branch - remove this marker when that branch is merged",
-)
 def test_a_four_player_round_one_resolution_lists_only_what_was_held_then():
     """Derived from the record alone: a round's resolution covers exactly the destinations
     each seat held when the round ended (kept at setup or drawn since, not yet reached)."""
