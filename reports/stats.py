@@ -529,18 +529,12 @@ def pooling_test(seats: pd.DataFrame) -> pd.DataFrame:
     common = sorted(set.intersection(*rated))
     if len(common) < 2:
         return pd.DataFrame(columns=columns)
-    separate = 0.0
-    for _, group in seats.groupby("players"):
-        ranks = _restrict(rank_matrix(group, labels), common)
-        separate += _pl_mle(*_compact(ranks), len(common))[1]
-    pooled = _pl_mle(*_compact(_restrict(_pooled_ranks(seats, labels), common)), len(common))[1]
-    lr = max(2 * (separate - pooled), 0.0)
-    df = (len(common) - 1) * (len(fits) - 1)
-    p = float(sps.chi2.sf(lr, df))
+    blocks = [_restrict(rank_matrix(g, labels), common) for _, g in seats.groupby("players")]
+    lr, df, p = pooling_lr(blocks, len(common))
     return pd.DataFrame(
         [
             {
-                "players": ", ".join(str(p) for p in fits),
+                "players": ", ".join(str(count) for count in fits),
                 "strategies": ", ".join(labels[i] for i in common),
                 "lr": lr,
                 "df": df,
@@ -549,6 +543,20 @@ def pooling_test(seats: pd.DataFrame) -> pd.DataFrame:
             }
         ]
     )
+
+
+def pooling_lr(blocks: list[np.ndarray], k: int) -> tuple[float, int, float]:
+    """(LR statistic, df, p): Plackett-Luce fitted per block (player count) against one fit
+    over all blocks, for ``k`` strategies present in every block."""
+    separate = sum(_pl_mle(*_compact(block), k)[1] for block in blocks)
+    width = max(block.shape[1] for block in blocks)
+    stacked = np.vstack(
+        [np.pad(b, ((0, 0), (0, width - b.shape[1])), constant_values=-1) for b in blocks]
+    )
+    pooled = _pl_mle(*_compact(stacked), k)[1]
+    lr = max(2 * (separate - pooled), 0.0)
+    df = (k - 1) * (len(blocks) - 1)
+    return lr, df, float(sps.chi2.sf(lr, df))
 
 
 def pooled_ratings(seats: pd.DataFrame) -> pd.DataFrame:
