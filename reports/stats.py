@@ -563,6 +563,8 @@ def pooled_ratings(seats: pd.DataFrame) -> pd.DataFrame:
     """One Plackett-Luce fit over all player counts (``players`` = "pooled"): shown only
     beside ``pooling_test``, which says whether one strength per strategy fits every count."""
     labels = sorted(seats["strategy"].unique())
+    if seats.empty:
+        return pd.DataFrame(columns=RATING_COLUMNS)
     fit = pl_fit(_pooled_ranks(seats, labels), labels)
     return _ranked(
         pd.DataFrame(

@@ -408,3 +408,16 @@ def test_big_city_lift_is_clustered_by_game():
     )
     parts = stats.score_parts(seats.assign(destination_points=0, penalties=0, bonus_points=0))
     assert set(parts["n_games"]) == {80} and set(parts["n_seats"]) == {80}
+
+
+def test_a_study_of_one_strategy_rates_nothing_and_says_why():
+    seats = pd.concat(
+        [_table_rows([[0] * p] * 20, p, ["planner"], cell=f"{p}p") for p in (2, 3)],
+        ignore_index=True,
+    )
+    ratings = stats.ratings(seats)
+    assert ratings["strength"].isna().all()
+    assert (ratings["note"] == "the only strategy at its tables: nothing to compare").all()
+    assert stats.pairwise(seats).empty and stats.pooling_test(seats).empty
+    assert stats.head_to_head(seats).empty
+    assert stats.pooled_ratings(seats)["strength"].isna().all()
