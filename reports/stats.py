@@ -49,18 +49,27 @@ def mean_ci(values: pd.Series) -> tuple[int, float, float, float]:
     return n, mean, mean - half, mean + half
 
 
-def one_sample(values: pd.Series) -> tuple[float, float, float, float]:
-    """(mean, ci_low, ci_high, p): t interval and t-test of mean 0 over independent values.
+def one_sample(values) -> tuple[float, float, float, float]:
+    """(mean, ci_low, ci_high, p): Student t interval and t-test of mean 0 over independent
+    values (numpy, as scipy.stats.ttest_1samp computes it, without its per-call overhead).
 
     Values that never vary give no test: p is 1 when they are all 0, else NaN (a
     separation the caller must say in words)."""
-    values = pd.Series(values, dtype=float).dropna()
-    n, mean, low, high = mean_ci(values)
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    n = len(values)
+    if n == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    mean = float(values.mean())
     if n < 2:
         return mean, np.nan, np.nan, np.nan
-    if values.std(ddof=1) == 0:
+    sd = float(values.std(ddof=1))
+    if sd == 0:
         return mean, mean, mean, 1.0 if mean == 0 else np.nan
-    return mean, low, high, float(sps.ttest_1samp(values, 0.0).pvalue)
+    se = sd / np.sqrt(n)
+    half = float(sps.t.ppf(0.975, n - 1) * se)
+    p = float(2 * sps.t.sf(abs(mean / se), n - 1))
+    return mean, mean - half, mean + half, p
 
 
 def game_ids(frame: pd.DataFrame) -> np.ndarray:
@@ -313,6 +322,7 @@ def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian
     idx = np.where(ranks < 0, k, ranks)
     th = np.append(theta, -np.inf)[idx]
     loglik, grad, info = 0.0, np.zeros(k + 1), np.zeros((k + 1, k + 1))
+    eye = np.eye(k + 1)
     for place in range(ranks.shape[1] - 1):
         valid = ranks[:, place] >= 0
         sub, ids, w = th[valid, place:], idx[valid, place:], weights[valid]
@@ -321,11 +331,10 @@ def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian
         total = e.sum(axis=1, keepdims=True)
         p = e / total
         loglik += float(np.sum(w * (sub[:, 0] - top[:, 0] - np.log(total[:, 0]))))
-        np.add.at(grad, ids[:, 0], w)
-        np.add.at(grad, ids, -w[:, None] * p)
+        onehot = eye[ids]  # seats x places left x strategies
+        probs = np.einsum("rm,rmk->rk", p, onehot)  # chance each strategy is placed next
+        grad += w @ onehot[:, 0, :] - w @ probs
         if hessian:
-            probs = np.zeros((len(w), k + 1))
-            np.add.at(probs, (np.arange(len(w))[:, None], ids), p)
             weighted = w[:, None] * probs
             info += np.diag(weighted.sum(axis=0)) - probs.T @ weighted
     return loglik, grad[:k], info[:k, :k]

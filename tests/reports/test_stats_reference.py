@@ -102,17 +102,15 @@ def _table_rows(rankings, players, labels, rng=None, cell="c"):
 
 
 def _pl_draws(rng, strengths, tables, players, repeat):
-    """Rankings drawn from Plackett-Luce: line-ups with or without repeated strategies."""
+    """Rankings drawn from Plackett-Luce by the Gumbel trick (sorting strength + Gumbel noise
+    gives a Plackett-Luce ranking, Yellott 1977); line-ups with or without repeats."""
     strengths = np.asarray(strengths, dtype=float)
-    out = []
-    for _ in range(tables):
-        left = list(rng.choice(len(strengths), size=players, replace=repeat))
-        order = []
-        while left:
-            weights = np.exp(strengths[left])
-            order.append(left.pop(rng.choice(len(left), p=weights / weights.sum())))
-        out.append(order)
-    return np.array(out)
+    if repeat:
+        lineups = rng.integers(len(strengths), size=(tables, players))
+    else:
+        lineups = np.argsort(rng.random((tables, len(strengths))), axis=1)[:, :players]
+    keys = strengths[lineups] + rng.gumbel(size=lineups.shape)
+    return np.take_along_axis(lineups, np.argsort(-keys, axis=1), axis=1)
 
 
 # ------------------------------------------------------------------ win rates
@@ -287,10 +285,10 @@ def test_pooling_lr_rejects_at_the_nominal_rate_under_no_interaction():
     rng = np.random.default_rng(32)
     strengths = [0.4, 0.0, -0.4]
     rejected = 0
-    for _ in range(300):
+    for _ in range(250):
         blocks = [_pl_draws(rng, strengths, 50, players, False) for players in (2, 3)]
         rejected += stats.pooling_lr(blocks, 3)[2] < 0.05
-    assert NULL_RATE[0] <= rejected / 300 <= NULL_RATE[1]
+    assert NULL_RATE[0] <= rejected / 250 <= NULL_RATE[1]
 
 
 # ------------------------------------------------------------------ seat order
@@ -421,3 +419,50 @@ def test_a_study_of_one_strategy_rates_nothing_and_says_why():
     assert stats.pairwise(seats).empty and stats.pooling_test(seats).empty
     assert stats.head_to_head(seats).empty
     assert stats.pooled_ratings(seats)["strength"].isna().all()
+
+
+def _many_duels(rng, duels, games, p_first):
+    """``duels`` independent pairs of strategies (s0/t0, s1/t1, ...) at 2-player tables, each
+    pair in its own cell: one call of a table function then runs ``duels`` studies."""
+    first_wins = np.repeat(rng.random((duels, games)) < p_first, 2).ravel()
+    seat = np.tile([0, 1], duels * games)
+    won = first_wins == (seat == 0)
+    duel = np.repeat(np.arange(duels), 2 * games)
+    return pd.DataFrame(
+        {
+            "cell": [f"d{d}" for d in duel],
+            "game_index": np.tile(np.repeat(np.arange(games), 2), duels),
+            "players": 2,
+            "seat": seat,
+            "strategy": [f"{'st'[s]}{d}" for s, d in zip(seat, duel, strict=True)],
+            "score": 10.0 * won,
+            "reached": 0,
+            "n_big_cities": 0,
+            "win_share": won.astype(float),
+        }
+    )
+
+
+@pytest.mark.slow
+def test_head_to_head_and_field_tests_reject_at_the_nominal_rate_and_find_a_planted_edge():
+    rng = np.random.default_rng(71)
+    null = _many_duels(rng, 400, 40, 0.5)
+    duel = stats.head_to_head(null)
+    first = duel[duel["strategy"].str.startswith("s")]
+    assert NULL_RATE[0] <= (first["p_value"] < 0.05).mean() <= NULL_RATE[1]
+    wins = stats.win_rates(null)
+    wins = wins[wins["strategy"].str.startswith("s")]
+    assert NULL_RATE[0] <= (wins["p_value"] < 0.05).mean() <= NULL_RATE[1]
+    planted = _many_duels(rng, 20, 200, 0.65)
+    duel = stats.head_to_head(planted)
+    assert (duel[duel["strategy"].str.startswith("s")]["p_value"] < 0.05).mean() > 0.8
+
+
+def test_variant_difference_is_welch_as_in_scipy():
+    rng = np.random.default_rng(72)
+    a, b = pd.Series(rng.normal(10, 2, 40)), pd.Series(rng.normal(9, 4, 60))
+    diff, low, high = stats._difference(a, b)
+    # scipy.stats.ttest_ind(a, b, equal_var=False).confidence_interval()
+    ref = sps.ttest_ind(a, b, equal_var=False).confidence_interval()
+    assert (low, high) == pytest.approx((ref.low, ref.high))
+    assert diff == pytest.approx(a.mean() - b.mean())
