@@ -97,7 +97,8 @@ def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows:
             figures.win_rates(t["win_rates"]),
             "Win rate = share of its games a strategy won (its seats' win shares summed per "
             "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
-            f"n_games and n_seats in the table ({seat_rows:,} seat rows). Above the field: "
+            f"n_games and n_seats in the table ({seat_rows:,} seat rows); games in which a "
+            "strategy held every seat are left out (n_alone). Above the field: "
             "against what it would win if the non-random strategies were equally strong, "
             "paired per game, Holm-corrected over the strategies of a player count.",
         )

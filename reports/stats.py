@@ -209,10 +209,15 @@ def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
     share it would win if all non-random seats were equally strong, and ``vs_field`` its
     excess over that, paired per game (t interval over games), tested against 0 with Holm's
     correction over the strategies of each player count (``p_adjusted``, ``significant``).
+
+    Games in which a strategy held every seat tell nothing about it: they are left out
+    (``n_alone`` counts them) unless it never met another strategy.
     """
     unit = per_game_shares(seats)
     rows = []
-    for (players, strategy), group in unit.groupby(["players", "strategy"], sort=True):
+    for (players, strategy), every in unit.groupby(["players", "strategy"], sort=True):
+        alone = every["fair"] >= 1
+        group = every if alone.all() else every[~alone]
         n_games, wins = len(group), float(group["win"].sum())
         low, high = wilson(wins, n_games)
         excess, ex_low, ex_high, p = one_sample(group["win"] - group["field"])
@@ -222,6 +227,7 @@ def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
                 "strategy": strategy,
                 "n_games": n_games,
                 "n_seats": int(group["seats"].sum()),
+                "n_alone": int(alone.sum()) if not alone.all() else 0,
                 "wins": wins,
                 "rate": wins / n_games,
                 "ci_low": float(low),

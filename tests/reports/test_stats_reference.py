@@ -140,6 +140,13 @@ def test_win_rate_says_won_every_game_instead_of_an_interval_test():
     assert alone["note"].iloc[0].startswith("the only strategy")
 
 
+def test_win_rate_leaves_out_games_where_a_strategy_held_every_seat():
+    rankings = [[0, 0, 0, 0]] * 30 + [[0, 1, 0, 1]] * 10 + [[1, 0, 0, 1]] * 10
+    table = stats.win_rates(_table_rows(rankings, 4, ["a", "b"])).set_index("strategy")
+    assert table.loc["a", "n_games"] == 20 and table.loc["a", "n_alone"] == 30
+    assert table.loc["a", "rate"] == pytest.approx(0.5) and table.loc["a", "fair"] == 0.5
+
+
 def test_one_sample_t_null_rate_and_planted_excess():
     rng = np.random.default_rng(13)
     rejected = 0
