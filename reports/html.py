@@ -92,17 +92,19 @@ def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows:
                 "ahead of (or behind) every other one has no finite strength: see its note.",
             )
         )
-    figs.append(
-        (
-            figures.win_rates(t["win_rates"]),
-            "Win rate = share of its games a strategy won (its seats' win shares summed per "
-            "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
-            f"n_games and n_seats in the table ({seat_rows:,} seat rows); games in which a "
-            "strategy held every seat are left out (n_alone). Above the field: "
-            "against what it would win if the non-random strategies were equally strong, "
-            "paired per game, Holm-corrected over the strategies of a player count.",
+    alone = t["win_rates"]["note"].str.startswith("the only strategy").all()
+    if not alone:
+        figs.append(
+            (
+                figures.win_rates(t["win_rates"]),
+                "Win rate = share of its games a strategy won (its seats' win shares summed per "
+                "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
+                f"n_games and n_seats in the table ({seat_rows:,} seat rows); games in which a "
+                "strategy held every seat are left out (n_alone). Above the field: "
+                "against what it would win if the non-random strategies were equally strong, "
+                "paired per game, Holm-corrected over the strategies of a player count.",
+            )
         )
-    )
     for players in sorted(t["head_to_head"]["players"].unique()):
         figs.append(
             (
@@ -120,9 +122,15 @@ def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows:
     ]
     if not t["rating_pooling"].empty:
         tables += [("rating_pooling", t["rating_pooling"]), ("ratings_pooled", t["ratings_pooled"])]
+    intro = (
+        "Every seat in this study is the same strategy: there is nothing to compare, so no "
+        "rating or win-rate chart is drawn. "
+        if alone
+        else ""
+    )
     return Section(
         "Which strategy is strongest?",
-        "Per player count: strength depends on it. Every 'A beats B' is a test of the "
+        intro + "Per player count: strength depends on it. Every 'A beats B' is a test of the "
         "difference itself (pairwise: rating differences from the fitted covariance and win "
         "shares paired by game, Holm-corrected per player count and method); a pooled rating "
         "is shown only beside the likelihood-ratio test of pooling (rating_pooling).",
