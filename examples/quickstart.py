@@ -28,7 +28,7 @@ print(results.games[["cell", "game_index", "winner_strategies", "turns"]].head()
 
 # 3. Statistics: every rate with n and a 95% interval.
 wins = stats.win_rates(results.seats)
-print(wins[["players", "strategy", "n", "rate", "ci_low", "ci_high", "significant"]])
+print(wins[["players", "strategy", "n_games", "rate", "ci_low", "ci_high", "significant"]])
 
 # 4. A figure (Plotly): show it in a notebook, or write it to a file. The file carries
 #    plotly.js itself (about 4.6 MB) so it opens offline; "cdn" would make it smaller but blank

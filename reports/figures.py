@@ -37,17 +37,19 @@ def _bars_by_players(
     high: str = "ci_high",
     fmt: str = ".3g",
 ) -> go.Figure:
-    """One bar trace per player count, with the interval as error bars and n in the hover."""
+    """One bar trace per player count, with the interval as error bars and the number of
+    games in the hover."""
     fig = go.Figure()
+    count = next((c for c in ("n_games", "n") if c in table), None)
     for players, group in table.groupby("players"):
         fig.add_bar(
             name=f"{players} players",
             x=group[x],
             y=group[value],
             error_y=_errors(group, value, low, high),
-            customdata=group[["n"]] if "n" in group else None,
-            hovertemplate=f"%{{x}}: %{{y:{fmt}}} (n=%{{customdata[0]}})<extra></extra>"
-            if "n" in group
+            customdata=group[[count]] if count else None,
+            hovertemplate=f"%{{x}}: %{{y:{fmt}}} (%{{customdata[0]}} games)<extra></extra>"
+            if count
             else None,
         )
     return fig
@@ -67,10 +69,13 @@ def win_rates(table: pd.DataFrame) -> go.Figure:
     return _layout(fig, "Win rate by strategy", barmode="group")
 
 
-def head_to_head(table: pd.DataFrame) -> go.Figure:
-    """Heatmap: how often the row strategy finishes ahead of the column strategy."""
-    matrix = table.pivot(index="strategy", columns="opponent", values="rate")
-    n = table.pivot(index="strategy", columns="opponent", values="n").reindex_like(matrix)
+def head_to_head(table: pd.DataFrame, players: int | None = None) -> go.Figure:
+    """Heatmap at one player count (the smallest if none given): how often the row strategy
+    finishes ahead of the column strategy in the games where both sat."""
+    players = int(table["players"].min()) if players is None else players
+    here = table[table["players"] == players]
+    matrix = here.pivot(index="strategy", columns="opponent", values="rate")
+    n = here.pivot(index="strategy", columns="opponent", values="n_games").reindex_like(matrix)
     fig = go.Figure(
         go.Heatmap(
             z=matrix.to_numpy(),
@@ -80,30 +85,33 @@ def head_to_head(table: pd.DataFrame) -> go.Figure:
             zmax=1,
             colorscale="RdBu",
             customdata=n.to_numpy(),
-            hovertemplate="%{y} ahead of %{x}: %{z:.1%} (n=%{customdata})<extra></extra>",
+            hovertemplate="%{y} ahead of %{x}: %{z:.1%} (%{customdata} games)<extra></extra>",
             colorbar={"tickformat": ".0%"},
         )
     )
     fig.update_xaxes(title="opponent")
     fig.update_yaxes(title="strategy", autorange="reversed")
-    return _layout(fig, "Head to head: share of meetings finished ahead")
+    return _layout(fig, f"Head to head at {players} players: share of games finished ahead")
 
 
 def ratings(table: pd.DataFrame) -> go.Figure:
-    """Plackett-Luce strengths with bootstrap intervals, strongest on top."""
-    ordered = table.sort_values("strength")
-    fig = go.Figure(
-        go.Scatter(
+    """Plackett-Luce strengths per player count with Wald intervals; strategies without a
+    finite strength (see the table's note) are not drawn."""
+    fig = go.Figure()
+    for players, group in table.dropna(subset=["strength"]).groupby("players", sort=True):
+        ordered = group.sort_values("strength")
+        fig.add_scatter(
+            name=f"{players} players",
             x=ordered["strength"],
             y=ordered["strategy"],
             mode="markers",
             marker={"size": 10},
             error_x=_errors(ordered, "strength"),
-            hovertemplate="%{y}: %{x:.2f}<extra></extra>",
+            customdata=ordered[["n_tables"]],
+            hovertemplate="%{y}: %{x:.2f} (%{customdata[0]} tables)<extra></extra>",
         )
-    )
-    fig.update_xaxes(title="strength (log odds scale, centred on 0)")
-    return _layout(fig, "Strategy rating (Plackett-Luce)")
+    fig.update_xaxes(title="strength (log odds; 0 = mean of the non-random strategies)")
+    return _layout(fig, "Strategy rating per player count (Plackett-Luce)")
 
 
 def seat_advantage(table: pd.DataFrame) -> go.Figure:
@@ -116,8 +124,8 @@ def seat_advantage(table: pd.DataFrame) -> go.Figure:
             y=group["rate"],
             mode="lines+markers",
             error_y=_errors(group),
-            customdata=group[["n"]],
-            hovertemplate="seat %{x}: %{y:.1%} (n=%{customdata[0]})<extra></extra>",
+            customdata=group[["n_games"]],
+            hovertemplate="seat %{x}: %{y:.1%} (%{customdata[0]} games)<extra></extra>",
         )
         fig.add_hline(y=1 / players, line_dash="dot", line_color="grey")
     fig.update_xaxes(title="seat (1 plays first)", dtick=1)

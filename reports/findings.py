@@ -19,33 +19,101 @@ def _ci(row: pd.Series) -> str:
     return f"CI {_pct(row['ci_low'])}-{_pct(row['ci_high'])}"
 
 
-def strongest(analysis: Analysis) -> list[str]:
-    ratings = analysis.tables["ratings"]
+def _p(p: float) -> str:
+    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+
+
+def _rating_lines(analysis: Analysis) -> list[str]:
+    """The strongest strategy per player count, and its lead as a tested contrast."""
+    ratings, pairs = analysis.tables["ratings"], analysis.tables["pairwise"]
+    contrasts = pairs[pairs["method"].str.startswith("rating")]
     lines = []
-    if len(ratings) >= 2:
-        top, second = ratings.iloc[0], ratings.iloc[1]
-        clear = top["ci_low"] > second["ci_high"]
-        lines.append(
-            f"Strongest strategy: **{top['strategy']}** (Plackett-Luce strength "
-            f"{top['strength']:.2f}, 95% CI {top['ci_low']:.2f} to {top['ci_high']:.2f}, "
-            f"{int(top['games'])} tables). Its lead over {second['strategy']} "
-            f"({second['strength']:.2f}) is "
-            + (
-                "significant: the intervals do not overlap."
-                if clear
-                else "**not significant**: the intervals overlap."
+    for players, group in ratings.groupby("players"):
+        for _, row in group[group["note"].str.contains("ahead of every")].iterrows():
+            lines.append(
+                f"At {players} players, **{row['strategy']}** {row['note']} (not a number: "
+                "no rating can say by how much)."
             )
+        rated = group[group["strength"].notna()]
+        if len(rated) < 2:
+            continue
+        top, second = rated.iloc[0], rated.iloc[1]
+        here = contrasts[(contrasts["players"] == players)]
+        lead = here[
+            (here["strategy"] == top["strategy"]) & (here["opponent"] == second["strategy"])
+        ]
+        text = (
+            f"Strongest strategy at {players} players: **{top['strategy']}** (Plackett-Luce "
+            f"strength {top['strength']:+.2f}, 95% CI {top['ci_low']:+.2f} to "
+            f"{top['ci_high']:+.2f}; log-odds, 0 = mean of the non-random strategies; "
+            f"{int(top['n_tables'])} tables)."
         )
-    wins = analysis.tables["win_rates"]
-    for players, group in wins.groupby("players"):
-        best = group.sort_values("rate", ascending=False).iloc[0]
-        verdict = "above" if best["ci_low"] > best["fair"] else "not significantly above"
+        if not lead.empty:
+            c = lead.iloc[0]
+            text += (
+                f" Its lead over {second['strategy']} is {c['difference']:+.2f} (95% CI "
+                f"{c['ci_low']:+.2f} to {c['ci_high']:+.2f}, Holm-adjusted p={_p(c['p_adjusted'])}"
+                f" over the {len(here)} pairs at {players} players): "
+                + ("significant." if c["significant"] else "**not significant**.")
+            )
+        lines.append(text)
+    return lines
+
+
+def _pooling_line(analysis: Analysis) -> list[str]:
+    pool = analysis.tables["rating_pooling"]
+    if pool.empty:
+        return []
+    row = pool.iloc[0]
+    test = (
+        f"likelihood-ratio test of strategy x player count, chi-square {row['lr']:.1f}, "
+        f"df={int(row['df'])}, p={_p(row['p_value'])}"
+    )
+    if not row["pooling_justified"]:
+        return [
+            f"Strength depends on the player count ({test}): read the ratings per player "
+            "count; no pooled ranking is given."
+        ]
+    pooled = analysis.tables["ratings_pooled"].dropna(subset=["strength"])
+    top = f"; pooled, the strongest is {pooled.iloc[0]['strategy']}" if len(pooled) else ""
+    return [f"One rating fits every player count ({test}){top}."]
+
+
+def _win_lines(analysis: Analysis) -> list[str]:
+    """The best win rate per player count against the non-random field."""
+    lines = []
+    for players, group in analysis.tables["win_rates"].groupby("players"):
+        alone = group[group["note"].str.startswith("the only strategy")]
+        if len(alone) == len(group):
+            names = ", ".join(alone["strategy"])
+            lines.append(
+                f"At {players} players every seat is {names}: its win rate is fixed by the "
+                "seat count and says nothing about strength."
+            )
+            continue
+        field = group[group["field"].notna()].sort_values("vs_field", ascending=False)
+        if field.empty:
+            continue
+        best = field.iloc[0]
+        head = (
+            f"At {players} players, {best['strategy']} wins {_pct(best['rate'])} of its games "
+            f"({_ci(best)}, n={int(best['n_games'])} games) against {_pct(best['field'])} if "
+            "the non-random strategies were equally strong (`random` is left out of the field)"
+        )
+        if best["note"]:
+            lines.append(f"{head}: {best['note']}.")
+            continue
+        verdict = "above" if best["significant"] else "**not significantly above**"
         lines.append(
-            f"At {players} players, {best['strategy']} wins {_pct(best['rate'])} "
-            f"({_ci(best)}, n={int(best['n'])}), "
-            f"{verdict} the fair share of {_pct(best['fair'])}."
+            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} points, Holm-adjusted "
+            f"p={_p(best['p_adjusted'])} over the strategies at {players} players)."
         )
     return lines
+
+
+def strongest(analysis: Analysis) -> list[str]:
+    """Per player count first; a pooled ranking only where the pooling test allows it."""
+    return _rating_lines(analysis) + _pooling_line(analysis) + _win_lines(analysis)
 
 
 def seat_order(analysis: Analysis) -> list[str]:
@@ -54,15 +122,22 @@ def seat_order(analysis: Analysis) -> list[str]:
     for _, test in tests.iterrows():
         first = table[(table["players"] == test["players"]) & (table["seat"] == 0)].iloc[0]
         significant = bool(test["wins_significant"])
+        score = (
+            f"; scores by seat, blocked by game ({test['score_test']}): p={_p(test['score_p'])}"
+            if test["score_test"]
+            else ""
+        )
         lines.append(
             f"Seat order at {int(test['players'])} players: the first seat wins "
-            f"{_pct(first['rate'])} ({_ci(first)}, "
-            f"fair {_pct(first['fair'])}); the difference between seats is "
+            f"{_pct(first['rate'])} ({_ci(first)}, fair {_pct(first['fair'])}, "
+            f"n={int(test['n_games'])} games); the difference between seats is "
             + (
-                f"significant (chi-square p={test['wins_p']:.3g})."
+                f"significant (chi-square of winning seats, one per game, p={_p(test['wins_p'])})"
                 if significant
-                else f"**not significant** (chi-square p={test['wins_p']:.2g})."
+                else f"**not significant** (chi-square of winning seats, p={_p(test['wins_p'])})"
             )
+            + score
+            + "."
         )
     return lines
 
@@ -102,7 +177,7 @@ def player_counts(analysis: Analysis) -> list[str]:
         steals = by[(players, "steals")]
         parts.append(
             f"{players} players: {turns['mean']:.0f} turns, {minutes['mean']:.0f} simulated "
-            f"minutes, {steals['mean']:.1f} steals (n={int(turns['n'])})"
+            f"minutes, {steals['mean']:.1f} steals (n={int(turns['n_games'])} games)"
         )
     lines = ["Game length by player count: " + "; ".join(parts) + "."]
     shares = analysis.tables["round_shares"]
@@ -111,7 +186,7 @@ def player_counts(analysis: Analysis) -> list[str]:
         lines.append(
             f"At {int(row['players'])} players, round 1 brings {_pct(row['mean'])} of the "
             f"destination points reached ({_ci(row)}, "
-            f"n={int(row['n'])} games), round 2 the rest."
+            f"n={int(row['n_games'])} games), round 2 the rest."
         )
     return lines
 

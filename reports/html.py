@@ -77,50 +77,88 @@ def _table(name: str, frame: pd.DataFrame) -> str:
     )
 
 
+def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows: int) -> Section:
+    """Ratings, win rates and head-to-head, each per player count; the pooled rating only
+    beside its likelihood-ratio test."""
+    figs = []
+    if t["ratings"]["strength"].notna().any():
+        figs.append(
+            (
+                figures.ratings(t["ratings"]),
+                f"Plackett-Luce strengths per player count, maximum likelihood over "
+                f"{tables_rated:,} tables (a strategy seated twice counts as two seats of one "
+                "strength); bars: Wald 95% intervals from the observed information. Scale: "
+                "log-odds, 0 = mean of the non-random strategies. A strategy that finished "
+                "ahead of (or behind) every other one has no finite strength: see its note.",
+            )
+        )
+    alone = t["win_rates"]["note"].str.startswith("the only strategy").all()
+    if not alone:
+        figs.append(
+            (
+                figures.win_rates(t["win_rates"]),
+                "Win rate = share of its games a strategy won (its seats' win shares summed per "
+                "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
+                f"n_games and n_seats in the table ({seat_rows:,} seat rows); games in which a "
+                "strategy held every seat are left out (n_alone). Above the field: "
+                "against what it would win if the non-random strategies were equally strong, "
+                "paired per game, Holm-corrected over the strategies of a player count.",
+            )
+        )
+    for players in sorted(t["head_to_head"]["players"].unique()):
+        figs.append(
+            (
+                figures.head_to_head(t["head_to_head"], int(players)),
+                f"{int(players)} players: share of the games both sat in that the row "
+                "strategy finished ahead of the column strategy (R22 order; a tie counts one "
+                "half; a game counts once however many seats each had); n_games in the hover.",
+            )
+        )
+    tables = [
+        ("win_rates", t["win_rates"]),
+        ("ratings", t["ratings"]),
+        ("pairwise", t["pairwise"]),
+        ("head_to_head", t["head_to_head"]),
+    ]
+    if not t["rating_pooling"].empty:
+        tables += [("rating_pooling", t["rating_pooling"]), ("ratings_pooled", t["ratings_pooled"])]
+    intro = (
+        "Every seat in this study is the same strategy: there is nothing to compare, so no "
+        "rating or win-rate chart is drawn. "
+        if alone
+        else ""
+    )
+    return Section(
+        "Which strategy is strongest?",
+        intro + "Per player count: strength depends on it. Every 'A beats B' is a test of the "
+        "difference itself (pairwise: rating differences from the fitted covariance and win "
+        "shares paired by game, Holm-corrected per player count and method); a pooled rating "
+        "is shown only beside the likelihood-ratio test of pooling (rating_pooling).",
+        figs,
+        tables,
+    )
+
+
 def sections(analysis: Analysis) -> list[Section]:
     t = analysis.tables
     seats, games = analysis.seats, analysis.games
     n_games = int((~games["failed"]).sum())
-    tables_rated = int(t["ratings"]["games"].max()) if len(t["ratings"]) else 0
+    rated = t["ratings"].dropna(subset=["strength"])
+    tables_rated = int(rated.groupby("players")["n_tables"].max().sum()) if len(rated) else 0
     offers = int(t["destinations"]["offered"].sum())
     out = [
-        Section(
-            "Which strategy is strongest?",
-            "Strategies meet at mixed tables; the rating pools every table's final ranking.",
-            [
-                (
-                    figures.ratings(t["ratings"]),
-                    f"Plackett-Luce strengths fitted with choix (I-LSR) on {tables_rated:,} "
-                    "tables; bars: Wald 95% intervals from the observed Fisher information.",
-                ),
-                (
-                    figures.win_rates(t["win_rates"]),
-                    "Win rate = wins / seat-games, a k-way shared win counting 1/k; bars: "
-                    "Wilson 95% intervals; n per bar in the hover and table "
-                    f"({len(seats):,} seat-games).",
-                ),
-                (
-                    figures.head_to_head(t["head_to_head"]),
-                    "Share of games in which the row strategy finished ahead of the column "
-                    "strategy at the same table (R22 order; a tie counts one half); n in the "
-                    "hover.",
-                ),
-            ],
-            [
-                ("win_rates", t["win_rates"]),
-                ("ratings", t["ratings"]),
-                ("head_to_head", t["head_to_head"]),
-            ],
-        ),
+        _strongest_section(t, tables_rated, len(seats)),
         Section(
             "Does the seat order matter?",
             "Seat 1 plays first (R6). Seatings are rotated so every strategy sits everywhere.",
             [
                 (
                     figures.seat_advantage(t["seat_advantage"]),
-                    "Win rate by seat with Wilson 95% intervals; dotted lines: fair share. "
-                    "Equality across seats: chi-square test on wins, one-way ANOVA on scores "
-                    "(seat_tests).",
+                    "Win rate by seat over games (one row per game and seat), Wilson 95% "
+                    "intervals; dotted lines: fair share. Equality across seats (seat_tests): "
+                    "chi-square of the winning seat, one count per game (equal to Cochran's Q "
+                    "over the games' winner indicators); scores blocked by game: Friedman's "
+                    "rank test (the sign test at 2 players).",
                 )
             ],
             [("seat_advantage", t["seat_advantage"]), ("seat_tests", t["seat_tests"])],
@@ -145,7 +183,8 @@ def sections(analysis: Analysis) -> list[Section]:
             [
                 (
                     figures.score_parts(t["score_parts"], int(p)),
-                    f"Mean points per game with Student t 95% intervals; {int(p)} players.",
+                    f"Mean points per seat with 95% intervals clustered by game (CR1, "
+                    f"statsmodels); {int(p)} players; n_games and n_seats in score_parts.",
                 )
                 for p in sorted(t["score_parts"]["players"].unique())
             ],
@@ -171,8 +210,9 @@ def sections(analysis: Analysis) -> list[Section]:
             [
                 (
                     figures.big_cities(t["big_cities"]),
-                    "Win rate of seats that won the bonus minus those that did not, Welch 95% "
-                    "intervals; a correlation, not a cause (strong seats win bonuses too).",
+                    "Win share of seats that won the bonus minus those that did not, 95% "
+                    "intervals clustered by game (OLS on the holder flag, CR1 errors); a "
+                    "correlation, not a cause (strong seats win bonuses too).",
                 )
             ],
             [("big_cities", t["big_cities"])],
@@ -186,7 +226,8 @@ def sections(analysis: Analysis) -> list[Section]:
                 [
                     (
                         figures.variant_effects(t["variants"], m),
-                        "Difference of means, variant minus base, Welch 95% intervals; a "
+                        "Difference of means over games (seat metrics averaged per game), "
+                        "variant minus base, Welch 95% intervals; a "
                         "difference is called significant when its Benjamini-Hochberg q < 0.05 "
                         "over all the variant comparisons (many are tested at once).",
                     )
@@ -234,8 +275,11 @@ def render(
         f"{html.escape(str(study.get('rotation')))}, root seed {study.get('seed')}, variants "
         f"{html.escape(', '.join(study.get('variants', {})))}. Every game is a pure function of "
         "rules, strategies and its seed, drawn from the root seed with numpy SeedSequence. "
-        "Proportions: Wilson 95% intervals; means: Student t; differences: Welch. "
-        "Strategy and seat statistics use the base rules only.</p>"
+        "The game is the unit: rates are over games (Wilson 95% intervals), means of seat "
+        "rows have intervals clustered by game, seat tests are blocked by game, and every "
+        "pairwise comparison is a test of the difference itself with Holm's correction over "
+        "its family (docs/statistics.md). Strategy and seat statistics use the base rules "
+        "only, per player count.</p>"
     )
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"

@@ -24,22 +24,92 @@ def table(frame: pd.DataFrame, columns: list[str]) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def _pooling(t: dict[str, pd.DataFrame]) -> list[str]:
+    """The pooled rating, only beside its likelihood-ratio test."""
+    test = t["rating_pooling"]
+    if test.empty:
+        return []
+    row = test.iloc[0]
+    parts = [
+        "### Pooling the player counts",
+        f"Likelihood-ratio test of strategy x player count: chi-square {row['lr']:.1f}, "
+        f"df={int(row['df'])}, p={row['p_value']:.2g}.",
+    ]
+    if row["pooling_justified"]:
+        parts.append(
+            table(
+                t["ratings_pooled"],
+                ["rank", "strategy", "strength", "ci_low", "ci_high", "n_tables"],
+            )
+        )
+    else:
+        parts.append("Strength depends on the player count: no pooled ranking is given.")
+    return parts
+
+
+def _significant_pairs(pairs: pd.DataFrame) -> str:
+    hits = pairs[pairs["significant"].astype(bool)]
+    if hits.empty:
+        return "No pair differs significantly after Holm's correction."
+    return table(
+        hits,
+        [
+            "players",
+            "strategy",
+            "opponent",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p_adjusted",
+            "method",
+        ],
+    )
+
+
 def render(analysis: Analysis) -> str:
     t = analysis.tables
     study = analysis.results.study
     parts = [
         "# Ticket to Ride: The Card Game - balance summary",
         f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
-        f"{analysis.failures} failed. Intervals are 95% (Wilson for rates, t for means).",
+        f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
+        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
+        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
+        "`n_tables` say what each count counts.",
         *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
         "## Headline findings",
         "\n".join(f"- {line}" for line in headline(analysis)),
-        "## Strategy ratings (Plackett-Luce)",
-        table(t["ratings"], ["rank", "strategy", "strength", "ci_low", "ci_high", "n"]),
+        "## Strategy ratings per player count (Plackett-Luce)",
+        "Strength on the log-odds scale; 0 = mean of the non-random strategies.",
+        table(
+            t["ratings"],
+            ["players", "rank", "strategy", "strength", "ci_low", "ci_high", "n_tables", "note"],
+        ),
+        *_pooling(t),
         "## Win rates",
-        table(t["win_rates"], ["players", "strategy", "rate", "ci_low", "ci_high", "n", "fair"]),
+        "Share of its games won; `field`: its share if the non-random strategies were equally "
+        "strong; `p_adjusted`: Holm over the strategies of a player count.",
+        table(
+            t["win_rates"],
+            [
+                "players",
+                "strategy",
+                "rate",
+                "ci_low",
+                "ci_high",
+                "n_games",
+                "n_seats",
+                "field",
+                "p_adjusted",
+            ],
+        ),
+        "## Significant pairwise differences (Holm per player count and method)",
+        _significant_pairs(t["pairwise"]),
         "## Seat advantage",
-        table(t["seat_tests"], ["players", "games", "wins_p", "wins_significant", "score_p"]),
+        table(
+            t["seat_tests"],
+            ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"],
+        ),
     ]
     flagged = t["destinations"][t["destinations"]["flag"] != ""]
     if not flagged.empty:

@@ -1,8 +1,10 @@
 """Statistics as functions: tidy DataFrame in, tidy DataFrame out, no plotting.
 
-Every rate comes with ``n``, ``ci_low`` and ``ci_high``: Wilson 95% intervals for
-proportions, Student t intervals for means, bootstrap intervals for ratings. Tests of
-equality report their p-value and say whether it is significant at 5%.
+The game is the unit (docs/statistics.md): the seats of one game are not independent, so
+every interval and test on seat rows either works on one value per game or clusters by game
+(cluster-robust CR1 errors). Counts say what they count: ``n_games``, ``n_seats``,
+``n_tables``, ``n_pairs``. Comparisons between strategies are tests of the contrast itself,
+Holm-corrected over each family of pairs (``p_adjusted``); intervals are 95%.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from scipy import stats as sps
 Z95 = 1.959963984540054
 MIN_OFF_TREND = 2.0  # points: a smaller gap from the trend is not worth a designer's time
 ALPHA = 0.05
+GAME = ["cell", "game_index"]
+BASELINES = frozenset({"random"})  # reference players: never part of the "field" or the anchor
+CORRECTION = "Holm"
+SCALE = "log-odds; 0 = mean of the non-random strategies rated"
 
 
 # ------------------------------------------------------------------ intervals
@@ -31,7 +37,7 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
 
 
 def mean_ci(values: pd.Series) -> tuple[int, float, float, float]:
-    """(n, mean, ci_low, ci_high): Student t 95% interval for the mean."""
+    """(n, mean, ci_low, ci_high): Student t 95% interval for the mean of independent values."""
     values = pd.Series(values, dtype=float).dropna()
     n = len(values)
     if n == 0:
@@ -43,7 +49,87 @@ def mean_ci(values: pd.Series) -> tuple[int, float, float, float]:
     return n, mean, mean - half, mean + half
 
 
+def one_sample(values) -> tuple[float, float, float, float]:
+    """(mean, ci_low, ci_high, p): Student t interval and t-test of mean 0 over independent
+    values (numpy, as scipy.stats.ttest_1samp computes it, without its per-call overhead).
+
+    Values that never vary give no test: p is 1 when they are all 0, else NaN (a
+    separation the caller must say in words)."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    n = len(values)
+    if n == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    mean = float(values.mean())
+    if n < 2:
+        return mean, np.nan, np.nan, np.nan
+    sd = float(values.std(ddof=1))
+    if sd == 0:
+        return mean, mean, mean, 1.0 if mean == 0 else np.nan
+    se = sd / np.sqrt(n)
+    half = float(sps.t.ppf(0.975, n - 1) * se)
+    p = float(2 * sps.t.sf(abs(mean / se), n - 1))
+    return mean, mean - half, mean + half, p
+
+
+def game_ids(frame: pd.DataFrame) -> np.ndarray:
+    """An integer per game (cell, game_index): the cluster of every seat row."""
+    return frame.groupby(GAME, sort=False).ngroup().to_numpy()
+
+
+def _cluster_fit(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
+    """OLS with cluster-robust (CR1) covariance by game and t with G-1 degrees of freedom."""
+    import statsmodels.api as sm
+
+    return sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
+
+
+def cluster_mean(values, groups) -> tuple[float, float, float]:
+    """(mean, ci_low, ci_high) of seat rows, the interval clustered by game (statsmodels OLS on
+    a constant, cov_type="cluster"). A column that never varies gets its value as interval."""
+    y = np.asarray(values, dtype=float)
+    groups = np.asarray(groups)
+    if len(y) == 0:
+        return np.nan, np.nan, np.nan
+    mean = float(y.mean())
+    if len(np.unique(groups)) < 2:
+        return mean, np.nan, np.nan
+    if np.ptp(y) == 0:
+        return mean, mean, mean
+    low, high = _cluster_fit(y, np.ones((len(y), 1)), groups).conf_int()[0]
+    return mean, float(low), float(high)
+
+
+def cluster_difference(values, flag, groups) -> tuple[float, float, float, float]:
+    """(difference, ci_low, ci_high, p): mean of the flagged rows minus the others, from OLS
+    of the values on a constant and the flag with errors clustered by game."""
+    y = np.asarray(values, dtype=float)
+    x = np.asarray(flag, dtype=float)
+    groups = np.asarray(groups)
+    if x.sum() < 2 or (1 - x).sum() < 2 or len(np.unique(groups)) < 2:
+        return np.nan, np.nan, np.nan, np.nan
+    diff = float(y[x == 1].mean() - y[x == 0].mean())
+    if np.ptp(y) == 0:
+        return diff, diff, diff, 1.0
+    fit = _cluster_fit(y, np.column_stack([np.ones_like(x), x]), groups)
+    low, high = fit.conf_int()[1]
+    return float(fit.params[1]), float(low), float(high), float(fit.pvalues[1])
+
+
+def adjust(p_values: pd.Series) -> pd.Series:
+    """Holm's step-down correction (statsmodels multipletests); NaN p-values stay NaN."""
+    from statsmodels.stats.multitest import multipletests
+
+    p_values = pd.Series(p_values, dtype=float)
+    out = pd.Series(np.nan, index=p_values.index)
+    known = p_values.dropna()
+    if len(known):
+        out[known.index] = multipletests(known.to_numpy(), method="holm")[1]
+    return out
+
+
 def _mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    """Means of one row per game (independent rows): Student t intervals, ``n_games``."""
     rows = []
     for key, group in frame.groupby(by, sort=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -51,7 +137,7 @@ def _mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame
         rows.append(
             {
                 **dict(zip(by, key, strict=True)),
-                "n": n,
+                "n_games": n,
                 "mean": mean,
                 "ci_low": low,
                 "ci_high": high,
@@ -60,153 +146,601 @@ def _mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def _rate_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
-    grouped = frame.groupby(by, sort=True)[column].agg(["sum", "count"]).reset_index()
-    grouped = grouped.rename(columns={"sum": "successes", "count": "n"})
-    grouped["rate"] = grouped["successes"] / grouped["n"]
-    grouped["ci_low"], grouped["ci_high"] = wilson(grouped["successes"], grouped["n"])
-    return grouped
+def _cluster_mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    """Means of seat rows: intervals clustered by game, ``n_games`` and ``n_seats``."""
+    rows = []
+    for key, group in frame.groupby(by, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        values = group[column].astype(float)
+        ids = game_ids(group)
+        mean, low, high = cluster_mean(values, ids)
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "n_games": len(np.unique(ids)),
+                "n_seats": len(values),
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------ strategies
-def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
-    """Win rate per strategy and player count; a k-way shared win counts 1/k.
+def per_game_shares(seats: pd.DataFrame) -> pd.DataFrame:
+    """One row per game and strategy: its seats, ``win`` (its seats' win shares summed), the
+    ``fair`` share (seats / players) and the ``field`` share: what it would win if every
+    non-baseline seat at that table were equally strong (the baseline keeps what it won)."""
+    unit = (
+        seats.groupby(["players", *GAME, "strategy"], sort=True)
+        .agg(seats=("win_share", "size"), win=("win_share", "sum"))
+        .reset_index()
+    )
+    baseline = seats[seats["strategy"].isin(BASELINES)]
+    base = baseline.groupby(GAME).agg(
+        base_seats=("win_share", "size"), base_win=("win_share", "sum")
+    )
+    unit = unit.join(base, on=GAME)
+    unit[["base_seats", "base_win"]] = unit[["base_seats", "base_win"]].fillna(0.0)
+    unit["fair"] = unit["seats"] / unit["players"]
+    field_seats = unit["players"] - unit["base_seats"]
+    field = unit["seats"] * (1 - unit["base_win"]) / field_seats.where(field_seats > 0)
+    unit["field"] = field.where(~unit["strategy"].isin(BASELINES))
+    return unit
 
-    ``fair`` is 1/players, the rate of a strategy no better than its table.
+
+def _record_note(wins: float, n_games: int, fair: float) -> str:
+    if fair >= 1:
+        return "the only strategy at its tables: nothing to compare"
+    if wins >= n_games:
+        return f"won every game, n={n_games}"
+    if wins <= 0:
+        return f"won no game, n={n_games}"
+    return ""
+
+
+def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per strategy and player count, the game as unit: ``rate`` is the share of its
+    games it won (its seats' win shares summed per game; a k-way shared win counts 1/k), with
+    a Wilson interval over ``n_games``.
+
+    ``fair`` is its seats / players (a strategy no better than its table); ``field`` is the
+    share it would win if all non-random seats were equally strong, and ``vs_field`` its
+    excess over that, paired per game (t interval over games), tested against 0 with Holm's
+    correction over the strategies of each player count (``p_adjusted``, ``significant``).
+
+    Games in which a strategy held every seat tell nothing about it: they are left out
+    (``n_alone`` counts them) unless it never met another strategy.
     """
-    table = _rate_table(seats, ["players", "strategy"], "win_share")
-    table["fair"] = 1.0 / table["players"]
-    table["significant"] = (table["ci_low"] > table["fair"]) | (table["ci_high"] < table["fair"])
+    unit = per_game_shares(seats)
+    rows = []
+    for (players, strategy), every in unit.groupby(["players", "strategy"], sort=True):
+        alone = every["fair"] >= 1
+        group = every if alone.all() else every[~alone]
+        n_games, wins = len(group), float(group["win"].sum())
+        low, high = wilson(wins, n_games)
+        excess, ex_low, ex_high, p = one_sample(group["win"] - group["field"])
+        rows.append(
+            {
+                "players": players,
+                "strategy": strategy,
+                "n_games": n_games,
+                "n_seats": int(group["seats"].sum()),
+                "n_alone": int(alone.sum()) if not alone.all() else 0,
+                "wins": wins,
+                "rate": wins / n_games,
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "fair": float(group["fair"].mean()),
+                "field": float(group["field"].mean()),
+                "vs_field": excess,
+                "vs_field_ci_low": ex_low,
+                "vs_field_ci_high": ex_high,
+                "p_value": p,
+                "note": _record_note(wins, n_games, float(group["fair"].min())),
+            }
+        )
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    table["p_adjusted"] = table.groupby("players")["p_value"].transform(adjust)
+    table["significant"] = table["p_adjusted"] < ALPHA
+    table["correction"] = f"{CORRECTION} over the strategies at each player count"
     return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)
 
 
+def _ahead(pairs: pd.DataFrame) -> np.ndarray:
+    """1 where the seat finished ahead of the other (score, then reached, then big cities:
+    R22), 0 where behind, 0.5 on a full tie."""
+    ahead = np.full(len(pairs), 0.5)
+    decided = np.zeros(len(pairs), dtype=bool)
+    for key in ("score", "reached", "n_big_cities"):
+        mine, theirs = pairs[key].to_numpy(), pairs[f"{key}_other"].to_numpy()
+        ahead = np.where(~decided & (mine > theirs), 1.0, ahead)
+        ahead = np.where(~decided & (mine < theirs), 0.0, ahead)
+        decided |= mine != theirs
+    return ahead
+
+
 def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
-    """For each ordered pair of strategies at the same table: how often the first finished
-    ahead of the second (a tie on the final ranking counts one half)."""
-    key = ["cell", "game_index"]
-    left = seats[[*key, "players", "strategy", "seat", "score", "reached", "n_big_cities"]]
-    pairs = left.merge(left, on=[*key, "players"], suffixes=("", "_other"))
-    pairs = pairs[pairs["seat"] != pairs["seat_other"]]
+    """Per player count and ordered pair of strategies at the same table: the share of their
+    games in which the first finished ahead of the second.
+
+    The game is the unit: within a game the value is the share of its seat pairs won (a tie
+    counts one half); ``rate`` averages it over ``n_games``, with a Wilson interval over games
+    and the score test of 0.5 (its inversion; conservative when ties or repeated seats make a
+    game's value fractional). ``p_adjusted``: Holm over the pairs of each player count.
+    """
+    left = seats[[*GAME, "players", "strategy", "seat", "score", "reached", "n_big_cities"]]
+    pairs = left.merge(left, on=[*GAME, "players"], suffixes=("", "_other"))
     pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
-    mine = list(zip(pairs["score"], pairs["reached"], pairs["n_big_cities"], strict=True))
-    theirs = list(
-        zip(pairs["score_other"], pairs["reached_other"], pairs["n_big_cities_other"], strict=True)
+    pairs = pairs.assign(ahead=_ahead(pairs)).rename(columns={"strategy_other": "opponent"})
+    per_game = (
+        pairs.groupby(["players", "strategy", "opponent", *GAME])["ahead"]
+        .agg(["mean", "size"])
+        .reset_index()
     )
-    pairs = pairs.assign(
-        ahead=[1.0 if a > b else 0.5 if a == b else 0.0 for a, b in zip(mine, theirs, strict=True)]
+    table = (
+        per_game.groupby(["players", "strategy", "opponent"])
+        .agg(n_games=("mean", "size"), n_pairs=("size", "sum"), successes=("mean", "sum"))
+        .reset_index()
     )
-    table = _rate_table(
-        pairs.rename(columns={"strategy_other": "opponent"}), ["strategy", "opponent"], "ahead"
+    table["rate"] = table["successes"] / table["n_games"]
+    table["ci_low"], table["ci_high"] = wilson(table["successes"], table["n_games"])
+    z = (table["rate"] - 0.5) / np.sqrt(0.25 / table["n_games"])
+    table["p_value"] = 2 * sps.norm.sf(np.abs(z))
+    # one test per unordered pair: (a, b) and (b, a) share it
+    names = table[["strategy", "opponent"]]
+    pair = names.min(axis=1) + "|" + names.max(axis=1)
+    once = table.assign(pair=pair).drop_duplicates(["players", "pair"])
+    adjusted = once.groupby("players")["p_value"].transform(adjust)
+    lookup = pd.Series(
+        adjusted.to_numpy(), index=pd.MultiIndex.from_frame(once[["players", "pair"]])
     )
-    table["significant"] = (table["ci_low"] > 0.5) | (table["ci_high"] < 0.5)
+    where = pd.MultiIndex.from_arrays([table["players"], pair])
+    table["p_adjusted"] = lookup.reindex(where).to_numpy()
+    table["significant"] = table["p_adjusted"] < ALPHA
     return table
 
 
-def _rankings(seats: pd.DataFrame, labels: list[str]) -> list[tuple[int, ...]]:
+# ------------------------------------------------------------------ Plackett-Luce ratings
+def rank_matrix(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
+    """One row per game: strategy indices in finishing order (R22; ties left after it are
+    ordered by seat), padded with -1. A strategy may appear more than once in a row."""
     index = {label: i for i, label in enumerate(labels)}
     ordered = seats.sort_values(
-        ["cell", "game_index", "score", "reached", "n_big_cities", "seat"],
+        [*GAME, "score", "reached", "n_big_cities", "seat"],
         ascending=[True, True, False, False, False, True],
     )
-    out = []
-    for _, group in ordered.groupby(["cell", "game_index"], sort=False):
-        strategies = list(group["strategy"])
-        if len(set(strategies)) == len(strategies):  # a strategy twice at a table: skip
-            out.append(tuple(index[s] for s in strategies))
+    grouped = ordered.groupby(GAME, sort=False)
+    game, place = grouped.ngroup().to_numpy(), grouped.cumcount().to_numpy()
+    out = np.full((game.max() + 1, place.max() + 1), -1, dtype=int)
+    out[game, place] = ordered["strategy"].map(index).to_numpy()
     return out
 
 
-def ratings(seats: pd.DataFrame) -> pd.DataFrame:
-    """Plackett-Luce strengths of the strategies from every table's final ranking (fitted
-    by choix), with Wald 95% intervals from the observed Fisher information; ``rank`` orders
-    them, strongest first.
+def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian: bool):
+    """Log-likelihood, gradient and observed information of Plackett-Luce over rankings that
+    may repeat a strategy: the product over places of exp(theta_i) / sum of exp(theta) over
+    the seats still in the race. -1 entries are absent seats."""
+    k = len(theta)
+    idx = np.where(ranks < 0, k, ranks)
+    th = np.append(theta, -np.inf)[idx]
+    loglik, grad, info = 0.0, np.zeros(k + 1), np.zeros((k + 1, k + 1))
+    eye = np.eye(k + 1)
+    for place in range(ranks.shape[1] - 1):
+        valid = ranks[:, place] >= 0
+        sub, ids, w = th[valid, place:], idx[valid, place:], weights[valid]
+        top = sub.max(axis=1, keepdims=True)
+        e = np.exp(sub - top)
+        total = e.sum(axis=1, keepdims=True)
+        p = e / total
+        loglik += float(np.sum(w * (sub[:, 0] - top[:, 0] - np.log(total[:, 0]))))
+        onehot = eye[ids]  # seats x places left x strategies
+        probs = np.einsum("rm,rmk->rk", p, onehot)  # chance each strategy is placed next
+        grad += w @ onehot[:, 0, :] - w @ probs
+        if hessian:
+            weighted = w[:, None] * probs
+            info += np.diag(weighted.sum(axis=0)) - probs.T @ weighted
+    return loglik, grad[:k], info[:k, :k]
 
-    Strengths are log-scale and centred on 0: exp(a - b) is the odds that a finishes ahead
-    of b in a head-to-head. Ties left after R22 are ordered by seat.
+
+def _pl_mle(ranks: np.ndarray, weights: np.ndarray, k: int):
+    """Maximum likelihood by scipy's trust-region Newton (exact Hessian); the likelihood
+    ignores a common shift, so a penalty (sum theta)^2 / 2 fixes the sum at 0."""
+    from scipy.optimize import minimize
+
+    def objective(theta):
+        loglik, grad, _ = _pl_terms(theta, ranks, weights, hessian=False)
+        return -loglik + 0.5 * theta.sum() ** 2, -grad + theta.sum()
+
+    def hess(theta):
+        return _pl_terms(theta, ranks, weights, hessian=True)[2] + 1.0
+
+    fit = minimize(objective, np.zeros(k), jac=True, hess=hess, method="trust-exact")
+    loglik, _, info = _pl_terms(fit.x, ranks, weights, hessian=True)
+    return fit.x, loglik, info
+
+
+def _beats(ranks: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
+    """beats[i, j]: how often a seat of strategy i finished ahead of a seat of strategy j."""
+    idx = np.where(ranks < 0, k, ranks)
+    beats = np.zeros((k + 1, k + 1))
+    for a in range(ranks.shape[1]):
+        for b in range(a + 1, ranks.shape[1]):
+            np.add.at(beats, (idx[:, a], idx[:, b]), weights)
+    np.fill_diagonal(beats, 0)
+    return beats[:k, :k]
+
+
+def _restrict(ranks: np.ndarray, keep: list[int]) -> np.ndarray:
+    """The rankings of the strategies in ``keep`` only, renumbered 0..len(keep)-1. Removing
+    items from a Plackett-Luce ranking leaves a Plackett-Luce ranking of the rest."""
+    mapping = np.full(ranks.max(initial=0) + 2, -1)
+    mapping[keep] = np.arange(len(keep))
+    return np.where(ranks < 0, -1, mapping[np.where(ranks < 0, -1, ranks)])
+
+
+def _compact(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Identical rankings counted once, with their count as weight."""
+    unique, counts = np.unique(ranks, axis=0, return_counts=True)
+    return unique, counts.astype(float)
+
+
+def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
+    """Plackett-Luce strengths with their covariance, anchored on the non-baseline mean.
+
+    A strategy whose seats never finished behind (or never ahead of) another rated strategy
+    has no finite strength: it is left out, with a note, and the rest refitted (repeatedly).
+    If the remaining comparisons still do not link every strategy both ways, none is rated.
     """
-    import choix
+    from scipy.sparse.csgraph import connected_components
 
+    k = len(labels)
+    present = [i for i in range(k) if (ranks == i).any()]
+    tables = {i: int((ranks == i).any(axis=1).sum()) for i in present}
+    seats = {i: int((ranks == i).sum()) for i in present}
+    notes: dict[int, str] = {}
+    active = list(present)
+    while len(active) >= 2:
+        beats = _beats(*_compact(_restrict(ranks, active)), len(active))
+        won, lost = beats.sum(axis=1), beats.sum(axis=0)
+        out = []
+        for pos, i in enumerate(active):
+            if lost[pos] == 0:
+                notes[i] = (
+                    f"finished ahead of every other strategy at all {tables[i]} of its "
+                    "tables: no finite strength"
+                )
+                out.append(i)
+            elif won[pos] == 0:
+                notes[i] = (
+                    f"finished behind every other strategy at all {tables[i]} of its "
+                    "tables: no finite strength"
+                )
+                out.append(i)
+        if not out:
+            break
+        active = [i for i in active if i not in out]
+    theta = np.full(k, np.nan)
+    cov = np.full((k, k), np.nan)
+    loglik = np.nan
+    if len(active) >= 2:
+        ranks_a, weights = _compact(_restrict(ranks, active))
+        beats = _beats(ranks_a, weights, len(active))
+        if connected_components(beats > 0, directed=True, connection="strong")[0] > 1:
+            for i in active:
+                notes[i] = "its comparisons do not link it both ways to every strategy: no strength"
+        else:
+            point, loglik, info = _pl_mle(ranks_a, weights, len(active))
+            anchor = np.array([labels[i] not in BASELINES for i in active], dtype=float)
+            anchor = anchor if anchor.sum() else np.ones(len(active))
+            centre = np.eye(len(active)) - np.outer(np.ones(len(active)), anchor / anchor.sum())
+            theta[active] = centre @ point
+            cov[np.ix_(active, active)] = centre @ np.linalg.pinv(info) @ centre.T
+    elif len(active) == 1 and not notes:
+        notes[active[0]] = "the only strategy at its tables: nothing to compare"
+    return {
+        "labels": labels,
+        "present": present,
+        "theta": theta,
+        "cov": cov,
+        "loglik": loglik,
+        "notes": notes,
+        "tables": tables,
+        "seats": seats,
+        "n_tables": int((ranks >= 0).any(axis=1).sum()),
+    }
+
+
+RATING_COLUMNS = [
+    "players",
+    "strategy",
+    "n_tables",
+    "n_seats",
+    "strength",
+    "se",
+    "ci_low",
+    "ci_high",
+    "rank",
+    "anchor",
+    "note",
+]
+
+
+def _rating_rows(fit: dict, players) -> list[dict]:
+    rows = []
+    for i in fit["present"]:
+        se = float(np.sqrt(fit["cov"][i, i])) if np.isfinite(fit["cov"][i, i]) else np.nan
+        strength = float(fit["theta"][i])
+        rows.append(
+            {
+                "players": players,
+                "strategy": fit["labels"][i],
+                "n_tables": fit["tables"][i],
+                "n_seats": fit["seats"][i],
+                "strength": strength,
+                "se": se,
+                "ci_low": strength - Z95 * se,
+                "ci_high": strength + Z95 * se,
+                "anchor": SCALE,
+                "note": fit["notes"].get(i, ""),
+            }
+        )
+    return rows
+
+
+def _rating_fits(seats: pd.DataFrame) -> dict:
     labels = sorted(seats["strategy"].unique())
-    rankings = _rankings(seats, labels)
-    if len(labels) < 2 or len(rankings) < 2:
-        return pd.DataFrame(columns=["strategy", "n", "strength", "ci_low", "ci_high", "rank"])
-    alpha = 0.01  # a touch of regularisation: a strategy that never lost still gets a value
-    point = choix.ilsr_rankings(len(labels), rankings, alpha=alpha)
-    point = point - point.mean()
-    se = np.sqrt(np.clip(np.diag(_pl_covariance(point, rankings)), 0, None))
-    counts = seats.groupby("strategy").size()
-    table = pd.DataFrame(
-        {
-            "strategy": labels,
-            "n": [int(counts.get(label, 0)) for label in labels],
-            "strength": point,
-            "se": se,
-            "ci_low": point - Z95 * se,
-            "ci_high": point + Z95 * se,
-        }
-    )
-    table = table.sort_values("strength", ascending=False).reset_index(drop=True)
-    table["rank"] = np.arange(1, len(table) + 1)
-    table["games"] = len(rankings)
+    return {
+        int(players): pl_fit(rank_matrix(group, labels), labels)
+        for players, group in seats.groupby("players")
+    }
+
+
+def ratings(seats: pd.DataFrame) -> pd.DataFrame:
+    """Plackett-Luce strengths per player count, fitted by maximum likelihood over every
+    table's final ranking, a strategy sitting twice at a table counting as two seats of the
+    same strength. Wald 95% intervals from the observed information.
+
+    Scale: log-odds; exp(a - b) is the odds that a seat of a finishes ahead of a seat of b.
+    Anchor: the mean of the non-random strategies is 0. ``rank`` orders the rated strategies
+    per player count, strongest first; unrated ones (a ``note`` says why) have no rank.
+    """
+    rows = [
+        row for players, fit in _rating_fits(seats).items() for row in _rating_rows(fit, players)
+    ]
+    return _ranked(pd.DataFrame(rows, columns=[c for c in RATING_COLUMNS if c != "rank"]))
+
+
+def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.sort_values(["players", "strength"], ascending=[True, False], na_position="last")
+    table = table.reset_index(drop=True)
+    rank = table.groupby("players")["strength"].rank(ascending=False, method="first")
+    table.insert(8, "rank", rank.astype("Int64"))
     return table
 
 
-def _pl_covariance(theta: np.ndarray, rankings: list[tuple[int, ...]]) -> np.ndarray:
-    """Covariance of the centred Plackett-Luce estimates: the pseudo-inverse of the
-    observed information, sum over rankings and places of the softmax covariance of the
-    items still in the race (identical rankings are grouped)."""
-    from collections import Counter
+def _pooled_ranks(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
+    """Every player count's rankings in one matrix (shorter ones padded with -1)."""
+    parts = [rank_matrix(group, labels) for _, group in seats.groupby("players")]
+    width = max(part.shape[1] for part in parts)
+    return np.vstack(
+        [np.pad(p, ((0, 0), (0, width - p.shape[1])), constant_values=-1) for p in parts]
+    )
 
-    info = np.zeros((len(theta), len(theta)))
-    for ranking, count in Counter(rankings).items():
-        items = np.array(ranking)
-        for place in range(len(items) - 1):
-            rest = items[place:]
-            p = np.exp(theta[rest] - theta[rest].max())
-            p /= p.sum()
-            info[np.ix_(rest, rest)] += count * (np.diag(p) - np.outer(p, p))
-    return np.linalg.pinv(info)
+
+def pooling_test(seats: pd.DataFrame) -> pd.DataFrame:
+    """Likelihood-ratio test that one set of strengths fits every player count (no strategy x
+    player-count interaction): Plackett-Luce per count against one pooled fit, over the
+    strategies rated at every count; df = sum over counts of (k_p - 1) minus (k - 1)."""
+    columns = ["players", "strategies", "lr", "df", "p_value", "pooling_justified"]
+    fits = _rating_fits(seats)
+    if len(fits) < 2:
+        return pd.DataFrame(columns=columns)
+    labels = sorted(seats["strategy"].unique())
+    rated = [set(np.flatnonzero(np.isfinite(f["theta"]))) for f in fits.values()]
+    common = sorted(set.intersection(*rated))
+    if len(common) < 2:
+        return pd.DataFrame(columns=columns)
+    blocks = [_restrict(rank_matrix(g, labels), common) for _, g in seats.groupby("players")]
+    lr, df, p = pooling_lr(blocks, len(common))
+    return pd.DataFrame(
+        [
+            {
+                "players": ", ".join(str(count) for count in fits),
+                "strategies": ", ".join(labels[i] for i in common),
+                "lr": lr,
+                "df": df,
+                "p_value": p,
+                "pooling_justified": p >= ALPHA,
+            }
+        ]
+    )
+
+
+def pooling_lr(blocks: list[np.ndarray], k: int) -> tuple[float, int, float]:
+    """(LR statistic, df, p): Plackett-Luce fitted per block (player count) against one fit
+    over all blocks, for ``k`` strategies present in every block."""
+    separate = sum(_pl_mle(*_compact(block), k)[1] for block in blocks)
+    width = max(block.shape[1] for block in blocks)
+    stacked = np.vstack(
+        [np.pad(b, ((0, 0), (0, width - b.shape[1])), constant_values=-1) for b in blocks]
+    )
+    pooled = _pl_mle(*_compact(stacked), k)[1]
+    lr = max(2 * (separate - pooled), 0.0)
+    df = (k - 1) * (len(blocks) - 1)
+    return lr, df, float(sps.chi2.sf(lr, df))
+
+
+def pooled_ratings(seats: pd.DataFrame) -> pd.DataFrame:
+    """One Plackett-Luce fit over all player counts (``players`` = "pooled"): shown only
+    beside ``pooling_test``, which says whether one strength per strategy fits every count."""
+    labels = sorted(seats["strategy"].unique())
+    if seats.empty:
+        return pd.DataFrame(columns=RATING_COLUMNS)
+    fit = pl_fit(_pooled_ranks(seats, labels), labels)
+    return _ranked(
+        pd.DataFrame(
+            _rating_rows(fit, "pooled"), columns=[c for c in RATING_COLUMNS if c != "rank"]
+        )
+    )
+
+
+PAIRWISE_COLUMNS = [
+    "players",
+    "strategy",
+    "opponent",
+    "n_games",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "method",
+]
+
+
+def _rating_pairs(fits: dict) -> list[dict]:
+    rows = []
+    for players, fit in fits.items():
+        rated = [i for i in fit["present"] if np.isfinite(fit["theta"][i])]
+        for pos, a in enumerate(rated):
+            for b in rated[pos + 1 :]:
+                hi, lo = (a, b) if fit["theta"][a] >= fit["theta"][b] else (b, a)  # stronger first
+                diff = float(fit["theta"][hi] - fit["theta"][lo])
+                cov = fit["cov"]
+                se = float(np.sqrt(max(cov[hi, hi] + cov[lo, lo] - 2 * cov[hi, lo], 0.0)))
+                p = float(2 * sps.norm.sf(diff / se)) if se > 0 else np.nan
+                rows.append(
+                    {
+                        "players": players,
+                        "strategy": fit["labels"][hi],
+                        "opponent": fit["labels"][lo],
+                        "n_games": fit["n_tables"],
+                        "difference": diff,
+                        "ci_low": diff - Z95 * se,
+                        "ci_high": diff + Z95 * se,
+                        "p_value": p,
+                        "method": "rating difference (Plackett-Luce, Wald)",
+                    }
+                )
+    return rows
+
+
+def _win_pairs(seats: pd.DataFrame) -> list[dict]:
+    """Per pair at the same tables: the difference of their win share per seat, paired by
+    game (t interval over the games both played)."""
+    unit = per_game_shares(seats)
+    unit["per_seat"] = unit["win"] / unit["seats"]
+    rows = []
+    for players, group in unit.groupby("players"):
+        wide = group.pivot_table(index=GAME, columns="strategy", values="per_seat")
+        names = list(wide.columns)
+        for pos, a in enumerate(names):
+            for b in names[pos + 1 :]:
+                both = wide[[a, b]].dropna()
+                if len(both) < 2:
+                    continue
+                hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
+                diff, low, high, p = one_sample(both[hi] - both[lo])
+                rows.append(
+                    {
+                        "players": players,
+                        "strategy": hi,
+                        "opponent": lo,
+                        "n_games": len(both),
+                        "difference": diff,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "p_value": p,
+                        "method": "win share per seat, paired by game (t)",
+                    }
+                )
+    return rows
+
+
+def pairwise(seats: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of strategies per player count, stronger first: the rating difference
+    (variance Var a + Var b - 2 Cov ab from the fitted covariance) and the paired win-share
+    difference, each family (player count x method) Holm-corrected."""
+    rows = _rating_pairs(_rating_fits(seats)) + _win_pairs(seats)
+    table = pd.DataFrame(
+        rows, columns=[c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
+    )
+    if table.empty:
+        return pd.DataFrame(columns=PAIRWISE_COLUMNS)
+    table["p_adjusted"] = table.groupby(["players", "method"])["p_value"].transform(adjust)
+    table["significant"] = table["p_adjusted"] < ALPHA
+    return (
+        table[PAIRWISE_COLUMNS]
+        .sort_values(["method", "players", "difference"], ascending=[True, True, False])
+        .reset_index(drop=True)
+    )
 
 
 def score_parts(seats: pd.DataFrame) -> pd.DataFrame:
-    """Mean score parts per strategy and player count, each with its t interval."""
+    """Mean score parts per strategy and player count; intervals clustered by game."""
     parts = []
     for part in ("score", "destination_points", "penalties", "bonus_points"):
-        table = _mean_table(seats, ["players", "strategy"], part)
+        table = _cluster_mean_table(seats, ["players", "strategy"], part)
         table.insert(2, "part", part)
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
 
 
 # ------------------------------------------------------------------ seats
+def _score_test(group: pd.DataFrame) -> tuple[str, float, float]:
+    """Scores by seat blocked by game: Friedman's rank test within games (3+ seats), the exact
+    sign test at 2 seats (Friedman's test for two seats is the sign test)."""
+    wide = group.pivot_table(index=GAME, columns="seat", values="score").dropna()
+    if len(wide) < 2:
+        return "", np.nan, np.nan
+    if wide.shape[1] >= 3:
+        result = sps.friedmanchisquare(*(wide[c].to_numpy() for c in wide.columns))
+        return "Friedman", float(result.statistic), float(result.pvalue)
+    diff = wide.iloc[:, 0] - wide.iloc[:, 1]
+    ahead, behind = int((diff > 0).sum()), int((diff < 0).sum())
+    if ahead + behind == 0:
+        return "sign test", np.nan, 1.0
+    return "sign test", float(ahead), float(sps.binomtest(ahead, ahead + behind).pvalue)
+
+
 def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Win rate and mean score by seat per player count, and tests of equality across
-    seats: chi-square on wins (expected equal), one-way ANOVA on scores."""
-    wins = _rate_table(seats, ["players", "seat"], "win_share")
-    scores = _mean_table(seats, ["players", "seat"], "score").rename(
-        columns={
-            "n": "score_n",
-            "mean": "mean_score",
-            "ci_low": "score_ci_low",
-            "ci_high": "score_ci_high",
-        }
+    """Win rate and mean score by seat per player count, and tests of equality across seats.
+
+    Each game has one row per seat, so a seat's rate is over independent games (Wilson). The
+    wins test is the chi-square of the winning seat's counts, one count per game (with one
+    winner per game this is exactly Cochran's Q over the games' winner indicators); the score
+    test is blocked by game (Friedman, or the sign test at 2 players)."""
+    wins = (
+        seats.groupby(["players", "seat"])["win_share"]
+        .agg(successes="sum", n_games="size")
+        .reset_index()
     )
-    table = wins.merge(scores, on=["players", "seat"])
+    wins["rate"] = wins["successes"] / wins["n_games"]
+    wins["ci_low"], wins["ci_high"] = wilson(wins["successes"], wins["n_games"])
+    scores = _mean_table(seats, ["players", "seat"], "score").rename(
+        columns={"mean": "mean_score", "ci_low": "score_ci_low", "ci_high": "score_ci_high"}
+    )
+    table = wins.merge(scores.drop(columns="n_games"), on=["players", "seat"])
     table["fair"] = 1.0 / table["players"]
     tests = []
     for players, group in seats.groupby("players"):
         by_seat = group.groupby("seat")["win_share"].sum()
         chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
-        samples = [g["score"].to_numpy() for _, g in group.groupby("seat")]
-        anova = sps.f_oneway(*samples) if all(len(s) > 1 for s in samples) else None
+        method, statistic, p = _score_test(group)
         tests.append(
             {
                 "players": players,
-                "games": int(group[["cell", "game_index"]].drop_duplicates().shape[0]),
+                "n_games": int(group[GAME].drop_duplicates().shape[0]),
                 "wins_chi2": float(chi2.statistic) if chi2 else np.nan,
                 "wins_p": float(chi2.pvalue) if chi2 else np.nan,
-                "score_f": float(anova.statistic) if anova else np.nan,
-                "score_p": float(anova.pvalue) if anova else np.nan,
+                "score_test": method,
+                "score_statistic": statistic,
+                "score_p": p,
             }
         )
     tests = pd.DataFrame(tests)
@@ -279,29 +813,26 @@ def destination_balance(destinations: pd.DataFrame, min_kept: int = 20) -> pd.Da
 # ------------------------------------------------------------------ big cities
 def big_cities(seats: pd.DataFrame, cities: list[str]) -> pd.DataFrame:
     """Per big city and player count: how often its bonus is won, how often shared, and the
-    win-rate lift of winning it (difference of two proportions, normal 95% interval)."""
+    win-rate lift of winning it: win share of the seats that won it minus the others, with a
+    95% interval and p-value clustered by game (OLS on the holder flag, CR1 errors)."""
     rows = []
     for players, group in seats.groupby("players"):
-        games = group[["cell", "game_index"]].drop_duplicates().shape[0]
-        won = {
-            city: group["big_cities"].str.split("|").apply(lambda xs, c=city: c in xs)
-            for city in cities
-        }
+        ids = game_ids(group)
+        games = len(np.unique(ids))
+        split = group["big_cities"].fillna("").str.split("|")
         for city in cities:
-            holders = won[city]
-            per_game = group.assign(holder=holders).groupby(["cell", "game_index"])["holder"].sum()
+            holders = split.apply(lambda xs, c=city: c in xs).to_numpy()
+            per_game = pd.Series(holders).groupby(ids).sum()
             awarded = int((per_game >= 1).sum())
             shared = int((per_game >= 2).sum())
-            with_bonus = group.loc[holders, "win_share"]
-            without = group.loc[~holders, "win_share"]
-            lift, low, high = _difference(with_bonus, without)
+            lift, low, high, p = cluster_difference(group["win_share"], holders, ids)
             award_low, award_high = wilson(awarded, games)
             share_low, share_high = wilson(shared, max(awarded, 1))
             rows.append(
                 {
                     "players": players,
                     "city": city,
-                    "games": games,
+                    "n_games": games,
                     "awarded": awarded,
                     "award_rate": awarded / games,
                     "award_ci_low": float(award_low),
@@ -310,11 +841,12 @@ def big_cities(seats: pd.DataFrame, cities: list[str]) -> pd.DataFrame:
                     "shared_rate": shared / awarded if awarded else np.nan,
                     "shared_ci_low": float(share_low),
                     "shared_ci_high": float(share_high),
-                    "n_with": len(with_bonus),
-                    "n_without": len(without),
+                    "n_seats_with": int(holders.sum()),
+                    "n_seats_without": int((~holders).sum()),
                     "win_lift": lift,
                     "lift_ci_low": low,
                     "lift_ci_high": high,
+                    "lift_p": p,
                 }
             )
     return pd.DataFrame(rows)
@@ -336,7 +868,8 @@ def _difference(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:
 
 # ------------------------------------------------------------------ game length
 def game_length(games: pd.DataFrame) -> pd.DataFrame:
-    """Steals per game, turns and simulated minutes per player count (t intervals)."""
+    """Steals per game, turns and simulated minutes per player count (t intervals, one value
+    per game)."""
     ok = games[~games["failed"]]
     tables = []
     for metric in ("steals", "turns", "sim_minutes"):
@@ -347,13 +880,12 @@ def game_length(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
-    """For games of two rounds: the share of destination points reached in each round."""
+    """For games of two rounds: the share of destination points reached in each round (one
+    value per game)."""
     two = seats[seats["round2_points"].notna()]
     if two.empty:
-        return pd.DataFrame(columns=["players", "round", "n", "mean", "ci_low", "ci_high"])
-    per_game = two.groupby(["players", "cell", "game_index"])[
-        ["round1_points", "round2_points"]
-    ].sum()
+        return pd.DataFrame(columns=["players", "round", "n_games", "mean", "ci_low", "ci_high"])
+    per_game = two.groupby(["players", *GAME])[["round1_points", "round2_points"]].sum()
     total = per_game.sum(axis=1)
     per_game = per_game[total > 0]
     share = per_game["round1_points"] / per_game.sum(axis=1)
@@ -361,13 +893,20 @@ def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
     for players, values in share.groupby(level="players"):
         n, mean, low, high = mean_ci(values)
         rows.append(
-            {"players": players, "round": 1, "n": n, "mean": mean, "ci_low": low, "ci_high": high}
+            {
+                "players": players,
+                "round": 1,
+                "n_games": n,
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+            }
         )
         rows.append(
             {
                 "players": players,
                 "round": 2,
-                "n": n,
+                "n_games": n,
                 "mean": 1 - mean,
                 "ci_low": 1 - high,
                 "ci_high": 1 - low,
@@ -377,10 +916,15 @@ def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ variants
+def _per_game_mean(seats: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The seats of a game averaged: the game, not the seat, is the unit of a comparison."""
+    return seats.groupby(["variant", "players", *GAME], as_index=False)[column].mean()
+
+
 def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base") -> pd.DataFrame:
     """Each variant's difference from the base game per player count, with Welch 95%
-    intervals: turns, simulated minutes, steals, mean score, seat 0's win share, destinations
-    left unreached.
+    intervals over games (seat metrics averaged per game first): turns, simulated minutes,
+    steals, mean score, seat 1's win share, destinations left unreached per seat.
 
     Many differences are tested at once, so ``significant`` uses Benjamini-Hochberg
     q < 0.05 over the whole table (``q_value``), not each raw p-value (``p_value``)."""
@@ -390,6 +934,8 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                 "variant",
                 "players",
                 "metric",
+                "n_games",
+                "n_games_base",
                 "base",
                 "value",
                 "difference",
@@ -405,9 +951,9 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
         "turns": (ok, "turns"),
         "sim_minutes": (ok, "sim_minutes"),
         "steals": (ok, "steals"),
-        "mean_score": (seats, "score"),
+        "mean_score": (_per_game_mean(seats, "score"), "score"),
         "seat0_win_share": (seats[seats["seat"] == 0], "win_share"),
-        "unreached_per_seat": (seats, "unreached"),
+        "unreached_per_seat": (_per_game_mean(seats, "unreached"), "unreached"),
     }
     rows = []
     for variant in sorted(set(games["variant"]) - {base}):
@@ -422,8 +968,8 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                         "variant": variant,
                         "players": players,
                         "metric": metric,
-                        "n": len(here),
-                        "n_base": len(there),
+                        "n_games": len(here),
+                        "n_games_base": len(there),
                         "base": float(there.mean()),
                         "value": float(here.mean()),
                         "difference": diff,

@@ -16,20 +16,25 @@ def test_win_rate_bars_hold_the_rates_and_intervals(analysis):
         assert list(trace.error_y.array) == pytest.approx(list(rows["ci_high"] - rows["rate"]))
 
 
-def test_rating_points_are_the_strengths(analysis):
-    table = analysis.tables["ratings"]
-    (trace,) = figures.ratings(table).data
-    assert dict(zip(trace.y, trace.x, strict=True)) == pytest.approx(
-        dict(zip(table["strategy"], table["strength"], strict=True))
-    )
+def test_rating_points_are_the_strengths_per_player_count(analysis):
+    # was: one pooled trace; ratings are now per player count, one trace each
+    table = analysis.tables["ratings"].dropna(subset=["strength"])
+    fig = figures.ratings(table)
+    assert len(fig.data) == table["players"].nunique()
+    for trace in fig.data:
+        rows = table[table["players"] == int(trace.name.split()[0])]
+        assert dict(zip(trace.y, trace.x, strict=True)) == pytest.approx(
+            dict(zip(rows["strategy"], rows["strength"], strict=True))
+        )
 
 
 def test_head_to_head_heatmap_is_the_matrix(analysis):
     table = analysis.tables["head_to_head"]
-    (trace,) = figures.head_to_head(table).data
+    (trace,) = figures.head_to_head(table, 4).data
     row = list(trace.y).index("planner")
     col = list(trace.x).index("random")
-    expected = table[(table["strategy"] == "planner") & (table["opponent"] == "random")]
+    here = table[table["players"] == 4]
+    expected = here[(here["strategy"] == "planner") & (here["opponent"] == "random")]
     assert trace.z[row][col] == pytest.approx(expected["rate"].iloc[0])
 
 

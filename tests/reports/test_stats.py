@@ -80,15 +80,19 @@ def test_rating_recovers_planted_strengths():
 
 
 def test_win_rates_count_shared_wins_as_fractions():
+    # was: n counted seats; the game is now the unit (n_games, n_seats)
     seats = pd.DataFrame(
         {
+            "cell": "c",
+            "game_index": [0, 0, 1, 1],
             "players": [2, 2, 2, 2],
             "strategy": ["a", "b", "a", "b"],
             "win_share": [0.5, 0.5, 1.0, 0.0],
         }
     )
     table = stats.win_rates(seats).set_index("strategy")
-    assert table.loc["a", "rate"] == 0.75 and table.loc["a", "n"] == 2
+    assert table.loc["a", "rate"] == 0.75
+    assert table.loc["a", "n_games"] == 2 and table.loc["a", "n_seats"] == 2
     assert table.loc["b", "rate"] == 0.25
 
 
@@ -158,6 +162,8 @@ def test_variant_effects_detect_a_planted_difference():
     )
     seats = pd.DataFrame(
         {
+            "cell": np.repeat(["base/2p", "long/2p"], 600),
+            "game_index": np.tile(np.repeat(np.arange(300), 2), 2),
             "variant": ["base"] * 600 + ["long"] * 600,
             "players": 2,
             "seat": [0, 1] * 600,
