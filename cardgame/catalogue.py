@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -42,15 +42,16 @@ class Catalogue:
 
     destinations: tuple[Destination, ...]
     big_cities: tuple[BigCity, ...]
-    # destination by id (None where no id): immutable, so a seat view may share it
-    by_id: tuple[Destination | None, ...] = field(init=False, repr=False, compare=False)
+    # For seat views: copies of the destinations by id (None where no id). Copies, so that
+    # nothing a view leads to is what the engine scores with (``destination`` below).
+    view_table: tuple[Destination | None, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {d.id: d for d in self.destinations})
         table: list[Destination | None] = [None] * (max(self._by_id, default=0) + 1)  # type: ignore[attr-defined]
         for d in self.destinations:
-            table[d.id] = d
-        object.__setattr__(self, "by_id", tuple(table))
+            table[d.id] = replace(d)
+        object.__setattr__(self, "view_table", tuple(table))
 
     def destination(self, dest_id: int) -> Destination:
         return self._by_id[dest_id]  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ are stored once for the table: owner, wagons and locomotives per colour.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
@@ -59,11 +60,12 @@ class GameState:
 
     __slots__ = (
         "_big",
-        "_by_id",
         "_round_facts",
         "_rounds_total",
         "_shuffles",
         "_turn_record",
+        "_view_rules",
+        "_view_table",
         "circulation",
         "deck",
         "dest_deck",
@@ -99,8 +101,9 @@ class GameState:
         self.players = game.players
         self.rules = game.rules
         self._shuffles = shuffles
-        # immutable facts copied into every seat view (shared, never changed)
-        self._by_id = game.catalogue.by_id
+        # facts every seat view shares: immutable, and none of them is what the engine reads
+        self._view_table = game.catalogue.view_table
+        self._view_rules = copy.copy(game.rules)  # a view's rules are not the engine's
         self._big = game.big_city_set
         self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players
@@ -262,9 +265,9 @@ class GameState:
                 len(self.dest_deck),
                 self.final_turns_left is not None or not self.deck,
                 self._round_facts[1],
-                self.rules,
+                self._view_rules,
                 self._big,
-                self._by_id,
+                self._view_table,
             ),
         )
 

@@ -32,7 +32,7 @@ def fingerprint(state: GameState) -> dict[str, object]:
     out = {
         name: copy.deepcopy(getattr(state, name))
         for name in GameState.__slots__
-        if name not in ("game", "rules", "_shuffles", "_by_id", "_big")
+        if name not in ("game", "rules", "_shuffles", "_view_table", "_view_rules", "_big")
     }
     rng = getattr(state._shuffles, "_rng", None)
     out["rng"] = rng.getstate() if rng is not None else None
