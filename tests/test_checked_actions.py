@@ -222,3 +222,11 @@ def test_fuzz_checked_path_only_refuses_or_applies(seed, n, steps, rules, data):
             assert "\n" not in str(error)
             assert fingerprint(state) == before
         assert state.card_total() == 96
+
+
+def test_a_view_answers_is_legal_for_any_object_without_raising():
+    state = turn_state()
+    view = state.view(0)
+    for action, _ in MALFORMED_TURN:
+        assert view.is_legal(action) is False
+    assert view.is_legal(PlaceColumn(RED, 2, 1)) is True
