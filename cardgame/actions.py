@@ -319,10 +319,27 @@ def problem(
     Any object may come in (a strategy's answer): its shape is checked first, so a wrong type
     or an out-of-range field is refused with ``("", "bad action: ...")`` and never raises.
     """
-    bad = malformed(action)
-    if bad is not None:
-        return ("", f"bad action: {bad}")
     kind = type(action)
+    # shape first; the common well-formed cases inline (this runs on every checked action)
+    if kind is DrawFaceUp:
+        slot = getattr(action, "slot", None)
+        if type(slot) is not int or not 0 <= slot < BIG:
+            return _bad(action)
+    elif kind is PlaceColumn:
+        c = getattr(action, "colour", None)
+        w = getattr(action, "wagons", None)
+        lo = getattr(action, "locos", None)
+        if not (
+            type(c) is int
+            and type(w) is int
+            and type(lo) is int
+            and 0 <= c < NUM_COLOURS
+            and -BIG < w < BIG
+            and -BIG < lo < BIG
+        ):
+            return _bad(action)
+    elif kind is not DrawDeck and malformed(action) is not None:
+        return _bad(action)
     if phase == TURN:
         if kind is DrawDeck:
             return None if deck else ("R11", "the train deck is empty")
@@ -367,6 +384,10 @@ def problem(
     if len(ids) < minimum:
         return (ruling, f"must keep at least {minimum}")
     return None
+
+
+def _bad(action: object) -> Ruling:
+    return ("", f"bad action: {malformed(action)}")
 
 
 def _face_up_card(face_up: Sequence[int], slot: int) -> int:

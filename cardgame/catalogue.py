@@ -2,13 +2,21 @@
 
 The data are files, not code, so that a corrected edition can be swapped in; a broken file
 is refused with one line naming the file, the line and the problem.
+
+Two levels of checks (documented in data/SOURCES.md): every folder must hold a possible
+edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, points in the
+band printed for that many circles, a big city on each ticket, the six big cities once).
+The copy shipped in the package must also match the facts the transcription was checked
+against (circles per colour, total face value), so a corrupted installation is caught; a
+user's folder may be a corrected edition and is not held to them.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -16,8 +24,16 @@ from pathlib import Path
 from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
 from .errors import DataError
 
-EXPECTED_DESTINATIONS = 46
+EXPECTED_DESTINATIONS = 46  # R1
 BIG_CITY_NAMES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
+# Points printed for a ticket of n circles (SOURCES.md: the bands never overlap).
+POINT_BANDS: dict[int, tuple[int, int]] = {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20),
+                                           5: (21, 22)}  # fmt: skip
+MAX_BIG_CITY_POINTS = 50  # the printed bonuses are 8-15; far beyond is a typo
+# Facts the shipped transcription was checked against (SOURCES.md), shipped copy only.
+SHIPPED_CIRCLES = {"yellow": 17, "blue": 18, "white": 17, "purple": 16, "orange": 16,
+                   "black": 16, "red": 16, "green": 16}  # fmt: skip
+SHIPPED_FACE_VALUE = 581
 
 
 @dataclass(frozen=True)
@@ -26,15 +42,16 @@ class Catalogue:
 
     destinations: tuple[Destination, ...]
     big_cities: tuple[BigCity, ...]
-    # destination by id (None where no id): immutable, so a seat view may share it
-    by_id: tuple[Destination | None, ...] = field(init=False, repr=False, compare=False)
+    # For seat views: copies of the destinations by id (None where no id). Copies, so that
+    # nothing a view leads to is what the engine scores with (``destination`` below).
+    view_table: tuple[Destination | None, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {d.id: d for d in self.destinations})
         table: list[Destination | None] = [None] * (max(self._by_id, default=0) + 1)  # type: ignore[attr-defined]
         for d in self.destinations:
-            table[d.id] = d
-        object.__setattr__(self, "by_id", tuple(table))
+            table[d.id] = replace(d)
+        object.__setattr__(self, "view_table", tuple(table))
 
     def destination(self, dest_id: int) -> Destination:
         return self._by_id[dest_id]  # type: ignore[attr-defined]
@@ -46,25 +63,38 @@ class Catalogue:
 
 def _rows(text: str, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames is None or tuple(reader.fieldnames) != columns:
-        raise DataError(f"{name}, line 1: expected columns {','.join(columns)}")
     rows = []
-    for row in reader:
-        line = reader.line_num
-        if None in row or any(v is None for v in row.values()):
-            raise DataError(f"{name}, line {line}: expected {len(columns)} fields")
-        rows.append((line, {k: v.strip() for k, v in row.items()}))
+    try:
+        if reader.fieldnames is None or tuple(reader.fieldnames) != columns:
+            raise DataError(f"{name}, line 1: expected columns {','.join(columns)}")
+        for row in reader:
+            line = reader.line_num
+            if None in row or any(v is None for v in row.values()):
+                raise DataError(f"{name}, line {line}: expected {len(columns)} fields")
+            rows.append((line, {k: v.strip() for k, v in row.items()}))
+    except csv.Error as exc:
+        raise DataError(f"{name}, line {reader.line_num}: not valid CSV: {exc}") from None
     return rows
 
 
+def _int_in(
+    value: str, name: str, line: int, field: str, low: int, high: int, why: str = ""
+) -> int:
+    """A whole number in ``low..high`` (checked on the text first: no huge conversions)."""
+    text = value.strip()
+    digits = text.lstrip("+-")
+    if not digits.isdigit() or not digits.isascii():
+        raise DataError(f"{name}, line {line}: {field} {value[:20]!r} is not a whole number")
+    if low >= 1 and (text.startswith("-") or not digits.strip("0")):
+        raise DataError(f"{name}, line {line}: {field} must be > 0, got {text[:12]}")
+    if len(digits) > 9 or not low <= int(text) <= high:
+        shown = text if len(text) <= 12 else text[:9] + "..."
+        raise DataError(f"{name}, line {line}: {field} {shown} is outside {low}..{high}{why}")
+    return int(text)
+
+
 def _positive_int(value: str, name: str, line: int, field: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise DataError(f"{name}, line {line}: {field} {value!r} is not a whole number") from None
-    if number <= 0:
-        raise DataError(f"{name}, line {line}: {field} must be > 0, got {number}")
-    return number
+    return _int_in(value, name, line, field, 1, 10**9 - 1)
 
 
 def parse_big_cities(text: str, name: str = "big_cities.csv") -> tuple[BigCity, ...]:
@@ -74,7 +104,7 @@ def parse_big_cities(text: str, name: str = "big_cities.csv") -> tuple[BigCity, 
             raise DataError(f"{name}, line {line}: unknown big city {row['city']!r}")
         if row["home_color"] not in COLOUR_INDEX:
             raise DataError(f"{name}, line {line}: unknown colour {row['home_color']!r}")
-        points = _positive_int(row["points"], name, line, "points")
+        points = _int_in(row["points"], name, line, "points", 1, MAX_BIG_CITY_POINTS)
         cities.append(BigCity(row["city"], points, row["home_color"]))
     if sorted(c.city for c in cities) != sorted(BIG_CITY_NAMES):
         raise DataError(f"{name}: expected each of {', '.join(BIG_CITY_NAMES)} exactly once")
@@ -85,60 +115,103 @@ def parse_destinations(
     text: str, big_cities: tuple[str, ...], name: str = "destinations.csv"
 ) -> tuple[Destination, ...]:
     destinations: list[Destination] = []
-    seen: set[int] = set()
+    lines: dict[int, int] = {}  # id -> line
     for line, row in _rows(text, name, ("id", "city_a", "city_b", "points", "colors")):
         dest_id = _positive_int(row["id"], name, line, "id")
-        if dest_id in seen:
+        if dest_id in lines:
             raise DataError(f"{name}, line {line}: duplicate id {dest_id}")
-        seen.add(dest_id)
+        lines[dest_id] = line
         if not row["city_a"] or not row["city_b"] or row["city_a"] == row["city_b"]:
             raise DataError(f"{name}, line {line}: needs two different cities")
-        points = _positive_int(row["points"], name, line, "points")
-        colours = row["colors"].split("-") if row["colors"] else []
-        if not colours:
-            raise DataError(f"{name}, line {line}: no colours")
-        for colour in colours:
-            if colour not in COLOUR_INDEX:
-                known = ", ".join(COLOURS)
-                raise DataError(f"{name}, line {line}: unknown colour {colour!r} (known: {known})")
+        for column in ("city_a", "city_b"):
+            if not row[column].isprintable():
+                raise DataError(f"{name}, line {line}: {column} {row[column]!r} is not printable")
+        colours = _colours(row["colors"], name, line)
+        low, high = POINT_BANDS[len(colours)]
+        why = f" (the band for {len(colours)} circle{'s' if len(colours) > 1 else ''})"
+        points = _int_in(row["points"], name, line, "points", low, high, why)
         if not ({row["city_a"], row["city_b"]} & set(big_cities)):
             raise DataError(f"{name}, line {line}: names no big city")
         destinations.append(
-            Destination(
-                dest_id,
-                row["city_a"],
-                row["city_b"],
-                points,
-                tuple(sorted(COLOUR_INDEX[c] for c in colours)),
-            )
+            Destination(dest_id, row["city_a"], row["city_b"], points, tuple(sorted(colours)))
         )
     if len(destinations) != EXPECTED_DESTINATIONS:
         raise DataError(
             f"{name}: expected {EXPECTED_DESTINATIONS} destinations, found {len(destinations)}"
         )
+    for dest in destinations:  # 46 unique ids all within 1..46: exactly 1..46
+        if dest.id > EXPECTED_DESTINATIONS:
+            line = lines[dest.id]
+            raise DataError(f"{name}, line {line}: id {dest.id} is outside 1..{len(lines)}")
     return tuple(destinations)
 
 
+def _colours(text: str, name: str, line: int) -> list[int]:
+    """The circles of a ticket: 1 to 5 known colours joined by '-'."""
+    names = text.split("-") if text else []
+    if not 1 <= len(names) <= len(POINT_BANDS):
+        raise DataError(
+            f"{name}, line {line}: colors has {len(names)} circles, a ticket has 1 to 5"
+        )
+    for colour in names:
+        if colour not in COLOUR_INDEX:
+            known = ", ".join(COLOURS)
+            raise DataError(
+                f"{name}, line {line}: unknown colour {colour!r} in colors (known: {known})"
+            )
+    return [COLOUR_INDEX[c] for c in names]
+
+
+def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> None:
+    """The shipped copy must match the counts its transcription was checked against
+    (SOURCES.md); a mismatch means the installed file was damaged."""
+    circles = Counter(COLOURS[c] for d in destinations for c in d.colours)
+    if dict(circles) != SHIPPED_CIRCLES:
+        found = ", ".join(f"{c} {circles[c]}" for c in SHIPPED_CIRCLES)
+        raise DataError(
+            f"{name}: circles per colour ({found}) differ from the shipped edition: "
+            "the installed copy is damaged, reinstall the package"
+        )
+    total = sum(d.points for d in destinations)
+    if total != SHIPPED_FACE_VALUE:
+        raise DataError(
+            f"{name}: total face value {total}, the shipped edition has {SHIPPED_FACE_VALUE}: "
+            "the installed copy is damaged, reinstall the package"
+        )
+
+
 def load_catalogue(folder: Path | None = None) -> Catalogue:
-    """Read the card data from ``folder`` (default: the copy shipped in the package)."""
+    """Read the card data from ``folder`` (default: the copy shipped in the package).
+
+    A folder gets the general checks only: it may be a corrected edition.
+    """
     if folder is None:
         return default_catalogue()
-    return _load(lambda n: (folder / n).read_text(encoding="utf-8"), str(folder))
+    return _load(lambda n: (folder / n).read_bytes(), str(folder))
 
 
 @cache
 def default_catalogue() -> Catalogue:
     data = resources.files("cardgame") / "data"
-    return _load(lambda n: (data / n).read_text(encoding="utf-8"), "package data")
+    catalogue = _load(lambda n: (data / n).read_bytes(), "package data")
+    check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
+    return catalogue
 
 
-def _load(read, where: str) -> Catalogue:
+def _load(read, where: str) -> Catalogue:  # type: ignore[no-untyped-def]
     texts = {}
     for name in ("big_cities.csv", "destinations.csv"):
         try:
-            texts[name] = read(name)
+            raw = read(name)
         except OSError as exc:
             raise DataError(f"{name}: cannot read from {where}: {exc.strerror or exc}") from None
+        try:
+            texts[name] = raw.decode("utf-8-sig")  # a spreadsheet's byte-order mark is fine
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise DataError(
+                f"{name}, line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}) in {where}"
+            ) from None
     cities = parse_big_cities(texts["big_cities.csv"])
     destinations = parse_destinations(texts["destinations.csv"], tuple(c.city for c in cities))
     return Catalogue(destinations, cities)

@@ -7,6 +7,7 @@ are stored once for the table: owner, wagons and locomotives per colour.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
@@ -59,11 +60,12 @@ class GameState:
 
     __slots__ = (
         "_big",
-        "_by_id",
         "_round_facts",
         "_rounds_total",
         "_shuffles",
         "_turn_record",
+        "_view_rules",
+        "_view_table",
         "circulation",
         "deck",
         "dest_deck",
@@ -99,8 +101,9 @@ class GameState:
         self.players = game.players
         self.rules = game.rules
         self._shuffles = shuffles
-        # immutable facts copied into every seat view (shared, never changed)
-        self._by_id = game.catalogue.by_id
+        # facts every seat view shares: immutable, and none of them is what the engine reads
+        self._view_table = game.catalogue.view_table
+        self._view_rules = copy.copy(game.rules)  # a view's rules are not the engine's
         self._big = game.big_city_set
         self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players
@@ -262,9 +265,9 @@ class GameState:
                 len(self.dest_deck),
                 self.final_turns_left is not None or not self.deck,
                 self._round_facts[1],
-                self.rules,
+                self._view_rules,
                 self._big,
-                self._by_id,
+                self._view_table,
             ),
         )
 
@@ -322,9 +325,23 @@ class GameState:
     # -------------------------------------------------------------- applying actions
     def apply(self, action: A.Action) -> None:
         """Apply ``action`` for the seat to move after checking it (raises if illegal)."""
-        problem = self._problem(action)  # check() inlined: this runs on every checked action
+        seat = self.seat  # check() inlined: this runs on every checked action
+        problem = A.problem(
+            action,
+            self.phase,
+            seat,
+            self.hands[seat],
+            self.yard_owner,
+            self.yard_wagons,
+            self.yard_locos,
+            self.face_up,
+            self.deck,
+            self.dest_deck,
+            self.offers[seat],
+            self.rules.destinations_min_keep,
+        )
         if problem is not None:
-            raise IllegalActionError(self.seat, action, *problem)
+            raise IllegalActionError(seat, action, *problem)
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: A.Action) -> None:

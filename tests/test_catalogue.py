@@ -4,6 +4,7 @@ import pytest
 
 from cardgame import DataError, default_catalogue, load_catalogue
 from cardgame.cards import COLOURS
+from cardgame.catalogue import check_shipped_facts
 
 DATA = Path(__file__).parents[1] / "cardgame" / "data"
 
@@ -74,3 +75,114 @@ def test_broken_data_file_names_file_line_and_problem(tmp_path, edit, message):
 def test_missing_data_file_is_one_clear_error(tmp_path):
     with pytest.raises(DataError, match="big_cities.csv: cannot read"):
         load_catalogue(tmp_path)
+
+
+# ------------------------------------------------------------------ issue 9 item 10
+def _edited(tmp_path: Path, old: str, new: str, file: str = "destinations.csv") -> Path:
+    for name in ("big_cities.csv", "destinations.csv"):
+        text = (DATA / name).read_text()
+        if name == file:
+            assert old in text
+            text = text.replace(old, new, 1)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _refused(folder: Path, *parts: str) -> str:
+    with pytest.raises(DataError) as info:
+        load_catalogue(folder)
+    message = str(info.value)
+    assert "\n" not in message
+    for part in parts:
+        assert part in message
+    return message
+
+
+@pytest.mark.parametrize("file", ["destinations.csv", "big_cities.csv"])
+def test_non_utf8_file_is_one_line_naming_the_file(tmp_path, file):
+    for name in ("big_cities.csv", "destinations.csv"):
+        (tmp_path / name).write_bytes((DATA / name).read_bytes())
+    raw = (tmp_path / file).read_bytes().replace(b"Chicago", "Chicagö".encode("latin-1"), 1)
+    (tmp_path / file).write_bytes(raw)
+    _refused(tmp_path, file, "not UTF-8", "0xf6")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    for name in ("big_cities.csv", "destinations.csv"):
+        (tmp_path / name).write_bytes(b"\xef\xbb\xbf" + (DATA / name).read_bytes())
+    assert len(load_catalogue(tmp_path).destinations) == 46
+
+
+def test_a_nul_byte_is_one_line(tmp_path):
+    folder = _edited(tmp_path, "1,Chicago", "1,Chi\0cago")
+    _refused(folder, "destinations.csv", "line 2:", "city_a", "not printable")
+
+
+TWELVE = "-".join(["yellow"] * 12)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "parts"),
+    [
+        ("1,Chicago,New York,5,yellow", f"1,Chicago,New York,5,{TWELVE}",
+         ("line 2:", "colors has 12 circles", "1 to 5")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,yellow-yellow-yellow-blue-blue-red",
+         ("line 2:", "colors has 6 circles")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,99,yellow",
+         ("line 2:", "points 99 is outside 5..5", "1 circle")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,100000000000000000000,yellow",
+         ("line 2:", "points 100000000...", "outside 5..5")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,6,yellow",
+         ("line 2:", "points 6 is outside 5..5")),
+        ("3,Chicago,Dallas,6,yellow-green", "3,Chicago,Dallas,11,yellow-green",
+         ("line 4:", "points 11 is outside 6..10", "2 circles")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5.0,yellow",
+         ("line 2:", "points '5.0' is not a whole number")),
+        ("1,Chicago,New York,5,yellow", "47,Chicago,New York,5,yellow",
+         ("line 2:", "id 47 is outside 1..46")),
+        ("1,Chicago,New York,5,yellow", "1e3,Chicago,New York,5,yellow",
+         ("line 2:", "id '1e3' is not a whole number")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,",
+         ("line 2:", "colors has 0 circles")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,gold",
+         ("line 2:", "unknown colour 'gold'")),
+    ],
+)  # fmt: skip
+def test_tickets_are_checked_beyond_structure(tmp_path, old, new, parts):
+    _refused(_edited(tmp_path, old, new), "destinations.csv", *parts)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "parts"),
+    [
+        ("Seattle,8,black", "Seattle,100000000000000000000,black", ("line 2:", "points")),
+        ("Seattle,8,black", "Seattle,0,black", ("line 2:", "points must be > 0")),
+        ("Seattle,8,black", "Boston,8,black", ("line 2:", "unknown big city 'Boston'")),
+        ("Seattle,8,black", "Seattle,8,teal", ("line 2:", "unknown colour 'teal'")),
+        ("Miami,8,red", "Seattle,8,red", ("exactly once",)),
+    ],
+)
+def test_big_cities_are_checked(tmp_path, old, new, parts):
+    _refused(_edited(tmp_path, old, new, "big_cities.csv"), "big_cities.csv", *parts)
+
+
+# A corrected edition: different colours and points, still a possible card set.
+EDITIONS = [
+    ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,blue"),  # a changed colour
+    ("3,Chicago,Dallas,6,yellow-green", "3,Chicago,Dallas,7,yellow-green"),  # points in band
+]
+
+
+@pytest.mark.parametrize(("old", "new"), EDITIONS)
+def test_a_users_folder_may_be_a_corrected_edition(tmp_path, old, new):
+    assert len(load_catalogue(_edited(tmp_path, old, new)).destinations) == 46
+
+
+@pytest.mark.parametrize(("old", "new"), EDITIONS)
+def test_the_shipped_copy_must_match_the_sources_facts(tmp_path, old, new):
+    """The checks default_catalogue() adds: a damaged installed copy is caught."""
+    destinations = load_catalogue(_edited(tmp_path, old, new)).destinations
+    with pytest.raises(DataError, match="damaged") as info:
+        check_shipped_facts(destinations, "destinations.csv (package data)")
+    assert "destinations.csv" in str(info.value) and "\n" not in str(info.value)
+    check_shipped_facts(default_catalogue().destinations, "shipped")  # the real one passes

@@ -32,7 +32,7 @@ def fingerprint(state: GameState) -> dict[str, object]:
     out = {
         name: copy.deepcopy(getattr(state, name))
         for name in GameState.__slots__
-        if name not in ("game", "rules", "_shuffles", "_by_id", "_big")
+        if name not in ("game", "rules", "_shuffles", "_view_table", "_view_rules", "_big")
     }
     rng = getattr(state._shuffles, "_rng", None)
     out["rng"] = rng.getstate() if rng is not None else None
@@ -222,3 +222,11 @@ def test_fuzz_checked_path_only_refuses_or_applies(seed, n, steps, rules, data):
             assert "\n" not in str(error)
             assert fingerprint(state) == before
         assert state.card_total() == 96
+
+
+def test_a_view_answers_is_legal_for_any_object_without_raising():
+    state = turn_state()
+    view = state.view(0)
+    for action, _ in MALFORMED_TURN:
+        assert view.is_legal(action) is False
+    assert view.is_legal(PlaceColumn(RED, 2, 1)) is True

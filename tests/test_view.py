@@ -130,8 +130,13 @@ def state_objects(state: GameState) -> dict[int, object]:
     """The state, its game (seed), its shuffles (RNG) and every mutable container it holds."""
     out: dict[int, object] = {id(state): state, id(state.game): state.game}
     out[id(state._shuffles)] = state._shuffles
-    by_id_dict = state.game.catalogue._by_id  # type: ignore[attr-defined]
+    catalogue = state.game.catalogue
+    by_id_dict = catalogue._by_id  # type: ignore[attr-defined]
     out[id(by_id_dict)] = by_id_dict  # scoring reads it: must stay out of reach
+    out[id(catalogue)] = catalogue
+    for dest in by_id_dict.values():  # frozen, but object.__setattr__ could change points
+        out[id(dest)] = dest
+    out[id(state.rules)] = state.rules  # frozen too, and the engine reads it
     for name in GameState.__slots__:
         value = getattr(state, name, None)
         if isinstance(value, (list, dict)):
