@@ -24,6 +24,50 @@ def table(frame: pd.DataFrame, columns: list[str]) -> str:
     return "\n".join([head, rule, *rows])
 
 
+DESTINATION_COLUMNS = [
+    "card",
+    "points",
+    "cards",
+    "kept",
+    "completion",
+    "net_mean",
+    "expected",
+    "excess",
+    "p_holm",
+    "suggested_points",
+    "plays_like_points",
+    "flag",
+]
+
+
+def destination_parts(destinations: pd.DataFrame) -> list[str]:
+    """The destination cards per player count: flagged cards (number and cities), then the
+    cards dominated on paper."""
+    parts = ["## Destination cards"]
+    frame = destinations.assign(card=destinations["label"])
+    for players, group in frame.groupby("players", sort=True):
+        flagged = group[group["flag"] != ""].sort_values("p_holm")
+        name = f"{int(players)} players" if players else "All player counts"
+        if not group["tested"].any():
+            parts.append(f"{name}: too few cards kept 20 times to test.")
+        elif flagged.empty:
+            parts.append(f"{name}: no card out of line ({int(group['tested'].sum())} tested).")
+        else:
+            parts += [f"### {name}: cards out of line", table(flagged, DESTINATION_COLUMNS)]
+    beaten = frame.drop_duplicates("destination_id")
+    beaten = beaten[beaten["dominated_by"] != ""]
+    if not beaten.empty:
+        parts += [
+            "### Dominated on paper (another card needs a subset of their trains for at "
+            "least their points)",
+            table(
+                beaten.rename(columns={"dominated_by": "dominated by"}),
+                ["card", "points", "dominated by"],
+            ),
+        ]
+    return parts
+
+
 def render(analysis: Analysis) -> str:
     t = analysis.tables
     study = analysis.results.study
@@ -41,25 +85,7 @@ def render(analysis: Analysis) -> str:
         "## Seat advantage",
         table(t["seat_tests"], ["players", "games", "wins_p", "wins_significant", "score_p"]),
     ]
-    flagged = t["destinations"][t["destinations"]["flag"] != ""]
-    if not flagged.empty:
-        parts += [
-            "## Destination cards out of line",
-            table(
-                flagged,
-                [
-                    "destination_id",
-                    "points",
-                    "cards",
-                    "kept",
-                    "completion",
-                    "net_mean",
-                    "trend",
-                    "residual_z",
-                    "flag",
-                ],
-            ),
-        ]
+    parts += destination_parts(t["destinations"])
     if not t["variants"].empty:
         significant = t["variants"][t["variants"]["significant"]]
         parts += [

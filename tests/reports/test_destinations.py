@@ -239,3 +239,43 @@ def test_intervals_widen_when_seats_of_a_game_share_its_outcome():
     width = row["keep_ci_high"] - row["keep_ci_low"]
     # 400 independent games, not 1,600 offers: the Wilson width for n=400, about 0.098
     assert width == pytest.approx(0.0975, abs=0.004)
+
+
+# ------------------------------------------------------------------ what the report says
+@pytest.fixture(scope="module")
+def planted_table():
+    """4 players: #46 completed 79% instead of 93%, #14 completed every time."""
+    rate = _class_completion(4)
+    rate[45], rate[13] = 0.79, 0.999
+    return dm.card_balance(_offers({4: rate}, 6000, np.random.default_rng(31), spread=0.0))
+
+
+def test_findings_name_the_flagged_cards_with_their_cities_and_fix(planted_table):
+    from reports import findings
+
+    lines = findings.cards(SimpleNamespace(tables={"destinations": planted_table}))
+    under = next(line for line in lines if "#46 Seattle-Miami" in line)
+    assert "At 4 players" in under and "under-rewarded" in under
+    assert "printed points it would pay what its class pays" in under
+    assert any("#14 Seattle-Denver" in line and "over-rewarded" in line for line in lines)
+    assert "#3 Chicago-Dallas by #10 Chicago-Santa Fe" in lines[-1]
+
+
+def test_markdown_lists_flagged_and_dominated_cards_by_number_and_cities(planted_table):
+    from reports.markdown import destination_parts
+
+    text = "\n".join(destination_parts(planted_table))
+    assert "### 4 players: cards out of line" in text
+    assert "| #46 Seattle-Miami | 22 | 5 |" in text
+    assert "| #28 Chicago-Calgary | 13 | #29 Seattle-Saint Louis |" in text
+
+
+def test_figure_puts_flagged_cards_at_their_expected_value(planted_table):
+    from reports import figures
+
+    fig = figures.destination_balance(planted_table)
+    (flagged,) = [t for t in fig.data if t.name == "flagged"]
+    rows = planted_table[planted_table["flag"] != ""]
+    assert sorted(flagged.text) == sorted(f"#{i}" for i in rows["destination_id"])
+    assert sorted(flagged.x) == pytest.approx(sorted(rows["expected"]))
+    assert sorted(flagged.y) == pytest.approx(sorted(rows["net_mean"]))
