@@ -4,14 +4,14 @@ Per player count and card: keep rate when offered, completion rate when kept and
 points when kept, each with a 95% interval in which the GAME is the unit (seats of one game
 share its deal, so rows are clustered by game).
 
-A card's value is judged against cards of the same printed points and train requirement by a
-random-effects meta-regression of the card means on printed points and trains required,
-fitted per player count: card means scatter around the line by their own sampling variance
-plus a card-to-card variance tau^2, estimated from the data (DerSimonian-Laird, method of
-moments). A card is flagged only when its leave-one-out standardised deviation, against
-tau^2 + its own sampling variance + the prediction's variance, survives Holm's correction over
-every card tested in the report (all player counts together, family-wise error 5%). Cards with
-the same train multiset logic are compared in docs/statistics.md, "Destination cards".
+Net points when kept are +-points, so a card's value against cards of the same printed
+points and trains is a question about its completion: a random-effects meta-regression of
+the cards' logit completion on printed points and trains, per player count, with the
+card-to-card variance tau^2 estimated from the data (DerSimonian-Laird). A card is flagged
+only when its leave-one-out deviation, against tau^2 + its own sampling variance + the
+prediction's variance, survives Holm's correction over every card tested in the report
+(all player counts together, family-wise error 5%). Method and references:
+docs/statistics.md, "Destination cards".
 """
 
 from __future__ import annotations

@@ -44,7 +44,11 @@ def destination_parts(destinations: pd.DataFrame) -> list[str]:
     """The destination cards per player count: flagged cards (number and cities), then the
     cards dominated on paper."""
     parts = ["## Destination cards"]
+    if destinations.empty:
+        return [*parts, "No destination card was offered."]
     frame = destinations.assign(card=destinations["label"])
+    for column in ("suggested_points", "plays_like_points"):  # integers; empty when none
+        frame[column] = frame[column].map(lambda v: "" if pd.isna(v) else str(int(v)))
     for players, group in frame.groupby("players", sort=True):
         flagged = group[group["flag"] != ""].sort_values("p_holm")
         name = f"{int(players)} players" if players else "All player counts"
