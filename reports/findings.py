@@ -121,6 +121,14 @@ def cards(analysis: Analysis) -> list[str]:
                 f"({len(tested)} cards tested; Holm 5% over every card and player count; "
                 f"spread tau={tested['tau'].iloc[0]:.2f} on the logit of completion)."
             )
+    tested = table[table["tested"] & (table["flag"] == "")]
+    if not tested.empty:
+        near = tested.loc[tested["p"].idxmin()]
+        lines.append(
+            f"Closest to a flag: {near['label']} at {_players(near['players'])}, "
+            f"{near['excess']:+.1f} net points against its class (raw p={near['p']:.2g}, "
+            f"Holm-adjusted {near['p_holm']:.2g})."
+        )
     beaten = table.drop_duplicates("destination_id")
     beaten = beaten[beaten["dominated_by"] != ""]
     if not beaten.empty:

@@ -262,6 +262,7 @@ def test_findings_name_the_flagged_cards_with_their_cities_and_fix(planted_table
     assert "At 4 players" in under and "under-rewarded" in under
     assert "printed points it would pay what its class pays" in under
     assert any("#14 Seattle-Denver" in line and "over-rewarded" in line for line in lines)
+    assert any(line.startswith("Closest to a flag: #") for line in lines)
     assert "#3 Chicago-Dallas by #10 Chicago-Santa Fe" in lines[-1]
 
 
