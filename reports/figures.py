@@ -152,31 +152,62 @@ def score_parts(table: pd.DataFrame, players: int) -> go.Figure:
 
 
 def destination_balance(table: pd.DataFrame) -> go.Figure:
-    """Mean net points of each card when kept against the trains it needs, trend line,
-    flagged cards marked."""
-    fig = go.Figure()
-    plain = table[table["flag"] == ""]
-    flagged = table[table["flag"] != ""]
-    for frame, name, symbol in ((plain, "in line", "circle"), (flagged, "flagged", "diamond")):
-        fig.add_scatter(
-            name=name,
-            x=frame["cards"],
-            y=frame["net_mean"],
-            mode="markers+text" if name == "flagged" else "markers",
-            text=frame["destination_id"].map(lambda i: f"#{i}"),
-            textposition="middle right",
-            marker={"symbol": symbol, "size": 9},
-            error_y=_errors(frame, "net_mean", "net_ci_low", "net_ci_high"),
-            customdata=frame[["destination_id", "points", "kept", "completion"]],
-            hovertemplate="#%{customdata[0]} (%{customdata[1]} pts): net %{y:.1f}, "
-            "kept %{customdata[2]}, completed %{customdata[3]:.0%}<extra></extra>",
+    """Each card's mean net points when kept against what cards of its printed points and
+    trains earn (the model's expected value), one panel per player count; on the diagonal a
+    card earns what its class earns; flagged cards marked and numbered."""
+    from plotly.subplots import make_subplots
+
+    counts = sorted(table.loc[table["expected"].notna(), "players"].unique())
+    titles = [f"{p} players" if p else "all player counts" for p in counts]
+    fig = make_subplots(rows=1, cols=max(len(counts), 1), subplot_titles=titles)
+    for col, players in enumerate(counts, start=1):
+        rows = table[(table["players"] == players) & table["expected"].notna()]
+        for name in ("in line", "flagged"):
+            frame = rows[(rows["flag"] != "") == (name == "flagged")]
+            # open circles: kept too rarely to be tested, placed at their class's value
+            symbol = frame["tested"].map({True: "circle", False: "circle-open"}).tolist()
+            fig.add_scatter(
+                name=name,
+                legendgroup=name,
+                showlegend=col == 1,
+                x=frame["expected"],
+                y=frame["net_mean"],
+                mode="markers+text" if name == "flagged" else "markers",
+                text=frame["destination_id"].map(lambda i: f"#{i}"),
+                textposition="middle right",
+                marker={
+                    "symbol": "diamond" if name == "flagged" else symbol,
+                    "size": 11 if name == "flagged" else 7,
+                },
+                error_y=_errors(frame, "net_mean", "net_ci_low", "net_ci_high"),
+                customdata=frame[["label", "points", "cards", "kept", "completion"]],
+                hovertemplate="%{customdata[0]} (%{customdata[1]} pts, %{customdata[2]} "
+                "trains): net %{y:.1f}, expected %{x:.1f}, kept %{customdata[3]}, completed "
+                "%{customdata[4]:.0%}<extra></extra>",
+                row=1,
+                col=col,
+            )
+        if not rows.empty:
+            ends = [float(rows["expected"].min()), float(rows["expected"].max())]
+            fig.add_scatter(
+                name="earns what its class earns",
+                legendgroup="diagonal",
+                showlegend=col == 1,
+                x=ends,
+                y=ends,
+                mode="lines",
+                line={"dash": "dot", "color": "grey"},
+                row=1,
+                col=col,
+            )
+    if not counts:
+        fig.add_annotation(
+            text="Too few cards kept often enough to fit the model at any player count.",
+            showarrow=False,
         )
-    trend = table.dropna(subset=["trend"]).sort_values("cards")
-    if not trend.empty:
-        fig.add_scatter(name="trend", x=trend["cards"], y=trend["trend"], mode="lines")
-    fig.update_xaxes(title="train cards required", dtick=1)
-    fig.update_yaxes(title="mean net points when kept")
-    return _layout(fig, "Destination cards: value against length")
+    fig.update_xaxes(title="expected net points (cards of its points and trains)")
+    fig.update_yaxes(title="mean net points when kept", col=1)
+    return _layout(fig, "Destination cards: earned against expected")
 
 
 def big_cities(table: pd.DataFrame) -> go.Figure:

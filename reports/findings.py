@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cardgame import default_catalogue
-
 from .analysis import Analysis
 
 
@@ -142,27 +140,78 @@ def seat_order(analysis: Analysis) -> list[str]:
     return lines
 
 
-def cards(analysis: Analysis) -> list[str]:
-    table = analysis.tables["destinations"]
-    flagged = table[table["flag"] != ""].copy()
-    if flagged.empty:
-        return [
-            "No destination card is out of line with the points-per-card trend at this "
-            "sample size (no card passes |z| > 3 with a gap of at least 2 points)."
-        ]
-    flagged["size"] = flagged["residual_z"].abs()
-    catalogue = default_catalogue()
-    lines = []
-    for _, row in flagged.sort_values("size", ascending=False).head(3).iterrows():
-        dest = catalogue.destination(int(row["destination_id"]))
-        lines.append(
-            f"Card #{dest.id} {dest.city_a} - {dest.city_b} ({dest.points} points, "
-            f"{len(dest.colours)} trains) is {row['flag']}: {row['net_mean']:+.1f} net points "
-            f"when kept against a trend of {row['trend']:+.1f} (z={row['residual_z']:+.1f}, "
-            f"kept {int(row['kept'])} times)."
+def _card_line(row: pd.Series) -> str:
+    """One flagged card: what it earns, what its class earns, the fix."""
+    fixes = []
+    if not pd.isna(row["plays_like_points"]):
+        points = int(row["plays_like_points"])
+        fixes.append(f"it earns what a typical {points}-point card of its trains earns")
+    if not pd.isna(row["suggested_points"]):
+        fixes.append(
+            f"at {int(row['suggested_points'])} printed points it would pay what its class "
+            "pays (if completed as often as now)"
         )
-    if len(flagged) > 3:
-        lines.append(f"{len(flagged) - 3} more cards are flagged in the destinations table.")
+    elif row["excess"] < 0:
+        fixes.append("no printed value makes it pay: it is completed too rarely")
+    fix = (" " + "; ".join(fixes).capitalize() + ".") if fixes else ""
+    return (
+        f"At {_players(row['players'])}, card {row['label']} ({int(row['points'])} points, "
+        f"{int(row['cards'])} trains) is {row['flag']}: {row['net_mean']:+.1f} net points when "
+        f"kept (95% CI {row['net_ci_low']:+.1f} to {row['net_ci_high']:+.1f}; kept "
+        f"{int(row['kept'])} times in {int(row['kept_games'])} games), completed "
+        f"{_pct(row['completion'])}, against {row['expected']:+.1f} and "
+        f"{_pct(row['expected_completion'])} for cards of its points and trains "
+        f"(Holm-adjusted p={row['p_holm']:.2g}).{fix}"
+    )
+
+
+def _players(players: int) -> str:
+    return f"{int(players)} players" if players else "all player counts"
+
+
+def cards(analysis: Analysis) -> list[str]:
+    """Per player count: the flagged cards (or that none is), then the dominated cards."""
+    table = analysis.tables["destinations"]
+    lines = []
+    for players, group in table.groupby("players", sort=True):
+        tested = group[group["tested"]]
+        if len(tested) < 5:
+            lines.append(
+                f"At {_players(players)}, too few cards were kept 20 times or more "
+                f"({len(tested)} of {len(group)}) to judge the destination cards."
+            )
+            continue
+        flagged = group[group["flag"] != ""].sort_values("p_holm")
+        for _, row in flagged.head(3).iterrows():
+            lines.append(_card_line(row))
+        if len(flagged) > 3:
+            lines.append(
+                f"At {_players(players)}, {len(flagged) - 3} more cards are flagged in the "
+                "destinations table."
+            )
+        if flagged.empty:
+            lines.append(
+                f"At {_players(players)}, no destination card is out of line with cards of "
+                f"its printed points and trains beyond the card-to-card spread "
+                f"({len(tested)} cards tested; Holm 5% over every card and player count; "
+                f"spread tau={tested['tau'].iloc[0]:.2f} on the logit of completion)."
+            )
+    tested = table[table["tested"] & (table["flag"] == "")]
+    if not tested.empty:
+        near = tested.loc[tested["p"].idxmin()]
+        lines.append(
+            f"Closest to a flag: {near['label']} at {_players(near['players'])}, "
+            f"{near['excess']:+.1f} net points against its class (raw p={near['p']:.2g}, "
+            f"Holm-adjusted {near['p_holm']:.2g})."
+        )
+    beaten = table.drop_duplicates("destination_id")
+    beaten = beaten[beaten["dominated_by"] != ""]
+    if not beaten.empty:
+        pairs = "; ".join(f"{r['label']} by {r['dominated_by']}" for _, r in beaten.iterrows())
+        lines.append(
+            f"Dominated on paper ({len(beaten)} cards; another card needs a subset of their "
+            f"trains for at least their points): {pairs}."
+        )
     return lines
 
 

@@ -66,6 +66,54 @@ def _significant_pairs(pairs: pd.DataFrame) -> str:
     )
 
 
+DESTINATION_COLUMNS = [
+    "card",
+    "points",
+    "cards",
+    "kept",
+    "completion",
+    "net_mean",
+    "expected",
+    "excess",
+    "p_holm",
+    "suggested_points",
+    "plays_like_points",
+    "flag",
+]
+
+
+def destination_parts(destinations: pd.DataFrame) -> list[str]:
+    """The destination cards per player count: flagged cards (number and cities), then the
+    cards dominated on paper."""
+    parts = ["## Destination cards"]
+    if destinations.empty:
+        return [*parts, "No destination card was offered."]
+    frame = destinations.assign(card=destinations["label"])
+    for column in ("suggested_points", "plays_like_points"):  # integers; empty when none
+        frame[column] = frame[column].map(lambda v: "" if pd.isna(v) else str(int(v)))
+    for players, group in frame.groupby("players", sort=True):
+        flagged = group[group["flag"] != ""].sort_values("p_holm")
+        name = f"{int(players)} players" if players else "All player counts"
+        if not group["tested"].any():
+            parts.append(f"{name}: too few cards kept 20 times to test.")
+        elif flagged.empty:
+            parts.append(f"{name}: no card out of line ({int(group['tested'].sum())} tested).")
+        else:
+            parts += [f"### {name}: cards out of line", table(flagged, DESTINATION_COLUMNS)]
+    beaten = frame.drop_duplicates("destination_id")
+    beaten = beaten[beaten["dominated_by"] != ""]
+    if not beaten.empty:
+        parts += [
+            "### Dominated on paper (another card needs a subset of their trains for at "
+            "least their points)",
+            table(
+                beaten.rename(columns={"dominated_by": "dominated by"}),
+                ["card", "points", "dominated by"],
+            ),
+        ]
+    return parts
+
+
 def render(analysis: Analysis) -> str:
     t = analysis.tables
     study = analysis.results.study
@@ -111,25 +159,7 @@ def render(analysis: Analysis) -> str:
             ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"],
         ),
     ]
-    flagged = t["destinations"][t["destinations"]["flag"] != ""]
-    if not flagged.empty:
-        parts += [
-            "## Destination cards out of line",
-            table(
-                flagged,
-                [
-                    "destination_id",
-                    "points",
-                    "cards",
-                    "kept",
-                    "completion",
-                    "net_mean",
-                    "trend",
-                    "residual_z",
-                    "flag",
-                ],
-            ),
-        ]
+    parts += destination_parts(t["destinations"])
     if not t["variants"].empty:
         significant = t["variants"][t["variants"]["significant"]]
         parts += [

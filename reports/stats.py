@@ -751,63 +751,12 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 # ------------------------------------------------------------------ destinations
 def destination_balance(destinations: pd.DataFrame, min_kept: int = 20) -> pd.DataFrame:
-    """Per destination card: how often kept when offered, completion when kept, mean net
-    points when kept; and a flag where its mean net points are out of line with the trend
-    fitted over all cards (weighted least squares of net points on cards required, refitted
-    without cards more than 3 standard errors off it).
+    """Per player count and destination card: keep rate, completion, net points, and a flag
+    only where a card is out of line with cards of its printed points and trains beyond the
+    card-to-card spread (see reports/destinations.py and docs/statistics.md)."""
+    from .destinations import card_balance
 
-    A card is flagged when it was kept at least ``min_kept`` times, |residual| / its
-    standard error > 3 (about p < 0.003, a Bonferroni-like guard for 46 cards) and the
-    residual matters in play: at least 2 points and a quarter of the trend value.
-    "Over-rewarded" cards earn more net points than cards needing as many trains.
-    """
-    offered = destinations.groupby("destination_id").agg(
-        points=("points", "first"),
-        cards=("cards", "first"),
-        offered=("kept", "size"),
-        kept=("kept", "sum"),
-    )
-    kept_rows = destinations[destinations["kept"]]
-    done = kept_rows.groupby("destination_id").agg(
-        reached=("reached", "sum"),
-        net_mean=("net_points", "mean"),
-        net_sd=("net_points", "std"),
-    )
-    table = offered.join(done).reset_index()
-    table[["reached", "net_mean"]] = table[["reached", "net_mean"]].fillna(0)
-    table["keep_rate"] = table["kept"] / table["offered"]
-    table["keep_ci_low"], table["keep_ci_high"] = wilson(table["kept"], table["offered"])
-    table["completion"] = table["reached"] / table["kept"].where(table["kept"] > 0)
-    table["completion_ci_low"], table["completion_ci_high"] = wilson(
-        table["reached"], table["kept"]
-    )
-    se = table["net_sd"] / np.sqrt(table["kept"].where(table["kept"] > 1))
-    table["net_ci_low"] = table["net_mean"] - Z95 * se
-    table["net_ci_high"] = table["net_mean"] + Z95 * se
-    usable = table[(table["kept"] >= min_kept) & se.notna() & (se > 0)]
-    table["trend"] = np.nan
-    table["residual_z"] = np.nan
-    table["flag"] = ""
-    if len(usable) >= 3:
-        # sigma clipping: refit without the cards far off the trend, so that one outlier
-        # does not drag the trend onto its neighbours
-        fit = usable
-        for _ in range(3):
-            weights = np.sqrt(1 / se[fit.index] ** 2)
-            slope, intercept = np.polyfit(fit["cards"], fit["net_mean"], 1, w=weights)
-            z = (usable["net_mean"] - (intercept + slope * usable["cards"])) / se[usable.index]
-            inliers = usable[z.abs() <= 3]
-            if len(inliers) < 3 or len(inliers) == len(fit):
-                break
-            fit = inliers
-        table["trend"] = intercept + slope * table["cards"]
-        table["residual_z"] = (table["net_mean"] - table["trend"]) / se
-        residual = table["net_mean"] - table["trend"]
-        practical = residual.abs() >= np.maximum(MIN_OFF_TREND, 0.25 * table["trend"].abs())
-        out = (table["kept"] >= min_kept) & (table["residual_z"].abs() > 3) & practical
-        table.loc[out & (residual > 0), "flag"] = "over-rewarded (earns more than its trend)"
-        table.loc[out & (residual < 0), "flag"] = "under-rewarded (earns less than its trend)"
-    return table.sort_values("destination_id").reset_index(drop=True)
+    return card_balance(destinations, min_kept)
 
 
 # ------------------------------------------------------------------ big cities
