@@ -117,7 +117,16 @@ def part_name(batch_id: str) -> str:
 
 def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:
     """Write one batch's rows atomically per file, games last."""
-    arrow = {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
+    write_parts(folder, batch_id, batch_tables(batch_id, tables))
+
+
+def batch_tables(batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> dict[str, pa.Table]:
+    """A batch's rows as Arrow tables in the schemas; a value that does not fit is a
+    ResultsError before anything is written."""
+    return {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
+
+
+def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
     for table in TABLES:
         target = folder / table / part_name(batch_id)
         temp = target.with_suffix(".tmp")

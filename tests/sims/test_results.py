@@ -196,3 +196,24 @@ def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
     legacy = pq.read_table(part).to_pylist()
     pq.write_table(pa.Table.from_pylist(legacy), part)  # round2_points typed null
     assert load_results(folder).seats["round2_points"].isna().all()
+
+
+def test_points_beyond_int64_stop_the_run_with_one_line_and_leave_no_folder(tmp_path, monkeypatch):
+    real = runner.run_batch
+
+    def huge(batch):
+        result = real(batch)
+        result.tables["seats"][0]["score"] = 10**20
+        return result
+
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    monkeypatch.setattr(runner, "run_batch", huge)
+    with pytest.raises(ResultsError, match="seats row does not fit the results schema"):
+        run(study, workers=1, out=tmp_path / "r", progress=False)
+    assert not (tmp_path / "r").exists()
+
+
+def test_resume_of_a_run_stopped_before_its_first_batch_starts_afresh(tmp_path):
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    summary = run(study, workers=1, out=tmp_path / "never", progress=False, resume=True)
+    assert summary.games_played == 2 and summary.games_skipped == 0
