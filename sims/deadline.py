@@ -4,16 +4,19 @@ A strategy that loops forever would hang a worker (a process-pool worker's main 
 Dask worker's thread, or `cardgame watch`). One daemon watchdog thread per process checks the
 deciding threads every ``TICK`` seconds; past a decision's limit it raises
 ``DecisionTimeout`` inside the deciding thread with ``PyThreadState_SetAsyncExc``. That
-interrupts pure-Python code at its next bytecode boundary; a blocking C call (a long
-``time.sleep``) is interrupted when it returns, and the decision is still recorded as over
-time. The normal path costs two attribute writes and one uncontended lock per decision: no
-thread is started per decision or per game.
+interrupts pure-Python code at its next bytecode boundary (never inside the import machinery
+or a threading primitive, where it could leave a lock held: it waits a tick); a blocking C
+call (a long ``time.sleep``) is interrupted when it returns, and the decision is still
+recorded as over time. A strategy that catches BaseException and loops on cannot be stopped
+from inside Python. The normal path costs a clock read and three attribute accesses per
+decision: no lock, and no thread started per decision or per game.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 import time
 
@@ -43,15 +46,21 @@ class Guard:
         self.lock = threading.Lock()
 
     def enter(self) -> None:
-        """A decision starts now."""
-        self.fired = False
+        """A decision starts now (no lock: ``start`` is set before ``active``)."""
         self.start = time.monotonic()
         self.active = True
 
     def leave(self) -> bool:
-        """The decision is over; True if it ran past the limit (any pending raise is dropped)."""
+        """The decision is over; True if it ran past the limit (any pending raise is dropped).
+
+        The lock is taken only if the watchdog has fired: it raises only while holding the
+        lock, after setting ``fired`` and seeing ``active``, so once ``active`` is False
+        either ``fired`` is seen here or no raise can follow.
+        """
+        self.active = False
+        if not self.fired:
+            return False
         with self.lock:
-            self.active = False
             fired, self.fired = self.fired, False
             if fired:
                 _set_async_exc(ctypes.c_ulong(self.tid), None)  # clear an undelivered raise
@@ -94,11 +103,24 @@ def _watch() -> None:
 def _fire(g: Guard, now: float) -> None:
     """Raise in the deciding thread; again every ``limit`` seconds if a strategy swallows it."""
     with g.lock:
-        if not g.active or (g.fired and now - g.injected < g.limit):
+        if g.fired and now - g.injected < g.limit:
             return
-        g.fired = True
-        g.injected = now
-        _set_async_exc(ctypes.c_ulong(g.tid), ctypes.py_object(DecisionTimeout))
+        g.fired = True  # before reading active: see Guard.leave
+        if g.active and time.monotonic() - g.start > g.limit and _interruptible(g.tid):
+            g.injected = now
+            _set_async_exc(ctypes.c_ulong(g.tid), ctypes.py_object(DecisionTimeout))
+        else:
+            g.fired = False  # ended (or a new one started) meanwhile, or try at the next tick
+
+
+# A raise landing inside the import machinery or a threading primitive would leave a lock
+# held for good (seen: a deadlock on a module lock); the watchdog waits a tick instead.
+_CRITICAL = ("<frozen importlib", threading.__file__)
+
+
+def _interruptible(tid: int) -> bool:
+    frame = sys._current_frames().get(tid)
+    return frame is None or not frame.f_code.co_filename.startswith(_CRITICAL)
 
 
 def _after_fork() -> None:

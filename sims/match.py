@@ -127,7 +127,10 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
     """A failed-game row for a game the simulator itself could not finish (a bug, not a
     strategy's): the batch and its worker go on."""
     failure = StrategyFailure(-1, "", f"internal error: {_error(exc)}")
-    state = Game(spec.players, spec.seed, spec.rules).new_state()
+    try:
+        state: GameState | None = Game(spec.players, spec.seed, spec.rules).new_state()
+    except Exception:
+        state = None
     return GameOutcome(game=_game_row(spec, state, float("nan"), failure))
 
 
@@ -302,20 +305,21 @@ def _base(spec: GameSpec) -> dict[str, Any]:
 
 
 def _game_row(
-    spec: GameSpec, state: GameState, minutes: float, failure: StrategyFailure | None
+    spec: GameSpec, state: GameState | None, minutes: float, failure: StrategyFailure | None
 ) -> dict[str, Any]:
+    """The games-table row; ``state`` None when the game could not even be set up."""
     labels = [s.label for s in spec.seats]
-    winners = list(state.winners)
+    winners = list(state.winners) if state is not None else []
     return {
         **_base(spec),
         "seats": "|".join(labels),
         "winners": "|".join(str(w) for w in winners),
         "winner_strategies": "|".join(labels[w] for w in winners),
         "n_winners": len(winners),
-        "turns": state.turn,
-        "rounds": state.round,
+        "turns": state.turn if state is not None else 0,
+        "rounds": state.round if state is not None else 0,
         "sim_minutes": minutes,
-        "steals": sum(state.steals),
+        "steals": sum(state.steals) if state is not None else 0,
         "failed": failure is not None,
         "failure_seat": failure.seat if failure else -1,
         "failure_strategy": failure.label if failure else "",

@@ -117,7 +117,16 @@ def part_name(batch_id: str) -> str:
 
 def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:
     """Write one batch's rows atomically per file, games last."""
-    arrow = {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
+    write_parts(folder, batch_id, batch_tables(batch_id, tables))
+
+
+def batch_tables(batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> dict[str, pa.Table]:
+    """A batch's rows as Arrow tables in the schemas; a value that does not fit is a
+    ResultsError before anything is written."""
+    return {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
+
+
+def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
     for table in TABLES:
         target = folder / table / part_name(batch_id)
         temp = target.with_suffix(".tmp")
@@ -212,6 +221,8 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
         raise ResultsError(
             f"{path}: results schema version {version!r}; this version reads {SCHEMA_VERSION}"
         )
+    if not isinstance(manifest.get("study"), dict):
+        raise ResultsError(f"{path}: the manifest names no study")
     return manifest
 
 
@@ -323,9 +334,16 @@ def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:
     tables = []
     for part in parts:
         try:
-            tables.append(pq.read_table(part).select(target.names).cast(target))
-        except (OSError, KeyError, pa.ArrowException) as exc:
+            found = pq.read_table(part)
+        except (OSError, pa.ArrowException) as exc:
             raise ResultsError(f"{part}: corrupt Parquet file ({exc})") from None
+        missing = [name for name in target.names if name not in found.column_names]
+        if missing:
+            raise ResultsError(f"{part}: not a {table} part: no column {', '.join(missing)}")
+        try:
+            tables.append(found.select(target.names).cast(target))
+        except (pa.ArrowException, ValueError) as exc:
+            raise ResultsError(f"{part}: columns of the wrong type ({exc})") from None
     frame = pa.concat_tables(tables).to_pandas() if tables else target.empty_table().to_pandas()
     sort = [c for c in ("cell", "game_index", "seat", "offered_turn", "destination_id")
             if c in frame.columns]  # fmt: skip

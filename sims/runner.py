@@ -35,14 +35,15 @@ from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, StudyError
 from .match import GameSpec, crashed_game, play_game
 from .results import (
+    batch_tables,
     check_output_folder,
     done_batches,
     fingerprint,
     fingerprint_change,
     is_empty_folder,
     read_manifest,
-    write_batch,
     write_manifest,
+    write_parts,
     write_records,
 )
 from .seeding import game_seed, stream_seed
@@ -190,8 +191,9 @@ def run(
     )  # fmt: skip
 
     def finished(result: BatchResult) -> bool:
+        parts = batch_tables(result.id, result.tables)  # checked before the first landing
         first_landing()
-        write_batch(folder, result.id, result.tables)
+        write_parts(folder, result.id, parts)
         if records:
             write_records(folder, result.id, result.records)
         summary.games_played += result.games

@@ -220,3 +220,36 @@ def test_the_study_time_limit_reaches_the_batches():
     assert study.decision_seconds == 0.0
     assert all(b.decision_seconds == 0.0 for b in plan_batches(study))
     assert from_dict({"pool": ["planner", "random"]}).decision_seconds == 10.0
+
+
+def _tamper_score(state):
+    from dataclasses import replace
+
+    state.scores = (replace(state.scores[0], bonus_points=99), *state.scores[1:])
+
+
+TAMPERINGS = [
+    (lambda s: s.hands[0].__setitem__(8, s.hands[0][8] + 6), "102 train cards on the table"),
+    (lambda s: s.hands[0].__setitem__(0, 0.5), "seat 0's hand holds 0.5 of card 0"),
+    (lambda s: s.discard.__setitem__(1, -1), "discard holds -1 of card 1"),
+    (lambda s: s.deck.append("x"), "the deck holds 'x'"),
+    (lambda s: s.yard_owner.__setitem__(0, 5), "colour 0"),
+    (lambda s: s.held[0].append(s.reached[1][0] if s.reached[1] else s.held[1][0]), "both in"),
+    (lambda s: s.dest_deck.pop(), "destinations do not add up"),
+    (_tamper_score, "seat 0's score does not follow from its destinations"),
+    (lambda s: setattr(s, "winners", (9,)), "the winners do not follow from the scores"),
+    (lambda s: s.round_points[0].append(5), "seat 0's round points do not add up"),
+    (lambda s: setattr(s, "hands", None), "state unreadable (TypeError"),
+]
+
+
+@pytest.mark.parametrize(("tamper", "message"), TAMPERINGS)
+def test_every_invariant_is_checked(tamper, message):
+    from cardgame import Game
+    from cardgame.randomplay import play_random
+    from sims.invariants import invariant_problem
+
+    state = play_random(Game(2, 11))
+    assert invariant_problem(state) is None
+    tamper(state)
+    assert message in invariant_problem(state)

@@ -196,3 +196,49 @@ def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
     legacy = pq.read_table(part).to_pylist()
     pq.write_table(pa.Table.from_pylist(legacy), part)  # round2_points typed null
     assert load_results(folder).seats["round2_points"].isna().all()
+
+
+def test_points_beyond_int64_stop_the_run_with_one_line_and_leave_no_folder(tmp_path, monkeypatch):
+    real = runner.run_batch
+
+    def huge(batch):
+        result = real(batch)
+        result.tables["seats"][0]["score"] = 10**20
+        return result
+
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    monkeypatch.setattr(runner, "run_batch", huge)
+    with pytest.raises(ResultsError, match="seats row does not fit the results schema"):
+        run(study, workers=1, out=tmp_path / "r", progress=False)
+    assert not (tmp_path / "r").exists()
+
+
+def test_resume_of_a_run_stopped_before_its_first_batch_starts_afresh(tmp_path):
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    summary = run(study, workers=1, out=tmp_path / "never", progress=False, resume=True)
+    assert summary.games_played == 2 and summary.games_skipped == 0
+
+
+def test_a_part_missing_a_column_or_a_manifest_without_a_study_is_one_line(tmp_path):
+    folder = tmp_path / "r"
+    run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
+        progress=False)  # fmt: skip
+    part = next((folder / "seats").glob("*.parquet"))
+    pq.write_table(pq.read_table(part).drop_columns(["score"]), part)
+    with pytest.raises(ResultsError, match="not a seats part: no column score"):
+        load_results(folder)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    del manifest["study"]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ResultsError, match="the manifest names no study"):
+        load_results(folder)
+
+
+def test_a_game_that_cannot_even_be_set_up_is_still_a_row():
+    from cardgame import Rules
+    from sims.match import GameSpec, crashed_game
+    from sims.strategy import spec
+
+    broken = GameSpec("s", "c", "base", Rules(), 7, (spec("planner"),) * 7, 0, 1)  # 7 players
+    row = crashed_game(broken, RuntimeError("x")).game
+    assert row["failed"] and row["turns"] == 0 and list(row) == schema("games").names
