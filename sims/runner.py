@@ -496,6 +496,8 @@ def _run_dask(
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            # no dashboard, and its HTTP server on a free port: no warning about port 8787
+            scheduler_kwargs={"dashboard_address": ":0"},
             preload=[__name__],  # runs dask_setup below in each worker
         )
         client = Client(cluster)

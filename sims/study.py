@@ -6,20 +6,25 @@ A study expands into cells: one per (rule variant, player count, line-up). Each 
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from cardgame import CardgameError, Rules
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
-from .errors import StudyError
+from .errors import SimsError, StudyError
 from .strategy import StrategySpec
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
@@ -149,6 +154,25 @@ def _int(
     return value
 
 
+def _printable(text: str) -> str:
+    """Keys and values are echoed in messages: a quoted TOML key may hold a newline."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
+    """Every error of ``function`` is a one-line StudyError (or UnknownStrategyError)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except SimsError as exc:
+            raise type(exc)(_printable(str(exc))) from None
+
+    return wrapper
+
+
+@_one_line_errors
 def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     """Build a study from parsed TOML; every error names ``where`` and the key."""
     unknown = sorted(set(data) - STUDY_KEYS)
@@ -286,6 +310,7 @@ def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
     return out
 
 
+@_one_line_errors
 def load_study(path: str | Path) -> Study:
     """Read a study TOML file; a built-in study can be named without a path."""
     text, where = _read(path)

@@ -1,14 +1,29 @@
 """Study files: built-ins load; bad files get one line naming file and key."""
 
+import dataclasses
+import json
 import re
 import time
 import tracemalloc
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
-from sims.errors import StudyError
+from cardgame import Rules
+from sims.clock import ThinkTimes
+from sims.errors import StudyError, UnknownStrategyError
 from sims.runner import plan_batches
-from sims.study import adhoc_name, builtin_studies, load_study, quick_study
+from sims.strategy import registered
+from sims.study import (
+    ROTATIONS,
+    STUDY_KEYS,
+    adhoc_name,
+    builtin_studies,
+    from_dict,
+    load_study,
+    quick_study,
+)
 
 
 def test_builtin_studies_load_and_expand():
@@ -202,3 +217,112 @@ def test_batches_are_planned_lazily_so_memory_stays_flat():
         tracemalloc.stop()
     assert first.start == 0 and time.perf_counter() - began < 1
     assert peak < 5_000_000
+
+
+# fuzz: random study documents ------------------------------------------------------------
+VOCABULARY = sorted(
+    STUDY_KEYS
+    | {"base", "knobs", "rounds", "ticket_turns", "x", "2", "4"}
+    | {f.name for f in dataclasses.fields(Rules)}
+    | {f.name for f in dataclasses.fields(ThinkTimes)}
+)
+NAMES = [*registered(), *ROTATIONS, "", ":", ".mod:Class", "mod:", "nope:X", "planer"]
+keys = st.one_of(st.sampled_from(VOCABULARY), st.text(max_size=6))
+scalars = st.one_of(
+    st.integers(-(2**63), 2**63 - 1),
+    st.integers(-3, 30),
+    st.floats(),
+    st.booleans(),
+    st.text(st.characters(exclude_characters=":"), max_size=8),  # no module:Class imports
+    st.sampled_from(NAMES),
+    st.datetimes(),
+    st.dates(),
+    st.times(),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=12,
+)
+documents = st.dictionaries(st.one_of(st.sampled_from(sorted(STUDY_KEYS)), keys), values,
+                            max_size=8)  # fmt: skip
+
+
+def check_document(document):
+    try:
+        study = from_dict(document, "fuzz.toml")
+    except (StudyError, UnknownStrategyError) as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("fuzz.toml")
+        return
+    event("valid study")
+    json.dumps(study.to_dict())  # what the manifest stores
+    assert study.total_games >= 0
+    study.rounding_note()
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_random_study_documents_give_only_study_errors(document):
+    check_document(document)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "players": st.one_of(values, st.lists(st.integers(1, 5), max_size=3)),
+            "pool": st.one_of(values, st.lists(st.sampled_from(NAMES), max_size=4)),
+            "lineups": st.lists(st.lists(st.sampled_from(NAMES), max_size=5), max_size=3),
+            "games_per_cell": st.one_of(values, st.integers(-1, 10**10)),
+            "strategies": st.dictionaries(
+                st.sampled_from(NAMES),
+                st.fixed_dictionaries(
+                    {}, optional={"base": values | st.sampled_from(NAMES), "knobs": values}
+                ),
+                max_size=3,
+            ),
+            "variants": st.dictionaries(keys, values, max_size=3),
+            "clock": values,
+            "rotation": values,
+        },
+    )
+)
+def test_nearly_valid_study_documents_give_only_study_errors(document):
+    check_document(document)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=60) | st.text(max_size=60).map(str.encode))
+def test_random_study_files_give_only_study_errors(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.toml"
+    path.write_bytes(data)
+    try:
+        load_study(path)
+    except (StudyError, UnknownStrategyError) as exc:
+        assert "\n" not in str(exc)
+
+
+VALID = {
+    "players": [2, 3],
+    "pool": ["planner", "cautious"],
+    "strategies": {"cautious": {"base": "planner", "knobs": {"ticket_turns": 5}}},
+    "variants": {"base": {}, "v": {"rounds": {"4": 1}}},
+    "clock": {"place": 3.0},
+}
+PLACES = [(), ("clock",), ("variants", "v"), ("variants", "v", "rounds"),
+          ("strategies", "cautious"), ("strategies", "cautious", "knobs")]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PLACES), keys, values), min_size=1, max_size=3))
+def test_a_valid_study_with_random_changes_gives_only_study_errors(changes):
+    document = json.loads(json.dumps(VALID))
+    for place, key, value in changes:
+        table = document
+        for step in place:
+            if not isinstance(table.get(step), dict):
+                table[step] = {}
+            table = table[step]
+        table[key] = value
+    check_document(document)
