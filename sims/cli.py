@@ -145,6 +145,9 @@ def main(args: argparse.Namespace) -> int:
         records=args.records,
         progress=not args.no_progress,
     )
+    if summary.interrupted:  # the user asked to stop: a second Ctrl-C must not cut the exit
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
     done = summary.games_skipped + summary.games_played
     print(
         f"{done} of {summary.games_total} games in {summary.folder} "

@@ -15,20 +15,13 @@ from typing import Any
 
 from cardgame import (
     Action,
-    DrawDeck,
-    DrawDestinations,
-    DrawFaceUp,
     Game,
     GameState,
     IllegalActionError,
     KeepDestinations,
-    Pass,
     Phase,
-    PlaceColumn,
-    PlaceThree,
     Rules,
 )
-from cardgame.cards import NUM_COLOURS
 from cardgame.record import to_record
 from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
@@ -218,10 +211,7 @@ def _stepper(
 
 
 def _apply(spec: GameSpec, state: GameState, seat: int, action: object) -> None:
-    """Apply a seat's action on the checked path; a malformed one never reaches the engine."""
-    why = _malformed(action)
-    if why is not None:
-        raise StrategyFailure(seat, _label(spec, seat), f"bad action {_show(action)}: {why}")
+    """Apply a seat's action on the checked path, which refuses a malformed action too."""
     try:
         state.apply(action)  # type: ignore[arg-type]
     except IllegalActionError as exc:
@@ -230,37 +220,6 @@ def _apply(spec: GameSpec, state: GameState, seat: int, action: object) -> None:
         raise StrategyFailure(
             seat, _label(spec, seat), f"bad action {_show(action)}: {_error(exc)}"
         ) from None
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int  # not bool, not float, not a str of digits
-
-
-def _colour(value: object) -> bool:
-    return type(value) is int and 0 <= value < NUM_COLOURS  # type: ignore[operator]
-
-
-def _malformed(action: object) -> str | None:
-    """Why ``action`` is not a well-typed action (the rules are the engine's to check)."""
-    kind = type(action)
-    if kind is DrawDeck or kind is DrawDestinations or kind is Pass:
-        return None
-    if kind is DrawFaceUp:
-        return None if _is_int(action.slot) else "the slot must be a whole number"  # type: ignore[union-attr]
-    if kind is PlaceColumn:
-        parts = (action.colour, action.wagons, action.locos)  # type: ignore[union-attr]
-        return None if all(map(_is_int, parts)) else "colour and counts must be whole numbers"
-    if kind is PlaceThree:
-        colours = action.colours  # type: ignore[union-attr]
-        if type(colours) is tuple and len(colours) == 3 and all(map(_colour, colours)):
-            return None
-        return f"the colours must be three numbers 0 to {NUM_COLOURS - 1}"
-    if kind is KeepDestinations:
-        ids = action.ids  # type: ignore[union-attr]
-        if type(ids) is tuple and all(map(_is_int, ids)):
-            return None
-        return "the ids must be a tuple of whole numbers"
-    return "not an action"
 
 
 def _label(spec: GameSpec, seat: int) -> str:

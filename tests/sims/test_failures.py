@@ -15,14 +15,14 @@ from sims.strategy import spec
 
 BROKEN = "tests.sims.broken:"
 
-MISBEHAVIOURS = [
-    ("FaceUpText", "bad action DrawFaceUp(slot='0'): the slot must be a whole number"),
-    ("FaceUpFloat", "bad action DrawFaceUp(slot=1.0)"),
-    ("FaceUpBool", "bad action DrawFaceUp(slot=True)"),
-    ("KeepNone", "bad action KeepDestinations(ids=None)"),
-    ("ThreeOutOfRange", "bad action PlaceThree(colours=(0, 1, 99))"),
-    ("ReturnsNone", "bad action None: not an action"),
-    ("ReturnsJunk", "bad action 'draw from the deck': not an action"),
+MISBEHAVIOURS = [  # the engine's checked path names the field and the value it refuses
+    ("FaceUpText", "bad action: DrawFaceUp.slot must be a whole number, got '0'"),
+    ("FaceUpFloat", "bad action: DrawFaceUp.slot must be a whole number, got 1.0"),
+    ("FaceUpBool", "bad action: DrawFaceUp.slot must be a whole number, got True"),
+    ("KeepNone", "bad action: KeepDestinations.ids must be a tuple of destination ids, got None"),
+    ("ThreeOutOfRange", "bad action: PlaceThree.colours must be in 0..7, got 99"),
+    ("ReturnsNone", "bad action: not an action: None"),
+    ("ReturnsJunk", "bad action: not an action: 'draw from the deck'"),
     ("BadInit", "ValueError: no knobs for me"),
     ("Exits", "SystemExit: 3"),
     ("ClosesGenerator", "GeneratorExit: closed"),
@@ -162,7 +162,7 @@ def test_watch_with_a_misbehaving_strategy_is_one_line_exit_2(capsys):
 
     assert main(["watch", "--strategies", f"planner,{BROKEN}ReturnsNone"]) == 2
     err = capsys.readouterr().err
-    assert "seat 1" in err and "bad action None" in err and err.count("\n") == 1
+    assert "seat 1" in err and "not an action: None" in err and err.count("\n") == 1
 
 
 def test_watch_stops_a_strategy_that_loops_forever(capsys):

@@ -103,11 +103,11 @@ def test_the_manifest_is_written_atomically_with_a_fingerprint(mixed):
 
 
 def test_a_run_that_fails_before_its_first_batch_leaves_no_folder(tmp_path, monkeypatch):
-    def broken(batch):
-        raise RuntimeError("no worker")
+    def broken(*args):  # the parent fails on the first batch it gets back
+        raise RuntimeError("cannot write")
 
     study = mixed_study(lineups=[["planner", "random"]], players=[2])
-    monkeypatch.setattr(runner, "run_batch", broken)
+    monkeypatch.setattr(runner, "batch_tables", broken)
     with pytest.raises(RuntimeError):
         run(study, workers=1, out=tmp_path / "r", progress=False)
     assert not (tmp_path / "r").exists()
@@ -199,15 +199,14 @@ def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
 
 
 def test_points_beyond_int64_stop_the_run_with_one_line_and_leave_no_folder(tmp_path, monkeypatch):
-    real = runner.run_batch
+    real = runner.batch_tables
 
-    def huge(batch):
-        result = real(batch)
-        result.tables["seats"][0]["score"] = 10**20
-        return result
+    def huge(batch_id, tables):  # as if a game had scored 10**20 (the parent checks rows)
+        tables["seats"][0]["score"] = 10**20
+        return real(batch_id, tables)
 
     study = mixed_study(lineups=[["planner", "random"]], players=[2])
-    monkeypatch.setattr(runner, "run_batch", huge)
+    monkeypatch.setattr(runner, "batch_tables", huge)
     with pytest.raises(ResultsError, match="seats row does not fit the results schema"):
         run(study, workers=1, out=tmp_path / "r", progress=False)
     assert not (tmp_path / "r").exists()
