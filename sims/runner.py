@@ -475,9 +475,15 @@ def _run_dask(
             for future in sorted(ready, key=lambda f: batches[f.key].id):
                 batch = batches.pop(future.key)
                 try:
-                    result = future.result()
+                    result = _dask_result(future, stop)
+                    if result is None:
+                        return
                 except KilledWorker:
-                    result = _failed_result(batch, WORKER_DIED)
+                    # Dask blames every batch queued on a dying worker: replay this one alone
+                    # in a local process, so the verdict is the local runner's
+                    result = _run_alone(batch, stop)
+                    if result is None:
+                        return
                 except Exception as exc:
                     result = _failed_result(batch, _describe(exc))
                 if finished(result):
@@ -490,6 +496,17 @@ def _run_dask(
                     futures.add(new)
     finally:
         _close_dask(client, cluster)
+
+
+def _dask_result(future: Any, stop: _Stop) -> BatchResult | None:
+    """A finished future's result, or None when stopped: a result lost with its worker is
+    recomputed, and a Ctrl-C must not wait for that."""
+    while not stop:
+        try:
+            return future.result(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
+        except TimeoutError:
+            continue
+    return None
 
 
 def dask_setup(worker: object) -> None:
