@@ -13,6 +13,7 @@ import itertools
 import json
 import logging
 import math
+import multiprocessing
 import os
 import random
 import signal
@@ -25,6 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -273,14 +275,17 @@ WATCHDOG_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int | None) -> None:
     """Initialise a local worker: die with the parent, leave Ctrl-C to the parent.
 
     A terminal's Ctrl-C reaches the whole process group; the parent decides what to do
     and stops the workers itself. If the parent is killed (SIGKILL cannot be caught), the
     kernel kills the worker (Linux PR_SET_PDEATHSIG); elsewhere a watchdog thread notices
-    that the parent is gone within half a second.
+    that the parent is gone within half a second. ``parent`` is None when the worker
+    comes from a fork server (which itself ends with the main process).
     """
+    if parent is None:
+        parent = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
@@ -300,10 +305,21 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+def _new_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(os.getpid() if context is None else None,),
     )
+
+
+def _clean_context() -> BaseContext:
+    """Processes not forked from this one: forking while Dask's threads hold locks can
+    leave the child waiting for a lock forever."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["sims.runner", "sims.strategies"])
+    return context
 
 
 def _close_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
@@ -408,10 +424,10 @@ def _run_pool(
         _close_pool(pool, kill=not clean)
 
 
-def _run_alone(batch: Batch, stop: _Stop) -> BatchResult | None:
+def _run_alone(batch: Batch, stop: _Stop, context: BaseContext | None = None) -> BatchResult | None:
     """One batch in a pool of its own: its result, failed games if it kills the worker,
     or None when stopped."""
-    pool = _new_pool(1)
+    pool = _new_pool(1, context)
     future = pool.submit(run_batch, batch)
     try:
         while not stop:
@@ -481,7 +497,7 @@ def _run_dask(
                 except KilledWorker:
                     # Dask blames every batch queued on a dying worker: replay this one alone
                     # in a local process, so the verdict is the local runner's
-                    result = _run_alone(batch, stop)
+                    result = _run_alone(batch, stop, _clean_context())
                     if result is None:
                         return
                 except Exception as exc:
