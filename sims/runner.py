@@ -306,11 +306,16 @@ def _watch_parent(parent: int) -> None:
 
 
 def _new_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
+    if context is None and sys.platform.startswith("linux"):
+        # fork, as Python's default on Linux was: a script that calls run() needs no
+        # `if __name__ == "__main__"` guard, and workers start at once
+        context = multiprocessing.get_context("fork")
+    forked = (context or multiprocessing.get_context()).get_start_method() == "fork"
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_start,
-        initargs=(os.getpid() if context is None else None,),
+        initargs=(os.getpid() if forked else None,),
     )
 
 
