@@ -468,15 +468,20 @@ def _run_dask(
     if scheduler:
         client = _connect(Client, scheduler)
     else:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            # no dashboard, and its HTTP server on a free port: no warning about port 8787
-            scheduler_kwargs={"dashboard_address": ":0"},
-            preload=[__name__],  # runs dask_setup below in each worker
-        )
+        import dask
+
+        # a batch whose worker dies is replayed locally at once (see KilledWorker below):
+        # retrying it on Dask would only kill more workers
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                # no dashboard, and its HTTP server on a free port: no warning about 8787
+                scheduler_kwargs={"dashboard_address": ":0"},
+                preload=[__name__],  # runs dask_setup below in each worker
+            )
         client = Client(cluster)
     try:
         queue = iter(todo)
