@@ -60,7 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         f"Without one, the default study {DEFAULT_STUDY!r} runs; with only flags "
         "(--strategies, --players, --games, --seed), an ad-hoc study named after its "
         "strategies and player counts runs into results/adhoc-<strategies>-<players>p.",
-        epilog=strategy_help(),
+        epilog=f"{strategy_help()} Ctrl-C or SIGTERM stops cleanly (exit {EXIT_INTERRUPTED} or "
+        f"{EXIT_TERMINATED}) and prints the command that resumes the run.",
     )
     parser.add_argument("study", nargs="?", help="study file or name")
     parser.add_argument("--games", type=int, help="games per cell")

@@ -13,6 +13,7 @@ import itertools
 import json
 import logging
 import math
+import multiprocessing
 import os
 import random
 import signal
@@ -25,6 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -317,14 +319,17 @@ WATCHDOG_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int | None) -> None:
     """Initialise a local worker: die with the parent, leave Ctrl-C to the parent.
 
     A terminal's Ctrl-C reaches the whole process group; the parent decides what to do
     and stops the workers itself. If the parent is killed (SIGKILL cannot be caught), the
     kernel kills the worker (Linux PR_SET_PDEATHSIG); elsewhere a watchdog thread notices
-    that the parent is gone within half a second.
+    that the parent is gone within half a second. ``parent`` is None when the worker
+    comes from a fork server (which itself ends with the main process).
     """
+    if parent is None:
+        parent = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
@@ -344,10 +349,26 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+def _new_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
+    if context is None and sys.platform.startswith("linux"):
+        # fork, as Python's default on Linux was: a script that calls run() needs no
+        # `if __name__ == "__main__"` guard, and workers start at once
+        context = multiprocessing.get_context("fork")
+    forked = (context or multiprocessing.get_context()).get_start_method() == "fork"
     return ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(os.getpid() if forked else None,),
     )
+
+
+def _clean_context() -> BaseContext:
+    """Processes not forked from this one: forking while Dask's threads hold locks can
+    leave the child waiting for a lock forever."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["sims.runner", "sims.strategies"])
+    return context
 
 
 def _close_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
@@ -452,10 +473,10 @@ def _run_pool(
         _close_pool(pool, kill=not clean)
 
 
-def _run_alone(batch: Batch, stop: _Stop) -> BatchResult | None:
+def _run_alone(batch: Batch, stop: _Stop, context: BaseContext | None = None) -> BatchResult | None:
     """One batch in a pool of its own: its result, failed games if it kills the worker,
     or None when stopped."""
-    pool = _new_pool(1)
+    pool = _new_pool(1, context)
     future = pool.submit(run_batch, batch)
     try:
         while not stop:
@@ -491,15 +512,20 @@ def _run_dask(
     if scheduler:
         client = _connect(Client, scheduler)
     else:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            # no dashboard, and its HTTP server on a free port: no warning about port 8787
-            scheduler_kwargs={"dashboard_address": ":0"},
-            preload=[__name__],  # runs dask_setup below in each worker
-        )
+        import dask
+
+        # a batch whose worker dies is replayed locally at once (see KilledWorker below):
+        # retrying it on Dask would only kill more workers
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                # no dashboard, and its HTTP server on a free port: no warning about 8787
+                scheduler_kwargs={"dashboard_address": ":0"},
+                preload=[__name__],  # runs dask_setup below in each worker
+            )
         client = Client(cluster)
     try:
         queue = iter(todo)
@@ -519,9 +545,15 @@ def _run_dask(
             for future in sorted(ready, key=lambda f: batches[f.key].id):
                 batch = batches.pop(future.key)
                 try:
-                    result = future.result()
+                    result = _dask_result(future, stop)
+                    if result is None:
+                        return
                 except KilledWorker:
-                    result = _failed_result(batch, WORKER_DIED)
+                    # Dask blames every batch queued on a dying worker: replay this one alone
+                    # in a local process, so the verdict is the local runner's
+                    result = _run_alone(batch, stop, _clean_context())
+                    if result is None:
+                        return
                 except Exception as exc:
                     result = _failed_result(batch, _describe(exc))
                 if finished(result):
@@ -534,6 +566,17 @@ def _run_dask(
                     futures.add(new)
     finally:
         _close_dask(client, cluster)
+
+
+def _dask_result(future: Any, stop: _Stop) -> BatchResult | None:
+    """A finished future's result, or None when stopped: a result lost with its worker is
+    recomputed, and a Ctrl-C must not wait for that."""
+    while not stop:
+        try:
+            return future.result(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
+        except TimeoutError:
+            continue
+    return None
 
 
 def dask_setup(worker: object) -> None:

@@ -165,3 +165,12 @@ def test_random_option_values_give_exit_0_or_one_line_2(games, players, strategi
     assert "Traceback" not in text
     if code == 2:
         assert text.count("\n") == 1, text
+
+
+def test_the_light_copies_of_runner_and_study_constants_agree():
+    import sims.cli
+    import sims.study
+
+    assert sims.cli.BACKENDS == sims.runner.BACKENDS
+    assert sims.cli.DEFAULT_STUDY == sims.study.DEFAULT_STUDY
+    assert sims.cli._builtin_studies() == sims.study.builtin_studies()

@@ -215,3 +215,14 @@ def test_ctrl_c_on_dask_prints_a_couple_of_lines(tmp_path):
     assert len(lines) <= 3, err
     assert lines[-1].startswith("Interrupted. Continue with: cardgame")
     assert_all_gone(everyone, seconds=10)
+
+
+def test_a_worker_that_dies_on_dask_costs_the_same_games_as_locally(tmp_path):
+    pytest.importorskip("dask.distributed")
+    study = small(["planner", "tests.sims.test_processes:ExitsHard"])
+    summary = run(study, workers=2, backend="dask", out=tmp_path / "dask", progress=False)
+    assert not summary.interrupted and summary.games_played == study.total_games
+    run(study, workers=2, out=tmp_path / "local", progress=False)
+    dask, local = load_results(tmp_path / "dask").games, load_results(tmp_path / "local").games
+    assert dask["failure_error"].str.contains("worker died").any()
+    assert dask.drop(columns="sim_minutes").equals(local.drop(columns="sim_minutes"))
