@@ -17,11 +17,13 @@ from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import StudyError
 from .match import GameSpec, play_game
-from .strategy import spec
+from .strategy import spec, strategy_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("watch", help="narrate one game between scripted strategies")
+    parser = sub.add_parser(
+        "watch", help="narrate one game between scripted strategies", epilog=strategy_help()
+    )
     parser.add_argument(
         "--strategies",
         default="planner,thief",

@@ -53,8 +53,9 @@ def test_bad_options_are_one_line_exit_2(capsys, argv):
     assert err.startswith("cardgame simulate: error:") and err.count("\n") == 1, err
 
 
-def test_help_lists_the_strategy_names(capsys):
-    assert exit_code(["simulate", "--help"]) == 0
+@pytest.mark.parametrize("command", ["simulate", "watch"])
+def test_help_lists_the_strategy_names(capsys, command):
+    assert exit_code([command, "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     for name in registered():
         assert name in out
