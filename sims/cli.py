@@ -127,14 +127,17 @@ def main(args: argparse.Namespace) -> int:
         raise StudyError("--scheduler needs --backend dask")
     if args.scheduler:
         check_scheduler(args.scheduler)  # before any results folder is made
-    print(
-        f"{study.name}: {len(study.cells())} cells, {study.total_games} games "
-        f"-> {args.out or study.output}",
-        file=sys.stderr,
-    )
-    note = study.rounding_note()
-    if note:
-        print(note, file=sys.stderr)
+
+    def announce() -> None:
+        print(
+            f"{study.name}: {len(study.cells())} cells, {study.total_games} games "
+            f"-> {args.out or study.output}",
+            file=sys.stderr,
+        )
+        note = study.rounding_note()
+        if note:
+            print(note, file=sys.stderr)
+
     summary = run(
         study,
         workers=args.workers,
@@ -145,6 +148,7 @@ def main(args: argparse.Namespace) -> int:
         fail_fast=args.fail_fast,
         records=args.records,
         progress=not args.no_progress,
+        announce=announce,
     )
     if summary.interrupted:  # the user asked to stop: a second Ctrl-C must not cut the exit
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -174,13 +174,20 @@ def run(
     fail_fast: bool = False,
     records: bool = False,
     progress: bool = True,
+    announce: Callable[[], None] | None = None,
 ) -> RunSummary:
-    """Run ``study``; results go to ``out`` (default: the study's output folder)."""
+    """Run ``study``; results go to ``out`` (default: the study's output folder).
+
+    ``announce`` is called once the folder is known to be usable (the CLI prints its header
+    there, so a refused folder is one line, not a header and then an error).
+    """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = _workers(workers)
     first_landing = _prepare_folder(folder, study, resume)
+    if announce is not None:
+        announce()
 
     done = done_batches(folder) if resume else set()
     todo = (b for b in plan_batches(study, records) if b.id not in done)

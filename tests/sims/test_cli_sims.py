@@ -32,6 +32,8 @@ def no_run(monkeypatch):
 
     def fake_run(study, **options):
         seen.append((study, options))
+        if options.get("announce"):
+            options["announce"]()  # as the runner does once the folder is usable
         return RunSummary(options.get("out") or study.output, 0, study.total_games, 0)
 
     monkeypatch.setattr(sims.runner, "run", fake_run)
