@@ -55,7 +55,9 @@ class Section:
 
 
 def _bold(text: str) -> str:
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+    """The findings' Markdown emphasis (**bold**, `code`) as HTML, after escaping."""
+    text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
 
 
 def _csv_link(name: str, frame: pd.DataFrame) -> str:

@@ -98,3 +98,11 @@ def test_report_command_module_imports_no_pandas_or_plotly(module):
     code = f"import sys, {module}; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_findings_markdown_emphasis_becomes_html():
+    from reports.html import _bold
+
+    assert _bold("**planner** beats `random` <b>") == (
+        "<strong>planner</strong> beats <code>random</code> &lt;b&gt;"
+    )
