@@ -325,23 +325,9 @@ class GameState:
     # -------------------------------------------------------------- applying actions
     def apply(self, action: A.Action) -> None:
         """Apply ``action`` for the seat to move after checking it (raises if illegal)."""
-        seat = self.seat  # check() inlined: this runs on every checked action
-        problem = A.problem(
-            action,
-            self.phase,
-            seat,
-            self.hands[seat],
-            self.yard_owner,
-            self.yard_wagons,
-            self.yard_locos,
-            self.face_up,
-            self.deck,
-            self.dest_deck,
-            self.offers[seat],
-            self.rules.destinations_min_keep,
-        )
+        problem = self._problem(action)
         if problem is not None:
-            raise IllegalActionError(seat, action, *problem)
+            raise IllegalActionError(self.seat, action, *problem)
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: A.Action) -> None:
