@@ -205,9 +205,26 @@ def destination_balance(table: pd.DataFrame) -> go.Figure:
             text="Too few cards kept often enough to fit the model at any player count.",
             showarrow=False,
         )
-    fig.update_xaxes(title="expected net points (cards of its points and trains)")
+    fig.update_xaxes(title="expected net points")  # of cards of its points and trains
     fig.update_yaxes(title="mean net points when kept", col=1)
     return _layout(fig, "Destination cards: earned against expected")
+
+
+def score_parts_by_count(table: pd.DataFrame) -> go.Figure:
+    """Mean score parts per player count, for a study where every seat plays one strategy."""
+    fig = go.Figure()
+    for part, sign in (("destination_points", 1), ("bonus_points", 1), ("penalties", -1)):
+        rows = table[table["part"] == part].sort_values("players")
+        if sign < 0:
+            rows = rows.assign(mean=-rows["mean"], ci_low=-rows["ci_high"], ci_high=-rows["ci_low"])
+        fig.add_bar(
+            name=part.replace("_", " "),
+            x=rows["players"].map(lambda p: f"{p} players"),
+            y=rows["mean"],
+            error_y=_errors(rows, "mean"),
+        )
+    fig.update_yaxes(title="mean points per seat and game")
+    return _layout(fig, "Score parts by player count", barmode="relative")
 
 
 def big_cities(table: pd.DataFrame) -> go.Figure:

@@ -3,6 +3,8 @@ the effect is significant."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from . import power
@@ -161,9 +163,14 @@ def _players_word(players: int) -> str:
 
 
 def study_size(analysis: Analysis) -> list[str]:
-    """Per player count: whether the study can answer its question, and if not, the games
-    needed to detect the observed difference at 80% power (two-sided 5%). The question is the
-    leading pair of ratings where strategies meet, else the first seat's edge."""
+    """Per player count: whether the study can answer its questions (the leading pair of
+    ratings, the first seat's edge), and if not, the games needed to detect the observed
+    difference at 80% power (two-sided 5%)."""
+    return _rating_size(analysis) + _seat_size(analysis)
+
+
+def _rating_size(analysis: Analysis) -> list[str]:
+    """The leading pair not separated and the MDE above the gap seen: games needed."""
     lines = []
     pairs = analysis.tables["pairwise"]
     contrasts = pairs[pairs["method"].str.startswith("rating")] if len(pairs) else pairs
@@ -182,9 +189,11 @@ def study_size(analysis: Analysis) -> list[str]:
         c = lead.iloc[0]
         se = power.se_from_ci(c["ci_low"], c["ci_high"])
         mde, n = power.mde_from_se(se), int(c["n_games"])
-        if mde <= abs(c["difference"]):
-            continue  # powered for the gap seen, yet not separated after correction
+        if not mde > abs(c["difference"]):
+            continue  # powered for the gap seen (or no SE), yet not separated after correction
         needed = power.n_for_difference(se, n, c["difference"])
+        if needed is None:
+            continue
         lines.append(
             f"**Too small to rank at {_players_word(players)}:** {top['strategy']} and "
             f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f}) "
@@ -192,7 +201,7 @@ def study_size(analysis: Analysis) -> list[str]:
             f"{players} players (with the same line-ups) would detect a gap of that size at "
             "80% power (5% level, two-sided; before the Holm correction over the pairs)."
         )
-    return lines + _seat_size(analysis)
+    return lines
 
 
 def _seat_size(analysis: Analysis) -> list[str]:
@@ -338,10 +347,26 @@ def variants(analysis: Analysis) -> list[str]:
     return lines
 
 
+@dataclass
+class _Group:
+    key: str
+    lines: list[str]
+
+
 def headline(analysis: Analysis) -> list[str]:
-    lines = strongest(analysis) + seat_order(analysis) + study_size(analysis)
-    lines += player_counts(analysis)
-    lines += cards(analysis) + variants(analysis)
+    """The findings that answer the study's question first (study_kinds.QUESTIONS)."""
+    from .study_kinds import order_sections, study_info
+
+    groups = {
+        "strongest": strongest(analysis) + _rating_size(analysis),
+        "seats": seat_order(analysis) + _seat_size(analysis),
+        "players": player_counts(analysis),
+        "destinations": cards(analysis),
+        "variants": variants(analysis),
+    }
+    info = study_info(analysis.results.study, analysis.seats)
+    ordered = order_sections([_Group(k, v) for k, v in groups.items()], info.order)
+    lines = [line for group in ordered for line in group.lines]
     if analysis.failures:
         lines.append(f"{analysis.failures} game(s) failed (a strategy error) and are left out.")
     return lines

@@ -8,9 +8,12 @@ import pandas as pd
 
 from .analysis import Analysis
 from .findings import headline
+from .study_kinds import for_people, knowledge_sentence, strategy_intents, study_info
 
 
 def _cell(value: object) -> str:
+    if value is pd.NA:
+        return ""
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.3g}"
     return str(value).replace("|", "/")
@@ -18,6 +21,7 @@ def _cell(value: object) -> str:
 
 def table(frame: pd.DataFrame, columns: list[str]) -> str:
     """A GitHub-flavoured Markdown table of ``columns``."""
+    frame = for_people(frame)  # seats from 1, counts as integers
     head = "| " + " | ".join(columns) + " |"
     rule = "| " + " | ".join("---" for _ in columns) + " |"
     rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame[columns].to_numpy()]
@@ -117,8 +121,14 @@ def destination_parts(destinations: pd.DataFrame) -> list[str]:
 def render(analysis: Analysis) -> str:
     t = analysis.tables
     study = analysis.results.study
+    info = study_info(study, analysis.seats)
+    intents = strategy_intents(sorted(analysis.strategies), study.get("strategies"))
     parts = [
-        "# Ticket to Ride: The Card Game - balance summary",
+        f"# Ticket to Ride: The Card Game - {info.name} study",
+        *([f"*{info.description}*"] if info.description else []),
+        f"**Question:** {info.question}",
+        "\n".join(f"- `{name}`: {text}" for name, text in intents.items()),
+        knowledge_sentence(analysis.seats),
         f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
         f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
         "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
@@ -154,6 +164,11 @@ def render(analysis: Analysis) -> str:
         "## Significant pairwise differences (Holm per player count and method)",
         _significant_pairs(t["pairwise"]),
         "## Seat advantage",
+        "Seat 1 plays first (R6).",
+        table(
+            t["seat_advantage"],
+            ["players", "seat", "n_games", "rate", "ci_low", "ci_high", "fair"],
+        ),
         table(
             t["seat_tests"],
             ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"],

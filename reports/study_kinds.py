@@ -19,6 +19,9 @@ RULINGS = {
     "public moves, so the engine may expose it to every observer.",
     12: "A colour in a rival's yard can be played only with strictly more cards than the "
     "rival's column of that colour; the rival then discards that whole column.",
+    15: "The moment the train deck becomes empty the final round is triggered. The current "
+    "turn finishes; then every player, the one who emptied the deck included, plays exactly "
+    "one more turn, in seat order starting with the next seat.",
     16: "A destination is reached when its exact colour multiset is covered [by the "
     "circulation pile]; each card covers one requirement only; a locomotive covers any colour.",
     18: "[4 players] After the first resolution each player scores the destinations reached "
@@ -107,7 +110,15 @@ def order_sections(sections: list, order: list[str]) -> list:
 
 
 def cited_rulings(text: str) -> list[int]:
-    """Every ruling number cited in a text (R9, R18-R19, R20-R22 ...), ranges expanded."""
+    """Every ruling number cited in a text (R9, R18-R19, R20-R22 ...), ranges expanded, with
+    the rulings their own quotes cite."""
+    found = set(_cited(text))
+    for number in list(found):
+        found.update(_cited(RULINGS.get(number, "")))
+    return sorted(found)
+
+
+def _cited(text: str) -> list[int]:
     found: set[int] = set()
     for first, last in re.findall(r"\bR(\d+)(?:\s*-\s*R?(\d+))?\b", text):
         low = int(first)
