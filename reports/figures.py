@@ -318,7 +318,7 @@ def convergence(table: pd.DataFrame, colours: dict[str, str] | None = None) -> g
                 y=band,
                 fill="toself",
                 fillcolor=colour,
-                opacity=0.15,
+                opacity=0.1,
                 line={"width": 0},
                 hoverinfo="skip",
                 showlegend=False,
@@ -343,5 +343,6 @@ def convergence(table: pd.DataFrame, colours: dict[str, str] | None = None) -> g
             shown.add(name)
         fig.add_hline(y=1 / players, line_dash="dot", line_color="grey", row=1, col=col)
     fig.update_xaxes(title="games played (game-index order)")
-    fig.update_yaxes(tickformat=".0%", title="cumulative win rate", col=1)
+    fig.update_yaxes(tickformat=".0%", range=[0, 1])
+    fig.update_yaxes(title="cumulative win rate", col=1)
     return _layout(fig, "How the estimates settle with the number of games")

@@ -309,6 +309,8 @@ def _order_strategies(fig: go.Figure, order: list[str]) -> None:
         ]
         if values and all(isinstance(v, str) and v in known for v in values):
             figures.order_axes(fig, order, x=axis == "x", y=axis == "y")
+            if axis == "y":
+                fig.update_yaxes(autorange="reversed")  # the first strategy on top
 
 
 def fitted_sections(analysis: Analysis, info: study_kinds.StudyInfo) -> list[Section]:

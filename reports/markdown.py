@@ -8,7 +8,14 @@ import pandas as pd
 
 from .analysis import Analysis
 from .findings import headline
-from .study_kinds import for_people, knowledge_sentence, strategy_intents, study_info
+from .study_kinds import (
+    RULINGS,
+    cited_rulings,
+    for_people,
+    knowledge_sentence,
+    strategy_intents,
+    study_info,
+)
 
 
 def _cell(value: object) -> str:
@@ -195,4 +202,7 @@ def render(analysis: Analysis) -> str:
             if not significant.empty
             else "None of the variants differs significantly.",
         ]
+    cited = [n for n in cited_rulings("\n".join(parts)) if n in RULINGS]
+    if cited:
+        parts += ["## Rulings cited", "\n".join(f"- **R{n}**: {RULINGS[n]}" for n in cited)]
     return "\n\n".join(parts) + "\n"
