@@ -67,7 +67,7 @@ def _lead_power(contrast: pd.Series) -> str:
     se = power.se_from_ci(contrast["ci_low"], contrast["ci_high"])
     return (
         f" The {int(contrast['n_games'])} games at this player count detect a difference of "
-        f"{power.mde_from_se(se):.2f} or more at 80% power (5% level, two-sided)."
+        f"{power.mde_from_se(se):.2f} log-odds or more at 80% power (5% level, two-sided)."
     )
 
 
@@ -117,7 +117,7 @@ def _win_lines(analysis: Analysis) -> list[str]:
         verdict = "above" if best["significant"] else "**not significantly above**"
         mde = power.mde_rate(float(best["field"]), int(best["n_games"]))
         lines.append(
-            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} points, Holm-adjusted "
+            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} percentage points, Holm-adjusted "
             f"p={_p(best['p_adjusted'])} over the strategies at {players} players; "
             f"{int(best['n_games'])} games detect {100 * mde:.1f} percentage points or more at 80% "
             "power)."
