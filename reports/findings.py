@@ -66,7 +66,7 @@ def _lead_power(contrast: pd.Series) -> str:
     """The smallest rating difference its n could detect, from the contrast's own SE."""
     se = power.se_from_ci(contrast["ci_low"], contrast["ci_high"])
     return (
-        f" The {int(contrast['n_games'])} games at this player count detect a difference of "
+        f" The {int(contrast['n_games']):,} games at this player count detect a difference of "
         f"{power.mde_from_se(se):.2f} log-odds or more at 80% power (5% level, two-sided)."
     )
 
@@ -119,8 +119,8 @@ def _win_lines(analysis: Analysis) -> list[str]:
         lines.append(
             f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} percentage points, Holm-adjusted "
             f"p={_p(best['p_adjusted'])} over the strategies at {players} players; "
-            f"{int(best['n_games'])} games detect {100 * mde:.1f} percentage points or more at 80% "
-            "power)."
+            f"{int(best['n_games']):,} games detect {100 * mde:.1f} percentage points or more "
+            "at 80% power)."
         )
     return lines
 
@@ -151,7 +151,7 @@ def seat_order(analysis: Analysis) -> list[str]:
                 else f"**not significant** (chi-square of winning seats, p={_p(test['wins_p'])})"
             )
             + score
-            + f"; {int(test['n_games'])} games detect a first-seat edge of "
+            + f"; {int(test['n_games']):,} games detect a first-seat edge of "
             f"{100 * power.mde_rate(float(first['fair']), int(test['n_games'])):.1f} percentage "
             "points or more at 80% power."
         )
@@ -197,7 +197,7 @@ def _rating_size(analysis: Analysis) -> list[str]:
         lines.append(
             f"**Too small to rank at {_players_word(players)}:** {top['strategy']} and "
             f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f}) "
-            f"is below the {mde:.2f} that {n} games can detect. About {needed:,} games at "
+            f"is below the {mde:.2f} that {n:,} games can detect. About {needed:,} games at "
             f"{players} players (with the same line-ups) would detect a gap of that size at "
             "80% power (5% level, two-sided; before the Holm correction over the pairs)."
         )
@@ -223,7 +223,7 @@ def _seat_size(analysis: Analysis) -> list[str]:
         lines.append(
             f"**Seat order, too few games at {_players_word(test['players'])}:** the first seat's "
             f"win rate is {100 * (rate - fair):+.1f} percentage points from its fair share, below "
-            f"the {100 * mde:.1f} that {n} games can detect. {need}"
+            f"the {100 * mde:.1f} that {n:,} games can detect. {need}"
         )
     return lines
 

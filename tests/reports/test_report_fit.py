@@ -138,3 +138,13 @@ def test_convergence_skipped_with_a_sentence_below_50_games(analysis, same_table
     info = study_kinds.study_info(same_table.results.study, same_table.seats)
     conv = next(s for s in fitted_sections(same_table, info) if s.key == "convergence")
     assert len(conv.figures) == 1 and "first seat" in conv.intro  # 60 games
+
+
+def test_headline_answers_the_study_question_first(analysis):
+    from dataclasses import replace
+
+    results = replace(analysis.results, study={**analysis.results.study, "name": "destinations"})
+    lines = headline(replace(analysis, results=results))
+    cards = [i for i, line in enumerate(lines) if "card" in line and "destination" in line]
+    strength = [i for i, line in enumerate(lines) if line.startswith("Strongest strategy")]
+    assert cards and (not strength or max(cards) < min(strength))
