@@ -204,6 +204,9 @@ def _rating_size(analysis: Analysis) -> list[str]:
     return lines
 
 
+PRACTICAL_FACTOR = 10  # needing 10 times the games run: the edge seen is too small to matter
+
+
 def _seat_size(analysis: Analysis) -> list[str]:
     """For a study of one strategy: is the first seat's edge measured well enough?"""
     table, tests = analysis.tables["seat_advantage"], analysis.tables["seat_tests"]
@@ -215,15 +218,19 @@ def _seat_size(analysis: Analysis) -> list[str]:
         if bool(test["wins_significant"]) or not mde > abs(rate - fair):
             continue
         needed = power.games_for_rate(fair, rate)
+        bound = 100 * max(fair - first["ci_low"], first["ci_high"] - fair)
         need = (
             f"About {needed:,} games would detect a first-seat edge of that size at 80% power."
             if needed
             else "No edge was seen at all."
         )
+        negligible = needed is None or needed > PRACTICAL_FACTOR * n
+        label = "no first-seat edge of practical size" if negligible else "too few games"
         lines.append(
-            f"**Seat order, too few games at {_players_word(test['players'])}:** the first seat's "
+            f"**Seat order at {_players_word(test['players'])}, {label}:** the first seat's "
             f"win rate is {100 * (rate - fair):+.1f} percentage points from its fair share, below "
-            f"the {100 * mde:.1f} that {n:,} games can detect. {need}"
+            f"the {100 * mde:.1f} that {n:,} games can detect; its 95% interval rules out an "
+            f"edge of more than {bound:.1f} percentage points either way. {need}"
         )
     return lines
 

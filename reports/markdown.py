@@ -10,6 +10,7 @@ from .analysis import Analysis
 from .findings import headline
 from .study_kinds import (
     RULINGS,
+    alone_everywhere,
     cited_rulings,
     for_people,
     knowledge_sentence,
@@ -125,25 +126,9 @@ def destination_parts(destinations: pd.DataFrame) -> list[str]:
     return parts
 
 
-def render(analysis: Analysis) -> str:
-    t = analysis.tables
-    study = analysis.results.study
-    info = study_info(study, analysis.seats)
-    intents = strategy_intents(sorted(analysis.strategies), study.get("strategies"))
-    parts = [
-        f"# Ticket to Ride: The Card Game - {info.name} study",
-        *([f"*{info.description}*"] if info.description else []),
-        f"**Question:** {info.question}",
-        "\n".join(f"- `{name}`: {text}" for name, text in intents.items()),
-        knowledge_sentence(analysis.seats),
-        f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
-        f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
-        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
-        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
-        "`n_tables` say what each count counts.",
-        *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
-        "## Headline findings",
-        "\n".join(f"- {line}" for line in headline(analysis)),
+def _strategy_parts(t: dict[str, pd.DataFrame]) -> list[str]:
+    """Ratings, pooling, win rates and significant pairs (where strategies meet)."""
+    return [
         "## Strategy ratings per player count (Plackett-Luce)",
         "Strength on the log-odds scale; 0 = mean of the non-random strategies.",
         table(
@@ -170,6 +155,37 @@ def render(analysis: Analysis) -> str:
         ),
         "## Significant pairwise differences (Holm per player count and method)",
         _significant_pairs(t["pairwise"]),
+    ]
+
+
+def render(analysis: Analysis) -> str:
+    t = analysis.tables
+    study = analysis.results.study
+    info = study_info(study, analysis.seats)
+    intents = strategy_intents(sorted(analysis.strategies), study.get("strategies"))
+    parts = [
+        f"# Ticket to Ride: The Card Game - {info.name} study",
+        *([f"*{info.description}*"] if info.description else []),
+        f"**Question:** {info.question}",
+        "\n".join(f"- `{name}`: {text}" for name, text in intents.items()),
+        knowledge_sentence(analysis.seats),
+        f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
+        f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
+        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
+        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
+        "`n_tables` say what each count counts.",
+        *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
+        "## Headline findings",
+        "\n".join(f"- {line}" for line in headline(analysis)),
+    ]
+    if alone_everywhere(analysis.seats):
+        parts.append(
+            "## Strategies\n\nEvery seat plays the same strategy: no rating, win rate or "
+            "pairwise comparison to show."
+        )
+    else:
+        parts += _strategy_parts(t)
+    parts += [
         "## Seat advantage",
         "Seat 1 plays first (R6).",
         table(
