@@ -343,6 +343,6 @@ def convergence(table: pd.DataFrame, colours: dict[str, str] | None = None) -> g
             shown.add(name)
         fig.add_hline(y=1 / players, line_dash="dot", line_color="grey", row=1, col=col)
     fig.update_xaxes(title="games played (game-index order)")
-    fig.update_yaxes(tickformat=".0%", range=[0, 1])
+    fig.update_yaxes(tickformat=".0%")
     fig.update_yaxes(title="cumulative win rate", col=1)
     return _layout(fig, "How the estimates settle with the number of games")

@@ -162,6 +162,9 @@ def _players_word(players: int) -> str:
     return f"{int(players)} players"
 
 
+PRACTICAL_FACTOR = 10  # needing 10 times the games run: the gap seen is too small to matter
+
+
 def study_size(analysis: Analysis) -> list[str]:
     """Per player count: whether the study can answer its questions (the leading pair of
     ratings, the first seat's edge), and if not, the games needed to detect the observed
@@ -194,17 +197,20 @@ def _rating_size(analysis: Analysis) -> list[str]:
         needed = power.n_for_difference(se, n, c["difference"])
         if needed is None:
             continue
+        label = (
+            "the top two are not separated, and the gap seen is too small to chase"
+            if needed > PRACTICAL_FACTOR * n
+            else "too small a study to rank the top two"
+        )
         lines.append(
-            f"**Too small to rank at {_players_word(players)}:** {top['strategy']} and "
-            f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f}) "
-            f"is below the {mde:.2f} that {n:,} games can detect. About {needed:,} games at "
+            f"**At {_players_word(players)}, {label}:** {top['strategy']} and "
+            f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f} "
+            f"log-odds, 95% CI {c['ci_low']:+.2f} to {c['ci_high']:+.2f}) is below the "
+            f"{mde:.2f} that {n:,} games can detect. About {needed:,} games at "
             f"{players} players (with the same line-ups) would detect a gap of that size at "
             "80% power (5% level, two-sided; before the Holm correction over the pairs)."
         )
     return lines
-
-
-PRACTICAL_FACTOR = 10  # needing 10 times the games run: the edge seen is too small to matter
 
 
 def _seat_size(analysis: Analysis) -> list[str]:

@@ -19,6 +19,7 @@ ALPHA = 0.05
 POWER = 0.8
 Z_ALPHA = 1.959963984540054  # z_0.975
 Z_POWER = 0.8416212335729143  # z_0.8
+FIRST_MARK = 10  # the first checkpoint of a convergence curve, in games
 MIN_CONVERGENCE_GAMES = 50  # fewer games: no convergence figure, a sentence instead
 
 
@@ -95,7 +96,8 @@ def convergence(seats: pd.DataFrame, points: int = 40) -> pd.DataFrame:
     for (players, strategy), group in unit.groupby(["players", "strategy"], sort=True):
         group = group.sort_values("games")
         total = int(order.loc[order["players"] == players, "games"].max())
-        marks = np.unique(np.linspace(1, total, min(points, total)).round().astype(int))
+        start = min(FIRST_MARK, total)  # a rate after 1 or 2 games is 0 or 1: noise
+        marks = np.unique(np.linspace(start, total, min(points, total)).round().astype(int))
         played = group["games"].to_numpy()
         wins = group["win"].cumsum().to_numpy()
         for mark in marks:
