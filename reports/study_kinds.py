@@ -158,8 +158,8 @@ def knowledge_sentence(seats: pd.DataFrame) -> str:
         "Players who know exactly which train cards they have in circulation rarely keep a "
         "destination they cannot reach"
         + (f": here they completed {shown} of the destinations they kept" if shown else "")
-        + ". Human players, who must remember their pile, will complete fewer and score lower; "
-        "completion rates and penalties in this report are an upper bound for people."
+        + ". Human players, who must remember their pile, are likely to complete fewer and lose "
+        "more to penalties: the completion rates here are an upper bound for people."
     )
 
 
