@@ -205,9 +205,26 @@ def destination_balance(table: pd.DataFrame) -> go.Figure:
             text="Too few cards kept often enough to fit the model at any player count.",
             showarrow=False,
         )
-    fig.update_xaxes(title="expected net points (cards of its points and trains)")
+    fig.update_xaxes(title="expected net points")  # of cards of its points and trains
     fig.update_yaxes(title="mean net points when kept", col=1)
     return _layout(fig, "Destination cards: earned against expected")
+
+
+def score_parts_by_count(table: pd.DataFrame) -> go.Figure:
+    """Mean score parts per player count, for a study where every seat plays one strategy."""
+    fig = go.Figure()
+    for part, sign in (("destination_points", 1), ("bonus_points", 1), ("penalties", -1)):
+        rows = table[table["part"] == part].sort_values("players")
+        if sign < 0:
+            rows = rows.assign(mean=-rows["mean"], ci_low=-rows["ci_high"], ci_high=-rows["ci_low"])
+        fig.add_bar(
+            name=part.replace("_", " "),
+            x=rows["players"].map(lambda p: f"{p} players"),
+            y=rows["mean"],
+            error_y=_errors(rows, "mean"),
+        )
+    fig.update_yaxes(title="mean points per seat and game")
+    return _layout(fig, "Score parts by player count", barmode="relative")
 
 
 def big_cities(table: pd.DataFrame) -> go.Figure:
@@ -242,3 +259,90 @@ def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
     fig.add_hline(y=0, line_color="black")
     fig.update_yaxes(title=f"{metric.replace('_', ' ')}: variant minus base")
     return _layout(fig, f"Rule variants: {metric.replace('_', ' ')}", barmode="group")
+
+
+# ------------------------------------------------------------------ order and colours
+PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+)  # fmt: skip
+BASELINE_COLOUR = "#b0b0b0"
+
+
+def strategy_order(strategies) -> list[str]:
+    """One order for every chart of a report: alphabetical, the `random` baseline last."""
+    names = sorted(set(strategies))
+    return [s for s in names if s != "random"] + (["random"] if "random" in names else [])
+
+
+def strategy_colours(order: list[str]) -> dict[str, str]:
+    """One colour per strategy for the whole report (the baseline grey)."""
+    colours, i = {}, 0
+    for name in order:
+        if name == "random":
+            colours[name] = BASELINE_COLOUR
+        else:
+            colours[name] = PALETTE[i % len(PALETTE)]
+            i += 1
+    return colours
+
+
+def order_axes(fig: go.Figure, order: list[str], x: bool = True, y: bool = False) -> go.Figure:
+    """Put a figure's strategy axes in the report's one order."""
+    if x:
+        fig.update_xaxes(categoryorder="array", categoryarray=order)
+    if y:
+        fig.update_yaxes(categoryorder="array", categoryarray=order)
+    return fig
+
+
+def convergence(table: pd.DataFrame, colours: dict[str, str] | None = None) -> go.Figure:
+    """Cumulative estimate and its 95% band against games played, one panel per player count:
+    where the lines flatten and the bands stop shrinking, more games change little."""
+    from plotly.subplots import make_subplots
+
+    counts = sorted(table["players"].unique())
+    fig = make_subplots(
+        rows=1, cols=max(len(counts), 1), subplot_titles=[f"{p} players" for p in counts]
+    )
+    colours = colours or {}
+    shown: set[str] = set()
+    for col, players in enumerate(counts, start=1):
+        here = table[table["players"] == players]
+        for i, (name, rows) in enumerate(here.groupby("strategy", sort=False)):
+            colour = colours.get(name, PALETTE[i % len(PALETTE)])
+            band = pd.concat([rows["ci_high"], rows["ci_low"][::-1]])
+            games = pd.concat([rows["games"], rows["games"][::-1]])
+            fig.add_scatter(
+                x=games,
+                y=band,
+                fill="toself",
+                fillcolor=colour,
+                opacity=0.1,
+                line={"width": 0},
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=name,
+                row=1,
+                col=col,
+            )
+            fig.add_scatter(
+                name=name,
+                x=rows["games"],
+                y=rows["rate"],
+                mode="lines",
+                line={"color": colour},
+                legendgroup=name,
+                showlegend=name not in shown,
+                customdata=rows[["n_games"]],
+                hovertemplate=f"{name}: %{{y:.1%}} after %{{x}} games "
+                "(%{customdata[0]} of them its own)<extra></extra>",
+                row=1,
+                col=col,
+            )
+            shown.add(name)
+        fig.add_hline(y=1 / players, line_dash="dot", line_color="grey", row=1, col=col)
+    fig.update_xaxes(title="games played (game-index order)")
+    fig.update_yaxes(tickformat=".0%")
+    fig.update_yaxes(title="cumulative win rate", col=1)
+    return _layout(fig, "How the estimates settle with the number of games")

@@ -3,8 +3,11 @@ the effect is significant."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
+from . import power
 from .analysis import Analysis
 
 
@@ -53,9 +56,19 @@ def _rating_lines(analysis: Analysis) -> list[str]:
                 f"{c['ci_low']:+.2f} to {c['ci_high']:+.2f}, Holm-adjusted p={_p(c['p_adjusted'])}"
                 f" over the {len(here)} pairs at {players} players): "
                 + ("significant." if c["significant"] else "**not significant**.")
+                + _lead_power(c)
             )
         lines.append(text)
     return lines
+
+
+def _lead_power(contrast: pd.Series) -> str:
+    """The smallest rating difference its n could detect, from the contrast's own SE."""
+    se = power.se_from_ci(contrast["ci_low"], contrast["ci_high"])
+    return (
+        f" The {int(contrast['n_games']):,} games at this player count detect a difference of "
+        f"{power.mde_from_se(se):.2f} log-odds or more at 80% power (5% level, two-sided)."
+    )
 
 
 def _pooling_line(analysis: Analysis) -> list[str]:
@@ -102,9 +115,12 @@ def _win_lines(analysis: Analysis) -> list[str]:
             lines.append(f"{head}: {best['note']}.")
             continue
         verdict = "above" if best["significant"] else "**not significantly above**"
+        mde = power.mde_rate(float(best["field"]), int(best["n_games"]))
         lines.append(
-            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} points, Holm-adjusted "
-            f"p={_p(best['p_adjusted'])} over the strategies at {players} players)."
+            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} percentage points, Holm-adjusted "
+            f"p={_p(best['p_adjusted'])} over the strategies at {players} players; "
+            f"{int(best['n_games']):,} games detect {100 * mde:.1f} percentage points or more "
+            "at 80% power)."
         )
     return lines
 
@@ -135,7 +151,92 @@ def seat_order(analysis: Analysis) -> list[str]:
                 else f"**not significant** (chi-square of winning seats, p={_p(test['wins_p'])})"
             )
             + score
-            + "."
+            + f"; {int(test['n_games']):,} games detect a first-seat edge of "
+            f"{100 * power.mde_rate(float(first['fair']), int(test['n_games'])):.1f} percentage "
+            "points or more at 80% power."
+        )
+    return lines
+
+
+def _players_word(players: int) -> str:
+    return f"{int(players)} players"
+
+
+PRACTICAL_FACTOR = 10  # needing 10 times the games run: the gap seen is too small to matter
+
+
+def study_size(analysis: Analysis) -> list[str]:
+    """Per player count: whether the study can answer its questions (the leading pair of
+    ratings, the first seat's edge), and if not, the games needed to detect the observed
+    difference at 80% power (two-sided 5%)."""
+    return _rating_size(analysis) + _seat_size(analysis)
+
+
+def _rating_size(analysis: Analysis) -> list[str]:
+    """The leading pair not separated and the MDE above the gap seen: games needed."""
+    lines = []
+    pairs = analysis.tables["pairwise"]
+    contrasts = pairs[pairs["method"].str.startswith("rating")] if len(pairs) else pairs
+    ratings = analysis.tables["ratings"].dropna(subset=["strength"])
+    for players, group in ratings.groupby("players"):
+        if len(group) < 2:
+            continue
+        top, second = group.iloc[0], group.iloc[1]
+        lead = contrasts[
+            (contrasts["players"] == players)
+            & (contrasts["strategy"] == top["strategy"])
+            & (contrasts["opponent"] == second["strategy"])
+        ]
+        if lead.empty or bool(lead.iloc[0]["significant"]):
+            continue
+        c = lead.iloc[0]
+        se = power.se_from_ci(c["ci_low"], c["ci_high"])
+        mde, n = power.mde_from_se(se), int(c["n_games"])
+        if not mde > abs(c["difference"]):
+            continue  # powered for the gap seen (or no SE), yet not separated after correction
+        needed = power.n_for_difference(se, n, c["difference"])
+        if needed is None:
+            continue
+        label = (
+            "the top two are not separated, and the gap seen is too small to chase"
+            if needed > PRACTICAL_FACTOR * n
+            else "too small a study to rank the top two"
+        )
+        lines.append(
+            f"**At {_players_word(players)}, {label}:** {top['strategy']} and "
+            f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f} "
+            f"log-odds, 95% CI {c['ci_low']:+.2f} to {c['ci_high']:+.2f}) is below the "
+            f"{mde:.2f} that {n:,} games can detect. About {needed:,} games at "
+            f"{players} players (with the same line-ups) would detect a gap of that size at "
+            "80% power (5% level, two-sided; before the Holm correction over the pairs)."
+        )
+    return lines
+
+
+def _seat_size(analysis: Analysis) -> list[str]:
+    """For a study of one strategy: is the first seat's edge measured well enough?"""
+    table, tests = analysis.tables["seat_advantage"], analysis.tables["seat_tests"]
+    lines = []
+    for _, test in tests.iterrows():
+        first = table[(table["players"] == test["players"]) & (table["seat"] == 0)].iloc[0]
+        n, fair, rate = int(test["n_games"]), float(first["fair"]), float(first["rate"])
+        mde = power.mde_rate(fair, n)
+        if bool(test["wins_significant"]) or not mde > abs(rate - fair):
+            continue
+        needed = power.games_for_rate(fair, rate)
+        bound = 100 * max(fair - first["ci_low"], first["ci_high"] - fair)
+        need = (
+            f"About {needed:,} games would detect a first-seat edge of that size at 80% power."
+            if needed
+            else "No edge was seen at all."
+        )
+        negligible = needed is None or needed > PRACTICAL_FACTOR * n
+        label = "no first-seat edge of practical size" if negligible else "too few games"
+        lines.append(
+            f"**Seat order at {_players_word(test['players'])}, {label}:** the first seat's "
+            f"win rate is {100 * (rate - fair):+.1f} percentage points from its fair share, below "
+            f"the {100 * mde:.1f} that {n:,} games can detect; its 95% interval rules out an "
+            f"edge of more than {bound:.1f} percentage points either way. {need}"
         )
     return lines
 
@@ -259,9 +360,26 @@ def variants(analysis: Analysis) -> list[str]:
     return lines
 
 
+@dataclass
+class _Group:
+    key: str
+    lines: list[str]
+
+
 def headline(analysis: Analysis) -> list[str]:
-    lines = strongest(analysis) + seat_order(analysis) + player_counts(analysis)
-    lines += cards(analysis) + variants(analysis)
+    """The findings that answer the study's question first (study_kinds.QUESTIONS)."""
+    from .study_kinds import order_sections, study_info
+
+    groups = {
+        "strongest": strongest(analysis) + _rating_size(analysis),
+        "seats": seat_order(analysis) + _seat_size(analysis),
+        "players": player_counts(analysis),
+        "destinations": cards(analysis),
+        "variants": variants(analysis),
+    }
+    info = study_info(analysis.results.study, analysis.seats)
+    ordered = order_sections([_Group(k, v) for k, v in groups.items()], info.order)
+    lines = [line for group in ordered for line in group.lines]
     if analysis.failures:
         lines.append(f"{analysis.failures} game(s) failed (a strategy error) and are left out.")
     return lines

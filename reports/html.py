@@ -19,7 +19,7 @@ from plotly.offline import get_plotlyjs
 
 from sims.errors import ResultsError
 
-from . import figures
+from . import figures, power, study_kinds
 from .analysis import Analysis
 from .findings import headline
 
@@ -27,7 +27,8 @@ STYLE = """
 .partial{background:#fff3cd;padding:.5em 1em;border-radius:4px}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
 margin:0 auto;padding:1em 2em;color:#222;line-height:1.45}
-h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
+h1{margin-bottom:.2em}.subtitle{font-size:1.15em;color:#444;margin-top:0}
+h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 .findings{background:#f5f8ff;border-left:4px solid #3b6fd8;padding:.6em 1.2em}
 .caption{color:#555;font-size:.92em;margin:.2em 0 1.2em}
 table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}
@@ -52,6 +53,7 @@ class Section:
     intro: str
     figures: list[tuple[go.Figure, str]]  # (figure, caption: method and sample size)
     tables: list[tuple[str, pd.DataFrame]]
+    key: str = ""  # what question it answers: the study decides the order (study_kinds)
 
 
 def _bold(text: str) -> str:
@@ -69,6 +71,7 @@ def _csv_link(name: str, frame: pd.DataFrame) -> str:
 
 
 def _table(name: str, frame: pd.DataFrame) -> str:
+    frame = study_kinds.for_people(frame)  # seats from 1, counts as integers
     shown = frame.head(60).to_html(
         index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
     )
@@ -138,6 +141,7 @@ def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows:
         "is shown only beside the likelihood-ratio test of pooling (rating_pooling).",
         figs,
         tables,
+        "strongest",
     )
 
 
@@ -164,6 +168,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 )
             ],
             [("seat_advantage", t["seat_advantage"]), ("seat_tests", t["seat_tests"])],
+            "seats",
         ),
         Section(
             "How do 2, 3 and 4 players differ?",
@@ -177,6 +182,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 )
             ],
             [("game_length", t["game_length"]), ("round_shares", t["round_shares"])],
+            "players",
         ),
         Section(
             "Where do the points come from?",
@@ -191,6 +197,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 for p in sorted(t["score_parts"]["players"].unique())
             ],
             [("score_parts", t["score_parts"])],
+            "points",
         ),
         Section(
             "Which destination cards are out of line?",
@@ -212,6 +219,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 )
             ],
             [("destinations", t["destinations"])],
+            "destinations",
         ),
         Section(
             "What are the big cities worth?",
@@ -225,6 +233,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 )
             ],
             [("big_cities", t["big_cities"])],
+            "cities",
         ),
     ]
     if not t["variants"].empty:
@@ -243,20 +252,136 @@ def sections(analysis: Analysis) -> list[Section]:
                     for m in ("turns", "mean_score", "seat0_win_share")
                 ],
                 [("variants", t["variants"])],
+                "variants",
             )
         )
     return out
 
 
-def render(
-    analysis: Analysis, title: str = "Ticket to Ride: The Card Game - balance report"
-) -> str:
+def _convergence_section(analysis: Analysis, colours: dict[str, str]) -> Section:
+    """How the key estimates settle with the games played (or a sentence, when too few)."""
+    base = analysis.seats[analysis.seats["variant"] == "base"]
+    base = base if len(base) else analysis.seats
+    frame = power.key_convergence(base)
+    n_games = int(base[["cell", "game_index"]].drop_duplicates().shape[0])
+    what = (
+        "each strategy's win rate"
+        if frame.empty or set(frame["strategy"]) != {"seat 1"}
+        else "the first seat's win rate (every seat plays the same strategy)"
+    )
+    if n_games < power.MIN_CONVERGENCE_GAMES or frame.empty:
+        return Section(
+            "Have the estimates settled?",
+            f"Only {n_games:,} games: too few to show how {what} settles with the number of "
+            f"games (the figure needs {power.MIN_CONVERGENCE_GAMES} or more).",
+            [],
+            [],
+            "convergence",
+        )
+    return Section(
+        "Have the estimates settled?",
+        f"Cumulative estimate of {what} against the games played at each player count, in "
+        "game-index order (the same on every run). Where a line is flat and its band no longer "
+        "narrows, more games change little; a band still wide says the study is small for "
+        "that question.",
+        [
+            (
+                figures.convergence(frame, colours),
+                "Cumulative win rate (a game's shared win split) after each number of games "
+                "played at that player count, with its Wilson 95% interval over the games it "
+                "sat in; dotted line: 1/players. The band narrows as 1/sqrt(games).",
+            )
+        ],
+        [("convergence", frame)],
+        "convergence",
+    )
+
+
+def _order_strategies(fig: go.Figure, order: list[str]) -> None:
+    """Every axis whose categories are strategies shows them in the report's one order."""
+    known = set(order)
+    for axis in ("x", "y"):
+        values = [
+            v
+            for trace in fig.data
+            if getattr(trace, axis, None) is not None
+            for v in list(getattr(trace, axis))
+        ]
+        if values and all(isinstance(v, str) and v in known for v in values):
+            figures.order_axes(fig, order, x=axis == "x", y=axis == "y")
+            if axis == "y":
+                fig.update_yaxes(autorange="reversed")  # the first strategy on top
+
+
+def fitted_sections(analysis: Analysis, info: study_kinds.StudyInfo) -> list[Section]:
+    """The sections that answer the study's question, first; no chart without data."""
+    t = analysis.tables
+    order = figures.strategy_order(analysis.strategies)
+    out = []
+    for section in sections(analysis):
+        if section.key == "strongest" and study_kinds.alone_everywhere(analysis.seats):
+            continue  # every seat plays one strategy: nothing to rank (said in the findings)
+        if section.key == "destinations" and not t["destinations"]["expected"].notna().any():
+            section.figures = []
+            section.intro += (
+                " No card was kept 20 times or more at any player count: too few to fit the "
+                "model, so no chart is drawn (the table holds the raw counts)."
+            )
+        if section.key == "points" and len(order) == 1:
+            section.figures = [
+                (
+                    figures.score_parts_by_count(t["score_parts"]),
+                    f"Every seat plays {order[0]}: mean points per seat with 95% intervals "
+                    "clustered by game (CR1, statsmodels); n_games and n_seats in score_parts.",
+                )
+            ]
+        for fig, _ in section.figures:
+            _order_strategies(fig, order)
+        out.append(section)
+    out.append(_convergence_section(analysis, figures.strategy_colours(order)))
+    return study_kinds.order_sections(out, info.order)
+
+
+def _about(analysis: Analysis, info: study_kinds.StudyInfo) -> str:
+    """The study's question, its strategies (from their intent), what the players know."""
+    study = analysis.results.study
+    intents = study_kinds.strategy_intents(
+        figures.strategy_order(analysis.strategies), study.get("strategies")
+    )
+    items = "".join(
+        f"<li><code>{html.escape(name)}</code>: {html.escape(text)}</li>"
+        for name, text in intents.items()
+    )
+    return (
+        f"<p><strong>Question:</strong> {html.escape(info.question)}</p>"
+        f"<p>Strategies (what each one tries to do):</p><ul>{items}</ul>"
+        f"<p class='caption'>{html.escape(study_kinds.knowledge_sentence(analysis.seats))}</p>"
+    )
+
+
+def _rulings(text: str) -> str:
+    """Every ruling the page cites, quoted from the rules digest (rulings.md)."""
+    cited = [n for n in study_kinds.cited_rulings(text) if n in study_kinds.RULINGS]
+    if not cited:
+        return ""
+    items = "".join(
+        f"<li><strong>R{n}</strong>: {html.escape(study_kinds.RULINGS[n])}</li>" for n in cited
+    )
+    return (
+        "<h2>Rulings cited</h2><p>From the project's rules digest (rulings.md):</p>"
+        f"<ul>{items}</ul>"
+    )
+
+
+def render(analysis: Analysis, title: str | None = None) -> str:
     """The whole page as one string."""
     study = analysis.results.study
+    info = study_kinds.study_info(study, analysis.seats)
+    title = title or f"Ticket to Ride: The Card Game - {info.name} study"
     findings = "".join(f"<li>{_bold(line)}</li>" for line in headline(analysis))
     body = []
     first_figure = 0
-    for section in sections(analysis):
+    for section in fitted_sections(analysis, info):
         body.append(f"<h2>{html.escape(section.title)}</h2><p>{html.escape(section.intro)}</p>")
         for fig, caption in section.figures:
             first_figure += 1
@@ -290,18 +415,33 @@ def render(
         "its family (docs/statistics.md). Strategy and seat statistics use the base rules "
         "only, per player count.</p>"
     )
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style>"
-        f"<script>{ERROR_HOOK}</script>"
-        f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
-        f"<h1>{html.escape(title)}</h1><div id='report-errors'></div>"
-        + partial
+    described = f"{title}: {info.description}" if info.description else title
+    content = (
+        partial
         + f"<div class='findings'><h3>Headline findings</h3><ul>{findings}</ul></div>"
         + "".join(body)
         + method
+    )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(described)}</title><style>{STYLE}</style>"
+        f"<script>{ERROR_HOOK}</script>"
+        f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
+        f"<h1>{html.escape(title)}</h1>"
+        + (f"<p class='subtitle'>{html.escape(info.description)}</p>" if info.description else "")
+        + "<div id='report-errors'></div>"
+        + _about(analysis, info)
+        + content
+        + _rulings(_visible_text(_about(analysis, info) + content))
         + "</body></html>"
     )
+
+
+def _visible_text(page: str) -> str:
+    """The page's words without scripts and tags: what a reader sees (for the citations)."""
+    page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r"<div id=\"figure-.*?</div>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
 def write(text: str, path: Path) -> None:

@@ -8,9 +8,20 @@ import pandas as pd
 
 from .analysis import Analysis
 from .findings import headline
+from .study_kinds import (
+    RULINGS,
+    alone_everywhere,
+    cited_rulings,
+    for_people,
+    knowledge_sentence,
+    strategy_intents,
+    study_info,
+)
 
 
 def _cell(value: object) -> str:
+    if value is pd.NA:
+        return ""
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.3g}"
     return str(value).replace("|", "/")
@@ -18,6 +29,7 @@ def _cell(value: object) -> str:
 
 def table(frame: pd.DataFrame, columns: list[str]) -> str:
     """A GitHub-flavoured Markdown table of ``columns``."""
+    frame = for_people(frame)  # seats from 1, counts as integers
     head = "| " + " | ".join(columns) + " |"
     rule = "| " + " | ".join("---" for _ in columns) + " |"
     rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame[columns].to_numpy()]
@@ -114,19 +126,9 @@ def destination_parts(destinations: pd.DataFrame) -> list[str]:
     return parts
 
 
-def render(analysis: Analysis) -> str:
-    t = analysis.tables
-    study = analysis.results.study
-    parts = [
-        "# Ticket to Ride: The Card Game - balance summary",
-        f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
-        f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
-        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
-        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
-        "`n_tables` say what each count counts.",
-        *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
-        "## Headline findings",
-        "\n".join(f"- {line}" for line in headline(analysis)),
+def _strategy_parts(t: dict[str, pd.DataFrame]) -> list[str]:
+    """Ratings, pooling, win rates and significant pairs (where strategies meet)."""
+    return [
         "## Strategy ratings per player count (Plackett-Luce)",
         "Strength on the log-odds scale; 0 = mean of the non-random strategies.",
         table(
@@ -153,7 +155,43 @@ def render(analysis: Analysis) -> str:
         ),
         "## Significant pairwise differences (Holm per player count and method)",
         _significant_pairs(t["pairwise"]),
+    ]
+
+
+def render(analysis: Analysis) -> str:
+    t = analysis.tables
+    study = analysis.results.study
+    info = study_info(study, analysis.seats)
+    intents = strategy_intents(sorted(analysis.strategies), study.get("strategies"))
+    parts = [
+        f"# Ticket to Ride: The Card Game - {info.name} study",
+        *([f"*{info.description}*"] if info.description else []),
+        f"**Question:** {info.question}",
+        "\n".join(f"- `{name}`: {text}" for name, text in intents.items()),
+        knowledge_sentence(analysis.seats),
+        f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
+        f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
+        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
+        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
+        "`n_tables` say what each count counts.",
+        *([f"**{analysis.partial_note}**"] if analysis.partial_note else []),
+        "## Headline findings",
+        "\n".join(f"- {line}" for line in headline(analysis)),
+    ]
+    if alone_everywhere(analysis.seats):
+        parts.append(
+            "## Strategies\n\nEvery seat plays the same strategy: no rating, win rate or "
+            "pairwise comparison to show."
+        )
+    else:
+        parts += _strategy_parts(t)
+    parts += [
         "## Seat advantage",
+        "Seat 1 plays first (R6).",
+        table(
+            t["seat_advantage"],
+            ["players", "seat", "n_games", "rate", "ci_low", "ci_high", "fair"],
+        ),
         table(
             t["seat_tests"],
             ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"],
@@ -180,4 +218,7 @@ def render(analysis: Analysis) -> str:
             if not significant.empty
             else "None of the variants differs significantly.",
         ]
+    cited = [n for n in cited_rulings("\n".join(parts)) if n in RULINGS]
+    if cited:
+        parts += ["## Rulings cited", "\n".join(f"- **R{n}**: {RULINGS[n]}" for n in cited)]
     return "\n\n".join(parts) + "\n"
