@@ -60,7 +60,7 @@ def first_seat_advantage(seats: pd.DataFrame) -> pd.DataFrame:
             continue
         for strategy, group in here.groupby("strategy", sort=True):
             rows.append(_first_seat_row(int(players), str(strategy), group["win_share"]))
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["players", "n_games", "note"])
     for column in ("p_value", "advantage"):
         if column not in table:
             table[column] = np.nan
@@ -283,7 +283,9 @@ def card_contribution(
 
 def top_and_bottom(table: pd.DataFrame, k: int = 5) -> pd.DataFrame:
     """The ``k`` tested cards with the largest and the smallest difference per player count."""
-    tested = table[table["tested"]] if not table.empty else table
+    if table.empty:
+        return table
+    tested = table[table["tested"]]
     parts = []
     for _, group in tested.groupby("players", sort=True):
         ordered = group.sort_values("difference", ascending=False)
@@ -459,4 +461,5 @@ def meta_game(seats: pd.DataFrame, draws: int = BOOT_DRAWS, seed: int = BOOT_SEE
             "left_out": ", ".join(dropped),
         }
     )
-    return table.sort_values(["weight", "strategy"], ascending=[False, True]).reset_index(drop=True)
+    order = ["weight", "boot_mean", "strategy"]
+    return table.sort_values(order, ascending=[False, False, True]).reset_index(drop=True)

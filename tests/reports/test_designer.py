@@ -334,3 +334,46 @@ def test_meta_game_leaves_out_strategies_that_never_met_everyone():
     pairs = {("a", "b"): 0.6, ("a", "c"): 0.6, ("b", "c"): 0.5, ("a", "d"): 0.5}
     table = designer.meta_game(_duel_study(np.random.default_rng(12), pairs, 40), draws=10)
     assert set(table["strategy"]) == {"a", "b", "c"} and set(table["left_out"]) == {"d"}
+
+
+# ------------------------------------------------------------------ the report
+def test_the_report_section_says_what_players_know_and_draws_no_empty_chart(analysis):
+    from reports.findings import designers_ask
+    from reports.html import sections
+    from reports.markdown import render
+
+    section = sections(analysis)[-1]
+    assert section.title == "What designers ask"
+    assert "perfect recall of their own circulation pile (R9" in section.intro
+    for fig, _ in section.figures:
+        assert any(len(trace.x if trace.x is not None else []) for trace in fig.data)
+    # the fixture has no mirror table: no first-seat chart, and the finding says so
+    assert not any("First-seat" in fig.layout.title.text for fig, _ in section.figures)
+    lines = designers_ask(analysis)
+    assert lines[0].startswith("First-seat advantage among equal players: this study has no")
+    assert any("tie-break" in line for line in lines)
+    assert any(line.startswith("Equilibrium mix of the 2-player meta-game") for line in lines)
+    assert any("no significant cycle" in line or " > " in line for line in lines)
+    text = render(analysis)
+    assert "## What designers ask" in text and "perfect recall" in text
+
+
+def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
+    from reports.analysis import analyse
+    from reports.findings import first_seat_equals
+    from reports.html import sections
+    from sims.results import load_results
+    from sims.runner import run
+    from sims.study import from_dict
+
+    study = {"name": "mirror", "seed": 3, "lineups": [["planner", "planner"]], "players": [2],
+             "games_per_cell": 12, "batch_size": 12}  # fmt: skip
+    run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
+    analysis = analyse(load_results(tmp_path / "r"))
+    row = analysis.tables["first_seat"].iloc[0]
+    assert row["strategy"] == "planner" and row["n_games"] == 12
+    assert "at 2 players (planner at every seat) seat 1 wins" in first_seat_equals(analysis)[0]
+    titles = [fig.layout.title.text for fig, _ in sections(analysis)[-1].figures]
+    assert "First-seat advantage among equal players" in titles
+    assert analysis.tables["meta_game"].empty  # one strategy: no meta-game, no chart
+    assert "Equilibrium mix of the 2-player meta-game" not in titles
