@@ -307,10 +307,10 @@ def first_seat_equals(analysis: Analysis) -> list[str]:
         parts.append(
             f"at {int(r['players'])} players ({r['strategy']} at every seat) seat 1 wins "
             f"{_pct(r['rate'])} against a fair {_pct(r['fair'])}: "
-            f"{100 * r['advantage']:+.1f} points (95% CI {100 * r['adv_ci_low']:+.1f} to "
-            f"{100 * r['adv_ci_high']:+.1f}, t-test over {int(r['n_games'])} games, "
-            f"p={_p(r['p_value'])}, {verdict}; detectable with 80% power: "
-            f"{100 * r['mde']:.1f} points)"
+            f"{100 * r['advantage']:+.1f} percentage points (95% CI "
+            f"{100 * r['adv_ci_low']:+.1f} to {100 * r['adv_ci_high']:+.1f}, t-test over "
+            f"{int(r['n_games'])} games, p={_p(r['p_value'])}, {verdict}; detectable with 80% "
+            f"power: {100 * r['mde']:.1f} percentage points)"
         )
     return ["First-seat advantage among equal players: " + "; ".join(parts) + "."]
 
