@@ -195,7 +195,7 @@ def designer_parts(analysis: Analysis) -> list[str]:
         parts += [
             "### First-seat advantage among equal players (t over games)",
             table(
-                seat,
+                seat.astype(object),
                 ["players", "strategy", "n_games", "rate", "advantage", "adv_ci_low",
                  "adv_ci_high", "p_value", "mde"],
             ),
@@ -204,7 +204,7 @@ def designer_parts(analysis: Analysis) -> list[str]:
         parts += [
             "### Score margins and tie-breaks (one per game)",
             table(
-                t["score_margins"],
+                t["score_margins"].astype(object),
                 ["players", "n_games", "median_margin", "mean_margin", "ci_low", "ci_high",
                  "tie_rate", "tie_ci_low", "tie_ci_high", "shared"],
             ),
@@ -213,7 +213,7 @@ def designer_parts(analysis: Analysis) -> list[str]:
         parts += [
             "### Cards and winning: completed minus failed, top and bottom (Newcombe, Holm)",
             table(
-                t["card_contribution_shown"],
+                t["card_contribution_shown"].astype(object),
                 ["players", "label", "n_completed", "n_failed", "difference", "ci_low",
                  "ci_high", "p_adjusted"],
             ),
@@ -222,7 +222,7 @@ def designer_parts(analysis: Analysis) -> list[str]:
         parts += [
             "### Equilibrium mix of the 2-player meta-game (game-level bootstrap)",
             table(
-                t["meta_game"],
+                t["meta_game"].astype(object),
                 ["strategy", "weight", "boot_mean", "ci_low", "ci_high", "share_positive"],
             ),
         ]

@@ -356,6 +356,9 @@ def test_the_report_section_says_what_players_know_and_draws_no_empty_chart(anal
     assert any("no significant cycle" in line or " > " in line for line in lines)
     text = render(analysis)
     assert "## What designers ask" in text and "perfect recall" in text
+    part = text[text.index("## What designers ask") :]
+    games = analysis.tables["score_margins"]["n_games"]
+    assert f"| 2 | {games.iloc[0]} |" in part  # counts print as integers
 
 
 def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
