@@ -9,7 +9,7 @@ import pandas as pd
 from cardgame import default_catalogue
 from sims.results import Results
 
-from . import stats
+from . import designer, stats
 
 
 @dataclass
@@ -72,4 +72,21 @@ def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     tables["game_length"] = stats.game_length(_base_rules(games))
     tables["round_shares"] = stats.round_shares(base)
     tables["variants"] = stats.variant_effects(games, seats)
+    tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
     return Analysis(results, tables, planned_games)
+
+
+def designer_tables(
+    seats: pd.DataFrame, destinations: pd.DataFrame, head_to_head: pd.DataFrame
+) -> dict[str, pd.DataFrame]:
+    """What designers ask (reports/designer.py): base rules, per player count."""
+    contribution = designer.card_contribution(destinations, seats)
+    return {
+        "first_seat": designer.first_seat_advantage(seats),
+        "score_margins": designer.score_margins(seats),
+        "margin_distribution": designer.margin_distribution(seats),
+        "card_contribution": contribution,
+        "card_contribution_shown": designer.top_and_bottom(contribution),
+        "non_transitivity": designer.non_transitivity(head_to_head),
+        "meta_game": designer.meta_game(seats),
+    }

@@ -346,3 +346,88 @@ def convergence(table: pd.DataFrame, colours: dict[str, str] | None = None) -> g
     fig.update_yaxes(tickformat=".0%")
     fig.update_yaxes(title="cumulative win rate", col=1)
     return _layout(fig, "How the estimates settle with the number of games")
+
+
+# ------------------------------------------------------------------ what designers ask
+def first_seat_advantage(table: pd.DataFrame) -> go.Figure:
+    """The first seat's win rate minus the fair share at mirror tables (every seat the same
+    strategy), per player count, with the t interval over games and the 80%-power MDE."""
+    rows = table[table["n_games"] > 0]
+    fig = go.Figure()
+    for strategy, group in rows.groupby("strategy", sort=True):
+        fig.add_bar(
+            name=f"{strategy} at every seat",
+            x=group["players"].map(lambda p: f"{p} players"),
+            y=group["advantage"],
+            error_y=_errors(group, "advantage", "adv_ci_low", "adv_ci_high"),
+            customdata=group[["n_games", "rate", "mde"]],
+            hovertemplate="%{x}: seat 1 wins %{customdata[1]:.1%}, %{y:+.1%} against the fair "
+            "share (%{customdata[0]} games; detectable: %{customdata[2]:.1%})<extra></extra>",
+        )
+    fig.add_hline(y=0, line_color="black")
+    fig.update_yaxes(tickformat="+.0%", title="seat 1 win rate minus fair share")
+    return _layout(fig, "First-seat advantage among equal players", barmode="group")
+
+
+def score_margins(distribution: pd.DataFrame) -> go.Figure:
+    """Distribution of the winner's margin over the runner-up (one per game), per player
+    count; a margin of 0 is a tied top score (decided by R22's tie-break)."""
+    fig = go.Figure()
+    for players, group in distribution.groupby("players", sort=True):
+        fig.add_bar(
+            name=f"{players} players",
+            x=group["margin"],
+            y=group["share"],
+            customdata=group[["n_games"]],
+            hovertemplate="margin %{x}: %{y:.1%} of games (%{customdata[0]})<extra></extra>",
+            opacity=0.6,
+        )
+    fig.update_xaxes(title="winner's score minus runner-up's (points)")
+    fig.update_yaxes(tickformat=".0%", title="share of games")
+    return _layout(fig, "Score margins", barmode="overlay")
+
+
+def card_contribution(table: pd.DataFrame) -> go.Figure:
+    """Win rate of the seats that completed a card minus the seats that kept and failed it,
+    with Newcombe intervals: the rows given (top and bottom cards), per player count."""
+    fig = go.Figure()
+    for players, group in table.groupby("players", sort=True):
+        ordered = group.sort_values("difference")
+        fig.add_scatter(
+            name=f"{players} players",
+            x=ordered["difference"],
+            y=ordered["label"] + f" ({players}p)",
+            mode="markers",
+            marker={"size": 9},
+            error_x=_errors(ordered, "difference"),
+            customdata=ordered[["n_completed", "n_failed", "win_completed", "win_failed"]],
+            hovertemplate="%{y}: completed %{customdata[2]:.0%} (%{customdata[0]} seats), "
+            "failed %{customdata[3]:.0%} (%{customdata[1]} seats)<extra></extra>",
+        )
+    fig.add_vline(x=0, line_color="black")
+    fig.update_xaxes(tickformat="+.0%", title="win rate when completed minus when failed")
+    return _layout(fig, "Destination cards: contribution to winning", height=700)
+
+
+def meta_game(table: pd.DataFrame) -> go.Figure:
+    """The 2-player meta-game's equilibrium mix: bootstrap mean weight with its 95%
+    percentile interval (bars), the weight fitted on the data (diamonds)."""
+    fig = go.Figure()
+    fig.add_bar(
+        name="bootstrap mean",
+        x=table["strategy"],
+        y=table["boot_mean"],
+        error_y=_errors(table, "boot_mean"),
+        customdata=table[["share_positive", "draws"]],
+        hovertemplate="%{x}: mean weight %{y:.0%}, positive in %{customdata[0]:.0%} of "
+        "%{customdata[1]} draws<extra></extra>",
+    )
+    fig.add_scatter(
+        name="equilibrium on the data",
+        x=table["strategy"],
+        y=table["weight"],
+        mode="markers",
+        marker={"symbol": "diamond", "size": 11},
+    )
+    fig.update_yaxes(tickformat=".0%", title="weight in the equilibrium mix", range=[0, 1.05])
+    return _layout(fig, "Equilibrium mix of the 2-player meta-game")

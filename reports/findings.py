@@ -376,6 +376,7 @@ def headline(analysis: Analysis) -> list[str]:
         "players": player_counts(analysis),
         "destinations": cards(analysis),
         "variants": variants(analysis),
+        "designers": designers_ask(analysis),
     }
     info = study_info(analysis.results.study, analysis.seats)
     ordered = order_sections([_Group(k, v) for k, v in groups.items()], info.order)
@@ -383,3 +384,111 @@ def headline(analysis: Analysis) -> list[str]:
     if analysis.failures:
         lines.append(f"{analysis.failures} game(s) failed (a strategy error) and are left out.")
     return lines
+
+
+# ------------------------------------------------------------------ what designers ask
+def players_know(analysis: Analysis) -> str:
+    """What the simulated players know (R9), for the report to say plainly."""
+    strategies = analysis.results.study.get("strategies", {}) or {}
+    memory = sorted(
+        f"{label} ({', '.join(f'{k}={v}' for k, v in spec.get('knobs', {}).items())})"
+        for label, spec in strategies.items()
+        if any("memory" in k or "recall" in k for k in spec.get("knobs", {}))
+    )
+    base = (
+        "The simulated players see everything public and have perfect recall of their own "
+        "circulation pile (R9: 'the circulation pile is face down, hidden from everyone "
+        "including its owner ... but its content follows from public moves'); the printed "
+        "rulebook hides it even from its owner. "
+    )
+    if memory:
+        return base + "Memory settings in this study: " + "; ".join(memory) + "."
+    return base + (
+        "No strategy in this study has a memory setting: completion rates, margins and the "
+        "meta-game are those of players with perfect memory."
+    )
+
+
+def first_seat_equals(analysis: Analysis) -> list[str]:
+    """The first seat's advantage at mirror tables, per player count, or that there are none."""
+    table = analysis.tables.get("first_seat", pd.DataFrame())
+    rows = table[table["n_games"] > 0] if not table.empty else table
+    if rows.empty:
+        return [
+            "First-seat advantage among equal players: this study has no table where every "
+            "seat holds the same non-random strategy, so it cannot say (the seat-order "
+            "figures mix unequal strategies; the player-counts study answers this)."
+        ]
+    parts = []
+    for _, r in rows.iterrows():
+        verdict = "significant" if r["significant"] else "**not significant**"
+        parts.append(
+            f"at {int(r['players'])} players ({r['strategy']} at every seat) seat 1 wins "
+            f"{_pct(r['rate'])} against a fair {_pct(r['fair'])}: "
+            f"{100 * r['advantage']:+.1f} percentage points (95% CI "
+            f"{100 * r['adv_ci_low']:+.1f} to {100 * r['adv_ci_high']:+.1f}, t-test over "
+            f"{int(r['n_games'])} games, p={_p(r['p_value'])}, {verdict}; detectable with 80% "
+            f"power: {100 * r['mde']:.1f} percentage points)"
+        )
+    return ["First-seat advantage among equal players: " + "; ".join(parts) + "."]
+
+
+def margins(analysis: Analysis) -> list[str]:
+    """Typical winning margin and how often R22's tie-break decides, per player count."""
+    table = analysis.tables.get("score_margins", pd.DataFrame())
+    if table.empty:
+        return []
+    parts = [
+        f"{int(r['players'])} players: median {r['median_margin']:g} points (95% CI "
+        f"{r['median_ci_low']:g}-{r['median_ci_high']:g}), mean {r['mean_margin']:.1f} "
+        f"({r['ci_low']:.1f}-{r['ci_high']:.1f}); top score tied in {_pct(r['tie_rate'])} "
+        f"of games (Wilson {_pct(r['tie_ci_low'])}-{_pct(r['tie_ci_high'])}, "
+        f"{int(r['tied_top'])} of {int(r['n_games'])}: {int(r['by_reached'])} decided by "
+        f"destinations reached, {int(r['by_big_cities'])} by big cities, "
+        f"{int(r['shared'])} shared)"
+        for _, r in table.iterrows()
+    ]
+    return [
+        "Winner's margin over the runner-up, one per game, and how often R22's tie-break "
+        "decides: " + "; ".join(parts) + "."
+    ]
+
+
+def meta_game_line(analysis: Analysis) -> list[str]:
+    """The equilibrium mix of the 2-player meta-game with its bootstrap uncertainty, and the
+    non-transitivity check."""
+    lines = []
+    table = analysis.tables.get("meta_game", pd.DataFrame())
+    if not table.empty:
+        shown = table[(table["weight"] > 0.005) | (table["share_positive"] >= 0.1)]
+        parts = [
+            f"{r['strategy']} {_pct(r['weight'])} (bootstrap mean {_pct(r['boot_mean'])}, "
+            f"95% {_pct(r['ci_low'])}-{_pct(r['ci_high'])}, positive in "
+            f"{_pct(r['share_positive'])} of draws)"
+            for _, r in shown.iterrows()
+        ]
+        rest = ", ".join(table.loc[~table.index.isin(shown.index), "strategy"])
+        lines.append(
+            "Equilibrium mix of the 2-player meta-game (Nash of P(A ahead of B) - 0.5, linear "
+            f"programming; {int(table['draws'].iloc[0])} game-level bootstrap draws): "
+            + "; ".join(parts)
+            + (f"; positive in under 10% of draws: {rest}" if rest else "")
+            + "."
+        )
+    cycles = analysis.tables.get("non_transitivity", pd.DataFrame())
+    if not cycles.empty:
+        parts = [
+            f"{int(r['players'])} players: {r['cycles']} ({int(r['n_links_significant'])} of "
+            f"{int(r['n_pairs'])} pairs significant)"
+            for _, r in cycles.iterrows()
+        ]
+        lines.append(
+            "Non-transitivity (cycles A>B>C>A of the head-to-head, every link significant, "
+            "Holm over the pairs of a player count): " + "; ".join(parts) + "."
+        )
+    return lines
+
+
+def designers_ask(analysis: Analysis) -> list[str]:
+    """The findings of the 'What designers ask' section."""
+    return first_seat_equals(analysis) + margins(analysis) + meta_game_line(analysis)

@@ -255,6 +255,7 @@ def sections(analysis: Analysis) -> list[Section]:
                 "variants",
             )
         )
+    out.append(designer_section(analysis))
     return out
 
 
@@ -454,3 +455,72 @@ def write(text: str, path: Path) -> None:
     except OSError as exc:
         temp.unlink(missing_ok=True)
         raise ResultsError(f"{path}: cannot write the report: {exc.strerror or exc}") from None
+
+
+def designer_section(analysis: Analysis) -> Section:
+    """What designers ask (issue 7, item 8): first seat among equals, score margins and
+    tie-breaks, each card's contribution to winning, non-transitivity and the meta-game.
+    A figure is drawn only when it has data."""
+    from .findings import players_know
+
+    t = analysis.tables
+    figs = []
+    if (t["first_seat"]["n_games"] > 0).any():
+        figs.append(
+            (
+                figures.first_seat_advantage(t["first_seat"]),
+                "Tables where every seat holds the same non-random strategy: seat 1 (plays "
+                "first, R6) win rate minus the fair share 1/players, one value per game; bars: "
+                "Student t 95% intervals over games; the hover gives the smallest advantage "
+                "the games could detect (80% power, 5% level).",
+            )
+        )
+    if not t["margin_distribution"].empty:
+        figs.append(
+            (
+                figures.score_margins(t["margin_distribution"]),
+                "Winner's score minus the runner-up's, one per game (0: the top score is "
+                "shared and R22's tie-break decides). score_margins: mean (Student t), median "
+                "(order-statistic interval, scipy quantile_test), tie rate (Wilson), over games.",
+            )
+        )
+    if not t["card_contribution_shown"].empty:
+        figs.append(
+            (
+                figures.card_contribution(t["card_contribution_shown"]),
+                "Per card and player count, among the seats that kept it: win rate of those "
+                "that completed it minus those that failed it; the 5 largest and 5 smallest "
+                "per player count (at least 10 seats of each; all cards in card_contribution). "
+                "A card is kept at most once per game, so its seats are independent games: "
+                "Newcombe 95% intervals, pooled z-test, Holm over the cards of a player count. "
+                "A correlation, not a cause: weak seats fail cards and lose games.",
+            )
+        )
+    if not t["meta_game"].empty:
+        figs.append(
+            (
+                figures.meta_game(t["meta_game"]),
+                "The symmetric 2-player zero-sum game whose payoff is P(row strategy finishes "
+                "ahead of column strategy) - 0.5 (R22 order, ties one half): its Nash mix by "
+                "linear programming (scipy linprog). Bars: mean over "
+                f"{int(t['meta_game']['draws'].iloc[0])} game-level bootstrap draws (each "
+                "pair's games resampled, seeded), 95% percentile intervals; the equilibrium "
+                "need not be unique, so read share_positive in the table.",
+            )
+        )
+    return Section(
+        "What designers ask",
+        players_know(analysis)
+        + " Per player count: the first player's advantage among equal players, how close "
+        "games are and how often the tie-break decides, which destination cards go with "
+        "winning, whether strategies beat each other in a circle, and which mix of strategies "
+        "no opponent can exploit at 2 players.",
+        figs,
+        [
+            ("first_seat", t["first_seat"]),
+            ("score_margins", t["score_margins"]),
+            ("card_contribution", t["card_contribution"]),
+            ("non_transitivity", t["non_transitivity"]),
+            ("meta_game", t["meta_game"]),
+        ],
+    )

@@ -218,7 +218,53 @@ def render(analysis: Analysis) -> str:
             if not significant.empty
             else "None of the variants differs significantly.",
         ]
+    parts += designer_parts(analysis)
     cited = [n for n in cited_rulings("\n".join(parts)) if n in RULINGS]
     if cited:
         parts += ["## Rulings cited", "\n".join(f"- **R{n}**: {RULINGS[n]}" for n in cited)]
     return "\n\n".join(parts) + "\n"
+
+
+def designer_parts(analysis: Analysis) -> list[str]:
+    """The 'What designers ask' tables (their findings are in the headline list)."""
+    from .findings import players_know
+
+    t = analysis.tables
+    parts = ["## What designers ask", players_know(analysis)]
+    seat = t["first_seat"][t["first_seat"]["n_games"] > 0]
+    if not seat.empty:
+        parts += [
+            "### First-seat advantage among equal players (t over games)",
+            table(
+                seat.astype(object),
+                ["players", "strategy", "n_games", "rate", "advantage", "adv_ci_low",
+                 "adv_ci_high", "p_value", "mde"],
+            ),
+        ]  # fmt: skip
+    if not t["score_margins"].empty:
+        parts += [
+            "### Score margins and tie-breaks (one per game)",
+            table(
+                t["score_margins"].astype(object),
+                ["players", "n_games", "median_margin", "mean_margin", "ci_low", "ci_high",
+                 "tie_rate", "tie_ci_low", "tie_ci_high", "shared"],
+            ),
+        ]  # fmt: skip
+    if not t["card_contribution_shown"].empty:
+        parts += [
+            "### Cards and winning: completed minus failed, top and bottom (Newcombe, Holm)",
+            table(
+                t["card_contribution_shown"].astype(object),
+                ["players", "label", "n_completed", "n_failed", "difference", "ci_low",
+                 "ci_high", "p_adjusted"],
+            ),
+        ]  # fmt: skip
+    if not t["meta_game"].empty:
+        parts += [
+            "### Equilibrium mix of the 2-player meta-game (game-level bootstrap)",
+            table(
+                t["meta_game"].astype(object),
+                ["strategy", "weight", "boot_mean", "ci_low", "ci_high", "share_positive"],
+            ),
+        ]
+    return parts
