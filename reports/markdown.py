@@ -189,7 +189,7 @@ def variant_parts(effects) -> list[str]:
                 "ci_high",
                 "q_value",
             ],
-        )  # fmt: skip
+        )
         if not significant.empty
         else "None of the variants differs significantly.",
         "Smallest difference each comparison could detect:",
@@ -206,5 +206,5 @@ def variant_parts(effects) -> list[str]:
                 "detectable",
                 "significant",
             ],
-        ),  # fmt: skip
+        ),
     ]

@@ -53,10 +53,11 @@ def planted(n: int, effect: float, seed: int) -> tuple[pd.DataFrame, pd.DataFram
                  "steals": 0}
             )  # fmt: skip
     games = pd.DataFrame(rows)
+    columns = ["cell", "variant", "players", "game_index", "seat", "score", "win_share"]
     seats = pd.concat(
-        [games.assign(seat=s, score=games["turns"] + s, win_share=float(s == 0), unreached=0)
-         for s in (0, 1)], ignore_index=True,
-    )[["cell", "variant", "players", "game_index", "seat", "score", "win_share", "unreached"]]  # fmt: skip
+        [games.assign(seat=s, score=games["turns"] + s, win_share=float(s == 0)) for s in (0, 1)],
+        ignore_index=True,
+    )[columns].assign(unreached=0)
     return games, seats
 
 
