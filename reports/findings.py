@@ -254,6 +254,15 @@ def _variant_method(rows) -> str:
     return f"{rows.iloc[0]['method']} on " + ", ".join(parts)
 
 
+def _unchanged(rows) -> bool:
+    """Paired rows whose every difference is exactly 0: the variant changed no game."""
+    return bool(
+        (rows["method"] == "paired t").all()
+        and (rows["difference"] == 0).all()
+        and (rows["sd_difference"] == 0).all()
+    )
+
+
 def variants(analysis: Analysis) -> list[str]:
     """Per variant: its significant effects, or that there are none together with the
     smallest differences the study could detect; only at counts where it was played."""
@@ -265,6 +274,12 @@ def variants(analysis: Analysis) -> list[str]:
         rows = table[table["variant"] == variant]
         hits = rows[rows["significant"]]
         how = f"({_variant_method(rows)}, {rows.iloc[0]['correction']} over all variants)"
+        if _unchanged(rows):
+            lines.append(
+                f"Variant {variant}: every game pair played out identically {how}: the "
+                "simulated strategies never reach the rule it changes."
+            )
+            continue
         if hits.empty:
             sizes = [
                 f"{r['metric'].replace('_', ' ')} ±{r['detectable']:.2g} at {r['players']}p"

@@ -151,3 +151,37 @@ def test_findings_name_the_paired_method_and_what_the_study_could_detect(paired_
     assert "at 2p" not in one_round  # played at 4 players only
     text = "\n".join(variant_parts(analysis.tables["variants"]))
     assert "detectable" in text and "paired t" in text
+
+
+def test_pairing_narrows_a_real_interval_at_equal_games(paired_results, tmp_path):
+    # three-locomotive-wipe vs base, planner against thief, turns: the same games each way
+    unpaired_study = {k: v for k, v in STUDY.items() if k != "pairing"}
+    run(from_dict(unpaired_study, "test"), workers=1, out=tmp_path / "u", progress=False)
+    unpaired = load_results(tmp_path / "u")
+    widths = {}
+    for name, results in (("paired", paired_results), ("unpaired", unpaired)):
+        table = stats.variant_effects(results.games, results.seats).set_index(
+            ["variant", "players", "metric"]
+        )
+        row = table.loc[("wipe", 2, "turns")]
+        widths[name] = row["ci_high"] - row["ci_low"]
+    assert widths["paired"] < 0.7 * widths["unpaired"]
+
+
+def test_a_variant_that_changes_no_game_is_said_to_in_words():
+    from types import SimpleNamespace
+
+    from reports.findings import variants
+
+    games, seats = planted(20, 0.0, 6)
+    v = games["variant"] == "v"
+    games.loc[v, "turns"] = games.loc[~v, "turns"].to_numpy()
+    seats = seats.copy()
+    for variant in ("v",):
+        mine = seats["variant"] == variant
+        seats.loc[mine, ["score", "win_share", "unreached"]] = seats.loc[
+            ~mine, ["score", "win_share", "unreached"]
+        ].to_numpy()
+    table = stats.variant_effects(games, seats)
+    (line,) = variants(SimpleNamespace(tables={"variants": table}))
+    assert "every game pair played out identically" in line
