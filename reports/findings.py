@@ -277,7 +277,7 @@ def variants(analysis: Analysis) -> list[str]:
         if _unchanged(rows):
             lines.append(
                 f"Variant {variant}: every game pair played out identically {how}: the "
-                "simulated strategies never reach the rule it changes."
+                "variant changed no game (the simulated strategies never meet the rule it changes)."
             )
             continue
         if hits.empty:

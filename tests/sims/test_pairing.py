@@ -134,3 +134,15 @@ def test_a_variant_outside_the_study_counts_plays_nothing():
     variants = {"base": {}, "v": {"players": [4], "rounds": {4: 1}}}
     study = from_dict({**PAIRED, "variants": variants}, "t")  # players 2 and 3
     assert not [c for c in study.cells() if c.variant == "v"]
+
+
+def test_every_built_in_variant_deals_the_base_game_s_cards():
+    study = load_study("variants")
+    first = {}
+    for batch in plan_batches(study):
+        if batch.start:
+            continue
+        spec = next(batch.specs())
+        first.setdefault(spec.players, []).append(setup_shuffles(spec))
+    for players, deals in first.items():
+        assert len(deals) > 1 and all(deal == deals[0] for deal in deals), players
