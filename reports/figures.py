@@ -238,7 +238,7 @@ def game_length(table: pd.DataFrame) -> go.Figure:
 
 def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
     """One metric's difference from the base game, per variant and player count, only where
-    the variant was played; the hover names the method, the games or pairs compared and the
+    the variant was played; the hover names the method, the games or deals compared and the
     smallest difference that n could detect (80% power, 5% level)."""
     rows = table[table["metric"] == metric]
     fig = go.Figure()
@@ -246,8 +246,8 @@ def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
         paired = group["method"] == "paired t"
         detail = pd.DataFrame(
             {
-                "count": group["n_pairs"].where(paired, group["n_games"]).astype(int),
-                "units": paired.map({True: "game pairs", False: "games"}),
+                "count": group["n_deals"].where(paired, group["n_games"]).astype(int),
+                "units": paired.map({True: "deals", False: "games"}),
                 "how": group["method"],
                 "mde": group["detectable"],
             }

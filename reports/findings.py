@@ -244,13 +244,17 @@ VARIANT_HEADLINE_METRICS = ("turns", "mean_score")
 
 
 def _variant_method(rows) -> str:
-    """How a variant was compared, with its n: "paired t on 240 game pairs at 2p, ..."."""
+    """How a variant was compared, with its n: "paired t on 240 deals (1440 game pairs) at
+    2p, ..."."""
     parts = []
     for players, group in rows.groupby("players"):
         first = group.iloc[0]
         paired = first["method"] == "paired t"
-        n = int(first["n_pairs"] if paired else min(first["n_games"], first["n_games_base"]))
-        parts.append(f"{n} {'game pairs' if paired else 'games each'} at {players}p")
+        if paired:
+            count = f"{int(first['n_deals'])} deals ({int(first['n_pairs'])} game pairs)"
+        else:
+            count = f"{int(min(first['n_games'], first['n_games_base']))} games each"
+        parts.append(f"{count} at {players}p")
     return f"{rows.iloc[0]['method']} on " + ", ".join(parts)
 
 

@@ -239,8 +239,9 @@ def sections(analysis: Analysis) -> list[Section]:
                     (
                         figures.variant_effects(t["variants"], m),
                         "Variant minus base, seat metrics averaged per game first. Paired "
-                        "studies: mean of per-game differences over game pairs, paired t 95% "
-                        "interval; unpaired studies: difference of means, Welch 95% interval "
+                        "studies: per-game differences averaged per deal (line-ups share "
+                        "deals), paired t 95% interval over deals; unpaired studies: "
+                        "difference of means, Welch 95% interval "
                         "(the table's method column says which). A difference is significant "
                         "when its Benjamini-Hochberg q < 0.05 over all the variant comparisons; "
                         "the detectable column is the smallest difference the study finds with "

@@ -867,7 +867,8 @@ def round_shares(seats: pd.DataFrame) -> pd.DataFrame:
 # ------------------------------------------------------------------ variants
 POWER = 0.8  # the power at which the smallest detectable effect is stated
 VARIANT_COLUMNS = [
-    "variant", "players", "metric", "method", "n_games", "n_games_base", "n_pairs", "base",
+    "variant", "players", "metric", "method", "n_games", "n_games_base", "n_pairs", "n_deals",
+    "base",
     "value", "difference", "ci_low", "ci_high", "sd_difference", "p_value", "q_value",
     "significant", "detectable", "correction",
 ]  # fmt: skip
@@ -968,8 +969,10 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
     per seat), only at player counts where the variant was played.
 
     Paired studies (docs/data.md) compare game i of the variant with game i of the base
-    game (same deal, line-up and seating): the mean of per-pair differences with a t interval
-    and paired t-test (``method`` "paired t"). Otherwise the games are independent samples:
+    game (same deal, line-up and seating). Line-ups of a player count replay the same deals,
+    so the pair differences are averaged per deal (``seed``) and the deal is the unit: mean
+    difference with a t interval and paired t-test over ``n_deals`` (``method`` "paired t";
+    ``n_pairs`` counts the game pairs). Otherwise the games are independent samples:
     Welch interval and test ("Welch t"). Seat metrics are averaged per game first. Many
     differences are tested at once, so ``significant`` is Benjamini-Hochberg q < 0.05 over
     the whole table (``q_value``). ``detectable`` is the smallest difference the test finds
@@ -987,10 +990,13 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
                     continue  # the variant is not played at this count: nothing to report
                 pairs = _pairs(here, there)
                 if pairs is not None:
-                    result = paired_difference(pairs["value"] - pairs["value_base"])
+                    # line-ups of a player count share their deals: the deal is the unit
+                    per_deal = (pairs["value"] - pairs["value_base"]).groupby(pairs["seed"])
+                    result = paired_difference(per_deal.mean())
+                    result["n_deals"], result["n_pairs"] = result["n_pairs"], len(pairs)
                     method = "paired t"
                 else:
-                    result = welch_difference(here["value"], there["value"])
+                    result = {**welch_difference(here["value"], there["value"]), "n_deals": 0}
                     method = "Welch t"
                 rows.append(
                     {

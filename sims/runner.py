@@ -71,12 +71,12 @@ class Batch:
     clock: ThinkTimes
     records: bool
     decision_seconds: float = DEFAULT_DECISION_SECONDS
-    pairing: str = "none"  # "deals": the seed depends on (root, players, deal) only
+    pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
-        if self.pairing == "deals":
-            deal = deal_number(index, seatings, self.rotation)
+        if self.pairing != "none":
+            deal = deal_number(index, seatings, self.rotation, self.pairing)
             return game_seed(self.root_seed, deal_key(self.cell.players), deal)
         return game_seed(self.root_seed, self.cell.key, index)
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
 
 ROTATIONS = ("permutations", "random")
-PAIRINGS = ("none", "deals")  # "deals": common random numbers across cells (docs/data.md)
+# "deals": common random numbers across cells; "seatings": also every deal in every seat
+# order (docs/data.md)
+PAIRINGS = ("none", "deals", "seatings")
 BASE = "base"  # the variant other variants are compared with
 DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {

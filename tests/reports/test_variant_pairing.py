@@ -185,3 +185,19 @@ def test_a_variant_that_changes_no_game_is_said_to_in_words():
     table = stats.variant_effects(games, seats)
     (line,) = variants(SimpleNamespace(tables={"variants": table}))
     assert "every game pair played out identically" in line
+
+
+def test_line_ups_sharing_a_deal_count_it_once():
+    games, seats = planted(30, 1.0, 8)
+    other = games.assign(cell=games["cell"].str.replace("a+b", "c+d", regex=False))
+    other["turns"] += np.random.default_rng(9).normal(0, 1, len(other))
+    seats2 = seats.assign(cell=seats["cell"].str.replace("a+b", "c+d", regex=False))
+    both = pd.concat([games, other], ignore_index=True)
+    table = stats.variant_effects(both, pd.concat([seats, seats2])).set_index("metric")
+    row = table.loc["turns"]
+    assert (row["n_pairs"], row["n_deals"]) == (60, 30)
+    # per deal: the mean over the two line-ups of (variant - base)
+    per_deal = both.assign(d=np.where(both["variant"] == "v", 1, -1) * both["turns"])
+    expected = stats.paired_difference(per_deal.groupby("seed")["d"].sum() / 2)
+    assert row["difference"] == pytest.approx(expected["difference"])
+    assert row["ci_low"] == pytest.approx(expected["ci_low"])

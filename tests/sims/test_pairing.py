@@ -34,19 +34,31 @@ def setup_shuffles(spec) -> list:
     return [s["order"] for s in state.record["shuffles"][:2]]
 
 
-def test_paired_cells_replay_the_same_deals_in_every_variant_line_up_and_seat_order():
-    by_players: dict[tuple[int, int], set] = {}
-    for spec in specs(PAIRED):
-        # 2 players: 2 seat orders, so games 2k and 2k+1 play deal k once in each order
-        deal = spec.index // (2 if spec.players == 2 else 6)
-        by_players.setdefault((spec.players, deal), set()).add(spec.seed)
-    assert all(len(seeds) == 1 for seeds in by_players.values())
-    deals = [seed for (players, _), (seed,) in by_players.items() if players == 2]
-    assert len(set(deals)) == len(deals) == 3  # different deals for different deal numbers
+def deals_by_game(document: dict, per_deal) -> dict:
+    found: dict[tuple[int, int], set] = {}
+    for spec in specs(document):
+        found.setdefault((spec.players, per_deal(spec)), set()).add(spec.seed)
+    return found
+
+
+def test_paired_cells_replay_game_i_s_deal_in_every_variant_and_line_up():
+    found = deals_by_game(PAIRED, lambda spec: spec.index)
+    assert all(len(seeds) == 1 for seeds in found.values())
+    deals = [seed for (players, _), (seed,) in found.items() if players == 2]
+    assert len(set(deals)) == len(deals) == 6  # a new deal for every game of a cell
+
+
+def test_seatings_pairing_replays_each_deal_in_every_seat_order():
+    document = {**PAIRED, "pairing": "seatings"}
+    # 2 players: 2 seat orders, so games 2k and 2k+1 play deal k once in each order
+    found = deals_by_game(document, lambda s: s.index // (2 if s.players == 2 else 6))
+    assert all(len(seeds) == 1 for seeds in found.values())
+    deals = [seed for (players, _), (seed,) in found.items() if players == 2]
+    assert len(set(deals)) == len(deals) == 3
 
 
 def test_the_shuffles_are_identical_across_variants_line_ups_and_seatings():
-    two = [s for s in specs(PAIRED) if s.players == 2]
+    two = [s for s in specs({**PAIRED, "pairing": "seatings"}) if s.players == 2]
     deal0 = [s for s in two if s.index in (0, 1)]
     assert len(deal0) == 8  # 2 variants x 2 line-ups x 2 seat orders
     assert {s.seats[0].label for s in deal0} == {"planner", "thief", "hoarder"}
@@ -60,7 +72,8 @@ def test_the_games_table_shows_the_shared_seed_of_paired_games(tmp_path):
     document = {**PAIRED, "players": [2], "lineups": [["planner", "thief"]], "games_per_cell": 2}
     run(from_dict(document, "t"), workers=1, out=tmp_path, progress=False)
     games = load_results(tmp_path).games
-    assert len(games) == 4 and games["seed"].nunique() == 1  # 2 variants x 2 seat orders
+    assert len(games) == 4 and games["seed"].nunique() == 2  # 2 variants x 2 games
+    assert (games.groupby("game_index")["seed"].nunique() == 1).all()
 
 
 def test_unpaired_studies_keep_their_seeds():
@@ -90,7 +103,7 @@ def test_a_paired_study_is_the_same_whatever_the_worker_count(tmp_path):
 
 
 def test_bad_pairing_is_one_line():
-    with pytest.raises(StudyError, match="t: pairing: must be one of none, deals"):
+    with pytest.raises(StudyError, match="t: pairing: must be one of none, deals, seatings"):
         from_dict({**PAIRED, "pairing": "yes"}, "t")
 
 
@@ -102,6 +115,14 @@ def test_the_variants_study_plays_a_four_player_variant_only_at_four_players():
     assert counts == {4}
     assert {c.players for c in study.cells() if c.variant == "base"} == {2, 3, 4}
     assert "same players and seeds" not in study.source["description"]
+
+
+def test_only_the_variants_study_is_paired_by_default():
+    # card and strategy studies pool line-ups: shared deals would shrink their independent
+    # deals (and their game-clustered intervals would be too narrow)
+    assert {name: load_study(name).pairing for name in
+            ("strategy-ladder", "player-counts", "destinations")} == dict.fromkeys(
+        ("strategy-ladder", "player-counts", "destinations"), "none")  # fmt: skip
 
 
 def test_a_variant_without_players_is_played_only_where_it_changes_the_rules():
