@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     both["ratio"] = both["width_paired"] / both["width_unpaired"]
     print(f"{args.games} games per cell, paired: {set(paired['method'])}, "
           f"unpaired: {set(unpaired['method'])}")  # fmt: skip
-    columns = [*keys, "n_pairs_paired", "n_games_unpaired", "difference_paired",
+    columns = [*keys, "n_deals_paired", "n_games_unpaired", "difference_paired",
                "width_paired", "width_unpaired", "ratio", "detectable_paired",
                "detectable_unpaired"]  # fmt: skip
     print(both[columns].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
