@@ -1,7 +1,8 @@
 """Studies: what to simulate, read from TOML. Bad files get one line naming file and key.
 
-A study expands into cells: one per (rule variant, player count, line-up). Each cell plays
-``games_per_cell`` games, seated by rotation so every seat order is equally represented.
+A study expands into cells: one per (rule variant, player count, line-up), a variant only at
+the player counts where it changes the rules. Each cell plays ``games_per_cell`` games, seated
+by rotation so every seat order is equally represented; ``pairing`` makes cells share deals.
 """
 
 from __future__ import annotations
@@ -328,9 +329,12 @@ def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
 
 
 def same_rules_at(a: Rules, b: Rules, players: int) -> bool:
-    """Whether two rule sets play identically at ``players`` (rounds count only there)."""
+    """Whether two rule sets play identically at ``players``: the rounds count only there,
+    and the deal of later rounds only when there is a later round (R19)."""
     left, right = a.to_dict(), b.to_dict()
     left.pop("rounds"), right.pop("rounds")
+    if a.rounds_for(players) == b.rounds_for(players) == 1:
+        left.pop("round_two_deal"), right.pop("round_two_deal")
     return left == right and a.rounds_for(players) == b.rounds_for(players)
 
 

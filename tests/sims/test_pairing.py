@@ -167,3 +167,10 @@ def test_every_built_in_variant_deals_the_base_game_s_cards():
         first.setdefault(spec.players, []).append(setup_shuffles(spec))
     for players, deals in first.items():
         assert len(deals) > 1 and all(deal == deals[0] for deal in deals), players
+
+
+def test_a_second_round_deal_changes_only_the_counts_with_a_second_round():
+    variants = {"base": {}, "v": {"round_two_deal": 6}}
+    study = from_dict({**PAIRED, "players": [2, 3, 4], "lineups": None, "pool": ["planner",
+                       "thief"], "variants": variants}, "t")  # fmt: skip
+    assert study.players_for("v") == (4,)
