@@ -963,7 +963,26 @@ def _pairs(here: pd.DataFrame, there: pd.DataFrame) -> pd.DataFrame | None:
     return joined
 
 
-def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base") -> pd.DataFrame:
+def _same_as_base(rules: dict | None, variant: str, base: str, players: int) -> bool:
+    """Whether the study's rules (the manifest's ``variants``) make ``variant`` the base game
+    at ``players``: results made before variants were limited to their counts hold such
+    games, and their differences are noise."""
+    from cardgame import Rules
+    from sims.study import same_rules_at
+
+    if not rules or variant not in rules or base not in rules:
+        return False
+    try:
+        mine, theirs = ({k: v for k, v in rules[x].items() if k != "players"}
+                        for x in (variant, base))  # fmt: skip
+        return same_rules_at(Rules.from_dict(mine), Rules.from_dict(theirs), players)
+    except Exception:  # rules this version cannot read: keep the rows
+        return False
+
+
+def variant_effects(
+    games: pd.DataFrame, seats: pd.DataFrame, base: str = "base", rules: dict | None = None
+) -> pd.DataFrame:
     """Each variant's difference from the base game per player count and metric (turns,
     simulated minutes, steals, mean score, seat 1's win share, destinations left unreached
     per seat), only at player counts where the variant was played.
@@ -976,7 +995,8 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
     Welch interval and test ("Welch t"). Seat metrics are averaged per game first. Many
     differences are tested at once, so ``significant`` is Benjamini-Hochberg q < 0.05 over
     the whole table (``q_value``). ``detectable`` is the smallest difference the test finds
-    with 80% power at the 5% level, so "no significant difference" comes with its size."""
+    with 80% power at the 5% level, so "no significant difference" comes with its size.
+    ``rules`` (the manifest's variants) drops counts where a variant equals base."""
     if base not in set(games["variant"]) or games["variant"].nunique() < 2:
         return pd.DataFrame(columns=VARIANT_COLUMNS)
     metrics = _variant_metrics(games, seats)
@@ -986,8 +1006,8 @@ def variant_effects(games: pd.DataFrame, seats: pd.DataFrame, base: str = "base"
             for metric, frame in metrics.items():
                 at = frame[frame["players"] == players]
                 here, there = at[at["variant"] == variant], at[at["variant"] == base]
-                if here.empty or there.empty:
-                    continue  # the variant is not played at this count: nothing to report
+                if here.empty or there.empty or _same_as_base(rules, variant, base, players):
+                    continue  # the variant is not played (or changes nothing) at this count
                 pairs = _pairs(here, there)
                 if pairs is not None:
                     # line-ups of a player count share their deals: the deal is the unit

@@ -201,3 +201,11 @@ def test_line_ups_sharing_a_deal_count_it_once():
     expected = stats.paired_difference(per_deal.groupby("seed")["d"].sum() / 2)
     assert row["difference"] == pytest.approx(expected["difference"])
     assert row["ci_low"] == pytest.approx(expected["ci_low"])
+
+
+def test_old_results_show_no_noise_where_a_variant_equals_base():
+    games, seats = planted(20, 0.0, 10)  # 2 players only
+    rules = {"base": {}, "v": {"rounds": {"4": 1}}}  # as an old manifest lists it
+    assert stats.variant_effects(games, seats, rules=rules).empty
+    rules["v"]["three_locomotive_wipe"] = True
+    assert not stats.variant_effects(games, seats, rules=rules).empty
