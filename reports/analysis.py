@@ -71,7 +71,7 @@ def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     tables["big_cities"] = stats.big_cities(base, cities)
     tables["game_length"] = stats.game_length(_base_rules(games))
     tables["round_shares"] = stats.round_shares(base)
-    tables["variants"] = stats.variant_effects(games, seats)
+    tables["variants"] = stats.variant_effects(games, seats, rules=results.study.get("variants"))
     tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
     return Analysis(results, tables, planned_games)
 

@@ -254,8 +254,30 @@ def game_length(table: pd.DataFrame) -> go.Figure:
 
 
 def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
-    """One metric's difference from the base game, per variant and player count."""
-    fig = _bars_by_players(table[table["metric"] == metric], "variant", "difference")
+    """One metric's difference from the base game, per variant and player count, only where
+    the variant was played; the hover names the method, the games or deals compared and the
+    smallest difference that n could detect (80% power, 5% level)."""
+    rows = table[table["metric"] == metric]
+    fig = go.Figure()
+    for players, group in rows.groupby("players"):
+        paired = group["method"] == "paired t"
+        detail = pd.DataFrame(
+            {
+                "count": group["n_deals"].where(paired, group["n_games"]).astype(int),
+                "units": paired.map({True: "deals", False: "games"}),
+                "how": group["method"],
+                "mde": group["detectable"],
+            }
+        )
+        fig.add_bar(
+            name=f"{players} players",
+            x=group["variant"],
+            y=group["difference"],
+            error_y=_errors(group, "difference"),
+            customdata=detail,
+            hovertemplate="%{x}: %{y:+.3g} (%{customdata[2]}, %{customdata[0]} "
+            "%{customdata[1]}; could detect ±%{customdata[3]:.3g})<extra></extra>",
+        )
     fig.add_hline(y=0, line_color="black")
     fig.update_yaxes(title=f"{metric.replace('_', ' ')}: variant minus base")
     return _layout(fig, f"Rule variants: {metric.replace('_', ' ')}", barmode="group")

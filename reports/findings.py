@@ -341,22 +341,67 @@ def player_counts(analysis: Analysis) -> list[str]:
     return lines
 
 
+VARIANT_HEADLINE_METRICS = ("turns", "mean_score")
+
+
+def _variant_method(rows) -> str:
+    """How a variant was compared, with its n: "paired t on 240 deals (1440 game pairs) at
+    2p, ..."."""
+    parts = []
+    for players, group in rows.groupby("players"):
+        first = group.iloc[0]
+        paired = first["method"] == "paired t"
+        if paired:
+            count = f"{int(first['n_deals'])} deals ({int(first['n_pairs'])} game pairs)"
+        else:
+            count = f"{int(min(first['n_games'], first['n_games_base']))} games each"
+        parts.append(f"{count} at {players}p")
+    return f"{rows.iloc[0]['method']} on " + ", ".join(parts)
+
+
+def _unchanged(rows) -> bool:
+    """Paired rows whose every difference is exactly 0: the variant changed no game."""
+    return bool(
+        (rows["method"] == "paired t").all()
+        and (rows["difference"] == 0).all()
+        and (rows["sd_difference"] == 0).all()
+    )
+
+
 def variants(analysis: Analysis) -> list[str]:
+    """Per variant: its significant effects, or that there are none together with the
+    smallest differences the study could detect; only at counts where it was played."""
     table = analysis.tables["variants"]
     if table.empty:
         return []
-    significant = table[table["significant"]]
     lines = []
     for variant in sorted(set(table["variant"])):
-        hits = significant[significant["variant"] == variant]
+        rows = table[table["variant"] == variant]
+        hits = rows[rows["significant"]]
+        how = f"({_variant_method(rows)}, {rows.iloc[0]['correction']} over all variants)"
+        if _unchanged(rows):
+            lines.append(
+                f"Variant {variant}: every game pair played out identically {how}: the "
+                "variant changed no game (the simulated strategies never meet the rule it changes)."
+            )
+            continue
         if hits.empty:
-            lines.append(f"Variant {variant}: no significant difference from the base game.")
+            sizes = [
+                f"{r['metric'].replace('_', ' ')} ±{r['detectable']:.2g} at {r['players']}p"
+                for _, r in rows[rows["metric"].isin(VARIANT_HEADLINE_METRICS)].iterrows()
+                if pd.notna(r["detectable"])
+            ]
+            could = f"; it could have detected {', '.join(sizes)}" if sizes else ""
+            lines.append(
+                f"Variant {variant}: no significant difference from the base game {how}{could}."
+            )
             continue
         parts = [
-            f"{r['metric'].replace('_', ' ')} {r['difference']:+.2f} at {r['players']}p"
+            f"{r['metric'].replace('_', ' ')} {r['difference']:+.2f} "
+            f"({r['ci_low']:+.2f} to {r['ci_high']:+.2f}) at {r['players']}p"
             for _, r in hits.iterrows()
         ]
-        lines.append(f"Variant {variant}: " + "; ".join(parts[:4]) + ".")
+        lines.append(f"Variant {variant} {how}: " + "; ".join(parts[:4]) + ".")
     return lines
 
 

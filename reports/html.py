@@ -240,14 +240,22 @@ def sections(analysis: Analysis) -> list[Section]:
         out.append(
             Section(
                 "What do the rule variants change?",
-                "Each variant against the base game, same strategies and player counts.",
+                "Each variant against the base game with the same strategies, shown only at "
+                "the player counts where the variant changes the rules. In a paired study "
+                '(pairing = "deals") variant game i replays base game i: the same train and '
+                "destination shuffles at setup, the same line-up and the same seat order.",
                 [
                     (
                         figures.variant_effects(t["variants"], m),
-                        "Difference of means over games (seat metrics averaged per game), "
-                        "variant minus base, Welch 95% intervals; a "
-                        "difference is called significant when its Benjamini-Hochberg q < 0.05 "
-                        "over all the variant comparisons (many are tested at once).",
+                        "Variant minus base, seat metrics averaged per game first. Paired "
+                        "studies: per-game differences averaged per deal (line-ups share "
+                        "deals), paired t 95% interval over deals; unpaired studies: "
+                        "difference of means, Welch 95% interval "
+                        "(the table's method column says which). A difference is significant "
+                        "when its Benjamini-Hochberg q < 0.05 over all the variant comparisons; "
+                        "the detectable column is the smallest difference the study finds with "
+                        '80% power at the 5% level, so a non-significant bar means "no '
+                        'difference larger than about that", not "no difference".',
                     )
                     for m in ("turns", "mean_score", "seat0_win_share")
                 ],

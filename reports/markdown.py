@@ -199,25 +199,7 @@ def render(analysis: Analysis) -> str:
     ]
     parts += destination_parts(t["destinations"])
     if not t["variants"].empty:
-        significant = t["variants"][t["variants"]["significant"]]
-        parts += [
-            "## Significant variant effects",
-            table(
-                significant,
-                [
-                    "variant",
-                    "players",
-                    "metric",
-                    "base",
-                    "value",
-                    "difference",
-                    "ci_low",
-                    "ci_high",
-                ],
-            )
-            if not significant.empty
-            else "None of the variants differs significantly.",
-        ]
+        parts += variant_parts(t["variants"])
     parts += designer_parts(analysis)
     cited = [n for n in cited_rulings("\n".join(parts)) if n in RULINGS]
     if cited:
@@ -268,3 +250,48 @@ def designer_parts(analysis: Analysis) -> list[str]:
             ),
         ]
     return parts
+
+
+def variant_parts(effects) -> list[str]:
+    """Variant effects: the significant ones with their intervals, and for every variant and
+    player count the smallest difference the study could detect (80% power, 5% level)."""
+    significant = effects[effects["significant"]]
+    methods = ", ".join(sorted(set(effects["method"])))
+    return [
+        "## Variant effects",
+        f"Variant minus base ({methods}; Benjamini-Hochberg over all variant comparisons), "
+        "only at the player counts where a variant changes the rules.",
+        table(
+            significant,
+            [
+                "variant",
+                "players",
+                "metric",
+                "method",
+                "n_pairs",
+                "base",
+                "value",
+                "difference",
+                "ci_low",
+                "ci_high",
+                "q_value",
+            ],
+        )
+        if not significant.empty
+        else "None of the variants differs significantly.",
+        "Smallest difference each comparison could detect:",
+        table(
+            effects[effects["metric"].isin(["turns", "mean_score", "seat0_win_share"])],
+            [
+                "variant",
+                "players",
+                "metric",
+                "method",
+                "n_games",
+                "n_pairs",
+                "difference",
+                "detectable",
+                "significant",
+            ],
+        ),
+    ]

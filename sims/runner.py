@@ -1,8 +1,9 @@
 """The Monte Carlo runner: a study's games in batches, on local processes or Dask, streamed
 to Parquet as batches finish, resumable, with a progress bar.
 
-Determinism: a game's seed and seating depend only on (root seed, cell, game index), so the
-tables are identical whatever the backend or the number of workers.
+Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
+in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
+the backend or the number of workers.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from .results import (
     write_parts,
     write_records,
 )
-from .seeding import game_seed, stream_seed
+from .seeding import deal_key, deal_number, game_seed, stream_seed
 from .study import Cell, Study
 
 BACKENDS = ("local", "dask")
@@ -70,6 +71,14 @@ class Batch:
     clock: ThinkTimes
     records: bool
     decision_seconds: float = DEFAULT_DECISION_SECONDS
+    pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
+
+    def seed(self, index: int, seatings: int) -> int:
+        """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
+        if self.pairing != "none":
+            deal = deal_number(index, seatings, self.rotation, self.pairing)
+            return game_seed(self.root_seed, deal_key(self.cell.players), deal)
+        return game_seed(self.root_seed, self.cell.key, index)
 
     @property
     def games(self) -> int:
@@ -78,7 +87,7 @@ class Batch:
     def specs(self) -> Iterator[GameSpec]:
         seatings = self.cell.seatings()
         for index in range(self.start, self.stop):
-            seed = game_seed(self.root_seed, self.cell.key, index)
+            seed = self.seed(index, len(seatings))
             if self.rotation == "permutations":
                 order = seatings[index % len(seatings)]
             else:
@@ -148,6 +157,7 @@ def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
                     clock=study.clock,
                     records=records,
                     decision_seconds=study.decision_seconds,
+                    pairing=study.pairing,
                 )
             )
 

@@ -1,7 +1,10 @@
 """Per-game seeds from the study's root seed (numpy SeedSequence).
 
 A game's seed depends only on (root seed, cell key, game index): never on which worker ran
-it, in what order, or how many workers there were.
+it, in what order, or how many workers there were. A paired study replaces the cell key by
+the player count (``deal_key``), so every variant and line-up of a player count replays the
+same deals (common random numbers, docs/data.md): ``pairing = "deals"`` plays deal ``index``
+as game ``index``; ``pairing = "seatings"`` also replays each deal in every seat order.
 """
 
 from __future__ import annotations
@@ -21,6 +24,24 @@ def game_seed(root: int, cell_key: str, index: int) -> int:
     sequence = np.random.SeedSequence(root, spawn_key=(cell_token(cell_key), index))
     high, low = sequence.generate_state(2, dtype=np.uint32)
     return (int(high) << 31) ^ int(low)
+
+
+def deal_key(players: int) -> str:
+    """The seed key of a paired study: the player count only, never variant or line-up."""
+    return f"deals/{players}p"
+
+
+def deal_number(index: int, seatings: int, rotation: str, pairing: str) -> int:
+    """The deal game ``index`` plays in a paired study.
+
+    ``deals``: game ``index`` plays deal ``index`` (each deal once per cell). ``seatings``
+    with the ``permutations`` rotation: games ``k*s .. k*s + s - 1`` (s seat orders) play
+    deal ``k`` once in each seat order, so a cell has only games/s distinct deals. With
+    ``random`` seating every game is its own deal (its seat order is drawn from the deal's
+    seed, so it too is shared across cells)."""
+    if pairing == "seatings" and rotation == "permutations":
+        return index // seatings
+    return index
 
 
 def stream_seed(seed: int, purpose: str) -> str:

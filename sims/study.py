@@ -1,7 +1,8 @@
 """Studies: what to simulate, read from TOML. Bad files get one line naming file and key.
 
-A study expands into cells: one per (rule variant, player count, line-up). Each cell plays
-``games_per_cell`` games, seated by rotation so every seat order is equally represented.
+A study expands into cells: one per (rule variant, player count, line-up), a variant only at
+the player counts where it changes the rules. Each cell plays ``games_per_cell`` games, seated
+by rotation so every seat order is equally represented; ``pairing`` makes cells share deals.
 """
 
 from __future__ import annotations
@@ -30,10 +31,14 @@ if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
 
 ROTATIONS = ("permutations", "random")
+# "deals": common random numbers across cells; "seatings": also every deal in every seat
+# order (docs/data.md)
+PAIRINGS = ("none", "deals", "seatings")
+BASE = "base"  # the variant other variants are compared with
 DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
-    "output", "batch_size", "strategies", "variants", "clock", "limits",
+    "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing",
 }  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -71,12 +76,21 @@ class Study:
     description: str = ""
     decision_seconds: float = DEFAULT_DECISION_SECONDS  # wall-clock limit per decision; 0: none
     source: dict[str, Any] = field(default_factory=dict, compare=False)
+    pairing: str = "none"
+    # player counts a variant is played at (given by its `players` key, or every count where
+    # its rules differ from base); a variant missing here is played at every count
+    variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def players_for(self, variant: str) -> tuple[int, ...]:
+        """The study's player counts at which ``variant`` is simulated."""
+        allowed = self.variant_players.get(variant)
+        return tuple(p for p in self.players if allowed is None or p in allowed)
 
     def cells(self) -> list[Cell]:
         """The study's cells, in a fixed order (variant, players, line-up)."""
         out = []
         for variant, rules in self.variants.items():
-            for players in self.players:
+            for players in self.players_for(variant):
                 for lineup in self._lineups(players):
                     seatings = len(set(permutations(lineup)))
                     games = self.games_per_cell
@@ -129,9 +143,22 @@ class Study:
             "strategies": {
                 k: {"base": s.base, "knobs": dict(s.knobs)} for k, s in self.strategies.items()
             },
-            "variants": {k: r.to_dict() for k, r in self.variants.items()},
+            "variants": {k: self._variant_dict(k) for k in self.variants},
             "clock": self.clock.to_dict(),
+            **self._pairing_dict(),
         }
+
+    def _pairing_dict(self) -> dict[str, Any]:
+        """Pairing, only when on: results made before the option existed still resume."""
+        return {"pairing": self.pairing} if self.pairing != "none" else {}
+
+    def _variant_dict(self, name: str) -> dict[str, Any]:
+        """A variant's rules, with ``players`` when it is not played at every count (so the
+        manifest rebuilds the same cells, and resume sees a change of counts)."""
+        data = self.variants[name].to_dict()
+        if name in self.variant_players and self.players_for(name) != self.players:
+            data["players"] = list(self.variant_players[name])
+        return data
 
 
 def _need(cond: bool, where: str, message: str) -> None:
@@ -236,15 +263,26 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     _need(isinstance(variants_data, dict) and variants_data, f"{where}: variants",
           "must be a table of named rule variants")  # fmt: skip
     variants = {}
+    explicit: dict[str, tuple[int, ...]] = {}
     for variant, rules in variants_data.items():
         _need(isinstance(rules, dict), f"{where}: variants.{variant}",
               f"must be a table of rule settings, got {rules!r}")  # fmt: skip
+        rules = dict(rules)
+        if "players" in rules:
+            explicit[variant] = _variant_counts(
+                rules.pop("players"), f"{where}: variants.{variant}"
+            )
         try:
             variants[variant] = Rules.from_dict(rules)
         except CardgameError as exc:
             raise StudyError(f"{where}: variants.{variant}: {exc}") from None
         except (TypeError, ValueError) as exc:  # a setting of the wrong type
             raise StudyError(f"{where}: variants.{variant}: {_one_line(exc)}") from None
+
+    variant_players = _variant_players(variants, explicit, tuple(sorted(set(players))), where)
+    pairing = data.get("pairing", "none")
+    _need(pairing in PAIRINGS, f"{where}: pairing",
+          f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
 
     from .clock import ThinkTimes
 
@@ -272,7 +310,63 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         description=description,
         decision_seconds=_decision_seconds(data.get("limits", {}), where),
         source=data,
+        pairing=pairing,
+        variant_players=variant_players,
     )
+
+
+def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
+    """A variant's ``players`` key: the player counts it applies to."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    _need(
+        isinstance(value, list) and bool(value)
+        and all(isinstance(p, int) and not isinstance(p, bool)
+                and MIN_PLAYERS <= p <= MAX_PLAYERS for p in value),
+        f"{where}.players", f"must be a list of 2, 3 or 4, got {value!r}",
+    )  # fmt: skip
+    return tuple(sorted(set(value)))
+
+
+def same_rules_at(a: Rules, b: Rules, players: int) -> bool:
+    """Whether two rule sets play identically at ``players``: the rounds count only there,
+    and the deal of later rounds only when there is a later round (R19)."""
+    left, right = a.to_dict(), b.to_dict()
+    left.pop("rounds"), right.pop("rounds")
+    if a.rounds_for(players) == b.rounds_for(players) == 1:
+        left.pop("round_two_deal"), right.pop("round_two_deal")
+    return left == right and a.rounds_for(players) == b.rounds_for(players)
+
+
+def _variant_players(
+    variants: dict[str, Rules],
+    explicit: dict[str, tuple[int, ...]],
+    players: tuple[int, ...],
+    where: str,
+) -> dict[str, tuple[int, ...]]:
+    """Where each variant is simulated. A variant identical to base at a count it lists is
+    refused (it would re-simulate base and report noise as an effect); a variant without a
+    ``players`` key is played only where its rules differ from base."""
+    base = variants.get(BASE)
+    out = dict(explicit)
+    if base is None:
+        return out
+    everywhere = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    for name, rules in variants.items():
+        if name == BASE:
+            continue
+        same = [p for p in everywhere if same_rules_at(rules, base, p)]
+        _need(len(same) < len(everywhere), f"{where}: variants.{name}",
+              f"the same rules as {BASE} at every player count")  # fmt: skip
+        listed = explicit.get(name)
+        if listed is not None:
+            clash = [p for p in listed if p in same]
+            if clash:
+                raise StudyError(f"{where}: variants.{name}.players: the rules equal {BASE} "
+                                 f"at {clash[0]} players: nothing to compare there")  # fmt: skip
+        elif any(p in same for p in players):
+            out[name] = tuple(p for p in everywhere if p not in same)
+    return out
 
 
 def _decision_seconds(limits: Any, where: str) -> float:
