@@ -26,7 +26,7 @@ from sims.results import load_results  # noqa: E402
 from sims.runner import run  # noqa: E402
 from sims.study import from_dict  # noqa: E402
 
-METRICS = ("turns", "mean_score", "unreached_per_seat", "seat0_win_share")
+METRICS = ("turns", "mean_score", "unreached_per_seat", "first_seat_win_share")
 
 
 def study(games: int, paired: bool) -> dict:

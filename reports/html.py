@@ -257,7 +257,7 @@ def sections(analysis: Analysis) -> list[Section]:
                         '80% power at the 5% level, so a non-significant bar means "no '
                         'difference larger than about that", not "no difference".',
                     )
-                    for m in ("turns", "mean_score", "seat0_win_share")
+                    for m in ("turns", "mean_score", "first_seat_win_share")
                 ],
                 [("variants", t["variants"])],
                 "variants",

@@ -281,7 +281,7 @@ def variant_parts(effects) -> list[str]:
         else "None of the variants differs significantly.",
         "Smallest difference each comparison could detect:",
         table(
-            effects[effects["metric"].isin(["turns", "mean_score", "seat0_win_share"])],
+            effects[effects["metric"].isin(["turns", "mean_score", "first_seat_win_share"])],
             [
                 "variant",
                 "players",

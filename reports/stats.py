@@ -936,7 +936,7 @@ def _variant_metrics(games: pd.DataFrame, seats: pd.DataFrame) -> dict[str, pd.D
         for metric in ("turns", "sim_minutes", "steals")
     }
     frames["mean_score"] = _per_game_mean(seats, "score")
-    frames["seat0_win_share"] = seats[seats["seat"] == 0][
+    frames["first_seat_win_share"] = seats[seats["seat"] == 0][
         ["variant", "players", *GAME, "win_share"]
     ]
     frames["unreached_per_seat"] = _per_game_mean(seats, "unreached")
