@@ -56,6 +56,17 @@ class Section:
     key: str = ""  # what question it answers: the study decides the order (study_kinds)
 
 
+def _pairing_text(study: dict) -> str:
+    """How the study's games share deals (docs/data.md), in one sentence."""
+    pairing = study.get("pairing", "none")
+    if pairing == "none":
+        return "unpaired (every cell draws its own deals)."
+    return (
+        f"paired ({pairing}): game i of every variant and line-up of a player count replays "
+        "the same deal (common random numbers)."
+    )
+
+
 def _bold(text: str) -> str:
     """The findings' Markdown emphasis (**bold**, `code`) as HTML, after escaping."""
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
@@ -416,8 +427,9 @@ def render(analysis: Analysis, title: str | None = None) -> str:
         f"{len(games):,} games ({analysis.failures} failed), players "
         f"{', '.join(str(p) for p in study.get('players', []))}, rotation "
         f"{html.escape(str(study.get('rotation')))}, root seed {study.get('seed')}, variants "
-        f"{html.escape(', '.join(study.get('variants', {})))}. Every game is a pure function of "
-        "rules, strategies and its seed, drawn from the root seed with numpy SeedSequence. "
+        f"{html.escape(', '.join(study.get('variants', {})))}; {_pairing_text(study)} Every "
+        "game is a pure function of rules, strategies and its seed, drawn from the root seed "
+        "with numpy SeedSequence. "
         "The game is the unit: rates are over games (Wilson 95% intervals), means of seat "
         "rows have intervals clustered by game, seat tests are blocked by game, and every "
         "pairwise comparison is a test of the difference itself with Holm's correction over "

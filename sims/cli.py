@@ -130,7 +130,8 @@ def main(args: argparse.Namespace) -> int:
 
     def announce() -> None:
         print(
-            f"{study.name}: {len(study.cells())} cells, {study.total_games} games "
+            f"{study.name}: {len(study.cells())} cells, {study.total_games} games"
+            f"{'' if study.pairing == 'none' else f', paired by {study.pairing}'} "
             f"-> {args.out or study.output}",
             file=sys.stderr,
         )

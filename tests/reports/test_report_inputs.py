@@ -106,3 +106,10 @@ def test_findings_markdown_emphasis_becomes_html():
     assert _bold("**planner** beats `random` <b>") == (
         "<strong>planner</strong> beats <code>random</code> &lt;b&gt;"
     )
+
+
+def test_the_method_paragraph_says_whether_games_share_deals():
+    from reports.html import _pairing_text
+
+    assert _pairing_text({}).startswith("unpaired")
+    assert "same deal" in _pairing_text({"pairing": "deals"})
