@@ -63,7 +63,9 @@ def _pairing_text(study: dict) -> str:
         return "unpaired (every cell draws its own deals)."
     return (
         f"paired ({pairing}): game i of every variant and line-up of a player count replays "
-        "the same deal (common random numbers)."
+        "the same deal (common random numbers); variant effects are paired by deal, while "
+        "the other intervals cluster by game and so treat the line-ups of one deal as "
+        "independent (they may be somewhat too narrow in a paired study)."
     )
 
 
