@@ -10,6 +10,7 @@ from cardgame import default_catalogue
 from sims.results import Results
 
 from . import designer, stats
+from .swaps import lineup_swaps
 
 
 @dataclass
@@ -64,6 +65,7 @@ def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     tables["rating_pooling"] = stats.pooling_test(base)
     tables["ratings_pooled"] = stats.pooled_ratings(base)
     tables["pairwise"] = stats.pairwise(base)
+    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"))
     tables["seat_advantage"], tables["seat_tests"] = stats.seat_advantage(base)
     tables["score_parts"] = stats.score_parts(base)
     tables["destinations"] = stats.destination_balance(_base_rules(destinations))

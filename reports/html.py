@@ -140,6 +140,8 @@ def _strongest_section(t: dict[str, pd.DataFrame], tables_rated: int, seat_rows:
     ]
     if not t["rating_pooling"].empty:
         tables += [("rating_pooling", t["rating_pooling"]), ("ratings_pooled", t["ratings_pooled"])]
+    if not t["lineup_swaps"].empty:  # a paired study: line-ups swapping one strategy
+        tables.append(("lineup_swaps", t["lineup_swaps"]))
     intro = (
         "Every seat in this study is the same strategy: there is nothing to compare, so no "
         "rating or win-rate chart is drawn. "

@@ -59,6 +59,21 @@ def _pooling(t: dict[str, pd.DataFrame]) -> list[str]:
     return parts
 
 
+def _swap_parts(swaps: pd.DataFrame) -> list[str]:
+    """Paired studies: line-ups that differ by one strategy, compared on the same deals."""
+    if swaps.empty:
+        return []
+    return [
+        "## Swapping one strategy on the same deals (paired t over deals, Holm per player "
+        "count)",
+        table(
+            swaps[swaps["metric"] == "win_share"],
+            ["players", "strategy", "opponent", "n_contexts", "n_deals", "difference",
+             "ci_low", "ci_high", "p_adjusted", "detectable"],
+        ),
+    ]  # fmt: skip
+
+
 def _significant_pairs(pairs: pd.DataFrame) -> str:
     hits = pairs[pairs["significant"].astype(bool)]
     if hits.empty:
@@ -155,6 +170,7 @@ def _strategy_parts(t: dict[str, pd.DataFrame]) -> list[str]:
         ),
         "## Significant pairwise differences (Holm per player count and method)",
         _significant_pairs(t["pairwise"]),
+        *_swap_parts(t["lineup_swaps"]),
     ]
 
 

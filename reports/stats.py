@@ -123,7 +123,9 @@ def adjust(p_values: pd.Series) -> pd.Series:
     p_values = pd.Series(p_values, dtype=float)
     out = pd.Series(np.nan, index=p_values.index)
     known = p_values.dropna()
-    if len(known):
+    if len(known) == 1:  # Holm over one test is the test itself (and multipletests is slow)
+        out[known.index] = known
+    elif len(known):
         out[known.index] = multipletests(known.to_numpy(), method="holm")[1]
     return out
 

@@ -1,0 +1,102 @@
+"""Line-up comparisons on common deals: what changes when one seat's strategy is swapped.
+
+In a paired study (``pairing = "deals"`` or ``"seatings"``, docs/data.md) every line-up of a
+player count replays the same deals, and a deal is recognised by its game ``seed``. Two
+line-ups that differ in one strategy (A in one, B in the other, the same opponents) then
+compare A with B on identical deals against identical opponents: the swapped strategy's win
+share and score, per deal, paired. Differences from every such pair of line-ups (every set of
+common opponents) are averaged per deal, so the deal is the unit: a t interval and paired
+t-test over deals, Holm over the pairs of a player count (docs/statistics.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from .stats import adjust, paired_difference
+
+SWAP_COLUMNS = [
+    "players", "strategy", "opponent", "metric", "n_contexts", "n_deals", "n_pairs",
+    "difference", "ci_low", "ci_high", "p_value", "p_adjusted", "significant", "detectable",
+    "method",
+]  # fmt: skip
+METRICS = {"win_share": "win_share", "score": "score"}
+METHOD = "paired t over deals (line-ups swapping one strategy), Holm per player count"
+
+
+def _per_game(seats: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, strategy): its seats' summed win share and mean score, with the
+    game's line-up (as a sorted tuple) and its deal (the seed)."""
+    lineups = seats.groupby(["cell", "game_index"])["strategy"].agg(lambda s: tuple(sorted(s)))
+    grouped = seats.groupby(["players", "cell", "game_index", "seed", "strategy"], sort=True)
+    frame = grouped.agg(
+        win_share=("win_share", "sum"), score=("score", "mean"), seats=("seat", "size")
+    )
+    frame = frame.reset_index()
+    frame["lineup"] = [
+        lineups[(c, g)] for c, g in zip(frame["cell"], frame["game_index"], strict=True)
+    ]
+    return frame[frame["seats"] == 1]  # a swapped strategy holds one seat of its table
+
+
+def _swap(one: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, str] | None:
+    """(A, B) when line-up ``one`` is ``other`` with B replaced by A, else None."""
+    gained = Counter(one) - Counter(other)
+    lost = Counter(other) - Counter(one)
+    if sum(gained.values()) != 1 or sum(lost.values()) != 1:
+        return None
+    return next(iter(gained)), next(iter(lost))
+
+
+def _by_deal(games: pd.DataFrame, strategy: str) -> pd.DataFrame:
+    """A strategy's metrics per deal of a line-up (a deal played in several seat orders,
+    under ``pairing = "seatings"``, counts once, averaged)."""
+    mine = games[games["strategy"] == strategy]
+    return mine.groupby("seed")[list(METRICS)].mean()
+
+
+def lineup_swaps(seats: pd.DataFrame, pairing: str) -> pd.DataFrame:
+    """Per player count and pair of strategies (A, B): A's win share (and score) minus B's in
+    the same seat of line-ups that differ only by that swap, on the same deals. Empty unless
+    the study is paired."""
+    if pairing == "none" or seats.empty:
+        return pd.DataFrame(columns=SWAP_COLUMNS)
+    games = _per_game(seats)
+    rows = []
+    for players, group in games.groupby("players", sort=True):
+        by_lineup = {lineup: part for lineup, part in group.groupby("lineup", sort=True)}
+        diffs: dict[tuple[str, str], list[pd.DataFrame]] = {}
+        for one in by_lineup:
+            for other in by_lineup:
+                swap = _swap(one, other)
+                if swap is None or swap[0] > swap[1]:
+                    continue  # each unordered pair once, A before B alphabetically
+                a, b = swap
+                mine = _by_deal(by_lineup[one], a)
+                theirs = _by_deal(by_lineup[other], b)
+                common = mine.index.intersection(theirs.index)
+                if len(common):
+                    diff = mine.loc[common] - theirs.loc[common]
+                    diffs.setdefault((a, b), []).append(diff)
+        for (a, b), parts in sorted(diffs.items()):
+            stacked = pd.concat(parts)
+            per_deal = stacked.groupby(level=0).mean()  # the deal is the unit
+            for metric in METRICS:
+                result = paired_difference(per_deal[metric])
+                rows.append({
+                    "players": int(players), "strategy": a, "opponent": b, "metric": metric,
+                    "n_contexts": len(parts), "n_deals": result.pop("n_pairs"),
+                    "n_pairs": len(stacked), **result,
+                })  # fmt: skip
+    if not rows:
+        return pd.DataFrame(columns=SWAP_COLUMNS)
+    table = pd.DataFrame(rows)
+    table["p_adjusted"] = np.nan
+    for _, index in table.groupby(["players", "metric"]).groups.items():
+        table.loc[index, "p_adjusted"] = adjust(table.loc[index, "p_value"]).to_numpy()
+    table["significant"] = table["p_adjusted"] < 0.05
+    table["method"] = METHOD
+    return table[[c for c in SWAP_COLUMNS if c in table.columns]].reset_index(drop=True)
