@@ -278,8 +278,13 @@ class GameState:
 
     def legal_actions(self) -> list[A.Action]:
         """Every action the seat to move may take, in a fixed order."""
+        return A.legal_actions(*self._legality_fields())
+
+    def _legality_fields(self) -> tuple[Any, ...]:
+        """What legality depends on, in the argument order of ``actions.legal_actions`` and
+        ``actions.problem`` (``SeatView._legality_fields`` gives the same from a view)."""
         seat = self.seat
-        return A.legal_actions(
+        return (
             self.phase,
             seat,
             self.hands[seat],
@@ -306,21 +311,7 @@ class GameState:
 
     def _problem(self, action: object) -> tuple[str, str] | None:
         """(ruling, reason) if ``action`` is illegal now, else None."""
-        seat = self.seat
-        return A.problem(
-            action,
-            self.phase,
-            seat,
-            self.hands[seat],
-            self.yard_owner,
-            self.yard_wagons,
-            self.yard_locos,
-            self.face_up,
-            self.deck,
-            self.dest_deck,
-            self.offers[seat],
-            self.rules.destinations_min_keep,
-        )
+        return A.problem(action, *self._legality_fields())
 
     # -------------------------------------------------------------- applying actions
     def apply(self, action: A.Action) -> None:
