@@ -1,49 +1,22 @@
 """What a report needs from a results folder, checked before any statistic is computed.
 
-`sims.results.load_results` makes sure the files are there and readable; this module makes
-sure they hold what the report reads (columns, at least one finished game) and says how
-complete the study is, so every problem is one line instead of a KeyError deep in pandas.
+`sims.results.load_results` makes sure the files are there, readable and in the results
+schema (every column, even for a table with no rows); this module makes sure they hold what a
+report needs (at least one game that did not fail) and says how complete the study is, so
+every problem is one line instead of a KeyError deep in pandas.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from sims.errors import ResultsError
 from sims.results import Results
 
-REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "games": (
-        "cell", "variant", "players", "game_index", "seed", "winners", "turns", "rounds",
-        "failed", "failure_seat", "failure_strategy", "failure_error",
-    ),
-    "seats": (
-        "cell", "variant", "players", "game_index", "seat", "strategy", "score",
-        "destination_points", "penalties", "bonus_points", "big_cities", "is_winner",
-        "win_share", "rank", "round1_points", "round2_points",
-    ),
-    "destinations": (
-        "cell", "variant", "players", "game_index", "seat", "destination_id", "kept",
-        "points", "cards", "reached", "net_points",
-    ),
-}  # fmt: skip
-
 
 def check_reportable(results: Results) -> None:
-    """Raise ResultsError (one line) unless ``results`` holds what a report reads."""
+    """Raise ResultsError (one line) unless ``results`` holds a game to report on."""
     folder = results.folder
-    for table, columns in REQUIRED_COLUMNS.items():
-        frame: pd.DataFrame = getattr(results, table)
-        if frame.empty and table != "games":
-            continue  # checked below through the games table
-        missing = [c for c in columns if c not in frame.columns]
-        if missing:
-            raise ResultsError(
-                f"{folder}: the {table} table lacks column(s) {', '.join(missing)} "
-                "(written by another version?)"
-            )
     games = results.games
     if results.seats.empty:
         failed = games[games["failed"].astype(bool)]
