@@ -433,18 +433,17 @@ def headline(analysis: Analysis) -> list[str]:
 
 # ------------------------------------------------------------------ what designers ask
 def players_know(analysis: Analysis) -> str:
-    """What the simulated players know (R9), for the report to say plainly."""
+    """The designer section's reminder of what the players know (R9), and any memory
+    settings of the study (``study_kinds.knowledge_sentence`` is the full statement)."""
     strategies = analysis.results.study.get("strategies", {}) or {}
     memory = sorted(
         f"{label} ({', '.join(f'{k}={v}' for k, v in spec.get('knobs', {}).items())})"
         for label, spec in strategies.items()
         if any("memory" in k or "recall" in k for k in spec.get("knobs", {}))
     )
-    base = (
-        "The simulated players see everything public and have perfect recall of their own "
-        "circulation pile (R9: 'the circulation pile is face down, hidden from everyone "
-        "including its owner ... but its content follows from public moves'); the printed "
-        "rulebook hides it even from its owner. "
+    base = (  # the full statement, with the rulebook's words, opens the report
+        "The simulated players have perfect recall of their own circulation pile (R9; see "
+        "what the simulated players know, at the top). "
     )
     if memory:
         return base + "Memory settings in this study: " + "; ".join(memory) + "."
