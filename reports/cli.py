@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-DEFAULT_STUDY = "strategy-ladder"  # sims.study.DEFAULT_STUDY, without importing sims here
+from sims.study import DEFAULT_STUDY  # light: the study module imports no pandas or SimPy
 
 
 def register(sub: argparse._SubParsersAction) -> None:

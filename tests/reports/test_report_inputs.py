@@ -10,7 +10,7 @@ import pytest
 
 from cardgame.cli import main
 from sims.runner import run
-from sims.study import DEFAULT_STUDY, from_dict
+from sims.study import from_dict
 
 
 def _one_line_error(capsys, message: str) -> None:
@@ -84,12 +84,6 @@ def test_complete_results_are_not_called_partial(results_folder, tmp_path, capsy
     assert main(["report", str(results_folder), "--format", "md", "--out", str(out)]) == 0
     assert "warning" not in capsys.readouterr().err
     assert "Partial results" not in out.read_text()
-
-
-def test_the_report_command_knows_the_default_study_without_importing_sims():
-    from reports import cli
-
-    assert cli.DEFAULT_STUDY == DEFAULT_STUDY
 
 
 @pytest.mark.parametrize("module", ["reports.cli"])
