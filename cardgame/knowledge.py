@@ -18,6 +18,7 @@ from .actions import KEEP_DRAWN, NO_CARD, SETUP_KEEP
 from .cards import LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from .game import Game
 from .observation import SeatView
+from .shuffling import SeededShuffles
 from .state import CARD_KINDS, GameState
 
 Counts = tuple[int, ...]
@@ -168,7 +169,7 @@ def sample_world(k: Knowledge, rng: random.Random) -> GameState:
         held.append(list(v.held_ids) if own else [ids.pop() for _ in range(v.held_counts[r])])
         offers.append(list(v.offer_ids) if own else [ids.pop() for _ in range(k.offer_sizes[r])])
     dest_deck = _dest_deck(k, ids)
-    return _build(k, pool, hands, held, offers, dest_deck)
+    return _build(k, pool, hands, held, offers, dest_deck, rng.getrandbits(64))
 
 
 def _unseen_destinations(k: Knowledge) -> list[int]:
@@ -194,9 +195,11 @@ def _build(
     held: list[list[int]],
     offers: list[list[int]],
     dest_deck: list[int],
+    seed: int,
 ) -> GameState:
     v = k.view
-    state = k.game.new_state()
+    # the world's own shuffles (R19's round-two deck) come from the sampler's rng too
+    state = GameState(k.game, SeededShuffles(seed), deal=False)
     state.deck = deck
     state.face_up = list(v.face_up)
     state.discard = list(v.discard)

@@ -96,7 +96,11 @@ class GameState:
         "yard_wagons",
     )
 
-    def __init__(self, game: Game, shuffles: ShuffleSource, record: bool = False) -> None:
+    def __init__(
+        self, game: Game, shuffles: ShuffleSource, record: bool = False, deal: bool = True
+    ) -> None:
+        """``deal=False`` leaves the table empty, for a caller that sets every pile itself
+        (``knowledge.sample_world``): dealing would only be thrown away."""
         self.game = game
         self.players = game.players
         self.rules = game.rules
@@ -142,7 +146,8 @@ class GameState:
                 "turns": [],
                 "resolutions": [],
             }
-        self._setup()
+        if deal:
+            self._setup()
 
     # ----------------------------------------------------------------- setup (R3-R6)
     def _shuffle(self, kind: str, cards: list[int], names: bool) -> list[int]:
@@ -308,6 +313,10 @@ class GameState:
         problem = self._problem(action)
         if problem is not None:
             raise IllegalActionError(self.seat, action, *problem)
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is legal now for the seat to move; any object may be asked."""
+        return self._problem(action) is None
 
     def _problem(self, action: object) -> tuple[str, str] | None:
         """(ruling, reason) if ``action`` is illegal now, else None."""

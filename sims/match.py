@@ -22,6 +22,7 @@ from cardgame import (
     Phase,
     Rules,
 )
+from cardgame.knowledge import KnowledgeTracker
 from cardgame.record import to_record
 from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
@@ -89,7 +90,8 @@ def play_game(
     try:
         strategies = [_build(spec, seat, limit) for seat in range(spec.players)]
         offers: list[dict[str, Any]] = []
-        step = _stepper(spec, state, strategies, limit, offers)
+        trackers = _trackers(state, strategies)
+        step = _stepper(spec, state, strategies, limit, offers, trackers)
         if times is None:
             while not state.is_over:
                 step()
@@ -170,14 +172,28 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     return result
 
 
+def _trackers(state: GameState, strategies: list[Strategy]) -> list[KnowledgeTracker | None]:
+    """A public-history tracker for each seat whose strategy asks to remember the game.
+
+    Such a strategy sets the class attribute ``remembers_game = True`` and decides with
+    ``decide_knowing(knowledge)``: the seat's view plus what it saw happen (docs/knowledge.md).
+    """
+    return [
+        KnowledgeTracker(state, seat) if getattr(type(s), "remembers_game", False) is True else None
+        for seat, s in enumerate(strategies)
+    ]
+
+
 def _stepper(
     spec: GameSpec,
     state: GameState,
     strategies: list[Strategy],
     limit: Guard | None,
     offers: list[dict[str, Any]],
+    trackers: list[KnowledgeTracker | None],
 ) -> Any:
     """The function that makes and applies one decision (what the clock calls)."""
+    watching = [t for t in trackers if t is not None]
 
     def step() -> tuple[Phase, Action]:
         seat = state.seat
@@ -186,12 +202,20 @@ def _stepper(
             raise StrategyFailure(
                 seat, _label(spec, seat), f"no end in sight: over {MAX_TURNS} turns"
             )
-        # a fresh view per decision: a snapshot must not go stale
-        action = _guarded(spec, seat, limit, strategies[seat].decide, state.view(seat))
+        # a fresh view (or knowledge) per decision: a snapshot must not go stale
+        tracker = trackers[seat]
+        if tracker is None:
+            action = _guarded(spec, seat, limit, strategies[seat].decide, state.view(seat))
+        else:
+            knowledge = tracker.knowledge(state)
+            action = _guarded(spec, seat, limit, strategies[seat].decide_knowing, knowledge)
         keep = phase in (SETUP_KEEP, KEEP_DRAWN)
         if keep:
             offered = list(state.offers[seat])
             turn, round_number = state.turn, state.round
+        if watching and state.is_legal(action):
+            for watcher in watching:  # before the action: it reads the state it changes
+                watcher.before(state, action)
         _apply(spec, state, seat, action)
         if keep:
             kept = set(action.ids) if isinstance(action, KeepDestinations) else set()

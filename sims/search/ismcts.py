@@ -1,0 +1,197 @@
+"""Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+
+Each iteration samples a world the observer cannot tell from the real one
+(``cardgame.knowledge.sample_world``), walks the observer's tree in it with UCT, adds one
+node, plays the rest of the game out with the rollout policy and backs the reward up.
+
+Nodes are the observer's own decisions, reached by its moves since the root. Rivals'
+moves between them are made in each sampled world by the rollout policy (an opponent
+model): at a few hundred iterations per decision, branching on every rival move as well
+would leave each node a visit or two. A child's UCT term uses its availability count (how
+often it was legal when its parent was visited), as in ISMCTS, since which moves are legal
+deeper in the tree depends on the sampled world. Progressive widening opens the candidates
+(``sims.search.candidates``) in prior order: ``1 + widening * sqrt(visits)`` of them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from cardgame import Action
+from cardgame.knowledge import Knowledge, sample_world
+
+from .candidates import candidates
+from .rollout import play_out, policies, reward
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    iterations: int
+    exploration: float
+    rollout: str
+    widening: float
+    margin_weight: float
+    root: str = "halving"  # halving: sequential halving on common worlds; uct: plain ISMCTS
+    max_root: int = 8  # candidates sequential halving starts from
+    seconds: float = 0.0  # > 0: also stop when this much time has passed (not reproducible)
+
+
+class Node:
+    __slots__ = ("available", "children", "order", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.order: dict[Action, int] = {}  # prior rank of each candidate seen here
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    action: Action
+    iterations: int
+    visits: tuple[tuple[Action, int, float], ...]  # (move, visits, mean reward), most visited first
+
+
+def search(knowledge: Knowledge, settings: SearchSettings, rng: random.Random) -> SearchResult:
+    """The move chosen at the root after the budget is spent."""
+    if settings.root == "halving":
+        return _search_halving(knowledge, settings, rng)
+    observer = knowledge.seat
+    root = Node()
+    deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
+    done = 0
+    while done < settings.iterations:
+        if deadline is not None and done and time.perf_counter() > deadline:
+            break
+        _iterate(root, knowledge, observer, settings, random.Random(rng.getrandbits(64)))
+        done += 1
+    ranked = sorted(
+        root.children.items(),
+        key=lambda item: (-item[1].visits, -item[1].total, root.order[item[0]]),
+    )
+    return SearchResult(ranked[0][0], done, _stats(ranked))
+
+
+def _stats(ranked: list[tuple[Action, Node]]) -> tuple[tuple[Action, int, float], ...]:
+    return tuple((a, n.visits, n.total / n.visits if n.visits else 0.0) for a, n in ranked)
+
+
+def _search_halving(
+    knowledge: Knowledge, settings: SearchSettings, rng: random.Random
+) -> SearchResult:
+    """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014).
+
+    Every surviving candidate is tried in the same sampled worlds, so two candidates are
+    compared on equal luck (common random numbers): the difference of their means is what
+    the move changes, not who was dealt what. Each round spends an equal share of the
+    budget; the better half by mean reward over all worlds so far goes on.
+    """
+    observer = knowledge.seat
+    view = knowledge.view
+    options = candidates(view, view.legal_actions())
+    width = min(len(options), max(2, settings.iterations // 4), settings.max_root)
+    alive = list(options[:width])
+    root = Node()
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    budget = settings.iterations
+    deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
+    done = 0
+    for round_index in range(rounds):
+        if len(alive) == 1:
+            break
+        share = (budget - done) // (rounds - round_index)
+        worlds = max(1, share // len(alive))
+        for _ in range(worlds):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            seed = rng.getrandbits(64)
+            for action in alive:
+                _iterate(root, knowledge, observer, settings, random.Random(seed), action)
+                done += 1
+        children = root.children
+        alive.sort(
+            key=lambda a: (-children[a].total / max(children[a].visits, 1), options.index(a))
+        )
+        alive = alive[: max(1, (len(alive) + 1) // 2)]
+    ranked = sorted(
+        root.children.items(),
+        key=lambda item: (
+            item[0] != alive[0],
+            -item[1].total / max(item[1].visits, 1),
+            options.index(item[0]),
+        ),
+    )
+    return SearchResult(alive[0], done, _stats(ranked))
+
+
+def _iterate(
+    root: Node,
+    knowledge: Knowledge,
+    observer: int,
+    settings: SearchSettings,
+    rng: random.Random,
+    first: Action | None = None,
+) -> None:
+    """One play-out in a world sampled with ``rng``; ``first`` forces the root move."""
+    world = sample_world(knowledge, rng)
+    seat_policies = policies(settings.rollout, world.players, rng)
+    path = [root]
+    node = root
+    expanded = False
+    while not world.is_over and not expanded:
+        seat = world.seat
+        if seat != observer:
+            world.apply_unchecked(seat_policies[seat](world.view(seat)))
+            continue
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world.apply_unchecked(legal[0])
+            continue
+        if first is not None:  # common-world comparison: then the policy plays on
+            action, first, expanded = first, None, True
+            node.order.setdefault(action, len(node.order))
+            node.children.setdefault(action, Node()).available += 1
+        else:
+            action, expanded = _select(node, world, legal, settings)
+        node = node.children[action]
+        path.append(node)
+        world.apply_unchecked(action)
+    play_out(world, seat_policies)
+    value = reward(world, observer, settings.margin_weight)
+    for visited in path:
+        visited.visits += 1
+        visited.total += value
+
+
+def _select(
+    node: Node, world: Any, legal: list[Action], settings: SearchSettings
+) -> tuple[Action, bool]:
+    """UCT over the widened candidates legal in this world; an unvisited one first."""
+    options = candidates(world.view(world.seat), legal)
+    width = 1 + int(settings.widening * math.sqrt(node.visits))
+    options = options[:width]
+    order = node.order
+    children = node.children
+    for rank, action in enumerate(options):
+        order.setdefault(action, len(order) + rank)
+        child = children.get(action)
+        if child is None:
+            child = children[action] = Node()
+        child.available += 1
+    for action in options:
+        if children[action].visits == 0:
+            return action, True
+    c = settings.exploration
+    best, best_score = options[0], -math.inf
+    for action in options:
+        child = children[action]
+        score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_score = action, score
+    return best, False

@@ -1,0 +1,86 @@
+"""A search player: information-set Monte Carlo tree search over sampled worlds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cardgame import Action
+from cardgame.knowledge import Knowledge
+from cardgame.observation import SeatView
+
+from ..search.ismcts import SearchResult, SearchSettings, search
+from ..search.rollout import ROLLOUT_POLICIES
+from ..strategy import Knobs, Strategy
+
+
+@dataclass(frozen=True)
+class IsmctsKnobs(Knobs):
+    iterations: int = 200  # play-outs per decision: the budget (reproducible)
+    exploration: float = 0.35  # UCT constant on rewards in [0, 1]
+    rollout: str = "planner"  # policy of every seat in play-outs: planner or random
+    widening: float = 1.0  # candidates open at a node: 1 + widening * sqrt(visits)
+    margin_weight: float = 0.5  # reward = (1 - w) * win + w * squashed score margin
+    root: str = "halving"  # halving: common-world sequential halving at the root; uct: UCT
+    max_root: int = 8  # candidate moves sequential halving starts from
+    seconds: float = 0.0  # > 0: also stop a search after this many seconds (not reproducible)
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if self.exploration < 0:
+            raise ValueError(f"exploration must be >= 0, got {self.exploration}")
+        if self.rollout not in ROLLOUT_POLICIES:
+            raise ValueError(
+                f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.rollout!r}"
+            )
+        if self.widening < 0:
+            raise ValueError(f"widening must be >= 0, got {self.widening}")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError(f"margin_weight must be in [0, 1], got {self.margin_weight}")
+        if self.root not in ("halving", "uct"):
+            raise ValueError(f"root must be halving or uct, got {self.root!r}")
+        if self.max_root < 2:
+            raise ValueError(f"max_root must be at least 2, got {self.max_root}")
+        if self.seconds < 0:
+            raise ValueError(f"seconds must be >= 0, got {self.seconds}")
+
+
+class Ismcts(Strategy):
+    name = "ismcts"
+    intent = (
+        "Searches: samples worlds consistent with what it has seen, tries its candidate moves "
+        "in each with UCT and plays the games out with planner; keeps the most visited move."
+    )
+    traits = frozenset({"searches", "remembers_game"})
+    Knobs = IsmctsKnobs
+    knobs: IsmctsKnobs
+    remembers_game: ClassVar[bool] = True  # the runner passes Knowledge to decide_knowing
+
+    def decide_knowing(self, knowledge: Knowledge) -> Action:
+        view = knowledge.view
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.last_search = self._search(knowledge)
+        return self.last_search.action
+
+    def _search(self, knowledge: Knowledge) -> SearchResult:
+        k = self.knobs
+        settings = SearchSettings(
+            iterations=k.iterations,
+            exploration=k.exploration,
+            rollout=k.rollout,
+            widening=k.widening,
+            margin_weight=k.margin_weight,
+            root=k.root,
+            max_root=k.max_root,
+            seconds=k.seconds,
+        )
+        return search(knowledge, settings, self.rng)
+
+    def decide(self, view: SeatView) -> Action:
+        raise TypeError(
+            "ismcts needs the game's public history: play it through sims (play_game, a study "
+            "or cardgame watch), which calls decide_knowing"
+        )

@@ -1,0 +1,97 @@
+"""The ISMCTS search player: plugs in like any strategy, sees only what its seat may know,
+and is a pure function of its seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgame import Game, Rules
+from cardgame.knowledge import KnowledgeTracker, sample_world
+from sims.errors import UnknownStrategyError
+from sims.match import GameSpec, play_game
+from sims.search.candidates import candidates
+from sims.search.ismcts import SearchSettings, search
+from sims.strategies.planner import Planner
+from sims.strategy import StrategySpec, registered, spec
+
+
+def fast_ismcts(iterations: int = 6, **knobs: object) -> StrategySpec:
+    return StrategySpec("ismcts", "ismcts", (("iterations", iterations), *knobs.items()))
+
+
+def table(players: int, seed: int, **knobs: object) -> GameSpec:
+    seats = (fast_ismcts(**knobs), *tuple(spec("planner") for _ in range(players - 1)))
+    return GameSpec("t", "t", "base", Rules(), players, seats, 0, seed)
+
+
+def test_registered_with_its_knobs() -> None:
+    cls = registered()["ismcts"]
+    knobs = cls.Knobs()
+    assert knobs.iterations > 0 and knobs.rollout == "planner" and knobs.exploration > 0
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [{"iterations": 0}, {"rollout": "oracle"}, {"exploration": -1.0}, {"root": "best"}],
+)
+def test_bad_knobs_are_one_line(knobs: dict) -> None:
+    bad = StrategySpec("ismcts", "ismcts", tuple(knobs.items()))
+    with pytest.raises(UnknownStrategyError) as info:
+        bad.check()
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("root", ["halving", "uct"])
+def test_plays_whole_games(players: int, root: str) -> None:
+    outcome = play_game(table(players, 11 + players, root=root), decision_seconds=0)
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+    assert len(outcome.seats) == players
+
+
+def test_same_seed_same_game() -> None:
+    a = play_game(table(2, 5), record=True, decision_seconds=0)
+    b = play_game(table(2, 5), record=True, decision_seconds=0)
+    assert a.record == b.record
+
+
+def _knowledge_midgame(seed: int, moves: int):  # type: ignore[no-untyped-def]
+    state = Game(2, seed).new_state()
+    tracker = KnowledgeTracker(state, 0)
+    policies = [Planner(random.Random(0)), Planner(random.Random(0))]
+    for _ in range(moves):
+        action = policies[state.seat].decide(state.view(state.seat))
+        tracker.before(state, action)
+        state.apply(action)
+    while state.seat != 0:
+        action = policies[state.seat].decide(state.view(state.seat))
+        tracker.before(state, action)
+        state.apply(action)
+    return state, tracker
+
+
+@pytest.mark.parametrize("root", ["halving", "uct"])
+def test_search_depends_only_on_what_the_seat_may_know(root: str) -> None:
+    """Two worlds the seat cannot tell apart give the same search, move for move."""
+    state, tracker = _knowledge_midgame(3, 9)
+    knowledge = tracker.knowledge(state)
+    other = sample_world(knowledge, random.Random(99))  # same knowledge, other hidden cards
+    assert other.hands[1] != state.hands[1] or other.deck != state.deck
+    other_knowledge = tracker.knowledge(other)  # what the seat would know in that world
+    assert other_knowledge == knowledge
+    settings = SearchSettings(12, 0.35, "planner", 1.0, 0.5, root=root)
+    first = search(knowledge, settings, random.Random(1))
+    second = search(other_knowledge, settings, random.Random(1))
+    assert first == second
+
+
+def test_candidates_are_legal_distinct_and_start_with_the_plan() -> None:
+    state, _ = _knowledge_midgame(8, 14)
+    view = state.view(0)
+    legal = view.legal_actions()
+    options = candidates(view, legal)
+    assert options[0] == Planner(random.Random(0)).decide(view)
+    assert len(set(options)) == len(options)
+    assert set(options) <= set(legal)
