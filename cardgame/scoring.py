@@ -42,11 +42,18 @@ def big_city_winners(
     reached: Sequence[Sequence[int]], catalogue: Catalogue
 ) -> dict[str, tuple[int, ...]]:
     """For each big city, the seats with the most reached destinations naming it (R21)."""
+    names = catalogue.big_city_names
+    counts = [dict.fromkeys(names, 0) for _ in reached]
+    for seat_counts, ids in zip(counts, reached, strict=True):
+        for d in ids:
+            for city in set(catalogue.destination(d).cities):  # a destination counts once
+                if city in seat_counts:
+                    seat_counts[city] += 1
     winners: dict[str, tuple[int, ...]] = {}
-    for city in catalogue.big_city_names:
-        counts = [sum(1 for d in ids if city in catalogue.destination(d).cities) for ids in reached]
-        top = max(counts)
-        winners[city] = tuple(s for s, n in enumerate(counts) if n == top) if top >= 1 else ()
+    for city in names:
+        per_seat = [c[city] for c in counts]
+        top = max(per_seat)
+        winners[city] = tuple(s for s, n in enumerate(per_seat) if n == top) if top >= 1 else ()
     return winners
 
 

@@ -16,7 +16,7 @@ from ..strategy import Knobs, Strategy
 
 @dataclass(frozen=True)
 class IsmctsKnobs(Knobs):
-    iterations: int = 200  # play-outs per decision: the budget (reproducible)
+    iterations: int = 64  # play-outs per decision: the budget (reproducible)
     exploration: float = 0.35  # UCT constant on rewards in [0, 1]
     rollout: str = "planner"  # policy of every seat in play-outs: planner or random
     widening: float = 1.0  # candidates open at a node: 1 + widening * sqrt(visits)
