@@ -41,7 +41,7 @@ class RaisingWhenRemembering(Planner):
 
 
 def _game(first: StrategySpec, players: int = 3, seed: int = 4) -> GameSpec:
-    seats = (first,) + tuple(spec("planner") for _ in range(players - 1))
+    seats = (first, *tuple(spec("planner") for _ in range(players - 1)))
     return GameSpec("t", "t", "base", Rules(), players, seats, 0, seed)
 
 
