@@ -142,17 +142,24 @@ def unseen_cards(k: Knowledge) -> list[int]:
     return [c for c in range(CARD_KINDS) for _ in range(left[c])]
 
 
-def sample_world(k: Knowledge, rng: random.Random) -> GameState:
+def sample_world(k: Knowledge, rng: random.Random, own_unknown: int = 0) -> GameState:
     """A full state ``k``'s seat cannot rule out, drawn with ``rng`` only.
 
     Unseen train cards are shuffled, each rival gets its known cards plus the next ones up to
     its hand size, and the rest form the deck; unseen destinations likewise fill rivals' held
     destinations, their offers and the destination deck around the known bottom positions.
+
+    ``own_unknown``: for a seat that does not remember its own circulation pile (a memory
+    model), ``k.view`` holds the cards it recalls and this many more lie in the pile unknown:
+    they are drawn from the unseen cards first, like a rival's unknown hand cards.
     """
     v, seat = k.view, k.seat
     n = v.players
     pool = unseen_cards(k)
     rng.shuffle(pool)
+    circulation = [list(c) for c in v.circulations]
+    for _ in range(own_unknown):
+        circulation[seat][pool.pop()] += 1
     hands = [list(v.hand) if r == seat else list(k.known_cards[r]) for r in range(n)]
     for r in range(n):
         if r != seat:
@@ -169,7 +176,7 @@ def sample_world(k: Knowledge, rng: random.Random) -> GameState:
         held.append(list(v.held_ids) if own else [ids.pop() for _ in range(v.held_counts[r])])
         offers.append(list(v.offer_ids) if own else [ids.pop() for _ in range(k.offer_sizes[r])])
     dest_deck = _dest_deck(k, ids)
-    return _build(k, pool, hands, held, offers, dest_deck, rng.getrandbits(64))
+    return _build(k, pool, hands, circulation, held, offers, dest_deck, rng.getrandbits(64))
 
 
 def _unseen_destinations(k: Knowledge) -> list[int]:
@@ -192,6 +199,7 @@ def _build(
     k: Knowledge,
     deck: list[int],
     hands: list[list[int]],
+    circulation: list[list[int]],
     held: list[list[int]],
     offers: list[list[int]],
     dest_deck: list[int],
@@ -204,7 +212,7 @@ def _build(
     state.face_up = list(v.face_up)
     state.discard = list(v.discard)
     state.hands = hands
-    state.circulation = [list(c) for c in v.circulations]
+    state.circulation = circulation
     state.yard_owner = list(v.yard_owner)
     state.yard_wagons = list(v.yard_wagons)
     state.yard_locos = list(v.yard_locos)

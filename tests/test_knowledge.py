@@ -156,3 +156,36 @@ def test_unseen_cards_and_destinations_are_dealt_uniformly():
         if d.id not in k.view.held_ids
     )
     assert chi < unseen + 6 * (2 * unseen) ** 0.5  # generous: mean dof, six sds
+
+
+def test_a_seat_that_forgot_part_of_its_own_pile_gets_it_sampled_from_the_unseen_cards():
+    """own_unknown: the pile keeps its size and the recalled cards; the rest is drawn."""
+    import dataclasses
+
+    from cardgame.observation import SeatView
+
+    for seed in range(20):
+        state, trackers = play(2, seed, 60)
+        seat = state.seat
+        pile = state.circulation[seat]
+        if state.is_over or sum(pile) < 2:
+            continue
+        k = trackers[seat].knowledge(state)
+        recalled = list(pile)
+        first = next(c for c in range(CARD_KINDS) if recalled[c])
+        recalled[first] -= 1  # the seat forgot one card of its pile
+        piles = list(k.view.circulations)
+        piles[seat] = tuple(recalled)
+        view = SeatView((*k.view[:15], tuple(piles), *k.view[16:]))
+        believed = dataclasses.replace(k, view=view)
+        kinds = set()
+        for draw in range(30):
+            world = sample_world(believed, random.Random(draw), own_unknown=1)
+            assert world.card_total() == 96
+            got = world.circulation[seat]
+            assert sum(got) == sum(pile)
+            assert all(got[c] >= recalled[c] for c in range(CARD_KINDS))
+            kinds.add(next(c for c in range(CARD_KINDS) if got[c] > recalled[c]))
+        assert len(kinds) > 1  # the forgotten card's kind is not known, so it varies
+        return
+    raise AssertionError("no game reached a pile of two cards")
