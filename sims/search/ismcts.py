@@ -69,7 +69,8 @@ def search(knowledge: Knowledge, settings: SearchSettings, rng: random.Random) -
     while done < settings.iterations:
         if deadline is not None and done and time.perf_counter() > deadline:
             break
-        _iterate(root, knowledge, observer, settings, random.Random(rng.getrandbits(64)))
+        world_rng = random.Random(rng.getrandbits(64))
+        _iterate(root, sample_world(knowledge, world_rng), observer, settings, world_rng)
         done += 1
     ranked = sorted(
         root.children.items(),
@@ -110,9 +111,11 @@ def _search_halving(
         for _ in range(worlds):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            seed = rng.getrandbits(64)
+            world_seed = rng.getrandbits(64)  # the same world and play-out luck for every move
             for action in alive:
-                _iterate(root, knowledge, observer, settings, random.Random(seed), action)
+                world_rng = random.Random(world_seed)  # sampling anew is cheaper than a copy
+                world = sample_world(knowledge, world_rng)
+                _iterate(root, world, observer, settings, world_rng, action)
                 done += 1
         children = root.children
         alive.sort(
@@ -132,14 +135,14 @@ def _search_halving(
 
 def _iterate(
     root: Node,
-    knowledge: Knowledge,
+    world: Any,
     observer: int,
     settings: SearchSettings,
     rng: random.Random,
     first: Action | None = None,
 ) -> None:
-    """One play-out in a world sampled with ``rng``; ``first`` forces the root move."""
-    world = sample_world(knowledge, rng)
+    """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
+    move."""
     seat_policies = policies(settings.rollout, world.players, rng)
     path = [root]
     node = root
