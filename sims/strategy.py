@@ -23,11 +23,27 @@ from cardgame.observation import SeatView
 from cardgame.state import KEEP_DRAWN, SECOND_PICK, TURN
 
 from .errors import UnknownStrategyError
+from .memory import RECALL_DEFAULT, Memory, knob_problem
 
 
 @dataclass(frozen=True)
 class Knobs:
     """Tunable settings of a strategy; subclasses add fields."""
+
+
+@dataclass(frozen=True)
+class MemoryKnobs(Knobs):
+    """How the seat remembers its own circulation pile (sims/memory.py): every built-in's
+    knobs derive from these; a strategy of one's own opts in the same way."""
+
+    memory: str = "perfect"  # "perfect" (today's behaviour) or "human"
+    recall: float = RECALL_DEFAULT  # human: chance that a card moved to the pile is recalled
+    capacity: int = 0  # human: most cards recalled at once, oldest forgotten first (0: no limit)
+
+    def __post_init__(self) -> None:
+        problem = knob_problem(self.memory, self.recall, self.capacity)
+        if problem:
+            raise ValueError(problem)
 
 
 class Strategy:
@@ -37,6 +53,7 @@ class Strategy:
     intent: ClassVar[str] = ""
     traits: ClassVar[frozenset[str]] = frozenset()
     Knobs: ClassVar[type[Knobs]] = Knobs
+    memory: Memory | None = None  # the seat's memory of its own pile; None: perfect recall
     _registry: ClassVar[dict[str, type[Strategy]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -60,10 +77,17 @@ class Strategy:
     def __init__(self, rng: random.Random, knobs: Knobs | None = None) -> None:
         self.rng = rng
         self.knobs = knobs if knobs is not None else self.Knobs()
+        if isinstance(self.knobs, MemoryKnobs) and self.knobs.memory == "human":
+            # only then: perfect memory builds nothing, draws nothing, sets nothing
+            self.memory = Memory.for_strategy(rng, self.knobs.recall, self.knobs.capacity)
 
     # the decisions ----------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:
-        """Dispatch on the decision the game waits for."""
+        """Dispatch on the decision the game waits for, with the view the seat remembers
+        (its own pile as it recalls it) when its memory is human."""
+        memory = self.memory
+        if isinstance(memory, Memory):  # a strategy of one's own may use the name otherwise
+            view = memory.recall(view)
         phase = view.phase
         if phase == TURN:
             return self.turn(view)

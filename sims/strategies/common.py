@@ -11,7 +11,7 @@ from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.observation import SeatView
 from cardgame.resolution import colour_need, covers
 
-from ..strategy import Knobs, Strategy
+from ..strategy import MemoryKnobs, Strategy
 
 NO_CARD = -1
 # cards drawn from the deck per turn of play, on average: turns this deck will last
@@ -88,7 +88,7 @@ class Situation:
 
 
 @dataclass(frozen=True)
-class ScriptedKnobs(Knobs):
+class ScriptedKnobs(MemoryKnobs):
     card_share: float = 0.45  # setup: keep destinations needing up to this share of 96/n cards
     min_useful: int = 2  # place when a play covers at least this many missing cards
     extra_cards: int = 1  # wagons placed beyond the deficit (steal armour, spare cards)

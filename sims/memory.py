@@ -1,0 +1,146 @@
+"""A human-like memory of the seat's own circulation pile.
+
+The printed rulebook keeps the circulation pile face down, hidden even from its owner; the
+engine exposes every pile in the view (R9: its content follows from public moves), so how
+well a seat remembers its own pile is the player's, modelled here. With ``memory = "human"``
+each card that moves into the seat's pile is recalled with probability ``recall``; the others
+are only counted (the seat knows how many cards its pile holds, not what the forgotten ones
+are). With ``capacity > 0`` at most that many cards are recalled, the oldest forgotten first.
+
+The model watches the seat's own pile in the views it is given at the seat's decisions: what
+arrived is the difference from the last pile it saw. A pile only grows during a round (R7);
+a new round (R19: every pile goes back into the deck) or a pile that shrank starts afresh.
+
+Forgotten cards and planning: ``recall(view)`` gives the view a strategy plans with, whose own
+pile is the *recalled* cards only. A forgotten card's kind is unknown, so counting it as any
+particular colour would be a guess the player does not make, and counting it as a wild card
+would be overconfident; planning with what is remembered is the cautious player's way (it
+re-supplies what it forgot). The forgotten cards still count at the resolution (R16): the
+engine resolves the true pile. ``belief(view).forgotten`` keeps their number for strategies
+that want more (e.g. a search player sampling their kinds).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from dataclasses import dataclass
+
+from cardgame.observation import SeatView
+from cardgame.state import CARD_KINDS
+
+MODELS = ("perfect", "human")
+RECALL_DEFAULT = 0.7
+CIRCULATIONS = 15  # SeatView's field of per-seat piles
+
+
+@dataclass(frozen=True)
+class Belief:
+    """What the seat believes its own pile holds: the cards it recalls (9 counts, 8 colours
+    then locomotives) and how many more it knows are there without knowing what they are."""
+
+    recalled: tuple[int, ...]
+    forgotten: int
+
+    @property
+    def size(self) -> int:
+        return sum(self.recalled) + self.forgotten
+
+
+def knob_problem(memory: object, recall: object, capacity: object) -> str | None:
+    """Why these memory knobs are refused (one line), or None when they are fine."""
+    if memory not in MODELS:
+        return f"memory must be one of {', '.join(map(repr, MODELS))}, got {memory!r}"
+    if not isinstance(recall, (int, float)) or not (math.isfinite(recall) and 0.0 <= recall <= 1.0):
+        return f"recall must be a probability between 0 and 1, got {recall!r}"
+    if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 0:
+        return f"capacity must be a whole number >= 0 (0: unlimited), got {capacity!r}"
+    if memory == "perfect" and (recall != RECALL_DEFAULT or capacity != 0):
+        return "recall and capacity apply only with memory = 'human'"
+    return None
+
+
+def private_rng(strategy_rng: random.Random) -> random.Random:
+    """A memory RNG derived from the strategy's RNG state without drawing from it: the
+    strategy's own stream stays what it is with perfect memory (paired comparisons)."""
+    return random.Random(b"memory:" + repr(strategy_rng.getstate()).encode())
+
+
+class Memory:
+    """One seat's memory of its own pile for one game (one per strategy instance).
+
+    Feed it the views the seat gets, in order; asking twice about the same pile draws
+    nothing, and a view it returned itself is recognised and passed through.
+    """
+
+    def __init__(self, rng: random.Random, recall: float, capacity: int = 0) -> None:
+        problem = knob_problem("human", recall, capacity)
+        if problem:
+            raise ValueError(problem)
+        self._rng = rng
+        self._recall = recall
+        self._capacity = capacity
+        self._round = -1
+        self._seen: tuple[int, ...] = (0,) * CARD_KINDS
+        self._recalled = [0] * CARD_KINDS
+        self._order: deque[int] = deque()  # recalled kinds, oldest first (with a capacity)
+        self._last: tuple[SeatView, SeatView] | None = None  # (view given, view returned)
+
+    @classmethod
+    def for_strategy(cls, strategy_rng: random.Random, recall: float, capacity: int = 0) -> Memory:
+        return cls(private_rng(strategy_rng), recall, capacity)
+
+    def belief(self, view: SeatView) -> Belief:
+        """The seat's belief about its own pile at this view."""
+        if self._last is not None and view is self._last[1]:
+            view = self._last[0]
+        self._observe(view)
+        recalled = tuple(self._recalled)
+        return Belief(recalled, sum(self._seen) - sum(recalled))
+
+    def recall(self, view: SeatView) -> SeatView:
+        """A copy of ``view`` whose own pile is the recalled cards (the forgotten left out);
+        every other field, the rivals' piles included, is the view's own."""
+        last = self._last
+        if last is not None and (view is last[0] or view is last[1]):
+            return last[1]
+        recalled = self.belief(view).recalled
+        seat = view.seat
+        piles = view[CIRCULATIONS]
+        believed = (*piles[:seat], recalled, *piles[seat + 1 :])
+        out = SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
+        self._last = (view, out)
+        return out
+
+    # ---------------------------------------------------------------- watching the pile
+    def _observe(self, view: SeatView) -> None:
+        pile = view.circulation()
+        seen = self._seen
+        if pile == seen and view.round == self._round:
+            return
+        if view.round != self._round or any(p < s for p, s in zip(pile, seen, strict=True)):
+            self._forget_all(view.round)
+            seen = self._seen
+        rng, recall = self._rng, self._recall
+        for kind in range(CARD_KINDS):  # cards that arrived together: in kind order
+            for _ in range(pile[kind] - seen[kind]):
+                if rng.random() < recall:
+                    self._remember(kind)
+        self._seen = tuple(pile)
+
+    def _forget_all(self, round_number: int) -> None:
+        """A new pile (a new round, R19): nothing of the old one is in it."""
+        self._round = round_number
+        self._seen = (0,) * CARD_KINDS
+        self._recalled = [0] * CARD_KINDS
+        self._order.clear()
+
+    def _remember(self, kind: int) -> None:
+        self._recalled[kind] += 1
+        if not self._capacity:
+            return
+        order = self._order
+        order.append(kind)
+        if len(order) > self._capacity:
+            self._recalled[order.popleft()] -= 1
