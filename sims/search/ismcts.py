@@ -18,7 +18,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from cardgame import Action
@@ -26,6 +28,8 @@ from cardgame.knowledge import Knowledge, sample_world
 
 from .candidates import candidates
 from .rollout import play_out, policies, reward
+
+Sampler = Callable[[random.Random], Any]  # a world the observer cannot rule out
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,17 @@ class SearchResult:
     visits: tuple[tuple[Action, int, float], ...]  # (move, visits, mean reward), most visited first
 
 
-def search(knowledge: Knowledge, settings: SearchSettings, rng: random.Random) -> SearchResult:
-    """The move chosen at the root after the budget is spent."""
+def search(
+    knowledge: Knowledge, settings: SearchSettings, rng: random.Random, forgotten: int = 0
+) -> SearchResult:
+    """The move chosen at the root after the budget is spent.
+
+    ``forgotten``: cards of its own pile the seat does not recall (``knowledge.view`` holds
+    the recalled ones); each sampled world draws their kinds from the unseen cards.
+    """
+    sample = partial(sample_world, knowledge, own_unknown=forgotten)
     if settings.root == "halving":
-        return _search_halving(knowledge, settings, rng)
+        return _search_halving(knowledge, sample, settings, rng)
     observer = knowledge.seat
     root = Node()
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
@@ -70,7 +81,7 @@ def search(knowledge: Knowledge, settings: SearchSettings, rng: random.Random) -
         if deadline is not None and done and time.perf_counter() > deadline:
             break
         world_rng = random.Random(rng.getrandbits(64))
-        _iterate(root, sample_world(knowledge, world_rng), observer, settings, world_rng)
+        _iterate(root, sample(world_rng), observer, settings, world_rng)
         done += 1
     ranked = sorted(
         root.children.items(),
@@ -84,7 +95,7 @@ def _stats(ranked: list[tuple[Action, Node]]) -> tuple[tuple[Action, int, float]
 
 
 def _search_halving(
-    knowledge: Knowledge, settings: SearchSettings, rng: random.Random
+    knowledge: Knowledge, sample: Sampler, settings: SearchSettings, rng: random.Random
 ) -> SearchResult:
     """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014).
 
@@ -114,7 +125,7 @@ def _search_halving(
             world_seed = rng.getrandbits(64)  # the same world and play-out luck for every move
             for action in alive:
                 world_rng = random.Random(world_seed)  # sampling anew is cheaper than a copy
-                world = sample_world(knowledge, world_rng)
+                world = sample(world_rng)
                 _iterate(root, world, observer, settings, world_rng, action)
                 done += 1
         children = root.children

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,11 +12,12 @@ from cardgame.observation import SeatView
 
 from ..search.ismcts import SearchResult, SearchSettings, search
 from ..search.rollout import ROLLOUT_POLICIES
-from ..strategy import Knobs, Strategy
+from ..memory import Memory
+from ..strategy import MemoryKnobs, Strategy
 
 
 @dataclass(frozen=True)
-class IsmctsKnobs(Knobs):
+class IsmctsKnobs(MemoryKnobs):
     iterations: int = 64  # play-outs per decision: the budget (reproducible)
     exploration: float = 0.35  # UCT constant on rewards in [0, 1]
     rollout: str = "planner"  # policy of every seat in play-outs: planner or random
@@ -26,6 +28,7 @@ class IsmctsKnobs(Knobs):
     seconds: float = 0.0  # > 0: also stop a search after this many seconds (not reproducible)
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
         if self.exploration < 0:
@@ -62,10 +65,17 @@ class Ismcts(Strategy):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last_search = self._search(knowledge)
+        forgotten = 0
+        memory = self.memory
+        if isinstance(memory, Memory):
+            # human memory: search from the pile it recalls; the forgotten cards' kinds are
+            # sampled in each world like any unseen card
+            forgotten = memory.belief(view).forgotten
+            knowledge = dataclasses.replace(knowledge, view=memory.recall(view))
+        self.last_search = self._search(knowledge, forgotten)
         return self.last_search.action
 
-    def _search(self, knowledge: Knowledge) -> SearchResult:
+    def _search(self, knowledge: Knowledge, forgotten: int) -> SearchResult:
         k = self.knobs
         settings = SearchSettings(
             iterations=k.iterations,
@@ -77,7 +87,7 @@ class Ismcts(Strategy):
             max_root=k.max_root,
             seconds=k.seconds,
         )
-        return search(knowledge, settings, self.rng)
+        return search(knowledge, settings, self.rng, forgotten)
 
     def decide(self, view: SeatView) -> Action:
         raise TypeError(

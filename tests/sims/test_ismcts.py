@@ -95,3 +95,19 @@ def test_candidates_are_legal_distinct_and_start_with_the_plan() -> None:
     assert options[0] == Planner(random.Random(0)).decide(view)
     assert len(set(options)) == len(options)
     assert set(options) <= set(legal)
+
+
+def test_human_memory_with_full_recall_plays_the_perfect_game() -> None:
+    perfect = play_game(table(2, 21), record=True, decision_seconds=0)
+    full = play_game(table(2, 21, memory="human", recall=1.0), record=True, decision_seconds=0)
+    assert perfect.record["turns"] == full.record["turns"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_human_memory_plays_whole_games_and_differs(players: int) -> None:
+    forgetful = play_game(
+        table(players, 9, memory="human", recall=0.2), record=True, decision_seconds=0
+    )
+    perfect = play_game(table(players, 9), record=True, decision_seconds=0)
+    assert not forgetful.game["failed"], forgetful.game["failure_error"]
+    assert forgetful.record["turns"] != perfect.record["turns"]
