@@ -10,9 +10,9 @@ from cardgame import Action
 from cardgame.knowledge import Knowledge
 from cardgame.observation import SeatView
 
+from ..memory import Memory
 from ..search.ismcts import SearchResult, SearchSettings, search
 from ..search.rollout import ROLLOUT_POLICIES
-from ..memory import Memory
 from ..strategy import MemoryKnobs, Strategy
 
 
