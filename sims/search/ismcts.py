@@ -107,8 +107,7 @@ def _search_halving(
     observer = knowledge.seat
     view = knowledge.view
     options = candidates(view, view.legal_actions())
-    width = min(len(options), max(2, settings.iterations // 4), settings.max_root)
-    alive = list(options[:width])
+    alive = list(options[: _halving_width(len(options), settings)])
     root = Node()
     rounds = max(1, math.ceil(math.log2(len(alive))))
     budget = settings.iterations
@@ -142,6 +141,18 @@ def _search_halving(
         ),
     )
     return SearchResult(alive[0], done, _stats(ranked))
+
+
+def _halving_width(available: int, settings: SearchSettings) -> int:
+    """How many candidates the budget can compare: each gets at least three worlds in the
+    first of its ``ceil(log2(width))`` equal rounds (fewer would rank them on noise)."""
+    width = 2
+    while (
+        width < min(available, settings.max_root)
+        and 3 * (width + 1) * math.ceil(math.log2(width + 1)) <= settings.iterations
+    ):
+        width += 1
+    return min(width, available)
 
 
 def _iterate(
