@@ -41,6 +41,7 @@ class SearchSettings:
     margin_weight: float
     root: str = "halving"  # halving: sequential halving on common worlds; uct: plain ISMCTS
     max_root: int = 8  # candidates sequential halving starts from
+    confidence: float = 1.0  # standard errors an alternative must beat the baseline by
     seconds: float = 0.0  # > 0: also stop when this much time has passed (not reproducible)
 
 
@@ -97,59 +98,85 @@ def _stats(ranked: list[tuple[Action, Node]]) -> tuple[tuple[Action, int, float]
 def _search_halving(
     knowledge: Knowledge, sample: Sampler, settings: SearchSettings, rng: random.Random
 ) -> SearchResult:
-    """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014).
+    """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014),
+    against the rollout policy's own move.
 
-    Every surviving candidate is tried in the same sampled worlds, so two candidates are
-    compared on equal luck (common random numbers): the difference of their means is what
-    the move changes, not who was dealt what. Each round spends an equal share of the
-    budget; the better half by mean reward over all worlds so far goes on.
+    Every candidate of a round is tried in the same sampled worlds, so two candidates are
+    compared on equal luck (common random numbers): the difference of their rewards in a
+    world is what the move changes there, not who was dealt what. The first candidate (the
+    planner's move, which the play-outs follow afterwards) is the baseline: it is tried in
+    every world. The alternatives halve among themselves, round after round; the last one
+    replaces the baseline only if its paired advantage is clear (mean difference over the
+    common worlds above ``confidence`` standard errors). Picking the best of a few noisy
+    estimates favours whichever was lucky; a move made every turn must beat that.
     """
     observer = knowledge.seat
     view = knowledge.view
     options = candidates(view, view.legal_actions())
-    alive = list(options[: _halving_width(len(options), settings)])
+    width = _halving_width(len(options), settings)
+    baseline, alternatives = options[0], list(options[1:width])
+    rewards: dict[Action, dict[int, float]] = {a: {} for a in options[:width]}
     root = Node()
-    rounds = max(1, math.ceil(math.log2(len(alive))))
-    budget = settings.iterations
+    rounds = _rounds(len(alternatives))
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
-    done = 0
+    done = world_index = 0
     for round_index in range(rounds):
-        if len(alive) == 1:
-            break
-        share = (budget - done) // (rounds - round_index)
-        worlds = max(1, share // len(alive))
+        tried = [baseline, *alternatives]
+        worlds = max(1, (settings.iterations - done) // (rounds - round_index) // len(tried))
         for _ in range(worlds):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
             world_seed = rng.getrandbits(64)  # the same world and play-out luck for every move
-            for action in alive:
+            for action in tried:
                 world_rng = random.Random(world_seed)  # sampling anew is cheaper than a copy
-                world = sample(world_rng)
-                _iterate(root, world, observer, settings, world_rng, action)
+                value = _iterate(root, sample(world_rng), observer, settings, world_rng, action)
+                rewards[action][world_index] = value
                 done += 1
-        children = root.children
-        alive.sort(
-            key=lambda a: (-children[a].total / max(children[a].visits, 1), options.index(a))
-        )
-        alive = alive[: max(1, (len(alive) + 1) // 2)]
+            world_index += 1
+        alternatives.sort(key=lambda a: (-_mean(rewards[a]), options.index(a)))
+        alternatives = alternatives[: max(1, (len(alternatives) + 1) // 2)]
+    best = alternatives[0]
+    clear = _clearly_better(rewards[best], rewards[baseline], settings.confidence)
+    choice = best if clear else baseline
     ranked = sorted(
         root.children.items(),
-        key=lambda item: (
-            item[0] != alive[0],
-            -item[1].total / max(item[1].visits, 1),
-            options.index(item[0]),
-        ),
+        key=lambda item: (item[0] != choice, -_mean(rewards[item[0]]), options.index(item[0])),
     )
-    return SearchResult(alive[0], done, _stats(ranked))
+    return SearchResult(choice, done, _stats(ranked))
+
+
+def _rounds(alternatives: int) -> int:
+    """Halving rounds that leave one alternative (one round for one: its comparison)."""
+    return max(1, math.ceil(math.log2(max(alternatives, 1))))
+
+
+def _mean(values: dict[int, float]) -> float:
+    return sum(values.values()) / len(values) if values else -math.inf
+
+
+def _clearly_better(
+    challenger: dict[int, float], baseline: dict[int, float], confidence: float
+) -> bool:
+    """Whether the challenger's mean paired advantage over the common worlds is positive and
+    above ``confidence`` standard errors."""
+    diffs = [challenger[w] - baseline[w] for w in challenger if w in baseline]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > confidence * math.sqrt(variance / n)
 
 
 def _halving_width(available: int, settings: SearchSettings) -> int:
-    """How many candidates the budget can compare: each gets at least three worlds in the
-    first of its ``ceil(log2(width))`` equal rounds (fewer would rank them on noise)."""
+    """How many candidates (the baseline included) the budget can compare: each gets at
+    least three worlds in the first of the halving rounds (fewer would rank them on noise)."""
     width = 2
     while (
         width < min(available, settings.max_root)
-        and 3 * (width + 1) * math.ceil(math.log2(width + 1)) <= settings.iterations
+        and 3 * (width + 1) * _rounds(width) <= settings.iterations
     ):
         width += 1
     return min(width, available)
@@ -162,7 +189,7 @@ def _iterate(
     settings: SearchSettings,
     rng: random.Random,
     first: Action | None = None,
-) -> None:
+) -> float:
     """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
     move."""
     seat_policies = policies(settings.rollout, world.players, rng)
@@ -192,6 +219,7 @@ def _iterate(
     for visited in path:
         visited.visits += 1
         visited.total += value
+    return value
 
 
 def _select(

@@ -25,6 +25,7 @@ class IsmctsKnobs(MemoryKnobs):
     margin_weight: float = 0.5  # reward = (1 - w) * win + w * squashed score margin
     root: str = "halving"  # halving: common-world sequential halving at the root; uct: UCT
     max_root: int = 8  # candidate moves sequential halving starts from
+    confidence: float = 1.0  # halving: standard errors a move must beat planner's move by
     seconds: float = 0.0  # > 0: also stop a search after this many seconds (not reproducible)
 
     def __post_init__(self) -> None:
@@ -45,6 +46,8 @@ class IsmctsKnobs(MemoryKnobs):
             raise ValueError(f"root must be halving or uct, got {self.root!r}")
         if self.max_root < 2:
             raise ValueError(f"max_root must be at least 2, got {self.max_root}")
+        if self.confidence < 0:
+            raise ValueError(f"confidence must be >= 0, got {self.confidence}")
         if self.seconds < 0:
             raise ValueError(f"seconds must be >= 0, got {self.seconds}")
 
@@ -85,6 +88,7 @@ class Ismcts(Strategy):
             margin_weight=k.margin_weight,
             root=k.root,
             max_root=k.max_root,
+            confidence=k.confidence,
             seconds=k.seconds,
         )
         return search(knowledge, settings, self.rng, forgotten)
