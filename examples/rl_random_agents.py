@@ -39,7 +39,10 @@ def play(players: int, games: int, seed: int = 0) -> tuple[list[float], list[flo
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    games = int(args[0]) if args else 20
+    games = int(args[0]) if args and args[0].isdigit() else 20
+    if len(args) > 1 or (args and (not args[0].isdigit() or games < 1)):
+        print(f"usage: {sys.argv[0]} [GAMES] (a whole number >= 1), got {args}", file=sys.stderr)
+        return 2
     for players in (2, 3, 4):
         shares, means = play(players, games)
         print(f"{players} players, {games} games of random masked agents")

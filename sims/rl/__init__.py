@@ -1,7 +1,8 @@
 """Reinforcement-learning interface: a PettingZoo AEC environment over the engine.
 
-Needs the optional extra (``pip install -e ".[rl]"``: pettingzoo, gymnasium). Nothing else in
-``sims`` imports this package, so ``sims`` works without them. docs/rl.md describes the
+Needs the optional extra (``pip install -e ".[rl]"``: pettingzoo, gymnasium); without it,
+importing ``sims.rl.env`` says what to install. Nothing else in ``sims`` imports this package,
+so ``sims`` works without them. docs/rl.md describes the
 action space, the observation vector and the rewards.
 
     from sims.rl.env import env  # PettingZoo's convention: the module has env and raw_env
@@ -31,13 +32,5 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module 'sims.rl' has no attribute {name!r}")
-    try:
-        module = importlib.import_module(f".{_WHERE[name]}", __name__)
-    except ModuleNotFoundError as exc:
-        if exc.name in ("pettingzoo", "gymnasium"):
-            raise ModuleNotFoundError(
-                f"sims.rl needs {exc.name}: install the extra with pip install -e '.[rl]'",
-                name=exc.name,
-            ) from None
-        raise
+    module = importlib.import_module(f".{_WHERE[name]}", __name__)
     return getattr(module, name)

@@ -14,11 +14,17 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:  # the optional extra is missing: say which, in one line
+    raise ModuleNotFoundError(
+        f"sims.rl needs {exc.name}: install the extra with pip install -e '.[rl]'", name=exc.name
+    ) from None
 
 from cardgame.actions import NO_CARD, NOBODY, Phase
 from cardgame.cards import CARD_NAMES, COLOURS
@@ -119,7 +125,7 @@ class TTRCardGameEnv(AECEnv):
         self._state = Game(self.players, seed, self.rules).new_state()
         self._trackers = [KnowledgeTracker(self._state, s) for s in range(self.players)]
         self._moves = 0
-        self._legal: tuple[int, np.ndarray] | None = None
+        self._legal: tuple[int, np.ndarray, tuple[int, ...]] | None = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -152,7 +158,7 @@ class TTRCardGameEnv(AECEnv):
             view = state.view(state.seat)
             mask = np.zeros(self.action_table.size, dtype=np.int8)
             mask[self.action_table.indexes(view.legal_actions(), view.offer_ids)] = 1
-            self._legal = (self._moves, mask)
+            self._legal = (self._moves, mask, view.offer_ids)
         return self._legal[1]
 
     def step(self, action: Any) -> None:
@@ -161,9 +167,9 @@ class TTRCardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = self._checked_index(agent, action)
+        index = self._checked_index(agent, action)  # also fills self._legal for this move
         state = self._state
-        engine_action = self.action_table.action(index, state.view(state.seat).offer_ids)
+        engine_action = self.action_table.action(index, self._legal[2])  # type: ignore[index]
         for tracker in self._trackers:
             tracker.before(state, engine_action)
         state.apply(engine_action)

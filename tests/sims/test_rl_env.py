@@ -152,6 +152,29 @@ def test_an_observation_shows_the_own_hand_in_its_slice():
     assert vector[hand.start : hand.stop].tolist() == e.game_state.hands[1]
 
 
+def test_seats_are_relative_to_the_observer_and_padded_to_four_slots():
+    e = raw_env(players=3)
+    e.reset(seed=5)
+    random_steps(e, 3, random.Random(5))  # the setup keeps: player_0 to move
+    state = e.game_state
+    slot = next(i for i, c in enumerate(state.face_up) if c not in (-1, LOCO))
+    card = state.face_up[slot]
+    e.step(e.action_table.blocks["draw_face_up"][0] + slot)  # player_0 takes it
+    layout = e.encoder.layout
+    vector = e.observe("player_2")["observation"]
+    sizes = layout["hand_sizes"]
+    assert vector[sizes.start : sizes.stop].tolist() == [
+        *(sum(state.hands[s]) for s in (2, 0, 1)),
+        0,
+    ]
+    known = layout["known_cards"].start + CARD_KINDS  # slot 1 of player_2 is seat 0
+    assert vector[known + card] == 1  # a wagon card: none of that kind was known before
+    own = layout["own_seat"]
+    assert vector[own.start : own.stop].tolist() == [0, 0, 1, 0]
+    seats = layout["seats"]
+    assert vector[seats.start : seats.stop].tolist() == [1, 1, 1, 0]
+
+
 def test_an_illegal_action_is_refused_with_one_line_and_changes_nothing():
     e = raw_env(players=2)
     e.reset(seed=1)
@@ -247,15 +270,31 @@ def test_sims_imports_without_pettingzoo_and_sims_rl_says_what_to_install():
     code = (
         "import sys; sys.modules['pettingzoo'] = None\n"
         "import sims, sims.cli, sims.study, sims.rl\n"
+        "sims.rl.ObservationEncoder  # numpy only\n"
         "try:\n"
         "    sims.rl.TTRCardGameEnv\n"
+        "except ModuleNotFoundError as exc:\n"
+        "    print(exc)\n"
+        "try:\n"
+        "    from sims.rl.env import env\n"
         "except ModuleNotFoundError as exc:\n"
         "    print(exc)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    assert "pip install -e '.[rl]'" in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines == ["sims.rl needs pettingzoo: install the extra with pip install -e '.[rl]'"] * 2
+
+
+def test_the_random_agents_example_refuses_a_bad_game_count_in_one_line():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "rl_random_agents.py"), "many"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "GAMES" in run.stderr
 
 
 def test_the_random_agents_example_runs_and_prints_win_shares():
