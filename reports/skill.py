@@ -94,13 +94,14 @@ def _game_sums(group: pd.DataFrame, labels: list[str]) -> tuple[np.ndarray, ...]
 def _eta_squared(weights: np.ndarray, count, total, squares) -> np.ndarray:
     """Between-strategy sum of squares over total sum of squares of the seat scores, with
     every game weighted by ``weights`` (rows: bootstrap draws; a game drawn twice counts
-    twice)."""
-    n_s, sum_s = weights @ count, weights @ total
+    twice). One matrix product gives every weighted sum."""
+    k = count.shape[1]
+    sums = weights @ np.column_stack([count, total, squares])
+    n_s, sum_s, sum_sq = sums[:, :k], sums[:, k : 2 * k], sums[:, -1]
     n, s = n_s.sum(axis=1), sum_s.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         between = np.where(n_s > 0, sum_s**2 / np.where(n_s > 0, n_s, 1), 0).sum(axis=1)
-        total_ss = weights @ squares - s**2 / n
-        return (between - s**2 / n) / total_ss
+        return (between - s**2 / n) / (sum_sq - s**2 / n)
 
 
 def _share_row(group: pd.DataFrame, scope: str, draws: int, rng) -> dict:
@@ -111,7 +112,8 @@ def _share_row(group: pd.DataFrame, scope: str, draws: int, rng) -> dict:
     boot = []
     for start in range(0, draws, 100):  # chunks keep memory small at thousands of games
         size = min(100, draws - start)
-        weights = rng.multinomial(n_games, np.full(n_games, 1 / n_games), size=size)
+        drawn = rng.integers(0, n_games, (size, n_games)) + n_games * np.arange(size)[:, None]
+        weights = np.bincount(drawn.ravel(), minlength=size * n_games).reshape(size, n_games)
         boot.append(_eta_squared(weights.astype(float), count, total, squares))
     values = np.concatenate(boot) if boot else np.array([])
     values = values[np.isfinite(values)]
@@ -212,8 +214,10 @@ def memory_value(
 def _pairs_ahead(seats: pd.DataFrame) -> pd.DataFrame:
     """Every ordered pair of seats of different strategies at one table, with ``ahead``
     (1, 0, or 0.5 on a full tie: R22 order, as in ``stats.head_to_head``)."""
-    left = seats[[*GAME, "players", "strategy", "score", "reached", "n_big_cities"]]
-    pairs = left.merge(left, on=[*GAME, "players"], suffixes=("", "_other"))
+    columns = [*GAME, "players", "strategy", "score", "reached", "n_big_cities"]
+    left = seats[columns + [c for c in ("_with_search",) if c in seats]]
+    right = left.drop(columns=["_with_search"], errors="ignore")
+    pairs = left.merge(right, on=[*GAME, "players"], suffixes=("", "_other"))
     pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
     return pairs.assign(ahead=_ahead(pairs))
 
@@ -241,8 +245,10 @@ def search_ranking(seats: pd.DataFrame, specs: dict | None) -> pd.DataFrame:
     search = search_labels(set(seats["strategy"]), specs)
     if not search or seats.empty:
         return pd.DataFrame(columns=RANK_COLUMNS)
-    pairs = _pairs_ahead(seats)
-    with_search = pairs.groupby(GAME)["strategy"].transform(lambda s: s.isin(search).any())
+    flagged = seats.assign(_search=seats["strategy"].isin(search))
+    flagged["_with_search"] = flagged.groupby(GAME)["_search"].transform("max")
+    pairs = _pairs_ahead(flagged)
+    with_search = pairs["_with_search"].astype(bool)
     mine = ~pairs["strategy"].isin(search | BASELINES)
     scripted = pairs[mine & ~with_search]
     against = pairs[mine & with_search & pairs["strategy_other"].isin(search)]

@@ -78,11 +78,15 @@ class StudyInfo:
 def _builtin_description(name: str) -> str:
     """The description of the built-in study of that name ('' for any other study): the
     results manifest does not carry it."""
-    from sims.study import builtin_studies, load_study
+    from sims import study
+    from sims.errors import SimsError
 
-    if name not in builtin_studies():
+    if name not in study.builtin_studies():
         return ""
-    return load_study(name).description
+    try:
+        return study.load_study(name).description
+    except SimsError:  # e.g. a strategy this install lacks: the results still report
+        return ""
 
 
 def study_info(study: dict, seats: pd.DataFrame) -> StudyInfo:

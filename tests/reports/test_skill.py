@@ -262,3 +262,19 @@ def test_builtin_skill_study_loads():
     assert study.pairing == "deals"
     search = sum(c.games for c in cells if any(s.startswith("ismcts") for s in c.lineup))
     assert search < study.total_games / 10  # search games are the costly few
+
+
+def test_a_builtin_study_that_cannot_load_leaves_the_description_empty(ladder, monkeypatch):
+    """Results of the skill study report even where its file names a strategy this install
+    lacks (the description is read from the built-in file; the report must not fail on it)."""
+    import sims.study
+    from reports.study_kinds import study_info
+    from sims.errors import UnknownStrategyError
+
+    def refuse(name):
+        raise UnknownStrategyError("skill.toml: unknown strategy 'ismcts'")
+
+    monkeypatch.setattr(sims.study, "load_study", refuse)
+    study = {**ladder.results.study, "name": "skill"}
+    info = study_info(study, ladder.seats)
+    assert info.kind == "skill" and info.description == ""
