@@ -498,8 +498,12 @@ def quick_study(
         data["name"] = name
         data["output"] = f"results/{name}"
         data.pop("description", None)
-    if games is not None:
+    if games is not None:  # every cell: line-ups lose their own games
         data["games_per_cell"] = games
+        if isinstance(data.get("lineups"), list):
+            data["lineups"] = [
+                x["seats"] if isinstance(x, dict) and "seats" in x else x for x in data["lineups"]
+            ]
     if players is not None:
         data["players"] = players
     if strategies is not None:

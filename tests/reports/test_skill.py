@@ -278,3 +278,16 @@ def test_a_builtin_study_that_cannot_load_leaves_the_description_empty(ladder, m
     study = {**ladder.results.study, "name": "skill"}
     info = study_info(study, ladder.seats)
     assert info.kind == "skill" and info.description == ""
+
+
+def test_a_skill_study_without_meetings_reports_without_empty_charts(tmp_path):
+    """Named skill, but every seat plays planner: the section says there is nothing to
+    compare instead of drawing empty charts or failing."""
+    study = {"name": "skill", "players": [2], "lineups": [["planner", "planner"]],
+             "games_per_cell": 4, "batch_size": 4, "seed": 1}  # fmt: skip
+    run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
+    mirror = analyse(load_results(tmp_path / "r"))
+    section = next(s for s in html.sections(mirror) if s.key == "skill")
+    assert section.figures == []
+    assert "No two strategies met" in section.intro
+    assert "## The skill ladder" in markdown.render(mirror)

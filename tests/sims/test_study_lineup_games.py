@@ -65,3 +65,16 @@ def test_bad_lineup_tables_name_the_key(entry, message):
         from_dict({"players": [2], "lineups": [entry]}, "s.toml")
     assert str(info.value).startswith("s.toml: ")
     assert "\n" not in str(info.value)
+
+
+def test_the_games_flag_sets_every_cell():
+    """``--games N`` means N games in every cell: a quick run of the skill study must not
+    keep its search line-ups at full size."""
+    from sims.study import quick_study
+
+    quick = quick_study(from_dict(STUDY), games=2)
+    assert {c.key: c.games for c in quick.cells()} == {
+        "base/2p/planner+random": 2,
+        "base/2p/planner+thief": 2,
+        "base/3p/planner+random+thief": 6,
+    }
