@@ -523,9 +523,18 @@ def memory_value(table: pd.DataFrame, measure: str) -> go.Figure:
 
 def search_ranking(table: pd.DataFrame) -> go.Figure:
     """Each strategy's share of comparisons won against scripted (x) and search (y)
-    opponents, per player count: points on a rising line keep their order."""
-    fig = go.Figure()
-    for players, group in table.groupby("players", sort=True):
+    opponents, one panel per player count: points rising left to right keep their order."""
+    from plotly.subplots import make_subplots
+
+    counts = sorted(table["players"].unique())
+    fig = make_subplots(
+        rows=1,
+        cols=max(len(counts), 1),
+        shared_yaxes=True,
+        subplot_titles=[f"{p} players" for p in counts],
+    )
+    for col, players in enumerate(counts, start=1):
+        group = table[table["players"] == players]
         fig.add_scatter(
             name=f"{players} players",
             x=group["rate_scripted"],
@@ -538,7 +547,10 @@ def search_ranking(table: pd.DataFrame) -> go.Figure:
             customdata=group[["n_games_scripted", "n_games_search"]],
             hovertemplate="%{text}: %{x:.1%} against scripted (%{customdata[0]} games), "
             "%{y:.1%} against search (%{customdata[1]} games)<extra></extra>",
+            showlegend=False,
+            row=1,
+            col=col,
         )
-    fig.update_xaxes(tickformat=".0%", title="share won against scripted opponents")
-    fig.update_yaxes(tickformat=".0%", title="share won against search opponents")
+        fig.update_xaxes(tickformat=".0%", title="won against scripted", row=1, col=col)
+    fig.update_yaxes(tickformat=".0%", title="won against search", row=1, col=1)
     return _layout(fig, "Does the heuristics' ranking hold against search players?")
