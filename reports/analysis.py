@@ -9,7 +9,7 @@ import pandas as pd
 from cardgame import default_catalogue
 from sims.results import Results
 
-from . import designer, stats
+from . import designer, skill, stats
 from .swaps import lineup_swaps
 
 
@@ -75,6 +75,9 @@ def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     tables["round_shares"] = stats.round_shares(base)
     tables["variants"] = stats.variant_effects(games, seats, rules=results.study.get("variants"))
     tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
+    tables.update(
+        skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
+    )
     return Analysis(results, tables, planned_games)
 
 

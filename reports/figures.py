@@ -453,3 +453,104 @@ def meta_game(table: pd.DataFrame) -> go.Figure:
     )
     fig.update_yaxes(tickformat=".0%", title="weight in the equilibrium mix", range=[0, 1.05])
     return _layout(fig, "Equilibrium mix of the 2-player meta-game")
+
+
+# ------------------------------------------------------------------ the skill ladder
+def skill_pairs(table: pd.DataFrame, players: int) -> go.Figure:
+    """At one player count, each pair of strategies that met: how often the stronger one
+    finished ahead, with its Wilson interval over games; 50% is a coin toss."""
+    here = table[table["players"] == players].sort_values("rate")
+    labels = here["strategy"] + " ahead of " + here["opponent"]
+    fig = go.Figure(
+        go.Scatter(
+            x=here["rate"],
+            y=labels,
+            mode="markers",
+            marker={"size": 9, "color": here["significant"].map({True: "#1f77b4", False: "#999"})},
+            error_x=_errors(here),
+            customdata=here[["n_games", "p_adjusted"]],
+            hovertemplate="%{y}: %{x:.1%} of %{customdata[0]} games (Holm p = "
+            "%{customdata[1]:.2g})<extra></extra>",
+            showlegend=False,
+        )
+    )
+    fig.add_vline(x=0.5, line_dash="dot", line_color="grey")
+    fig.update_xaxes(tickformat=".0%", title="share of the games the first finished ahead")
+    return _layout(
+        fig,
+        f"Skill ladder at {players} players: how often the stronger of a pair finishes ahead",
+        height=max(300, 60 + 22 * len(here)),
+    )
+
+
+def skill_share(table: pd.DataFrame) -> go.Figure:
+    """Share of the seat-score variance explained by the seated strategy, per player count
+    and scope, with its game-bootstrap interval."""
+    fig = go.Figure()
+    for scope, group in table.groupby("scope", sort=True):
+        fig.add_bar(
+            name=scope,
+            x=group["players"].map(lambda p: f"{p} players"),
+            y=group["share"],
+            error_y=_errors(group, "share"),
+            customdata=group[["n_games", "n_strategies"]],
+            hovertemplate="%{x}: %{y:.0%} (%{customdata[0]} games, %{customdata[1]} "
+            "strategies)<extra></extra>",
+        )
+    fig.update_yaxes(
+        tickformat=".0%", title="score variance explained by the strategy", range=[0, 1]
+    )
+    return _layout(fig, "How much of the score spread is skill", barmode="group")
+
+
+def memory_value(table: pd.DataFrame, measure: str) -> go.Figure:
+    """Perfect minus human-like memory on one paired measure, per player count."""
+    here = table[table["measure"] == measure]
+    fig = go.Figure(
+        go.Bar(
+            x=here["players"].map(lambda p: f"{p} players"),
+            y=here["value"],
+            error_y=_errors(here, "value"),
+            customdata=here[["n", "unit"]],
+            hovertemplate="%{x}: %{y:+.3g} (%{customdata[0]} %{customdata[1]})<extra></extra>",
+        )
+    )
+    fig.add_hline(y=0, line_color="black")
+    title = measure.replace("_", " ")
+    fig.update_yaxes(title=f"{title}: perfect minus human memory")
+    return _layout(fig, f"The value of memory: {title}")
+
+
+def search_ranking(table: pd.DataFrame) -> go.Figure:
+    """Each strategy's share of comparisons won against scripted (x) and search (y)
+    opponents, one panel per player count: points rising left to right keep their order."""
+    from plotly.subplots import make_subplots
+
+    counts = sorted(table["players"].unique())
+    fig = make_subplots(
+        rows=1,
+        cols=max(len(counts), 1),
+        shared_yaxes=True,
+        subplot_titles=[f"{p} players" for p in counts],
+    )
+    for col, players in enumerate(counts, start=1):
+        group = table[table["players"] == players]
+        fig.add_scatter(
+            name=f"{players} players",
+            x=group["rate_scripted"],
+            y=group["rate_search"],
+            mode="markers+text",
+            text=group["strategy"],
+            textposition="top center",
+            error_x=_errors(group, "rate_scripted", "scripted_ci_low", "scripted_ci_high"),
+            error_y=_errors(group, "rate_search", "search_ci_low", "search_ci_high"),
+            customdata=group[["n_games_scripted", "n_games_search"]],
+            hovertemplate="%{text}: %{x:.1%} against scripted (%{customdata[0]} games), "
+            "%{y:.1%} against search (%{customdata[1]} games)<extra></extra>",
+            showlegend=False,
+            row=1,
+            col=col,
+        )
+        fig.update_xaxes(tickformat=".0%", title="won against scripted", row=1, col=col)
+    fig.update_yaxes(tickformat=".0%", title="won against search", row=1, col=1)
+    return _layout(fig, "Does the heuristics' ranking hold against search players?")

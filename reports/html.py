@@ -19,7 +19,7 @@ from plotly.offline import get_plotlyjs
 
 from sims.errors import ResultsError
 
-from . import figures, power, study_kinds
+from . import figures, power, skill, study_kinds
 from .analysis import Analysis
 from .findings import headline
 
@@ -279,6 +279,8 @@ def sections(analysis: Analysis) -> list[Section]:
             )
         )
     out.append(designer_section(analysis))
+    if "skill_pairs" in t:
+        out.append(skill_section(analysis))
     return out
 
 
@@ -547,4 +549,84 @@ def designer_section(analysis: Analysis) -> Section:
             ("non_transitivity", t["non_transitivity"]),
             ("meta_game", t["meta_game"]),
         ],
+    )
+
+
+def skill_section(analysis: Analysis) -> Section:
+    """The skill ladder (reports/skill.py): pairs, skill and luck, the value of memory, and
+    the scripted ranking against search players; a figure only where it has data."""
+    t = analysis.tables
+    pairs, share, memory = t["skill_pairs"], t["skill_share"], t["memory_value"]
+    ranking, agreement = t["skill_ranking"], t["skill_agreement"]
+    pair = skill.memory_pair(analysis.strategies, analysis.results.study.get("strategies"))
+    figs = [
+        (
+            figures.skill_pairs(pairs, int(players)),
+            f"{int(players)} players: for each pair of strategies that sat at the same tables, "
+            "the share of those games in which the stronger one finished ahead of the other "
+            "(R22 order; a tie counts one half; a game counts once however many seats each "
+            "had); bars: Wilson 95% intervals over n_games; blue: different from 50% after "
+            "Holm's correction over the pairs of this player count (score test).",
+        )
+        for players in sorted(pairs["players"].unique())
+    ]
+    if not share.empty:
+        figs.append(
+            (
+                figures.skill_share(share),
+                "Share of the variance of seat scores explained by the seated strategy (eta "
+                "squared: between-strategy over total sum of squares, per player count); bars: "
+                f"95% percentile intervals from {int(share['draws'].iloc[0])} bootstrap draws "
+                "resampling whole games (seeded). 'without random' leaves the random seats "
+                "out. The rest of the spread is luck from a seat's point of view: the deal, "
+                "the seat order and the other seats' play.",
+            )
+        )
+    paired = memory[memory["unit"] == "deals"]
+    if not paired.empty:
+        figs.append(
+            (
+                figures.memory_value(paired, "win_share difference"),
+                f"Win share of {pair[0] if pair else skill.PERFECT} minus "
+                f"{pair[1] if pair else skill.HUMAN} in the same seat of line-ups that differ "
+                "only by that swap, replaying the same deals (pairing = deals): differences "
+                "averaged per deal, paired t 95% interval over deals (n in the hover; the "
+                "score difference is in memory_value).",
+            )
+        )
+    if not ranking.empty:
+        figs.append(
+            (
+                figures.search_ranking(ranking),
+                "Each scripted strategy (random left out): x, the share of its head-to-head "
+                "comparisons won against scripted opponents in games without a search player; "
+                "y, against the search seats of games with one; each averaged per game, "
+                "Wilson 95% intervals over games (n in the hover). Kendall's tau between the "
+                "two orders per player count is in skill_agreement.",
+            )
+        )
+    intro = " ".join(
+        [
+            "From random through the scripted strategies to the search player, per player "
+            "count, the game as the unit.",
+            skill.pair_sentence(pairs),
+            *(skill.share_sentence(row) for _, row in share.iterrows()),
+            skill.memory_sentence(memory, pair),
+            *(skill.tau_sentence(row) for _, row in agreement.iterrows()),
+        ]
+    )
+    if ranking.empty:
+        intro += " No scripted strategy met both scripted and search opponents: no ranking."
+    return Section(
+        "The skill ladder",
+        intro,
+        figs,
+        [
+            ("skill_pairs", pairs),
+            ("skill_share", share),
+            ("memory_value", memory),
+            ("skill_ranking", ranking),
+            ("skill_agreement", agreement),
+        ],
+        "skill",
     )

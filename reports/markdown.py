@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from . import skill
 from .analysis import Analysis
 from .findings import headline
 from .study_kinds import (
@@ -217,6 +218,7 @@ def render(analysis: Analysis) -> str:
     if not t["variants"].empty:
         parts += variant_parts(t["variants"])
     parts += designer_parts(analysis)
+    parts += skill_parts(analysis)
     cited = [n for n in cited_rulings("\n".join(parts)) if n in RULINGS]
     if cited:
         parts += ["## Rulings cited", "\n".join(f"- **R{n}**: {RULINGS[n]}" for n in cited)]
@@ -311,3 +313,49 @@ def variant_parts(effects) -> list[str]:
             ],
         ),
     ]
+
+
+def skill_parts(analysis: Analysis) -> list[str]:
+    """The skill ladder (reports/skill.py), only for a skill study: every number with its
+    interval and sample size."""
+    t = analysis.tables
+    if "skill_pairs" not in t:
+        return []
+    pairs, share, memory = t["skill_pairs"], t["skill_share"], t["memory_value"]
+    ranking, agreement = t["skill_ranking"], t["skill_agreement"]
+    pair = skill.memory_pair(analysis.strategies, analysis.results.study.get("strategies"))
+    parts = [
+        "## The skill ladder",
+        "### How often the stronger of a pair finishes ahead",
+        "Share of the games both sat in that the first finished ahead (R22 order, a tie "
+        "one half), Wilson 95% interval over games, score test of 50% with Holm's "
+        "correction over the pairs of a player count. " + skill.pair_sentence(pairs),
+        table(pairs, ["players", "strategy", "opponent", "n_games", "rate", "ci_low", "ci_high",
+                      "p_adjusted"]) if not pairs.empty else "",
+        "### How much of the score spread is skill",
+        "Share of the variance of seat scores explained by the seated strategy (between over "
+        "total sum of squares), 95% interval from a bootstrap over games.",
+        *(skill.share_sentence(row) for _, row in share.iterrows()),
+        table(share, ["players", "scope", "n_games", "n_strategies", "share", "ci_low",
+                      "ci_high"]) if not share.empty else "Scores never varied: no share.",
+        "### The value of memory",
+        skill.memory_sentence(memory, pair),
+    ]  # fmt: skip
+    if not memory.empty:
+        parts.append(
+            table(memory, ["players", "measure", "unit", "n", "value", "ci_low", "ci_high",
+                           "p_value"])
+        )  # fmt: skip
+    parts.append("### Does the heuristics' ranking hold against search players?")
+    if ranking.empty:
+        parts.append("No scripted strategy met both scripted and search opponents.")
+        return [p for p in parts if p]
+    parts += [
+        "Share of head-to-head comparisons won (per game, Wilson over games) against "
+        "scripted opponents and against the search seats, random left out; rank 1 = best.",
+        table(ranking, ["players", "strategy", "rank_scripted", "rate_scripted",
+                        "n_games_scripted", "rank_search", "rate_search", "search_ci_low",
+                        "search_ci_high", "n_games_search"]),
+        *(skill.tau_sentence(row) for _, row in agreement.iterrows()),
+    ]  # fmt: skip
+    return [p for p in parts if p]

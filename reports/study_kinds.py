@@ -58,6 +58,11 @@ QUESTIONS = {
         "What does each rule variant change against the printed game?",
         ["variants", "strongest", "convergence", "seats", "players", "points"],
     ),
+    "skill": (
+        "How far apart are the players, from random through the heuristics to search, how "
+        "much of a game is skill, and what is memory worth?",
+        ["skill", "strongest", "convergence", "points", "seats", "players"],
+    ),
 }
 
 
@@ -73,11 +78,15 @@ class StudyInfo:
 def _builtin_description(name: str) -> str:
     """The description of the built-in study of that name ('' for any other study): the
     results manifest does not carry it."""
-    from sims.study import builtin_studies, load_study
+    from sims import study
+    from sims.errors import SimsError
 
-    if name not in builtin_studies():
+    if name not in study.builtin_studies():
         return ""
-    return load_study(name).description
+    try:
+        return study.load_study(name).description
+    except SimsError:  # e.g. a strategy this install lacks: the results still report
+        return ""
 
 
 def study_info(study: dict, seats: pd.DataFrame) -> StudyInfo:
@@ -88,12 +97,21 @@ def study_info(study: dict, seats: pd.DataFrame) -> StudyInfo:
         kind = name
     elif len(study.get("variants") or {}) > 1:
         kind = "variants"
+    elif _seats_search(study, seats):
+        kind = "skill"
     elif alone_everywhere(seats):
         kind = "player-counts"
     else:
         kind = "strategy-ladder"
     question, order = QUESTIONS[kind]
     return StudyInfo(name, description, kind, question, order)
+
+
+def _seats_search(study: dict, seats: pd.DataFrame) -> bool:
+    """A custom study seating a search player beside others asks the skill question."""
+    from .skill import applies
+
+    return applies(study, seats)
 
 
 def alone_everywhere(seats: pd.DataFrame) -> bool:

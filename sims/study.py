@@ -77,6 +77,9 @@ class Study:
     decision_seconds: float = DEFAULT_DECISION_SECONDS  # wall-clock limit per decision; 0: none
     source: dict[str, Any] = field(default_factory=dict, compare=False)
     pairing: str = "none"
+    # games of line-ups given as ``{seats = [...], games = N}`` (by sorted line-up): costly
+    # line-ups (search players) play fewer games than ``games_per_cell``
+    lineup_games: dict[tuple[str, ...], int] = field(default_factory=dict)
     # player counts a variant is played at (given by its `players` key, or every count where
     # its rules differ from base); a variant missing here is played at every count
     variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -93,12 +96,16 @@ class Study:
             for players in self.players_for(variant):
                 for lineup in self._lineups(players):
                     seatings = len(set(permutations(lineup)))
-                    games = self.games_per_cell
+                    games = self.games_for(lineup)
                     if self.rotation == "permutations" and games % seatings:
                         games += seatings - games % seatings  # every seating equally often
                     key = f"{variant}/{players}p/{'+'.join(lineup)}"
                     out.append(Cell(key, variant, rules, players, lineup, games))
         return out
+
+    def games_for(self, lineup: tuple[str, ...]) -> int:
+        """The games asked for a line-up: its own ``games``, else ``games_per_cell``."""
+        return self.lineup_games.get(tuple(sorted(lineup)), self.games_per_cell)
 
     def _lineups(self, players: int) -> list[tuple[str, ...]]:
         if self.lineups is not None:
@@ -114,20 +121,22 @@ class Study:
 
     def rounding_note(self) -> str | None:
         """Says so when the permutations rotation plays more games than asked for."""
-        rounded: dict[int, set[int]] = {}
+        rounded: dict[int, dict[int, set[int]]] = {}  # asked -> played -> player counts
         for cell in self.cells():
-            if cell.games != self.games_per_cell:
-                rounded.setdefault(cell.games, set()).add(cell.players)
+            asked = self.games_for(cell.lineup)
+            if cell.games != asked:
+                rounded.setdefault(asked, {}).setdefault(cell.games, set()).add(cell.players)
         if not rounded:
             return None
-        parts = [
-            f"{games} ({', '.join(map(str, sorted(players)))} players)"
-            for games, players in sorted(rounded.items())
-        ]
-        return (
-            f"{self.games_per_cell} games per cell rounded up to {' or '.join(parts)} "
-            "so every seat order appears equally often"
-        )
+        notes = []
+        for asked, played in sorted(rounded.items()):
+            parts = [
+                f"{games} ({', '.join(map(str, sorted(players)))} players)"
+                for games, players in sorted(played.items())
+            ]
+            what = "games per cell" if asked == self.games_per_cell else "games of a line-up"
+            notes.append(f"{asked} {what} rounded up to {' or '.join(parts)}")
+        return f"{'; '.join(notes)} so every seat order appears equally often"
 
     def to_dict(self) -> dict[str, Any]:
         """The study as plain data: stored with results to check a resumed run."""
@@ -136,7 +145,9 @@ class Study:
             "seed": self.seed,
             "games_per_cell": self.games_per_cell,
             "players": list(self.players),
-            "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
+            "lineups": [self._lineup_dict(x) for x in self.lineups]
+            if self.lineups is not None
+            else None,
             "pool": list(self.pool),
             "rotation": self.rotation,
             "batch_size": self.batch_size,
@@ -147,6 +158,11 @@ class Study:
             "clock": self.clock.to_dict(),
             **self._pairing_dict(),
         }
+
+    def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
+        """A line-up as the file gave it: a list, or a table when it has its own games."""
+        games = self.lineup_games.get(tuple(sorted(lineup)))
+        return list(lineup) if games is None else {"seats": list(lineup), "games": games}
 
     def _pairing_dict(self) -> dict[str, Any]:
         """Pairing, only when on: results made before the option existed still resume."""
@@ -231,7 +247,9 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     if lineups is None and pool is None:
         pool = ["planner", "random"]
     labels: list[str] = []
+    lineup_games: dict[tuple[str, ...], int] = {}
     if lineups is not None:
+        lineups, lineup_games = _lineup_tables(lineups, where)
         _need(
             isinstance(lineups, list) and lineups
             and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x)
@@ -312,7 +330,29 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         source=data,
         pairing=pairing,
         variant_players=variant_players,
+        lineup_games=lineup_games,
     )
+
+
+def _lineup_tables(lineups: Any, where: str) -> tuple[Any, dict[tuple[str, ...], int]]:
+    """Line-ups given as tables ``{seats = [...], games = N}`` become plain lists, their
+    games kept apart (so costly line-ups can play fewer games than the others)."""
+    if not isinstance(lineups, list):
+        return lineups, {}
+    plain, games = [], {}
+    for entry in lineups:
+        if isinstance(entry, dict):
+            extra = sorted(set(entry) - {"seats", "games"})
+            _need(not extra, f"{where}: lineups.{extra[0] if extra else ''}",
+                  "unknown key (known: games, seats)")  # fmt: skip
+            _need("seats" in entry, f"{where}: lineups", f"line-up table {entry} has no seats")
+            seats = entry["seats"]
+            if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
+                count = _int(entry, "games", 1, 1, f"{where}: lineups {seats}", MAX_GAMES)
+                games[tuple(sorted(seats))] = count
+            entry = seats
+        plain.append(entry)
+    return plain, games
 
 
 def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
@@ -458,8 +498,12 @@ def quick_study(
         data["name"] = name
         data["output"] = f"results/{name}"
         data.pop("description", None)
-    if games is not None:
+    if games is not None:  # every cell: line-ups lose their own games
         data["games_per_cell"] = games
+        if isinstance(data.get("lineups"), list):
+            data["lineups"] = [
+                x["seats"] if isinstance(x, dict) and "seats" in x else x for x in data["lineups"]
+            ]
     if players is not None:
         data["players"] = players
     if strategies is not None:
