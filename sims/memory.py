@@ -12,12 +12,24 @@ arrived is the difference from the last pile it saw. A pile only grows during a 
 a new round (R19: every pile goes back into the deck) or a pile that shrank starts afresh.
 
 Forgotten cards and planning: ``recall(view)`` gives the view a strategy plans with, whose own
-pile is the *recalled* cards only. A forgotten card's kind is unknown, so counting it as any
-particular colour would be a guess the player does not make, and counting it as a wild card
-would be overconfident; planning with what is remembered is the cautious player's way (it
-re-supplies what it forgot). The forgotten cards still count at the resolution (R16): the
-engine resolves the true pile. ``belief(view).forgotten`` keeps their number for strategies
-that want more (e.g. a search player sampling their kinds).
+pile is the seat's estimate of its pile, by the ``guess`` knob:
+
+- ``"scaled"`` (the default): the forgotten cards are spread over the kinds in the proportions
+  of the recalled ones (largest remainders, ties to the lower kind), so the estimate has the
+  pile's true size. Each card is recalled independently of its kind, so the recalled cards are
+  a fair sample of the pile's mix: scaling them up is the player's best guess, and uses all it
+  knows (the count too); with a capacity the recalled cards are the latest, so the mix leans
+  toward the columns that fed the pile last. With nothing recalled there is nothing to scale:
+  the estimate is empty. The guess can name cards the pile does not hold (too many reds, too
+  few blues), as a player's does.
+- ``"none"``: plan with the recalled cards only, as if the forgotten ones were not there. The
+  cautious reading, but it throws away the count the seat knows: a planner then keeps
+  re-supplying colours it already has, seldom feels covered and hardly draws destinations
+  (docs/strategies.md has the measured cost of each rule).
+
+The forgotten cards still count at the resolution (R16): the engine resolves the true pile.
+``belief(view)`` gives what the seat knows before any guess (the recalled cards and the
+number forgotten), e.g. for a search player that samples the forgotten kinds itself.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ from cardgame.observation import SeatView
 from cardgame.state import CARD_KINDS
 
 MODELS = ("perfect", "human")
+GUESSES = ("scaled", "none")
 RECALL_DEFAULT = 0.7
 CIRCULATIONS = 15  # SeatView's field of per-seat piles
 
@@ -47,8 +60,23 @@ class Belief:
     def size(self) -> int:
         return sum(self.recalled) + self.forgotten
 
+    def estimate(self, guess: str = "scaled") -> tuple[int, ...]:
+        """The pile the seat plans with (9 counts): see the module's note on ``guess``."""
+        recalled, known = self.recalled, sum(self.recalled)
+        if guess == "none" or not known or not self.forgotten:
+            return recalled
+        size = known + self.forgotten
+        shares = [r * size / known for r in recalled]
+        pile = [int(share) for share in shares]
+        by_remainder = sorted(range(len(pile)), key=lambda k: (pile[k] - shares[k], k))
+        for k in by_remainder[: size - sum(pile)]:
+            pile[k] += 1
+        return tuple(pile)
 
-def knob_problem(memory: object, recall: object, capacity: object) -> str | None:
+
+def knob_problem(
+    memory: object, recall: object, capacity: object, guess: object = "scaled"
+) -> str | None:
     """Why these memory knobs are refused (one line), or None when they are fine."""
     if memory not in MODELS:
         return f"memory must be one of {', '.join(map(repr, MODELS))}, got {memory!r}"
@@ -56,8 +84,10 @@ def knob_problem(memory: object, recall: object, capacity: object) -> str | None
         return f"recall must be a probability between 0 and 1, got {recall!r}"
     if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 0:
         return f"capacity must be a whole number >= 0 (0: unlimited), got {capacity!r}"
-    if memory == "perfect" and (recall != RECALL_DEFAULT or capacity != 0):
-        return "recall and capacity apply only with memory = 'human'"
+    if guess not in GUESSES:
+        return f"guess must be one of {', '.join(map(repr, GUESSES))}, got {guess!r}"
+    if memory == "perfect" and (recall != RECALL_DEFAULT or capacity != 0 or guess != "scaled"):
+        return "recall, capacity and guess apply only with memory = 'human'"
     return None
 
 
@@ -74,13 +104,16 @@ class Memory:
     nothing, and a view it returned itself is recognised and passed through.
     """
 
-    def __init__(self, rng: random.Random, recall: float, capacity: int = 0) -> None:
-        problem = knob_problem("human", recall, capacity)
+    def __init__(
+        self, rng: random.Random, recall: float, capacity: int = 0, guess: str = "scaled"
+    ) -> None:
+        problem = knob_problem("human", recall, capacity, guess)
         if problem:
             raise ValueError(problem)
         self._rng = rng
         self._recall = recall
         self._capacity = capacity
+        self._guess = guess
         self._round = -1
         self._seen: tuple[int, ...] = (0,) * CARD_KINDS
         self._recalled = [0] * CARD_KINDS
@@ -88,8 +121,10 @@ class Memory:
         self._last: tuple[SeatView, SeatView] | None = None  # (view given, view returned)
 
     @classmethod
-    def for_strategy(cls, strategy_rng: random.Random, recall: float, capacity: int = 0) -> Memory:
-        return cls(private_rng(strategy_rng), recall, capacity)
+    def for_strategy(
+        cls, strategy_rng: random.Random, recall: float, capacity: int = 0, guess: str = "scaled"
+    ) -> Memory:
+        return cls(private_rng(strategy_rng), recall, capacity, guess)
 
     def belief(self, view: SeatView) -> Belief:
         """The seat's belief about its own pile at this view."""
@@ -100,15 +135,15 @@ class Memory:
         return Belief(recalled, sum(self._seen) - sum(recalled))
 
     def recall(self, view: SeatView) -> SeatView:
-        """A copy of ``view`` whose own pile is the recalled cards (the forgotten left out);
-        every other field, the rivals' piles included, is the view's own."""
+        """A copy of ``view`` whose own pile is the seat's estimate (``Belief.estimate`` by
+        the ``guess`` knob); every other field, the rivals' piles included, is the view's."""
         last = self._last
         if last is not None and (view is last[0] or view is last[1]):
             return last[1]
-        recalled = self.belief(view).recalled
+        estimate = self.belief(view).estimate(self._guess)
         seat = view.seat
         piles = view[CIRCULATIONS]
-        believed = (*piles[:seat], recalled, *piles[seat + 1 :])
+        believed = (*piles[:seat], estimate, *piles[seat + 1 :])
         out = SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
         self._last = (view, out)
         return out
