@@ -21,7 +21,9 @@ pile is the seat's estimate of its pile, by the ``guess`` knob:
   knows (the count too); with a capacity the recalled cards are the latest, so the mix leans
   toward the columns that fed the pile last. With nothing recalled there is nothing to scale:
   the estimate is empty. The guess can name cards the pile does not hold (too many reds, too
-  few blues), as a player's does.
+  few blues), as a player's does, but never more of a kind than the seat can see are left
+  (the game's cards of that kind less those in its hand, the row, the yards, the discard and
+  the rivals' piles); what cannot be placed so stays unplanned.
 - ``"none"``: plan with the recalled cards only, as if the forgotten ones were not there. The
   cautious reading, but it throws away the count the seat knows: a planner then keeps
   re-supplying colours it already has, seldom feels covered and hardly draws destinations
@@ -37,8 +39,9 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from cardgame.cards import LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from cardgame.observation import SeatView
 from cardgame.state import CARD_KINDS
 
@@ -51,10 +54,14 @@ CIRCULATIONS = 15  # SeatView's field of per-seat piles
 @dataclass(frozen=True)
 class Belief:
     """What the seat believes its own pile holds: the cards it recalls (9 counts, 8 colours
-    then locomotives) and how many more it knows are there without knowing what they are."""
+    then locomotives), how many more it knows are there without knowing what they are, and
+    (when known) the most cards of each kind the pile can hold: the game's cards of that kind
+    less those the seat sees elsewhere (its hand, the row, the yards, the discard, the rivals'
+    piles). Beliefs are equal when they recall and forget the same: the bound is the view's."""
 
     recalled: tuple[int, ...]
     forgotten: int
+    possible: tuple[int, ...] | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:
@@ -62,16 +69,59 @@ class Belief:
 
     def estimate(self, guess: str = "scaled") -> tuple[int, ...]:
         """The pile the seat plans with (9 counts): see the module's note on ``guess``."""
-        recalled, known = self.recalled, sum(self.recalled)
-        if guess == "none" or not known or not self.forgotten:
+        recalled = self.recalled
+        if guess == "none":
             return recalled
-        size = known + self.forgotten
-        shares = [r * size / known for r in recalled]
-        pile = [int(share) for share in shares]
-        by_remainder = sorted(range(len(pile)), key=lambda k: (pile[k] - shares[k], k))
-        for k in by_remainder[: size - sum(pile)]:
-            pile[k] += 1
+        pile = list(recalled)
+        possible = self.possible or (UNBOUNDED,) * len(pile)
+        room = [most - have for most, have in zip(possible, pile, strict=True)]
+        left = self.forgotten
+        while left:  # each pass places them all, or fills at least one kind
+            weights = {k: r for k, r in enumerate(recalled) if r and room[k] > 0}
+            if not weights:
+                break  # nothing recalled, or every recalled kind full: the rest stay unplanned
+            left -= _spread(left, weights, pile, room)
         return tuple(pile)
+
+
+UNBOUNDED = 1 << 30
+
+
+def _spread(cards: int, weights: dict[int, int], pile: list[int], room: list[int]) -> int:
+    """Share ``cards`` over the kinds in proportion to ``weights`` (largest remainders, ties
+    to the lower kind), each kind taking no more than its room; the number placed."""
+    total = sum(weights.values())
+    shares = {k: cards * w / total for k, w in weights.items()}
+    whole = {k: int(share) for k, share in shares.items()}
+    by_remainder = sorted(weights, key=lambda k: (whole[k] - shares[k], k))
+    for k in by_remainder[: cards - sum(whole.values())]:
+        whole[k] += 1
+    placed = 0
+    for k, n in whole.items():
+        take = n if n < room[k] else room[k]
+        pile[k] += take
+        room[k] -= take
+        placed += take
+    return placed
+
+
+def possible_pile(view: SeatView) -> tuple[int, ...]:
+    """The most cards of each kind the seat's pile can hold: the game's cards less those the
+    view shows elsewhere (a bound the true pile always respects)."""
+    most = [WAGONS_PER_COLOUR] * NUM_COLOURS + [LOCOMOTIVES]
+    seat = view.seat
+    shown = [view.hand, view.discard]
+    shown.extend(pile for s, pile in enumerate(view.circulations) if s != seat)
+    for counts in shown:
+        for kind, n in enumerate(counts):
+            most[kind] -= n
+    for card in view.face_up:
+        if card >= 0:
+            most[card] -= 1
+    for c in range(NUM_COLOURS):
+        most[c] -= view.yard_wagons[c]
+        most[LOCO] -= view.yard_locos[c]
+    return tuple(most)
 
 
 def knob_problem(
@@ -132,7 +182,7 @@ class Memory:
             view = self._last[0]
         self._observe(view)
         recalled = tuple(self._recalled)
-        return Belief(recalled, sum(self._seen) - sum(recalled))
+        return Belief(recalled, sum(self._seen) - sum(recalled), possible_pile(view))
 
     def recall(self, view: SeatView) -> SeatView:
         """A copy of ``view`` whose own pile is the seat's estimate (``Belief.estimate`` by

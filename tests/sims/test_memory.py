@@ -139,6 +139,29 @@ def test_the_scaled_guess_has_the_pile_size_and_only_recalled_kinds(recalled, fo
     assert all((e > 0) <= (r > 0) and e >= r for e, r in zip(estimate, recalled, strict=True))
 
 
+def test_the_scaled_guess_never_names_more_cards_than_can_be_left():
+    possible = tuple(counts(red=7, blue=10, loco=16))
+    belief = Belief(tuple(counts(red=6, blue=2)), 8, possible)
+    # unbounded: 12 reds and 4 blues; reds are capped at 7, the rest goes to blue
+    assert Belief(belief.recalled, 8).estimate() == tuple(counts(red=12, blue=4))
+    assert belief.estimate() == tuple(counts(red=7, blue=9))
+    full = Belief(tuple(counts(red=6, blue=2)), 8, tuple(counts(red=7, blue=3)))
+    assert full.estimate() == tuple(counts(red=7, blue=3))  # 6 forgotten stay unplanned
+
+
+@given(
+    recalled=piles,
+    forgotten=st.integers(0, 30),
+    spare=st.lists(st.integers(0, 4), min_size=9, max_size=9),
+)
+def test_the_bounded_guess_keeps_within_the_bound(recalled, forgotten, spare):
+    possible = tuple(r + s for r, s in zip(recalled, spare, strict=True))
+    estimate = Belief(tuple(recalled), forgotten, possible).estimate()
+    assert all(r <= e <= most for r, e, most in zip(recalled, estimate, possible, strict=True))
+    placeable = sum(most for r, most in zip(recalled, possible, strict=True) if r)
+    assert sum(estimate) == min(sum(recalled) + forgotten, placeable)
+
+
 def test_recall_replaces_only_the_own_pile_of_the_view():
     state = started(3, seed=2)
     state.circulation[0] = counts(red=2, green=1)
@@ -210,6 +233,10 @@ class Probe(Planner):
         pile = view.circulation()
         assert all(r <= p for r, p in zip(belief.recalled, pile, strict=True))
         assert belief.size == sum(pile)
+        # the bound holds the true pile, and the guess never passes it
+        assert all(p <= most for p, most in zip(pile, belief.possible, strict=True))
+        estimate = belief.estimate(self.knobs.guess)
+        assert all(e <= most for e, most in zip(estimate, belief.possible, strict=True))
         self.checks.append((view.round, belief, pile))
         self._belief = belief
         return super().decide(view)
