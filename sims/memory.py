@@ -147,6 +147,14 @@ def private_rng(strategy_rng: random.Random) -> random.Random:
     return random.Random(b"memory:" + repr(strategy_rng.getstate()).encode())
 
 
+def with_own_pile(view: SeatView, pile: tuple[int, ...]) -> SeatView:
+    """A copy of ``view`` whose own circulation pile is ``pile``; nothing else changes."""
+    seat = view.seat
+    piles = view[CIRCULATIONS]
+    believed = (*piles[:seat], tuple(pile), *piles[seat + 1 :])
+    return SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
+
+
 class Memory:
     """One seat's memory of its own pile for one game (one per strategy instance).
 
@@ -190,11 +198,7 @@ class Memory:
         last = self._last
         if last is not None and (view is last[0] or view is last[1]):
             return last[1]
-        estimate = self.belief(view).estimate(self._guess)
-        seat = view.seat
-        piles = view[CIRCULATIONS]
-        believed = (*piles[:seat], estimate, *piles[seat + 1 :])
-        out = SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
+        out = with_own_pile(view, self.belief(view).estimate(self._guess))
         self._last = (view, out)
         return out
 
