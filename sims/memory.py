@@ -12,12 +12,26 @@ arrived is the difference from the last pile it saw. A pile only grows during a 
 a new round (R19: every pile goes back into the deck) or a pile that shrank starts afresh.
 
 Forgotten cards and planning: ``recall(view)`` gives the view a strategy plans with, whose own
-pile is the *recalled* cards only. A forgotten card's kind is unknown, so counting it as any
-particular colour would be a guess the player does not make, and counting it as a wild card
-would be overconfident; planning with what is remembered is the cautious player's way (it
-re-supplies what it forgot). The forgotten cards still count at the resolution (R16): the
-engine resolves the true pile. ``belief(view).forgotten`` keeps their number for strategies
-that want more (e.g. a search player sampling their kinds).
+pile is the seat's estimate of its pile, by the ``guess`` knob:
+
+- ``"scaled"`` (the default): the forgotten cards are spread over the kinds in the proportions
+  of the recalled ones (largest remainders, ties to the lower kind), so the estimate has the
+  pile's true size. Each card is recalled independently of its kind, so the recalled cards are
+  a fair sample of the pile's mix: scaling them up is the player's best guess, and uses all it
+  knows (the count too); with a capacity the recalled cards are the latest, so the mix leans
+  toward the columns that fed the pile last. With nothing recalled there is nothing to scale:
+  the estimate is empty. The guess can name cards the pile does not hold (too many reds, too
+  few blues), as a player's does, but never more of a kind than the seat can see are left
+  (the game's cards of that kind less those in its hand, the row, the yards, the discard and
+  the rivals' piles); what cannot be placed so stays unplanned.
+- ``"none"``: plan with the recalled cards only, as if the forgotten ones were not there. The
+  cautious reading, but it throws away the count the seat knows: a planner then keeps
+  re-supplying colours it already has, seldom feels covered and hardly draws destinations
+  (docs/strategies.md has the measured cost of each rule).
+
+The forgotten cards still count at the resolution (R16): the engine resolves the true pile.
+``belief(view)`` gives what the seat knows before any guess (the recalled cards and the
+number forgotten), e.g. for a search player that samples the forgotten kinds itself.
 """
 
 from __future__ import annotations
@@ -25,12 +39,14 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from cardgame.cards import LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from cardgame.observation import SeatView
 from cardgame.state import CARD_KINDS
 
 MODELS = ("perfect", "human")
+GUESSES = ("scaled", "none")
 RECALL_DEFAULT = 0.7
 CIRCULATIONS = 15  # SeatView's field of per-seat piles
 
@@ -38,17 +54,79 @@ CIRCULATIONS = 15  # SeatView's field of per-seat piles
 @dataclass(frozen=True)
 class Belief:
     """What the seat believes its own pile holds: the cards it recalls (9 counts, 8 colours
-    then locomotives) and how many more it knows are there without knowing what they are."""
+    then locomotives), how many more it knows are there without knowing what they are, and
+    (when known) the most cards of each kind the pile can hold: the game's cards of that kind
+    less those the seat sees elsewhere (its hand, the row, the yards, the discard, the rivals'
+    piles). Beliefs are equal when they recall and forget the same: the bound is the view's."""
 
     recalled: tuple[int, ...]
     forgotten: int
+    possible: tuple[int, ...] | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:
         return sum(self.recalled) + self.forgotten
 
+    def estimate(self, guess: str = "scaled") -> tuple[int, ...]:
+        """The pile the seat plans with (9 counts): see the module's note on ``guess``."""
+        recalled = self.recalled
+        if guess == "none":
+            return recalled
+        pile = list(recalled)
+        possible = self.possible or (UNBOUNDED,) * len(pile)
+        room = [most - have for most, have in zip(possible, pile, strict=True)]
+        left = self.forgotten
+        while left:  # each pass places them all, or fills at least one kind
+            weights = {k: r for k, r in enumerate(recalled) if r and room[k] > 0}
+            if not weights:
+                break  # nothing recalled, or every recalled kind full: the rest stay unplanned
+            left -= _spread(left, weights, pile, room)
+        return tuple(pile)
 
-def knob_problem(memory: object, recall: object, capacity: object) -> str | None:
+
+UNBOUNDED = 1 << 30
+
+
+def _spread(cards: int, weights: dict[int, int], pile: list[int], room: list[int]) -> int:
+    """Share ``cards`` over the kinds in proportion to ``weights`` (largest remainders, ties
+    to the lower kind), each kind taking no more than its room; the number placed."""
+    total = sum(weights.values())
+    shares = {k: cards * w / total for k, w in weights.items()}
+    whole = {k: int(share) for k, share in shares.items()}
+    by_remainder = sorted(weights, key=lambda k: (whole[k] - shares[k], k))
+    for k in by_remainder[: cards - sum(whole.values())]:
+        whole[k] += 1
+    placed = 0
+    for k, n in whole.items():
+        take = n if n < room[k] else room[k]
+        pile[k] += take
+        room[k] -= take
+        placed += take
+    return placed
+
+
+def possible_pile(view: SeatView) -> tuple[int, ...]:
+    """The most cards of each kind the seat's pile can hold: the game's cards less those the
+    view shows elsewhere (a bound the true pile always respects)."""
+    most = [WAGONS_PER_COLOUR] * NUM_COLOURS + [LOCOMOTIVES]
+    seat = view.seat
+    shown = [view.hand, view.discard]
+    shown.extend(pile for s, pile in enumerate(view.circulations) if s != seat)
+    for counts in shown:
+        for kind, n in enumerate(counts):
+            most[kind] -= n
+    for card in view.face_up:
+        if card >= 0:
+            most[card] -= 1
+    for c in range(NUM_COLOURS):
+        most[c] -= view.yard_wagons[c]
+        most[LOCO] -= view.yard_locos[c]
+    return tuple(most)
+
+
+def knob_problem(
+    memory: object, recall: object, capacity: object, guess: object = "scaled"
+) -> str | None:
     """Why these memory knobs are refused (one line), or None when they are fine."""
     if memory not in MODELS:
         return f"memory must be one of {', '.join(map(repr, MODELS))}, got {memory!r}"
@@ -56,8 +134,10 @@ def knob_problem(memory: object, recall: object, capacity: object) -> str | None
         return f"recall must be a probability between 0 and 1, got {recall!r}"
     if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 0:
         return f"capacity must be a whole number >= 0 (0: unlimited), got {capacity!r}"
-    if memory == "perfect" and (recall != RECALL_DEFAULT or capacity != 0):
-        return "recall and capacity apply only with memory = 'human'"
+    if guess not in GUESSES:
+        return f"guess must be one of {', '.join(map(repr, GUESSES))}, got {guess!r}"
+    if memory == "perfect" and (recall != RECALL_DEFAULT or capacity != 0 or guess != "scaled"):
+        return "recall, capacity and guess apply only with memory = 'human'"
     return None
 
 
@@ -67,6 +147,14 @@ def private_rng(strategy_rng: random.Random) -> random.Random:
     return random.Random(b"memory:" + repr(strategy_rng.getstate()).encode())
 
 
+def with_own_pile(view: SeatView, pile: tuple[int, ...]) -> SeatView:
+    """A copy of ``view`` whose own circulation pile is ``pile``; nothing else changes."""
+    seat = view.seat
+    piles = view[CIRCULATIONS]
+    believed = (*piles[:seat], tuple(pile), *piles[seat + 1 :])
+    return SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
+
+
 class Memory:
     """One seat's memory of its own pile for one game (one per strategy instance).
 
@@ -74,13 +162,16 @@ class Memory:
     nothing, and a view it returned itself is recognised and passed through.
     """
 
-    def __init__(self, rng: random.Random, recall: float, capacity: int = 0) -> None:
-        problem = knob_problem("human", recall, capacity)
+    def __init__(
+        self, rng: random.Random, recall: float, capacity: int = 0, guess: str = "scaled"
+    ) -> None:
+        problem = knob_problem("human", recall, capacity, guess)
         if problem:
             raise ValueError(problem)
         self._rng = rng
         self._recall = recall
         self._capacity = capacity
+        self._guess = guess
         self._round = -1
         self._seen: tuple[int, ...] = (0,) * CARD_KINDS
         self._recalled = [0] * CARD_KINDS
@@ -88,8 +179,10 @@ class Memory:
         self._last: tuple[SeatView, SeatView] | None = None  # (view given, view returned)
 
     @classmethod
-    def for_strategy(cls, strategy_rng: random.Random, recall: float, capacity: int = 0) -> Memory:
-        return cls(private_rng(strategy_rng), recall, capacity)
+    def for_strategy(
+        cls, strategy_rng: random.Random, recall: float, capacity: int = 0, guess: str = "scaled"
+    ) -> Memory:
+        return cls(private_rng(strategy_rng), recall, capacity, guess)
 
     def belief(self, view: SeatView) -> Belief:
         """The seat's belief about its own pile at this view."""
@@ -97,19 +190,15 @@ class Memory:
             view = self._last[0]
         self._observe(view)
         recalled = tuple(self._recalled)
-        return Belief(recalled, sum(self._seen) - sum(recalled))
+        return Belief(recalled, sum(self._seen) - sum(recalled), possible_pile(view))
 
     def recall(self, view: SeatView) -> SeatView:
-        """A copy of ``view`` whose own pile is the recalled cards (the forgotten left out);
-        every other field, the rivals' piles included, is the view's own."""
+        """A copy of ``view`` whose own pile is the seat's estimate (``Belief.estimate`` by
+        the ``guess`` knob); every other field, the rivals' piles included, is the view's."""
         last = self._last
         if last is not None and (view is last[0] or view is last[1]):
             return last[1]
-        recalled = self.belief(view).recalled
-        seat = view.seat
-        piles = view[CIRCULATIONS]
-        believed = (*piles[:seat], recalled, *piles[seat + 1 :])
-        out = SeatView((*view[:CIRCULATIONS], believed, *view[CIRCULATIONS + 1 :]))
+        out = with_own_pile(view, self.belief(view).estimate(self._guess))
         self._last = (view, out)
         return out
 

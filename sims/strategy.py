@@ -39,9 +39,10 @@ class MemoryKnobs(Knobs):
     memory: str = "perfect"  # "perfect" (today's behaviour) or "human"
     recall: float = RECALL_DEFAULT  # human: chance that a card moved to the pile is recalled
     capacity: int = 0  # human: most cards recalled at once, oldest forgotten first (0: no limit)
+    guess: str = "scaled"  # human: plan forgotten cards in the recalled mix, or "none" of them
 
     def __post_init__(self) -> None:
-        problem = knob_problem(self.memory, self.recall, self.capacity)
+        problem = knob_problem(self.memory, self.recall, self.capacity, self.guess)
         if problem:
             raise ValueError(problem)
 
@@ -79,7 +80,8 @@ class Strategy:
         self.knobs = knobs if knobs is not None else self.Knobs()
         if isinstance(self.knobs, MemoryKnobs) and self.knobs.memory == "human":
             # only then: perfect memory builds nothing, draws nothing, sets nothing
-            self.memory = Memory.for_strategy(rng, self.knobs.recall, self.knobs.capacity)
+            knobs = self.knobs
+            self.memory = Memory.for_strategy(rng, knobs.recall, knobs.capacity, knobs.guess)
 
     # the decisions ----------------------------------------------------------------
     def decide(self, view: SeatView) -> Action:

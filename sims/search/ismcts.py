@@ -25,6 +25,7 @@ from typing import Any
 
 from cardgame import Action
 from cardgame.knowledge import Knowledge, sample_world
+from cardgame.observation import SeatView
 
 from .candidates import candidates
 from .rollout import play_out, policies, reward
@@ -64,16 +65,21 @@ class SearchResult:
 
 
 def search(
-    knowledge: Knowledge, settings: SearchSettings, rng: random.Random, forgotten: int = 0
+    knowledge: Knowledge,
+    settings: SearchSettings,
+    rng: random.Random,
+    forgotten: int = 0,
+    advice: SeatView | None = None,
 ) -> SearchResult:
     """The move chosen at the root after the budget is spent.
 
     ``forgotten``: cards of its own pile the seat does not recall (``knowledge.view`` holds
     the recalled ones); each sampled world draws their kinds from the unseen cards.
+    ``advice``: the view the root's candidate moves are drawn from (default the knowledge's).
     """
     sample = partial(sample_world, knowledge, own_unknown=forgotten)
     if settings.root == "halving":
-        return _search_halving(knowledge, sample, settings, rng)
+        return _search_halving(knowledge, sample, settings, rng, advice or knowledge.view)
     observer = knowledge.seat
     root = Node()
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
@@ -96,7 +102,11 @@ def _stats(ranked: list[tuple[Action, Node]]) -> tuple[tuple[Action, int, float]
 
 
 def _search_halving(
-    knowledge: Knowledge, sample: Sampler, settings: SearchSettings, rng: random.Random
+    knowledge: Knowledge,
+    sample: Sampler,
+    settings: SearchSettings,
+    rng: random.Random,
+    advice: SeatView,
 ) -> SearchResult:
     """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014),
     against the rollout policy's own move.
@@ -111,8 +121,7 @@ def _search_halving(
     estimates favours whichever was lucky; a move made every turn must beat that.
     """
     observer = knowledge.seat
-    view = knowledge.view
-    options = candidates(view, view.legal_actions())
+    options = candidates(advice, advice.legal_actions())
     width = _halving_width(len(options), settings)
     baseline, alternatives = options[0], list(options[1:width])
     rewards: dict[Action, dict[int, float]] = {a: {} for a in options[:width]}

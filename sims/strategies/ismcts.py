@@ -10,7 +10,7 @@ from cardgame import Action
 from cardgame.knowledge import Knowledge
 from cardgame.observation import SeatView
 
-from ..memory import Memory
+from ..memory import Memory, with_own_pile
 from ..search.ismcts import SearchResult, SearchSettings, search
 from ..search.rollout import ROLLOUT_POLICIES
 from ..strategy import MemoryKnobs, Strategy
@@ -68,17 +68,21 @@ class Ismcts(Strategy):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        forgotten = 0
+        forgotten, advice = 0, None
         memory = self.memory
         if isinstance(memory, Memory):
-            # human memory: search from the pile it recalls; the forgotten cards' kinds are
-            # sampled in each world like any unseen card
-            forgotten = memory.belief(view).forgotten
-            knowledge = dataclasses.replace(knowledge, view=memory.recall(view))
-        self.last_search = self._search(knowledge, forgotten)
+            # human memory: the worlds hold the cards it recalls, and the forgotten ones'
+            # kinds are sampled in each like any unseen card; its candidate moves come from
+            # its estimate of the pile, as a human planner's would
+            belief = memory.belief(view)
+            forgotten, advice = belief.forgotten, memory.recall(view)
+            knowledge = dataclasses.replace(knowledge, view=with_own_pile(view, belief.recalled))
+        self.last_search = self._search(knowledge, forgotten, advice)
         return self.last_search.action
 
-    def _search(self, knowledge: Knowledge, forgotten: int) -> SearchResult:
+    def _search(
+        self, knowledge: Knowledge, forgotten: int, advice: SeatView | None
+    ) -> SearchResult:
         k = self.knobs
         settings = SearchSettings(
             iterations=k.iterations,
@@ -91,7 +95,7 @@ class Ismcts(Strategy):
             confidence=k.confidence,
             seconds=k.seconds,
         )
-        return search(knowledge, settings, self.rng, forgotten)
+        return search(knowledge, settings, self.rng, forgotten, advice)
 
     def decide(self, view: SeatView) -> Action:
         raise TypeError(

@@ -19,6 +19,7 @@ from sims.strategy import MemoryKnobs, StrategySpec, make_knobs, registered, spe
 from sims.study import load_study
 from tests.helpers import counts, started
 
+piles = st.lists(st.integers(0, 3), min_size=9, max_size=9)
 BUILT_INS = [name for name, cls in registered().items() if issubclass(cls.Knobs, MemoryKnobs)]
 
 
@@ -30,8 +31,8 @@ def _play(seats, seed, index=0):
     )
 
 
-def _human(name, recall=0.7, capacity=0, label=None):
-    knobs = {"memory": "human", "recall": recall, "capacity": capacity}
+def _human(name, recall=0.7, capacity=0, label=None, guess="scaled"):
+    knobs = {"memory": "human", "recall": recall, "capacity": capacity, "guess": guess}
     return StrategySpec(label or name, name, tuple(sorted(knobs.items())))
 
 
@@ -119,12 +120,54 @@ def test_each_arrival_is_drawn_once_asking_again_draws_nothing():
     assert rng.draws == []
 
 
+def test_the_scaled_guess_spreads_the_forgotten_cards_in_the_recalled_mix():
+    belief = Belief(tuple(counts(red=2, blue=1)), 3)
+    assert belief.estimate("none") == tuple(counts(red=2, blue=1))
+    assert belief.estimate() == tuple(counts(red=4, blue=2))
+    # 7 cards from 2 reds and 1 blue: 4.67 reds, 2.33 blues; the larger remainder rounds up
+    assert Belief(tuple(counts(red=2, blue=1)), 4).estimate() == tuple(counts(red=5, blue=2))
+    # equal remainders: the lower kind first (blue is kind 2, red kind 6)
+    assert Belief(tuple(counts(red=1, blue=1)), 1).estimate() == tuple(counts(red=1, blue=2))
+    assert Belief((0,) * 9, 5).estimate() == (0,) * 9  # nothing to scale
+
+
+@given(recalled=piles, forgotten=st.integers(0, 30))
+def test_the_scaled_guess_has_the_pile_size_and_only_recalled_kinds(recalled, forgotten):
+    belief = Belief(tuple(recalled), forgotten)
+    estimate = belief.estimate()
+    assert sum(estimate) == (belief.size if sum(recalled) else 0)
+    assert all((e > 0) <= (r > 0) and e >= r for e, r in zip(estimate, recalled, strict=True))
+
+
+def test_the_scaled_guess_never_names_more_cards_than_can_be_left():
+    possible = tuple(counts(red=7, blue=10, loco=16))
+    belief = Belief(tuple(counts(red=6, blue=2)), 8, possible)
+    # unbounded: 12 reds and 4 blues; reds are capped at 7, the rest goes to blue
+    assert Belief(belief.recalled, 8).estimate() == tuple(counts(red=12, blue=4))
+    assert belief.estimate() == tuple(counts(red=7, blue=9))
+    full = Belief(tuple(counts(red=6, blue=2)), 8, tuple(counts(red=7, blue=3)))
+    assert full.estimate() == tuple(counts(red=7, blue=3))  # 6 forgotten stay unplanned
+
+
+@given(
+    recalled=piles,
+    forgotten=st.integers(0, 30),
+    spare=st.lists(st.integers(0, 4), min_size=9, max_size=9),
+)
+def test_the_bounded_guess_keeps_within_the_bound(recalled, forgotten, spare):
+    possible = tuple(r + s for r, s in zip(recalled, spare, strict=True))
+    estimate = Belief(tuple(recalled), forgotten, possible).estimate()
+    assert all(r <= e <= most for r, e, most in zip(recalled, estimate, possible, strict=True))
+    placeable = sum(most for r, most in zip(recalled, possible, strict=True) if r)
+    assert sum(estimate) == min(sum(recalled) + forgotten, placeable)
+
+
 def test_recall_replaces_only_the_own_pile_of_the_view():
     state = started(3, seed=2)
     state.circulation[0] = counts(red=2, green=1)
     state.circulation[1] = counts(blue=4)
     view = state.view(0)
-    memory = Memory(Scripted([0.1, 0.9, 0.1]), recall=0.5)
+    memory = Memory(Scripted([0.1, 0.9, 0.1]), recall=0.5, guess="none")
     seen = memory.recall(view)
     assert seen.circulation() == tuple(counts(red=1, green=1))
     assert seen.circulation(1) == view.circulation(1)  # R9: the rivals' piles stay public
@@ -155,9 +198,6 @@ def test_capacity_forgets_the_oldest_first():
     assert memory.belief(_view(counts(red=1, blue=1, loco=1))) == Belief(
         tuple(counts(blue=1, loco=1)), 1
     )
-
-
-piles = st.lists(st.integers(0, 3), min_size=9, max_size=9)
 
 
 @given(
@@ -193,27 +233,31 @@ class Probe(Planner):
         pile = view.circulation()
         assert all(r <= p for r, p in zip(belief.recalled, pile, strict=True))
         assert belief.size == sum(pile)
+        # the bound holds the true pile, and the guess never passes it
+        assert all(p <= most for p, most in zip(pile, belief.possible, strict=True))
+        estimate = belief.estimate(self.knobs.guess)
+        assert all(e <= most for e, most in zip(estimate, belief.possible, strict=True))
         self.checks.append((view.round, belief, pile))
         self._belief = belief
         return super().decide(view)
 
     def pick(self, situation, first):
         # the first pick's Situation is reused by the second: both plan with the belief
-        assert situation.view.circulation() == self._belief.recalled
+        assert situation.view.circulation() == self._belief.estimate(self.knobs.guess)
         return super().pick(situation, first)
 
 
-def _probe(recall):
-    return StrategySpec(
-        "probe", "tests.sims.test_memory:Probe", (("memory", "human"), ("recall", recall))
-    )
+def _probe(recall, guess="scaled"):
+    knobs = (("guess", guess), ("memory", "human"), ("recall", recall))
+    return StrategySpec("probe", "tests.sims.test_memory:Probe", knobs)
 
 
+@pytest.mark.parametrize("guess", ["scaled", "none"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_seat_plans_with_its_belief_at_every_decision(players):
+def test_the_seat_plans_with_its_belief_at_every_decision(players, guess):
     Probe.checks = []
     for seed in range(6):
-        outcome = _play([_probe(0.5)] + [spec("planner")] * (players - 1), seed)
+        outcome = _play([_probe(0.5, guess)] + [spec("planner")] * (players - 1), seed)
         assert not outcome.game["failed"], outcome.game["failure_error"]
     assert Probe.checks
     if players == 4:  # R19: the first decision of round 2 sees an empty pile, believes nothing
@@ -243,7 +287,12 @@ def test_human_memory_plays_to_the_end_over_many_seeds(players):
     names = BUILT_INS
     for seed in range(40):
         seats = [
-            _human(names[(seed + k) % len(names)], recall=(seed % 5) / 4, capacity=seed % 3 * 4)
+            _human(
+                names[(seed + k) % len(names)],
+                recall=(seed % 5) / 4,
+                capacity=seed % 3 * 4,
+                guess=("scaled", "none")[seed // 5 % 2],
+            )
             for k in range(players)
         ]
         seats = [StrategySpec(f"{s.label}{k}", s.base, s.knobs) for k, s in enumerate(seats)]
@@ -263,7 +312,9 @@ def test_same_seed_same_game_with_human_memory():
         ({"memory": "goldfish"}, "memory must be one of 'perfect', 'human', got 'goldfish'"),
         ({"memory": "human", "recall": 1.5}, "recall must be a probability between 0 and 1"),
         ({"memory": "human", "capacity": -1}, "capacity must be a whole number >= 0"),
-        ({"recall": 0.5}, "recall and capacity apply only with memory = 'human'"),
+        ({"recall": 0.5}, "recall, capacity and guess apply only with memory = 'human'"),
+        ({"guess": "none"}, "recall, capacity and guess apply only with memory = 'human'"),
+        ({"memory": "human", "guess": "wild"}, "guess must be one of 'scaled', 'none'"),
         ({"memory": 1}, "knob 'memory' of 'planner' must be str"),
     ],
 )
