@@ -14,6 +14,9 @@ and the three-colour placement are left out. Players pick uniformly among legal 
 
 The random numbers come from a 32-bit xorshift in a one-cell array, so all three ways give
 the same games bit for bit (numba's and numpy's generators differ from each other).
+
+Arrays are allocated once per batch (play_games, resolve_many) and passed down as scratch:
+under Cython every np.zeros is a Python call (~1 us), which at first cost it half its speed.
 """
 
 from __future__ import annotations
@@ -101,6 +104,9 @@ def resolve(
     n: cython.longlong,
     chosen: cython.longlong[:],
     stats: cython.longlong[:],
+    wi: cython.longlong[:, :],
+    wf: cython.double[:, :],
+    w3: cython.longlong[:, :, :],
 ) -> cython.longlong:
     """Set chosen[j] = 1 for the destinations j < n the engine would take; return how many.
 
@@ -111,12 +117,9 @@ def resolve(
     k: cython.longlong
     c: cython.longlong
     t: cython.longlong
-    tmp = np.zeros(KINDS, np.int64)
-    t_tmp: cython.longlong[:] = tmp
-    idx_a = np.zeros(n, np.int64)
-    idx: cython.longlong[:] = idx_a
-    size_a = np.zeros(n, np.int64)
-    size: cython.longlong[:] = size_a
+    t_tmp: cython.longlong[:] = wi[0]
+    idx: cython.longlong[:] = wi[1]
+    size: cython.longlong[:] = wi[2]
     for j in range(n):
         chosen[j] = 0
         size[j] = 0
@@ -135,15 +138,11 @@ def resolve(
             idx[k + 1] = idx[k]
             k -= 1
         idx[k + 1] = t
-    need_a = np.zeros((m, NCOL), np.int64)
-    need: cython.longlong[:, :] = need_a
-    val_a = np.zeros(m, np.int64)
-    val: cython.longlong[:] = val_a
-    sz_a = np.zeros(m, np.int64)
-    sz: cython.longlong[:] = sz_a
+    need: cython.longlong[:, :] = w3[0]
+    val: cython.longlong[:] = wi[3]
+    sz: cython.longlong[:] = wi[4]
     one: cython.longlong = 1
-    bit_a = np.zeros(m, np.int64)
-    bit: cython.longlong[:] = bit_a
+    bit: cython.longlong[:] = wi[5]
     for i in range(m):
         val[i] = values[idx[i]]
         sz[i] = size[idx[i]]
@@ -151,12 +150,12 @@ def resolve(
         for c in range(NCOL):
             need[i, c] = needs[idx[i], c]
     # greedy pass
-    rem_a = np.zeros(KINDS, np.int64)
-    rem: cython.longlong[:] = rem_a
+    rem: cython.longlong[:] = wi[6]
     for c in range(KINDS):
         rem[c] = have[c]
-    best = np.zeros(3, np.int64)  # value, key, greedy flag
-    b: cython.longlong[:] = best
+    b: cython.longlong[:] = wi[7]  # value, key, greedy flag
+    b[0] = 0
+    b[1] = 0
     taken: cython.longlong = 0
     for i in range(m):
         if take(rem, need, i, t_tmp):
@@ -167,7 +166,7 @@ def resolve(
             taken += 1
     b[2] = 1
     if taken < m:
-        deep_search(have, need, val, sz, bit, m, b, stats)
+        deep_search(have, need, val, sz, bit, m, b, stats, wi, wf, w3)
     t = 0
     for i in range(m):
         if b[1] & bit[i]:
@@ -241,6 +240,8 @@ def tune_prices(
     m: cython.longlong,
     b: cython.longlong[:],
     best_prices: cython.double[:],
+    wi: cython.longlong[:, :],
+    wf: cython.double[:, :],
 ) -> cython.int:
     """Held-Karp subgradient steps on the Lagrangian dual (as the engine's _tune_prices)."""
     i: cython.longlong
@@ -252,20 +253,21 @@ def tune_prices(
     bound: cython.double
     norm: cython.double
     move: cython.double
-    ratios = np.zeros(m, np.float64)
-    for j in range(m):
-        ratios[j] = val[j] / sz[j]
-    ratios.sort()
+    ratios: cython.double[:] = wf[3]
+    for j in range(m):  # insertion sort: the median value per card starts the prices
+        r = val[j] / sz[j]
+        i = j - 1
+        while i >= 0 and ratios[i] > r:
+            ratios[i + 1] = ratios[i]
+            i -= 1
+        ratios[i + 1] = r
     start: cython.double = ratios[m // 2]
-    prices_a = np.zeros(NCOL, np.float64)
-    prices: cython.double[:] = prices_a
-    reduced_a = np.zeros(m, np.float64)
-    reduced: cython.double[:] = reduced_a
-    used_a = np.zeros(NCOL, np.float64)
-    used: cython.double[:] = used_a
-    order_a = np.zeros(m, np.int64)
-    rem_a = np.zeros(KINDS, np.int64)
-    out_a = np.zeros(KINDS, np.int64)
+    prices: cython.double[:] = wf[4]
+    reduced: cython.double[:] = wf[5]
+    used: cython.double[:] = wf[6]
+    order_h: cython.longlong[:] = wi[10]
+    rem_h: cython.longlong[:] = wi[11]
+    out_h: cython.longlong[:] = wi[12]
     for c in range(NCOL):
         prices[c] = start
         best_prices[c] = start
@@ -303,7 +305,7 @@ def tune_prices(
                 scale /= 2
                 stall = 0
         if i % HEURISTIC_EVERY == 0:
-            round_heuristic(have, need, val, sz, bit, m, reduced, b, order_a, rem_a, out_a)
+            round_heuristic(have, need, val, sz, bit, m, reduced, b, order_h, rem_h, out_h)
         if best_bound - b[0] < 1:
             break
         norm = 0.0
@@ -331,6 +333,9 @@ def deep_search(
     m: cython.longlong,
     b: cython.longlong[:],
     stats: cython.longlong[:],
+    wi: cython.longlong[:, :],
+    wf: cython.double[:, :],
+    w3: cython.longlong[:, :, :],
 ) -> cython.int:
     """Branch and bound in |reduced cost| order with an explicit stack."""
     i: cython.longlong
@@ -342,20 +347,17 @@ def deep_search(
     bound: cython.double
     floor: cython.double
     include: cython.bint = False
-    prices_a = np.zeros(NCOL, np.float64)
-    prices: cython.double[:] = prices_a
-    tune_prices(have, need, val, sz, bit, m, b, prices)
+    prices: cython.double[:] = wf[0]
+    tune_prices(have, need, val, sz, bit, m, b, prices, wi, wf)
     top: cython.double = 0.0
     for c in range(NCOL):
         top = max(top, prices[c])
-    red_a = np.zeros(m, np.float64)
-    red: cython.double[:] = red_a
+    red: cython.double[:] = wf[1]
     for j in range(m):
         red[j] = val[j]
         for c in range(NCOL):
             red[j] -= prices[c] * need[j, c]
-    order_a = np.zeros(m, np.int64)
-    order: cython.longlong[:] = order_a
+    order: cython.longlong[:] = wi[8]
     for i in range(m):
         order[i] = i
     for i in range(1, m):  # by decreasing |reduced cost|, then position
@@ -365,24 +367,24 @@ def deep_search(
             order[k + 1] = order[k]
             k -= 1
         order[k + 1] = t
-    gain_a = np.zeros(m + 1, np.float64)
-    gain: cython.double[:] = gain_a
-    usable_a = np.zeros((m + 1, NCOL), np.int64)
-    usable: cython.longlong[:, :] = usable_a
-    open_a = np.zeros(m + 1, np.int64)
-    open_bits: cython.longlong[:] = open_a
+    gain: cython.double[:] = wf[2]
+    usable: cython.longlong[:, :] = w3[1]
+    open_bits: cython.longlong[:] = wi[9]
+    gain[m] = 0.0
+    open_bits[m] = 0
+    for c in range(NCOL):
+        usable[m, c] = 0
     for k in range(m - 1, -1, -1):
         j = order[k]
         gain[k] = gain[k + 1] + max(0.0, red[j])
         for c in range(NCOL):
             usable[k, c] = usable[k + 1, c] + need[j, c]
         open_bits[k] = open_bits[k + 1] | bit[j]
-    st_rem_a = np.zeros((m + 1, KINDS), np.int64)
-    st_rem: cython.longlong[:, :] = st_rem_a
-    st_after_a = np.zeros((m + 1, KINDS), np.int64)
-    st_after: cython.longlong[:, :] = st_after_a
-    st_a = np.zeros((m + 1, 4), np.int64)  # value, key, phase, feasible
-    st: cython.longlong[:, :] = st_a
+    st_rem: cython.longlong[:, :] = w3[2]
+    st_after: cython.longlong[:, :] = w3[3]
+    st: cython.longlong[:, :] = w3[4]  # value, key, phase, feasible
+    for c in range(4):
+        st[0, c] = 0
     for c in range(KINDS):
         st_rem[0, c] = have[c]
     d = 0
@@ -448,10 +450,16 @@ def play_one(
     points: cython.longlong[:],
     ids: cython.longlong[:],
     stats: cython.longlong[:],
+    wi: cython.longlong[:, :],
+    wf: cython.double[:, :],
+    w3: cython.longlong[:, :, :],
+    gi: cython.longlong[:, :],
+    g3: cython.longlong[:, :, :],
 ) -> cython.longlong:
-    """Play one random game; return seat 0's score minus seat 1's (a checksum)."""
-    rng_a = np.zeros(1, np.int64)
-    rng: cython.longlong[:] = rng_a
+    """Play one random game; return seat 0's score minus seat 1's (a checksum).
+
+    gi (12 x 256) and g3 (3 x 4 x 46) hold the game state, reset here."""
+    rng: cython.longlong[:] = gi[0]
     rng[0] = (seed * 2654435761 + 12345) & MASK32
     if rng[0] == 0:
         rng[0] = 1
@@ -464,8 +472,7 @@ def play_one(
     w: cython.longlong
     lo: cython.longlong
     card: cython.longlong
-    deck_a = np.zeros(96, np.int64)
-    deck: cython.longlong[:] = deck_a
+    deck: cython.longlong[:] = gi[1]
     n: cython.longlong = 0
     for c in range(NCOL):
         for _i in range(10):
@@ -479,32 +486,34 @@ def play_one(
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    g_a = np.zeros(4, np.int64)  # cards left in deck, seat, final turns left, players
-    g: cython.longlong[:] = g_a
+    g: cython.longlong[:] = gi[2]  # cards left in deck, (unused), final turns left, players
     g[0] = n
     g[2] = -1
     g[3] = players
-    hand_a = np.zeros((players, KINDS), np.int64)
-    hand: cython.longlong[:, :] = hand_a
-    circ_a = np.zeros((players, KINDS), np.int64)
-    circ: cython.longlong[:, :] = circ_a
+    hand: cython.longlong[:, :] = g3[0]
+    circ: cython.longlong[:, :] = g3[1]
+    held: cython.longlong[:, :] = g3[2]
+    for s in range(players):
+        for i in range(46):
+            hand[s, i] = 0
+            circ[s, i] = 0
+            held[s, i] = 0
     for s in range(players):
         hand[s, LOCO] = 1
         for _i in range(7):
             hand[s, draw_card(deck, g)] += 1
-    face_a = np.zeros(5, np.int64)
-    face: cython.longlong[:] = face_a
+    face: cython.longlong[:] = gi[3]
     for i in range(5):
         face[i] = draw_card(deck, g)
-    owner_a = np.full(NCOL, -1, np.int64)
-    owner: cython.longlong[:] = owner_a
-    yw_a = np.zeros(NCOL, np.int64)
-    yw: cython.longlong[:] = yw_a
-    yl_a = np.zeros(NCOL, np.int64)
-    yl: cython.longlong[:] = yl_a
+    owner: cython.longlong[:] = gi[4]
+    yw: cython.longlong[:] = gi[5]
+    yl: cython.longlong[:] = gi[6]
+    for c in range(NCOL):
+        owner[c] = -1
+        yw[c] = 0
+        yl[c] = 0
     # destinations: a queue over 46 ids (0-based), held flags per seat
-    dq_a = np.zeros(256, np.int64)
-    dq: cython.longlong[:] = dq_a
+    dq: cython.longlong[:] = gi[7]
     for i in range(46):
         dq[i] = i
     for i in range(45, 0, -1):
@@ -514,8 +523,6 @@ def play_one(
         dq[j] = t
     head: cython.longlong = 0
     tail: cython.longlong = 46
-    held_a = np.zeros((players, 46), np.int64)
-    held: cython.longlong[:, :] = held_a
     for s in range(players):  # R5: keep a random non-empty part of 6
         t = rand(rng, 63) + 1
         for i in range(6):
@@ -614,16 +621,11 @@ def play_one(
             tail -= head
             head = 0
     # R16 and R20 (no big-city bonus)
-    chosen_a = np.zeros(46, np.int64)
-    chosen: cython.longlong[:] = chosen_a
-    have_a = np.zeros(KINDS, np.int64)
-    have: cython.longlong[:] = have_a
-    sub_needs_a = np.zeros((46, NCOL), np.int64)
-    sub_needs: cython.longlong[:, :] = sub_needs_a
-    sub_val_a = np.zeros(46, np.int64)
-    sub_val: cython.longlong[:] = sub_val_a
-    sub_ids_a = np.zeros(46, np.int64)
-    sub_ids: cython.longlong[:] = sub_ids_a
+    chosen: cython.longlong[:] = gi[8]
+    have: cython.longlong[:] = gi[9]
+    sub_needs: cython.longlong[:, :] = w3[5]
+    sub_val: cython.longlong[:] = gi[10]
+    sub_ids: cython.longlong[:] = gi[11]
     diff: cython.longlong = 0
     score: cython.longlong
     for s in range(players):
@@ -637,7 +639,7 @@ def play_one(
                 n += 1
         for c in range(KINDS):
             have[c] = circ[s, c]
-        resolve(have, sub_needs, sub_val, sub_ids, n, chosen, stats)
+        resolve(have, sub_needs, sub_val, sub_ids, n, chosen, stats, wi, wf, w3)
         stats[1] += 1
         score = 0
         for i in range(n):
@@ -664,8 +666,15 @@ def play_games(
     stats: [search nodes, resolutions]."""
     total: cython.longlong = 0
     i: cython.longlong
+    wi = np.zeros((13, 64), np.int64)  # scratch for the resolution, allocated once
+    wf = np.zeros((7, 64), np.float64)
+    w3 = np.zeros((6, 48, 9), np.int64)
+    gi = np.zeros((12, 256), np.int64)  # the game state, reset by each game
+    g3 = np.zeros((3, 4, 46), np.int64)
     for i in range(games):
-        total += play_one(first_seed + i, players, needs, values, points, ids, stats)
+        total += play_one(
+            first_seed + i, players, needs, values, points, ids, stats, wi, wf, w3, gi, g3
+        )
     return total
 
 
@@ -693,6 +702,9 @@ def resolve_many(
     sub_ids: cython.longlong[:] = sub_ids_a
     chosen_a = np.zeros(46, np.int64)
     chosen: cython.longlong[:] = chosen_a
+    wi = np.zeros((13, 64), np.int64)
+    wf = np.zeros((7, 64), np.float64)
+    w3 = np.zeros((5, 48, 9), np.int64)
     for h in range(piles.shape[0]):
         n = counts[h]
         for i in range(n):
@@ -700,7 +712,7 @@ def resolve_many(
                 sub_needs[i, c] = needs[held[h, i] - 1, c]
             sub_val[i] = values[held[h, i] - 1]
             sub_ids[i] = ids[held[h, i] - 1]
-        resolve(piles[h], sub_needs, sub_val, sub_ids, n, chosen, stats)
+        resolve(piles[h], sub_needs, sub_val, sub_ids, n, chosen, stats, wi, wf, w3)
         for i in range(n):
             out[h, i] = chosen[i]
     return 0
