@@ -357,6 +357,7 @@ def _deep_search(
         for c in range(NUM_COLOURS):
             row[c] = after_row[c] + need[c]
         open_bits[k] = open_bits[k + 1] | o_bits[k]
+    usable_total = [sum(row) for row in usable]
     seen: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
     nodes = 0
 
@@ -367,7 +368,8 @@ def _deep_search(
         if k == count:
             return
         clipped = tuple(map(min, rem, usable[k]))
-        locos = rem[LOCO]
+        # locomotives beyond what the undecided items could lack are dead too
+        locos = min(rem[LOCO], usable_total[k] - sum(clipped))
         # Lagrangian bound: undecided items at their reduced cost, cards at their price
         bound = current + gain[k] + sum(map(mul, prices, clipped)) + top * locos
         floor = best.floor()
