@@ -5,17 +5,31 @@ one requirement, a locomotive any colour. Among all feasible sets the engine tak
 that maximises (1) points, (2) number of destinations, (3) big-city names on them.
 
 A set S is feasible iff  sum_c max(0, need_c(S) - have_c) <= locomotives  (a locomotive is
-worth at least any wagon, so each destination uses its own colour first). The search is a
-depth-first branch and bound over destinations sorted by value per card. Its bound is the
-smaller of two relaxations: the fractional knapsack on the count of useful cards, and a
-Lagrangian relaxation of the per-colour limits whose prices are tuned once at the root by
-subgradient steps. Memoised dominance on (index, useful cards left) prunes repeats. Exact,
-and fast for the 30+ destinations a random player can hold.
+worth at least any wagon, so each destination uses its own colour first).
+
+Which optimal set is taken when several tie is part of the records, so it is pinned down:
+destinations are sorted by value per card; the answer is the greedy pass over that order if
+the greedy set is optimal, else the optimal set that comes first in that order
+(lexicographically, a destination earlier in the order beats any number of later ones).
+
+Two searches return exactly that set:
+
+* cheap: depth-first branch and bound in that order (the first optimum found is the
+  lexicographic first), bounded by a fractional knapsack on the count of useful cards, with
+  memoised dominance. Settles nearly every real holding within ``_CHEAP_NODES`` nodes.
+* deep, for the tail (20 to 46 destinations held): prices per colour are tuned on the
+  Lagrangian dual of the per-colour limits (Held-Karp subgradient steps, with a rounding
+  heuristic for a good incumbent). With near-optimal prices, any better set differs from
+  the Lagrangian solution only in destinations of small reduced cost, so the search decides
+  destinations by decreasing |reduced cost| (the preferred side first): a wrong turn costs
+  its reduced cost at once and is pruned. Ties are settled by comparing the lexicographic
+  key of the sets, so the search order does not change the answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from operator import mul
 
 from .cards import LOCO, NUM_COLOURS, Destination
@@ -23,8 +37,11 @@ from .cards import LOCO, NUM_COLOURS, Destination
 # Lexicographic objective packed into one int: points >> count >> big-city names.
 _COUNT_WEIGHT = 128  # > 2 names * 46 destinations
 _POINTS_WEIGHT = 128 * 64  # > count weight * 46 + names
-_PRICE_STEPS = 60
 _CHEAP_NODES = 1000
+_PRICE_STEPS = 150  # subgradient steps at most (each ~50 us)
+_HEURISTIC_EVERY = 5  # steps between two roundings of the Lagrangian solution
+_STALL_STEPS = 5  # steps without a better bound before the step size halves
+_SLACK = 0.5  # bounds are floats; values are ints: prune only when clearly below
 
 
 def _value(dest: Destination, big_cities: frozenset[str]) -> int:
@@ -74,51 +91,25 @@ def _take(rem: tuple[int, ...], need: tuple[int, ...]) -> tuple[int, ...] | None
     return tuple(out)
 
 
-def _lagrangian(
-    prices: list[float], have: Sequence[int], needs: list[tuple[int, ...]], values: list[int]
-) -> tuple[float, list[float]]:
-    """Upper bound for price vector ``prices`` (per colour) and its subgradient."""
-    top = max(prices)
-    bound = sum(p * h for p, h in zip(prices, have, strict=False)) + top * have[LOCO]
-    used = [0] * NUM_COLOURS
-    for need, value in zip(needs, values, strict=True):
-        reduced = value - sum(p * n for p, n in zip(prices, need, strict=True))
-        if reduced > 0:
-            bound += reduced
-            for c in range(NUM_COLOURS):
-                used[c] += need[c]
-    star = prices.index(top)
-    gradient = [have[c] + (have[LOCO] if c == star else 0) - used[c] for c in range(NUM_COLOURS)]
-    return bound, gradient
-
-
-def _tune_prices(
-    have: Sequence[int], needs: list[tuple[int, ...]], values: list[int], floor: int
-) -> list[float]:
-    """Subgradient descent on the Lagrangian dual; any non-negative prices give a bound."""
-    sizes = [sum(n) for n in needs]
-    start = sorted(v / s for v, s in zip(values, sizes, strict=True))[len(values) // 2]
-    prices = [start] * NUM_COLOURS
-    best_bound, _ = _lagrangian(prices, have, needs, values)
-    best = list(prices)
-    for _ in range(_PRICE_STEPS):
-        bound, gradient = _lagrangian(prices, have, needs, values)
-        if bound < best_bound:
-            best_bound, best = bound, list(prices)
-        norm = sum(g * g for g in gradient)
-        if norm == 0 or bound <= floor:
-            break
-        step = (bound - floor) / norm
-        prices = [max(0.0, p - step * g) for p, g in zip(prices, gradient, strict=True)]
-    return best
-
-
 def resolve(
     circulation: Sequence[int],
     destinations: Sequence[Destination],
     big_cities: frozenset[str],
 ) -> tuple[int, ...]:
     """Ids of the best set of destinations reachable from ``circulation`` (R16), sorted."""
+    return resolve_counted(circulation, destinations, big_cities)[0]
+
+
+def resolve_counted(
+    circulation: Sequence[int],
+    destinations: Sequence[Destination],
+    big_cities: frozenset[str],
+    cheap_nodes: int = _CHEAP_NODES,
+) -> tuple[tuple[int, ...], int]:
+    """``resolve`` and the search nodes it visited: a machine-independent work measure.
+
+    ``cheap_nodes`` is the budget of the cheap search (0: straight to the deep one, which
+    tests use to check the deep search on holdings small enough for brute force)."""
     have = tuple(circulation)
     items = [
         (dest, _value(dest, big_cities), len(dest.colours))
@@ -126,7 +117,7 @@ def resolve(
         if is_feasible(have, (dest,))
     ]
     if not items:
-        return ()
+        return (), 0
     # highest value per card first: the fractional bound is then a single greedy pass
     items.sort(key=lambda it: (-it[1] / it[2], -it[1], it[0].id))
     needs = [it[0].need for it in items]
@@ -134,7 +125,7 @@ def resolve(
     sizes = [it[2] for it in items]
     count = len(items)
 
-    # a greedy pass gives a first solution, and a floor for tuning the prices
+    # a greedy pass gives a first solution; it stands unless something strictly better exists
     rem: tuple[int, ...] | None = have
     greedy_value = 0
     greedy_set: list[int] = []
@@ -144,92 +135,263 @@ def resolve(
             rem = after
             greedy_value += values[i]
             greedy_set.append(i)
-    best_value = greedy_value
-    best_set = greedy_set
     if len(greedy_set) == count:
-        return tuple(sorted(it[0].id for it in items))
+        return tuple(sorted(it[0].id for it in items)), 0
+    cheap = _cheap_search(have, needs, values, sizes, greedy_value, greedy_set, cheap_nodes)
+    best_value, best_set, nodes = cheap
+    if nodes <= cheap_nodes:
+        return tuple(sorted(items[i][0].id for i in best_set)), nodes
+    lexbit = [1 << (count - 1 - i) for i in range(count)]
+    best = _Best(best_value, sum(lexbit[i] for i in best_set), best_set is greedy_set)
+    nodes += _deep_search(have, needs, values, sizes, lexbit, best)
+    return tuple(sorted(items[i][0].id for i in range(count) if best.key & lexbit[i])), nodes
 
+
+def _cheap_search(
+    have: tuple[int, ...],
+    needs: list[tuple[int, ...]],
+    values: list[int],
+    sizes: list[int],
+    best_value: int,
+    best_set: list[int],
+    budget: int,
+) -> tuple[int, list[int], int]:
+    """Branch and bound in the lexicographic order, giving up after ``budget`` nodes.
+
+    Returns the best value and set found (the greedy ``best_set`` object itself if nothing
+    beat it) and the nodes visited (more than the budget: gave up).
+    """
+    count = len(needs)
     # suffix_need[i][c]: what items i.. could ever use of colour c; cards beyond it are dead
     suffix_need = [[0] * NUM_COLOURS for _ in range(count + 1)]
     for i in range(count - 1, -1, -1):
         row, after_row, need = suffix_need[i], suffix_need[i + 1], needs[i]
         for c in range(NUM_COLOURS):
             row[c] = after_row[c] + need[c]
-    no_prices = [0.0] * NUM_COLOURS
-    no_reduced = [float("inf")] * (count + 1)
+    chosen: list[int] = []
+    seen: dict[tuple[int, tuple[int, ...], int], int] = {}
+    nodes = 0
 
-    def run(prices: list[float], suffix_reduced: list[float], budget: int | None) -> bool:
-        """Branch and bound; False if ``budget`` nodes did not suffice."""
-        nonlocal best_value, best_set
-        top_price = max(prices)
-        chosen: list[int] = []
-        seen: dict[tuple[int, tuple[int, ...], int], int] = {}
-        nodes = 0
-
-        tuned = top_price > 0
-
-        def bound(i: int, clipped: tuple[int, ...], locos: int) -> float:
-            """Fractional knapsack on the useful cards; with tuned prices, the Lagrangian."""
-            capacity = locos + sum(clipped)
-            if tuned:
-                lagrange = suffix_reduced[i] + top_price * locos + sum(map(mul, prices, clipped))
+    def bound(i: int, clipped: tuple[int, ...], locos: int) -> float:
+        """Fractional knapsack on the useful cards."""
+        capacity = locos + sum(clipped)
+        total = 0.0
+        for j in range(i, count):
+            if capacity <= 0:
+                break
+            size = sizes[j]
+            if size <= capacity:
+                total += values[j]
+                capacity -= size
             else:
-                lagrange = float("inf")
-            total = 0.0
-            for j in range(i, count):
-                if capacity <= 0 or total >= lagrange:
-                    break
-                size = sizes[j]
-                if size <= capacity:
-                    total += values[j]
-                    capacity -= size
-                else:
-                    total += values[j] * capacity / size
-                    capacity = 0
-            return total if total < lagrange else lagrange
+                total += values[j] * capacity / size
+                capacity = 0
+        return total
 
-        def search(i: int, rem: tuple[int, ...], current: int) -> None:
-            nonlocal best_value, best_set, nodes
-            nodes += 1
-            if budget is not None and nodes > budget:
-                raise _OverBudget
-            if current > best_value:
-                best_value = current
-                best_set = list(chosen)
-            if i == count:
-                return
-            # cards beyond what items i.. could use are dead: clipping them merges states
-            clipped = tuple(map(min, rem, suffix_need[i]))
-            locos = rem[LOCO]
-            if current + bound(i, clipped, locos) <= best_value:
-                return
-            key = (i, clipped, locos)
-            if seen.get(key, -1) >= current:
-                return
-            seen[key] = current
-            after = _take(rem, needs[i])
-            if after is not None:
-                chosen.append(i)
-                search(i + 1, after, current + values[i])
-                chosen.pop()
-            search(i + 1, rem, current)
+    def search(i: int, rem: tuple[int, ...], current: int) -> None:
+        nonlocal best_value, best_set, nodes
+        nodes += 1
+        if nodes > budget:
+            raise _OverBudget
+        if current > best_value:
+            best_value = current
+            best_set = list(chosen)
+        if i == count:
+            return
+        # cards beyond what items i.. could use are dead: clipping them merges states
+        clipped = tuple(map(min, rem, suffix_need[i]))
+        locos = rem[LOCO]
+        if current + bound(i, clipped, locos) <= best_value:
+            return
+        key = (i, clipped, locos)
+        if seen.get(key, -1) >= current:
+            return
+        seen[key] = current
+        after = _take(rem, needs[i])
+        if after is not None:
+            chosen.append(i)
+            search(i + 1, after, current + values[i])
+            chosen.pop()
+        search(i + 1, rem, current)
 
-        try:
-            search(0, have, 0)
-        except _OverBudget:
-            return False
-        return True
-
-    # most holdings are settled by the cheap bound; hard ones get tuned prices
-    if not run(no_prices, no_reduced, _CHEAP_NODES):
-        prices = _tune_prices(have, needs, values, best_value)
-        suffix_reduced = [0.0] * (count + 1)
-        for i in range(count - 1, -1, -1):
-            reduced = values[i] - sum(p * n for p, n in zip(prices, needs[i], strict=True))
-            suffix_reduced[i] = suffix_reduced[i + 1] + max(0.0, reduced)
-        run(prices, suffix_reduced, None)
-    return tuple(sorted(items[i][0].id for i in best_set))
+    with suppress(_OverBudget):
+        search(0, have, 0)
+    return best_value, best_set, nodes
 
 
 class _OverBudget(Exception):
-    """The cheap search gave up; the tuned one takes over."""
+    """The cheap search gave up; the deep one takes over."""
+
+
+class _Best:
+    """The incumbent: packed value, lexicographic key (a bit per item, the first item
+    highest), and whether it is still the greedy set (which wins ties)."""
+
+    __slots__ = ("greedy", "key", "value")
+
+    def __init__(self, value: int, key: int, greedy: bool) -> None:
+        self.value, self.key, self.greedy = value, key, greedy
+
+    def offer(self, value: int, key: int) -> None:
+        """Take a set if it is better: more value, or as much and lexicographically first."""
+        if value > self.value or (value == self.value and not self.greedy and key > self.key):
+            self.value, self.key, self.greedy = value, key, False
+
+    def floor(self) -> float:
+        """A subtree whose bound is below this holds nothing that could be taken."""
+        return self.value + (_SLACK if self.greedy else -_SLACK)
+
+
+def _sparse(needs: list[tuple[int, ...]]) -> list[tuple[tuple[int, int], ...]]:
+    return [tuple((c, n) for c, n in enumerate(need) if n) for need in needs]
+
+
+def _tune_prices(
+    have: tuple[int, ...],
+    needs: list[tuple[int, ...]],
+    values: list[int],
+    sizes: list[int],
+    lexbit: list[int],
+    best: _Best,
+) -> list[float]:
+    """Held-Karp subgradient descent on the Lagrangian dual of the per-colour limits.
+
+    Any non-negative prices give a valid bound; good ones make the deep search small. Every
+    few steps the Lagrangian solution is rounded greedily (by reduced cost per card) into a
+    feasible set, offered to ``best``: a higher incumbent also aims the steps better.
+    """
+    count = len(needs)
+    sparse = _sparse(needs)
+    start = sorted(v / s for v, s in zip(values, sizes, strict=True))[count // 2]
+    prices = [start] * NUM_COLOURS
+    best_bound = float("inf")
+    best_prices = list(prices)
+    step_scale = 2.0
+    stall = 0
+    for step in range(_PRICE_STEPS):
+        top = max(prices)
+        bound = sum(map(mul, prices, have)) + top * have[LOCO]
+        used = [0] * NUM_COLOURS
+        reduced = [0.0] * count
+        for j in range(count):
+            r = values[j]
+            for c, n in sparse[j]:
+                r -= prices[c] * n
+            reduced[j] = r
+            if r > 0:
+                bound += r
+                for c, n in sparse[j]:
+                    used[c] += n
+        if bound < best_bound:
+            best_bound, best_prices, stall = bound, list(prices), 0
+        else:
+            stall += 1
+            if stall >= _STALL_STEPS:
+                step_scale /= 2
+                stall = 0
+        if step % _HEURISTIC_EVERY == 0:
+            _round(have, needs, values, sizes, lexbit, reduced, best)
+        if best_bound - best.value < 1:
+            break  # nothing strictly better can exist; the search will confirm at once
+        star = prices.index(top)
+        gradient = [have[c] - used[c] for c in range(NUM_COLOURS)]
+        gradient[star] += have[LOCO]
+        norm = sum(g * g for g in gradient)
+        if norm == 0:
+            break
+        move = step_scale * (bound - best.value) / norm
+        prices = [max(0.0, p - move * g) for p, g in zip(prices, gradient, strict=True)]
+    return best_prices
+
+
+def _round(
+    have: tuple[int, ...],
+    needs: list[tuple[int, ...]],
+    values: list[int],
+    sizes: list[int],
+    lexbit: list[int],
+    reduced: list[float],
+    best: _Best,
+) -> None:
+    """Greedy pass by reduced cost per card; the set found is offered to ``best``."""
+    order = sorted(range(len(needs)), key=lambda j: (-reduced[j] / sizes[j], j))
+    rem: tuple[int, ...] | None = have
+    value = 0
+    key = 0
+    for j in order:
+        after = _take(rem, needs[j])  # type: ignore[arg-type]
+        if after is not None:
+            rem = after
+            value += values[j]
+            key |= lexbit[j]
+    best.offer(value, key)
+
+
+def _deep_search(
+    have: tuple[int, ...],
+    needs: list[tuple[int, ...]],
+    values: list[int],
+    sizes: list[int],
+    lexbit: list[int],
+    best: _Best,
+) -> int:
+    """Exact branch and bound ordered by |reduced cost|; improves ``best`` in place and
+    returns the nodes visited."""
+    prices = _tune_prices(have, needs, values, sizes, lexbit, best)
+    top = max(prices)
+    count = len(needs)
+    reduced = [values[j] - sum(map(mul, prices, needs[j])) for j in range(count)]
+    order = sorted(range(count), key=lambda j: (-abs(reduced[j]), j))
+    o_needs = [needs[j] for j in order]
+    o_values = [values[j] for j in order]
+    o_bits = [lexbit[j] for j in order]
+    o_take_first = [reduced[j] > 0 for j in order]
+    # per depth k, over the items still undecided (order[k:]): the positive reduced costs,
+    # the cards of each colour they could use, and their lexicographic bits
+    gain = [0.0] * (count + 1)
+    usable = [[0] * NUM_COLOURS for _ in range(count + 1)]
+    open_bits = [0] * (count + 1)
+    for k in range(count - 1, -1, -1):
+        gain[k] = gain[k + 1] + max(0.0, reduced[order[k]])
+        row, after_row, need = usable[k], usable[k + 1], o_needs[k]
+        for c in range(NUM_COLOURS):
+            row[c] = after_row[c] + need[c]
+        open_bits[k] = open_bits[k + 1] | o_bits[k]
+    usable_total = [sum(row) for row in usable]
+    seen: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
+    nodes = 0
+
+    def search(k: int, rem: tuple[int, ...], current: int, key: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        best.offer(current, key)
+        if k == count:
+            return
+        clipped = tuple(map(min, rem, usable[k]))
+        # locomotives beyond what the undecided items could lack are dead too
+        locos = min(rem[LOCO], usable_total[k] - sum(clipped))
+        # Lagrangian bound: undecided items at their reduced cost, cards at their price
+        bound = current + gain[k] + sum(map(mul, prices, clipped)) + top * locos
+        floor = best.floor()
+        if bound < floor:
+            return
+        if bound < best.value + _SLACK and (key | open_bits[k]) <= best.key:
+            return  # at best a tie, and every set below comes later in the order
+        state = (k, clipped, locos)
+        # the same cards left for the same undecided items: the completions are the same,
+        # so a partial set with less value (or as much, lexicographically later) loses
+        if (current, key) <= seen.get(state, (-1, -1)):
+            return
+        seen[state] = (current, key)
+        after = _take(rem, o_needs[k])
+        if after is None:
+            search(k + 1, rem, current, key)
+        elif o_take_first[k]:
+            search(k + 1, after, current + o_values[k], key | o_bits[k])
+            search(k + 1, rem, current, key)
+        else:
+            search(k + 1, rem, current, key)
+            search(k + 1, after, current + o_values[k], key | o_bits[k])
+
+    search(0, have, 0, 0)
+    return nodes
