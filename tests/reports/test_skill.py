@@ -258,7 +258,7 @@ def test_builtin_skill_study_loads():
     cells = study.cells()
     assert {c.players for c in cells} == {2, 3, 4}
     labels = {s for c in cells for s in c.lineup}
-    assert {"random", "planner", "planner-human", "ismcts-50", "ismcts-200"} <= labels
+    assert {"random", "planner", "planner-human", "ismcts-16", "ismcts-64"} <= labels
     assert study.pairing == "deals"
     search = sum(c.games for c in cells if any(s.startswith("ismcts") for s in c.lineup))
     assert search < study.total_games / 10  # search games are the costly few
