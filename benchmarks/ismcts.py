@@ -1,7 +1,8 @@
 """ISMCTS against planner: win rate (Wilson interval) and CPU ms per decision per budget.
 
 Each game seats one ismcts against planners, the ismcts seat rotating over the seats; game
-g uses seed ``seed + g`` at every budget, so budgets are compared on the same deals. Times
+g uses seed ``seed + g`` at every budget, so budgets are compared on the same deals. The
+p-value tests the win rate against 1/n, a seat's share among equal players (one-sided). Times
 are CPU time of the search's decisions on this process's core (``time.process_time``), so
 other load on the machine barely moves them.
 
@@ -20,6 +21,7 @@ from pathlib import Path
 # benchmarks/sims.py must not shadow the sims package
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
+from scipy.stats import binomtest  # noqa: E402
 from statsmodels.stats.proportion import proportion_confint  # noqa: E402
 
 from cardgame import Rules  # noqa: E402
@@ -88,20 +90,25 @@ def main() -> None:
         key, _, value = item.partition("=")
         knobs[key] = float(value) if "." in value else int(value) if value.isdigit() else value
     Ismcts._original = Ismcts.decide_knowing  # type: ignore[attr-defined]
-    print("players budget games  win-rate  95% Wilson      margin  ms/decision  decisions/game")
+    print(
+        "players budget games  win-rate  95% Wilson      p(>1/n)  margin  ms/decision"
+        "  decisions/game"
+    )
     for players in (int(p) for p in args.players.split(",")):
         previous = None
         for budget in (int(b) for b in args.budgets.split(",")):
             t = run(players, budget, args.games, args.seed, knobs)
             rate = t.wins / t.games if t.games else math.nan
             low, high = proportion_confint(round(t.wins), t.games, method="wilson")
+            # one-sided binomial test against the fair share 1/n of a seat among equals
+            p_fair = binomtest(round(t.wins), t.games, 1 / players, "greater").pvalue
             ms = 1000 * t.seconds / t.decisions if t.decisions else math.nan
             gain = "" if previous is None else f"  ({rate - previous:+.3f} vs previous budget)"
             margin = t.margin / max(t.games, 1)
             per_game = t.decisions / max(t.games, 1)
             print(
                 f"{players:>7} {budget:>6} {t.games:>5}  {rate:8.3f}  [{low:.3f}, {high:.3f}]"
-                f"  {margin:+7.1f}  {ms:11.1f}  {per_game:14.1f}"
+                f"  {p_fair:7.4f}  {margin:+6.1f}  {ms:11.1f}  {per_game:14.1f}"
                 f"{gain}" + (f"  failed {t.failed}" if t.failed else ""),
                 flush=True,
             )
