@@ -446,7 +446,11 @@ def players_know(analysis: Analysis) -> str:
         "what the simulated players know, at the top). "
     )
     if memory:
-        return base + "Memory settings in this study: " + "; ".join(memory) + "."
+        return (
+            "The simulated players have perfect recall of their own circulation pile (R9) "
+            "unless their knobs give them a human-like memory (see what the simulated players "
+            "know, at the top). Memory settings in this study: " + "; ".join(memory) + "."
+        )
     return base + (
         "No strategy in this study has a memory setting: completion rates, margins and the "
         "meta-game are those of players with perfect memory."

@@ -378,10 +378,11 @@ def _about(analysis: Analysis, info: study_kinds.StudyInfo) -> str:
         f"<li><code>{html.escape(name)}</code>: {html.escape(text)}</li>"
         for name, text in intents.items()
     )
+    knows = study_kinds.knowledge_sentence(analysis.seats, study.get("strategies"))
     return (
         f"<p><strong>Question:</strong> {html.escape(info.question)}</p>"
         f"<p>Strategies (what each one tries to do):</p><ul>{items}</ul>"
-        f"<p class='caption'>{html.escape(study_kinds.knowledge_sentence(analysis.seats))}</p>"
+        f"<p class='caption'>{html.escape(knows)}</p>"
     )
 
 

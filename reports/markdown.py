@@ -185,7 +185,7 @@ def render(analysis: Analysis) -> str:
         *([f"*{info.description}*"] if info.description else []),
         f"**Question:** {info.question}",
         "\n".join(f"- `{name}`: {text}" for name, text in intents.items()),
-        knowledge_sentence(analysis.seats),
+        knowledge_sentence(analysis.seats, study.get("strategies")),
         f"Study `{study.get('name')}`: {len(analysis.games):,} games, "
         f"{analysis.failures} failed. The game is the unit: rates are over games (Wilson 95% "
         "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "

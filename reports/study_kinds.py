@@ -165,19 +165,59 @@ def completion_rates(seats: pd.DataFrame) -> dict[int, float]:
     return {int(p): float(r["reached"] / r["kept"]) for p, r in sums.iterrows()}
 
 
-def knowledge_sentence(seats: pd.DataFrame) -> str:
-    """What the simulated players know, and what follows from it."""
-    rates = completion_rates(seats)
+def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:
+    """What the simulated players know, and what follows from it; ``specs`` (the study's
+    configured strategies) names the seats with a human-like memory and the search seats."""
+    present = set(seats["strategy"]) if "strategy" in seats else set()
+    specs = specs or {}
+    forgetful = {
+        label: (spec.get("knobs") or {})
+        for label, spec in specs.items()
+        if label in present and (spec.get("knobs") or {}).get("memory") == "human"
+    }
+    searchers = sorted(
+        label
+        for label in present
+        if label == "ismcts" or (specs.get(label) or {}).get("base") == "ismcts"
+    )
+    recall_seats = seats[~seats["strategy"].isin(list(forgetful))] if forgetful else seats
+    rates = completion_rates(recall_seats)
     shown = ", ".join(f"{100 * r:.0f}% at {p} players" for p, r in rates.items())
+    if forgetful:
+        models = "; ".join(
+            f"{label}: each card reaching its pile recalled with probability "
+            f"{knobs.get('recall', 0.7):g}"
+            for label, knobs in sorted(forgetful.items())
+        )
+        recall = (
+            f"every seat sees everything public (R9); all but {', '.join(sorted(forgetful))} "
+            "have perfect recall of their own circulation pile, and those play with a "
+            f"human-like memory of it ({models}; docs/strategies.md). "
+        )
+    else:
+        recall = (
+            "every seat has perfect recall of its own circulation pile and of everything "
+            "public (R9). "
+        )
+    search = (
+        f" {', '.join(searchers)} also remember{'s' if len(searchers) == 1 else ''} the "
+        "game's public history (cards rivals took face up and have not played since, how "
+        "many destinations each kept) and search worlds consistent with it (docs/search.md); "
+        "the other strategies decide from what they see at each decision."
+        if searchers
+        else ""
+    )
     return (
-        "What the simulated players know: every seat has perfect recall of its own "
-        "circulation pile and of everything public (R9). The printed rulebook hides that pile "
-        f'even from its owner: the cards "{RULEBOOK_HIDDEN}" (cardgame-rulebook-fr.txt). '
+        "What the simulated players know: "
+        + recall
+        + "The printed rulebook hides that pile even from its owner: the cards "
+        f'"{RULEBOOK_HIDDEN}" (cardgame-rulebook-fr.txt). '
         "Players who know exactly which train cards they have in circulation rarely keep a "
         "destination they cannot reach"
         + (f": here they completed {shown} of the destinations they kept" if shown else "")
         + ". Human players, who must remember their pile, are likely to complete fewer and lose "
-        "more to penalties: the completion rates here are an upper bound for people."
+        "more to penalties: the completion rates of perfect recall are an upper bound for people."
+        + search
     )
 
 

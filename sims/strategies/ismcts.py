@@ -55,8 +55,9 @@ class IsmctsKnobs(MemoryKnobs):
 class Ismcts(Strategy):
     name = "ismcts"
     intent = (
-        "Searches: samples worlds consistent with what it has seen, tries its candidate moves "
-        "in each with UCT and plays the games out with planner; keeps the most visited move."
+        "Searches: samples worlds consistent with what it has seen, tries planner's move and "
+        "its alternatives in the same worlds by playing the games out with planner, and "
+        "plays an alternative only when it is clearly better."
     )
     traits = frozenset({"searches", "remembers_game"})
     Knobs = IsmctsKnobs

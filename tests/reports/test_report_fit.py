@@ -148,3 +148,24 @@ def test_headline_answers_the_study_question_first(analysis):
     cards = [i for i, line in enumerate(lines) if "card" in line and "destination" in line]
     strength = [i for i, line in enumerate(lines) if line.startswith("Strongest strategy")]
     assert cards and (not strength or max(cards) < min(strength))
+
+
+def test_the_knowledge_statement_names_forgetful_and_searching_seats(analysis):
+    """A seat with human memory is not said to have perfect recall; its games are left out of
+    the perfect-recall completion rate; a search seat is said to remember the history."""
+    seats = analysis.seats.copy()
+    labels = sorted(seats["strategy"].unique())
+    forgetful, searcher = labels[0], labels[1]
+    specs = {
+        forgetful: {"base": "planner", "knobs": {"memory": "human", "recall": 0.5}},
+        searcher: {"base": "ismcts", "knobs": {"iterations": 16}},
+    }
+    sentence = study_kinds.knowledge_sentence(seats, specs)
+    assert f"all but {forgetful} have perfect recall" in sentence
+    assert "recalled with probability 0.5" in sentence
+    assert f"{searcher} also remembers the game's public history" in sentence
+    recall_only = seats[seats["strategy"] != forgetful]
+    for players, rate in study_kinds.completion_rates(recall_only).items():
+        assert f"{100 * rate:.0f}% at {players} players" in sentence
+    plain = study_kinds.knowledge_sentence(seats)
+    assert "every seat has perfect recall" in plain and "public history" not in plain
