@@ -295,7 +295,7 @@ def card_balance(
     columns.append("plays_like")
     fitted = pd.concat(fits) if fits else pd.DataFrame()
     table = table.join(fitted.reindex(columns=columns))
-    table["tested"] = table["tested"].fillna(False).astype(bool)
+    table["tested"] = table["tested"].eq(True)  # missing (no fit at that count): not tested
     table["p_holm"] = np.nan
     tested = table["p"].notna()
     if tested.any():
