@@ -611,9 +611,9 @@ def skill_section(analysis: Analysis) -> Section:
             "From random through the scripted strategies to the search player, per player "
             "count, the game as the unit.",
             skill.pair_sentence(pairs),
-            *(skill.share_sentence(row) for _, row in share.iterrows()),
+            skill.share_summary(share),
             skill.memory_sentence(memory, pair),
-            *(skill.tau_sentence(row) for _, row in agreement.iterrows()),
+            skill.tau_summary(agreement),
         ]
     )
     if ranking.empty:

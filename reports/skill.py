@@ -160,6 +160,48 @@ def share_sentence(row: pd.Series) -> str:
     )
 
 
+def share_summary(share: pd.DataFrame) -> str:
+    """Every player count's skill share in one sentence (the section's opening)."""
+    if share.empty:
+        return ""
+    parts = []
+    for scope, rows in share.groupby("scope", sort=False):
+        shown = ", ".join(
+            f"{r['share']:.0%} ({r['ci_low']:.0%}-{r['ci_high']:.0%}) at {int(r['players'])} "
+            "players"
+            for _, r in rows.sort_values("players").iterrows()
+        )
+        parts.append(f"{shown} ({scope})")
+    return (
+        "The seated strategy explains " + "; ".join(parts) + " of the spread of seat scores "
+        "(bootstrap 95% intervals over games); the rest comes from the deal, the seat order and "
+        "the other seats' play: luck, from the seat's point of view."
+    )
+
+
+def tau_summary(agreement: pd.DataFrame) -> str:
+    """Every player count's ranking agreement in one sentence (the section's opening)."""
+    rows = [r for _, r in agreement.iterrows() if int(r["n_strategies"]) >= 2]
+    rows = [r for r in rows if np.isfinite(r["tau"])]
+    if not rows:
+        return ""
+    shown = ", ".join(
+        f"{r['tau']:.2f} at {int(r['players'])} players (p = {r['p_value']:.2g}, "
+        f"{int(r['n_games_search']):,} strategy-games against search)"
+        for r in rows
+    )
+    held = [int(r["players"]) for r in rows if r["tau"] > 0 and r["p_value"] < ALPHA]
+    verdict = (
+        f"the ranking holds at {', '.join(map(str, held))} players"
+        if held
+        else "the data cannot say the ranking holds"
+    )
+    return (
+        "Kendall's tau between the scripted strategies' ranking against scripted opponents "
+        f"and against search opponents (1 = the same order, 0 = unrelated): {shown}: {verdict}."
+    )
+
+
 # ------------------------------------------------------------------ memory
 def memory_pair(labels, specs: dict | None) -> tuple[str, str] | None:
     """(perfect, human): planner and planner-human when both are seated, else a label whose

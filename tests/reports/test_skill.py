@@ -291,3 +291,38 @@ def test_a_skill_study_without_meetings_reports_without_empty_charts(tmp_path):
     assert section.figures == []
     assert "No two strategies met" in section.intro
     assert "## The skill ladder" in markdown.render(mirror)
+
+
+def test_the_section_opening_sums_up_shares_and_taus_in_one_sentence_each():
+    import pandas as pd
+
+    from reports import skill as skill_module
+
+    share = pd.DataFrame(
+        {
+            "players": [2, 3, 2],
+            "scope": ["all strategies", "all strategies", "without random"],
+            "n_games": [10, 12, 10],
+            "n_strategies": [3, 3, 2],
+            "share": [0.5, 0.25, 0.375],
+            "ci_low": [0.4, 0.2, 0.3],
+            "ci_high": [0.6, 0.3, 0.45],
+        }
+    )
+    text = skill_module.share_summary(share)
+    assert "50% (40%-60%) at 2 players, 25% (20%-30%) at 3 players (all strategies)" in text
+    assert "38% (30%-45%) at 2 players (without random)" in text
+    agreement = pd.DataFrame(
+        {
+            "players": [2, 3],
+            "n_strategies": [6, 1],
+            "tau": [0.6, float("nan")],
+            "p_value": [0.01, float("nan")],
+            "n_games_search": [168, 0],
+            "n_games_scripted": [2016, 0],
+        }
+    )
+    tau = skill_module.tau_summary(agreement)
+    assert "0.60 at 2 players (p = 0.01, 168 strategy-games against search)" in tau
+    assert "the ranking holds at 2 players" in tau and "3 players" not in tau
+    assert skill_module.share_summary(share.iloc[0:0]) == ""
