@@ -28,9 +28,10 @@ Two searches return exactly that set:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from operator import mul
+from typing import Protocol
 
 from . import _native
 from .cards import LOCO, NUM_COLOURS, Destination
@@ -403,9 +404,17 @@ def _deep_search(
 # engine dispatch (issue 10): the native kernel is a C port of the functions above that
 # returns the same set and node count; it declines (None) inputs outside its fixed arrays
 
-Resolver = Callable[
-    [Sequence[int], Sequence[Destination], frozenset[str], int], tuple[tuple[int, ...], int]
-]
+
+class Resolver(Protocol):
+    """The signature of ``resolve_counted`` on either engine."""
+
+    def __call__(
+        self,
+        circulation: Sequence[int],
+        destinations: Sequence[Destination],
+        big_cities: frozenset[str],
+        cheap_nodes: int = ...,
+    ) -> tuple[tuple[int, ...], int]: ...
 
 
 def _native_resolver(kernel: object) -> Resolver:
