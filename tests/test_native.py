@@ -189,3 +189,8 @@ def test_a_bad_engine_name_is_one_line_and_exit_2():
     assert done.stderr.strip().splitlines() == [
         "cardgame: error: CARDGAME_ENGINE='fortran': expected python or native"
     ]
+
+
+def test_an_unknown_engine_has_no_resolver():
+    with pytest.raises(ValueError, match="no 'fortran' resolution engine"):
+        resolver("fortran")
