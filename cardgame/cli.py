@@ -13,10 +13,11 @@ import importlib.util
 import json
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import Any, NoReturn
 
+from . import _native
 from . import record as rec
 from .errors import CardgameError, RecordError
 from .game import Game
@@ -178,10 +179,22 @@ def _load_plugin(
         )
 
 
+def version_line() -> str:
+    """``cardgame --version``: the distribution's version and the engine in use."""
+    try:
+        number = version("ttr-cardgame")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        number = "unknown"
+    return f"cardgame {number}, {_native.describe()}"
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; loads the plugin entry point of ``command`` only (others get a stub)."""
     parser = Parser(
         prog="cardgame", description="Ticket to Ride: The Card Game - engine, simulator, reports"
+    )
+    parser.add_argument(
+        "--version", action="version", version=version_line(), help="version and engine in use"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_core_commands(sub)
@@ -197,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
+    if _native.PROBLEM:  # CARDGAME_ENGINE names no engine, or one that is not built
+        print(f"cardgame: error: {_native.PROBLEM}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         return int(args.run(args) or 0)
     except CardgameError as exc:

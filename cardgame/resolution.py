@@ -31,7 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from operator import mul
+from typing import Protocol
 
+from . import _native
 from .cards import LOCO, NUM_COLOURS, Destination
 
 # Lexicographic objective packed into one int: points >> count >> big-city names.
@@ -100,13 +102,14 @@ def resolve(
     return resolve_counted(circulation, destinations, big_cities)[0]
 
 
-def resolve_counted(
+def resolve_counted_python(
     circulation: Sequence[int],
     destinations: Sequence[Destination],
     big_cities: frozenset[str],
     cheap_nodes: int = _CHEAP_NODES,
 ) -> tuple[tuple[int, ...], int]:
     """``resolve`` and the search nodes it visited: a machine-independent work measure.
+    The reference (pure Python); ``resolve_counted`` is this or the native kernel.
 
     ``cheap_nodes`` is the budget of the cheap search (0: straight to the deep one, which
     tests use to check the deep search on holdings small enough for brute force)."""
@@ -395,3 +398,50 @@ def _deep_search(
 
     search(0, have, 0, 0)
     return nodes
+
+
+# ---------------------------------------------------------------------------------------
+# engine dispatch (issue 10): the native kernel is a C port of the functions above that
+# returns the same set and node count; it declines (None) inputs outside its fixed arrays
+
+
+class Resolver(Protocol):
+    """The signature of ``resolve_counted`` on either engine."""
+
+    def __call__(
+        self,
+        circulation: Sequence[int],
+        destinations: Sequence[Destination],
+        big_cities: frozenset[str],
+        cheap_nodes: int = ...,
+    ) -> tuple[tuple[int, ...], int]: ...
+
+
+def _native_resolver(kernel: object) -> Resolver:
+    native = kernel.resolve_counted  # type: ignore[attr-defined]
+
+    def resolve_counted_native(
+        circulation: Sequence[int],
+        destinations: Sequence[Destination],
+        big_cities: frozenset[str],
+        cheap_nodes: int = _CHEAP_NODES,
+    ) -> tuple[tuple[int, ...], int]:
+        """``resolve_counted_python``'s answer, computed in C where the kernel can."""
+        got = native(circulation, destinations, big_cities, cheap_nodes)
+        if got is None:
+            return resolve_counted_python(circulation, destinations, big_cities, cheap_nodes)
+        return got
+
+    return resolve_counted_native
+
+
+def resolver(engine: str) -> Resolver:
+    """``resolve_counted`` of ``engine`` ("python" or "native", which must be built)."""
+    if engine == "python":
+        return resolve_counted_python
+    if engine == "native" and _native.resolution_kernel is not None:
+        return _native_resolver(_native.resolution_kernel)
+    raise ValueError(f"no {engine!r} resolution engine here ({_native.describe()})")
+
+
+resolve_counted: Resolver = resolver(_native.ENGINE)

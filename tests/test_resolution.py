@@ -1,16 +1,19 @@
-"""R16: exact resolution, checked against brute force over every subset."""
+"""R16: exact resolution, checked against brute force over every subset, on both engines
+(the pure-Python reference and the native kernel, skipped only where it is not built)."""
 
 import random
 import time
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgame import default_catalogue
-from cardgame.resolution import is_feasible, resolve
+from cardgame.resolution import is_feasible
 
 from .helpers import counts
+from .test_native import ENGINES, resolve_with
 
 CATALOGUE = default_catalogue()
 BIG = frozenset(CATALOGUE.big_city_names)
@@ -36,12 +39,14 @@ def key_of(ids):
     return (sum(d.points for d in dests), len(dests), names)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=300, deadline=None)
 @given(
     ids=st.lists(st.integers(1, 46), min_size=0, max_size=10, unique=True),
     pile=st.lists(st.integers(0, 4), min_size=9, max_size=9),
 )
-def test_r16_resolution_is_optimal_against_brute_force(ids, pile):
+def test_r16_resolution_is_optimal_against_brute_force(engine, ids, pile):
+    resolve = resolve_with(engine)
     dests = [CATALOGUE.destination(i) for i in ids]
     got = resolve(pile, dests, BIG)
     expected_key, _ = brute_force(pile, dests)
@@ -49,7 +54,9 @@ def test_r16_resolution_is_optimal_against_brute_force(ids, pile):
     assert key_of(got) == expected_key
 
 
-def test_r16_prefers_points_then_count_then_big_cities():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r16_prefers_points_then_count_then_big_cities(engine):
+    resolve = resolve_with(engine)
     # 1 yellow: #1 Chicago-NY (5 pts, yellow) vs nothing else
     d1, d3 = CATALOGUE.destination(1), CATALOGUE.destination(3)
     assert resolve(counts(yellow=1, green=1), [d1, d3], BIG) == (3,)  # 6 pts beats 5
@@ -63,7 +70,9 @@ def test_r16_prefers_points_then_count_then_big_cities():
     assert resolve(counts(blue=1, red=1, loco=0), [d2, d13], BIG) == (13,)
 
 
-def test_r16_locomotives_are_shared_out_optimally_not_greedily():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r16_locomotives_are_shared_out_optimally_not_greedily(engine):
+    resolve = resolve_with(engine)
     # a greedy "highest points first" pass would spend the locomotive on #46 and miss others
     pile = counts(yellow=1, loco=1, blue=1)
     dests = [CATALOGUE.destination(i) for i in (1, 2, 5)]  # yellow / blue / yellow-blue
@@ -71,7 +80,9 @@ def test_r16_locomotives_are_shared_out_optimally_not_greedily():
     assert key_of(got)[0] == 12  # #5 (7, yellow-blue) + #1 (5, yellow via loco) or #2
 
 
-def test_r16_is_fast_for_a_seat_holding_many_destinations():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r16_is_fast_for_a_seat_holding_many_destinations(engine):
+    resolve = resolve_with(engine)
     rng = random.Random(1)
     worst = 0.0
     for _ in range(20):

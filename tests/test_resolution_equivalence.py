@@ -4,19 +4,22 @@ Records store the reached sets, so "an optimal set" is not enough: when optimal 
 same one must come out. ``tests/resolution_reference.py`` keeps the previous algorithm; the
 deep search (the tail's) is also checked alone, forced on small holdings by a zero budget for
 the cheap search. Timing lives in ``benchmarks/resolution.py``; here only a work bound.
+Every test runs on both engines (the native kernel is skipped only where it is not built).
 """
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgame import default_catalogue
 from cardgame.cards import Destination
-from cardgame.resolution import resolve, resolve_counted
+from cardgame.resolution import resolver
 
 from .helpers import counts
 from .resolution_reference import reference_resolve
+from .test_native import ENGINES
 
 CATALOGUE = default_catalogue()
 BIG = frozenset(CATALOGUE.big_city_names)
@@ -84,15 +87,18 @@ def dests(ids):
     return [CATALOGUE.destination(i) for i in ids]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=30, deadline=None)
 @given(ids=held, pile=piles)
-def test_resolution_returns_the_reference_set(ids, pile):
-    assert resolve(pile, dests(ids), BIG) == reference_resolve(pile, dests(ids), BIG)
+def test_resolution_returns_the_reference_set(engine, ids, pile):
+    assert resolver(engine)(pile, dests(ids), BIG)[0] == reference_resolve(pile, dests(ids), BIG)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=300, deadline=None)
 @given(ids=st.lists(st.integers(1, 46), max_size=18, unique=True), pile=piles)
-def test_deep_search_alone_returns_the_reference_set(ids, pile):
+def test_deep_search_alone_returns_the_reference_set(engine, ids, pile):
+    resolve_counted = resolver(engine)
     got, _ = resolve_counted(pile, dests(ids), BIG, cheap_nodes=0)
     assert got == reference_resolve(pile, dests(ids), BIG)
 
@@ -108,9 +114,11 @@ made_up = st.lists(
 )
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=300, deadline=None)
 @given(spec=made_up, pile=piles, cheap=st.sampled_from([0, 3, 1000]))
-def test_ties_break_as_in_the_reference(spec, pile, cheap):
+def test_ties_break_as_in_the_reference(engine, spec, pile, cheap):
+    resolve_counted = resolver(engine)
     hand = [
         Destination(i + 1, city, "Boise", points, colours)
         for i, (points, colours, city) in enumerate(spec)
@@ -119,7 +127,9 @@ def test_ties_break_as_in_the_reference(spec, pile, cheap):
     assert got == reference_resolve(pile, hand, BIG)
 
 
-def test_equal_tickets_break_ties_by_the_order_on_both_searches():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_equal_tickets_break_ties_by_the_order_on_both_searches(engine):
+    resolve_counted = resolver(engine)
     # #1 (yellow) and #2 (blue): 5 points, Chicago and New York each; one card for both
     pile = counts(loco=1)
     for cheap in (0, 1000):
@@ -127,14 +137,18 @@ def test_equal_tickets_break_ties_by_the_order_on_both_searches():
         assert got == reference_resolve(pile, dests([2, 1]), BIG) == (1,)
 
 
-def test_hard_holdings_resolve_as_before_within_the_work_bound():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hard_holdings_resolve_as_before_within_the_work_bound(engine):
+    resolve_counted = resolver(engine)
     for pile, ids, expected in hard_cases():
         got, nodes = resolve_counted(pile, dests(ids), BIG)
         assert got == expected, pile
         assert nodes <= NODE_BOUND, (pile, nodes)
 
 
-def test_all_46_held_stays_within_the_work_bound():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_all_46_held_stays_within_the_work_bound(engine):
+    resolve_counted = resolver(engine)
     rng = random.Random(46)
     deck = [c for c in range(8) for _ in range(10)] + [8] * 16
     for _ in range(40):
