@@ -76,3 +76,17 @@ def _balance(state: GameState) -> None:
     full = [10] * len(COLOURS) + [16]
     state.discard = [full[k] - placed[k] for k in range(CARD_KINDS)]
     assert min(state.discard) >= 0, f"test arranges too many cards: {state.discard}"
+
+
+# Knobs that keep a costly strategy's games short in tests that loop over every registered
+# strategy: a search budget changes how well it plays, not the contract being tested.
+QUICK_KNOBS: dict[str, tuple[tuple[str, object], ...]] = {"ismcts": (("iterations", 4),)}
+
+
+def quick_spec(name: str, label: str | None = None, **knobs: object):  # -> StrategySpec
+    """A strategy spec by registered name, with QUICK_KNOBS for a costly one."""
+    from sims.strategy import StrategySpec
+
+    merged = dict(QUICK_KNOBS.get(name, ()))
+    merged.update(knobs)
+    return StrategySpec(label or name, name, tuple(sorted(merged.items())))

@@ -17,7 +17,7 @@ from sims.memory import Belief, Memory
 from sims.strategies.planner import Planner
 from sims.strategy import MemoryKnobs, StrategySpec, make_knobs, registered, spec
 from sims.study import load_study
-from tests.helpers import counts, started
+from tests.helpers import counts, quick_spec, started
 
 piles = st.lists(st.integers(0, 3), min_size=9, max_size=9)
 BUILT_INS = [name for name, cls in registered().items() if issubclass(cls.Knobs, MemoryKnobs)]
@@ -33,7 +33,7 @@ def _play(seats, seed, index=0):
 
 def _human(name, recall=0.7, capacity=0, label=None, guess="scaled"):
     knobs = {"memory": "human", "recall": recall, "capacity": capacity, "guess": guess}
-    return StrategySpec(label or name, name, tuple(sorted(knobs.items())))
+    return quick_spec(name, label, **knobs)
 
 
 def _digest(outcome):
@@ -69,7 +69,7 @@ def test_human_memory_that_recalls_everything_decides_as_perfect_memory(name):
     for seed in range(4):
         players = 2 + seed % 3
         rivals = [spec("planner")] * (players - 1)
-        perfect = _play([spec(name), *rivals], seed)
+        perfect = _play([quick_spec(name), *rivals], seed)
         human = _play([_human(name, recall=1.0, label=name), *rivals], seed)
         assert human.record == perfect.record
 

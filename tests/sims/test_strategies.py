@@ -9,12 +9,13 @@ from cardgame import Rules
 from sims.errors import UnknownStrategyError
 from sims.match import GameSpec, play_game
 from sims.strategy import StrategySpec, make_knobs, registered, spec, strategy_class
+from tests.helpers import quick_spec
 
 ALL = list(registered())
 
 
 def play(lineup, index, rules=None, record=False, specs=None):
-    seats = specs or tuple(spec(s) for s in lineup)
+    seats = specs or tuple(quick_spec(s) for s in lineup)
     return play_game(
         GameSpec("test", "cell", "base", rules or Rules(), len(seats), seats, index, 1000 + index),
         None,
