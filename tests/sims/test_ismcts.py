@@ -111,3 +111,18 @@ def test_human_memory_plays_whole_games_and_differs(players: int) -> None:
     perfect = play_game(table(players, 9), record=True, decision_seconds=0)
     assert not forgetful.game["failed"], forgetful.game["failure_error"]
     assert forgetful.record["turns"] != perfect.record["turns"]
+
+
+@pytest.mark.parametrize("root", ["halving", "uct"])
+def test_a_time_budget_stops_the_search_early(root: str) -> None:
+    """``seconds`` caps a search whose play-out budget would take far longer."""
+    import time
+
+    state, tracker = _knowledge_midgame(4, 12)
+    knowledge = tracker.knowledge(state)
+    settings = SearchSettings(100_000, 0.35, "planner", 1.0, 0.5, root=root, seconds=0.05)
+    began = time.perf_counter()
+    result = search(knowledge, settings, random.Random(2))
+    assert time.perf_counter() - began < 5
+    assert 1 <= result.iterations < 100_000
+    assert result.action in knowledge.view.legal_actions()
