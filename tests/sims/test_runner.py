@@ -337,3 +337,31 @@ def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
     assert len(pickle.dumps(summary)) < 1000
     assert len(pd.read_parquet(tmp_path / "games")) == 40
     assert len(pd.read_parquet(tmp_path / "seats")) == 80
+
+
+@pytest.mark.parametrize(("scheduler", "written_by_workers"), [(None, 3), ("tcp://x:8786", 0)])
+def test_workers_write_parts_once_the_manifest_exists_and_only_on_a_shared_disk(
+    tmp_path, monkeypatch, scheduler, written_by_workers
+):
+    import sims.runner as runner
+
+    folders = []
+
+    def in_process(todo, workers, scheduler, finished, summary, stop):  # as Dask would
+        for batch in todo:
+            folders.append(batch.folder)
+            finished(runner.land_batch(batch))
+
+    monkeypatch.setattr(runner, "_run_dask", in_process)
+    study = small_study(players=[2], pool=["random", "thief"], games_per_cell=8, batch_size=2)
+    run(study, backend="dask", scheduler=scheduler, out=tmp_path / "r", progress=False)
+    # the first batch goes back to the parent, which writes the manifest before its parts;
+    # a remote scheduler's workers may not see this disk: they always send their parts back
+    assert folders[0] is None
+    assert sum(folder is not None for folder in folders) == written_by_workers
+    assert result_files(tmp_path / "r") == result_files(run_plain(study, tmp_path / "plain"))
+
+
+def run_plain(study, folder):
+    run(study, workers=1, out=folder, progress=False)
+    return folder
