@@ -2,15 +2,18 @@
 
 Layout (docs/data.md): ``manifest.json`` (the study, schema version and fingerprint, written
 atomically when the first batch lands), then one part per batch in ``games/``, ``seats/``,
-``destinations/`` (and ``records/`` with --records). A part is written to a temporary name and
+``destinations/`` (and ``records/`` with --records). Workers write their batch's parts
+themselves (``land_files``): each file goes to a hidden temporary name in its own folder and is
 renamed; the games part is renamed last, so a batch counts as done exactly when its games part
-exists - a killed run loses no finished batch and a resumed one counts none twice. Every part
-of a table has the same explicit Arrow schema, so each table folder reads whole with pandas,
-pyarrow or DuckDB.
+exists - a killed run loses no finished batch and a resumed one counts none twice. Temporary
+files start with a dot (pandas, pyarrow and DuckDB skip them) and a resume removes those left by
+killed workers. Every part of a table has the same explicit Arrow schema, so each table folder
+reads whole with pandas, pyarrow or DuckDB.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -127,15 +130,61 @@ def batch_tables(batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> dict
 
 
 def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
+    land_files(folder, encode_parts(batch_id, arrow))
+
+
+def encode_parts(
+    batch_id: str, arrow: dict[str, pa.Table], records: list[dict[str, Any]] | None = None
+) -> dict[str, bytes]:
+    """A batch's files as bytes by path within the results folder, in landing order: the
+    games part last (it marks the batch done), so records land before it too."""
+    files = {}
     for table in TABLES:
-        target = folder / table / part_name(batch_id)
-        temp = target.with_suffix(".tmp")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(arrow[table], temp)
-            os.replace(temp, target)
-        except OSError as exc:
-            raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        if table == "games" and records is not None:
+            files[f"records/part-{batch_id}.jsonl"] = _jsonl(records)
+        sink = pa.BufferOutputStream()
+        pq.write_table(arrow[table], sink)
+        files[f"{table}/{part_name(batch_id)}"] = sink.getvalue().to_pybytes()
+    return files
+
+
+def _jsonl(records: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
+
+
+def land_files(folder: Path, files: dict[str, bytes]) -> None:
+    """Write a batch's files (from ``encode_parts``) atomically, one by one, in order."""
+    for name, data in files.items():
+        _write_atomic(folder / name, data)
+
+
+def temp_path(target: Path) -> Path:
+    """Where ``target`` is written before its rename: hidden (readers of a table folder skip
+    dot files), in the same folder (the rename is atomic), per process (no two writers
+    share one)."""
+    return target.parent / f".{target.name}.{os.getpid()}.tmp"
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    temp = temp_path(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_bytes(data)
+        os.replace(temp, target)
+    except OSError as exc:
+        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def remove_temp_files(folder: Path, batch_id: str = "") -> None:
+    """Remove the temporary files of killed writers (all, or one batch's): never results."""
+    for sub in (*TABLES, "records"):
+        where = folder / sub
+        if not where.is_dir():
+            continue
+        for pattern in (f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"):  # and older names
+            for path in where.glob(pattern):
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
 def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
@@ -148,14 +197,7 @@ def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
 
 
 def write_records(folder: Path, batch_id: str, records: list[dict[str, Any]]) -> None:
-    target = folder / "records" / f"part-{batch_id}.jsonl"
-    temp = target.with_suffix(".tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
-        os.replace(temp, target)
-    except OSError as exc:
-        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    _write_atomic(folder / "records" / f"part-{batch_id}.jsonl", _jsonl(records))
 
 
 def done_batches(folder: Path) -> set[str]:

@@ -1,6 +1,12 @@
 """The Monte Carlo runner: a study's games in batches, on local processes or Dask, streamed
 to Parquet as batches finish, resumable, with a progress bar.
 
+Workers write their batch's Parquet parts themselves and send back a small summary (counts
+and failure lines), so the parent only records which batches landed and is no serial cap on
+the number of workers. Until the first batch has landed (the manifest is written then, by the
+parent), and on a remote Dask scheduler (whose workers may not see this disk), a worker sends
+its parts back as finished Parquet bytes for the parent to write instead.
+
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
 the backend or the number of workers.
@@ -26,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
@@ -41,13 +47,14 @@ from .results import (
     batch_tables,
     check_output_folder,
     done_batches,
+    encode_parts,
     fingerprint,
     fingerprint_change,
     is_empty_folder,
+    land_files,
     read_manifest,
+    remove_temp_files,
     write_manifest,
-    write_parts,
-    write_records,
 )
 from .seeding import deal_key, deal_number, game_seed, stream_seed
 from .study import Cell, Study
@@ -72,6 +79,7 @@ class Batch:
     records: bool
     decision_seconds: float = DEFAULT_DECISION_SECONDS
     pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
+    folder: str | None = None  # where the worker writes its parts; None: send them back
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
@@ -137,6 +145,34 @@ def run_batch(batch: Batch) -> BatchResult:
     return BatchResult(batch.id, tables, records, failures, batch.games)
 
 
+@dataclass
+class BatchSummary:
+    """What a worker sends back: no rows. ``files`` holds the batch's encoded parts when the
+    worker did not write them (``Batch.folder`` None); ``suspect`` marks a batch whose worker
+    may have died mid-write (its temporary files are removed when it lands)."""
+
+    id: str
+    games: int
+    failures: list[str]
+    files: dict[str, bytes] | None = None
+    suspect: bool = False
+
+
+def land_batch(batch: Batch) -> BatchSummary:
+    """Play a batch and write its parts (in a worker); a value that does not fit the schemas
+    is a ResultsError before anything is written."""
+    return _land(batch, run_batch(batch))
+
+
+def _land(batch: Batch, result: BatchResult) -> BatchSummary:
+    records = result.records if batch.records else None
+    files = encode_parts(result.id, batch_tables(result.id, result.tables), records)
+    if batch.folder is not None:
+        land_files(Path(batch.folder), files)
+        files = None
+    return BatchSummary(result.id, result.games, result.failures, files)
+
+
 def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
     """The study's batches in a fixed order, made as they are needed: memory stays flat
     however many games a cell has."""
@@ -200,7 +236,15 @@ def run(
         announce()
 
     done = done_batches(folder) if resume else set()
-    todo = (b for b in plan_batches(study, records) if b.id not in done)
+    if resume:
+        remove_temp_files(folder)  # left by workers killed mid-write
+    plan = (b for b in plan_batches(study, records) if b.id not in done)
+    # workers write into the folder once its manifest exists; a remote scheduler's workers
+    # may not share this disk
+    shared = backend == "local" or not scheduler
+    landed = [read_manifest(folder) is not None]
+    target = os.path.abspath(folder)
+    todo = (replace(b, folder=target) if shared and landed[0] else b for b in plan)
     total = study.total_games
     skipped = sum(b.games for b in plan_batches(study) if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped)
@@ -209,12 +253,13 @@ def run(
         smoothing=0.1, file=sys.stderr, dynamic_ncols=True,
     )  # fmt: skip
 
-    def finished(result: BatchResult) -> bool:
-        parts = batch_tables(result.id, result.tables)  # checked before the first landing
+    def finished(result: BatchSummary) -> bool:
         first_landing()
-        write_parts(folder, result.id, parts)
-        if records:
-            write_records(folder, result.id, result.records)
+        landed[0] = True
+        if result.suspect:
+            remove_temp_files(folder, result.id)
+        if result.files is not None:
+            land_files(folder, result.files)
         summary.games_played += result.games
         summary.failures.extend(result.failures)
         bar.update(result.games)
@@ -404,8 +449,9 @@ def _close_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
 WORKER_DIED = "worker died (the process ended abruptly: os._exit, a crash or a kill)"
 
 
-def _failed_result(batch: Batch, error: str) -> BatchResult:
-    """A batch whose worker could not report: each of its games is a failed game."""
+def _failed_result(batch: Batch, error: str) -> BatchSummary:
+    """A batch whose worker could not report: each of its games is a failed game, written
+    by the parent (its parts are encoded here, before anything lands)."""
     from cardgame import Game
 
     from .match import StrategyFailure, _game_row
@@ -415,8 +461,11 @@ def _failed_result(batch: Batch, error: str) -> BatchResult:
         state = Game(spec.players, spec.seed, spec.rules).new_state()
         games.append(_game_row(spec, state, math.nan, StrategyFailure(-1, "", error)))
         failures.append(f"{spec.cell} game {spec.index}: {error}")
-    return BatchResult(batch.id, {"games": games, "seats": [], "destinations": []}, [],
-                       failures, batch.games)  # fmt: skip
+    result = BatchResult(batch.id, {"games": games, "seats": [], "destinations": []}, [],
+                         failures, batch.games)  # fmt: skip
+    summary = _land(replace(batch, folder=None), result)
+    summary.suspect = True
+    return summary
 
 
 def _describe(exc: BaseException) -> str:
@@ -427,7 +476,7 @@ def _describe(exc: BaseException) -> str:
 def _run_local(
     todo: Iterable[Batch],
     workers: int,
-    finished: Callable[[BatchResult], bool],
+    finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
     stop: _Stop,
 ) -> None:
@@ -456,19 +505,19 @@ def _run_local(
 def _run_pool(
     queue: Iterator[Batch],
     workers: int,
-    finished: Callable[[BatchResult], bool],
+    finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
     stop: _Stop,
 ) -> list[Batch] | None:
     """Play batches until done or stopped (None), or until a worker dies: then return the
     batches that were in flight, in plan order."""
-    pending: dict[Future[BatchResult], Batch] = {}
+    pending: dict[Future[BatchSummary], Batch] = {}
     pool = _new_pool(workers)
     clean = False
     try:
         while True:
             for batch in queue:
-                pending[pool.submit(run_batch, batch)] = batch
+                pending[pool.submit(land_batch, batch)] = batch
                 if len(pending) >= 2 * workers:
                     break
             if not pending or stop:
@@ -481,6 +530,8 @@ def _run_pool(
                     result = future.result()
                 except BrokenProcessPool:
                     return sorted([batch, *pending.values()], key=lambda b: b.id)
+                except ResultsError:  # results that cannot be written stop the run
+                    raise
                 except BaseException as exc:  # SystemExit and the like, sent back
                     result = _failed_result(batch, _describe(exc))
                 if finished(result):
@@ -490,18 +541,25 @@ def _run_pool(
         _close_pool(pool, kill=not clean)
 
 
-def _run_alone(batch: Batch, stop: _Stop, context: BaseContext | None = None) -> BatchResult | None:
-    """One batch in a pool of its own: its result, failed games if it kills the worker,
-    or None when stopped."""
+def _run_alone(
+    batch: Batch, stop: _Stop, context: BaseContext | None = None
+) -> BatchSummary | None:
+    """One batch in a pool of its own: its summary, failed games if it kills the worker,
+    or None when stopped. It is suspect either way: an earlier worker may have died while
+    writing it."""
     pool = _new_pool(1, context)
-    future = pool.submit(run_batch, batch)
+    future = pool.submit(land_batch, batch)
     try:
         while not stop:
             if wait([future], timeout=POLL_SECONDS).done:
                 try:
-                    return future.result()
+                    summary = future.result()
+                    summary.suspect = True
+                    return summary
                 except BrokenProcessPool:
                     return _failed_result(batch, WORKER_DIED)
+                except ResultsError:
+                    raise
                 except BaseException as exc:
                     return _failed_result(batch, _describe(exc))
         return None
@@ -516,7 +574,7 @@ def _run_dask(
     todo: Iterable[Batch],
     workers: int,
     scheduler: str | None,
-    finished: Callable[[BatchResult], bool],
+    finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
     stop: _Stop,
 ) -> None:
@@ -549,7 +607,7 @@ def _run_dask(
         batches = {}
         futures = as_completed()
         for batch in itertools.islice(queue, 2 * workers):
-            future = client.submit(run_batch, batch, pure=False)
+            future = client.submit(land_batch, batch, pure=False)
             batches[future.key] = batch
             futures.add(future)
         while not futures.is_empty():
@@ -565,6 +623,8 @@ def _run_dask(
                     result = _dask_result(future, stop)
                     if result is None:
                         return
+                except ResultsError:
+                    raise
                 except KilledWorker:
                     # Dask blames every batch queued on a dying worker: replay this one alone
                     # in a local process, so the verdict is the local runner's
@@ -578,14 +638,14 @@ def _run_dask(
                     return
                 nxt = next(queue, None)
                 if nxt is not None:
-                    new = client.submit(run_batch, nxt, pure=False)
+                    new = client.submit(land_batch, nxt, pure=False)
                     batches[new.key] = nxt
                     futures.add(new)
     finally:
         _close_dask(client, cluster)
 
 
-def _dask_result(future: Any, stop: _Stop) -> BatchResult | None:
+def _dask_result(future: Any, stop: _Stop) -> BatchSummary | None:
     """A finished future's result, or None when stopped: a result lost with its worker is
     recomputed, and a Ctrl-C must not wait for that."""
     while not stop:

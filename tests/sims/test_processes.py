@@ -226,3 +226,26 @@ def test_a_worker_that_dies_on_dask_costs_the_same_games_as_locally(tmp_path):
     dask, local = load_results(tmp_path / "dask").games, load_results(tmp_path / "local").games
     assert dask["failure_error"].str.contains("worker died").any()
     assert dask.drop(columns="sim_minutes").equals(local.drop(columns="sim_minutes"))
+
+
+def test_a_worker_that_dies_mid_write_leaves_no_half_part(tmp_path, monkeypatch):
+    import sims.results as results
+
+    parent, real = os.getpid(), results._write_atomic
+
+    def dies_mid_write(target, data):  # in a worker, half way through one batch's games part
+        if os.getpid() != parent and target.parent.name == "games" and "g0000012" in target.name:
+            results.temp_path(target).write_bytes(data[: len(data) // 2])
+            os._exit(1)
+        real(target, data)
+
+    monkeypatch.setattr(results, "_write_atomic", dies_mid_write)
+    study = small(["planner", "random"], games=16)  # the first 4 batches land via the parent
+    summary = run(study, workers=2, out=tmp_path / "r", progress=False)
+    assert not summary.interrupted and summary.games_played == study.total_games
+    assert not list((tmp_path / "r").rglob("*.tmp"))
+    games = load_results(tmp_path / "r").games
+    died = games[games["failure_error"].str.contains("worker died", na=False)]
+    assert list(died["game_index"]) == [12, 13]  # that batch, replayed alone, died again
+    assert not games.drop(died.index)["failed"].any()
+    assert len(summary.failures) == 2

@@ -236,3 +236,132 @@ def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
     games = load_results(out).games
     assert len(games) == 4 * 96  # 3 two-player cells and 1 three-player cell, all played once
     assert not games.duplicated(["cell", "game_index"]).any()
+
+
+# workers write their own parts ------------------------------------------------------------
+def result_files(folder):
+    """Every results file but the manifest (its fingerprint names the code), by path."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "manifest.json"
+    }
+
+
+KILL_MID_WRITE = """
+import json, os, signal, sys
+import sims.results as results
+from sims.runner import run
+from sims.study import from_dict
+
+parent = os.getpid()
+real = results._write_atomic
+
+def dies_mid_write(target, data):
+    # a worker writing the games part of one batch: half a file, then parent and worker die
+    games = target.parent.name == "games"
+    if os.getpid() != parent and games and target.name == "part-c0002-g0000000.parquet":
+        results.temp_path(target).write_bytes(data[: len(data) // 2])
+        os.kill(parent, signal.SIGKILL)
+        os._exit(1)
+    real(target, data)
+
+results._write_atomic = dies_mid_write
+run(from_dict(json.loads(sys.argv[1]), "test"), workers=1, out=sys.argv[2], progress=False,
+    records=True)
+"""
+
+
+def test_parts_are_the_same_bytes_with_one_worker_two_and_after_a_kill_mid_write(tmp_path):
+    import json
+
+    study = small_study()
+    run(study, workers=1, out=tmp_path / "one", progress=False, records=True)
+    run(study, workers=2, out=tmp_path / "two", progress=False, records=True)
+    killed = tmp_path / "killed"
+    subprocess.run(
+        [sys.executable, "-c", KILL_MID_WRITE, json.dumps(SMALL), str(killed)],
+        capture_output=True,
+        check=False,
+    )
+    half = list((killed / "games").glob(".part-c0002-g0000000.parquet.*.tmp"))
+    assert half, "the worker should die part way through writing that games part"
+    assert not (killed / "games" / "part-c0002-g0000000.parquet").exists()
+    landed = pd.read_parquet(killed / "games")  # the half file is no part: readers skip it
+    assert 0 < len(landed) < study.total_games
+    summary = run(study, workers=2, out=killed, progress=False, records=True, resume=True)
+    assert summary.games_skipped == len(landed)  # exactly the missing batches are replayed
+    assert summary.games_played == study.total_games - len(landed)
+    assert not list(killed.rglob("*.tmp"))
+    one = result_files(tmp_path / "one")
+    assert len([name for name in one if name.startswith("games/")]) == 8
+    assert one == result_files(tmp_path / "two") == result_files(killed)
+
+
+def test_a_local_dask_cluster_writes_the_same_bytes(tmp_path):
+    pytest.importorskip("dask.distributed")
+    study = small_study(players=[2], pool=["random", "planner"], games_per_cell=4, batch_size=1)
+    run(study, workers=1, out=tmp_path / "local", progress=False)
+    run(study, workers=2, backend="dask", out=tmp_path / "dask", progress=False)
+    assert result_files(tmp_path / "local") == result_files(tmp_path / "dask")
+
+
+def test_the_parent_never_turns_rows_into_parts_when_no_game_fails(tmp_path, monkeypatch):
+    import sims.runner as runner
+
+    parent, calls = os.getpid(), tmp_path / "calls"
+    real = runner.batch_tables
+
+    def counted(batch_id, rows):  # appends the pid of the process that converts rows
+        with open(calls, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(batch_id, rows)
+
+    monkeypatch.setattr(runner, "batch_tables", counted)
+    study = small_study(players=[2], pool=["random", "thief"], games_per_cell=12, batch_size=2)
+    run(study, workers=2, out=tmp_path / "r", progress=False)
+    pids = calls.read_text().split()
+    assert len(pids) == 6 and str(parent) not in pids  # 6 batches, each converted in a worker
+    assert len(load_results(tmp_path / "r").games) == study.total_games
+
+
+def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
+    import pickle
+
+    from sims.runner import land_batch, plan_batches
+
+    study = small_study(players=[2], pool=["random", "thief"], games_per_cell=40, batch_size=40)
+    batch = next(iter(plan_batches(study)))
+    summary = land_batch(batch.__class__(**{**batch.__dict__, "folder": str(tmp_path)}))
+    assert summary.files is None and summary.games == 40
+    assert len(pickle.dumps(summary)) < 1000
+    assert len(pd.read_parquet(tmp_path / "games")) == 40
+    assert len(pd.read_parquet(tmp_path / "seats")) == 80
+
+
+@pytest.mark.parametrize(("scheduler", "written_by_workers"), [(None, 3), ("tcp://x:8786", 0)])
+def test_workers_write_parts_once_the_manifest_exists_and_only_on_a_shared_disk(
+    tmp_path, monkeypatch, scheduler, written_by_workers
+):
+    import sims.runner as runner
+
+    folders = []
+
+    def in_process(todo, workers, scheduler, finished, summary, stop):  # as Dask would
+        for batch in todo:
+            folders.append(batch.folder)
+            finished(runner.land_batch(batch))
+
+    monkeypatch.setattr(runner, "_run_dask", in_process)
+    study = small_study(players=[2], pool=["random", "thief"], games_per_cell=8, batch_size=2)
+    run(study, backend="dask", scheduler=scheduler, out=tmp_path / "r", progress=False)
+    # the first batch goes back to the parent, which writes the manifest before its parts;
+    # a remote scheduler's workers may not see this disk: they always send their parts back
+    assert folders[0] is None
+    assert sum(folder is not None for folder in folders) == written_by_workers
+    assert result_files(tmp_path / "r") == result_files(run_plain(study, tmp_path / "plain"))
+
+
+def run_plain(study, folder):
+    run(study, workers=1, out=folder, progress=False)
+    return folder
