@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from sims.errors import ResultsError
 from sims.results import Results
 
@@ -24,10 +26,19 @@ def check_reportable(results: Results) -> None:
             first = failed.iloc[0]
             raise ResultsError(
                 f"{folder}: all {len(games):,} games failed, nothing to report (first: game "
-                f"{first['game_index']} of {first['cell']}, seat {int(first['failure_seat']) + 1}"
-                f" ({first['failure_strategy']}): {first['failure_error']})"
+                f"{first['game_index']} of {first['cell']}, {_who(first)}: "
+                f"{first['failure_error']})"
             )
         raise ResultsError(f"{folder}: the seats table is empty")
+
+
+def _who(game: pd.Series) -> str:
+    """The failing seat as people count (from 1), or that no one seat is to blame (seat -1:
+    a broken invariant or the simulator's own error)."""
+    seat = int(game["failure_seat"])
+    if seat < 0:
+        return "no one seat"
+    return f"seat {seat + 1} ({game['failure_strategy']})"
 
 
 def planned_games(study: dict) -> int | None:

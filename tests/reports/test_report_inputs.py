@@ -107,3 +107,32 @@ def test_the_method_paragraph_says_whether_games_share_deals():
 
     assert _pairing_text({}).startswith("unpaired")
     assert "same deal" in _pairing_text({"pairing": "deals"})
+
+
+def test_all_failed_by_a_broken_invariant_blames_no_seat():
+    """Seat -1 (an invariant broken, or the simulator's own error) is not 'seat 0'."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from reports.checks import check_reportable
+    from sims.errors import ResultsError
+
+    games = pd.DataFrame(
+        {
+            "failed": [True, True],
+            "game_index": [0, 1],
+            "cell": ["base/2p/a+b"] * 2,
+            "failure_seat": [-1, 1],
+            "failure_strategy": ["", "b"],
+            "failure_error": ["invariant broken: 97 train cards", "boom"],
+        }
+    )
+    results = SimpleNamespace(folder="f", games=games, seats=pd.DataFrame())
+    with pytest.raises(ResultsError) as info:
+        check_reportable(results)
+    text = str(info.value)
+    assert "no one seat: invariant broken" in text and "seat 0" not in text
+    results.games = games.iloc[::-1].reset_index(drop=True)
+    with pytest.raises(ResultsError, match=r"seat 2 \(b\): boom"):
+        check_reportable(results)
