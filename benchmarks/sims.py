@@ -1,5 +1,6 @@
 """Monte Carlo speed: planner-only games per second per core, the SimPy clock's overhead,
-peak memory of a run at two sizes, and a strategy-ladder run on all cores.
+peak memory of a run at two sizes, and a strategy-ladder run on all cores; the Python and
+native engines side by side (CPU time beside wall time for the planner tables).
 
 Run: python benchmarks/sims.py [--games N] [--ladder GAMES]. Not a test.
 """
@@ -19,11 +20,31 @@ from pathlib import Path
 # this file is named like the package it measures: keep its folder off the import path
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
-from cardgame import Rules  # noqa: E402
+from cardgame import Rules, _native, resolution  # noqa: E402
 from sims.clock import ThinkTimes  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
 from sims.seeding import game_seed  # noqa: E402
 from sims.strategy import spec  # noqa: E402
+
+ENGINES = ["python", "native"] if _native.BUILT else ["python"]
+
+
+def planner_engines(players: int, games: int) -> dict[str, tuple[float, float]]:
+    """Planner tables' games/s (by CPU time, by wall time) on each engine built here,
+    interleaved game by game."""
+    seats = tuple(spec("planner") for _ in range(players))
+    cpu = dict.fromkeys(ENGINES, 0.0)
+    wall = dict.fromkeys(ENGINES, 0.0)
+    for index in range(games):
+        game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
+                        game_seed(1, "bench", index))  # fmt: skip
+        for name in ENGINES:
+            with resolution.engine_in_use(name):
+                start_cpu, start_wall = time.process_time(), time.perf_counter()
+                play_game(game, None)
+                cpu[name] += time.process_time() - start_cpu
+                wall[name] += time.perf_counter() - start_wall
+    return {name: (games / cpu[name], games / wall[name]) for name in ENGINES}
 
 
 def planner_rates(players: int, games: int) -> tuple[float, float]:
@@ -59,11 +80,12 @@ print(json.dumps({"games": summary.games_played, "seconds": elapsed, "parent_mb"
 """
 
 
-def ladder_run(games_per_cell: int, workers: int) -> dict:
+def ladder_run(games_per_cell: int, workers: int, engine: str) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [sys.executable, "-c", RUN_SNIPPET, str(games_per_cell), f"{folder}/r", str(workers)],
             capture_output=True, text=True, check=True,
+            env={**os.environ, "CARDGAME_ENGINE": engine},
         )  # fmt: skip
     return json.loads(out.stdout)
 
@@ -80,11 +102,19 @@ def main() -> None:
     for players in (2, 3, 4):
         bare, timed = planner_rates(players, args.games)
         print(f"{players:>7} {bare:>8.0f}/s {timed:>8.0f}/s {bare / timed - 1:>14.1%}")
+    print(f"planner-only tables by engine ({_native.describe()}), games/s by CPU (wall) time:")
+    for players in (2, 3, 4):
+        got = planner_engines(players, args.games)
+        shown = "  ".join(f"{n} {c:>6.0f} ({w:>6.0f})/s" for n, (c, w) in got.items())
+        ratio = got["native"][0] / got["python"][0] if "native" in got else float("nan")
+        print(f"{players:>7}  {shown}  native/python {ratio:.2f}x")
     print("strategy-ladder runs (all 7 strategies, 2-4 players, subprocess, Parquet output):")
-    for per_cell, workers in ((args.ladder // 4, 1), (args.ladder, 1), (args.ladder, cores)):
-        result = ladder_run(per_cell, workers)
+    runs = ((args.ladder // 4, 1), (args.ladder, 1), (args.ladder, cores))
+    for (per_cell, workers), engine in ((r, e) for r in runs for e in ENGINES):
+        result = ladder_run(per_cell, workers, engine)
         rate = result["games"] / result["seconds"]
-        print(f"  {result['games']:>7} games, {workers} worker(s): {result['seconds']:6.1f} s, "
+        print(f"  {engine:>6}: {result['games']:>7} games, {workers} worker(s): "
+              f"{result['seconds']:6.1f} s, "
               f"{rate:6.0f} games/s, peak memory parent {result['parent_mb']:.0f} MB, "
               f"worker {result['worker_mb']:.0f} MB; 100,000 games would take "
               f"{100_000 / rate / 60:.1f} min")  # fmt: skip

@@ -28,8 +28,8 @@ Two searches return exactly that set:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from contextlib import suppress
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from operator import mul
 from typing import Protocol
 
@@ -445,3 +445,16 @@ def resolver(engine: str) -> Resolver:
 
 
 resolve_counted: Resolver = resolver(_native.ENGINE)
+
+
+@contextmanager
+def engine_in_use(engine: str) -> Iterator[None]:
+    """Resolve on ``engine`` inside the block, whatever ``CARDGAME_ENGINE`` chose (for
+    benchmarks that interleave the engines game by game); the choice is restored after."""
+    global resolve_counted
+    chosen = resolve_counted
+    resolve_counted = resolver(engine)
+    try:
+        yield
+    finally:
+        resolve_counted = chosen

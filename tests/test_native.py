@@ -194,3 +194,18 @@ def test_a_bad_engine_name_is_one_line_and_exit_2():
 def test_an_unknown_engine_has_no_resolver():
     with pytest.raises(ValueError, match="no 'fortran' resolution engine"):
         resolver("fortran")
+
+
+def test_engine_in_use_switches_the_resolver_for_a_block_and_restores_it():
+    from cardgame import resolution
+
+    chosen = resolution.resolve_counted
+    with resolution.engine_in_use("python"):
+        assert resolution.resolve_counted is resolution.resolve_counted_python
+    assert resolution.resolve_counted is chosen
+    with (
+        pytest.raises(ValueError, match="no 'fortran' resolution engine"),
+        resolution.engine_in_use("fortran"),
+    ):
+        pass
+    assert resolution.resolve_counted is chosen
