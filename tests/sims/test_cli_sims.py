@@ -110,7 +110,8 @@ def test_absurd_game_counts_are_refused_in_one_line(capsys, no_run):
 
 def test_the_printed_resume_command_of_an_adhoc_run_works(tmp_path):
     command = [sys.executable, "-m", "cardgame.cli", "simulate", "--strategies", "planner,random"]
-    command += ["--players", "2", "--games", "200", "--workers", "2", "--no-progress"]
+    # enough games that the run cannot end before the signal, however loaded the machine
+    command += ["--players", "2", "--games", "800", "--workers", "2", "--no-progress"]
     with open(tmp_path / "err", "w") as err:
         process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=err)
     games = tmp_path / "results" / "adhoc-planner+random-2p" / "games"
@@ -130,7 +131,7 @@ def test_the_printed_resume_command_of_an_adhoc_run_works(tmp_path):
         text=True,
     )
     assert resumed.returncode == 0, resumed.stderr[-1000:]
-    assert "200 of 200 games" in resumed.stdout
+    assert "800 of 800 games" in resumed.stdout
     manifest = json.loads((games.parent / "manifest.json").read_text())
     assert manifest["study"]["name"] == "adhoc-planner+random-2p"
 

@@ -72,11 +72,12 @@ def wait_until(condition, seconds):
 
 
 def start_simulation(tmp_path, *extra, workers=2, name="proc"):
-    """A long `cardgame simulate` (4,000 games) in its own process group, as from a shell."""
+    """A long `cardgame simulate` (40,000 games: it cannot end before the test interrupts it,
+    however loaded the machine) in its own process group, as from a shell."""
     study = tmp_path / f"{name}.toml"
     study.write_text(
         f'name = "{name}"\nseed = 5\nplayers = [2]\npool = ["planner", "random"]\n'
-        "games_per_cell = 4000\nbatch_size = 4\n"
+        "games_per_cell = 40000\nbatch_size = 4\n"
     )
     out = tmp_path / f"{name}-out"
     command = [sys.executable, "-m", "cardgame.cli", "simulate", str(study), "--no-progress"]

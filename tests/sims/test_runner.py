@@ -214,7 +214,8 @@ def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
 def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
     out = tmp_path / "out"
     command = [
-        *simulate_command(tmp_path, "int", seed=4, games_per_cell=96, workers=2),
+        # enough games that the run cannot end before the signal, however loaded the machine
+        *simulate_command(tmp_path, "int", seed=4, games_per_cell=384, workers=2),
         "--out",
         str(out),
     ]
@@ -234,7 +235,7 @@ def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr[-1000:]
     games = load_results(out).games
-    assert len(games) == 4 * 96  # 3 two-player cells and 1 three-player cell, all played once
+    assert len(games) == 4 * 384  # 3 two-player cells and 1 three-player cell, all played once
     assert not games.duplicated(["cell", "game_index"]).any()
 
 
