@@ -43,6 +43,7 @@ class SearchSettings:
     root: str = "halving"  # halving: sequential halving on common worlds; uct: plain ISMCTS
     max_root: int = 8  # candidates sequential halving starts from
     confidence: float = 1.0  # standard errors an alternative must beat the baseline by
+    horizon: int = 0  # > 0: cut play-outs off this many turns on and score estimated totals
     seconds: float = 0.0  # > 0: also stop when this much time has passed (not reproducible)
 
 
@@ -201,6 +202,7 @@ def _iterate(
 ) -> float:
     """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
     move."""
+    start_turn = world.turn
     seat_policies = policies(settings.rollout, world.players, rng)
     path = [root]
     node = root
@@ -223,7 +225,7 @@ def _iterate(
         node = node.children[action]
         path.append(node)
         world.apply_unchecked(action)
-    play_out(world, seat_policies)
+    play_out(world, seat_policies, start_turn + settings.horizon if settings.horizon else None)
     value = reward(world, observer, settings.margin_weight)
     for visited in path:
         visited.visits += 1

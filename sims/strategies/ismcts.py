@@ -26,6 +26,7 @@ class IsmctsKnobs(MemoryKnobs):
     root: str = "halving"  # halving: common-world sequential halving at the root; uct: UCT
     max_root: int = 8  # candidate moves sequential halving starts from
     confidence: float = 1.0  # halving: standard errors a move must beat planner's move by
+    horizon: int = 0  # > 0: cut play-outs off after this many turns, score estimated totals
     seconds: float = 0.0  # > 0: also stop a search after this many seconds (not reproducible)
 
     def __post_init__(self) -> None:
@@ -48,6 +49,8 @@ class IsmctsKnobs(MemoryKnobs):
             raise ValueError(f"max_root must be at least 2, got {self.max_root}")
         if self.confidence < 0:
             raise ValueError(f"confidence must be >= 0, got {self.confidence}")
+        if self.horizon < 0:
+            raise ValueError(f"horizon must be >= 0 turns (0: play to the end), got {self.horizon}")
         if self.seconds < 0:
             raise ValueError(f"seconds must be >= 0, got {self.seconds}")
 
@@ -94,6 +97,7 @@ class Ismcts(Strategy):
             root=k.root,
             max_root=k.max_root,
             confidence=k.confidence,
+            horizon=k.horizon,
             seconds=k.seconds,
         )
         return search(knowledge, settings, self.rng, forgotten, advice)

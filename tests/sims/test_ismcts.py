@@ -126,3 +126,33 @@ def test_a_time_budget_stops_the_search_early(root: str) -> None:
     assert time.perf_counter() - began < 5
     assert 1 <= result.iterations < 100_000
     assert result.action in knowledge.view.legal_actions()
+
+
+def test_a_cut_off_search_plays_whole_games_and_refuses_a_negative_horizon() -> None:
+    outcome = play_game(table(2, 17, horizon=6), record=True, decision_seconds=0)
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+    again = play_game(table(2, 17, horizon=6), record=True, decision_seconds=0)
+    assert outcome.record == again.record
+    with pytest.raises(UnknownStrategyError, match="horizon must be >= 0"):
+        StrategySpec("ismcts", "ismcts", (("horizon", -1),)).check()
+
+
+def test_estimated_totals_count_reached_and_coverable_destinations() -> None:
+    """A cut-off scores reached points plus held destinations the seat's circulation, yard
+    and hand cover together, minus those they cannot; at the end of a game with nothing
+    held, that is the destination points."""
+    from sims.search.rollout import estimated_totals, reward
+
+    state, _ = _knowledge_midgame(5, 30)
+    totals = estimated_totals(state)
+    assert len(totals) == 2
+    points = {d.id: d.points for d in state.game.catalogue.destinations}
+    for seat in range(2):
+        reached = sum(points[d] for d in state.reached[seat])
+        held = sum(points[d] for d in state.held[seat])
+        assert reached - held <= totals[seat] <= reached + held
+    state.held = [[], []]  # nothing left to cover: the estimate is what was reached
+    assert estimated_totals(state) == [
+        sum(points[d] for d in state.reached[seat]) for seat in range(2)
+    ]
+    assert 0.0 <= reward(state, 0, 0.5) <= 1.0
