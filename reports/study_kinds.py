@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .skill import search_labels
+
 # Short quotes from /work/shared/rules/rulings.md, by ruling number: every ruling the report
 # cites is quoted in it (a reader should not need the digest at hand).
 RULINGS = {
@@ -175,11 +177,7 @@ def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:
         for label, spec in specs.items()
         if label in present and (spec.get("knobs") or {}).get("memory") == "human"
     }
-    searchers = sorted(
-        label
-        for label in present
-        if label == "ismcts" or (specs.get(label) or {}).get("base") == "ismcts"
-    )
+    searchers = sorted(search_labels(present, specs))  # the skill section's own rule
     recall_seats = seats[~seats["strategy"].isin(list(forgetful))] if forgetful else seats
     rates = completion_rates(recall_seats)
     shown = ", ".join(f"{100 * r:.0f}% at {p} players" for p, r in rates.items())
