@@ -189,3 +189,15 @@ def test_a_seat_that_forgot_part_of_its_own_pile_gets_it_sampled_from_the_unseen
         assert len(kinds) > 1  # the forgotten card's kind is not known, so it varies
         return
     raise AssertionError("no game reached a pile of two cards")
+
+
+def test_knowledge_leads_nowhere_near_the_state():
+    """A strategy given Knowledge (ismcts) can reach no GameState and none of its lists."""
+    from tests.test_view import reachable
+
+    state, trackers = play(3, 4, 40)
+    found = reachable(trackers[state.seat].knowledge(state))
+    live = {id(state), id(state.deck), id(state.dest_deck), *map(id, state.hands)}
+    live |= {id(state.held), *map(id, state.held), id(state.circulation)}
+    assert not [path for key, (obj, path) in found.items() if key in live]
+    assert not [path for obj, path in found.values() if isinstance(obj, GameState)]
