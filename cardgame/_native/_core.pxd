@@ -1,0 +1,174 @@
+# cython: language_level=3
+"""The native core's C-level interface (issue 10): the state, actions, views and RNG that
+``_core.pyx`` implements and native strategies (``sims/_native``) cimport.
+
+Layout mirrors ``cardgame/state.py`` field by field; the Python engine stays the reference.
+Destination ids index the catalogue arrays directly (ids are 1..46, R1).
+"""
+
+from libc.stdint cimport uint32_t
+
+cdef enum:
+    NUM_COLOURS = 8
+    LOCO = 8
+    CARD_KINDS = 9
+    TRAIN_CARDS = 96
+    MAX_SEATS = 4
+    MAX_FACE_UP = 10
+    MAX_DEST_ID = 46           # ids 1..46
+    MAX_OFFER = 10
+    MAX_ROUNDS = 10
+    MAX_ACTIONS = 4096         # more than any legal list (columns x locos + threes + keeps)
+    NO_CARD = -1
+    NOBODY = -1
+
+# phases: the values of cardgame.actions.Phase
+cdef enum:
+    PH_SETUP_KEEP = 0
+    PH_TURN = 1
+    PH_SECOND_PICK = 2
+    PH_KEEP_DRAWN = 3
+    PH_OVER = 4
+
+# action kinds
+cdef enum:
+    K_DRAW_DECK = 0
+    K_FACE_UP = 1          # a = slot
+    K_COLUMN = 2           # a = colour, b = wagons, c = locos
+    K_THREE = 3            # a < b < c: the three colours
+    K_DRAW_DESTINATIONS = 4
+    K_KEEP = 5             # a = bit mask over offer positions kept (bit i: offer[i])
+    K_PASS = 6
+
+
+ctypedef struct Act:
+    int kind
+    int a
+    int b
+    int c
+
+
+ctypedef struct MT:
+    """Python's random.Random (MT19937) state, loaded from ``Random.getstate()``."""
+    uint32_t key[624]
+    int pos
+    bint has_gauss_next
+    double gauss_next
+
+
+ctypedef struct CDest:
+    int id
+    int points
+    int ncolours
+    int colours[5]
+    int need[NUM_COLOURS]
+    int big_names          # how many of its two cities are big cities (0-2)
+    int big_index[2]       # index into the catalogue's big cities of city_a, city_b, or -1
+
+
+ctypedef struct CCatalogue:
+    CDest dest[MAX_DEST_ID + 1]   # by id; dest[0] unused
+    int n_dest
+    int n_big
+    int big_points[6]
+
+
+ctypedef struct CRules:
+    int rounds_total          # for this game's player count
+    int starting_hand
+    int starting_locomotives
+    int face_up
+    int destinations_dealt
+    int destinations_min_keep
+    int destinations_drawn
+    int round_two_deal
+    bint three_locomotive_wipe
+
+
+ctypedef struct CState:
+    int players
+    int phase
+    int seat
+    int round
+    int turn
+    int final_turns_left      # -1 for None
+    int last_seat
+    int deck[TRAIN_CARDS]     # last element is the top, like the Python list
+    int deck_n
+    int face_up[MAX_FACE_UP]  # rules.face_up slots, NO_CARD for empty
+    int discard[CARD_KINDS]
+    int hands[MAX_SEATS][CARD_KINDS]
+    int circulation[MAX_SEATS][CARD_KINDS]
+    int yard_owner[NUM_COLOURS]
+    int yard_wagons[NUM_COLOURS]
+    int yard_locos[NUM_COLOURS]
+    int dest_deck[MAX_DEST_ID]   # last element is the top
+    int dest_n
+    int held[MAX_SEATS][MAX_DEST_ID]
+    int held_n[MAX_SEATS]
+    int reached[MAX_SEATS][MAX_DEST_ID]
+    int reached_n[MAX_SEATS]
+    int round_points[MAX_SEATS][MAX_ROUNDS]
+    int offers[MAX_SEATS][MAX_OFFER]
+    int offer_n[MAX_SEATS]
+    int steals[MAX_SEATS]
+    int stolen_from[MAX_SEATS]
+    int reached_round[MAX_DEST_ID + 1]   # by id; 0: not reached
+    CRules rules
+
+
+ctypedef struct CView:
+    """What one seat may know (R9), as ``SeatView`` has it; what native strategies read."""
+    int seat
+    bint to_move
+    int players
+    int phase
+    int round
+    int rounds_total
+    int turn
+    int hand[CARD_KINDS]
+    int held[MAX_DEST_ID]
+    int held_n
+    int offer[MAX_OFFER]
+    int offer_n
+    int face_up[MAX_FACE_UP]
+    int face_up_n
+    int yard_owner[NUM_COLOURS]
+    int yard_wagons[NUM_COLOURS]
+    int yard_locos[NUM_COLOURS]
+    int circulation[MAX_SEATS][CARD_KINDS]
+    int hand_sizes[MAX_SEATS]
+    int deck_size
+    int dest_deck_size
+    bint final_round
+    int min_keep
+
+
+# ---------------------------------------------------------------- RNG (exactly CPython's)
+cdef void mt_load(MT* mt, object random_state) except *   # from random.Random.getstate()
+cdef object mt_state(const MT* mt)                        # for random.Random.setstate()
+cdef uint32_t mt_next(MT* mt) noexcept nogil              # genrand_uint32
+cdef int mt_randbelow(MT* mt, int n) noexcept nogil       # Random._randbelow(n), n >= 1
+cdef void mt_shuffle(MT* mt, int* x, int n) noexcept nogil   # Random.shuffle
+cdef double mt_random(MT* mt) noexcept nogil              # Random.random()
+cdef double mt_gauss(MT* mt, double mu, double sigma) noexcept nogil   # Random.gauss
+
+
+# ---------------------------------------------------------------- legality (no GIL needed)
+cdef int legal_from_view(const CView* v, Act* out) noexcept nogil   # A.legal_actions order
+cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil   # GameState.view
+cdef void load_catalogue(CCatalogue* cat, object catalogue) except *
+
+
+cdef class NativeState:
+    """One game on the native core; Python-facing methods are defined in _core.pyx."""
+    cdef CState s
+    cdef CCatalogue cat
+    cdef MT shuffle_rng          # used when shuffles are seeded in C
+    cdef bint seeded_in_c
+    cdef object shuffles         # a Python ShuffleSource when not seeded in C, else None
+    cdef object record           # None, or the dict GameState.record would hold
+    cdef object turn_record
+    cdef object game
+    cdef int legal(self, Act* out) noexcept       # legal actions of the seat to move
+    cdef int apply_act(self, const Act* a) except -1   # unchecked, like apply_unchecked
