@@ -78,11 +78,18 @@ def play_game(
     times: ThinkTimes | None = None,
     record: bool = False,
     decision_seconds: float = DEFAULT_DECISION_SECONDS,
+    engine: str = "auto",
 ) -> GameOutcome:
     """Play one game; ``times=None`` plays without the clock (for measuring its overhead).
 
-    ``decision_seconds`` is the wall-clock limit of each decision (0: none).
+    ``decision_seconds`` is the wall-clock limit of each decision (0: none). ``engine``
+    "auto" or "native" plays a line-up of built-in strategies on the native core when it is
+    built (the same game, bit for bit); "python", or any other line-up, plays here.
     """
+    if engine != "python":
+        outcome = _play_native(spec, times, record)
+        if outcome is not None:
+            return outcome
     game = Game(spec.players, spec.seed, spec.rules)
     state = game.new_state(record=record)
     limit = guard(decision_seconds)
@@ -116,6 +123,65 @@ def play_game(
     if record:
         outcome.record = to_record(state, [s.label for s in spec.seats])
     return outcome
+
+
+def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome | None:
+    """The game played on the native core, or None when it cannot be (not built, the engine
+    forced to Python, or a seat without a native twin): the caller then plays it here.
+
+    Rows, records and failures come from the same functions as the Python path, on the final
+    state the core hands back, so both paths give the same tables."""
+    native = native_play()
+    if native is None:
+        return None
+    try:
+        strategies = [_build(spec, seat, None) for seat in range(spec.players)]
+    except StrategyFailure:
+        return None  # the Python path reports it (with the time limit in force)
+    twins = [native.native_twin(s) for s in strategies]
+    if any(t is None for t in twins):
+        return None
+    game = Game(spec.players, spec.seed, spec.rules)
+    clock_rng = random.Random(stream_seed(spec.seed, "clock")) if times is not None else None
+    played = native.play_native(game, twins, times, clock_rng, record)
+    state = played.state.to_state()
+    failure = None
+    if played.failure_seat is not None:
+        seat = played.failure_seat
+        failure = StrategyFailure(seat, _label(spec, seat), played.failure_error)
+    else:
+        problem = invariant_problem(state)
+        if problem is not None:
+            failure = StrategyFailure(-1, "", f"invariant broken: {problem}")
+    minutes = played.minutes if failure is None else float("nan")
+    if failure is not None:
+        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+    offers = [
+        {"seat": seat, "destination_id": dest, "offered_turn": turn, "offered_round": rnd,
+         "kept": kept}
+        for seat, dest, turn, rnd, kept in played.offers
+    ]  # fmt: skip
+    outcome = GameOutcome(
+        game=_game_row(spec, state, minutes, None),
+        seats=_seat_rows(spec, state),
+        destinations=_destination_rows(spec, state, offers),
+    )
+    if record:
+        outcome.record = to_record(state, [s.label for s in spec.seats])
+    return outcome
+
+
+def native_play() -> Any:
+    """The native match loop's module when the core is built and in use, else None."""
+    from cardgame import _native
+
+    if _native.ENGINE != "native":
+        return None
+    try:
+        from . import _native as native
+    except ImportError:
+        return None
+    return native if native.BUILT else None
 
 
 def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:

@@ -80,6 +80,7 @@ class Batch:
     decision_seconds: float = DEFAULT_DECISION_SECONDS
     pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
     folder: str | None = None  # where the worker writes its parts; None: send them back
+    engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
@@ -128,7 +129,9 @@ def run_batch(batch: Batch) -> BatchResult:
     failures = []
     for spec in batch.specs():
         try:
-            outcome = play_game(spec, batch.clock, batch.records, batch.decision_seconds)
+            outcome = play_game(
+                spec, batch.clock, batch.records, batch.decision_seconds, batch.engine
+            )
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(spec, exc)
         tables["games"].append(outcome.game)
@@ -194,6 +197,7 @@ def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
                     records=records,
                     decision_seconds=study.decision_seconds,
                     pairing=study.pairing,
+                    engine=study.engine,
                 )
             )
 

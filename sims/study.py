@@ -34,11 +34,14 @@ ROTATIONS = ("permutations", "random")
 # "deals": common random numbers across cells; "seatings": also every deal in every seat
 # order (docs/data.md)
 PAIRINGS = ("none", "deals", "seatings")
+# "auto": built-in line-ups on the native core when it is built (identical results, faster);
+# "python": every game on the reference engine; "native": the core, or refuse to run
+ENGINES = ("auto", "python", "native")
 BASE = "base"  # the variant other variants are compared with
 DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
-    "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing",
+    "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
 }  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -80,6 +83,9 @@ class Study:
     # games of line-ups given as ``{seats = [...], games = N}`` (by sorted line-up): costly
     # line-ups (search players) play fewer games than ``games_per_cell``
     lineup_games: dict[tuple[str, ...], int] = field(default_factory=dict)
+    # which engine plays the games; not in ``to_dict``: results are the same on either, so
+    # a run may be resumed on the other
+    engine: str = "auto"
     # player counts a variant is played at (given by its `players` key, or every count where
     # its rules differ from base); a variant missing here is played at every count
     variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -302,6 +308,8 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     _need(pairing in PAIRINGS, f"{where}: pairing",
           f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
 
+    engine = _engine(data.get("engine", "auto"), where)
+
     from .clock import ThinkTimes
 
     clock_data = data.get("clock", {})
@@ -331,7 +339,20 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         pairing=pairing,
         variant_players=variant_players,
         lineup_games=lineup_games,
+        engine=engine,
     )
+
+
+def _engine(engine: Any, where: str) -> str:
+    """``engine``: which engine plays; "native" is refused where the core is not built."""
+    _need(engine in ENGINES, f"{where}: engine",
+          f"must be one of {', '.join(ENGINES)}, got {engine!r}")  # fmt: skip
+    if engine == "native":
+        from cardgame import _native
+
+        _need(_native.BUILT, f"{where}: engine",
+              f"native asked, but the core is not built here ({_native.NOT_BUILT})")  # fmt: skip
+    return str(engine)
 
 
 def _lineup_tables(lineups: Any, where: str) -> tuple[Any, dict[tuple[str, ...], int]]:

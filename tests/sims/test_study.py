@@ -53,6 +53,7 @@ def test_builtin_studies_load_and_expand():
         ("[clock]\nplace = -1", "clock.place: must be a number >= 0"),
         ("lineups = [['planner', 'random', 'thief']]\nplayers = [2]", "lineups: line-up"),
         ("seed = ", "not valid TOML"),
+        ("engine = 'fast'", "engine: must be one of auto, python, native"),
     ],
 )
 def test_bad_study_file_names_file_and_key(tmp_path, text, message):
@@ -61,6 +62,24 @@ def test_bad_study_file_names_file_and_key(tmp_path, text, message):
     with pytest.raises(StudyError, match=message) as info:
         load_study(path)
     assert "bad.toml" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_engine_is_the_study_s_choice_but_not_part_of_its_results(tmp_path, monkeypatch):
+    from cardgame import _native
+
+    path = tmp_path / "s.toml"
+    path.write_text("pool = ['planner', 'random']\nplayers = [2]\nengine = 'python'\n")
+    forced = load_study(path)
+    assert forced.engine == "python"
+    assert all(b.engine == "python" for b in plan_batches(forced))
+    path.write_text("pool = ['planner', 'random']\nplayers = [2]\n")
+    auto = load_study(path)
+    assert auto.engine == "auto"
+    assert auto.to_dict() == forced.to_dict()  # a run may resume on the other engine
+    monkeypatch.setattr(_native, "BUILT", False)
+    path.write_text("pool = ['planner', 'random']\nplayers = [2]\nengine = 'native'\n")
+    with pytest.raises(StudyError, match="engine: native asked, but the core is not built"):
+        load_study(path)
 
 
 def test_configured_strategy_variants_in_a_study(tmp_path):
