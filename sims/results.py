@@ -321,7 +321,10 @@ def _source_hash() -> str:
     parts = []
     for package in (cardgame, sims):
         root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*.py")):
+        # the native core's sources too: the results are meant to be the same on it, but a
+        # change there is a change of the simulator all the same
+        sources = [p for pattern in ("*.py", "*.pyx", "*.pxd") for p in root.rglob(pattern)]
+        for path in sorted(sources):
             parts.append(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes())
     return _digest(b"\0".join(parts))
 
