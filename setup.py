@@ -27,8 +27,18 @@ def native_extensions() -> list[Extension]:
         extra_compile_args=["-O2", "-ffp-contract=off"],
         optional=True,
     )
+    # the built-in strategies' decision rules and the decision loop in C (sims/_native)
+    strategies = [
+        Extension(
+            f"sims._native.{name}",
+            [f"sims/_native/{name}.pyx"],
+            extra_compile_args=["-O2", "-ffp-contract=off"],
+            optional=True,
+        )
+        for name in ("_scripted",)
+    ]
     try:
-        modules = cythonize([extension], quiet=True, language_level=3)
+        modules = cythonize([extension, *strategies], quiet=True, language_level=3)
     except Exception as exc:  # a Cython error must not fail the install either
         print(f"setup.py: native core skipped, Cython failed: {exc}")
         return []
