@@ -20,15 +20,19 @@ def native_extensions() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # the build requirement could not be had: pure Python it is
         return []
-    extension = Extension(
-        "cardgame._native._resolution",
-        ["cardgame/_native/_resolution.pyx"],
-        # no fused multiply-add: the float bounds must round as CPython's do
-        extra_compile_args=["-O2", "-ffp-contract=off"],
-        optional=True,
-    )
+    # no fused multiply-add: the float bounds (and gauss) must round as CPython's do
+    flags = ["-O2", "-ffp-contract=off"]
+    extensions = [
+        Extension(
+            f"cardgame._native.{name}",
+            [f"cardgame/_native/{name}.pyx"],
+            extra_compile_args=flags,
+            optional=True,
+        )
+        for name in ("_resolution", "_core")
+    ]
     try:
-        modules = cythonize([extension], quiet=True, language_level=3)
+        modules = cythonize(extensions, quiet=True, language_level=3)
     except Exception as exc:  # a Cython error must not fail the install either
         print(f"setup.py: native core skipped, Cython failed: {exc}")
         return []
