@@ -49,7 +49,7 @@ ctypedef struct Act:
 
 
 ctypedef struct MT:
-    """Python's random.Random (MT19937) state, loaded from ``Random.getstate()``."""
+    # Python's random.Random (MT19937) state, loaded from ``Random.getstate()``.
     uint32_t key[624]
     int pos
     bint has_gauss_next
@@ -118,7 +118,7 @@ ctypedef struct CState:
 
 
 ctypedef struct CView:
-    """What one seat may know (R9), as ``SeatView`` has it; what native strategies read."""
+    # What one seat may know (R9), as ``SeatView`` has it; what native strategies read.
     int seat
     bint to_move
     int players
