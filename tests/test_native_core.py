@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgame import Game, Rules
+from cardgame import actions as A
+from cardgame.actions import KeepDestinations
+from cardgame.cli import main
+from cardgame.errors import IllegalActionError
 from cardgame.observation import SeatView
+from cardgame.randomplay import play_random
+from cardgame.record import _decisions, _shuffle_orders, dumps, replay, to_record
+from cardgame.shuffling import RecordedShuffles, SeededShuffles
+from cardgame.state import GameState
 
 from .test_native import needs_native
 
@@ -169,3 +177,266 @@ class _Rules:
 def test_a_seat_not_to_move_has_no_legal_actions():
     view = Game(2, 3).new_state().view(1)
     assert view.legal_actions() == _core.view_legal_actions(view) == []
+
+
+@pytest.mark.parametrize("seed", [0, 5, -5, 2**32, 2**64 + 1, 2**3000 + 7, "", "é", b"raw"])
+def test_seeding_in_c_equals_random_random(seed):
+    assert _core.NativeRandom(seed).getstate() == random.Random(seed).getstate()
+
+
+# --- whole games: native play_random is Python's play_random, record for record
+
+VARIANTS = [
+    Rules(),
+    Rules(three_locomotive_wipe=True),
+    Rules(rounds={2: 2, 3: 3, 4: 3}),
+    Rules(rounds={2: 3, 3: 2, 4: 1}, three_locomotive_wipe=True),
+    Rules(destinations_min_keep=0, destinations_drawn=6),
+    Rules(starting_hand=12, face_up=3, round_two_deal=0),
+    Rules(starting_hand=0, starting_locomotives=4, face_up=10, round_two_deal=9),
+    Rules(destinations_dealt=10, destinations_min_keep=10, rounds={2: 2}),
+]
+
+
+def _same_game(game: Game) -> None:
+    python = play_random(game, record=True)
+    native = _core.play_random(game, record=True)
+    assert native.record == python.record
+    assert dumps(to_record(native)) == dumps(to_record(python))
+    assert native.scores == python.scores
+    assert native.winners == python.winners
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_native_play_random_equals_python(players, rules):
+    for seed in range(25):
+        _same_game(Game(players, seed, rules))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_native_play_random_equals_python_many_seeds(players, rules):
+    for seed in range(1000, 1120):
+        _same_game(Game(players, seed, rules))
+
+
+def test_native_play_random_without_record_plays_the_same_game():
+    for players in (2, 3, 4):
+        for seed in range(40):
+            game = Game(players, seed)
+            python, native = play_random(game), _core.play_random(game)
+            assert native.record is None
+            assert (native.scores, native.winners, native.turn) == (
+                python.scores,
+                python.winners,
+                python.turn,
+            )
+            _assert_same_state(native.to_state(), python)
+
+
+# --- the state, slot by slot
+
+# slots set from the game by the constructor (identical objects or copies of them)
+_FROM_GAME = {"game", "rules", "players", "_big", "_view_rules", "_view_table", "_rounds_total"}
+
+
+def _shuffle_state(state: GameState) -> object:
+    source = state._shuffles
+    return source._rng.getstate() if isinstance(source, SeededShuffles) else source
+
+
+def _assert_same_state(got: GameState, expected: GameState) -> None:
+    for slot in GameState.__slots__:
+        if slot == "_shuffles":
+            assert _shuffle_state(got) == _shuffle_state(expected), slot
+        elif slot not in _FROM_GAME:
+            assert getattr(got, slot) == getattr(expected, slot), slot
+            assert type(getattr(got, slot)) is type(getattr(expected, slot)), slot
+    assert got.game == expected.game
+
+
+def _random_moves(state, rng: random.Random, count: int) -> list:
+    """Play ``count`` random legal moves (fewer if the game ends); the actions taken."""
+    taken = []
+    while len(taken) < count and not state.is_over:
+        actions = state.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        state.apply(action)
+        taken.append(action)
+    return taken
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", VARIANTS[:4], ids=range(4))
+def test_from_state_continues_the_python_game(players, rules):
+    for seed in range(8):
+        game = Game(players, seed, rules)
+        rng = random.Random(seed)
+        reference = game.new_state(record=True)
+        moves = _random_moves(reference, rng, 10**6)
+        stop = rng.randrange(len(moves) + 1)
+        python = game.new_state(record=True)
+        for action in moves[:stop]:
+            python.apply(action)
+        native = _core.NativeState.from_state(python)
+        _assert_same_state(native.to_state(), python)
+        for action in moves[stop:]:
+            assert native.legal_actions() == native.to_state().legal_actions()
+            native.apply(action)
+        _assert_same_state(native.to_state(), reference)
+        assert native.record is python.record  # the record was continued, not copied
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_write_to_at_random_points_gives_the_python_state_and_it_plays_on(players):
+    for seed in range(10):
+        game = Game(players, seed, Rules(three_locomotive_wipe=seed % 2 == 0))
+        rng = random.Random(seed)
+        python = game.new_state()
+        native = _core.NativeState.new(game)
+        _assert_same_state(native.to_state(), python)
+        while not python.is_over:
+            for action in _random_moves(python, rng, rng.randrange(1, 30)):
+                native.apply(action)
+            target = game.new_state()
+            native.write_to(target)
+            _assert_same_state(target, python)
+            assert [native.view(s) for s in range(players)] == [
+                python.view(s) for s in range(players)
+            ]
+            assert native.legal_actions() == python.legal_actions()
+        # the state written back plays on in Python exactly as the original would have
+        assert native.is_over and python.is_over
+
+
+def test_a_python_state_written_back_continues_in_python():
+    game = Game(3, 11)
+    rng = random.Random(3)
+    python = game.new_state(record=True)
+    _random_moves(python, rng, 40)
+    native = _core.NativeState.from_state(python)
+    copy = native.to_state()
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    _random_moves(copy, rng_a, 10**6)
+    # the copy shares the record dicts: play the original in a fresh copy of the record
+    fresh = Game(3, 11).new_state(record=True)
+    _random_moves(fresh, random.Random(3), 40)
+    _random_moves(fresh, rng_b, 10**6)
+    _assert_same_state(copy, fresh)
+
+
+def test_seeded_shuffles_given_explicitly_get_their_rng_state_back():
+    game = Game(2, 4)
+    source = SeededShuffles(4)
+    native = _core.NativeState.new(game, shuffles=source)
+    python = game.new_state()
+    rng = random.Random(1)
+    for action in _random_moves(python, rng, 10**6):
+        native.apply(action)
+    assert native._shuffles is source
+    assert source._rng.getstate() == python._shuffles._rng.getstate()
+
+
+# --- replays across engines
+
+
+def _python_record(game: Game) -> dict:
+    return to_record(play_random(game, record=True), ["random"] * game.players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_python_records_replay_on_the_native_state(players, rules):
+    for seed in range(6):
+        game = Game(players, seed, rules)
+        python = play_random(game, record=True)
+        record = to_record(python)
+        shuffles = RecordedShuffles(_shuffle_orders(record))
+        native = _core.NativeState.new(game, record=True, shuffles=shuffles)
+        for kept in record["setup"]["kept"]:
+            native.apply(KeepDestinations(tuple(kept)))
+        for turn in record["turns"]:
+            for action in _decisions(turn):
+                native.apply(action)
+        assert native.is_over
+        assert dumps(to_record(native)) == dumps(record)
+        state = native.to_state()
+        assert state._shuffles is shuffles
+        python._shuffles = shuffles
+        _assert_same_state(state, python)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_native_records_pass_replay(players):
+    for rules in VARIANTS:
+        for seed in range(4):
+            native = _core.play_random(Game(players, seed, rules), record=True)
+            result = replay(to_record(native, ["random"] * players))
+            assert result.ok, result.divergence
+            assert result.scores == tuple(s.total for s in native.scores)
+
+
+def test_native_records_pass_the_replay_command(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    lines = [
+        dumps(to_record(_core.play_random(Game(p, s), record=True), ["random"] * p))
+        for p, s in [(2, 1), (3, 2), (4, 3)]
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(path)]) == 0
+    assert "replays to the same result" in capsys.readouterr().out
+
+
+# --- checked actions: the Python engine's rulings, word for word
+
+_ODD_ACTIONS = [
+    A.DRAW_DECK,
+    A.DRAW_DESTINATIONS,
+    A.PASS,
+    *A.DRAW_FACE_UP,
+    A.DrawFaceUp(12),
+    A.PlaceColumn(0, 1, 0),
+    A.PlaceColumn(2, 3, 1),
+    A.PlaceColumn(7, 0, 5),
+    A.PlaceColumn(9, 1, 1),
+    A.PlaceThree((0, 1, 2)),
+    A.PlaceThree((5, 6, 7)),
+    A.PlaceThree((1, 1, 2)),
+    A.KeepDestinations(()),
+    A.KeepDestinations((99,)),
+    A.KeepDestinations((1, 1)),
+    "draw",
+    None,
+    3,
+]
+
+
+def _ruling(state, action) -> str | None:
+    try:
+        state.apply(action)
+    except IllegalActionError as exc:
+        return str(exc)
+    return None
+
+
+def test_illegal_actions_raise_the_python_rulings():
+    for players, seed in [(2, 1), (3, 2), (4, 3)]:
+        game = Game(players, seed)
+        python = game.new_state()
+        rng = random.Random(seed)
+        while not python.is_over:
+            native = _core.NativeState.from_state(python)
+            legal = python.legal_actions()
+            for action in _ODD_ACTIONS + legal[:3] + legal[-2:]:
+                if python.is_legal(action):
+                    assert native.is_legal(action)
+                    continue
+                expected = _ruling(python, action)
+                assert expected is not None
+                assert _ruling(native, action) == expected
+                assert not native.is_legal(action)
+            _random_moves(python, rng, 1)
+        with pytest.raises(IllegalActionError, match="game is over"):
+            _core.NativeState.from_state(python).apply(A.PASS)

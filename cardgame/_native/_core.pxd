@@ -167,8 +167,12 @@ cdef class NativeState:
     cdef MT shuffle_rng          # used when shuffles are seeded in C
     cdef bint seeded_in_c
     cdef object shuffles         # a Python ShuffleSource when not seeded in C, else None
-    cdef object record           # None, or the dict GameState.record would hold
+    cdef readonly object record  # None, or the dict GameState.record would hold
     cdef object turn_record
-    cdef object game
+    cdef readonly object game
+    # added by _core.pyx (H1): what the Python glue needs besides the state
+    cdef object source               # the SeededShuffles whose RNG seeded shuffle_rng, or None
+    cdef object scores_cache         # SeatScore tuple once the game is over, else None
+    cdef int dest_order[MAX_DEST_ID]  # the catalogue's order of ids (the setup shuffle's input)
     cdef int legal(self, Act* out) noexcept       # legal actions of the seat to move
     cdef int apply_act(self, const Act* a) except -1   # unchecked, like apply_unchecked
