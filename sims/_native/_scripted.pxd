@@ -2,7 +2,7 @@
 """The built-in strategies' decision rules in C (issue 10): what the native match loop
 cimports. ``_scripted.pyx`` mirrors sims/strategies/*.py decision for decision."""
 
-from cardgame._native._core cimport Act, CCatalogue, CView, MT, MAX_ACTIONS
+from cardgame._native._core cimport Act, CCatalogue, CView, MT
 
 # families: one class with a kind switch (each overrides a few hooks of Scripted)
 cdef enum:
@@ -42,11 +42,10 @@ cdef class NativeStrategy:
     cdef bint has_first_pick
     cdef long long first_pick_turn
     cdef MT rng                       # RandomStrategy's rng
-    # decide_view's catalogue, built from the views' shared destination table
-    cdef CCatalogue view_cat
+    # decide_view's catalogue, built from the views' shared destination table (on first use)
+    cdef CCatalogue* view_cat
     cdef object view_table
     cdef object view_big
-    cdef Act legal_buf[MAX_ACTIONS]
 
     cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1
     # the hooks of sims.strategies.common.Scripted, with the families' overrides

@@ -10,6 +10,7 @@ mirrored here, and tests/sims/test_native_strategies.py compares both at every d
 """
 
 from libc.math cimport isfinite
+from libc.stdlib cimport free, malloc
 
 from cardgame._native._core cimport (
     Act,
@@ -47,6 +48,10 @@ from cardgame import actions as A
 
 # sims.strategies.common.DRAW_RATE: cards drawn from the deck per turn of play
 cdef double DRAW_RATE = 1.3
+# the legal actions of the decision at hand (fallback and random play): one buffer for all
+# twins, since a decision runs to its end holding the GIL before the next one starts
+cdef Act legal_buf[MAX_ACTIONS]
+
 # knob values the C types hold exactly, with no overflow anywhere they are used
 MAX_FLOAT_KNOB = 1e12
 MAX_INT_KNOB = 2 ** 40
@@ -154,6 +159,10 @@ cdef class NativeStrategy:
         self.first_pick_turn = -1
         self.view_table = None
         self.view_big = None
+        self.view_cat = NULL
+
+    def __dealloc__(self):
+        free(self.view_cat)
 
     def __repr__(self):
         return f"NativeStrategy({self.name!r})"
@@ -467,26 +476,26 @@ cdef class NativeStrategy:
 
     cdef int fallback(self, const CView* v, Act* out) except -1:
         """Scripted.fallback: any legal action, placements first."""
-        cdef int n = legal_from_view(v, self.legal_buf), i
+        cdef int n = legal_from_view(v, legal_buf), i
         for i in range(n):
-            if self.legal_buf[i].kind == K_COLUMN or self.legal_buf[i].kind == K_THREE:
-                out[0] = self.legal_buf[i]
+            if legal_buf[i].kind == K_COLUMN or legal_buf[i].kind == K_THREE:
+                out[0] = legal_buf[i]
                 return 0
         for i in range(n):
-            if self.legal_buf[i].kind != K_DRAW_DESTINATIONS:
-                out[0] = self.legal_buf[i]
+            if legal_buf[i].kind != K_DRAW_DESTINATIONS:
+                out[0] = legal_buf[i]
                 return 0
         if n == 0:
             raise IndexError("list index out of range")
-        out[0] = self.legal_buf[0]
+        out[0] = legal_buf[0]
         return 0
 
     cdef int random_choice(self, const CView* v, Act* out) except -1:
         """RandomStrategy: legal[rng.randrange(len(legal))]."""
-        cdef int n = legal_from_view(v, self.legal_buf)
+        cdef int n = legal_from_view(v, legal_buf)
         if n == 0:
             raise ValueError("empty range for randrange()")
-        out[0] = self.legal_buf[mt_randbelow(&self.rng, n)]
+        out[0] = legal_buf[mt_randbelow(&self.rng, n)]
         return 0
 
     cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
@@ -508,10 +517,15 @@ cdef class NativeStrategy:
         cdef Act act
         cview_from_seatview(view, &v)
         table, big = view[25], view[24]
+        if self.view_cat is NULL:
+            self.view_cat = <CCatalogue*>malloc(sizeof(CCatalogue))
+            if self.view_cat is NULL:
+                raise MemoryError()
         if table is not self.view_table or big is not self.view_big:
-            catalogue_from_view(view, &self.view_cat)
+            self.view_table = None  # a half-filled catalogue is never trusted
+            catalogue_from_view(view, self.view_cat)
             self.view_table, self.view_big = table, big
-        self.decide(&v, &self.view_cat, &act)
+        self.decide(&v, self.view_cat, &act)
         return act_to_action(&act, &v)
 
     def getstate(self):
