@@ -218,3 +218,13 @@ def _illegal(NativeState state, action):
     except IllegalActionError as exc:
         return str(exc)
     raise AssertionError(f"{action!r} is legal to the engine but not to the native loop")
+
+
+def native_view_dict(NativeState state, int seat):
+    """The CView the native loop gives ``seat`` now (``fill_view``), as a dict: tests hold
+    it against ``cview_dict(state.to_state().view(seat))``, what the twins get in Python."""
+    cdef CView v
+    if not 0 <= seat < state.s.players:
+        raise ValueError(f"no seat {seat} at a table of {state.s.players}")
+    fill_view(&state.s, seat, &v)
+    return v

@@ -8,6 +8,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardgame import Game, Rules
 from cardgame.record import to_record
@@ -186,3 +188,58 @@ def test_bad_arguments_are_refused():
         play_native(state, [twin])
     with pytest.raises(TypeError, match="not a NativeStrategy"):
         play_native(state, [twin, object()])
+
+
+def prefix(view: dict) -> dict:
+    """The CView's meaningful entries (arrays past their counts hold nothing to compare)."""
+    n = view["players"]
+    out = dict(view)
+    for key, count in (("held", "held_n"), ("offer", "offer_n"), ("face_up", "face_up_n")):
+        out[key] = view[key][: view[count]]
+    out["circulation"] = view["circulation"][:n]
+    out["hand_sizes"] = view["hand_sizes"][:n]
+    return out
+
+
+def test_the_loop_views_are_the_views_python_strategies_get():
+    from cardgame._native._core import NativeState
+    from sims._native._match import native_view_dict
+    from sims._native._scripted import cview_dict
+
+    for seed, variant in enumerate(VARIANTS):
+        players = 2 + seed % 3
+        game = Game(players, seed, VARIANTS[variant])
+        native = NativeState.new(game)
+        strategies = [spec(NAMES[(seed + i) % 7]).build(random.Random(i)) for i in range(players)]
+        steps = 0
+        while not native.is_over and steps < 150:
+            state = native.to_state()
+            for seat in range(players):
+                expected = prefix(cview_dict(state.view(seat)))
+                assert prefix(native_view_dict(native, seat)) == expected, (variant, steps, seat)
+            native.apply(strategies[state.seat].decide(state.view(state.seat)))
+            steps += 1
+
+
+@st.composite
+def knobbed_spec(draw, label: str) -> StrategySpec:
+    from tests.sims.test_native_strategies import FAMILIES, knob_values
+
+    name = draw(st.sampled_from(NAMES))
+    values = draw(knob_values(FAMILIES[name].Knobs)) if name != "random" else {}
+    picked = draw(st.lists(st.sampled_from(sorted(values)), unique=True)) if values else []
+    return StrategySpec(label, name, tuple((k, values[k]) for k in picked))
+
+
+@settings(max_examples=40)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**40),
+    players=st.sampled_from([2, 3, 4]),
+    variant=st.sampled_from(list(VARIANTS)),
+    clock=st.booleans(),
+)
+def test_any_knobs_any_variant_the_same_outcome(data, seed, players, variant, clock):
+    seats = tuple(data.draw(knobbed_spec(f"s{i}")) for i in range(players))
+    game = GameSpec("s", "c", variant, VARIANTS[variant], players, seats, 0, seed)
+    both(game, ThinkTimes() if clock else None, record=True)

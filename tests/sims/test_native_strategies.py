@@ -149,15 +149,20 @@ def knob_values(knobs_class: type) -> st.SearchStrategy[dict[str, object]]:
 @needs_native
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "random"])
 @settings(max_examples=60)
-@given(data=st.data(), seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))
-def test_any_knob_values_give_the_same_decisions(name, data, seed, players):
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**31),
+    players=st.sampled_from([2, 3, 4]),
+    rules=st.sampled_from(list(VARIANTS.values())),
+)
+def test_any_knob_values_give_the_same_decisions(name, data, seed, players, rules):
     cls = FAMILIES[name]
     strategies = []
     for seat in range(players):
         family = cls if seat == 0 else FAMILIES[data.draw(st.sampled_from(NAMES))]
         values = data.draw(knob_values(family.Knobs)) if family is not RandomStrategy else {}
         strategies.append(family(random.Random(seed + seat), family.Knobs(**values)))
-    compare_game(strategies, seed, Rules(), Played(), limit=400)
+    compare_game(strategies, seed, rules, Played(), limit=400)
 
 
 @needs_native
