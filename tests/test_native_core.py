@@ -18,6 +18,7 @@ from cardgame.errors import IllegalActionError
 from cardgame.observation import SeatView
 from cardgame.randomplay import play_random
 from cardgame.record import _decisions, _shuffle_orders, dumps, replay, to_record
+from cardgame.scoring import final_scores, winners
 from cardgame.shuffling import RecordedShuffles, SeededShuffles
 from cardgame.state import GameState
 
@@ -440,3 +441,54 @@ def test_illegal_actions_raise_the_python_rulings():
             _random_moves(python, rng, 1)
         with pytest.raises(IllegalActionError, match="game is over"):
             _core.NativeState.from_state(python).apply(A.PASS)
+
+
+# --- scores in C
+
+
+@settings(max_examples=200)
+@given(
+    players=st.integers(2, 4),
+    where=st.lists(st.integers(0, 12), min_size=46, max_size=46),
+)
+def test_scores_and_winners_in_c_equal_the_python_scoring(players, where):
+    # each destination is reached by a seat, held by a seat, or neither (mostly neither)
+    state = Game(players, 0).new_state()
+    state.reached = [[d for d in range(1, 47) if where[d - 1] == s] for s in range(players)]
+    state.held = [[d for d in range(1, 47) if where[d - 1] == 4 + s] for s in range(players)]
+    state.phase = A.Phase.OVER
+    native = _core.NativeState.from_state(state)
+    expected = final_scores(state.reached, state.held, state.game.catalogue)
+    assert native.scores == expected
+    assert native.winners == winners(expected)
+
+
+def test_a_copy_plays_on_alone():
+    native = _core.NativeState.new(Game(3, 4), record=True)
+    rng = random.Random(2)
+    _random_moves(native, rng, 50)
+    before = native.to_state()
+    twin = native.copy()
+    _random_moves(twin, random.Random(5), 10**6)
+    assert twin.is_over and not native.is_over
+    _assert_same_state(native.to_state(), before)
+    # and the copy is the game the original would have played
+    _random_moves(native, random.Random(5), 10**6)
+    _assert_same_state(native.to_state(), twin.to_state())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fill_view_holds_what_the_seat_view_holds(players):
+    for seed in range(3):
+        game = Game(players, seed, Rules(face_up=4 + seed))
+        native = _core.NativeState.new(game)
+        rng = random.Random(seed)
+        while not native.is_over:
+            for seat in range(players):
+                view = native.to_state().view(seat)
+                fields, legal = _core.c_view(native, seat)
+                expected = {k: getattr(view, k) for k in fields if k != "min_keep"}
+                assert {k: v for k, v in fields.items() if k != "min_keep"} == expected
+                assert fields["min_keep"] == game.rules.destinations_min_keep
+                assert legal == view.legal_actions()
+            _random_moves(native, rng, 1)
