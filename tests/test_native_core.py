@@ -492,3 +492,23 @@ def test_fill_view_holds_what_the_seat_view_holds(players):
                 assert fields["min_keep"] == game.rules.destinations_min_keep
                 assert legal == view.legal_actions()
             _random_moves(native, rng, 1)
+
+
+def test_resolution_outside_the_kernels_arrays_falls_back_to_python():
+    # no real table holds 70 locomotives in one pile: the C kernel refuses it (counts up to
+    # 63), and the native state must then resolve as the Python engine does
+    game = Game(2, 6)
+    python = game.new_state()
+    _random_moves(python, random.Random(6), 30)
+    seat = python.seat
+    python.circulation[seat][8] = 70
+    python.held[seat].extend(d for d in python.dest_deck[:5])
+    python.final_turns_left = 1
+    native = _core.NativeState.from_state(python)
+    while not python.is_over:
+        action = python.legal_actions()[0]
+        python.apply(action)
+        native.apply(action)
+    assert native.is_over
+    assert not python.held[seat]  # 70 locomotives reach everything
+    _assert_same_state(native.to_state(), python)

@@ -6,6 +6,19 @@ The Python engine is the reference; everything here gives the same results bit f
 the same RNG (CPython's MT19937, loaded from ``random.Random.getstate()``), the same legal
 actions in the same order, the same shuffles, records, scores. ``_core.pxd`` is the C-level
 interface that native strategies cimport.
+
+Python API (tests/test_native_core.py proves each part equal to the Python engine):
+
+* ``NativeState.new(game, record=False, shuffles=None)``, like ``game.new_state``. Shuffles
+  are seeded in C when ``shuffles`` is None or a ``SeededShuffles`` (its RNG state is written
+  back by ``write_to``/``to_state``); any other source (``RecordedShuffles``, a test spy) is
+  called as the Python engine calls it.
+* ``NativeState.from_state(gs)``, ``ns.write_to(gs)``, ``ns.to_state()``: to and from a
+  ``GameState``, every slot (a record's dicts are shared, so the record goes on).
+* ``ns.legal_actions()``, ``ns.apply(action)`` (the Python rulings), ``ns.apply_unchecked``,
+  ``ns.is_legal``, ``ns.view(seat)``, ``ns.copy()``, and ``GameState``'s fields as read-only
+  properties (fresh lists), so ``record.to_record(ns)`` works as on a ``GameState``.
+* ``play_random(game, record=False)``: ``randomplay.play_random``, all in C.
 """
 
 from libc.math cimport cos, log, sin, sqrt
