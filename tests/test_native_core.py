@@ -512,3 +512,19 @@ def test_resolution_outside_the_kernels_arrays_falls_back_to_python():
     assert native.is_over
     assert not python.held[seat]  # 70 locomotives reach everything
     _assert_same_state(native.to_state(), python)
+
+
+def test_unchecked_actions_never_reach_outside_the_arrays():
+    native = _core.NativeState.new(Game(2, 1))
+    native.apply(A.KeepDestinations(tuple(native.offers[0])))
+    native.apply(A.KeepDestinations(tuple(native.offers[1])))
+    for action in [A.DRAW_FACE_UP[9], A.DrawFaceUp(-1)]:
+        with pytest.raises(ValueError, match="outside the native core's arrays"):
+            native.apply_unchecked(action)
+    state = native.to_state()
+    state.deck = []
+    empty = _core.NativeState.from_state(state)
+    with pytest.raises(ValueError, match="outside the native core's arrays"):
+        empty.apply_unchecked(A.DRAW_DECK)
+    native.apply_unchecked(A.DRAW_DECK)  # a legal one goes through
+    assert native.phase == A.Phase.SECOND_PICK

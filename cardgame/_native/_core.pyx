@@ -1102,6 +1102,23 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     return 0
 
 
+cdef bint within_arrays(const CState* s, const Act* a) noexcept nogil:
+    """Whether applying ``a`` unchecked keeps every index inside the C arrays (an illegal
+    action may still break the rules; the Python engine would raise or misindex too)."""
+    cdef int phase = s.phase
+    if phase != PH_TURN and phase != PH_SECOND_PICK:
+        return True
+    if a.kind == K_DRAW_DECK:
+        return s.deck_n > 0
+    if phase == PH_SECOND_PICK or a.kind == K_FACE_UP:
+        return 0 <= a.a < s.rules.face_up and s.face_up[a.a] != NO_CARD
+    if a.kind == K_COLUMN:
+        return 0 <= a.a < NUM_COLOURS
+    if a.kind == K_THREE:
+        return 0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS
+    return True
+
+
 cdef int act_from_action(object action, const int* offer, int offer_n, Act* out) except -1:
     """The C action for a ``cardgame.actions`` object (a keep: the mask of offered ids)."""
     kind = type(action)
@@ -1367,6 +1384,11 @@ cdef class NativeState:
         cdef Act a
         cdef int seat = self.s.seat
         act_from_action(action, self.s.offers[seat], self.s.offer_n[seat], &a)
+        if not within_arrays(&self.s, &a):
+            raise ValueError(
+                f"apply_unchecked({action!r}): the action reaches outside the native core's "
+                "arrays (an illegal action: apply() names the ruling)"
+            )
         apply_core(self, &a)
 
     def view(self, int seat):
