@@ -3,6 +3,7 @@ the same RNG, the same legal actions, the same games bit for bit (issue 10)."""
 
 from __future__ import annotations
 
+import os
 import random
 from operator import itemgetter
 
@@ -26,10 +27,17 @@ from .test_native import needs_native
 
 try:
     from cardgame._native import _core
-except ImportError:  # not built: every test here is skipped by needs_native
+except ImportError as exc:  # not built: every test here is skipped (CI requires it built)
     _core = None
+    WHY = str(exc)
 
-pytestmark = needs_native
+pytestmark = [needs_native, pytest.mark.skipif(_core is None, reason="no native core")]
+
+
+def test_the_native_core_module_is_built_where_required():
+    if os.environ.get("REQUIRE_NATIVE") == "1":
+        assert _core is not None, WHY
+
 
 SEEDS = [0, 1, 7, 2**40 + 3, "random-player:0", "random-player:123456", "", "x" * 300]
 
