@@ -20,18 +20,33 @@ def native_extensions() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # the build requirement could not be had: pure Python it is
         return []
-    extension = Extension(
-        "cardgame._native._resolution",
-        ["cardgame/_native/_resolution.pyx"],
-        # no fused multiply-add: the float bounds must round as CPython's do
-        extra_compile_args=["-O2", "-ffp-contract=off"],
-        optional=True,
-    )
-    try:
-        modules = cythonize([extension], quiet=True, language_level=3)
-    except Exception as exc:  # a Cython error must not fail the install either
-        print(f"setup.py: native core skipped, Cython failed: {exc}")
-        return []
+    # no fused multiply-add: the float bounds (and gauss) must round as CPython's do
+    flags = ["-O2", "-ffp-contract=off"]
+    extensions = [
+        Extension(
+            f"cardgame._native.{name}",
+            [f"cardgame/_native/{name}.pyx"],
+            extra_compile_args=flags,
+            optional=True,
+        )
+        for name in ("_resolution", "_core")
+    ]
+    # the built-in strategies' decision rules and the decision loop in C (sims/_native)
+    extensions += [
+        Extension(
+            f"sims._native.{name}",
+            [f"sims/_native/{name}.pyx"],
+            extra_compile_args=flags,
+            optional=True,
+        )
+        for name in ("_scripted", "_match")
+    ]
+    modules = []
+    for extension in extensions:  # one at a time: a failing module skips only itself
+        try:
+            modules += cythonize([extension], quiet=True, language_level=3)
+        except Exception as exc:  # a Cython error must not fail the install either
+            print(f"setup.py: {extension.name} skipped, Cython failed: {exc}")
     for module in modules:  # cythonize makes new Extension objects without the flag
         module.optional = True
     return modules

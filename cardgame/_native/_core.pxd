@@ -49,7 +49,7 @@ ctypedef struct Act:
 
 
 ctypedef struct MT:
-    """Python's random.Random (MT19937) state, loaded from ``Random.getstate()``."""
+    # Python's random.Random (MT19937) state, loaded from ``Random.getstate()``.
     uint32_t key[624]
     int pos
     bint has_gauss_next
@@ -118,7 +118,7 @@ ctypedef struct CState:
 
 
 ctypedef struct CView:
-    """What one seat may know (R9), as ``SeatView`` has it; what native strategies read."""
+    # What one seat may know (R9), as ``SeatView`` has it; what native strategies read.
     int seat
     bint to_move
     int players
@@ -167,8 +167,15 @@ cdef class NativeState:
     cdef MT shuffle_rng          # used when shuffles are seeded in C
     cdef bint seeded_in_c
     cdef object shuffles         # a Python ShuffleSource when not seeded in C, else None
-    cdef object record           # None, or the dict GameState.record would hold
+    cdef readonly object record  # None, or the dict GameState.record would hold
     cdef object turn_record
-    cdef object game
+    cdef readonly object game
+    # added by _core.pyx (H1): what the Python glue needs besides the state
+    cdef object source               # the SeededShuffles whose RNG seeded shuffle_rng, or None
+    cdef object scores_cache         # SeatScore tuple once the game is over, else None
+    cdef int dest_order[MAX_DEST_ID]  # the catalogue's order of ids (the setup shuffle's input)
     cdef int legal(self, Act* out) noexcept       # legal actions of the seat to move
     cdef int apply_act(self, const Act* a) except -1   # unchecked, like apply_unchecked
+
+
+cdef NativeState copy_state(NativeState ns)   # added (H1): an independent copy, for search

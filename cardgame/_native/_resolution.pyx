@@ -32,6 +32,7 @@ cdef enum:
     PRICE_STEPS = 150
     HEURISTIC_EVERY = 5
     STALL_STEPS = 5
+    CHEAP_NODES = 1000
 
 cdef double SLACK = 0.5
 # CPython 3.12 made sum() of floats compensated (Neumaier); bounds must add up the same
@@ -510,21 +511,16 @@ cdef bint comes_first(int a, int b) noexcept:
 def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes=1000):
     """``(ids, nodes)`` exactly as ``cardgame.resolution.resolve_counted``; None when the
     input is outside this kernel's fixed arrays (the caller then resolves in Python)."""
-    global n_items, best_value, best_key, best_greedy, nodes, best_len
     cdef long long pile[KINDS]
     cdef long long need[NCOL]
-    cdef long long rem[KINDS]
-    cdef long long after[KINDS]
+    cdef long long out[MAXN]
     cdef long long deficit, points, value, dest_id, size
     cdef long long tmp_needs[MAXN][NCOL]
     cdef long long tmp_values[MAXN]
     cdef long long tmp_sizes[MAXN]
     cdef long long tmp_ids[MAXN]
-    cdef int order_in[MAXN]
-    cdef int greedy_len = 0
     cdef int m = 0
-    cdef int c, i, k, t
-    cdef uint64_t one = 1
+    cdef int c, i, n
     try:
         if len(circulation) != KINDS:
             return None
@@ -576,6 +572,25 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
         m += 1
     if m == 0:
         return (), 0
+    n = solve(pile, m, tmp_needs, tmp_values, tmp_sizes, tmp_ids, cheap_nodes, out)
+    return tuple([out[i] for i in range(n)]), nodes
+
+
+cdef int solve(
+    const long long* pile, int m, long long (*tmp_needs)[NCOL], const long long* tmp_values,
+    const long long* tmp_sizes, const long long* tmp_ids, long long cheap_nodes,
+    long long* out,
+) noexcept:
+    """The search over ``m`` staged feasible items (1 <= m <= MAXN): writes the ids of the
+    chosen set to ``out``, sorted, and returns how many; ``nodes`` holds the work."""
+    global n_items, best_value, best_key, best_greedy, nodes, best_len
+    cdef long long rem[KINDS]
+    cdef long long after[KINDS]
+    cdef int order_in[MAXN]
+    cdef int greedy_len = 0
+    cdef int c, i, k, t, n
+    cdef long long x
+    cdef uint64_t one = 1
     # the engine's order, by a stable insertion sort over the staged items
     n_items = m
     for i in range(m):
@@ -603,6 +618,7 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
     # the greedy pass
     best_value = 0
     best_key = 0
+    nodes = 0
     for i in range(m):
         if take(rem, needs[i], after):
             for c in range(KINDS):
@@ -611,19 +627,84 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
             best_key |= lexbit[i]
             best_set[greedy_len] = i
             greedy_len += 1
+    n = 0
     if greedy_len == m:
-        return tuple(sorted([item_ids[i] for i in range(m)])), 0
-    best_len = greedy_len
-    best_greedy = True
-    nodes = 0
-    cheap_search(cheap_nodes)
-    if not over:
-        return tuple(sorted([item_ids[best_set[i]] for i in range(best_len)])), nodes
-    best_key = 0
-    for i in range(best_len):
-        best_key |= lexbit[best_set[i]]
-    deep_search()
-    return tuple(sorted([item_ids[i] for i in range(m) if best_key & lexbit[i]])), nodes
+        for i in range(m):
+            out[i] = item_ids[i]
+        n = m
+    else:
+        best_len = greedy_len
+        best_greedy = True
+        cheap_search(cheap_nodes)
+        if not over:
+            for i in range(best_len):
+                out[i] = item_ids[best_set[i]]
+            n = best_len
+        else:
+            best_key = 0
+            for i in range(best_len):
+                best_key |= lexbit[best_set[i]]
+            deep_search()
+            for i in range(m):
+                if best_key & lexbit[i]:
+                    out[n] = item_ids[i]
+                    n += 1
+    for i in range(1, n):  # sorted ids, as ``tuple(sorted(...))``
+        x = out[i]
+        k = i - 1
+        while k >= 0 and out[k] > x:
+            out[k + 1] = out[k]
+            k -= 1
+        out[k + 1] = x
+    return n
+
+
+cdef int resolve_held(
+    const int* pile, int n, const int* ids, const int* need, const int* points,
+    const int* big_names, int* out,
+) noexcept:
+    """``resolve`` for the native core: ``n`` destinations by id, with their colour needs
+    (``need[8 * i + c]``), points and big-city names. Writes the sorted ids reached to
+    ``out`` and returns how many, or -1 when the input is outside this kernel's arrays (the
+    caller then resolves in Python)."""
+    cdef long long have_[KINDS]
+    cdef long long tmp_needs[MAXN][NCOL]
+    cdef long long tmp_values[MAXN]
+    cdef long long tmp_sizes[MAXN]
+    cdef long long tmp_ids[MAXN]
+    cdef long long got[MAXN]
+    cdef long long deficit, size
+    cdef int m = 0
+    cdef int c, i, k
+    for c in range(KINDS):
+        if pile[c] < 0 or pile[c] > MAXCOUNT:
+            return -1
+        have_[c] = pile[c]
+    for i in range(n):
+        size = 0
+        deficit = 0
+        for c in range(NCOL):
+            size += need[8 * i + c]
+            if need[8 * i + c] > pile[c]:
+                deficit += need[8 * i + c] - pile[c]
+        if size == 0 or points[i] < 0 or points[i] > MAXPOINTS:
+            return -1
+        if deficit > pile[LOCO]:
+            continue
+        if m == MAXN:
+            return -1
+        for c in range(NCOL):
+            tmp_needs[m][c] = need[8 * i + c]
+        tmp_values[m] = <long long>points[i] * POINTS_WEIGHT + COUNT_WEIGHT + big_names[i]
+        tmp_sizes[m] = size
+        tmp_ids[m] = ids[i]
+        m += 1
+    if m == 0:
+        return 0
+    k = solve(have_, m, tmp_needs, tmp_values, tmp_sizes, tmp_ids, CHEAP_NODES, got)
+    for i in range(k):
+        out[i] = <int>got[i]
+    return k
 
 
 def resolve(circulation, destinations, big_cities):

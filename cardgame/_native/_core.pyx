@@ -1,0 +1,1730 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The native core (issue 10): the game state and rules of ``cardgame/state.py`` in C.
+
+The Python engine is the reference; everything here gives the same results bit for bit:
+the same RNG (CPython's MT19937, loaded from ``random.Random.getstate()``), the same legal
+actions in the same order, the same shuffles, records, scores. ``_core.pxd`` is the C-level
+interface that native strategies cimport.
+
+Python API (tests/test_native_core.py proves each part equal to the Python engine):
+
+* ``NativeState.new(game, record=False, shuffles=None)``, like ``game.new_state``. Shuffles
+  are seeded in C when ``shuffles`` is None or a ``SeededShuffles`` (its RNG state is written
+  back by ``write_to``/``to_state``); any other source (``RecordedShuffles``, a test spy) is
+  called as the Python engine calls it.
+* ``NativeState.from_state(gs)``, ``ns.write_to(gs)``, ``ns.to_state()``: to and from a
+  ``GameState``, every slot (a record's dicts are shared, so the record goes on).
+* ``ns.legal_actions()``, ``ns.apply(action)`` (the Python rulings), ``ns.apply_unchecked``,
+  ``ns.is_legal``, ``ns.view(seat)``, ``ns.copy()``, and ``GameState``'s fields as read-only
+  properties (fresh lists), so ``record.to_record(ns)`` works as on a ``GameState``.
+* ``play_random(game, record=False)``: ``randomplay.play_random``, all in C.
+"""
+
+from libc.math cimport cos, log, sin, sqrt
+from libc.stdint cimport uint32_t
+from libc.string cimport memcpy, memset
+
+import random as _random
+from hashlib import sha512 as _sha512
+
+from cardgame import actions as _A
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+cdef uint32_t MATRIX_A = 0x9908b0df
+cdef uint32_t UPPER_MASK = 0x80000000
+cdef uint32_t LOWER_MASK = 0x7fffffff
+cdef uint32_t TEMPER_B = 0x9d2c5680
+cdef uint32_t TEMPER_C = 0xefc60000
+cdef double TWOPI = 6.283185307179586   # 2.0 * math.pi, as random.TWOPI
+
+
+# ---------------------------------------------------------------------------- the RNG
+
+cdef void mt_load(MT* mt, object random_state) except *:
+    """Load a ``random.Random`` (or its ``getstate()`` tuple) into ``mt``."""
+    if hasattr(random_state, "getstate"):
+        random_state = random_state.getstate()
+    version, internal, gauss_next = random_state
+    if version != 3 or len(internal) != MT_N + 1:
+        raise ValueError("not a random.Random state (version 3, 625 words)")
+    cdef int i
+    for i in range(MT_N):
+        mt.key[i] = <uint32_t>internal[i]
+    mt.pos = internal[MT_N]
+    if gauss_next is None:
+        mt.has_gauss_next = False
+        mt.gauss_next = 0.0
+    else:
+        mt.has_gauss_next = True
+        mt.gauss_next = gauss_next
+
+
+cdef object mt_state(const MT* mt):
+    """The ``random.Random.getstate()`` tuple of ``mt``."""
+    cdef int i
+    internal = tuple([mt.key[i] for i in range(MT_N)] + [mt.pos])
+    return (3, internal, mt.gauss_next if mt.has_gauss_next else None)
+
+
+cdef uint32_t mt_next(MT* mt) noexcept nogil:
+    """genrand_uint32 of CPython's _randommodule.c."""
+    cdef uint32_t y
+    cdef int kk
+    cdef uint32_t* key = mt.key
+    if mt.pos >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+            key[kk] = key[kk + MT_M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+            key[kk] = key[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        y = (key[MT_N - 1] & UPPER_MASK) | (key[0] & LOWER_MASK)
+        key[MT_N - 1] = key[MT_M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        mt.pos = 0
+    y = key[mt.pos]
+    mt.pos += 1
+    y ^= y >> 11
+    y ^= (y << 7) & TEMPER_B
+    y ^= (y << 15) & TEMPER_C
+    y ^= y >> 18
+    return y
+
+
+cdef int mt_randbelow(MT* mt, int n) noexcept nogil:
+    """``Random._randbelow(n)``: getrandbits(n.bit_length()) until it falls below n."""
+    cdef int k = 0
+    cdef uint32_t m = <uint32_t>n
+    cdef uint32_t r
+    while m:
+        k += 1
+        m >>= 1
+    r = mt_next(mt) >> (32 - k)
+    while r >= <uint32_t>n:
+        r = mt_next(mt) >> (32 - k)
+    return <int>r
+
+
+cdef void mt_shuffle(MT* mt, int* x, int n) noexcept nogil:
+    """``Random.shuffle``: for i in reversed(range(1, n)), swap x[i] with x[randbelow(i+1)]."""
+    cdef int i, j, t
+    for i in range(n - 1, 0, -1):
+        j = mt_randbelow(mt, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+
+
+cdef double mt_random(MT* mt) noexcept nogil:
+    """``Random.random()``: 53 bits from two words."""
+    cdef uint32_t a = mt_next(mt) >> 5
+    cdef uint32_t b = mt_next(mt) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef double mt_gauss(MT* mt, double mu, double sigma) noexcept nogil:
+    """``Random.gauss``, with its cached second value (``gauss_next``)."""
+    cdef double z, x2pi, g2rad
+    if mt.has_gauss_next:
+        z = mt.gauss_next
+        mt.has_gauss_next = False
+    else:
+        x2pi = mt_random(mt) * TWOPI
+        g2rad = sqrt(-2.0 * log(1.0 - mt_random(mt)))
+        z = cos(x2pi) * g2rad
+        mt.gauss_next = sin(x2pi) * g2rad
+        mt.has_gauss_next = True
+    return mu + z * sigma
+
+
+cdef void mt_init_genrand(MT* mt, uint32_t seed) noexcept nogil:
+    """init_genrand of CPython's _randommodule.c."""
+    cdef int i
+    mt.key[0] = seed
+    for i in range(1, MT_N):
+        mt.key[i] = <uint32_t>(1812433253 * (mt.key[i - 1] ^ (mt.key[i - 1] >> 30)) + i)
+    mt.pos = MT_N
+
+
+cdef MT genrand_base
+cdef bint genrand_ready = False
+
+
+cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
+    """init_by_array of CPython's _randommodule.c."""
+    global genrand_ready
+    cdef int i = 1
+    cdef int j = 0
+    cdef int k
+    cdef uint32_t* m = mt.key
+    if not genrand_ready:  # init_genrand(19650218) is the same every time: computed once
+        mt_init_genrand(&genrand_base, 19650218)
+        genrand_ready = True
+    memcpy(m, genrand_base.key, sizeof(uint32_t) * MT_N)
+    mt.pos = MT_N
+    k = MT_N if MT_N > n else n
+    while k:
+        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1664525)) + key[j] + <uint32_t>j
+        i += 1
+        j += 1
+        if i >= MT_N:
+            m[0] = m[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        i += 1
+        if i >= MT_N:
+            m[0] = m[MT_N - 1]
+            i = 1
+        k -= 1
+    m[0] = UPPER_MASK
+
+
+cdef void mt_seed(MT* mt, object seed) except *:
+    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
+    cdef bytes data
+    cdef const unsigned char* raw
+    cdef uint32_t words[64]
+    cdef int n, i
+    if isinstance(seed, str):
+        data = seed.encode()
+        seed = int.from_bytes(data + _sha512(data).digest(), "big")
+    elif type(seed) is not int:
+        mt_load(mt, _random.Random(seed))
+        return
+    seed = abs(seed)
+    n = (seed.bit_length() + 31) // 32
+    if n == 0:
+        n = 1
+    if n > 64:  # a huge seed: let CPython do it
+        mt_load(mt, _random.Random(seed))
+        return
+    data = seed.to_bytes(4 * n, "little")
+    raw = data
+    for i in range(n):
+        words[i] = (
+            <uint32_t>raw[4 * i]
+            | (<uint32_t>raw[4 * i + 1] << 8)
+            | (<uint32_t>raw[4 * i + 2] << 16)
+            | (<uint32_t>raw[4 * i + 3] << 24)
+        )
+    mt_init_by_array(mt, words, n)
+    mt.has_gauss_next = False
+    mt.gauss_next = 0.0
+
+
+cdef class NativeRandom:
+    """``random.Random``'s sequence from C (tests prove it equal; native players use MT)."""
+
+    cdef MT mt
+
+    def __init__(self, seed_or_random=None):
+        """A seed (seeded in C for an int or str) or a ``random.Random`` to continue."""
+        if hasattr(seed_or_random, "getstate"):
+            mt_load(&self.mt, seed_or_random)
+        else:
+            mt_seed(&self.mt, seed_or_random)
+
+    def getstate(self):
+        return mt_state(&self.mt)
+
+    def randrange(self, int n):
+        if n < 1:
+            raise ValueError("empty range for randrange()")
+        return mt_randbelow(&self.mt, n)
+
+    def random(self):
+        return mt_random(&self.mt)
+
+    def gauss(self, double mu=0.0, double sigma=1.0):
+        return mt_gauss(&self.mt, mu, sigma)
+
+    def shuffle(self, list x):
+        """Shuffle a list of ints in place, as ``random.Random.shuffle`` does."""
+        cdef int n = len(x)
+        cdef int i
+        cdef int buf[1024]
+        if n > 1024:
+            raise ValueError("at most 1024 items")
+        for i in range(n):
+            buf[i] = x[i]
+        mt_shuffle(&self.mt, buf, n)
+        for i in range(n):
+            x[i] = buf[i]
+
+
+# ---------------------------------------------------------------------------- legality
+
+cdef inline void put(Act* out, int kind, int a, int b, int c) noexcept nogil:
+    out.kind = kind
+    out.a = a
+    out.b = b
+    out.c = c
+
+
+cdef int placements_core(
+    int seat, const int* hand, const int* owner, const int* yard_wagons,
+    const int* yard_locos, Act* out,
+) noexcept nogil:
+    """``actions.placements``: columns (R12a) then three-colour plays (R12b)."""
+    cdef int locos = hand[LOCO]
+    cdef int n = 0
+    cdef int free[NUM_COLOURS]
+    cdef int n_free = 0
+    cdef int c, have, holder, need, w, start, lo, i, j, k
+    for c in range(NUM_COLOURS):
+        have = hand[c]
+        if not have:
+            continue
+        holder = owner[c]
+        if holder == seat:
+            continue
+        if holder == NOBODY:
+            free[n_free] = c
+            n_free += 1
+            need = 2
+        else:
+            need = yard_wagons[c] + yard_locos[c] + 1
+        for w in range(1, have + 1):
+            start = need - w if need > w else 0
+            if start <= locos:
+                for lo in range(start, locos + 1):
+                    put(&out[n], K_COLUMN, c, w, lo)
+                    n += 1
+    if n_free >= 3:
+        for i in range(n_free - 2):
+            for j in range(i + 1, n_free - 1):
+                for k in range(j + 1, n_free):
+                    put(&out[n], K_THREE, free[i], free[j], free[k])
+                    n += 1
+    return n
+
+
+cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
+    """``actions.keep_subsets`` as offer-position masks: by size, largest first, each size in
+    ``itertools.combinations`` order."""
+    cdef int n = 0
+    cdef int idx[MAX_OFFER]
+    cdef int size, i, j, mask
+    if minimum < 0:
+        minimum = 0
+    for size in range(offer_n, minimum - 1, -1):
+        for i in range(size):
+            idx[i] = i
+        while True:
+            mask = 0
+            for i in range(size):
+                mask |= 1 << idx[i]
+            put(&out[n], K_KEEP, mask, 0, 0)
+            n += 1
+            i = size - 1
+            while i >= 0 and idx[i] == offer_n - size + i:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for j in range(i + 1, size):
+                idx[j] = idx[j - 1] + 1
+    return n
+
+
+cdef int legal_core(
+    int phase, int seat, const int* hand, const int* owner, const int* yard_wagons,
+    const int* yard_locos, const int* face_up, int face_up_n, int deck_n, int dest_n,
+    int offer_n, int min_keep, Act* out,
+) noexcept nogil:
+    """``actions.legal_actions`` from the fields legality depends on."""
+    cdef int n = 0
+    cdef int slot, card
+    if phase == PH_TURN:
+        if deck_n:
+            put(&out[n], K_DRAW_DECK, 0, 0, 0)
+            n += 1
+        for slot in range(face_up_n):
+            if face_up[slot] != NO_CARD:
+                put(&out[n], K_FACE_UP, slot, 0, 0)
+                n += 1
+        n += placements_core(seat, hand, owner, yard_wagons, yard_locos, &out[n])
+        if dest_n:
+            put(&out[n], K_DRAW_DESTINATIONS, 0, 0, 0)
+            n += 1
+        if n == 0:
+            put(&out[n], K_PASS, 0, 0, 0)
+            n += 1
+        return n
+    if phase == PH_SECOND_PICK:
+        if deck_n:
+            put(&out[n], K_DRAW_DECK, 0, 0, 0)
+            n += 1
+        for slot in range(face_up_n):
+            card = face_up[slot]
+            if card != NO_CARD and card != LOCO:
+                put(&out[n], K_FACE_UP, slot, 0, 0)
+                n += 1
+        return n
+    if phase == PH_SETUP_KEEP:
+        return keep_subsets_core(offer_n, min_keep, out)
+    if phase == PH_KEEP_DRAWN:
+        return keep_subsets_core(offer_n, 0, out)
+    return 0
+
+
+cdef int legal_from_view(const CView* v, Act* out) noexcept nogil:
+    """``SeatView.legal_actions``: nothing unless the seat is to move."""
+    if not v.to_move:
+        return 0
+    return legal_core(
+        v.phase, v.seat, v.hand, v.yard_owner, v.yard_wagons, v.yard_locos, v.face_up,
+        v.face_up_n, v.deck_size, v.dest_deck_size, v.offer_n, v.min_keep, out,
+    )
+
+
+cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
+    """``GameState.view(seat)``: what ``seat`` may know (R9)."""
+    cdef int i, k, total
+    v.seat = seat
+    v.to_move = s.seat == seat
+    v.players = s.players
+    v.phase = s.phase
+    v.round = s.round
+    v.rounds_total = s.rules.rounds_total
+    v.turn = s.turn
+    memcpy(v.hand, s.hands[seat], sizeof(int) * CARD_KINDS)
+    v.held_n = s.held_n[seat]
+    memcpy(v.held, s.held[seat], sizeof(int) * v.held_n)
+    v.offer_n = s.offer_n[seat]
+    memcpy(v.offer, s.offers[seat], sizeof(int) * v.offer_n)
+    v.face_up_n = s.rules.face_up
+    memcpy(v.face_up, s.face_up, sizeof(int) * v.face_up_n)
+    memcpy(v.yard_owner, s.yard_owner, sizeof(int) * NUM_COLOURS)
+    memcpy(v.yard_wagons, s.yard_wagons, sizeof(int) * NUM_COLOURS)
+    memcpy(v.yard_locos, s.yard_locos, sizeof(int) * NUM_COLOURS)
+    for i in range(s.players):
+        memcpy(v.circulation[i], s.circulation[i], sizeof(int) * CARD_KINDS)
+        total = 0
+        for k in range(CARD_KINDS):
+            total += s.hands[i][k]
+        v.hand_sizes[i] = total
+    v.deck_size = s.deck_n
+    v.dest_deck_size = s.dest_n
+    v.final_round = s.final_turns_left != -1 or s.deck_n == 0
+    v.min_keep = s.rules.destinations_min_keep
+
+
+cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
+    """The printed destinations and big-city bonuses as C arrays (ids index ``dest``)."""
+    memset(cat, 0, sizeof(CCatalogue))
+    names = list(catalogue.big_city_names)
+    if len(names) > 6:
+        raise ValueError("the native core holds at most 6 big cities")
+    cat.n_big = len(names)
+    cdef int i, k
+    cdef CDest* d
+    for i, big in enumerate(catalogue.big_cities):
+        cat.big_points[i] = big.points
+    cat.n_dest = 0
+    for dest in catalogue.destinations:
+        if not 1 <= dest.id <= MAX_DEST_ID or len(dest.colours) > 5:
+            raise ValueError(f"destination #{dest.id}: outside the native core's arrays")
+        d = &cat.dest[dest.id]
+        d.id = dest.id
+        d.points = dest.points
+        d.ncolours = len(dest.colours)
+        for k, c in enumerate(dest.colours):
+            d.colours[k] = c
+            d.need[c] += 1
+        d.big_names = 0
+        for k, city in enumerate((dest.city_a, dest.city_b)):
+            d.big_index[k] = names.index(city) if city in names else -1
+            if city in names:
+                d.big_names += 1
+        cat.n_dest += 1
+
+
+# ---------------------------------------------------------------------------- Python glue
+
+cdef object act_to_action(const Act* a, const int* offer, int offer_n):
+    """The interned ``cardgame.actions`` object for ``a`` (ids in offer order for a keep)."""
+    cdef int i
+    if a.kind == K_DRAW_DECK:
+        return _A.DRAW_DECK
+    if a.kind == K_FACE_UP:
+        return _A.DRAW_FACE_UP[a.a]
+    if a.kind == K_COLUMN:
+        return _COLUMNS[a.a][a.b][a.c]
+    if a.kind == K_THREE:
+        return _THREES[(a.a, a.b, a.c)]
+    if a.kind == K_DRAW_DESTINATIONS:
+        return _A.DRAW_DESTINATIONS
+    if a.kind == K_KEEP:
+        return _A.KeepDestinations(tuple([offer[i] for i in range(offer_n) if a.a >> i & 1]))
+    return _A.PASS
+
+
+cdef void view_from_seatview(object view, CView* v) except *:
+    """A ``CView`` holding what a ``SeatView`` holds (for tests and Python callers)."""
+    cdef int i, k
+    memset(v, 0, sizeof(CView))
+    v.seat = view.seat
+    v.to_move = view.to_move
+    v.players = view.players
+    v.phase = view.phase
+    v.round = view.round
+    v.rounds_total = view.rounds_total
+    v.turn = view.turn
+    for k in range(CARD_KINDS):
+        v.hand[k] = view.hand[k]
+    v.held_n = len(view.held_ids)
+    for i, d in enumerate(view.held_ids):
+        v.held[i] = d
+    v.offer_n = len(view.offer_ids)
+    for i, d in enumerate(view.offer_ids):
+        v.offer[i] = d
+    v.face_up_n = len(view.face_up)
+    for i, card in enumerate(view.face_up):
+        v.face_up[i] = card
+    for i in range(NUM_COLOURS):
+        v.yard_owner[i] = view.yard_owner[i]
+        v.yard_wagons[i] = view.yard_wagons[i]
+        v.yard_locos[i] = view.yard_locos[i]
+    for i, circ in enumerate(view.circulations):
+        for k in range(CARD_KINDS):
+            v.circulation[i][k] = circ[k]
+    for i, size in enumerate(view.hand_sizes):
+        v.hand_sizes[i] = size
+    v.deck_size = view.deck_size
+    v.dest_deck_size = view.destination_deck_size
+    v.final_round = view.final_round
+    v.min_keep = view.rules.destinations_min_keep
+
+
+def view_legal_actions(view):
+    """``view.legal_actions()`` computed by ``legal_from_view`` (tests prove them equal)."""
+    cdef CView v
+    cdef Act out[MAX_ACTIONS]
+    cdef int n, i
+    view_from_seatview(view, &v)
+    n = legal_from_view(&v, out)
+    return [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
+
+
+_COLUMNS = _A.COLUMNS
+_THREES = _A.THREES
+
+
+from cardgame import resolution as _resolution
+from cardgame.scoring import SeatScore as _SeatScore
+from cardgame.cards import CARD_NAMES as _CARD_NAMES
+from cardgame.errors import IllegalActionError as _IllegalActionError
+from cardgame.observation import SeatView as _SeatView
+from cardgame.shuffling import SeededShuffles as _SeededShuffles
+from cardgame.state import GameState as _GameState
+
+from cardgame._native._resolution cimport resolve_held
+
+cdef object _PHASES = tuple(_A.Phase)
+cdef object _TRAIN_SETUP = "train_setup"
+cdef object _DESTINATION_SETUP = "destination_setup"
+cdef object _DESTINATION_RESHUFFLE = "destination_reshuffle"
+cdef object _TRAIN_ROUND = "train_round"
+cdef object _new_view = tuple.__new__
+cdef object _copy_rules = __import__("copy").copy
+cdef object _deepcopy = __import__("copy").deepcopy
+
+
+cdef inline object card_name(int card):
+    """``CARD_NAMES[card]`` as Python indexes it (an empty slot, -1, reads "locomotive")."""
+    return _CARD_NAMES[card if card >= 0 else card + CARD_KINDS]
+
+
+cdef list names_of(const int* cards, int n):
+    cdef int i
+    return [card_name(cards[i]) for i in range(n)]
+
+
+cdef list expand_names(const int* counts):
+    """``_names(_expand(counts))``: each card kind as many times as counted."""
+    cdef list out = []
+    cdef int card, i
+    for card in range(CARD_KINDS):
+        for i in range(counts[card]):
+            out.append(_CARD_NAMES[card])
+    return out
+
+
+cdef list int_list(const int* x, int n):
+    cdef int i
+    return [x[i] for i in range(n)]
+
+
+# --------------------------------------------------------------- catalogue and rules, cached
+
+cdef CCatalogue cached_cat
+cdef int cached_order[MAX_DEST_ID]
+cdef object cached_catalogue = None
+cdef CRules cached_rules
+cdef object cached_rules_of = None
+cdef int cached_players = 0
+
+
+cdef void use_catalogue(NativeState ns, object catalogue) except *:
+    global cached_catalogue
+    cdef int i
+    if catalogue is not cached_catalogue:
+        load_catalogue(&cached_cat, catalogue)
+        if len(catalogue.destinations) > MAX_DEST_ID:
+            raise ValueError("the native core holds at most 46 destinations")
+        for i, dest in enumerate(catalogue.destinations):
+            cached_order[i] = dest.id
+        cached_catalogue = catalogue
+    memcpy(&ns.cat, &cached_cat, sizeof(CCatalogue))
+    memcpy(ns.dest_order, cached_order, sizeof(int) * MAX_DEST_ID)
+
+
+cdef void use_rules(CRules* out, object rules, int players) except *:
+    global cached_rules_of, cached_players
+    if rules is not cached_rules_of or players != cached_players:
+        if rules.face_up > MAX_FACE_UP or rules.destinations_dealt > MAX_OFFER:
+            raise ValueError("rules outside the native core's arrays")
+        if rules.destinations_drawn > MAX_OFFER or rules.rounds_for(players) > MAX_ROUNDS:
+            raise ValueError("rules outside the native core's arrays")
+        cached_rules.rounds_total = rules.rounds_for(players)
+        cached_rules.starting_hand = rules.starting_hand
+        cached_rules.starting_locomotives = rules.starting_locomotives
+        cached_rules.face_up = rules.face_up
+        cached_rules.destinations_dealt = rules.destinations_dealt
+        cached_rules.destinations_min_keep = rules.destinations_min_keep
+        cached_rules.destinations_drawn = rules.destinations_drawn
+        cached_rules.round_two_deal = rules.round_two_deal
+        cached_rules.three_locomotive_wipe = rules.three_locomotive_wipe
+        cached_rules_of = rules
+        cached_players = players
+    out[0] = cached_rules
+
+
+# --------------------------------------------------------------- the rules (state.py)
+
+cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) except -1:
+    """``GameState._shuffle``: seeded in C, or by the Python source; recorded."""
+    cdef int i
+    if ns.seeded_in_c:
+        mt_shuffle(&ns.shuffle_rng, cards, n)
+    else:
+        order = ns.shuffles.shuffle(kind, [cards[i] for i in range(n)])
+        if len(order) != n:
+            raise ValueError(f"the {kind} shuffle returned {len(order)} cards, not {n}")
+        for i in range(n):
+            cards[i] = order[i]
+    if ns.record is not None:
+        ns.record["shuffles"].append(
+            {"kind": kind, "order": names_of(cards, n) if names else int_list(cards, n)}
+        )
+    return 0
+
+
+cdef int setup(NativeState ns) except -1:
+    """R3-R5: hands, the train deck, the face-up row, the destinations dealt."""
+    cdef CState* s = &ns.s
+    cdef int n = s.players
+    cdef int seat, c, i, k
+    for seat in range(n):
+        s.hands[seat][LOCO] = s.rules.starting_locomotives
+    k = 0
+    for c in range(NUM_COLOURS):
+        for i in range(10):
+            s.deck[k] = c
+            k += 1
+    for i in range(16 - n * s.rules.starting_locomotives):
+        s.deck[k] = LOCO
+        k += 1
+    s.deck_n = k
+    do_shuffle(ns, _TRAIN_SETUP, s.deck, k, True)
+    deal(s, s.rules.starting_hand)
+    turn_face_up(ns)
+    s.dest_n = ns.cat.n_dest
+    memcpy(s.dest_deck, ns.dest_order, sizeof(int) * s.dest_n)
+    do_shuffle(ns, _DESTINATION_SETUP, s.dest_deck, s.dest_n, False)
+    for seat in range(n):
+        for i in range(s.rules.destinations_dealt):
+            s.dest_n -= 1
+            s.offers[seat][i] = s.dest_deck[s.dest_n]
+        s.offer_n[seat] = s.rules.destinations_dealt
+    if ns.record is not None:
+        ns.record["setup"]["dealt"] = [int_list(s.offers[seat], s.offer_n[seat])
+                                       for seat in range(n)]
+    note_round_start(ns)
+    s.phase = PH_SETUP_KEEP
+    s.seat = 0
+    return 0
+
+
+cdef void deal(CState* s, int count) noexcept nogil:
+    """Deal ``count`` cards to each seat, seat by seat, as many as the deck allows."""
+    cdef int seat, i
+    for seat in range(s.players):
+        for i in range(count):
+            if not s.deck_n:
+                return
+            s.deck_n -= 1
+            s.hands[seat][s.deck[s.deck_n]] += 1
+
+
+cdef int turn_face_up(NativeState ns) except -1:
+    cdef CState* s = &ns.s
+    cdef int slot
+    for slot in range(s.rules.face_up):
+        if s.deck_n:
+            s.deck_n -= 1
+            s.face_up[slot] = s.deck[s.deck_n]
+        else:
+            s.face_up[slot] = NO_CARD
+    if s.rules.three_locomotive_wipe:
+        maybe_wipe(ns)
+    return 0
+
+
+cdef int maybe_wipe(NativeState ns) except -1:
+    """R4 variant: three face-up locomotives wipe the row (while the deck lasts)."""
+    cdef CState* s = &ns.s
+    cdef int slot, locos, card
+    cdef int width = s.rules.face_up
+    if not s.rules.three_locomotive_wipe:
+        return 0
+    while s.deck_n:
+        locos = 0
+        for slot in range(width):
+            if s.face_up[slot] == LOCO:
+                locos += 1
+        if locos < 3:
+            break
+        for slot in range(width):
+            card = s.face_up[slot]
+            if card != NO_CARD:
+                s.discard[card] += 1
+        for slot in range(width):
+            if s.deck_n:
+                s.deck_n -= 1
+                s.face_up[slot] = s.deck[s.deck_n]
+            else:
+                s.face_up[slot] = NO_CARD
+        if ns.turn_record is not None:
+            ns.turn_record.setdefault("wipes", []).append(names_of(s.face_up, width))
+    return 0
+
+
+cdef int note_round_start(NativeState ns) except -1:
+    cdef CState* s = &ns.s
+    cdef int slot, seat
+    if ns.record is None:
+        return 0
+    ns.record["rounds"].append(
+        {
+            "round": s.round,
+            "face_up": [card_name(s.face_up[slot]) if s.face_up[slot] != NO_CARD else None
+                        for slot in range(s.rules.face_up)],
+            "hands": [expand_names(s.hands[seat]) for seat in range(s.players)],
+            "deck_size": s.deck_n,
+        }
+    )
+    return 0
+
+
+cdef int keep_setup(NativeState ns, int mask) except -1:
+    """R5: the seat keeps the offered destinations in ``mask``, the rest go on the deck."""
+    cdef CState* s = &ns.s
+    cdef int seat = s.seat
+    cdef int i, d
+    cdef int kept[MAX_OFFER]
+    cdef int n_kept = 0
+    for i in range(s.offer_n[seat]):
+        d = s.offers[seat][i]
+        if mask >> i & 1:
+            s.held[seat][s.held_n[seat]] = d
+            s.held_n[seat] += 1
+            kept[n_kept] = d
+            n_kept += 1
+    for i in range(s.offer_n[seat]):
+        if not mask >> i & 1:
+            s.dest_deck[s.dest_n] = s.offers[seat][i]
+            s.dest_n += 1
+    s.offer_n[seat] = 0
+    if ns.record is not None:
+        ns.record["setup"]["kept"].append(int_list(kept, n_kept))
+    if seat + 1 < s.players:
+        s.seat = seat + 1
+        return 0
+    do_shuffle(ns, _DESTINATION_RESHUFFLE, s.dest_deck, s.dest_n, False)
+    s.seat = 0
+    return begin_turn(ns)
+
+
+cdef int pick(NativeState ns, const Act* a, bint first) except -1:
+    """One pick of a train draw (R10, R11)."""
+    cdef CState* s = &ns.s
+    cdef int* hand = s.hands[s.seat]
+    cdef int card, slot, refill
+    if a.kind == K_DRAW_DECK:
+        s.deck_n -= 1
+        card = s.deck[s.deck_n]
+        hand[card] += 1
+        if ns.turn_record is not None:
+            ns.turn_record.setdefault("picks", []).append(
+                {"from": "deck", "card": _CARD_NAMES[card]}
+            )
+    else:
+        slot = a.a
+        card = s.face_up[slot]
+        hand[card] += 1
+        if s.deck_n:
+            s.deck_n -= 1
+            s.face_up[slot] = s.deck[s.deck_n]
+        else:
+            s.face_up[slot] = NO_CARD
+        if ns.turn_record is not None:
+            refill = s.face_up[slot]
+            ns.turn_record.setdefault("picks", []).append(
+                {
+                    "from": "face_up",
+                    "slot": slot,
+                    "card": card_name(card),
+                    "refill": card_name(refill) if refill != NO_CARD else None,
+                }
+            )
+        if s.rules.three_locomotive_wipe:
+            maybe_wipe(ns)
+        if card == LOCO:  # R10: a face-up locomotive counts as two
+            return end_turn(ns)
+    if first and can_pick_second(s):
+        s.phase = PH_SECOND_PICK
+        return 0
+    return end_turn(ns)
+
+
+cdef bint can_pick_second(const CState* s) noexcept nogil:
+    cdef int slot, card
+    if s.deck_n:
+        return True
+    for slot in range(s.rules.face_up):
+        card = s.face_up[slot]
+        if card != NO_CARD and card != LOCO:
+            return True
+    return False
+
+
+cdef int place_column(NativeState ns, int colour, int wagons, int locos) except -1:
+    cdef CState* s = &ns.s
+    cdef int seat = s.seat
+    steal_if_needed(ns, colour)
+    s.hands[seat][colour] -= wagons
+    s.hands[seat][LOCO] -= locos
+    s.yard_owner[colour] = seat
+    s.yard_wagons[colour] = wagons
+    s.yard_locos[colour] = locos
+    return end_turn(ns)
+
+
+cdef int place_three(NativeState ns, int a, int b, int c) except -1:
+    cdef CState* s = &ns.s
+    cdef int seat = s.seat
+    cdef int colours[3]
+    cdef int i, colour
+    colours[0] = a
+    colours[1] = b
+    colours[2] = c
+    for i in range(3):
+        colour = colours[i]
+        s.hands[seat][colour] -= 1
+        s.yard_owner[colour] = seat
+        s.yard_wagons[colour] = 1
+        s.yard_locos[colour] = 0
+    return end_turn(ns)
+
+
+cdef int steal_if_needed(NativeState ns, int colour) except -1:
+    """R12: the rival whose column was beaten discards it whole."""
+    cdef CState* s = &ns.s
+    cdef int victim = s.yard_owner[colour]
+    cdef int wagons, locos
+    if victim == NOBODY:
+        return 0
+    wagons = s.yard_wagons[colour]
+    locos = s.yard_locos[colour]
+    s.discard[colour] += wagons
+    s.discard[LOCO] += locos
+    s.steals[s.seat] += 1
+    s.stolen_from[victim] += 1
+    if ns.turn_record is not None:
+        ns.turn_record["steal"] = {
+            "victim": victim,
+            "colour": _CARD_NAMES[colour],
+            "discarded": {"wagons": wagons, "locos": locos},
+        }
+    return 0
+
+
+cdef void draw_destinations(CState* s) noexcept nogil:
+    cdef int seat = s.seat
+    cdef int count = s.rules.destinations_drawn
+    cdef int i
+    if count > s.dest_n:
+        count = s.dest_n
+    for i in range(count):
+        s.dest_n -= 1
+        s.offers[seat][i] = s.dest_deck[s.dest_n]
+    s.offer_n[seat] = count
+    s.phase = PH_KEEP_DRAWN
+
+
+cdef int keep_drawn(NativeState ns, int mask) except -1:
+    """R13: keep the drawn destinations in ``mask``; the rest go to the bottom."""
+    cdef CState* s = &ns.s
+    cdef int seat = s.seat
+    cdef int n = s.offer_n[seat]
+    cdef int* offer = s.offers[seat]
+    cdef int returned[MAX_OFFER]
+    cdef int n_returned = 0
+    cdef int i
+    for i in range(n):
+        if mask >> i & 1:
+            s.held[seat][s.held_n[seat]] = offer[i]
+            s.held_n[seat] += 1
+        else:
+            returned[n_returned] = offer[i]
+            n_returned += 1
+    if n_returned:
+        for i in range(s.dest_n - 1, -1, -1):
+            s.dest_deck[i + n_returned] = s.dest_deck[i]
+        for i in range(n_returned):
+            s.dest_deck[i] = returned[i]
+        s.dest_n += n_returned
+    if ns.turn_record is not None:
+        ns.turn_record["destinations"] = {
+            "drawn": int_list(offer, n),
+            "kept": [offer[i] for i in range(n) if mask >> i & 1],
+        }
+    s.offer_n[seat] = 0
+    return end_turn(ns)
+
+
+cdef int begin_turn(NativeState ns) except -1:
+    """Start the turn of the seat to move: step 1 is mandatory and automatic (R7, R8)."""
+    cdef CState* s = &ns.s
+    cdef int seat = s.seat
+    cdef int moved[NUM_COLOURS]
+    cdef int n_moved = 0
+    cdef int c
+    s.phase = PH_TURN
+    s.turn += 1
+    for c in range(NUM_COLOURS):
+        if s.yard_owner[c] != seat:
+            continue
+        if s.yard_locos[c]:  # R7: locomotives sit on top
+            s.yard_locos[c] -= 1
+            s.circulation[seat][LOCO] += 1
+            moved[n_moved] = LOCO
+        else:
+            s.yard_wagons[c] -= 1
+            s.circulation[seat][c] += 1
+            moved[n_moved] = c
+        n_moved += 1
+        if not s.yard_wagons[c] and not s.yard_locos[c]:
+            s.yard_owner[c] = NOBODY  # R8
+    if ns.record is not None:
+        ns.turn_record = {
+            "turn": s.turn,
+            "seat": seat,
+            "round": s.round,
+            "final_round": s.final_turns_left != -1,
+            "step1": names_of(moved, n_moved),
+        }
+    return 0
+
+
+cdef int end_turn(NativeState ns) except -1:
+    """Finish the turn; the final round starts once the deck is empty (R15)."""
+    cdef CState* s = &ns.s
+    if ns.turn_record is not None:
+        ns.record["turns"].append(ns.turn_record)
+        ns.turn_record = None
+    s.last_seat = s.seat
+    if s.final_turns_left == -1:
+        if not s.deck_n:
+            s.final_turns_left = s.players
+    else:
+        s.final_turns_left -= 1
+        if s.final_turns_left <= 0:
+            return end_round(ns)
+    s.seat = (s.seat + 1) % s.players
+    return begin_turn(ns)
+
+
+cdef int resolve_seat(NativeState ns, int seat, int* got) except -1:
+    """R16 for one seat: the ids reached, sorted, into ``got``; how many."""
+    cdef CState* s = &ns.s
+    cdef int n = s.held_n[seat]
+    cdef int need[MAX_DEST_ID * 8]
+    cdef int points[MAX_DEST_ID]
+    cdef int names[MAX_DEST_ID]
+    cdef int i, c, d, k
+    for i in range(n):
+        d = s.held[seat][i]
+        for c in range(NUM_COLOURS):
+            need[8 * i + c] = ns.cat.dest[d].need[c]
+        points[i] = ns.cat.dest[d].points
+        names[i] = ns.cat.dest[d].big_names
+    k = resolve_held(s.circulation[seat], n, s.held[seat], need, points, names, got)
+    if k >= 0:
+        return k
+    # outside the kernel's arrays: the Python engine's resolution
+    catalogue = ns.game.catalogue
+    ids = _resolution.resolve(
+        int_list(s.circulation[seat], CARD_KINDS),
+        [catalogue.destination(s.held[seat][i]) for i in range(n)],
+        ns.game.big_city_set,
+    )
+    for i, d in enumerate(ids):
+        got[i] = d
+    return len(ids)
+
+
+cdef int end_round(NativeState ns) except -1:
+    """Resolve destinations (R16); start another round (R18, R19) or end the game."""
+    cdef CState* s = &ns.s
+    cdef int got[MAX_DEST_ID]
+    cdef int seat, n, i, j, d, total, left
+    cdef bint reached
+    resolution = [] if ns.record is not None else None
+    for seat in range(s.players):
+        n = resolve_seat(ns, seat, got)
+        total = 0
+        for i in range(n):
+            d = got[i]
+            s.reached[seat][s.reached_n[seat]] = d
+            s.reached_n[seat] += 1
+            s.reached_round[d] = s.round
+            total += ns.cat.dest[d].points
+        left = 0
+        for i in range(s.held_n[seat]):
+            d = s.held[seat][i]
+            reached = False
+            for j in range(n):
+                if got[j] == d:
+                    reached = True
+                    break
+            if not reached:
+                s.held[seat][left] = d
+                left += 1
+        s.held_n[seat] = left
+        s.round_points[seat][s.round - 1] = total
+        if resolution is not None:
+            resolution.append(
+                {"seat": seat, "reached": int_list(got, n), "unreached": int_list(s.held[seat], left)}
+            )
+    if resolution is not None:
+        ns.record["resolutions"].append({"round": s.round, "seats": resolution})
+    if s.round < s.rules.rounds_total:
+        return start_next_round(ns)
+    s.phase = PH_OVER
+    return 0
+
+
+cdef int start_next_round(NativeState ns) except -1:
+    """R19: all train cards but the hands form a new deck; deal, turn the row, resume."""
+    cdef CState* s = &ns.s
+    cdef int counts[CARD_KINDS]
+    cdef int n = s.deck_n
+    cdef int slot, c, k, seat, i
+    for slot in range(s.rules.face_up):
+        if s.face_up[slot] != NO_CARD:
+            s.deck[n] = s.face_up[slot]
+            n += 1
+    memcpy(counts, s.discard, sizeof(counts))
+    for c in range(NUM_COLOURS):
+        counts[c] += s.yard_wagons[c]
+        counts[LOCO] += s.yard_locos[c]
+    for seat in range(s.players):
+        for k in range(CARD_KINDS):
+            counts[k] += s.circulation[seat][k]
+    for k in range(CARD_KINDS):
+        for i in range(counts[k]):
+            s.deck[n] = k
+            n += 1
+    s.deck_n = n
+    memset(s.discard, 0, sizeof(s.discard))
+    memset(s.circulation, 0, sizeof(s.circulation))
+    for c in range(NUM_COLOURS):
+        s.yard_owner[c] = NOBODY
+        s.yard_wagons[c] = 0
+        s.yard_locos[c] = 0
+    s.round += 1
+    do_shuffle(ns, _TRAIN_ROUND, s.deck, n, True)
+    deal(s, s.rules.round_two_deal)
+    turn_face_up(ns)
+    note_round_start(ns)
+    s.final_turns_left = -1 if s.deck_n else s.players
+    s.seat = (s.last_seat + 1) % s.players
+    return begin_turn(ns)
+
+
+cdef int apply_core(NativeState ns, const Act* a) except -1:
+    """``GameState.apply_unchecked`` on a C action."""
+    cdef CState* s = &ns.s
+    cdef int phase = s.phase
+    cdef int kind = a.kind
+    if phase == PH_TURN:
+        if ns.turn_record is not None:
+            ns.turn_record["action"] = _A.to_dict(
+                act_to_action(a, s.offers[s.seat], s.offer_n[s.seat])
+            )
+        if kind == K_DRAW_DECK or kind == K_FACE_UP:
+            return pick(ns, a, True)
+        if kind == K_COLUMN:
+            return place_column(ns, a.a, a.b, a.c)
+        if kind == K_THREE:
+            return place_three(ns, a.a, a.b, a.c)
+        if kind == K_DRAW_DESTINATIONS:
+            draw_destinations(s)
+            return 0
+        return end_turn(ns)  # Pass
+    if phase == PH_SECOND_PICK:
+        return pick(ns, a, False)
+    if phase == PH_KEEP_DRAWN:
+        return keep_drawn(ns, a.a)
+    if phase == PH_SETUP_KEEP:
+        return keep_setup(ns, a.a)
+    return 0
+
+
+cdef bint within_arrays(const CState* s, const Act* a) noexcept nogil:
+    """Whether applying ``a`` unchecked keeps every index inside the C arrays (an illegal
+    action may still break the rules; the Python engine would raise or misindex too)."""
+    cdef int phase = s.phase
+    if phase != PH_TURN and phase != PH_SECOND_PICK:
+        return True
+    if a.kind == K_DRAW_DECK:
+        return s.deck_n > 0
+    if phase == PH_SECOND_PICK or a.kind == K_FACE_UP:
+        return 0 <= a.a < s.rules.face_up and s.face_up[a.a] != NO_CARD
+    if a.kind == K_COLUMN:
+        return 0 <= a.a < NUM_COLOURS
+    if a.kind == K_THREE:
+        return 0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS
+    return True
+
+
+cdef int act_from_action(object action, const int* offer, int offer_n, Act* out) except -1:
+    """The C action for a ``cardgame.actions`` object (a keep: the mask of offered ids)."""
+    kind = type(action)
+    cdef int i, mask
+    if kind is _A.DrawDeck:
+        put(out, K_DRAW_DECK, 0, 0, 0)
+    elif kind is _A.DrawFaceUp:
+        put(out, K_FACE_UP, action.slot, 0, 0)
+    elif kind is _A.PlaceColumn:
+        put(out, K_COLUMN, action.colour, action.wagons, action.locos)
+    elif kind is _A.PlaceThree:
+        a, b, c = action.colours
+        put(out, K_THREE, a, b, c)
+    elif kind is _A.DrawDestinations:
+        put(out, K_DRAW_DESTINATIONS, 0, 0, 0)
+    elif kind is _A.KeepDestinations:
+        ids = action.ids
+        mask = 0
+        for i in range(offer_n):
+            if offer[i] in ids:
+                mask |= 1 << i
+        put(out, K_KEEP, mask, 0, 0)
+    else:
+        put(out, K_PASS, 0, 0, 0)
+    return 0
+
+
+ctypedef struct CScore:
+    int destination_points
+    int penalties
+    int bonus_points
+    int reached
+    int n_big
+    bint big[6]
+
+
+cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil:
+    """``scoring.final_scores`` (R20, R21) into ``out``, one per seat."""
+    cdef int counts[MAX_SEATS][6]
+    cdef int seat, i, d, b, top
+    memset(counts, 0, sizeof(counts))
+    memset(out, 0, sizeof(CScore) * s.players)
+    for seat in range(s.players):
+        for i in range(s.reached_n[seat]):
+            d = s.reached[seat][i]
+            out[seat].destination_points += cat.dest[d].points
+            b = cat.dest[d].big_index[0]
+            if b >= 0:
+                counts[seat][b] += 1
+            if cat.dest[d].big_index[1] >= 0 and cat.dest[d].big_index[1] != b:
+                counts[seat][cat.dest[d].big_index[1]] += 1  # a destination counts once
+        for i in range(s.held_n[seat]):
+            out[seat].penalties += cat.dest[s.held[seat][i]].points
+        out[seat].reached = s.reached_n[seat]
+    for b in range(cat.n_big):
+        top = 0
+        for seat in range(s.players):
+            if counts[seat][b] > top:
+                top = counts[seat][b]
+        if top < 1:
+            continue
+        for seat in range(s.players):
+            if counts[seat][b] == top:  # ties all score (R21)
+                out[seat].big[b] = True
+                out[seat].n_big += 1
+                out[seat].bonus_points += cat.big_points[b]
+
+
+cdef int winners_c(const CScore* sc, int players, int* out) noexcept nogil:
+    """``scoring.winners`` (R22): best (total, reached, big cities); ties share."""
+    cdef int seat, n = 0
+    cdef long long key, top = -(1 << 62)
+    for seat in range(players):
+        key = score_key(&sc[seat])
+        if key > top:
+            top = key
+    for seat in range(players):
+        if score_key(&sc[seat]) == top:
+            out[n] = seat
+            n += 1
+    return n
+
+
+cdef inline long long score_key(const CScore* sc) noexcept nogil:
+    cdef long long total = sc.destination_points - sc.penalties + sc.bonus_points
+    return (total * 1024 + sc.reached) * 16 + sc.n_big
+
+
+cdef class NativeState:
+    """One game on the native core: ``GameState``'s fields in C and its rules as C functions.
+
+    Make one with ``NativeState.new(game)`` or ``NativeState.from_state(gs)``; ``write_to``
+    and ``to_state`` give the Python engine's state back, field for field.
+    """
+
+    def __init__(self):
+        raise TypeError("use NativeState.new(game) or NativeState.from_state(state)")
+
+    cdef int legal(self, Act* out) noexcept:
+        cdef CState* s = &self.s
+        cdef int seat = s.seat
+        return legal_core(
+            s.phase, seat, s.hands[seat], s.yard_owner, s.yard_wagons, s.yard_locos,
+            s.face_up, s.rules.face_up, s.deck_n, s.dest_n, s.offer_n[seat],
+            s.rules.destinations_min_keep, out,
+        )
+
+    cdef int apply_act(self, const Act* a) except -1:
+        return apply_core(self, a)
+
+    # ------------------------------------------------------------------ making one
+    @staticmethod
+    def new(game, record=False, shuffles=None):
+        """A fresh state after setup (R3-R5), as ``game.new_state(record, shuffles)``."""
+        cdef NativeState ns = blank(game)
+        if shuffles is None:
+            mt_seed(&ns.shuffle_rng, game.seed)
+            ns.seeded_in_c = True
+        else:
+            use_source(ns, shuffles)
+        if record:
+            ns.record = {
+                "shuffles": [],
+                "rounds": [],
+                "setup": {"dealt": [], "kept": []},
+                "turns": [],
+                "resolutions": [],
+            }
+        setup(ns)
+        return ns
+
+    @staticmethod
+    def from_state(gs):
+        """A native copy of the Python ``GameState`` ``gs`` (its record dicts shared)."""
+        cdef NativeState ns = blank(gs.game)
+        cdef CState* s = &ns.s
+        cdef int seat, i, k
+        use_source(ns, gs._shuffles)
+        s.phase = int(gs.phase)
+        s.seat = gs.seat
+        s.round = gs.round
+        s.turn = gs.turn
+        s.final_turns_left = -1 if gs.final_turns_left is None else gs.final_turns_left
+        s.last_seat = gs.last_seat
+        fill(s.deck, &s.deck_n, gs.deck, TRAIN_CARDS, "deck")
+        if len(gs.face_up) != s.rules.face_up:
+            raise ValueError(f"face_up holds {len(gs.face_up)} slots, not {s.rules.face_up}")
+        for i, card in enumerate(gs.face_up):
+            s.face_up[i] = card
+        for k in range(CARD_KINDS):
+            s.discard[k] = gs.discard[k]
+        for seat in range(s.players):
+            for k in range(CARD_KINDS):
+                s.hands[seat][k] = gs.hands[seat][k]
+                s.circulation[seat][k] = gs.circulation[seat][k]
+            fill(s.held[seat], &s.held_n[seat], gs.held[seat], MAX_DEST_ID, "held")
+            fill(s.reached[seat], &s.reached_n[seat], gs.reached[seat], MAX_DEST_ID, "reached")
+            fill(s.offers[seat], &s.offer_n[seat], gs.offers[seat], MAX_OFFER, "offer")
+            for i, points in enumerate(gs.round_points[seat]):
+                s.round_points[seat][i] = points
+            s.steals[seat] = gs.steals[seat]
+            s.stolen_from[seat] = gs.stolen_from[seat]
+        for c in range(NUM_COLOURS):
+            s.yard_owner[c] = gs.yard_owner[c]
+            s.yard_wagons[c] = gs.yard_wagons[c]
+            s.yard_locos[c] = gs.yard_locos[c]
+        fill(s.dest_deck, &s.dest_n, gs.dest_deck, MAX_DEST_ID, "dest_deck")
+        for d, r in gs.reached_round.items():
+            s.reached_round[d] = r
+        ns.record = gs.record
+        ns.turn_record = gs._turn_record
+        return ns
+
+    def copy(self):
+        """An independent copy to play on (search): the record, if any, deep-copied; a
+        Python shuffle source is shared (a recorded one cannot be replayed twice)."""
+        return copy_state(self)
+
+    def write_to(self, gs):
+        """Write every field into the Python ``GameState`` ``gs`` (fresh lists), so that
+        ``gs`` holds exactly what the Python engine would."""
+        cdef CState* s = &self.s
+        cdef int seat, n = s.players
+        gs.deck = int_list(s.deck, s.deck_n)
+        gs.face_up = int_list(s.face_up, s.rules.face_up)
+        gs.discard = int_list(s.discard, CARD_KINDS)
+        gs.hands = [int_list(s.hands[seat], CARD_KINDS) for seat in range(n)]
+        gs.circulation = [int_list(s.circulation[seat], CARD_KINDS) for seat in range(n)]
+        gs.yard_owner = int_list(s.yard_owner, NUM_COLOURS)
+        gs.yard_wagons = int_list(s.yard_wagons, NUM_COLOURS)
+        gs.yard_locos = int_list(s.yard_locos, NUM_COLOURS)
+        gs.dest_deck = int_list(s.dest_deck, s.dest_n)
+        gs.held = self.held
+        gs.reached = self.reached
+        gs.round_points = self.round_points
+        gs.offers = self.offers
+        gs.phase = _PHASES[s.phase]
+        gs.seat = s.seat
+        gs.round = s.round
+        gs.turn = s.turn
+        gs.final_turns_left = None if s.final_turns_left == -1 else s.final_turns_left
+        gs.last_seat = s.last_seat
+        gs.steals = int_list(s.steals, n)
+        gs.stolen_from = int_list(s.stolen_from, n)
+        gs.reached_round = self.reached_round
+        gs._round_facts = gs._freeze_round_facts()
+        gs.scores = self.scores
+        gs.winners = self.winners
+        gs.record = self.record
+        gs._turn_record = self.turn_record
+        gs._shuffles = self._shuffles
+
+    def to_state(self):
+        """A new Python ``GameState`` equal to this one."""
+        gs = _GameState(self.game, self._shuffles, deal=False)
+        self.write_to(gs)
+        return gs
+
+    # ------------------------------------------------------------------ playing
+    def legal_actions(self):
+        """Every action the seat to move may take, in the Python engine's order."""
+        cdef Act out[MAX_ACTIONS]
+        cdef int n = self.legal(out)
+        cdef int i
+        cdef int seat = self.s.seat
+        return [act_to_action(&out[i], self.s.offers[seat], self.s.offer_n[seat])
+                for i in range(n)]
+
+    def _legality_fields(self):
+        cdef CState* s = &self.s
+        cdef int seat = s.seat
+        return (
+            _PHASES[s.phase],
+            seat,
+            int_list(s.hands[seat], CARD_KINDS),
+            int_list(s.yard_owner, NUM_COLOURS),
+            int_list(s.yard_wagons, NUM_COLOURS),
+            int_list(s.yard_locos, NUM_COLOURS),
+            int_list(s.face_up, s.rules.face_up),
+            s.deck_n,
+            s.dest_n,
+            int_list(s.offers[seat], s.offer_n[seat]),
+            s.rules.destinations_min_keep,
+        )
+
+    def is_legal(self, action):
+        """Whether ``action`` is legal now for the seat to move; any object may be asked."""
+        return _A.problem(action, *self._legality_fields()) is None
+
+    def check(self, action):
+        """Raise IllegalActionError as ``GameState.check`` does."""
+        problem = _A.problem(action, *self._legality_fields())
+        if problem is not None:
+            raise _IllegalActionError(self.s.seat, action, *problem)
+
+    def apply(self, action):
+        """Apply ``action`` after checking it (raises IllegalActionError if illegal)."""
+        self.check(action)
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action):
+        """Apply an action known to be legal."""
+        cdef Act a
+        cdef int seat = self.s.seat
+        act_from_action(action, self.s.offers[seat], self.s.offer_n[seat], &a)
+        if not within_arrays(&self.s, &a):
+            raise ValueError(
+                f"apply_unchecked({action!r}): the action reaches outside the native core's "
+                "arrays (an illegal action: apply() names the ruling)"
+            )
+        apply_core(self, &a)
+
+    def view(self, int seat):
+        """What ``seat`` may know now: a ``SeatView`` equal to ``GameState.view(seat)``."""
+        cdef CState* s = &self.s
+        cdef int i
+        cdef int n = s.players
+        game = self.game
+        reached = tuple([tuple(int_list(s.reached[i], s.reached_n[i])) for i in range(n)])
+        return _new_view(
+            _SeatView,
+            (
+                seat,
+                s.seat == seat,
+                n,
+                _PHASES[s.phase],
+                s.round,
+                s.rules.rounds_total,
+                s.turn,
+                tuple(int_list(s.hands[seat], CARD_KINDS)),
+                tuple(int_list(s.held[seat], s.held_n[seat])),
+                tuple(int_list(s.offers[seat], s.offer_n[seat])),
+                reached,
+                tuple(int_list(s.face_up, s.rules.face_up)),
+                tuple(int_list(s.yard_owner, NUM_COLOURS)),
+                tuple(int_list(s.yard_wagons, NUM_COLOURS)),
+                tuple(int_list(s.yard_locos, NUM_COLOURS)),
+                tuple([tuple(int_list(s.circulation[i], CARD_KINDS)) for i in range(n)]),
+                tuple([sum(int_list(s.hands[i], CARD_KINDS)) for i in range(n)]),
+                tuple([s.held_n[i] for i in range(n)]),
+                tuple(int_list(s.discard, CARD_KINDS)),
+                s.deck_n,
+                s.dest_n,
+                s.final_turns_left != -1 or s.deck_n == 0,
+                tuple(map(tuple, self.round_points)),
+                _copy_rules(game.rules),
+                game.big_city_set,
+                game.catalogue.view_table,
+            ),
+        )
+
+    def observe(self, int seat):
+        return self.view(seat).snapshot()
+
+    # ------------------------------------------------------------------ fields
+    @property
+    def players(self):
+        return self.s.players
+
+    @property
+    def rules(self):
+        return self.game.rules
+
+    @property
+    def phase(self):
+        return _PHASES[self.s.phase]
+
+    @property
+    def is_over(self):
+        return self.s.phase == PH_OVER
+
+    @property
+    def is_final_round(self):
+        return self.s.final_turns_left != -1 or self.s.deck_n == 0
+
+    @property
+    def seat(self):
+        return self.s.seat
+
+    @property
+    def round(self):
+        return self.s.round
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    @property
+    def final_turns_left(self):
+        return None if self.s.final_turns_left == -1 else self.s.final_turns_left
+
+    @property
+    def last_seat(self):
+        return self.s.last_seat
+
+    @property
+    def deck(self):
+        return int_list(self.s.deck, self.s.deck_n)
+
+    @property
+    def face_up(self):
+        return int_list(self.s.face_up, self.s.rules.face_up)
+
+    @property
+    def discard(self):
+        return int_list(self.s.discard, CARD_KINDS)
+
+    @property
+    def hands(self):
+        cdef int i
+        return [int_list(self.s.hands[i], CARD_KINDS) for i in range(self.s.players)]
+
+    @property
+    def circulation(self):
+        cdef int i
+        return [int_list(self.s.circulation[i], CARD_KINDS) for i in range(self.s.players)]
+
+    @property
+    def yard_owner(self):
+        return int_list(self.s.yard_owner, NUM_COLOURS)
+
+    @property
+    def yard_wagons(self):
+        return int_list(self.s.yard_wagons, NUM_COLOURS)
+
+    @property
+    def yard_locos(self):
+        return int_list(self.s.yard_locos, NUM_COLOURS)
+
+    @property
+    def dest_deck(self):
+        return int_list(self.s.dest_deck, self.s.dest_n)
+
+    @property
+    def held(self):
+        cdef int i
+        return [int_list(self.s.held[i], self.s.held_n[i]) for i in range(self.s.players)]
+
+    @property
+    def reached(self):
+        cdef int i
+        return [int_list(self.s.reached[i], self.s.reached_n[i]) for i in range(self.s.players)]
+
+    @property
+    def offers(self):
+        cdef int i
+        return [int_list(self.s.offers[i], self.s.offer_n[i]) for i in range(self.s.players)]
+
+    @property
+    def round_points(self):
+        """Points per resolved round: rounds before this one, and this one once it is over."""
+        cdef int i
+        cdef int done = self.s.round if self.s.phase == PH_OVER else self.s.round - 1
+        return [int_list(self.s.round_points[i], done) for i in range(self.s.players)]
+
+    @property
+    def steals(self):
+        return int_list(self.s.steals, self.s.players)
+
+    @property
+    def stolen_from(self):
+        return int_list(self.s.stolen_from, self.s.players)
+
+    @property
+    def reached_round(self):
+        """Destination id -> round reached, in the order the Python engine inserts them."""
+        cdef CState* s = &self.s
+        cdef int r, seat, i, d
+        out = {}
+        for r in range(1, s.round + 1):
+            for seat in range(s.players):
+                for i in range(s.reached_n[seat]):
+                    d = s.reached[seat][i]
+                    if s.reached_round[d] == r:
+                        out[d] = r
+        return out
+
+    @property
+    def scores(self):
+        """The final scores (R20-R22) once the game is over, else (): ``SeatScore``s equal
+        to ``scoring.final_scores``, computed in C."""
+        cdef CScore sc[MAX_SEATS]
+        cdef int seat, b
+        if self.s.phase != PH_OVER:
+            return ()
+        if self.scores_cache is None:
+            score_c(&self.s, &self.cat, sc)
+            names = self.game.catalogue.big_city_names
+            self.scores_cache = tuple([
+                _SeatScore(
+                    seat=seat,
+                    destination_points=sc[seat].destination_points,
+                    penalties=sc[seat].penalties,
+                    big_cities=tuple([names[b] for b in range(self.cat.n_big)
+                                      if sc[seat].big[b]]),
+                    bonus_points=sc[seat].bonus_points,
+                    reached=sc[seat].reached,
+                )
+                for seat in range(self.s.players)
+            ])
+        return self.scores_cache
+
+    @property
+    def winners(self):
+        """Seats that win (R22), as ``scoring.winners``."""
+        cdef CScore sc[MAX_SEATS]
+        cdef int out[MAX_SEATS]
+        cdef int i, n
+        if self.s.phase != PH_OVER:
+            return ()
+        score_c(&self.s, &self.cat, sc)
+        n = winners_c(sc, self.s.players, out)
+        return tuple([out[i] for i in range(n)])
+
+    @property
+    def _turn_record(self):
+        return self.turn_record
+
+    @property
+    def _shuffles(self):
+        """The shuffle source as the Python engine would hold it now."""
+        if not self.seeded_in_c:
+            return self.shuffles
+        source = self.source
+        if source is None:
+            source = _SeededShuffles(self.game.seed)
+        source._rng.setstate(mt_state(&self.shuffle_rng))
+        return source
+
+    def card_total(self):
+        """All train cards on the table; 96 at every step (R1)."""
+        cdef CState* s = &self.s
+        cdef int total = s.deck_n
+        cdef int i, k
+        for i in range(s.rules.face_up):
+            total += s.face_up[i] != NO_CARD
+        for k in range(CARD_KINDS):
+            total += s.discard[k]
+            for i in range(s.players):
+                total += s.hands[i][k] + s.circulation[i][k]
+        for k in range(NUM_COLOURS):
+            total += s.yard_wagons[k] + s.yard_locos[k]
+        return total
+
+
+cdef NativeState copy_state(NativeState ns):
+    """A copy of ``ns`` that shares nothing mutable with it (but a Python shuffle source)."""
+    cdef NativeState out = NativeState.__new__(NativeState)
+    memcpy(&out.s, &ns.s, sizeof(CState))
+    memcpy(&out.cat, &ns.cat, sizeof(CCatalogue))
+    memcpy(&out.shuffle_rng, &ns.shuffle_rng, sizeof(MT))
+    memcpy(out.dest_order, ns.dest_order, sizeof(ns.dest_order))
+    out.seeded_in_c = ns.seeded_in_c
+    out.shuffles = ns.shuffles
+    out.game = ns.game
+    if ns.record is not None:
+        out.record, out.turn_record = _deepcopy((ns.record, ns.turn_record))
+    return out
+
+
+cdef NativeState blank(object game):
+    """An empty state for ``game`` (no cards dealt), its catalogue and rules loaded."""
+    cdef NativeState ns = NativeState.__new__(NativeState)
+    cdef CState* s = &ns.s
+    cdef int i
+    ns.game = game
+    use_catalogue(ns, game.catalogue)
+    s.players = game.players
+    use_rules(&s.rules, game.rules, game.players)
+    s.round = 1
+    s.final_turns_left = -1
+    s.last_seat = NOBODY
+    s.phase = PH_SETUP_KEEP
+    for i in range(NUM_COLOURS):
+        s.yard_owner[i] = NOBODY
+    for i in range(MAX_FACE_UP):
+        s.face_up[i] = NO_CARD
+    return ns
+
+
+cdef void use_source(NativeState ns, object shuffles) except *:
+    """Seed in C from a ``SeededShuffles`` (its RNG is written back later), else keep the
+    Python source to call."""
+    if type(shuffles) is _SeededShuffles:
+        mt_load(&ns.shuffle_rng, shuffles._rng)
+        ns.seeded_in_c = True
+        ns.source = shuffles
+    else:
+        ns.shuffles = shuffles
+        ns.seeded_in_c = False
+
+
+cdef void fill(int* out, int* n, object values, int capacity, str what) except *:
+    if len(values) > capacity:
+        raise ValueError(f"{what} holds {len(values)} items, more than {capacity}")
+    cdef int i
+    for i, v in enumerate(values):
+        out[i] = v
+    n[0] = len(values)
+
+
+def play_random(game, record=False, checked=True):
+    """``cardgame.randomplay.play_random`` on the native core: the same game, in C.
+    (``checked`` is for the same signature: the random player only takes legal actions.)"""
+    cdef NativeState ns = NativeState.new(game, record)
+    cdef MT rng
+    cdef Act out[MAX_ACTIONS]
+    cdef int n
+    mt_seed(&rng, f"random-player:{game.seed}")
+    while ns.s.phase != PH_OVER:
+        n = ns.legal(out)
+        if n == 0:
+            raise ValueError("empty range for randrange()")
+        apply_core(ns, &out[mt_randbelow(&rng, n)])
+    return ns
+
+
+def c_view(NativeState ns, int seat):
+    """The ``CView`` that ``fill_view`` gives native strategies, as a dict (for tests) and
+    the legal actions ``legal_from_view`` finds in it."""
+    cdef CView v
+    cdef Act out[MAX_ACTIONS]
+    cdef int i, n
+    fill_view(&ns.s, seat, &v)
+    n = legal_from_view(&v, out)
+    fields = {
+        "seat": v.seat,
+        "to_move": bool(v.to_move),
+        "players": v.players,
+        "phase": v.phase,
+        "round": v.round,
+        "rounds_total": v.rounds_total,
+        "turn": v.turn,
+        "hand": tuple(int_list(v.hand, CARD_KINDS)),
+        "held_ids": tuple(int_list(v.held, v.held_n)),
+        "offer_ids": tuple(int_list(v.offer, v.offer_n)),
+        "face_up": tuple(int_list(v.face_up, v.face_up_n)),
+        "yard_owner": tuple(int_list(v.yard_owner, NUM_COLOURS)),
+        "yard_wagons": tuple(int_list(v.yard_wagons, NUM_COLOURS)),
+        "yard_locos": tuple(int_list(v.yard_locos, NUM_COLOURS)),
+        "circulations": tuple([tuple(int_list(v.circulation[i], CARD_KINDS))
+                               for i in range(v.players)]),
+        "hand_sizes": tuple(int_list(v.hand_sizes, v.players)),
+        "deck_size": v.deck_size,
+        "destination_deck_size": v.dest_deck_size,
+        "final_round": bool(v.final_round),
+        "min_keep": v.min_keep,
+    }
+    return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]

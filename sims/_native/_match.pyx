@@ -1,0 +1,230 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The decision loop of sims/match.py in C, for line-ups of native twins (issue 10).
+
+``play_native`` plays a ``NativeState`` to the end: the view of the seat to move, its twin's
+decision, the offer rows of each keep, the state's step; it stops where ``play_game`` would
+fail (over MAX_TURNS turns, or an illegal action) and keeps the table clock of
+sims/clock.py (``play_on_clock``) draw for draw, so minutes match to the last bit.
+"""
+
+from libc.math cimport exp, NAN
+
+from cardgame._native._core cimport (
+    Act,
+    CState,
+    CView,
+    MT,
+    NativeState,
+    MAX_ACTIONS,
+    MAX_OFFER,
+    MAX_SEATS,
+    NUM_COLOURS,
+    LOCO,
+    NO_CARD,
+    PH_SETUP_KEEP,
+    PH_TURN,
+    PH_SECOND_PICK,
+    PH_KEEP_DRAWN,
+    PH_OVER,
+    K_DRAW_DECK,
+    K_FACE_UP,
+    K_COLUMN,
+    K_THREE,
+    K_DRAW_DESTINATIONS,
+    K_KEEP,
+    K_PASS,
+    fill_view,
+    legal_from_view,
+    mt_gauss,
+    mt_load,
+    mt_state,
+)
+from sims._native._scripted cimport NativeStrategy, act_to_action
+
+# sims.match.MAX_TURNS (tests check they agree)
+TURN_LIMIT = 2000
+cdef int MAX_TURNS = TURN_LIMIT
+
+
+cdef bint is_legal(const CView* v, const Act* a) noexcept:
+    """Whether the twin's act is legal for the seat to move (actions.problem is None).
+    Only odd knobs make a scripted strategy answer an illegal column; the rest is cheap."""
+    cdef int kind = a.kind, phase = v.phase, c, k, card, n, i
+    cdef Act buf[MAX_ACTIONS]
+    if phase == PH_TURN or phase == PH_SECOND_PICK:
+        if kind == K_DRAW_DECK:
+            return v.deck_size > 0
+        if kind == K_FACE_UP:
+            if not 0 <= a.a < v.face_up_n:
+                return False
+            card = v.face_up[a.a]
+            return card != NO_CARD and (phase == PH_TURN or card != LOCO)
+        if phase == PH_SECOND_PICK:
+            return False
+        if kind == K_DRAW_DESTINATIONS:
+            return v.dest_deck_size > 0
+        if kind == K_COLUMN:
+            c = a.a
+            if not 0 <= c < NUM_COLOURS or a.b < 1 or a.c < 0 or a.b + a.c < 2:
+                return False
+            if v.hand[c] < a.b or v.hand[LOCO] < a.c or v.yard_owner[c] == v.seat:
+                return False
+            return v.yard_owner[c] == -1 or a.b + a.c > v.yard_wagons[c] + v.yard_locos[c]
+        if kind == K_THREE:
+            if not (0 <= a.a < a.b < a.c < NUM_COLOURS):
+                return False
+            for c in (a.a, a.b, a.c):
+                if v.hand[c] < 1 or v.yard_owner[c] != -1:
+                    return False
+            return True
+        if kind == K_PASS:
+            n = legal_from_view(v, buf)
+            return n == 1 and buf[0].kind == K_PASS
+        return False
+    if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+        if kind != K_KEEP or a.a < 0 or a.a >= (1 << v.offer_n):
+            return False
+        if phase == PH_KEEP_DRAWN:
+            return True
+        n = 0
+        for i in range(v.offer_n):
+            n += (a.a >> i) & 1
+        return n >= v.min_keep
+    return False
+
+
+cdef double turn_mean(const double* means, const Act* a) noexcept:
+    """clock._TURN_FIELDS: the mean think time of a turn's action."""
+    if a.kind == K_DRAW_DECK or a.kind == K_FACE_UP:
+        return means[0]
+    if a.kind == K_COLUMN or a.kind == K_THREE:
+        return means[1]
+    if a.kind == K_DRAW_DESTINATIONS:
+        return means[2]
+    return means[3]  # pass
+
+
+def play_native(NativeState state, twins, clock=None):
+    """Play ``state`` to its end with one ``NativeStrategy`` per seat.
+
+    ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
+    game's clock ``random.Random`` (left as ``play_on_clock`` leaves it). Returns
+    ``(state, offers, minutes, failure)``: the offer rows of every keep decision as
+    ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
+    fail (the error text is the Python engine's; minutes are nan then, as there).
+    """
+    cdef CState* s = &state.s
+    cdef int players = s.players, seat, phase, i, turn, round_number, before_round
+    cdef CView v
+    cdef Act act
+    cdef NativeStrategy twin
+    cdef list seats = list(twins)
+    cdef list offers = []
+    cdef int offered[MAX_OFFER]
+    cdef int offered_n, offered_turn, offered_round
+    cdef bint timed = clock is not None
+    cdef MT clock_rng
+    cdef double means[4]
+    cdef double setup_keep = 0, draw_second = 0, keep_destinations = 0, resolution = 0
+    cdef double sigma = 0, shift = 0, mean = 0, now = 0.0, delay
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} twins for {players} seats")
+    for i in range(players):
+        if not isinstance(seats[i], NativeStrategy):
+            raise TypeError(f"seat {i}: {seats[i]!r} is not a NativeStrategy")
+    if timed:
+        times, rng = clock
+        means[0] = times.draw_first
+        means[1] = times.place
+        means[2] = times.draw_destinations
+        means[3] = times.pass_turn
+        setup_keep = times.setup_keep
+        draw_second = times.draw_second
+        keep_destinations = times.keep_destinations
+        resolution = times.resolution
+        sigma = times.sigma
+        shift = -sigma * sigma / 2
+        mt_load(&clock_rng, rng.getstate())
+    failure = None
+    round_number = s.round
+    turn = s.turn
+    while s.phase != PH_OVER:
+        seat = s.seat
+        phase = s.phase
+        if s.turn > MAX_TURNS:
+            failure = (seat, f"no end in sight: over {MAX_TURNS} turns")
+            break
+        fill_view(s, seat, &v)
+        twin = <NativeStrategy>seats[seat]
+        try:
+            twin.decide(&v, &state.cat, &act)
+        except Exception as exc:  # what play_game makes of a strategy that raises
+            failure = (seat, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            break
+        if not is_legal(&v, &act):
+            failure = (seat, _illegal(state, act_to_action(&act, &v)))
+            break
+        if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+            offered_n = s.offer_n[seat]
+            for i in range(offered_n):
+                offered[i] = s.offers[seat][i]
+            offered_turn, offered_round = s.turn, s.round
+        state.apply_act(&act)
+        if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+            for i in range(offered_n):
+                offers.append(
+                    {
+                        "seat": seat,
+                        "destination_id": offered[i],
+                        "offered_turn": offered_turn,
+                        "offered_round": offered_round,
+                        "kept": bool((act.a >> i) & 1),
+                    }
+                )
+        if not timed:
+            continue
+        # clock.play_on_clock: a turn's decisions add their means; one draw per turn block
+        if phase == PH_TURN:
+            mean += turn_mean(means, &act)
+        elif phase == PH_SECOND_PICK:
+            mean += draw_second
+        elif phase == PH_KEEP_DRAWN:
+            mean += keep_destinations
+        else:
+            mean += setup_keep
+        if s.turn != turn or s.phase == PH_OVER or s.phase == PH_SETUP_KEEP:
+            if s.round != round_number or s.phase == PH_OVER:
+                round_number = s.round
+                mean += resolution
+            delay = mean * exp(mt_gauss(&clock_rng, shift, sigma)) if mean > 0 else 0.0
+            now = now + delay
+            mean = 0.0
+            turn = s.turn
+    minutes = NAN
+    if timed:
+        rng.setstate(mt_state(&clock_rng))
+        if failure is None:
+            minutes = now / 60.0
+    return state, offers, minutes, failure
+
+
+def _illegal(NativeState state, action):
+    """The Python engine's words for an illegal action (what play_game reports)."""
+    from cardgame import IllegalActionError
+
+    try:
+        state.check(action)
+    except IllegalActionError as exc:
+        return str(exc)
+    raise AssertionError(f"{action!r} is legal to the engine but not to the native loop")
+
+
+def native_view_dict(NativeState state, int seat):
+    """The CView the native loop gives ``seat`` now (``fill_view``), as a dict: tests hold
+    it against ``cview_dict(state.to_state().view(seat))``, what the twins get in Python."""
+    cdef CView v
+    if not 0 <= seat < state.s.players:
+        raise ValueError(f"no seat {seat} at a table of {state.s.players}")
+    fill_view(&state.s, seat, &v)
+    return v

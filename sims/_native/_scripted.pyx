@@ -1,0 +1,754 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The built-in strategies' decision rules in C, decision for decision the same as
+sims/strategies/*.py with perfect memory (issue 10).
+
+Every float is computed in the order the Python code computes it (compiled without fused
+multiply-add), and every sort is a stable insertion sort on the same keys, so ties fall as
+Python's ``sorted`` lets them. The Python classes stay the reference: a change there must be
+mirrored here, and tests/sims/test_native_strategies.py compares both at every decision.
+"""
+
+from libc.math cimport isfinite
+from libc.stdlib cimport free, malloc
+
+from cardgame._native._core cimport (
+    Act,
+    CCatalogue,
+    CDest,
+    CView,
+    MT,
+    MAX_ACTIONS,
+    MAX_DEST_ID,
+    MAX_FACE_UP,
+    MAX_OFFER,
+    MAX_SEATS,
+    CARD_KINDS,
+    NUM_COLOURS,
+    LOCO,
+    NO_CARD,
+    PH_TURN,
+    PH_SECOND_PICK,
+    PH_KEEP_DRAWN,
+    K_DRAW_DECK,
+    K_FACE_UP,
+    K_COLUMN,
+    K_THREE,
+    K_DRAW_DESTINATIONS,
+    K_KEEP,
+    K_PASS,
+    legal_from_view,
+    mt_load,
+    mt_state,
+    mt_randbelow,
+)
+
+from cardgame import KeepDestinations
+from cardgame import actions as A
+
+# sims.strategies.common.DRAW_RATE: cards drawn from the deck per turn of play
+cdef double DRAW_RATE = 1.3
+# the legal actions of the decision at hand (fallback and random play): one buffer for all
+# twins, since a decision runs to its end holding the GIL before the next one starts
+cdef Act legal_buf[MAX_ACTIONS]
+
+# knob values the C types hold exactly, with no overflow anywhere they are used
+MAX_FLOAT_KNOB = 1e12
+MAX_INT_KNOB = 2 ** 40
+
+_FLOAT_KNOBS = ("card_share", "future_cards", "steal_bonus", "city_bonus")
+_INT_KNOBS = (
+    "min_useful",
+    "extra_cards",
+    "min_column",
+    "loco_pick_missing",
+    "ticket_turns",
+    "ticket_margin",
+    "ticket_pause",
+)
+# the families' own knobs
+_EXTRA_FLOAT = {F_THIEF: ("hunt_value",), F_RUSHER: ("column_value",)}
+_EXTRA_INT = {F_TICKET_HUNTER: ("slack",)}
+
+
+# ------------------------------------------------------------------ the situation
+cdef inline long long _min(long long a, long long b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef void situation(Sit* s, const CView* v, const CCatalogue* cat) noexcept nogil:
+    """Situation(view, colour_need(view.held))."""
+    cdef int c, i, seat = v.seat, holder
+    cdef long long future, size, flows, from_locos, total = 0
+    cdef const int* circ = v.circulation[seat]
+    s.seat = seat
+    for c in range(CARD_KINDS):
+        s.hand[c] = v.hand[c]
+    if v.final_round:
+        future = 0
+    else:
+        future = <long long>(<double>v.deck_size / (DRAW_RATE * v.players)) + 1
+    s.future = future
+    for c in range(NUM_COLOURS):
+        s.need[c] = 0
+    for i in range(v.held_n):
+        for c in range(NUM_COLOURS):
+            s.need[c] += cat.dest[v.held[i]].need[c]
+    s.locos_coming = circ[LOCO]
+    for c in range(NUM_COLOURS):
+        s.supply[c] = circ[c]
+        s.rival[c] = 0
+        holder = v.yard_owner[c]
+        s.owner[c] = holder
+        if holder == -1:
+            continue
+        size = v.yard_wagons[c] + v.yard_locos[c]
+        if holder != seat:
+            s.rival[c] = <int>size
+            continue
+        flows = size if size < future else future
+        from_locos = v.yard_locos[c] if v.yard_locos[c] < flows else flows
+        s.locos_coming += from_locos
+        s.supply[c] += <int>(flows - from_locos)
+    for c in range(NUM_COLOURS):
+        s.deficit[c] = s.need[c] - s.supply[c] if s.need[c] > s.supply[c] else 0
+        total += s.deficit[c]
+    s.missing = total - s.locos_coming
+
+
+cdef inline double dest_value(const CDest* d, double city_bonus) noexcept nogil:
+    """Scripted.destination_value: points + city_bonus * big-city names."""
+    return d.points + city_bonus * d.big_names
+
+
+cdef inline bint covers(const long long* pile, const long long* need) noexcept nogil:
+    """cardgame.resolution.covers."""
+    cdef long long deficit = 0
+    cdef int c
+    for c in range(NUM_COLOURS):
+        if need[c] > pile[c]:
+            deficit += need[c] - pile[c]
+    return deficit <= pile[LOCO]
+
+
+cdef inline void set_act(Act* out, int kind, int a, int b, int c) noexcept nogil:
+    out.kind = kind
+    out.a = a
+    out.b = b
+    out.c = c
+
+
+cdef inline void sort3(int* x) noexcept nogil:
+    cdef int t
+    if x[1] < x[0]:
+        t = x[0]; x[0] = x[1]; x[1] = t
+    if x[2] < x[1]:
+        t = x[1]; x[1] = x[2]; x[2] = t
+    if x[1] < x[0]:
+        t = x[0]; x[0] = x[1]; x[1] = t
+
+
+cdef class NativeStrategy:
+    """The native twin of one built-in strategy instance: its knobs and memory."""
+
+    def __cinit__(self):
+        self.family = F_PLANNER
+        self.name = ""
+        self.pause_until = 0
+        self.has_first_pick = False
+        self.first_pick_turn = -1
+        self.view_table = None
+        self.view_big = None
+        self.view_cat = NULL
+
+    def __dealloc__(self):
+        free(self.view_cat)
+
+    def __repr__(self):
+        return f"NativeStrategy({self.name!r})"
+
+    # ------------------------------------------------------------- destinations
+    cdef int keep_setup(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
+        cdef int n = v.offer_n, i, j, t, pos, length, kept_n = 0
+        cdef int order[MAX_OFFER]
+        cdef double keys[MAX_OFFER]
+        cdef double budget = self.card_share * 96 / v.players
+        cdef long long cards = 0
+        cdef int mask = 0
+        cdef const CDest* d
+        for i in range(n):
+            d = &cat.dest[v.offer[i]]
+            keys[i] = (-dest_value(d, self.city_bonus)) / d.ncolours
+        # sorted by (key, id): insertion sort, stable
+        for i in range(n):
+            t = i
+            j = i
+            while j > 0 and (
+                keys[t] < keys[order[j - 1]]
+                or (keys[t] == keys[order[j - 1]] and v.offer[t] < v.offer[order[j - 1]])
+            ):
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = t
+        for i in range(n):
+            pos = order[i]
+            length = cat.dest[v.offer[pos]].ncolours
+            if <double>(cards + length) <= budget:
+                mask |= 1 << pos
+                kept_n += 1
+                cards += length
+        for i in range(n):
+            if kept_n >= v.min_keep:
+                break
+            pos = order[i]
+            if not (mask >> pos) & 1:
+                mask |= 1 << pos
+                kept_n += 1
+        set_act(out, K_KEEP, mask, 0, 0)
+        return 0
+
+    cdef int keep_drawn(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
+        cdef Sit s
+        cdef long long pile[9]
+        cdef long long need[8]
+        cdef long long trial[8]
+        cdef int n = v.offer_n, i, j, t, c, pos, mask = 0
+        cdef int order[MAX_OFFER]
+        cdef double keys[MAX_OFFER]
+        cdef const CDest* d
+        situation(&s, v, cat)
+        for c in range(NUM_COLOURS):
+            pile[c] = s.supply[c] + s.hand[c]
+            need[c] = s.need[c]
+        pile[LOCO] = s.locos_coming + s.hand[LOCO]
+        pile[LOCO] += <long long>(self.future_cards * s.future) - self.ticket_margin
+        for i in range(n):
+            keys[i] = -dest_value(&cat.dest[v.offer[i]], self.city_bonus)
+        for i in range(n):  # sorted by -value, stable
+            t = i
+            j = i
+            while j > 0 and keys[t] < keys[order[j - 1]]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = t
+        for i in range(n):
+            pos = order[i]
+            d = &cat.dest[v.offer[pos]]
+            for c in range(NUM_COLOURS):
+                trial[c] = need[c] + d.need[c]
+            if covers(pile, trial):
+                for c in range(NUM_COLOURS):
+                    need[c] = trial[c]
+                mask |= 1 << pos
+        if not mask:
+            self.pause_until = v.turn + self.ticket_pause * v.players
+        set_act(out, K_KEEP, mask, 0, 0)
+        return 0
+
+    cdef bint wants_destinations(self, const Sit* s, const CView* v) noexcept:
+        if self.family == F_TICKET_HUNTER:
+            return (
+                v.dest_deck_size > 0
+                and s.missing <= self.slack
+                and s.future >= self.ticket_turns
+                and v.turn >= self.pause_until
+            )
+        return (
+            s.missing <= 0
+            and v.dest_deck_size > 0
+            and s.future >= self.ticket_turns
+            and v.turn >= self.pause_until
+        )
+
+    # ------------------------------------------------------------- placing
+    cdef double placement_value(self, const Sit* s, int colour, long long wagons,
+                                long long locos) noexcept:
+        cdef long long future = s.future, size, arriving, loco_part, wagon_part, deficit
+        cdef long long cover, shortage_left
+        if future <= 0:
+            return 0.0
+        size = wagons + locos
+        arriving = size if size < future else future
+        loco_part = locos if locos < arriving else arriving
+        wagon_part = arriving - loco_part
+        deficit = s.deficit[colour]
+        cover = wagon_part if wagon_part < deficit else deficit
+        shortage_left = s.missing - cover
+        if shortage_left > 0:
+            cover += loco_part if loco_part < shortage_left else shortage_left
+        return <double>cover + self.steal_bonus * s.rival[colour]
+
+    cdef double best_placement(self, const Sit* s, Act* out) noexcept:
+        """Scripted.best_placement (Hoarder's veto on threes too); out.kind -1 for None."""
+        cdef int locos = s.hand[LOCO], c, k, have, nfree = 0, nranked = 0
+        cdef int free[8]
+        cdef int ranked[3]
+        cdef long long min_column = self.min_column if s.future > 3 else 2
+        cdef long long missing = s.missing, rival, deficit, need_size, wanted, wagons
+        cdef long long short_elsewhere, lo_opt, w, lo, extra
+        cdef long long best_size = 0, size
+        cdef double best_value = 0.0, value
+        cdef int n_options
+        out.kind = -1
+        for c in range(NUM_COLOURS):
+            have = s.hand[c]
+            if not have or s.owner[c] == s.seat:
+                continue
+            rival = s.rival[c]
+            if s.owner[c] == -1:
+                free[nfree] = c
+                nfree += 1
+            deficit = s.deficit[c]
+            if not deficit and not rival and (not locos or missing <= 0):
+                continue
+            need_size = rival + 1 if rival + 1 > min_column else min_column
+            wanted = deficit + self.extra_cards if deficit + self.extra_cards > 1 else 1
+            wagons = have if have < wanted else wanted
+            short_elsewhere = missing - deficit
+            lo_opt = locos if locos < short_elsewhere else short_elsewhere
+            n_options = 2 if (locos and short_elsewhere > 0) else 1
+            for k in range(n_options):
+                lo = 0 if k == 0 else lo_opt
+                w = wagons
+                if w + lo < need_size:
+                    w = have if have < need_size - lo else need_size - lo
+                    if w + lo < need_size:
+                        extra = need_size - w - lo
+                        if lo + extra > locos:
+                            continue
+                        lo += extra
+                value = self.placement_value(s, c, w, lo)
+                size = w + lo
+                if value > best_value or (value == best_value and size > best_size):
+                    best_value = value
+                    best_size = size
+                    set_act(out, K_COLUMN, c, <int>w, <int>lo)
+        if nfree >= 3 and s.future > 0:
+            # stable sort on deficit <= 0: the needed colours first, lowest first
+            for k in range(nfree):
+                if nranked < 3 and s.deficit[free[k]] > 0:
+                    ranked[nranked] = free[k]
+                    nranked += 1
+            value = <double>nranked
+            for k in range(nfree):
+                if nranked < 3 and not s.deficit[free[k]] > 0:
+                    ranked[nranked] = free[k]
+                    nranked += 1
+            if value > best_value or (value == best_value and 3 > best_size):
+                best_value = value
+                sort3(ranked)
+                set_act(out, K_THREE, ranked[0], ranked[1], ranked[2])
+        if self.family == F_HOARDER and out.kind == K_THREE and s.future > 3:
+            out.kind = -1
+            return 0.0
+        return best_value
+
+    cdef double rusher_placement(self, const Sit* s, Act* out) noexcept:
+        """Rusher.best_placement: the placement that moves the most cards out of the hand."""
+        cdef int locos = s.hand[LOCO], c, k, j, t, have, nfree = 0
+        cdef int free[8]
+        cdef int combo[3]
+        cdef long long need_size
+        cdef double best = 0.0, value
+        out.kind = -1
+        for c in range(NUM_COLOURS):
+            have = s.hand[c]
+            if not have or s.owner[c] == s.seat:
+                continue
+            if s.owner[c] == -1:
+                free[nfree] = c
+                nfree += 1
+            need_size = s.rival[c] + 1 if s.rival[c] + 1 > 2 else 2
+            if have + locos >= need_size:
+                value = <double>(have + locos) + self.column_value
+                if value > best:
+                    best = value
+                    set_act(out, K_COLUMN, c, have, locos)
+        if nfree >= 3:
+            for k in range(1, nfree):  # sorted by -deficit, stable
+                t = free[k]
+                j = k
+                while j > 0 and -s.deficit[t] < -s.deficit[free[j - 1]]:
+                    free[j] = free[j - 1]
+                    j -= 1
+                free[j] = t
+            value = 3 + 3 * self.column_value
+            if value > best:
+                best = value
+                combo[0] = free[0]
+                combo[1] = free[1]
+                combo[2] = free[2]
+                sort3(combo)
+                set_act(out, K_THREE, combo[0], combo[1], combo[2])
+        return best
+
+    # ------------------------------------------------------------- drawing
+    cdef double card_value(self, const Sit* s, int card) noexcept:
+        cdef double value
+        cdef long long deficit
+        if card == LOCO:
+            value = 2.5 if s.missing >= self.loco_pick_missing else 0.0
+        else:
+            deficit = s.deficit[card]
+            if deficit <= 0:
+                value = 0.0
+            else:
+                value = 1.5 + _min(deficit, 3) * 0.2 + (0.3 if s.hand[card] == 1 else 0.0)
+        if self.family == F_THIEF:
+            if card < NUM_COLOURS and s.rival[card] >= 2:
+                if self.hunt_value > value:
+                    value = self.hunt_value
+        elif self.family == F_HOARDER:
+            if card != LOCO and s.hand[card] >= 2:
+                value += 0.5
+        elif self.family == F_RUSHER:
+            if card < NUM_COLOURS and s.hand[card] == 1 and value == 0.0:
+                value = 1.1
+        return value
+
+    cdef bint pick(self, const Sit* s, const CView* v, bint first, Act* out) noexcept:
+        """Scripted.pick; False for None."""
+        cdef int deck_size = v.deck_size, slot, card
+        cdef double best_value = 1.0 if deck_size else -1.0, value, floor
+        cdef bint found = deck_size != 0
+        if found:
+            set_act(out, K_DRAW_DECK, 0, 0, 0)
+        for slot in range(v.face_up_n):
+            card = v.face_up[slot]
+            if card == NO_CARD or (card == LOCO and not first):
+                continue
+            value = self.card_value(s, card)
+            if not deck_size and value <= best_value:
+                floor = best_value + 0.01
+                if floor > value:
+                    value = floor
+            if value > best_value:
+                best_value = value
+                found = True
+                set_act(out, K_FACE_UP, slot, 0, 0)
+        return found
+
+    # ------------------------------------------------------------- the turn
+    cdef int turn(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
+        cdef Sit s
+        cdef double value
+        cdef long long threshold
+        situation(&s, v, cat)
+        if self.family == F_RUSHER:
+            self.rusher_placement(&s, out)
+            if out.kind != -1 and s.future > 0:
+                return 0
+            if self.wants_destinations(&s, v):
+                set_act(out, K_DRAW_DESTINATIONS, 0, 0, 0)
+                return 0
+            if self.pick(&s, v, True, out):
+                return 0
+            return self.fallback(v, out)
+        value = self.best_placement(&s, out)
+        if out.kind != -1:
+            threshold = self.min_useful if s.future > 2 else 1
+            if value >= threshold:
+                return 0
+        if self.wants_destinations(&s, v):
+            set_act(out, K_DRAW_DESTINATIONS, 0, 0, 0)
+            return 0
+        if self.pick(&s, v, True, out):
+            self.first_pick = s
+            self.has_first_pick = True
+            self.first_pick_turn = v.turn
+            return 0
+        return self.fallback(v, out)
+
+    cdef int second_pick(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
+        cdef Sit fresh
+        cdef Sit* s
+        cdef int c
+        if self.has_first_pick and self.first_pick_turn == v.turn:
+            s = &self.first_pick
+            for c in range(CARD_KINDS):  # one card more; circulation is unchanged
+                s.hand[c] = v.hand[c]
+        else:
+            situation(&fresh, v, cat)
+            s = &fresh
+        if self.pick(s, v, False, out):
+            return 0
+        return self.fallback(v, out)
+
+    cdef int fallback(self, const CView* v, Act* out) except -1:
+        """Scripted.fallback: any legal action, placements first."""
+        cdef int n = legal_from_view(v, legal_buf), i
+        for i in range(n):
+            if legal_buf[i].kind == K_COLUMN or legal_buf[i].kind == K_THREE:
+                out[0] = legal_buf[i]
+                return 0
+        for i in range(n):
+            if legal_buf[i].kind != K_DRAW_DESTINATIONS:
+                out[0] = legal_buf[i]
+                return 0
+        if n == 0:
+            raise IndexError("list index out of range")
+        out[0] = legal_buf[0]
+        return 0
+
+    cdef int random_choice(self, const CView* v, Act* out) except -1:
+        """RandomStrategy: legal[rng.randrange(len(legal))]."""
+        cdef int n = legal_from_view(v, legal_buf)
+        if n == 0:
+            raise ValueError("empty range for randrange()")
+        out[0] = legal_buf[mt_randbelow(&self.rng, n)]
+        return 0
+
+    cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
+        """Strategy.decide: dispatch on the decision the game waits for."""
+        if self.family == F_RANDOM:
+            return self.random_choice(v, out)
+        if v.phase == PH_TURN:
+            return self.turn(v, cat, out)
+        if v.phase == PH_SECOND_PICK:
+            return self.second_pick(v, cat, out)
+        if v.phase == PH_KEEP_DRAWN:
+            return self.keep_drawn(v, cat, out)
+        return self.keep_setup(v, cat, out)
+
+    # ------------------------------------------------------------- Python API
+    def decide_view(self, view):
+        """The action for a Python ``SeatView``, as the interned Python action."""
+        cdef CView v
+        cdef Act act
+        cview_from_seatview(view, &v)
+        table, big = view[25], view[24]
+        if self.view_cat is NULL:
+            self.view_cat = <CCatalogue*>malloc(sizeof(CCatalogue))
+            if self.view_cat is NULL:
+                raise MemoryError()
+        if table is not self.view_table or big is not self.view_big:
+            self.view_table = None  # a half-filled catalogue is never trusted
+            catalogue_from_view(view, self.view_cat)
+            self.view_table, self.view_big = table, big
+        self.decide(&v, self.view_cat, &act)
+        return act_to_action(&act, &v)
+
+    def getstate(self):
+        """The random strategy's RNG state (``random.Random.setstate`` form)."""
+        return mt_state(&self.rng)
+
+    @property
+    def pause_turn(self):
+        """The turn before which no destination draw (Scripted._pause_until)."""
+        return self.pause_until
+
+
+# ------------------------------------------------------------------ conversions
+cdef int _fill(int* out, object values, int limit, str what) except -1:
+    cdef int n = len(values), i
+    if n > limit:
+        raise ValueError(f"view.{what}: {n} entries, at most {limit}")
+    for i in range(n):
+        out[i] = values[i]
+    return n
+
+
+cdef int cview_from_seatview(object view, CView* v) except -1:
+    """Fill ``v`` from a Python SeatView (cardgame/observation.py field order)."""
+    cdef int seat, players, i, c
+    seat, players = view[0], view[2]
+    if not 0 < players <= MAX_SEATS or not 0 <= seat < players:
+        raise ValueError(f"view: seat {seat} of {players} players")
+    v.seat = seat
+    v.to_move = bool(view[1])
+    v.players = players
+    v.phase = int(view[3])
+    v.round = view[4]
+    v.rounds_total = view[5]
+    v.turn = view[6]
+    if len(view[7]) != CARD_KINDS:
+        raise ValueError("view.hand: expected 9 counts")
+    _fill(v.hand, view[7], CARD_KINDS, "hand")
+    v.held_n = _fill(v.held, view[8], MAX_DEST_ID, "held_ids")
+    v.offer_n = _fill(v.offer, view[9], MAX_OFFER, "offer_ids")
+    v.face_up_n = _fill(v.face_up, view[11], MAX_FACE_UP, "face_up")
+    _fill(v.yard_owner, view[12], NUM_COLOURS, "yard_owner")
+    _fill(v.yard_wagons, view[13], NUM_COLOURS, "yard_wagons")
+    _fill(v.yard_locos, view[14], NUM_COLOURS, "yard_locos")
+    circulations = view[15]
+    for i in range(players):
+        _fill(v.circulation[i], circulations[i], CARD_KINDS, "circulations")
+    for i in range(players, MAX_SEATS):
+        for c in range(CARD_KINDS):
+            v.circulation[i][c] = 0
+    _fill(v.hand_sizes, view[16], MAX_SEATS, "hand_sizes")
+    for i in range(players, MAX_SEATS):
+        v.hand_sizes[i] = 0
+    v.deck_size = view[19]
+    v.dest_deck_size = view[20]
+    v.final_round = bool(view[21])
+    v.min_keep = view[23].destinations_min_keep
+    return 0
+
+
+cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
+    """The destinations a view names (``destinations_by_id``), and how many big cities each
+    names: all the strategies read of the catalogue."""
+    cdef int dest_id, c, n = 0
+    cdef CDest* d
+    table, big = view[25], view[24]
+    if len(table) > MAX_DEST_ID + 1:
+        raise ValueError(f"view: {len(table) - 1} destinations, at most {MAX_DEST_ID}")
+    cat.n_big = 0
+    for dest_id in range(MAX_DEST_ID + 1):
+        d = &cat.dest[dest_id]
+        d.id = 0
+        d.points = 0
+        d.ncolours = 0
+        d.big_names = 0
+        d.big_index[0] = d.big_index[1] = -1
+        for c in range(NUM_COLOURS):
+            d.need[c] = 0
+    for dest_id in range(len(table)):
+        dest = table[dest_id]
+        if dest is None:
+            continue
+        if dest.id != dest_id or not 1 <= len(dest.colours) <= 5:
+            raise ValueError(f"view: destination {dest.id} at index {dest_id}")
+        d = &cat.dest[dest_id]
+        d.id = dest_id
+        d.points = dest.points
+        d.ncolours = len(dest.colours)
+        for c in range(d.ncolours):
+            d.colours[c] = dest.colours[c]
+            d.need[dest.colours[c]] += 1
+        d.big_names = (dest.city_a in big) + (dest.city_b in big)
+        n += 1
+    cat.n_dest = n
+    return 0
+
+
+cdef object act_to_action(const Act* a, const CView* v):
+    """The interned Python action of ``a`` (keeps: ids in offer order)."""
+    cdef int kind = a.kind, i
+    if kind == K_DRAW_DECK:
+        return A.DRAW_DECK
+    if kind == K_FACE_UP:
+        return A.DRAW_FACE_UP[a.a]
+    if kind == K_COLUMN:
+        return A.COLUMNS[a.a][a.b][a.c]
+    if kind == K_THREE:
+        return A.THREES[(a.a, a.b, a.c)]
+    if kind == K_DRAW_DESTINATIONS:
+        return A.DRAW_DESTINATIONS
+    if kind == K_KEEP:
+        return KeepDestinations(tuple([v.offer[i] for i in range(v.offer_n) if (a.a >> i) & 1]))
+    if kind == K_PASS:
+        return A.PASS
+    raise ValueError(f"no such action kind {kind}")
+
+
+def cview_dict(view):
+    """A SeatView as the CView the native strategies read (for tests and debugging)."""
+    cdef CView v
+    cview_from_seatview(view, &v)
+    return v
+
+
+# ------------------------------------------------------------------ twins
+def _knob(knobs, name, bint is_float):
+    """A knob value the C field holds exactly, or None when it does not fit."""
+    value = getattr(knobs, name, None)
+    if type(value) is bool:
+        return None
+    if is_float and type(value) in (float, int):
+        if type(value) is float and not isfinite(value):
+            return None
+        return float(value) if -MAX_FLOAT_KNOB <= value <= MAX_FLOAT_KNOB else None
+    if not is_float and type(value) is int:
+        return value if -MAX_INT_KNOB <= value <= MAX_INT_KNOB else None
+    return None
+
+
+def _families():
+    from sims.strategies.builders import Hoarder, Rusher
+    from sims.strategies.planner import Planner, Thief
+    from sims.strategies.random_play import RandomStrategy
+    from sims.strategies.tickets import BigCity, TicketHunter
+
+    return {
+        Planner: F_PLANNER,
+        Thief: F_THIEF,
+        Hoarder: F_HOARDER,
+        Rusher: F_RUSHER,
+        TicketHunter: F_TICKET_HUNTER,
+        BigCity: F_BIG_CITY,
+        RandomStrategy: F_RANDOM,
+    }
+
+
+def native_twin(strategy):
+    """A native twin of ``strategy`` (exactly one of the 7 built-in classes, perfect memory,
+    knobs the C types hold: finite, within +-1e12 / +-2**40), carrying its state; else None.
+
+    The twin decides what the Python strategy would from here on, given the same views."""
+    family = _families().get(type(strategy))
+    if family is None:
+        return None
+    knobs = strategy.knobs
+    if getattr(knobs, "memory", None) != "perfect" or getattr(strategy, "memory", None) is not None:
+        return None
+    cdef NativeStrategy twin = NativeStrategy()
+    twin.family = family
+    twin.name = type(strategy).name
+    if family == F_RANDOM:
+        mt_load(&twin.rng, strategy.rng.getstate())
+        return twin
+    values = {}
+    for names, is_float in (
+        (_FLOAT_KNOBS + _EXTRA_FLOAT.get(family, ()), True),
+        (_INT_KNOBS + _EXTRA_INT.get(family, ()), False),
+    ):
+        for name in names:
+            value = _knob(knobs, name, is_float)
+            if value is None:
+                return None
+            values[name] = value
+    twin.card_share = values["card_share"]
+    twin.future_cards = values["future_cards"]
+    twin.steal_bonus = values["steal_bonus"]
+    twin.city_bonus = values["city_bonus"]
+    twin.hunt_value = values.get("hunt_value", 0.0)
+    twin.column_value = values.get("column_value", 0.0)
+    twin.min_useful = values["min_useful"]
+    twin.extra_cards = values["extra_cards"]
+    twin.min_column = values["min_column"]
+    twin.loco_pick_missing = values["loco_pick_missing"]
+    twin.ticket_turns = values["ticket_turns"]
+    twin.ticket_margin = values["ticket_margin"]
+    twin.ticket_pause = values["ticket_pause"]
+    twin.slack = values.get("slack", 0)
+    # the Python strategy's memory, so a twin made mid-game goes on as it would
+    pause = getattr(strategy, "_pause_until", 0)
+    if type(pause) is not int or not -MAX_INT_KNOB <= pause <= MAX_INT_KNOB:
+        return None
+    twin.pause_until = pause
+    first = getattr(strategy, "_first_pick", None)
+    if first is not None:
+        _load_situation(&twin.first_pick, first)
+        twin.has_first_pick = True
+        twin.first_pick_turn = strategy._first_pick_turn
+    return twin
+
+
+cdef int _load_situation(Sit* s, object situation) except -1:
+    """A Python Situation as the C one (a twin made between a draw's two picks)."""
+    cdef int c
+    s.seat = situation.seat
+    s.future = situation.future_turns
+    s.locos_coming = situation.locos_coming
+    s.missing = situation.missing
+    for c in range(NUM_COLOURS):
+        s.need[c] = situation.need[c]
+        s.supply[c] = situation.supply[c]
+        s.rival[c] = situation.rival[c]
+        s.owner[c] = situation.owner[c]
+        s.deficit[c] = situation.deficit[c]
+    for c in range(CARD_KINDS):
+        s.hand[c] = situation.hand[c]
+    return 0

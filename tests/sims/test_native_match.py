@@ -1,0 +1,245 @@
+"""The decision loop in C (sims/_native/_match.play_native) plays the game sims/match.py
+plays: same game, seat and destination rows, records, clock minutes and failures (issue 10).
+Skipped where the extension is not built (CI requires it: tests/sims/test_native_strategies)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgame import Game, Rules
+from cardgame.record import to_record
+from sims import _native
+from sims.clock import ThinkTimes, play_on_clock
+from sims.invariants import invariant_problem
+from sims.match import (
+    MAX_TURNS,
+    GameOutcome,
+    GameSpec,
+    StrategyFailure,
+    _destination_rows,
+    _game_row,
+    _seat_rows,
+    play_game,
+)
+from sims.seeding import stream_seed
+from sims.strategy import StrategySpec, spec
+from tests.sims.test_native_strategies import NAMES, VARIANTS, needs_native
+
+pytestmark = needs_native
+
+# odd knobs: a seat that never lets the game end, and one that answers an illegal column
+STUCK = StrategySpec(
+    "stuck",
+    "ticket_hunter",
+    (
+        ("slack", 10**6),
+        ("ticket_turns", -(10**6)),
+        ("ticket_pause", -10),
+        ("future_cards", -1e6),
+        ("min_useful", 10**6),
+    ),
+)
+BAD = StrategySpec("bad", "planner", (("min_column", 0), ("extra_cards", -5), ("min_useful", 0)))
+
+
+def native_outcome(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
+    """``play_game`` on the native loop: twins of the seats' strategies, ``play_native``,
+    then the rows from ``NativeState.to_state()`` (what the runner will do)."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    twins = []
+    for seat, seat_spec in enumerate(spec.seats):
+        rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
+        twins.append(_native.native_twin(seat_spec.build(rng)))
+    assert all(t is not None for t in twins)
+    native = NativeState.new(Game(spec.players, spec.seed, spec.rules), record=record)
+    clock = None if times is None else (times, random.Random(stream_seed(spec.seed, "clock")))
+    native, offers, minutes, failure = play_native(native, twins, clock)
+    return outcome_rows(spec, native.to_state(), offers, minutes, failure, record)
+
+
+def outcome_rows(spec, state, offers, minutes, failure, record) -> GameOutcome:
+    """The rows play_game makes of a finished (or failed) state."""
+    if failure is not None:
+        seat, error = failure
+        broken = StrategyFailure(seat, spec.seats[seat].label, error)
+        return GameOutcome(game=_game_row(spec, state, minutes, broken))
+    problem = invariant_problem(state)
+    if problem is not None:
+        broken = StrategyFailure(-1, "", f"invariant broken: {problem}")
+        return GameOutcome(game=_game_row(spec, state, minutes, broken))
+    outcome = GameOutcome(
+        game=_game_row(spec, state, minutes, None),
+        seats=_seat_rows(spec, state),
+        destinations=_destination_rows(spec, state, offers),
+    )
+    if record:
+        outcome.record = to_record(state, [s.label for s in spec.seats])
+    return outcome
+
+
+def assert_same(python: GameOutcome, native: GameOutcome) -> None:
+    game_py, game_c = dict(python.game), dict(native.game)
+    minutes_py, minutes_c = game_py.pop("sim_minutes"), game_c.pop("sim_minutes")
+    assert game_c == game_py
+    assert minutes_c == minutes_py or (math.isnan(minutes_c) and math.isnan(minutes_py))
+    assert native.seats == python.seats
+    assert native.destinations == python.destinations
+    assert native.record == python.record
+
+
+def both(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
+    python = play_game(spec, times, record=record, decision_seconds=0)
+    assert_same(python, native_outcome(spec, times, record))
+    return python
+
+
+def test_the_native_loop_stops_where_play_game_does():
+    from sims._native._match import TURN_LIMIT
+
+    assert TURN_LIMIT == MAX_TURNS
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_rows_records_and_minutes_match(players):
+    rng = random.Random(players * 7)
+    for index in range(40):
+        seats = tuple(spec(rng.choice(NAMES)) for _ in range(players))
+        game = GameSpec("s", "c", "base", Rules(), players, seats, index, 5000 + index)
+        times = ThinkTimes(sigma=0.3 * (index % 4)) if index % 2 else None
+        outcome = both(game, times, record=index % 3 == 0)
+        assert not outcome.game["failed"], outcome.game["failure_error"]
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_rule_variants_match(variant):
+    rng = random.Random(variant)
+    for index in range(8):
+        players = 2 + index % 3
+        seats = tuple(spec(rng.choice(NAMES)) for _ in range(players))
+        game = GameSpec("s", "c", variant, VARIANTS[variant], players, seats, index, index)
+        both(game, ThinkTimes() if index % 2 else None, record=index % 4 == 0)
+
+
+def test_think_times_of_zero_draw_nothing_and_match():
+    seats = (spec("planner"), spec("random"), spec("rusher"))
+    zero = ThinkTimes(**{name: 0.0 for name in ThinkTimes().to_dict()})
+    some = ThinkTimes(place=0.0, draw_second=0.0, resolution=0.0, sigma=1.5)
+    for index, times in enumerate((zero, some)):
+        both(GameSpec("s", "c", "v", Rules(), 3, seats, index, 99 + index), times, record=False)
+
+
+@pytest.mark.parametrize(
+    ("seats", "error"),
+    [
+        ((STUCK, STUCK), "no end in sight: over 2000 turns"),
+        ((BAD, spec("random")), "seat 0: illegal action place 1 "),
+        ((spec("random"), BAD, STUCK), "seat 1: illegal action place 1 "),
+        ((STUCK, spec("thief")), ""),  # the thief draws: the game ends
+    ],
+)
+def test_failures_match_turn_limit_and_illegal_actions(seats, error):
+    for times in (None, ThinkTimes()):
+        game = GameSpec("s", "c", "v", Rules(), len(seats), seats, 0, 77)
+        outcome = both(game, times, record=True)
+        assert outcome.game["failed"] == bool(error)
+        assert outcome.game["failure_error"].startswith(error)
+
+
+def test_the_clock_rng_is_left_as_play_on_clock_leaves_it():
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    lineup = [spec("planner"), spec("big_city")]
+    for seed in range(3):
+        game = Game(2, seed, Rules())
+        strategies = [s.build(random.Random(seed + i)) for i, s in enumerate(lineup)]
+        twins = [_native.native_twin(s) for s in strategies]
+        state = game.new_state()
+
+        def step(state=state, strategies=strategies):
+            phase, seat = state.phase, state.seat
+            action = strategies[seat].decide(state.view(seat))
+            state.apply(action)
+            return phase, action
+
+        python_rng, native_rng = random.Random(seed), random.Random(seed)
+        minutes = play_on_clock(state, step, ThinkTimes(), python_rng)
+        _, _, native_minutes, failure = play_native(
+            NativeState.new(game), twins, (ThinkTimes(), native_rng)
+        )
+        assert failure is None and native_minutes == minutes
+        assert native_rng.getstate() == python_rng.getstate()
+
+
+def test_bad_arguments_are_refused():
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    state = NativeState.new(Game(2, 1, Rules()))
+    twin = _native.native_twin(spec("planner").build(random.Random(1)))
+    with pytest.raises(ValueError, match="1 twins for 2 seats"):
+        play_native(state, [twin])
+    with pytest.raises(TypeError, match="not a NativeStrategy"):
+        play_native(state, [twin, object()])
+
+
+def prefix(view: dict) -> dict:
+    """The CView's meaningful entries (arrays past their counts hold nothing to compare)."""
+    n = view["players"]
+    out = dict(view)
+    for key, count in (("held", "held_n"), ("offer", "offer_n"), ("face_up", "face_up_n")):
+        out[key] = view[key][: view[count]]
+    out["circulation"] = view["circulation"][:n]
+    out["hand_sizes"] = view["hand_sizes"][:n]
+    return out
+
+
+def test_the_loop_views_are_the_views_python_strategies_get():
+    from cardgame._native._core import NativeState
+    from sims._native._match import native_view_dict
+    from sims._native._scripted import cview_dict
+
+    for seed, variant in enumerate(VARIANTS):
+        players = 2 + seed % 3
+        game = Game(players, seed, VARIANTS[variant])
+        native = NativeState.new(game)
+        strategies = [spec(NAMES[(seed + i) % 7]).build(random.Random(i)) for i in range(players)]
+        steps = 0
+        while not native.is_over and steps < 150:
+            state = native.to_state()
+            for seat in range(players):
+                expected = prefix(cview_dict(state.view(seat)))
+                assert prefix(native_view_dict(native, seat)) == expected, (variant, steps, seat)
+            native.apply(strategies[state.seat].decide(state.view(state.seat)))
+            steps += 1
+
+
+@st.composite
+def knobbed_spec(draw, label: str) -> StrategySpec:
+    from tests.sims.test_native_strategies import FAMILIES, knob_values
+
+    name = draw(st.sampled_from(NAMES))
+    values = draw(knob_values(FAMILIES[name].Knobs)) if name != "random" else {}
+    picked = draw(st.lists(st.sampled_from(sorted(values)), unique=True)) if values else []
+    return StrategySpec(label, name, tuple((k, values[k]) for k in picked))
+
+
+@settings(max_examples=40)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**40),
+    players=st.sampled_from([2, 3, 4]),
+    variant=st.sampled_from(list(VARIANTS)),
+    clock=st.booleans(),
+)
+def test_any_knobs_any_variant_the_same_outcome(data, seed, players, variant, clock):
+    seats = tuple(data.draw(knobbed_spec(f"s{i}")) for i in range(players))
+    game = GameSpec("s", "c", variant, VARIANTS[variant], players, seats, 0, seed)
+    both(game, ThinkTimes() if clock else None, record=True)
