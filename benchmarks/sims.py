@@ -26,25 +26,49 @@ from sims.match import GameSpec, play_game  # noqa: E402
 from sims.seeding import game_seed  # noqa: E402
 from sims.strategy import spec  # noqa: E402
 
-ENGINES = ["python", "native"] if _native.BUILT else ["python"]
+# how a game is played: the Python engine (R16 in Python or in the native kernel), or the
+# native decision loop (state, rules and strategies in C) through play_game, or that loop
+# alone (no rows: the core's own speed)
+MODES = ["python", "python+R16"] + (["native", "native loop"] if _native.BUILT else [])
+
+
+def _play(mode: str, game: GameSpec) -> None:
+    if mode == "native loop":
+        _bare_native(game)
+        return
+    with resolution.engine_in_use("python" if mode == "python" else "native"):
+        play_game(game, None, engine="python" if mode.startswith("python") else "native")
+
+
+def _bare_native(game: GameSpec) -> None:
+    """The native loop with nothing around it: twins, a fresh state, play to the end."""
+    import random
+
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    from cardgame import Game
+    from sims._native import native_twin
+
+    twins = [native_twin(s.build(random.Random(i))) for i, s in enumerate(game.seats)]
+    play_native(NativeState.new(Game(game.players, game.seed, game.rules)), twins)
 
 
 def planner_engines(players: int, games: int) -> dict[str, tuple[float, float]]:
-    """Planner tables' games/s (by CPU time, by wall time) on each engine built here,
+    """Planner tables' games/s (by CPU time, by wall time) in each mode built here,
     interleaved game by game."""
     seats = tuple(spec("planner") for _ in range(players))
-    cpu = dict.fromkeys(ENGINES, 0.0)
-    wall = dict.fromkeys(ENGINES, 0.0)
+    cpu = dict.fromkeys(MODES, 0.0)
+    wall = dict.fromkeys(MODES, 0.0)
     for index in range(games):
         game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
                         game_seed(1, "bench", index))  # fmt: skip
-        for name in ENGINES:
-            with resolution.engine_in_use(name):
-                start_cpu, start_wall = time.process_time(), time.perf_counter()
-                play_game(game, None)
-                cpu[name] += time.process_time() - start_cpu
-                wall[name] += time.perf_counter() - start_wall
-    return {name: (games / cpu[name], games / wall[name]) for name in ENGINES}
+        for mode in MODES:
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            _play(mode, game)
+            cpu[mode] += time.process_time() - start_cpu
+            wall[mode] += time.perf_counter() - start_wall
+    return {mode: (games / cpu[mode], games / wall[mode]) for mode in MODES}
 
 
 def planner_rates(players: int, games: int) -> tuple[float, float]:
@@ -57,9 +81,9 @@ def planner_rates(players: int, games: int) -> tuple[float, float]:
         game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
                         game_seed(1, "bench", index))  # fmt: skip
         start = time.perf_counter()
-        play_game(game, None)
+        play_game(game, None, engine="python")
         middle = time.perf_counter()
-        play_game(game, clock)
+        play_game(game, clock, engine="python")
         bare += middle - start
         timed += time.perf_counter() - middle
     return games / bare, games / timed
@@ -97,20 +121,23 @@ def main() -> None:
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
-    print("planner-only tables, one core:")
+    print("planner-only tables, one core, Python engine:")
     print(f"{'players':>7} {'no clock':>10} {'clock':>10} {'clock overhead':>15}")
     for players in (2, 3, 4):
         bare, timed = planner_rates(players, args.games)
         print(f"{players:>7} {bare:>8.0f}/s {timed:>8.0f}/s {bare / timed - 1:>14.1%}")
-    print(f"planner-only tables by engine ({_native.describe()}), games/s by CPU (wall) time:")
+    print(f"planner-only tables by engine ({_native.describe()}), games/s by CPU (wall) time;")
+    print("  native: play_game on the native loop (rows built); native loop: the loop alone")
     for players in (2, 3, 4):
         got = planner_engines(players, args.games)
         shown = "  ".join(f"{n} {c:>6.0f} ({w:>6.0f})/s" for n, (c, w) in got.items())
-        ratio = got["native"][0] / got["python"][0] if "native" in got else float("nan")
-        print(f"{players:>7}  {shown}  native/python {ratio:.2f}x")
+        base = got["python"][0]
+        ratios = ", ".join(f"{n} {c / base:.1f}x" for n, (c, _) in got.items() if n != "python")
+        print(f"{players:>7}  {shown}  vs python: {ratios}")
     print("strategy-ladder runs (all 7 strategies, 2-4 players, subprocess, Parquet output):")
     runs = ((args.ladder // 4, 1), (args.ladder, 1), (args.ladder, cores))
-    for (per_cell, workers), engine in ((r, e) for r in runs for e in ENGINES):
+    engines = ["python", "native"] if _native.BUILT else ["python"]
+    for (per_cell, workers), engine in ((r, e) for r in runs for e in engines):
         result = ladder_run(per_cell, workers, engine)
         rate = result["games"] / result["seconds"]
         print(f"  {engine:>6}: {result['games']:>7} games, {workers} worker(s): "

@@ -126,41 +126,38 @@ def play_game(
 
 
 def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome | None:
-    """The game played on the native core, or None when it cannot be (not built, the engine
-    forced to Python, or a seat without a native twin): the caller then plays it here.
+    """The game played by the native decision loop, or None when it cannot be (not built,
+    the engine forced to Python, a seat without a native twin): the caller then plays it.
 
     Rows, records and failures come from the same functions as the Python path, on the final
-    state the core hands back, so both paths give the same tables."""
-    native = native_play()
+    state the core hands back, so both paths give the same tables (tests/sims/
+    test_native_match.py)."""
+    native = native_loop()
     if native is None:
         return None
     try:
         strategies = [_build(spec, seat, None) for seat in range(spec.players)]
     except StrategyFailure:
-        return None  # the Python path reports it (with the time limit in force)
+        return None  # the Python path reports it, with the time limit in force
     twins = [native.native_twin(s) for s in strategies]
     if any(t is None for t in twins):
         return None
     game = Game(spec.players, spec.seed, spec.rules)
-    clock_rng = random.Random(stream_seed(spec.seed, "clock")) if times is not None else None
-    played = native.play_native(game, twins, times, clock_rng, record)
-    state = played.state.to_state()
+    start = native.NativeState.new(game, record=record)
+    clock = (times, random.Random(stream_seed(spec.seed, "clock"))) if times is not None else None
+    played, offers, minutes, failed = native.play_native(start, twins, clock)
+    state = played.to_state()
     failure = None
-    if played.failure_seat is not None:
-        seat = played.failure_seat
-        failure = StrategyFailure(seat, _label(spec, seat), played.failure_error)
+    if failed is not None:
+        seat, error = failed
+        failure = StrategyFailure(seat, _label(spec, seat), error)
     else:
         problem = invariant_problem(state)
         if problem is not None:
             failure = StrategyFailure(-1, "", f"invariant broken: {problem}")
-    minutes = played.minutes if failure is None else float("nan")
+            minutes = float("nan")
     if failure is not None:
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
-    offers = [
-        {"seat": seat, "destination_id": dest, "offered_turn": turn, "offered_round": rnd,
-         "kept": kept}
-        for seat, dest, turn, rnd, kept in played.offers
-    ]  # fmt: skip
     outcome = GameOutcome(
         game=_game_row(spec, state, minutes, None),
         seats=_seat_rows(spec, state),
@@ -171,17 +168,36 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
     return outcome
 
 
-def native_play() -> Any:
-    """The native match loop's module when the core is built and in use, else None."""
+class _NativeLoop:
+    """What the native path needs from the compiled modules, found once."""
+
+    def __init__(self) -> None:
+        from cardgame._native._core import NativeState
+
+        from ._native import native_twin
+        from ._native._match import play_native
+
+        self.NativeState = NativeState
+        self.native_twin = native_twin
+        self.play_native = play_native
+
+
+_loop: list[_NativeLoop | None] = []
+
+
+def native_loop() -> _NativeLoop | None:
+    """The native decision loop when the core is built and in use (``CARDGAME_ENGINE``),
+    else None."""
     from cardgame import _native
 
     if _native.ENGINE != "native":
         return None
-    try:
-        from . import _native as native
-    except ImportError:
-        return None
-    return native if native.BUILT else None
+    if not _loop:
+        try:
+            _loop.append(_NativeLoop())
+        except ImportError:
+            _loop.append(None)
+    return _loop[0]
 
 
 def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
