@@ -30,7 +30,7 @@ from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .invariants import invariant_problem
 from .seeding import stream_seed
-from .strategy import Strategy, StrategySpec
+from .strategy import Strategy, StrategySpec, strategy_class
 
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
@@ -133,8 +133,8 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
     state the core hands back, so both paths give the same tables (tests/sims/
     test_native_match.py)."""
     native = native_loop()
-    if native is None:
-        return None
+    if native is None or not all(native.has_twin(s) for s in spec.seats):
+        return None  # a strategy of one's own is never even built here, only under the guard
     try:
         strategies = [_build(spec, seat, None) for seat in range(spec.players)]
     except StrategyFailure:
@@ -176,10 +176,20 @@ class _NativeLoop:
 
         from ._native import native_twin
         from ._native._match import play_native
+        from ._native._scripted import _families
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
+        self.classes = frozenset(_families())
+
+    def has_twin(self, seat: StrategySpec) -> bool:
+        """Whether the seat's class is a built-in with a native twin (its knobs may still
+        rule one out: ``native_twin`` says)."""
+        try:
+            return strategy_class(seat.base) in self.classes
+        except Exception:  # an unloadable class: the Python path reports it
+            return False
 
 
 _loop: list[_NativeLoop | None] = []
