@@ -3,6 +3,7 @@ the same RNG, the same legal actions, the same games bit for bit (issue 10)."""
 
 from __future__ import annotations
 
+import os
 import random
 from operator import itemgetter
 
@@ -18,6 +19,7 @@ from cardgame.errors import IllegalActionError
 from cardgame.observation import SeatView
 from cardgame.randomplay import play_random
 from cardgame.record import _decisions, _shuffle_orders, dumps, replay, to_record
+from cardgame.scoring import final_scores, winners
 from cardgame.shuffling import RecordedShuffles, SeededShuffles
 from cardgame.state import GameState
 
@@ -25,10 +27,17 @@ from .test_native import needs_native
 
 try:
     from cardgame._native import _core
-except ImportError:  # not built: every test here is skipped by needs_native
+except ImportError as exc:  # not built: every test here is skipped (CI requires it built)
     _core = None
+    WHY = str(exc)
 
-pytestmark = needs_native
+pytestmark = [needs_native, pytest.mark.skipif(_core is None, reason="no native core")]
+
+
+def test_the_native_core_module_is_built_where_required():
+    if os.environ.get("REQUIRE_NATIVE") == "1":
+        assert _core is not None, WHY
+
 
 SEEDS = [0, 1, 7, 2**40 + 3, "random-player:0", "random-player:123456", "", "x" * 300]
 
@@ -440,3 +449,90 @@ def test_illegal_actions_raise_the_python_rulings():
             _random_moves(python, rng, 1)
         with pytest.raises(IllegalActionError, match="game is over"):
             _core.NativeState.from_state(python).apply(A.PASS)
+
+
+# --- scores in C
+
+
+@settings(max_examples=200)
+@given(
+    players=st.integers(2, 4),
+    where=st.lists(st.integers(0, 12), min_size=46, max_size=46),
+)
+def test_scores_and_winners_in_c_equal_the_python_scoring(players, where):
+    # each destination is reached by a seat, held by a seat, or neither (mostly neither)
+    state = Game(players, 0).new_state()
+    state.reached = [[d for d in range(1, 47) if where[d - 1] == s] for s in range(players)]
+    state.held = [[d for d in range(1, 47) if where[d - 1] == 4 + s] for s in range(players)]
+    state.phase = A.Phase.OVER
+    native = _core.NativeState.from_state(state)
+    expected = final_scores(state.reached, state.held, state.game.catalogue)
+    assert native.scores == expected
+    assert native.winners == winners(expected)
+
+
+def test_a_copy_plays_on_alone():
+    native = _core.NativeState.new(Game(3, 4), record=True)
+    rng = random.Random(2)
+    _random_moves(native, rng, 50)
+    before = native.to_state()
+    twin = native.copy()
+    _random_moves(twin, random.Random(5), 10**6)
+    assert twin.is_over and not native.is_over
+    _assert_same_state(native.to_state(), before)
+    # and the copy is the game the original would have played
+    _random_moves(native, random.Random(5), 10**6)
+    _assert_same_state(native.to_state(), twin.to_state())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fill_view_holds_what_the_seat_view_holds(players):
+    for seed in range(3):
+        game = Game(players, seed, Rules(face_up=4 + seed))
+        native = _core.NativeState.new(game)
+        rng = random.Random(seed)
+        while not native.is_over:
+            for seat in range(players):
+                view = native.to_state().view(seat)
+                fields, legal = _core.c_view(native, seat)
+                expected = {k: getattr(view, k) for k in fields if k != "min_keep"}
+                assert {k: v for k, v in fields.items() if k != "min_keep"} == expected
+                assert fields["min_keep"] == game.rules.destinations_min_keep
+                assert legal == view.legal_actions()
+            _random_moves(native, rng, 1)
+
+
+def test_resolution_outside_the_kernels_arrays_falls_back_to_python():
+    # no real table holds 70 locomotives in one pile: the C kernel refuses it (counts up to
+    # 63), and the native state must then resolve as the Python engine does
+    game = Game(2, 6)
+    python = game.new_state()
+    _random_moves(python, random.Random(6), 30)
+    seat = python.seat
+    python.circulation[seat][8] = 70
+    python.held[seat].extend(d for d in python.dest_deck[:5])
+    python.final_turns_left = 1
+    native = _core.NativeState.from_state(python)
+    while not python.is_over:
+        action = python.legal_actions()[0]
+        python.apply(action)
+        native.apply(action)
+    assert native.is_over
+    assert not python.held[seat]  # 70 locomotives reach everything
+    _assert_same_state(native.to_state(), python)
+
+
+def test_unchecked_actions_never_reach_outside_the_arrays():
+    native = _core.NativeState.new(Game(2, 1))
+    native.apply(A.KeepDestinations(tuple(native.offers[0])))
+    native.apply(A.KeepDestinations(tuple(native.offers[1])))
+    for action in [A.DRAW_FACE_UP[9], A.DrawFaceUp(-1)]:
+        with pytest.raises(ValueError, match="outside the native core's arrays"):
+            native.apply_unchecked(action)
+    state = native.to_state()
+    state.deck = []
+    empty = _core.NativeState.from_state(state)
+    with pytest.raises(ValueError, match="outside the native core's arrays"):
+        empty.apply_unchecked(A.DRAW_DECK)
+    native.apply_unchecked(A.DRAW_DECK)  # a legal one goes through
+    assert native.phase == A.Phase.SECOND_PICK

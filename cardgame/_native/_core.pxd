@@ -176,3 +176,6 @@ cdef class NativeState:
     cdef int dest_order[MAX_DEST_ID]  # the catalogue's order of ids (the setup shuffle's input)
     cdef int legal(self, Act* out) noexcept       # legal actions of the seat to move
     cdef int apply_act(self, const Act* a) except -1   # unchecked, like apply_unchecked
+
+
+cdef NativeState copy_state(NativeState ns)   # added (H1): an independent copy, for search

@@ -6,6 +6,19 @@ The Python engine is the reference; everything here gives the same results bit f
 the same RNG (CPython's MT19937, loaded from ``random.Random.getstate()``), the same legal
 actions in the same order, the same shuffles, records, scores. ``_core.pxd`` is the C-level
 interface that native strategies cimport.
+
+Python API (tests/test_native_core.py proves each part equal to the Python engine):
+
+* ``NativeState.new(game, record=False, shuffles=None)``, like ``game.new_state``. Shuffles
+  are seeded in C when ``shuffles`` is None or a ``SeededShuffles`` (its RNG state is written
+  back by ``write_to``/``to_state``); any other source (``RecordedShuffles``, a test spy) is
+  called as the Python engine calls it.
+* ``NativeState.from_state(gs)``, ``ns.write_to(gs)``, ``ns.to_state()``: to and from a
+  ``GameState``, every slot (a record's dicts are shared, so the record goes on).
+* ``ns.legal_actions()``, ``ns.apply(action)`` (the Python rulings), ``ns.apply_unchecked``,
+  ``ns.is_legal``, ``ns.view(seat)``, ``ns.copy()``, and ``GameState``'s fields as read-only
+  properties (fresh lists), so ``record.to_record(ns)`` works as on a ``GameState``.
+* ``play_random(game, record=False)``: ``randomplay.play_random``, all in C.
 """
 
 from libc.math cimport cos, log, sin, sqrt
@@ -136,13 +149,22 @@ cdef void mt_init_genrand(MT* mt, uint32_t seed) noexcept nogil:
     mt.pos = MT_N
 
 
+cdef MT genrand_base
+cdef bint genrand_ready = False
+
+
 cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     """init_by_array of CPython's _randommodule.c."""
+    global genrand_ready
     cdef int i = 1
     cdef int j = 0
     cdef int k
     cdef uint32_t* m = mt.key
-    mt_init_genrand(mt, 19650218)
+    if not genrand_ready:  # init_genrand(19650218) is the same every time: computed once
+        mt_init_genrand(&genrand_base, 19650218)
+        genrand_ready = True
+    memcpy(m, genrand_base.key, sizeof(uint32_t) * MT_N)
+    mt.pos = MT_N
     k = MT_N if MT_N > n else n
     while k:
         m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1664525)) + key[j] + <uint32_t>j
@@ -498,7 +520,7 @@ _THREES = _A.THREES
 
 
 from cardgame import resolution as _resolution
-from cardgame import scoring as _scoring
+from cardgame.scoring import SeatScore as _SeatScore
 from cardgame.cards import CARD_NAMES as _CARD_NAMES
 from cardgame.errors import IllegalActionError as _IllegalActionError
 from cardgame.observation import SeatView as _SeatView
@@ -514,6 +536,7 @@ cdef object _DESTINATION_RESHUFFLE = "destination_reshuffle"
 cdef object _TRAIN_ROUND = "train_round"
 cdef object _new_view = tuple.__new__
 cdef object _copy_rules = __import__("copy").copy
+cdef object _deepcopy = __import__("copy").deepcopy
 
 
 cdef inline object card_name(int card):
@@ -1079,6 +1102,23 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     return 0
 
 
+cdef bint within_arrays(const CState* s, const Act* a) noexcept nogil:
+    """Whether applying ``a`` unchecked keeps every index inside the C arrays (an illegal
+    action may still break the rules; the Python engine would raise or misindex too)."""
+    cdef int phase = s.phase
+    if phase != PH_TURN and phase != PH_SECOND_PICK:
+        return True
+    if a.kind == K_DRAW_DECK:
+        return s.deck_n > 0
+    if phase == PH_SECOND_PICK or a.kind == K_FACE_UP:
+        return 0 <= a.a < s.rules.face_up and s.face_up[a.a] != NO_CARD
+    if a.kind == K_COLUMN:
+        return 0 <= a.a < NUM_COLOURS
+    if a.kind == K_THREE:
+        return 0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS
+    return True
+
+
 cdef int act_from_action(object action, const int* offer, int offer_n, Act* out) except -1:
     """The C action for a ``cardgame.actions`` object (a keep: the mask of offered ids)."""
     kind = type(action)
@@ -1104,6 +1144,67 @@ cdef int act_from_action(object action, const int* offer, int offer_n, Act* out)
     else:
         put(out, K_PASS, 0, 0, 0)
     return 0
+
+
+ctypedef struct CScore:
+    int destination_points
+    int penalties
+    int bonus_points
+    int reached
+    int n_big
+    bint big[6]
+
+
+cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil:
+    """``scoring.final_scores`` (R20, R21) into ``out``, one per seat."""
+    cdef int counts[MAX_SEATS][6]
+    cdef int seat, i, d, b, top
+    memset(counts, 0, sizeof(counts))
+    memset(out, 0, sizeof(CScore) * s.players)
+    for seat in range(s.players):
+        for i in range(s.reached_n[seat]):
+            d = s.reached[seat][i]
+            out[seat].destination_points += cat.dest[d].points
+            b = cat.dest[d].big_index[0]
+            if b >= 0:
+                counts[seat][b] += 1
+            if cat.dest[d].big_index[1] >= 0 and cat.dest[d].big_index[1] != b:
+                counts[seat][cat.dest[d].big_index[1]] += 1  # a destination counts once
+        for i in range(s.held_n[seat]):
+            out[seat].penalties += cat.dest[s.held[seat][i]].points
+        out[seat].reached = s.reached_n[seat]
+    for b in range(cat.n_big):
+        top = 0
+        for seat in range(s.players):
+            if counts[seat][b] > top:
+                top = counts[seat][b]
+        if top < 1:
+            continue
+        for seat in range(s.players):
+            if counts[seat][b] == top:  # ties all score (R21)
+                out[seat].big[b] = True
+                out[seat].n_big += 1
+                out[seat].bonus_points += cat.big_points[b]
+
+
+cdef int winners_c(const CScore* sc, int players, int* out) noexcept nogil:
+    """``scoring.winners`` (R22): best (total, reached, big cities); ties share."""
+    cdef int seat, n = 0
+    cdef long long key, top = -(1 << 62)
+    for seat in range(players):
+        key = score_key(&sc[seat])
+        if key > top:
+            top = key
+    for seat in range(players):
+        if score_key(&sc[seat]) == top:
+            out[n] = seat
+            n += 1
+    return n
+
+
+cdef inline long long score_key(const CScore* sc) noexcept nogil:
+    cdef long long total = sc.destination_points - sc.penalties + sc.bonus_points
+    return (total * 1024 + sc.reached) * 16 + sc.n_big
 
 
 cdef class NativeState:
@@ -1189,9 +1290,12 @@ cdef class NativeState:
             s.reached_round[d] = r
         ns.record = gs.record
         ns.turn_record = gs._turn_record
-        if s.phase == PH_OVER:
-            ns.scores_cache = tuple(gs.scores)
         return ns
+
+    def copy(self):
+        """An independent copy to play on (search): the record, if any, deep-copied; a
+        Python shuffle source is shared (a recorded one cannot be replayed twice)."""
+        return copy_state(self)
 
     def write_to(self, gs):
         """Write every field into the Python ``GameState`` ``gs`` (fresh lists), so that
@@ -1280,9 +1384,12 @@ cdef class NativeState:
         cdef Act a
         cdef int seat = self.s.seat
         act_from_action(action, self.s.offers[seat], self.s.offer_n[seat], &a)
+        if not within_arrays(&self.s, &a):
+            raise ValueError(
+                f"apply_unchecked({action!r}): the action reaches outside the native core's "
+                "arrays (an illegal action: apply() names the ruling)"
+            )
         apply_core(self, &a)
-        if self.s.phase == PH_OVER:
-            self.scores_cache = None
 
     def view(self, int seat):
         """What ``seat`` may know now: a ``SeatView`` equal to ``GameState.view(seat)``."""
@@ -1451,20 +1558,40 @@ cdef class NativeState:
 
     @property
     def scores(self):
-        """The final scores (R20-R22) once the game is over, else ()."""
+        """The final scores (R20-R22) once the game is over, else (): ``SeatScore``s equal
+        to ``scoring.final_scores``, computed in C."""
+        cdef CScore sc[MAX_SEATS]
+        cdef int seat, b
         if self.s.phase != PH_OVER:
             return ()
         if self.scores_cache is None:
-            self.scores_cache = _scoring.final_scores(
-                self.reached, self.held, self.game.catalogue
-            )
+            score_c(&self.s, &self.cat, sc)
+            names = self.game.catalogue.big_city_names
+            self.scores_cache = tuple([
+                _SeatScore(
+                    seat=seat,
+                    destination_points=sc[seat].destination_points,
+                    penalties=sc[seat].penalties,
+                    big_cities=tuple([names[b] for b in range(self.cat.n_big)
+                                      if sc[seat].big[b]]),
+                    bonus_points=sc[seat].bonus_points,
+                    reached=sc[seat].reached,
+                )
+                for seat in range(self.s.players)
+            ])
         return self.scores_cache
 
     @property
     def winners(self):
+        """Seats that win (R22), as ``scoring.winners``."""
+        cdef CScore sc[MAX_SEATS]
+        cdef int out[MAX_SEATS]
+        cdef int i, n
         if self.s.phase != PH_OVER:
             return ()
-        return _scoring.winners(self.scores)
+        score_c(&self.s, &self.cat, sc)
+        n = winners_c(sc, self.s.players, out)
+        return tuple([out[i] for i in range(n)])
 
     @property
     def _turn_record(self):
@@ -1495,6 +1622,21 @@ cdef class NativeState:
         for k in range(NUM_COLOURS):
             total += s.yard_wagons[k] + s.yard_locos[k]
         return total
+
+
+cdef NativeState copy_state(NativeState ns):
+    """A copy of ``ns`` that shares nothing mutable with it (but a Python shuffle source)."""
+    cdef NativeState out = NativeState.__new__(NativeState)
+    memcpy(&out.s, &ns.s, sizeof(CState))
+    memcpy(&out.cat, &ns.cat, sizeof(CCatalogue))
+    memcpy(&out.shuffle_rng, &ns.shuffle_rng, sizeof(MT))
+    memcpy(out.dest_order, ns.dest_order, sizeof(ns.dest_order))
+    out.seeded_in_c = ns.seeded_in_c
+    out.shuffles = ns.shuffles
+    out.game = ns.game
+    if ns.record is not None:
+        out.record, out.turn_record = _deepcopy((ns.record, ns.turn_record))
+    return out
 
 
 cdef NativeState blank(object game):
@@ -1538,8 +1680,9 @@ cdef void fill(int* out, int* n, object values, int capacity, str what) except *
     n[0] = len(values)
 
 
-def play_random(game, record=False):
-    """``cardgame.randomplay.play_random`` on the native core: the same game, in C."""
+def play_random(game, record=False, checked=True):
+    """``cardgame.randomplay.play_random`` on the native core: the same game, in C.
+    (``checked`` is for the same signature: the random player only takes legal actions.)"""
     cdef NativeState ns = NativeState.new(game, record)
     cdef MT rng
     cdef Act out[MAX_ACTIONS]
@@ -1551,3 +1694,37 @@ def play_random(game, record=False):
             raise ValueError("empty range for randrange()")
         apply_core(ns, &out[mt_randbelow(&rng, n)])
     return ns
+
+
+def c_view(NativeState ns, int seat):
+    """The ``CView`` that ``fill_view`` gives native strategies, as a dict (for tests) and
+    the legal actions ``legal_from_view`` finds in it."""
+    cdef CView v
+    cdef Act out[MAX_ACTIONS]
+    cdef int i, n
+    fill_view(&ns.s, seat, &v)
+    n = legal_from_view(&v, out)
+    fields = {
+        "seat": v.seat,
+        "to_move": bool(v.to_move),
+        "players": v.players,
+        "phase": v.phase,
+        "round": v.round,
+        "rounds_total": v.rounds_total,
+        "turn": v.turn,
+        "hand": tuple(int_list(v.hand, CARD_KINDS)),
+        "held_ids": tuple(int_list(v.held, v.held_n)),
+        "offer_ids": tuple(int_list(v.offer, v.offer_n)),
+        "face_up": tuple(int_list(v.face_up, v.face_up_n)),
+        "yard_owner": tuple(int_list(v.yard_owner, NUM_COLOURS)),
+        "yard_wagons": tuple(int_list(v.yard_wagons, NUM_COLOURS)),
+        "yard_locos": tuple(int_list(v.yard_locos, NUM_COLOURS)),
+        "circulations": tuple([tuple(int_list(v.circulation[i], CARD_KINDS))
+                               for i in range(v.players)]),
+        "hand_sizes": tuple(int_list(v.hand_sizes, v.players)),
+        "deck_size": v.deck_size,
+        "destination_deck_size": v.dest_deck_size,
+        "final_round": bool(v.final_round),
+        "min_keep": v.min_keep,
+    }
+    return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
