@@ -3,8 +3,14 @@ it says: under the native parameter the rules that move a state are the native c
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 from cardgame import Game, GameState, KeepDestinations, resolution
 from cardgame.randomplay import play_random
@@ -13,6 +19,8 @@ from cardgame.shuffling import SeededShuffles
 
 from . import native_engine
 from .native_engine import NativeBackedState, engine_in_use
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_new_states_are_those_of_the_engine_under_test(engine):
@@ -65,3 +73,29 @@ def test_a_native_backed_game_is_the_native_cores_game():
     assert to_record(backed) == to_record(native.to_state())
     assert type(state) is NativeBackedState
     assert state._shuffles is source  # the source stays where the Python engine keeps it
+
+
+WITHOUT_CORE = (
+    "import sys\n"
+    "sys.modules['cardgame._native._core'] = None\n"  # as on a machine without a C compiler
+    "import pytest\n"
+    "sys.exit(pytest.main(['-p', 'no:cacheprovider', '-rs', '-k', 'r3_setup and 2]',\n"
+    "                      'tests/test_rules_setup.py']))\n"
+)
+
+
+@pytest.mark.parametrize("required", ["", "1"])
+def test_without_the_core_the_native_parameter_skips_or_fails_where_required(required):
+    environ = {k: v for k, v in os.environ.items() if k != "REQUIRE_NATIVE"}
+    if required:
+        environ["REQUIRE_NATIVE"] = required
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_CORE], capture_output=True, text=True, env=environ, cwd=ROOT
+    )
+    if required:  # CI: a native parameter that cannot run is an error, not a skip
+        assert done.returncode == 1, done.stdout
+        assert "1 passed" in done.stdout and "1 error" in done.stdout, done.stdout
+    else:
+        assert done.returncode == 0, done.stdout
+        assert "1 passed" in done.stdout and "1 skipped" in done.stdout, done.stdout
+        assert "the native core is not built here" in done.stdout

@@ -9,7 +9,7 @@ import pytest
 
 from cardgame.cli import main
 
-pytestmark = pytest.mark.usefixtures("engine")
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 
 def test_play_narrates_a_four_player_two_round_game(capsys):
