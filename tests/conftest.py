@@ -1,9 +1,14 @@
 """Hypothesis profiles: the test run is deterministic (a red CI run means a real change, not
-an unlucky draw); `HYPOTHESIS_PROFILE=explore` draws fresh examples for a longer hunt."""
+an unlucky draw); `HYPOTHESIS_PROFILE=explore` draws fresh examples for a longer hunt.
+The ``engine`` fixture runs a rules-test module on both engines (tests/native_engine.py)."""
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from .native_engine import ENGINES, engine_in_use
 
 settings.register_profile(
     "deterministic",
@@ -16,3 +21,13 @@ settings.register_profile(
     "explore", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run a rules-test module once per engine (``pytestmark = pytest.mark.usefixtures
+    ("engine")``): for "native", every state ``Game.new_state`` makes runs on the native core
+    (tests/native_engine.py). Module scope: module-scoped fixtures that play games can ask for
+    it, and hypothesis tests see no function-scoped fixture."""
+    with engine_in_use(request.param) as name:
+        yield name

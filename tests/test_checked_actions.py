@@ -24,6 +24,8 @@ from cardgame.state import CARD_KINDS
 from .helpers import arrange, counts, started
 from .test_view import random_state
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 RED, GREEN, WHITE, BLUE = 6, 7, 1, 2
 
 

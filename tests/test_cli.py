@@ -9,6 +9,8 @@ import pytest
 
 from cardgame.cli import main
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 
 def test_play_narrates_a_four_player_two_round_game(capsys):
     assert main(["play", "--players", "4", "--seed", "1"]) == 0

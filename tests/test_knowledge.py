@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardgame import Game
 from cardgame.actions import DrawFaceUp
 from cardgame.knowledge import KnowledgeTracker, sample_world, unseen_cards
 from cardgame.state import CARD_KINDS, NO_CARD, GameState
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 
 def play(players: int, seed: int, steps: int) -> tuple[GameState, list[KnowledgeTracker]]:

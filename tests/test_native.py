@@ -1,5 +1,7 @@
 """The native core (issue 10): built where it can be, identical to the Python engine, and
-never required. Other test modules parametrise over ``ENGINES`` from here.
+never required. The resolution tests parametrise over ``ENGINES`` from here; the rules tests
+run on both engines through the ``engine`` fixture (tests/conftest.py, tests/native_engine.py;
+docs/native-core-spike.md, "How both engines are tested").
 
 CI (``.ci/run``) sets REQUIRE_NATIVE=1, so there a missing extension fails instead of
 skipping; it also reruns the rules and resolution tests with CARDGAME_ENGINE=python.

@@ -2,6 +2,7 @@
 
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,8 @@ from cardgame import actions as A
 from cardgame.cards import LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from cardgame.record import recompute_scores, replay, to_record
 from cardgame.state import NOBODY
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 players = st.integers(min_value=2, max_value=4)

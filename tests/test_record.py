@@ -8,9 +8,11 @@ from cardgame import Game, RecordError
 from cardgame.randomplay import play_random
 from cardgame.record import load, replay, save, to_record
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 
 @pytest.fixture(scope="module", params=[2, 3, 4])
-def record(request):
+def record(request, engine):
     return to_record(play_random(Game(request.param, 21), record=True), ["random"] * request.param)
 
 

@@ -9,9 +9,11 @@ from cardgame import Game, RecordError
 from cardgame.randomplay import play_random
 from cardgame.record import replay, to_record
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 
 @pytest.fixture(scope="module")
-def played():
+def played(engine):
     """A 3-player game with at least one steal, so every result field is non-trivial."""
     for seed in range(40):
         record = to_record(play_random(Game(3, seed), record=True), ["random"] * 3)

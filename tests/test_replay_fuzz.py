@@ -11,6 +11,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from cardgame import Game
 from cardgame.cli import main
 from cardgame.randomplay import play_random
 from cardgame.record import to_record
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 RECORD = json.loads(json.dumps(to_record(play_random(Game(2, 11), record=True), ["a", "b"])))
 

@@ -1,5 +1,7 @@
 """Round end and scoring: R15-R22."""
 
+import pytest
+
 from cardgame import (
     DrawDeck,
     DrawDestinations,
@@ -15,6 +17,8 @@ from cardgame.randomplay import play_random
 from cardgame.scoring import final_scores, winners
 
 from .helpers import C, arrange, counts, started
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 RED, GREEN, WHITE, LOCO = C["red"], C["green"], C["white"], C["loco"]
 

@@ -7,6 +7,8 @@ from cardgame.shuffling import RecordedShuffles, SeededShuffles
 
 from .helpers import started
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r3_setup_deals_one_locomotive_seven_cards_and_five_face_up(players):

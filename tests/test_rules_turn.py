@@ -18,6 +18,8 @@ from cardgame.state import NO_CARD
 
 from .helpers import C, arrange, counts, started
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 RED, BLUE, GREEN, WHITE, LOCO = C["red"], C["blue"], C["green"], C["white"], C["loco"]
 
 

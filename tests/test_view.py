@@ -20,6 +20,8 @@ from sims.strategy import StrategySpec
 
 from .helpers import started
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 players = st.integers(min_value=2, max_value=4)
 variants = st.sampled_from(
