@@ -228,3 +228,35 @@ def native_view_dict(NativeState state, int seat):
         raise ValueError(f"no seat {seat} at a table of {state.s.players}")
     fill_view(&state.s, seat, &v)
     return v
+
+
+# sims.search.rollout.MAX_PLAYOUT_TURNS (tests check they agree)
+PLAYOUT_TURN_LIMIT = 2000
+
+
+def play_out(NativeState state, twins, until_turn=None):
+    """``sims.search.rollout.play_out`` on the native core: play ``state`` to its end with
+    one twin per seat, or only until turn ``until_turn`` (twins from ``native_twins`` of
+    the rollout policies, so random seats share one RNG as the Python policies do)."""
+    cdef CState* s = &state.s
+    cdef int players = s.players, seat, i
+    cdef long long limit = PLAYOUT_TURN_LIMIT
+    cdef CView v
+    cdef Act act
+    cdef list seats = list(twins)
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} twins for {players} seats")
+    for i in range(players):
+        if not isinstance(seats[i], NativeStrategy):
+            raise TypeError(f"seat {i}: {seats[i]!r} is not a NativeStrategy")
+    if until_turn is not None and until_turn < limit:
+        limit = until_turn if until_turn > -1 else -1  # no turn is below 0
+    while s.phase != PH_OVER:
+        if s.turn > limit:
+            return
+        seat = s.seat
+        fill_view(s, seat, &v)
+        (<NativeStrategy>seats[seat]).decide(&v, &state.cat, &act)
+        if not is_legal(&v, &act):  # never for the rollout policies: no memory corrupted
+            raise ValueError(f"seat {seat}: illegal action {act_to_action(&act, &v)!r}")
+        state.apply_act(&act)

@@ -29,6 +29,11 @@ ctypedef struct Sit:
     int hand[9]
 
 
+cdef class RngBox:
+    # one random.Random's state, shared by the twins of strategies sharing that Random
+    cdef MT mt
+
+
 cdef class NativeStrategy:
     cdef readonly int family
     cdef readonly str name
@@ -41,7 +46,8 @@ cdef class NativeStrategy:
     cdef Sit first_pick
     cdef bint has_first_pick
     cdef long long first_pick_turn
-    cdef MT rng                       # RandomStrategy's rng
+    cdef MT* rng                      # RandomStrategy's rng: in rng_box, maybe shared
+    cdef RngBox rng_box
     # decide_view's catalogue, built from the views' shared destination table (on first use)
     cdef CCatalogue* view_cat
     cdef object view_table

@@ -148,6 +148,10 @@ cdef inline void sort3(int* x) noexcept nogil:
         t = x[0]; x[0] = x[1]; x[1] = t
 
 
+cdef class RngBox:
+    """A ``random.Random`` state in C, shared by the twins of strategies sharing it."""
+
+
 cdef class NativeStrategy:
     """The native twin of one built-in strategy instance: its knobs and memory."""
 
@@ -160,6 +164,8 @@ cdef class NativeStrategy:
         self.view_table = None
         self.view_big = None
         self.view_cat = NULL
+        self.rng = NULL
+        self.rng_box = None
 
     def __dealloc__(self):
         free(self.view_cat)
@@ -495,7 +501,7 @@ cdef class NativeStrategy:
         cdef int n = legal_from_view(v, legal_buf)
         if n == 0:
             raise ValueError("empty range for randrange()")
-        out[0] = legal_buf[mt_randbelow(&self.rng, n)]
+        out[0] = legal_buf[mt_randbelow(self.rng, n)]
         return 0
 
     cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
@@ -529,8 +535,11 @@ cdef class NativeStrategy:
         return act_to_action(&act, &v)
 
     def getstate(self):
-        """The random strategy's RNG state (``random.Random.setstate`` form)."""
-        return mt_state(&self.rng)
+        """The random strategy's RNG state (``random.Random.setstate`` form), or None for
+        a scripted strategy (which never draws)."""
+        if self.rng_box is None:
+            return None
+        return mt_state(self.rng)
 
     @property
     def pause_turn(self):
@@ -687,6 +696,25 @@ def native_twin(strategy):
     knobs the C types hold: finite, within +-1e12 / +-2**40), carrying its state; else None.
 
     The twin decides what the Python strategy would from here on, given the same views."""
+    return _twin(strategy, None)
+
+
+def native_twins(strategies):
+    """Twins of several strategies, or None if one has none. Strategies that share one
+    ``random.Random`` (as rollout policies do) get twins sharing one copy of its state, so
+    their draws interleave as in Python; ``getstate()`` of any of them gives it back."""
+    boxes = {}
+    twins = []
+    for strategy in strategies:
+        twin = _twin(strategy, boxes)
+        if twin is None:
+            return None
+        twins.append(twin)
+    return twins
+
+
+cdef object _twin(object strategy, dict boxes):
+    cdef RngBox box
     family = _families().get(type(strategy))
     if family is None:
         return None
@@ -697,7 +725,15 @@ def native_twin(strategy):
     twin.family = family
     twin.name = type(strategy).name
     if family == F_RANDOM:
-        mt_load(&twin.rng, strategy.rng.getstate())
+        rng = strategy.rng
+        box = None if boxes is None else boxes.get(id(rng), (None, None))[1]
+        if box is None:
+            box = RngBox()
+            mt_load(&box.mt, rng.getstate())
+            if boxes is not None:
+                boxes[id(rng)] = (rng, box)  # the Random kept: its id stays its own
+        twin.rng_box = box
+        twin.rng = &box.mt
         return twin
     values = {}
     for names, is_float in (
