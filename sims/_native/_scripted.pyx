@@ -76,9 +76,9 @@ cdef inline long long _min(long long a, long long b) noexcept nogil:
     return a if a < b else b
 
 
-cdef void situation(Sit* s, const CView* v, const CCatalogue* cat) noexcept nogil:
-    """Situation(view, colour_need(view.held))."""
-    cdef int c, i, seat = v.seat, holder
+cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
+    """Situation(view, need), ``need`` being colour_need(view.held)."""
+    cdef int c, seat = v.seat, holder
     cdef long long future, size, flows, from_locos, total = 0
     cdef const int* circ = v.circulation[seat]
     s.seat = seat
@@ -90,10 +90,7 @@ cdef void situation(Sit* s, const CView* v, const CCatalogue* cat) noexcept nogi
         future = <long long>(<double>v.deck_size / (DRAW_RATE * v.players)) + 1
     s.future = future
     for c in range(NUM_COLOURS):
-        s.need[c] = 0
-    for i in range(v.held_n):
-        for c in range(NUM_COLOURS):
-            s.need[c] += cat.dest[v.held[i]].need[c]
+        s.need[c] = need[c]
     s.locos_coming = circ[LOCO]
     for c in range(NUM_COLOURS):
         s.supply[c] = circ[c]
@@ -166,12 +163,33 @@ cdef class NativeStrategy:
         self.view_cat = NULL
         self.rng = NULL
         self.rng_box = None
+        self.need_key_n = -1  # Scripted._need_key None: no key matches
 
     def __dealloc__(self):
         free(self.view_cat)
 
     def __repr__(self):
         return f"NativeStrategy({self.name!r})"
+
+    cdef void situation(self, Sit* s, const CView* v, const CCatalogue* cat) noexcept:
+        """Scripted.situation: the need vector is recomputed only when the destinations
+        held change (keyed on their ids, as in Python)."""
+        cdef int i, c
+        cdef bint same = self.need_key_n == v.held_n
+        if same:
+            for i in range(v.held_n):
+                if self.need_key[i] != v.held[i]:
+                    same = False
+                    break
+        if not same:
+            self.need_key_n = v.held_n
+            for c in range(NUM_COLOURS):
+                self.need[c] = 0
+            for i in range(v.held_n):
+                self.need_key[i] = v.held[i]
+                for c in range(NUM_COLOURS):
+                    self.need[c] += cat.dest[v.held[i]].need[c]
+        situation(s, v, self.need)
 
     # ------------------------------------------------------------- destinations
     cdef int keep_setup(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
@@ -222,7 +240,7 @@ cdef class NativeStrategy:
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
         cdef const CDest* d
-        situation(&s, v, cat)
+        self.situation(&s, v, cat)
         for c in range(NUM_COLOURS):
             pile[c] = s.supply[c] + s.hand[c]
             need[c] = s.need[c]
@@ -439,7 +457,7 @@ cdef class NativeStrategy:
         cdef Sit s
         cdef double value
         cdef long long threshold
-        situation(&s, v, cat)
+        self.situation(&s, v, cat)
         if self.family == F_RUSHER:
             self.rusher_placement(&s, out)
             if out.kind != -1 and s.future > 0:
@@ -474,7 +492,7 @@ cdef class NativeStrategy:
             for c in range(CARD_KINDS):  # one card more; circulation is unchanged
                 s.hand[c] = v.hand[c]
         else:
-            situation(&fresh, v, cat)
+            self.situation(&fresh, v, cat)
             s = &fresh
         if self.pick(s, v, False, out):
             return 0
@@ -674,7 +692,17 @@ def _knob(knobs, name, bint is_float):
     return None
 
 
+_FAMILIES = None
+
+
 def _families():
+    global _FAMILIES
+    if _FAMILIES is None:
+        _FAMILIES = _family_classes()
+    return _FAMILIES
+
+
+def _family_classes():
     from sims.strategies.builders import Hoarder, Rusher
     from sims.strategies.planner import Planner, Thief
     from sims.strategies.random_play import RandomStrategy
