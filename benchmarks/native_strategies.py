@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 from cardgame import Game, Rules  # noqa: E402
+from cardgame import _native as cardgame_native  # noqa: E402
 from sims import _native  # noqa: E402
 from sims.clock import ThinkTimes  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
@@ -41,12 +42,17 @@ def native_rate(players: int, games: int, clock: bool) -> float:
 
 
 def python_rate(players: int, games: int, clock: bool) -> float:
+    """Games/s of ``play_game`` on the Python engine (forced: it may prefer the native)."""
     seats = tuple(spec("planner") for _ in range(players))
-    start = time.process_time()
-    for seed in range(games):
-        game = GameSpec("bench", "cell", "base", Rules(), players, seats, seed, seed)
-        play_game(game, ThinkTimes() if clock else None, decision_seconds=0)
-    return games / (time.process_time() - start)
+    engine, cardgame_native.ENGINE = cardgame_native.ENGINE, "python"
+    try:
+        start = time.process_time()
+        for seed in range(games):
+            game = GameSpec("bench", "cell", "base", Rules(), players, seats, seed, seed)
+            play_game(game, ThinkTimes() if clock else None, decision_seconds=0)
+        return games / (time.process_time() - start)
+    finally:
+        cardgame_native.ENGINE = engine
 
 
 def decision_rates(players: int, games: int) -> tuple[int, float, float]:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgame import Game, Rules
+from cardgame import _native as cardgame_native
 from cardgame.record import to_record
 from sims import _native
 from sims.clock import ThinkTimes, play_on_clock
@@ -94,8 +95,19 @@ def assert_same(python: GameOutcome, native: GameOutcome) -> None:
     assert native.record == python.record
 
 
+def python_game(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
+    """``play_game`` on the Python engine and strategies, even where it would take the
+    native path by default (the engine in use is read from ``cardgame._native.ENGINE``)."""
+    engine = cardgame_native.ENGINE
+    cardgame_native.ENGINE = "python"
+    try:
+        return play_game(spec, times, record=record, decision_seconds=0)
+    finally:
+        cardgame_native.ENGINE = engine
+
+
 def both(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
-    python = play_game(spec, times, record=record, decision_seconds=0)
+    python = python_game(spec, times, record)
     assert_same(python, native_outcome(spec, times, record))
     return python
 
