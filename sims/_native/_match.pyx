@@ -38,6 +38,7 @@ from cardgame._native._core cimport (
     legal_from_view,
     mt_gauss,
     mt_load,
+    mt_seed,
     mt_state,
 )
 from sims._native._scripted cimport NativeStrategy, act_to_action, cview_from_seatview
@@ -109,7 +110,8 @@ def play_native(NativeState state, twins, clock=None):
     """Play ``state`` to its end with one ``NativeStrategy`` per seat.
 
     ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
-    game's clock ``random.Random`` (left as ``play_on_clock`` leaves it). Returns
+    game's clock ``random.Random`` (left as ``play_on_clock`` leaves it), or instead of the
+    Random its seed (an int or str: seeded in C, as ``random.Random(seed)``). Returns
     ``(state, offers, minutes, failure)``: the offer rows of every keep decision as
     ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
     fail (the error text is the Python engine's; minutes are nan then, as there).
@@ -145,7 +147,11 @@ def play_native(NativeState state, twins, clock=None):
         resolution = times.resolution
         sigma = times.sigma
         shift = -sigma * sigma / 2
-        mt_load(&clock_rng, rng.getstate())
+        if isinstance(rng, (int, str)):
+            mt_seed(&clock_rng, rng)
+            rng = None
+        else:
+            mt_load(&clock_rng, rng.getstate())
     failure = None
     round_number = s.round
     turn = s.turn
@@ -205,7 +211,8 @@ def play_native(NativeState state, twins, clock=None):
             turn = s.turn
     minutes = NAN
     if timed:
-        rng.setstate(mt_state(&clock_rng))
+        if rng is not None:
+            rng.setstate(mt_state(&clock_rng))
         if failure is None:
             minutes = now / 60.0
     return state, offers, minutes, failure

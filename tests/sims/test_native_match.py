@@ -290,3 +290,21 @@ def test_the_loop_legality_test_is_the_engines():
             native.apply(legal[rng.randrange(len(legal))])
             steps += 1
     assert checked > 10_000
+
+
+def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    for seed in range(6):
+        game = Game(2 + seed % 3, seed, Rules())
+        clock_seed = stream_seed(seed, "clock") if seed % 2 else 10**12 + seed
+        minutes = []
+        for clock_rng in (random.Random(clock_seed), clock_seed):
+            twins = [
+                _native.native_twin(spec("planner").build(random.Random(i)))
+                for i in range(game.players)
+            ]
+            played = play_native(NativeState.new(game), twins, (ThinkTimes(), clock_rng))
+            minutes.append(played[2])
+        assert minutes[0] == minutes[1] and minutes[0] > 0
