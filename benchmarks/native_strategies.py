@@ -37,7 +37,7 @@ def native_rate(players: int, games: int, clock: bool) -> float:
     for seed in range(games):
         twins = [_native.native_twin(Planner(random.Random(seed + i))) for i in range(players)]
         state = NativeState.new(Game(players, seed, Rules()))
-        play_native(state, twins, (ThinkTimes(), random.Random(seed)) if clock else None)
+        play_native(state, twins, (ThinkTimes(), f"{seed}:clock") if clock else None)
     return games / (time.process_time() - start)
 
 
