@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from operator import itemgetter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgame import Game, Rules
+from cardgame import Game, Rules, default_catalogue
 from cardgame import actions as A
 from cardgame.actions import KeepDestinations
+from cardgame.catalogue import Catalogue
 from cardgame.cli import main
 from cardgame.errors import IllegalActionError
 from cardgame.observation import SeatView
@@ -536,3 +538,17 @@ def test_unchecked_actions_never_reach_outside_the_arrays():
         empty.apply_unchecked(A.DRAW_DECK)
     native.apply_unchecked(A.DRAW_DECK)  # a legal one goes through
     assert native.phase == A.Phase.SECOND_PICK
+
+
+def test_another_catalogue_order_and_points_play_the_same():
+    # the setup shuffle takes the ids in the catalogue's order; points feed R16 and R20-R22
+    base = default_catalogue()
+    shuffled = list(base.destinations)
+    random.Random(1).shuffle(shuffled)
+    edited = [replace(d, points=d.points + (d.id % 3)) for d in shuffled]
+    bonuses = tuple(replace(b, points=b.points * 2) for b in reversed(base.big_cities))
+    catalogue = Catalogue(tuple(edited), bonuses)
+    for players in (2, 3, 4):
+        for seed in range(15):
+            _same_game(Game(players, seed, catalogue=catalogue))
+    _same_game(Game(2, 99))  # and the default one again (the catalogue cache switches back)

@@ -29,6 +29,15 @@ import random as _random
 from hashlib import sha512 as _sha512
 
 from cardgame import actions as _A
+from cardgame import resolution as _resolution
+from cardgame.cards import CARD_NAMES as _CARD_NAMES
+from cardgame.errors import IllegalActionError as _IllegalActionError
+from cardgame.observation import SeatView as _SeatView
+from cardgame.scoring import SeatScore as _SeatScore
+from cardgame.shuffling import SeededShuffles as _SeededShuffles
+from cardgame.state import GameState as _GameState
+
+from cardgame._native._resolution cimport resolve_held
 
 cdef enum:
     MT_N = 624
@@ -519,15 +528,6 @@ _COLUMNS = _A.COLUMNS
 _THREES = _A.THREES
 
 
-from cardgame import resolution as _resolution
-from cardgame.scoring import SeatScore as _SeatScore
-from cardgame.cards import CARD_NAMES as _CARD_NAMES
-from cardgame.errors import IllegalActionError as _IllegalActionError
-from cardgame.observation import SeatView as _SeatView
-from cardgame.shuffling import SeededShuffles as _SeededShuffles
-from cardgame.state import GameState as _GameState
-
-from cardgame._native._resolution cimport resolve_held
 
 cdef object _PHASES = tuple(_A.Phase)
 cdef object _TRAIN_SETUP = "train_setup"
@@ -1024,9 +1024,11 @@ cdef int end_round(NativeState ns) except -1:
         s.held_n[seat] = left
         s.round_points[seat][s.round - 1] = total
         if resolution is not None:
-            resolution.append(
-                {"seat": seat, "reached": int_list(got, n), "unreached": int_list(s.held[seat], left)}
-            )
+            resolution.append({
+                "seat": seat,
+                "reached": int_list(got, n),
+                "unreached": int_list(s.held[seat], left),
+            })
     if resolution is not None:
         ns.record["resolutions"].append({"round": s.round, "seats": resolution})
     if s.round < s.rules.rounds_total:
