@@ -152,6 +152,7 @@ cdef int mt_randbelow(MT* mt, int n) noexcept nogil       # Random._randbelow(n)
 cdef void mt_shuffle(MT* mt, int* x, int n) noexcept nogil   # Random.shuffle
 cdef double mt_random(MT* mt) noexcept nogil              # Random.random()
 cdef double mt_gauss(MT* mt, double mu, double sigma) noexcept nogil   # Random.gauss
+cdef void mt_seed(MT* mt, object seed) except *     # random.Random(seed), int or str (H2: clock)
 
 
 # ---------------------------------------------------------------- legality (no GIL needed)

@@ -28,3 +28,11 @@ def native_twin(strategy: Any) -> Any:
     if scripted is None:
         return None
     return scripted.native_twin(strategy)
+
+
+def native_twins(strategies: Any) -> Any:
+    """Twins of several strategies (those sharing a ``random.Random`` share its state in C,
+    as rollout policies do), or None if one has none or the extension is not built."""
+    if scripted is None:
+        return None
+    return scripted.native_twins(strategies)

@@ -38,9 +38,10 @@ from cardgame._native._core cimport (
     legal_from_view,
     mt_gauss,
     mt_load,
+    mt_seed,
     mt_state,
 )
-from sims._native._scripted cimport NativeStrategy, act_to_action
+from sims._native._scripted cimport NativeStrategy, act_to_action, cview_from_seatview
 
 # sims.match.MAX_TURNS (tests check they agree)
 TURN_LIMIT = 2000
@@ -109,7 +110,8 @@ def play_native(NativeState state, twins, clock=None):
     """Play ``state`` to its end with one ``NativeStrategy`` per seat.
 
     ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
-    game's clock ``random.Random`` (left as ``play_on_clock`` leaves it). Returns
+    game's clock ``random.Random`` (left as ``play_on_clock`` leaves it), or instead of the
+    Random its seed (an int or str: seeded in C, as ``random.Random(seed)``). Returns
     ``(state, offers, minutes, failure)``: the offer rows of every keep decision as
     ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
     fail (the error text is the Python engine's; minutes are nan then, as there).
@@ -145,7 +147,11 @@ def play_native(NativeState state, twins, clock=None):
         resolution = times.resolution
         sigma = times.sigma
         shift = -sigma * sigma / 2
-        mt_load(&clock_rng, rng.getstate())
+        if isinstance(rng, (int, str)):
+            mt_seed(&clock_rng, rng)
+            rng = None
+        else:
+            mt_load(&clock_rng, rng.getstate())
     failure = None
     round_number = s.round
     turn = s.turn
@@ -163,8 +169,10 @@ def play_native(NativeState state, twins, clock=None):
             failure = (seat, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
             break
         if not is_legal(&v, &act):
-            failure = (seat, _illegal(state, act_to_action(&act, &v)))
-            break
+            error = _illegal(state, act_to_action(&act, &v))
+            if error is not None:
+                failure = (seat, error)
+                break
         if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
             offered_n = s.offer_n[seat]
             for i in range(offered_n):
@@ -203,21 +211,23 @@ def play_native(NativeState state, twins, clock=None):
             turn = s.turn
     minutes = NAN
     if timed:
-        rng.setstate(mt_state(&clock_rng))
+        if rng is not None:
+            rng.setstate(mt_state(&clock_rng))
         if failure is None:
             minutes = now / 60.0
     return state, offers, minutes, failure
 
 
 def _illegal(NativeState state, action):
-    """The Python engine's words for an illegal action (what play_game reports)."""
+    """The Python engine's words for an illegal action (what play_game reports), or None
+    if the engine's checked path finds it legal after all (its word is the rule)."""
     from cardgame import IllegalActionError
 
     try:
         state.check(action)
     except IllegalActionError as exc:
         return str(exc)
-    raise AssertionError(f"{action!r} is legal to the engine but not to the native loop")
+    return None
 
 
 def native_view_dict(NativeState state, int seat):
@@ -228,3 +238,65 @@ def native_view_dict(NativeState state, int seat):
         raise ValueError(f"no seat {seat} at a table of {state.s.players}")
     fill_view(&state.s, seat, &v)
     return v
+
+
+# sims.search.rollout.MAX_PLAYOUT_TURNS (tests check they agree)
+PLAYOUT_TURN_LIMIT = 2000
+
+
+def play_out(NativeState state, twins, until_turn=None):
+    """``sims.search.rollout.play_out`` on the native core: play ``state`` to its end with
+    one twin per seat, or only until turn ``until_turn`` (twins from ``native_twins`` of
+    the rollout policies, so random seats share one RNG as the Python policies do)."""
+    cdef CState* s = &state.s
+    cdef int players = s.players, seat, i
+    cdef long long limit = PLAYOUT_TURN_LIMIT
+    cdef CView v
+    cdef Act act
+    cdef list seats = list(twins)
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} twins for {players} seats")
+    for i in range(players):
+        if not isinstance(seats[i], NativeStrategy):
+            raise TypeError(f"seat {i}: {seats[i]!r} is not a NativeStrategy")
+    if until_turn is not None and until_turn < limit:
+        limit = until_turn if until_turn > -1 else -1  # no turn is below 0
+    while s.phase != PH_OVER:
+        if s.turn > limit:
+            return
+        seat = s.seat
+        fill_view(s, seat, &v)
+        (<NativeStrategy>seats[seat]).decide(&v, &state.cat, &act)
+        if not is_legal(&v, &act):  # never for the rollout policies: no memory corrupted
+            raise ValueError(f"seat {seat}: illegal action {act_to_action(&act, &v)!r}")
+        state.apply_act(&act)
+
+
+def loop_finds_legal(view, action):
+    """Whether the native loop's legality test passes ``action`` in ``view`` (a SeatView of
+    the seat to move); tests hold it against ``actions.problem``. Keeps name offer ids."""
+    from cardgame import actions as A
+
+    cdef CView v
+    cdef Act act
+    cview_from_seatview(view, &v)
+    kind = type(action)
+    act.a = act.b = act.c = 0
+    if kind is A.DrawDeck:
+        act.kind = K_DRAW_DECK
+    elif kind is A.DrawFaceUp:
+        act.kind, act.a = K_FACE_UP, action.slot
+    elif kind is A.PlaceColumn:
+        act.kind, act.a, act.b, act.c = K_COLUMN, action.colour, action.wagons, action.locos
+    elif kind is A.PlaceThree:
+        act.kind = K_THREE
+        act.a, act.b, act.c = action.colours
+    elif kind is A.DrawDestinations:
+        act.kind = K_DRAW_DESTINATIONS
+    elif kind is A.Pass:
+        act.kind = K_PASS
+    else:
+        offer = list(view.offer_ids)
+        act.kind = K_KEEP
+        act.a = sum(1 << offer.index(d) for d in action.ids)
+    return is_legal(&v, &act)

@@ -29,6 +29,11 @@ ctypedef struct Sit:
     int hand[9]
 
 
+cdef class RngBox:
+    # one random.Random's state, shared by the twins of strategies sharing that Random
+    cdef MT mt
+
+
 cdef class NativeStrategy:
     cdef readonly int family
     cdef readonly str name
@@ -38,10 +43,14 @@ cdef class NativeStrategy:
     cdef long long ticket_margin, ticket_pause, slack
     # per-seat memory
     cdef long long pause_until
+    cdef int need_key[46]             # Scripted._need_key: the held ids the need is for
+    cdef int need_key_n               # -1: none yet
+    cdef int need[8]                  # Scripted._need
     cdef Sit first_pick
     cdef bint has_first_pick
     cdef long long first_pick_turn
-    cdef MT rng                       # RandomStrategy's rng
+    cdef MT* rng                      # RandomStrategy's rng: in rng_box, maybe shared
+    cdef RngBox rng_box
     # decide_view's catalogue, built from the views' shared destination table (on first use)
     cdef CCatalogue* view_cat
     cdef object view_table
@@ -49,6 +58,7 @@ cdef class NativeStrategy:
 
     cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1
     # the hooks of sims.strategies.common.Scripted, with the families' overrides
+    cdef void situation(self, Sit* s, const CView* v, const CCatalogue* cat) noexcept
     cdef int keep_setup(self, const CView* v, const CCatalogue* cat, Act* out) except -1
     cdef int keep_drawn(self, const CView* v, const CCatalogue* cat, Act* out) except -1
     cdef bint wants_destinations(self, const Sit* s, const CView* v) noexcept

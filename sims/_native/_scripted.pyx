@@ -76,9 +76,9 @@ cdef inline long long _min(long long a, long long b) noexcept nogil:
     return a if a < b else b
 
 
-cdef void situation(Sit* s, const CView* v, const CCatalogue* cat) noexcept nogil:
-    """Situation(view, colour_need(view.held))."""
-    cdef int c, i, seat = v.seat, holder
+cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
+    """Situation(view, need), ``need`` being colour_need(view.held)."""
+    cdef int c, seat = v.seat, holder
     cdef long long future, size, flows, from_locos, total = 0
     cdef const int* circ = v.circulation[seat]
     s.seat = seat
@@ -90,10 +90,7 @@ cdef void situation(Sit* s, const CView* v, const CCatalogue* cat) noexcept nogi
         future = <long long>(<double>v.deck_size / (DRAW_RATE * v.players)) + 1
     s.future = future
     for c in range(NUM_COLOURS):
-        s.need[c] = 0
-    for i in range(v.held_n):
-        for c in range(NUM_COLOURS):
-            s.need[c] += cat.dest[v.held[i]].need[c]
+        s.need[c] = need[c]
     s.locos_coming = circ[LOCO]
     for c in range(NUM_COLOURS):
         s.supply[c] = circ[c]
@@ -148,6 +145,10 @@ cdef inline void sort3(int* x) noexcept nogil:
         t = x[0]; x[0] = x[1]; x[1] = t
 
 
+cdef class RngBox:
+    """A ``random.Random`` state in C, shared by the twins of strategies sharing it."""
+
+
 cdef class NativeStrategy:
     """The native twin of one built-in strategy instance: its knobs and memory."""
 
@@ -160,12 +161,35 @@ cdef class NativeStrategy:
         self.view_table = None
         self.view_big = None
         self.view_cat = NULL
+        self.rng = NULL
+        self.rng_box = None
+        self.need_key_n = -1  # Scripted._need_key None: no key matches
 
     def __dealloc__(self):
         free(self.view_cat)
 
     def __repr__(self):
         return f"NativeStrategy({self.name!r})"
+
+    cdef void situation(self, Sit* s, const CView* v, const CCatalogue* cat) noexcept:
+        """Scripted.situation: the need vector is recomputed only when the destinations
+        held change (keyed on their ids, as in Python)."""
+        cdef int i, c
+        cdef bint same = self.need_key_n == v.held_n
+        if same:
+            for i in range(v.held_n):
+                if self.need_key[i] != v.held[i]:
+                    same = False
+                    break
+        if not same:
+            self.need_key_n = v.held_n
+            for c in range(NUM_COLOURS):
+                self.need[c] = 0
+            for i in range(v.held_n):
+                self.need_key[i] = v.held[i]
+                for c in range(NUM_COLOURS):
+                    self.need[c] += cat.dest[v.held[i]].need[c]
+        situation(s, v, self.need)
 
     # ------------------------------------------------------------- destinations
     cdef int keep_setup(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
@@ -216,7 +240,7 @@ cdef class NativeStrategy:
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
         cdef const CDest* d
-        situation(&s, v, cat)
+        self.situation(&s, v, cat)
         for c in range(NUM_COLOURS):
             pile[c] = s.supply[c] + s.hand[c]
             need[c] = s.need[c]
@@ -433,7 +457,7 @@ cdef class NativeStrategy:
         cdef Sit s
         cdef double value
         cdef long long threshold
-        situation(&s, v, cat)
+        self.situation(&s, v, cat)
         if self.family == F_RUSHER:
             self.rusher_placement(&s, out)
             if out.kind != -1 and s.future > 0:
@@ -468,7 +492,7 @@ cdef class NativeStrategy:
             for c in range(CARD_KINDS):  # one card more; circulation is unchanged
                 s.hand[c] = v.hand[c]
         else:
-            situation(&fresh, v, cat)
+            self.situation(&fresh, v, cat)
             s = &fresh
         if self.pick(s, v, False, out):
             return 0
@@ -495,7 +519,7 @@ cdef class NativeStrategy:
         cdef int n = legal_from_view(v, legal_buf)
         if n == 0:
             raise ValueError("empty range for randrange()")
-        out[0] = legal_buf[mt_randbelow(&self.rng, n)]
+        out[0] = legal_buf[mt_randbelow(self.rng, n)]
         return 0
 
     cdef int decide(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
@@ -529,8 +553,11 @@ cdef class NativeStrategy:
         return act_to_action(&act, &v)
 
     def getstate(self):
-        """The random strategy's RNG state (``random.Random.setstate`` form)."""
-        return mt_state(&self.rng)
+        """The random strategy's RNG state (``random.Random.setstate`` form), or None for
+        a scripted strategy (which never draws)."""
+        if self.rng_box is None:
+            return None
+        return mt_state(self.rng)
 
     @property
     def pause_turn(self):
@@ -665,7 +692,17 @@ def _knob(knobs, name, bint is_float):
     return None
 
 
+_FAMILIES = None
+
+
 def _families():
+    global _FAMILIES
+    if _FAMILIES is None:
+        _FAMILIES = _family_classes()
+    return _FAMILIES
+
+
+def _family_classes():
     from sims.strategies.builders import Hoarder, Rusher
     from sims.strategies.planner import Planner, Thief
     from sims.strategies.random_play import RandomStrategy
@@ -687,6 +724,25 @@ def native_twin(strategy):
     knobs the C types hold: finite, within +-1e12 / +-2**40), carrying its state; else None.
 
     The twin decides what the Python strategy would from here on, given the same views."""
+    return _twin(strategy, None)
+
+
+def native_twins(strategies):
+    """Twins of several strategies, or None if one has none. Strategies that share one
+    ``random.Random`` (as rollout policies do) get twins sharing one copy of its state, so
+    their draws interleave as in Python; ``getstate()`` of any of them gives it back."""
+    boxes = {}
+    twins = []
+    for strategy in strategies:
+        twin = _twin(strategy, boxes)
+        if twin is None:
+            return None
+        twins.append(twin)
+    return twins
+
+
+cdef object _twin(object strategy, dict boxes):
+    cdef RngBox box
     family = _families().get(type(strategy))
     if family is None:
         return None
@@ -697,7 +753,15 @@ def native_twin(strategy):
     twin.family = family
     twin.name = type(strategy).name
     if family == F_RANDOM:
-        mt_load(&twin.rng, strategy.rng.getstate())
+        rng = strategy.rng
+        box = None if boxes is None else boxes.get(id(rng), (None, None))[1]
+        if box is None:
+            box = RngBox()
+            mt_load(&box.mt, rng.getstate())
+            if boxes is not None:
+                boxes[id(rng)] = (rng, box)  # the Random kept: its id stays its own
+        twin.rng_box = box
+        twin.rng = &box.mt
         return twin
     values = {}
     for names, is_float in (

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgame import Game, Rules
+from cardgame import Game, KeepDestinations, Rules
+from cardgame import _native as cardgame_native
+from cardgame import actions as A
 from cardgame.record import to_record
 from sims import _native
 from sims.clock import ThinkTimes, play_on_clock
@@ -94,8 +97,19 @@ def assert_same(python: GameOutcome, native: GameOutcome) -> None:
     assert native.record == python.record
 
 
+def python_game(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
+    """``play_game`` on the Python engine and strategies, even where it would take the
+    native path by default (the engine in use is read from ``cardgame._native.ENGINE``)."""
+    engine = cardgame_native.ENGINE
+    cardgame_native.ENGINE = "python"
+    try:
+        return play_game(spec, times, record=record, decision_seconds=0)
+    finally:
+        cardgame_native.ENGINE = engine
+
+
 def both(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
-    python = play_game(spec, times, record=record, decision_seconds=0)
+    python = python_game(spec, times, record)
     assert_same(python, native_outcome(spec, times, record))
     return python
 
@@ -243,3 +257,54 @@ def test_any_knobs_any_variant_the_same_outcome(data, seed, players, variant, cl
     seats = tuple(data.draw(knobbed_spec(f"s{i}")) for i in range(players))
     game = GameSpec("s", "c", variant, VARIANTS[variant], players, seats, 0, seed)
     both(game, ThinkTimes() if clock else None, record=True)
+
+
+def every_action(view) -> list:
+    out = [A.DRAW_DECK, A.DRAW_DESTINATIONS, A.PASS, *A.DRAW_FACE_UP, *A.THREES.values()]
+    out += [a for colour in A.COLUMNS for row in colour for a in row]
+    offer = view.offer_ids
+    for size in range(len(offer) + 1):
+        out += [KeepDestinations(ids) for ids in combinations(offer, size)]
+    return out
+
+
+def test_the_loop_legality_test_is_the_engines():
+    from cardgame._native._core import NativeState
+    from sims._native._match import loop_finds_legal
+
+    checked = 0
+    for seed, variant in enumerate(VARIANTS):
+        players = 2 + seed % 3
+        native = NativeState.new(Game(players, seed, VARIANTS[variant]))
+        rng = random.Random(seed)
+        steps = 0
+        while not native.is_over and steps < 300:
+            state = native.to_state()
+            view = state.view(state.seat)
+            if steps % 11 == 0 or int(view.phase) != 1:  # every keep, some turns
+                for action in every_action(view):
+                    expected = A.problem(action, *view._legality_fields()) is None
+                    assert loop_finds_legal(view, action) == expected, (variant, action)
+                    checked += 1
+            legal = native.legal_actions()
+            native.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert checked > 10_000
+
+
+def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    for seed in range(6):
+        game = Game(2 + seed % 3, seed, Rules())
+        clock_seed = stream_seed(seed, "clock") if seed % 2 else 10**12 + seed
+        minutes = []
+        for clock_rng in (random.Random(clock_seed), clock_seed):
+            twins = [
+                _native.native_twin(spec("planner").build(random.Random(i)))
+                for i in range(game.players)
+            ]
+            played = play_native(NativeState.new(game), twins, (ThinkTimes(), clock_rng))
+            minutes.append(played[2])
+        assert minutes[0] == minutes[1] and minutes[0] > 0
