@@ -144,7 +144,8 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
         return None
     game = Game(spec.players, spec.seed, spec.rules)
     start = native.NativeState.new(game, record=record)
-    clock = (times, random.Random(stream_seed(spec.seed, "clock"))) if times is not None else None
+    # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
+    clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
     played, offers, minutes, failed = native.play_native(start, twins, clock)
     state = played.to_state()
     failure = None
@@ -153,9 +154,8 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
         failure = StrategyFailure(seat, _label(spec, seat), error)
     else:
         problem = invariant_problem(state)
-        if problem is not None:
+        if problem is not None:  # minutes kept, as on the Python path
             failure = StrategyFailure(-1, "", f"invariant broken: {problem}")
-            minutes = float("nan")
     if failure is not None:
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
     outcome = GameOutcome(

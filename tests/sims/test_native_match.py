@@ -13,20 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgame import Game, KeepDestinations, Rules
-from cardgame import _native as cardgame_native
 from cardgame import actions as A
-from cardgame.record import to_record
 from sims import _native
 from sims.clock import ThinkTimes, play_on_clock
-from sims.invariants import invariant_problem
 from sims.match import (
     MAX_TURNS,
     GameOutcome,
     GameSpec,
-    StrategyFailure,
-    _destination_rows,
-    _game_row,
-    _seat_rows,
+    _play_native,
     play_game,
 )
 from sims.seeding import stream_seed
@@ -51,39 +45,10 @@ BAD = StrategySpec("bad", "planner", (("min_column", 0), ("extra_cards", -5), ("
 
 
 def native_outcome(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
-    """``play_game`` on the native loop: twins of the seats' strategies, ``play_native``,
-    then the rows from ``NativeState.to_state()`` (what the runner will do)."""
-    from cardgame._native._core import NativeState
-    from sims._native._match import play_native
-
-    twins = []
-    for seat, seat_spec in enumerate(spec.seats):
-        rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
-        twins.append(_native.native_twin(seat_spec.build(rng)))
-    assert all(t is not None for t in twins)
-    native = NativeState.new(Game(spec.players, spec.seed, spec.rules), record=record)
-    clock = None if times is None else (times, random.Random(stream_seed(spec.seed, "clock")))
-    native, offers, minutes, failure = play_native(native, twins, clock)
-    return outcome_rows(spec, native.to_state(), offers, minutes, failure, record)
-
-
-def outcome_rows(spec, state, offers, minutes, failure, record) -> GameOutcome:
-    """The rows play_game makes of a finished (or failed) state."""
-    if failure is not None:
-        seat, error = failure
-        broken = StrategyFailure(seat, spec.seats[seat].label, error)
-        return GameOutcome(game=_game_row(spec, state, minutes, broken))
-    problem = invariant_problem(state)
-    if problem is not None:
-        broken = StrategyFailure(-1, "", f"invariant broken: {problem}")
-        return GameOutcome(game=_game_row(spec, state, minutes, broken))
-    outcome = GameOutcome(
-        game=_game_row(spec, state, minutes, None),
-        seats=_seat_rows(spec, state),
-        destinations=_destination_rows(spec, state, offers),
-    )
-    if record:
-        outcome.record = to_record(state, [s.label for s in spec.seats])
+    """``play_game``'s native path (what the runner takes for built-in line-ups): it must
+    take it here, every seat having a twin."""
+    outcome = _play_native(spec, times, record)
+    assert outcome is not None, "the native path refused a line-up of built-ins"
     return outcome
 
 
@@ -98,14 +63,8 @@ def assert_same(python: GameOutcome, native: GameOutcome) -> None:
 
 
 def python_game(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
-    """``play_game`` on the Python engine and strategies, even where it would take the
-    native path by default (the engine in use is read from ``cardgame._native.ENGINE``)."""
-    engine = cardgame_native.ENGINE
-    cardgame_native.ENGINE = "python"
-    try:
-        return play_game(spec, times, record=record, decision_seconds=0)
-    finally:
-        cardgame_native.ENGINE = engine
+    """``play_game`` on the Python engine and strategies (a study's ``engine = "python"``)."""
+    return play_game(spec, times, record=record, decision_seconds=0, engine="python")
 
 
 def both(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome:
@@ -308,3 +267,33 @@ def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
             played = play_native(NativeState.new(game), twins, (ThinkTimes(), clock_rng))
             minutes.append(played[2])
         assert minutes[0] == minutes[1] and minutes[0] > 0
+
+
+def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
+    """``engine = "auto"`` (built-in line-ups on the native loop) and ``engine = "python"``
+    write the same result files, byte for byte: records, a rule variant, the clock, and a
+    line-up with a seat that has no twin (ismcts: that game stays on the Python path)."""
+    from sims.runner import run
+    from sims.study import from_dict
+    from tests.sims.test_runner import result_files
+
+    study = {
+        "name": "engines",
+        "seed": 11,
+        "players": [2, 3],
+        "lineups": [["planner", "random"], ["hoarder", "rusher", "thief"],
+                    ["big_city", "ticket_hunter"], ["planner", "quick-search"]],
+        "strategies": {"quick-search": {"base": "ismcts", "knobs": {"iterations": 4}}},
+        "variants": {"base": {}, "wipe": {"three_locomotive_wipe": True, "players": [2]}},
+        "games_per_cell": 4,
+        "batch_size": 3,
+    }  # fmt: skip
+    folders = {}
+    for engine in ("python", "auto"):
+        folders[engine] = tmp_path / engine
+        summary = run(from_dict({**study, "engine": engine}, "test"), workers=1,
+                      out=folders[engine], progress=False, records=True)  # fmt: skip
+        assert summary.games_played == summary.games_total == 30
+    python, native = result_files(folders["python"]), result_files(folders["auto"])
+    assert len([name for name in python if name.startswith("records/")]) > 0
+    assert python == native
