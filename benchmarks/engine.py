@@ -1,5 +1,5 @@
 """Engine speed: games per second of random legal play, one core, recording off and on,
-and the Python and native engines side by side (CPU time beside wall time).
+and the Python engine and the native core side by side (CPU time beside wall time).
 
 Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the machine.
 """
@@ -28,34 +28,47 @@ def rates(players: int, games: int) -> tuple[float, float, float]:
     return games / spent[0], games / spent[1], games / spent[2]
 
 
+# the Python engine (R16 in Python, or in the native kernel), and the whole game in C
+MODES = ["python", "python+R16"] + (["native"] if _native.BUILT else [])
+
+
+def _play(mode: str, game: Game) -> None:
+    if mode == "native":
+        from cardgame._native._core import play_random as native_random
+
+        native_random(game)
+        return
+    with resolution.engine_in_use("python" if mode == "python" else "native"):
+        play_random(game, checked=False)
+
+
 def engine_rates(players: int, games: int) -> dict[str, tuple[float, float]]:
-    """Games/s (by CPU time, by wall time) of unchecked random play on each engine built
-    here, interleaved game by game: the same game on each engine in turn."""
-    engines = ["python", "native"] if _native.BUILT else ["python"]
-    cpu = dict.fromkeys(engines, 0.0)
-    wall = dict.fromkeys(engines, 0.0)
+    """Games/s (by CPU time, by wall time) of unchecked random play in each mode built
+    here, interleaved game by game: the same game in each mode in turn (the same games:
+    tests/test_native_core.py)."""
+    cpu = dict.fromkeys(MODES, 0.0)
+    wall = dict.fromkeys(MODES, 0.0)
     for seed in range(games):
-        for name in engines:
-            with resolution.engine_in_use(name):
-                start_cpu, start_wall = time.process_time(), time.perf_counter()
-                play_random(Game(players, seed))
-                cpu[name] += time.process_time() - start_cpu
-                wall[name] += time.perf_counter() - start_wall
-    return {name: (games / cpu[name], games / wall[name]) for name in engines}
+        game = Game(players, seed)
+        for mode in MODES:
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            _play(mode, game)
+            cpu[mode] += time.process_time() - start_cpu
+            wall[mode] += time.perf_counter() - start_wall
+    return {mode: (games / cpu[mode], games / wall[mode]) for mode in MODES}
 
 
 def print_engines(games: int) -> None:
     print(f"\nengines side by side ({_native.describe()}); games/s by CPU time (wall time)")
-    print(f"{'players':>7} {'python':>18} {'native':>18} {'native/python':>14}")
+    print("  python+R16: the Python engine with the native R16 kernel; native: the game in C")
+    print(f"{'players':>7} " + " ".join(f"{m:>20}" for m in MODES) + "   native/python")
     for players in (2, 3, 4):
         got = engine_rates(players, games)
-        py_cpu, py_wall = got["python"]
-        line = f"{players:>7} {py_cpu:>8.0f} ({py_wall:>6.0f})/s"
+        line = f"{players:>7} " + " ".join(
+            f"{cpu:>10.0f} ({wall:>6.0f})/s" for cpu, wall in got.values()
+        )
         if "native" in got:
-            nat_cpu, nat_wall = got["native"]
-            line += f" {nat_cpu:>8.0f} ({nat_wall:>6.0f})/s {nat_cpu / py_cpu:>13.2f}x"
-        else:
-            line += f" {'not built':>18}"
+            line += f" {got['native'][0] / got['python'][0]:>14.1f}x"
         print(line)
 
 

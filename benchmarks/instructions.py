@@ -1,5 +1,6 @@
 """Instructions per planner game, counted by valgrind's callgrind: a repeatable measure
-for before/after comparisons on a noisy machine (wall-clock rates here swing by 1.5x).
+for before/after comparisons on a noisy machine (wall-clock rates here swing by 1.5x), on
+the Python engine and, where it is built, the native core (``CARDGAME_ENGINE``).
 
 Run: python benchmarks/instructions.py [--games 30] [--no-clock] [--source DIR]
 (DIR: a checkout to measure, e.g. a `git worktree` of the commit to compare against.)
@@ -8,6 +9,7 @@ Run: python benchmarks/instructions.py [--games 30] [--no-clock] [--source DIR]
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -28,7 +30,7 @@ for i in range(int(sys.argv[2])):
 """
 
 
-def instructions(source: Path, games: int, clock: bool) -> int:
+def instructions(source: Path, games: int, clock: bool, engine: str) -> int:
     result = subprocess.run(
         [
             "valgrind",
@@ -44,6 +46,7 @@ def instructions(source: Path, games: int, clock: bool) -> int:
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, "CARDGAME_ENGINE": engine},
     )
     return int(re.search(r"Collected : (\d+)", result.stderr).group(1))  # type: ignore[union-attr]
 
@@ -54,12 +57,26 @@ def main() -> None:
     parser.add_argument("--no-clock", action="store_true")
     parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
     args = parser.parse_args()
-    start = instructions(args.source, 0, not args.no_clock)  # imports and set-up
-    total = instructions(args.source, args.games, not args.no_clock)
-    print(
-        f"{args.source}: {(total - start) / args.games / 1e6:.2f} M instructions per "
-        f"2-player planner game ({'no clock' if args.no_clock else 'with clock'})"
-    )
+    engines = ["python", "native"] if _native_built(args.source) else ["python"]
+    counts = {}
+    for engine in engines:
+        start = instructions(args.source, 0, not args.no_clock, engine)  # imports and set-up
+        total = instructions(args.source, args.games, not args.no_clock, engine)
+        counts[engine] = (total - start) / args.games
+        print(
+            f"{args.source} [{engine}]: {counts[engine] / 1e6:.2f} M instructions per "
+            f"2-player planner game ({'no clock' if args.no_clock else 'with clock'})"
+        )
+    if "native" in counts:
+        print(f"python/native: {counts['python'] / counts['native']:.1f}x fewer instructions")
+
+
+def _native_built(source: Path) -> bool:
+    probe = "import sys; sys.path.insert(0, sys.argv[1]); from cardgame import _native; "
+    probe += "print(_native.BUILT)"
+    out = subprocess.run([sys.executable, "-c", probe, str(source)], capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    return out.stdout.strip() == "True"
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .invariants import invariant_problem
 from .seeding import stream_seed
-from .strategy import Strategy, StrategySpec, strategy_class
+from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
@@ -131,32 +131,24 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
 
     Rows, records and failures come from the same functions as the Python path, on the final
     state the core hands back, so both paths give the same tables (tests/sims/
-    test_native_match.py)."""
+    test_native_match.py). The invariant check is the Python path's guard against a
+    strategy that reaches the state by introspection; native twins are C code that only
+    reads its view, so it is left out here (a fifth of this path's time)."""
     native = native_loop()
-    if native is None or not all(native.has_twin(s) for s in spec.seats):
-        return None  # a strategy of one's own is never even built here, only under the guard
-    try:
-        strategies = [_build(spec, seat, None) for seat in range(spec.players)]
-    except StrategyFailure:
-        return None  # the Python path reports it, with the time limit in force
-    twins = [native.native_twin(s) for s in strategies]
-    if any(t is None for t in twins):
+    if native is None:
         return None
+    twins = [native.twin(spec, seat) for seat in range(spec.players)]
+    if any(t is None for t in twins):
+        return None  # a strategy of one's own is never even built here, only under the guard
     game = Game(spec.players, spec.seed, spec.rules)
     start = native.NativeState.new(game, record=record)
     # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
     clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
     played, offers, minutes, failed = native.play_native(start, twins, clock)
     state = played.to_state()
-    failure = None
     if failed is not None:
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
-    else:
-        problem = invariant_problem(state)
-        if problem is not None:  # minutes kept, as on the Python path
-            failure = StrategyFailure(-1, "", f"invariant broken: {problem}")
-    if failure is not None:
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
     outcome = GameOutcome(
         game=_game_row(spec, state, minutes, None),
@@ -169,7 +161,8 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
 
 
 class _NativeLoop:
-    """What the native path needs from the compiled modules, found once."""
+    """What the native path needs from the compiled modules, found once, and each seat
+    spec's class and knobs, made once per process (knobs are frozen: safe to share)."""
 
     def __init__(self) -> None:
         from cardgame._native._core import NativeState
@@ -177,19 +170,40 @@ class _NativeLoop:
         from ._native import native_twin
         from ._native._match import play_native
         from ._native._scripted import _families
+        from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
         self.classes = frozenset(_families())
+        self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
+        self.made: dict[StrategySpec, tuple[type[Strategy], Any] | None] = {}
+        self.unused_rng = random.Random(0)
 
-    def has_twin(self, seat: StrategySpec) -> bool:
-        """Whether the seat's class is a built-in with a native twin (its knobs may still
-        rule one out: ``native_twin`` says)."""
+    def twin(self, spec: GameSpec, seat: int) -> Any:
+        """The native twin of the seat's strategy, or None: a class without a twin (a
+        strategy of one's own is not even built here), or knobs the twin cannot hold."""
+        seat_spec = spec.seats[seat]
         try:
-            return strategy_class(seat.base) in self.classes
-        except Exception:  # an unloadable class: the Python path reports it
-            return False
+            made = self.made[seat_spec]
+        except KeyError:
+            made = self.made[seat_spec] = self._make(seat_spec)
+        except TypeError:  # an unhashable knob value: no cache
+            made = self._make(seat_spec)
+        if made is None:
+            return None
+        cls, knobs = made
+        rng = _seat_rng(spec, seat) if cls is self.seeded else self.unused_rng
+        return self.native_twin(cls(rng, knobs))
+
+    def _make(self, seat_spec: StrategySpec) -> tuple[type[Strategy], Any] | None:
+        try:
+            cls = strategy_class(seat_spec.base)
+            if cls not in self.classes:
+                return None
+            return cls, make_knobs(cls, dict(seat_spec.knobs), f"strategy {seat_spec.label!r}")
+        except Exception:  # an unloadable class or bad knobs: the Python path reports it
+            return None
 
 
 _loop: list[_NativeLoop | None] = []
@@ -224,11 +238,15 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
 def _build(spec: GameSpec, seat: int, limit: Guard | None) -> Strategy:
     """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game."""
     seat_spec = spec.seats[seat]
-    rng = random.Random(stream_seed(spec.seed, f"seat{seat}:{seat_spec.label}"))
-    built = _guarded(spec, seat, limit, seat_spec.build, rng)
+    built = _guarded(spec, seat, limit, seat_spec.build, _seat_rng(spec, seat))
     if not isinstance(built, Strategy):
         raise StrategyFailure(seat, seat_spec.label, f"built {_show(built)}, not a Strategy")
     return built
+
+
+def _seat_rng(spec: GameSpec, seat: int) -> random.Random:
+    """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
+    return random.Random(stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}"))
 
 
 def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:
@@ -440,6 +458,7 @@ def _destination_rows(
     spec: GameSpec, state: GameState, offers: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     catalogue = state.game.catalogue
+    base = _base(spec)
     rows = []
     for offer in offers:
         dest = catalogue.destination(offer["destination_id"])
@@ -448,7 +467,7 @@ def _destination_rows(
         reached = reached_round is not None and dest.id in state.reached[seat]
         rows.append(
             {
-                **_base(spec),
+                **base,
                 **offer,
                 "strategy": spec.seats[seat].label,
                 "points": dest.points,
