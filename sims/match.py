@@ -115,6 +115,13 @@ def play_game(
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
     except StrategyFailure as failure:
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
+    return _finished(spec, state, minutes, offers, record)
+
+
+def _finished(
+    spec: GameSpec, state: GameState, minutes: float, offers: list[dict[str, Any]], record: bool
+) -> GameOutcome:
+    """The rows (and record) of a game played to its end, on either engine's final state."""
     outcome = GameOutcome(
         game=_game_row(spec, state, minutes, None),
         seats=_seat_rows(spec, state),
@@ -150,14 +157,7 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
-    outcome = GameOutcome(
-        game=_game_row(spec, state, minutes, None),
-        seats=_seat_rows(spec, state),
-        destinations=_destination_rows(spec, state, offers),
-    )
-    if record:
-        outcome.record = to_record(state, [s.label for s in spec.seats])
-    return outcome
+    return _finished(spec, state, minutes, offers, record)
 
 
 class _NativeLoop:
