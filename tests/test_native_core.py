@@ -7,6 +7,7 @@ import os
 import random
 from dataclasses import replace
 from operator import itemgetter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -209,13 +210,14 @@ VARIANTS = [
 ]
 
 
-def _same_game(game: Game) -> None:
+def _same_game(game: Game) -> tuple[Any, Any]:
     python = play_random(game, record=True)
     native = _core.play_random(game, record=True)
     assert native.record == python.record
     assert dumps(to_record(native)) == dumps(to_record(python))
     assert native.scores == python.scores
     assert native.winners == python.winners
+    return python, native
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -229,8 +231,18 @@ def test_native_play_random_equals_python(players, rules):
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
 def test_native_play_random_equals_python_many_seeds(players, rules):
+    """Also cross-replayed, every other game: the Python record on the native core, the
+    native record on the Python engine (1,440 games each way, with the tests below)."""
     for seed in range(1000, 1120):
-        _same_game(Game(players, seed, rules))
+        game = Game(players, seed, rules)
+        python, native = _same_game(game)
+        if seed % 2:
+            continue
+        replayed = _replayed_on_native(game, to_record(python))
+        python._shuffles = replayed._shuffles  # the one thing a replay has of its own
+        _assert_same_state(replayed, python)
+        result = replay(to_record(native, ["random"] * players))
+        assert result.ok, result.divergence
 
 
 def test_native_play_random_without_record_plays_the_same_game():
@@ -363,20 +375,26 @@ def test_python_records_replay_on_the_native_state(players, rules):
     for seed in range(6):
         game = Game(players, seed, rules)
         python = play_random(game, record=True)
-        record = to_record(python)
-        shuffles = RecordedShuffles(_shuffle_orders(record))
-        native = _core.NativeState.new(game, record=True, shuffles=shuffles)
-        for kept in record["setup"]["kept"]:
-            native.apply(KeepDestinations(tuple(kept)))
-        for turn in record["turns"]:
-            for action in _decisions(turn):
-                native.apply(action)
-        assert native.is_over
-        assert dumps(to_record(native)) == dumps(record)
-        state = native.to_state()
-        assert state._shuffles is shuffles
-        python._shuffles = shuffles
-        _assert_same_state(state, python)
+        replayed = _replayed_on_native(game, to_record(python))
+        python._shuffles = replayed._shuffles  # the one thing a replay has of its own
+        _assert_same_state(replayed, python)
+
+
+def _replayed_on_native(game: Game, record: dict) -> Any:
+    """The recorded game replayed on the native core (its shuffles from the record), as a
+    GameState whose shuffle source is the record's."""
+    shuffles = RecordedShuffles(_shuffle_orders(record))
+    native = _core.NativeState.new(game, record=True, shuffles=shuffles)
+    for kept in record["setup"]["kept"]:
+        native.apply(KeepDestinations(tuple(kept)))
+    for turn in record["turns"]:
+        for action in _decisions(turn):
+            native.apply(action)
+    assert native.is_over
+    assert dumps(to_record(native)) == dumps(record)
+    state = native.to_state()
+    assert state._shuffles is shuffles
+    return state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
