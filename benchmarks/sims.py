@@ -41,17 +41,15 @@ def _play(mode: str, game: GameSpec) -> None:
 
 
 def _bare_native(game: GameSpec) -> None:
-    """The native loop with nothing around it: twins, a fresh state, play to the end."""
-    import random
-
-    from cardgame._native._core import NativeState
-    from sims._native._match import play_native
-
+    """The native loop with nothing around it: twins (made as the runner makes them), a
+    fresh state, play to the end; no rows."""
     from cardgame import Game
-    from sims._native import native_twin
+    from sims.match import native_loop
 
-    twins = [native_twin(s.build(random.Random(i))) for i, s in enumerate(game.seats)]
-    play_native(NativeState.new(Game(game.players, game.seed, game.rules)), twins)
+    native = native_loop()
+    twins = [native.twin(game, seat) for seat in range(game.players)]
+    state = native.NativeState.new(Game(game.players, game.seed, game.rules))
+    native.play_native(state, twins)
 
 
 def planner_engines(players: int, games: int) -> dict[str, tuple[float, float]]:
