@@ -18,19 +18,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from cardgame import Action
-from cardgame.knowledge import Knowledge, sample_world
+from cardgame.knowledge import Knowledge
 from cardgame.observation import SeatView
 
 from .candidates import candidates
-from .rollout import play_out, policies, reward
-
-Sampler = Callable[[random.Random], Any]  # a world the observer cannot rule out
+from .rollout import Engine, Sampler, engine_for, reward
 
 
 @dataclass(frozen=True)
@@ -71,16 +67,20 @@ def search(
     rng: random.Random,
     forgotten: int = 0,
     advice: SeatView | None = None,
+    engine: Engine | None = None,
 ) -> SearchResult:
     """The move chosen at the root after the budget is spent.
 
     ``forgotten``: cards of its own pile the seat does not recall (``knowledge.view`` holds
     the recalled ones); each sampled world draws their kinds from the unseen cards.
     ``advice``: the view the root's candidate moves are drawn from (default the knowledge's).
+    ``engine``: where the worlds are played (``rollout.engine_for``: by default the native
+    core when in use); the search and its result are the same on either.
     """
-    sample = partial(sample_world, knowledge, own_unknown=forgotten)
+    engine = engine or engine_for()
+    sample = engine.sampler(knowledge, forgotten)
     if settings.root == "halving":
-        return _search_halving(knowledge, sample, settings, rng, advice or knowledge.view)
+        return _search_halving(knowledge, sample, settings, rng, advice or knowledge.view, engine)
     observer = knowledge.seat
     root = Node()
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
@@ -88,8 +88,8 @@ def search(
     while done < settings.iterations:
         if deadline is not None and done and time.perf_counter() > deadline:
             break
-        world_rng = random.Random(rng.getrandbits(64))
-        _iterate(root, sample(world_rng), observer, settings, world_rng)
+        world, world_rng = sample(rng.getrandbits(64))()
+        _iterate(root, world, observer, settings, engine, world_rng)
         done += 1
     ranked = sorted(
         root.children.items(),
@@ -108,6 +108,7 @@ def _search_halving(
     settings: SearchSettings,
     rng: random.Random,
     advice: SeatView,
+    engine: Engine,
 ) -> SearchResult:
     """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014),
     against the rollout policy's own move.
@@ -136,10 +137,11 @@ def _search_halving(
         for _ in range(worlds):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            world_seed = rng.getrandbits(64)  # the same world and play-out luck for every move
+            # the same world and play-out luck for every move
+            world = sample(rng.getrandbits(64))
             for action in tried:
-                world_rng = random.Random(world_seed)  # sampling anew is cheaper than a copy
-                value = _iterate(root, sample(world_rng), observer, settings, world_rng, action)
+                state, world_rng = world()
+                value = _iterate(root, state, observer, settings, engine, world_rng, action)
                 rewards[action][world_index] = value
                 done += 1
             world_index += 1
@@ -197,20 +199,21 @@ def _iterate(
     world: Any,
     observer: int,
     settings: SearchSettings,
+    engine: Engine,
     rng: random.Random,
     first: Action | None = None,
 ) -> float:
     """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
     move."""
     start_turn = world.turn
-    seat_policies = policies(settings.rollout, world.players, rng)
+    seats = engine.seats(settings.rollout, world.players, rng)
     path = [root]
     node = root
     expanded = False
     while not world.is_over and not expanded:
         seat = world.seat
         if seat != observer:
-            world.apply_unchecked(seat_policies[seat](world.view(seat)))
+            seats.move(world)
             continue
         legal = world.legal_actions()
         if len(legal) == 1:
@@ -225,7 +228,7 @@ def _iterate(
         node = node.children[action]
         path.append(node)
         world.apply_unchecked(action)
-    play_out(world, seat_policies, start_turn + settings.horizon if settings.horizon else None)
+    seats.play_out(world, start_turn + settings.horizon if settings.horizon else None)
     value = reward(world, observer, settings.margin_weight)
     for visited in path:
         visited.visits += 1

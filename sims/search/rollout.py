@@ -1,7 +1,11 @@
 """Play-outs: finish a (sampled) game with a fast policy per seat and score it.
 
 Engine-agnostic: a play-out needs ``is_over``, ``seat``, ``view(seat)``, ``apply_unchecked``,
-``turn``, ``scores`` and ``winners`` of the state, nothing more.
+``turn``, ``scores`` and ``winners`` of the state, nothing more. ``Seats`` hold the rollout
+policies of one play-out; ``engine_for`` picks where a search's worlds are played: on the
+Python engine, or (when the native core and the policies' native twins are built and
+``cardgame._native.ENGINE`` is native) on a ``NativeState`` whose play-out is one C call.
+Both give the same states, rewards and so the same search, bit for bit.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from cardgame import Action
 from cardgame.cards import LOCO
+from cardgame.knowledge import Knowledge, sample_world
 from cardgame.observation import SeatView
 from cardgame.resolution import resolve
 
@@ -27,24 +32,23 @@ MARGIN_SCALE = 20.0
 Policy = Callable[[SeatView], Action]
 
 
-def _planner(rng: random.Random) -> Policy:
-    return Planner(rng).decide
-
-
-def _random(rng: random.Random) -> Policy:
-    return RandomStrategy(rng).decide
-
-
-ROLLOUT_POLICIES: dict[str, Callable[[random.Random], Policy]] = {
-    "planner": _planner,
-    "random": _random,
+# the rollout policies by name: built-in strategies, so each has a native twin
+ROLLOUT_POLICIES: dict[str, Callable[[random.Random], Any]] = {
+    "planner": Planner,
+    "random": RandomStrategy,
 }
+
+
+def rollout_strategies(name: str, players: int, rng: random.Random) -> list[Any]:
+    """Fresh rollout strategies, one per seat (scripted ones keep per-game state; random
+    ones share ``rng``)."""
+    make = ROLLOUT_POLICIES[name]
+    return [make(rng) for _ in range(players)]
 
 
 def policies(name: str, players: int, rng: random.Random) -> list[Policy]:
     """Fresh rollout policies, one per seat (scripted policies keep per-game state)."""
-    make = ROLLOUT_POLICIES[name]
-    return [make(rng) for _ in range(players)]
+    return [s.decide for s in rollout_strategies(name, players, rng)]
 
 
 def play_out(state: Any, seat_policies: list[Policy], until_turn: int | None = None) -> None:
@@ -101,3 +105,123 @@ def reward(state: Any, seat: int, margin_weight: float) -> float:
     best_rival = max(t for i, t in enumerate(totals) if i != seat)
     margin = 0.5 + 0.5 * math.tanh((mine - best_rival) / MARGIN_SCALE)
     return (1.0 - margin_weight) * win + margin_weight * margin
+
+
+class PythonSeats:
+    """The rollout policies of one play-out on the Python engine."""
+
+    __slots__ = ("decide",)
+
+    def __init__(self, strategies: list[Any]) -> None:
+        self.decide = [s.decide for s in strategies]
+
+    def move(self, state: Any) -> None:
+        """The seat to move makes its policy's move."""
+        seat = state.seat
+        state.apply_unchecked(self.decide[seat](state.view(seat)))
+
+    def play_out(self, state: Any, until_turn: int | None) -> None:
+        play_out(state, self.decide, until_turn)
+
+
+class NativeSeats:
+    """The same policies as native twins (``sims._native``): a move decided in C, the
+    play-out one C call (``sims._native._match.play_out``) on a ``NativeState``."""
+
+    __slots__ = ("_play_out", "twins")
+
+    def __init__(self, twins: list[Any], native_play_out: Callable[..., None]) -> None:
+        self.twins = twins
+        self._play_out = native_play_out
+
+    def move(self, state: Any) -> None:
+        seat = state.seat
+        state.apply_unchecked(self.twins[seat].decide_view(state.view(seat)))
+
+    def play_out(self, state: Any, until_turn: int | None) -> None:
+        self._play_out(state, self.twins, until_turn)
+
+
+class PythonEngine:
+    """Worlds and play-outs on the Python engine (the reference)."""
+
+    name = "python"
+
+    def sampler(self, knowledge: Knowledge, forgotten: int) -> Sampler:
+        """Worlds of ``knowledge``: for a seed, a source of the world
+        ``sample_world(knowledge, random.Random(seed), forgotten)`` and that rng after it, once
+        per call (sampling anew is cheaper than a copy of a Python state)."""
+
+        def worlds(seed: int) -> Worlds:
+            def world() -> tuple[Any, random.Random]:
+                rng = random.Random(seed)
+                return sample_world(knowledge, rng, forgotten), rng
+
+            return world
+
+        return worlds
+
+    def seats(self, name: str, players: int, rng: random.Random) -> PythonSeats:
+        return PythonSeats(rollout_strategies(name, players, rng))
+
+
+class NativeEngine:
+    """Worlds converted once to ``NativeState`` and played on with native twins."""
+
+    name = "native"
+
+    def __init__(self) -> None:
+        from .. import _native
+        from .._native._match import play_out as native_play_out
+        from .._native._sample import WorldSampler
+
+        self._twins = _native.native_twins
+
+        self._sampler = WorldSampler
+        self._play_out = native_play_out
+        self._fresh: dict[tuple[str, int], list[Any]] = {}
+
+    def sampler(self, knowledge: Knowledge, forgotten: int) -> Sampler:
+        """As ``PythonEngine.sampler``, each world sampled in C straight into a
+        ``NativeState`` (``sims._native._sample``) once and copied per call (a C copy). The
+        rng is a ``SampledRandom``: never drawn from here, the twins copy its state."""
+        sampler = self._sampler(knowledge, forgotten)
+
+        def worlds(seed: int) -> Worlds:
+            base, rng = sampler.world(seed)
+
+            def world() -> tuple[Any, Any]:
+                return base.copy(), rng
+
+            return world
+
+        return worlds
+
+    def seats(self, name: str, players: int, rng: random.Random) -> NativeSeats:
+        if name == "random":  # its twins load the rng's state now
+            strategies = rollout_strategies(name, players, rng)
+        else:  # a scripted policy draws nothing and never decides here: its fresh state,
+            # copied into each play-out's twins, can be made once
+            strategies = self._fresh.get((name, players))
+            if strategies is None:
+                strategies = self._fresh[name, players] = rollout_strategies(name, players, rng)
+        twins = self._twins(strategies)
+        if twins is None:  # every rollout policy is a built-in with a twin
+            raise RuntimeError(f"no native twin for the {name!r} rollout policy")
+        return NativeSeats(twins, self._play_out)
+
+
+Worlds = Callable[[], tuple[Any, Any]]  # a world to play on, and its rng
+Sampler = Callable[[int], Worlds]  # the worlds of one seed
+Engine = PythonEngine | NativeEngine
+
+
+def engine_for(name: str = "") -> Engine:
+    """Where play-outs run: ``name`` (python or native), or by default the native core
+    when it is built and in use (``cardgame._native.ENGINE``) and so are the twins."""
+    if not name:
+        from cardgame import _native as core
+        from sims import _native as twins
+
+        name = "native" if core.ENGINE == "native" and twins.BUILT else "python"
+    return NativeEngine() if name == "native" else PythonEngine()
