@@ -43,6 +43,11 @@ class SearchSettings:
     seconds: float = 0.0  # > 0: also stop when this much time has passed (not reproducible)
 
 
+Priors = dict[tuple[Any, ...], list[Action]]  # candidates by the observer's view
+# a SeatView's last fields (rules, big cities, destination table): the same in all worlds
+_GAME_FIELDS = 3
+
+
 class Node:
     __slots__ = ("available", "children", "order", "total", "visits")
 
@@ -85,11 +90,12 @@ def search(
     root = Node()
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
     done = 0
+    priors: Priors = {}
     while done < settings.iterations:
         if deadline is not None and done and time.perf_counter() > deadline:
             break
         world, world_rng = sample(rng.getrandbits(64))()
-        _iterate(root, world, observer, settings, engine, world_rng)
+        _iterate(root, world, observer, settings, engine, world_rng, priors=priors)
         done += 1
     ranked = sorted(
         root.children.items(),
@@ -202,9 +208,10 @@ def _iterate(
     engine: Engine,
     rng: random.Random,
     first: Action | None = None,
+    priors: Priors | None = None,
 ) -> float:
     """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
-    move."""
+    move. ``priors``: the search's candidates by view (see ``_select``)."""
     start_turn = world.turn
     seats = engine.seats(settings.rollout, world.players, rng)
     path = [root]
@@ -224,7 +231,7 @@ def _iterate(
             node.order.setdefault(action, len(node.order))
             node.children.setdefault(action, Node()).available += 1
         else:
-            action, expanded = _select(node, world, legal, settings)
+            action, expanded = _select(node, world, legal, settings, priors)
         node = node.children[action]
         path.append(node)
         world.apply_unchecked(action)
@@ -237,10 +244,25 @@ def _iterate(
 
 
 def _select(
-    node: Node, world: Any, legal: list[Action], settings: SearchSettings
+    node: Node,
+    world: Any,
+    legal: list[Action],
+    settings: SearchSettings,
+    priors: Priors | None = None,
 ) -> tuple[Action, bool]:
-    """UCT over the widened candidates legal in this world; an unvisited one first."""
-    options = candidates(world.view(world.seat), legal)
+    """UCT over the widened candidates legal in this world; an unvisited one first.
+
+    The candidates are a function of the view alone (legal moves too follow from it), and
+    the observer's view is the same in many worlds (at the root, in all of them but with a
+    forgetful memory): ``priors`` keeps them by view for the search."""
+    view = world.view(world.seat)
+    if priors is None:
+        options = candidates(view, legal)
+    else:
+        key = view[:-_GAME_FIELDS]  # cheaper to hash than the whole view
+        options = priors.get(key)
+        if options is None:
+            options = priors[key] = candidates(view, legal)
     width = 1 + int(settings.widening * math.sqrt(node.visits))
     options = options[:width]
     order = node.order

@@ -173,13 +173,15 @@ class NativeEngine:
     def __init__(self) -> None:
         from .. import _native
         from .._native._match import play_out as native_play_out
-        from .._native._sample import WorldSampler
+        from .._native._sample import WorldSampler, load_rng
 
         self._twins = _native.native_twins
 
         self._sampler = WorldSampler
         self._play_out = native_play_out
         self._fresh: dict[tuple[str, int], list[Any]] = {}
+        self._random: dict[int, list[Any]] = {}
+        self._load_rng = load_rng
 
     def sampler(self, knowledge: Knowledge, forgotten: int) -> Sampler:
         """As ``PythonEngine.sampler``, each world sampled in C straight into a
@@ -197,17 +199,29 @@ class NativeEngine:
 
         return worlds
 
-    def seats(self, name: str, players: int, rng: random.Random) -> NativeSeats:
-        if name == "random":  # its twins load the rng's state now
-            strategies = rollout_strategies(name, players, rng)
-        else:  # a scripted policy draws nothing and never decides here: its fresh state,
-            # copied into each play-out's twins, can be made once
-            strategies = self._fresh.get((name, players))
-            if strategies is None:
-                strategies = self._fresh[name, players] = rollout_strategies(name, players, rng)
+    def _make_twins(self, name: str, strategies: list[Any]) -> list[Any]:
         twins = self._twins(strategies)
         if twins is None:  # every rollout policy is a built-in with a twin
             raise RuntimeError(f"no native twin for the {name!r} rollout policy")
+        return twins
+
+    def seats(self, name: str, players: int, rng: Any) -> NativeSeats:
+        if name == "random":
+            # a random policy keeps no state but its rng: its twins (sharing one rng, as the
+            # Python policies share the world's rng) are made once and take each world's
+            # rng state in C
+            twins = self._random.get(players)
+            if twins is None:
+                strategies = rollout_strategies(name, players, random.Random(0))
+                twins = self._random[players] = self._make_twins(name, strategies)
+            self._load_rng(twins, rng)
+        else:
+            # a scripted policy draws nothing and keeps per-game state: new twins per
+            # play-out, from fresh strategies made once (they never decide themselves)
+            strategies = self._fresh.get((name, players))
+            if strategies is None:
+                strategies = self._fresh[name, players] = rollout_strategies(name, players, rng)
+            twins = self._make_twins(name, strategies)
         return NativeSeats(twins, self._play_out)
 
 
@@ -218,10 +232,17 @@ Engine = PythonEngine | NativeEngine
 
 def engine_for(name: str = "") -> Engine:
     """Where play-outs run: ``name`` (python or native), or by default the native core
-    when it is built and in use (``cardgame._native.ENGINE``) and so are the twins."""
-    if not name:
-        from cardgame import _native as core
-        from sims import _native as twins
+    when it is built and in use (``cardgame._native.ENGINE``) and so are the search's
+    native modules (the twins, the play-out and the sampler; else Python, as if unbuilt)."""
+    if name == "python":
+        return PythonEngine()
+    if name == "native":
+        return NativeEngine()
+    from cardgame import _native as core
 
-        name = "native" if core.ENGINE == "native" and twins.BUILT else "python"
-    return NativeEngine() if name == "native" else PythonEngine()
+    if core.ENGINE != "native":
+        return PythonEngine()
+    try:
+        return NativeEngine()
+    except ImportError:  # a module of sims/_native not built: the same search in Python
+        return PythonEngine()

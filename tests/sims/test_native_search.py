@@ -52,9 +52,9 @@ def test_ismcts_searches_alike_on_both_engines(monkeypatch, players, root, horiz
     assert python[0] and native == python
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_random_rollouts_search_alike_on_both_engines(monkeypatch, players):
-    knobs = {"iterations": 6, "rollout": "random", "horizon": 10 * (players == 4)}
+@pytest.mark.parametrize(("players", "root"), [(2, "halving"), (3, "uct"), (4, "halving")])
+def test_random_rollouts_search_alike_on_both_engines(monkeypatch, players, root):
+    knobs = {"iterations": 6, "rollout": "random", "root": root, "horizon": 10 * (players == 4)}
     python = _searches(monkeypatch, "python", players, knobs, 41 + players)
     native = _searches(monkeypatch, "native", players, knobs, 41 + players)
     assert python[0] and native == python
@@ -113,3 +113,17 @@ def test_worlds_sampled_in_c_are_the_python_samples(players):
             assert after.getstate() == expected_rng.getstate()
             checked += 1
     assert checked >= 18
+
+
+def test_a_missing_native_module_leaves_the_search_on_python(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(core, "ENGINE", "native")
+    monkeypatch.setitem(sys.modules, "sims._native._sample", None)  # import fails
+    assert isinstance(engine_for(), PythonEngine)
+
+
+def test_the_priors_key_leaves_out_only_the_games_constants():
+    from cardgame.observation import _FIELDS
+
+    assert _FIELDS[-search_module._GAME_FIELDS :] == ("rules", "big_cities", "destinations_by_id")
