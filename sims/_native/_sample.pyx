@@ -14,8 +14,12 @@ from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
     MT,
+    Act,
+    CView,
     NativeState,
     CARD_KINDS,
+    MAX_ACTIONS,
+    PH_OVER,
     MAX_DEST_ID,
     MAX_OFFER,
     MAX_SEATS,
@@ -24,6 +28,8 @@ from cardgame._native._core cimport (
     mt_seed,
     mt_shuffle,
     mt_state,
+    fill_view,
+    legal_from_view,
 )
 from sims._native._scripted cimport NativeStrategy
 
@@ -170,3 +176,13 @@ def load_rng(twins, SampledRandom rng):
         twin = <NativeStrategy?>item
         if twin.rng_box is not None:
             memcpy(&twin.rng_box.mt, &rng.mt, sizeof(MT))
+
+
+def legal_count(NativeState state):
+    """``len(state.legal_actions())`` without building the actions (0 once over)."""
+    cdef CView v
+    cdef Act buf[MAX_ACTIONS]
+    if state.s.phase == PH_OVER:
+        return 0
+    fill_view(&state.s, state.s.seat, &v)
+    return legal_from_view(&v, buf)

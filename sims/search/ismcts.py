@@ -222,15 +222,16 @@ def _iterate(
         if seat != observer:
             seats.move(world)
             continue
-        legal = world.legal_actions()
-        if len(legal) == 1:
-            world.apply_unchecked(legal[0])
-            continue
-        if first is not None:  # common-world comparison: then the policy plays on
+        if first is not None and engine.legal_count(world) > 1:
+            # common-world comparison: then the policy plays on
             action, first, expanded = first, None, True
             node.order.setdefault(action, len(node.order))
             node.children.setdefault(action, Node()).available += 1
         else:
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                world.apply_unchecked(legal[0])
+                continue
             action, expanded = _select(node, world, legal, settings, priors)
         node = node.children[action]
         path.append(node)

@@ -161,6 +161,11 @@ class PythonEngine:
 
         return worlds
 
+    @staticmethod
+    def legal_count(state: Any) -> int:
+        """How many moves the seat to move has."""
+        return len(state.legal_actions())
+
     def seats(self, name: str, players: int, rng: random.Random) -> PythonSeats:
         return PythonSeats(rollout_strategies(name, players, rng))
 
@@ -173,7 +178,7 @@ class NativeEngine:
     def __init__(self) -> None:
         from .. import _native
         from .._native._match import play_out as native_play_out
-        from .._native._sample import WorldSampler, load_rng
+        from .._native._sample import WorldSampler, legal_count, load_rng
 
         self._twins = _native.native_twins
 
@@ -182,6 +187,7 @@ class NativeEngine:
         self._fresh: dict[tuple[str, int], list[Any]] = {}
         self._random: dict[int, list[Any]] = {}
         self._load_rng = load_rng
+        self.legal_count = legal_count  # in C: no actions built
 
     def sampler(self, knowledge: Knowledge, forgotten: int) -> Sampler:
         """As ``PythonEngine.sampler``, each world sampled in C straight into a

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import cardgame._native as core
-from cardgame import Rules
+from cardgame import Game, Rules
 from sims.match import GameSpec, play_game
 from sims.search import ismcts as search_module
 from sims.search.rollout import NativeEngine, PythonEngine, engine_for
@@ -127,3 +127,20 @@ def test_the_priors_key_leaves_out_only_the_games_constants():
     from cardgame.observation import _FIELDS
 
     assert _FIELDS[-search_module._GAME_FIELDS :] == ("rules", "big_cities", "destinations_by_id")
+
+
+def test_the_legal_count_is_the_number_of_legal_actions():
+    import random
+
+    from cardgame._native._core import NativeState
+    from sims._native._sample import legal_count
+
+    for seed in range(6):
+        state = NativeState.new(Game(2 + seed % 3, seed))
+        rng = random.Random(seed)
+        while True:
+            legal = state.legal_actions()
+            assert legal_count(state) == len(legal) == PythonEngine.legal_count(state)
+            if state.is_over:
+                break
+            state.apply(legal[rng.randrange(len(legal))])
