@@ -70,20 +70,34 @@ def estimated_totals(state: Any) -> list[float]:
     hand could cover together (exact R16 on that pile), minus the held ones they cannot
     (penalties). Big-city bonuses (R21) and cards still to be drawn are left out: a cut-off's
     heuristic, not a score."""
-    catalogue = state.game.catalogue
-    big = state.game.big_city_set
-    points = {d.id: d.points for d in catalogue.destinations}
+    game = state.game
+    destination = game.catalogue.destination
+    big = game.big_city_set
+    # each field read once: a native state builds a Python list per read
+    circulation, hands, held_all, reached_all = (
+        state.circulation,
+        state.hands,
+        state.held,
+        state.reached,
+    )
+    yards = [
+        (colour, owner, wagons, locos)
+        for colour, (owner, wagons, locos) in enumerate(
+            zip(state.yard_owner, state.yard_wagons, state.yard_locos, strict=True)
+        )
+        if owner >= 0
+    ]
     totals = []
     for seat in range(state.players):
-        pile = [c + h for c, h in zip(state.circulation[seat], state.hands[seat], strict=True)]
-        for colour, owner in enumerate(state.yard_owner):
+        pile = [c + h for c, h in zip(circulation[seat], hands[seat], strict=True)]
+        for colour, owner, wagons, locos in yards:
             if owner == seat:
-                pile[colour] += state.yard_wagons[colour]
-                pile[LOCO] += state.yard_locos[colour]
-        held = state.held[seat]
-        got = set(resolve(pile, [catalogue.destination(d) for d in held], big))
-        reached = sum(points[d] for d in state.reached[seat])
-        totals.append(reached + sum(points[d] if d in got else -points[d] for d in held))
+                pile[colour] += wagons
+                pile[LOCO] += locos
+        held = [destination(d) for d in held_all[seat]]
+        got = set(resolve(pile, held, big))
+        reached = sum(destination(d).points for d in reached_all[seat])
+        totals.append(reached + sum(d.points if d.id in got else -d.points for d in held))
     return totals
 
 
