@@ -186,3 +186,15 @@ def legal_count(NativeState state):
         return 0
     fill_view(&state.s, state.s.seat, &v)
     return legal_from_view(&v, buf)
+
+
+def move(NativeState state, twins):
+    """The seat to move makes its twin's move (``state`` not over): a rival's move in the
+    search tree, decided on the state's own view and catalogue in C, as the play-out's."""
+    cdef CView v
+    cdef Act act
+    cdef int seat = state.s.seat
+    cdef NativeStrategy twin = <NativeStrategy?>twins[seat]
+    fill_view(&state.s, seat, &v)
+    twin.decide(&v, &state.cat, &act)
+    state.apply_act(&act)

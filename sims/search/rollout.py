@@ -142,15 +142,20 @@ class NativeSeats:
     """The same policies as native twins (``sims._native``): a move decided in C, the
     play-out one C call (``sims._native._match.play_out``) on a ``NativeState``."""
 
-    __slots__ = ("_play_out", "twins")
+    __slots__ = ("_move", "_play_out", "twins")
 
-    def __init__(self, twins: list[Any], native_play_out: Callable[..., None]) -> None:
+    def __init__(
+        self,
+        twins: list[Any],
+        native_play_out: Callable[..., None],
+        native_move: Callable[..., None],
+    ) -> None:
         self.twins = twins
         self._play_out = native_play_out
+        self._move = native_move
 
     def move(self, state: Any) -> None:
-        seat = state.seat
-        state.apply_unchecked(self.twins[seat].decide_view(state.view(seat)))
+        self._move(state, self.twins)
 
     def play_out(self, state: Any, until_turn: int | None) -> None:
         self._play_out(state, self.twins, until_turn)
@@ -192,7 +197,7 @@ class NativeEngine:
     def __init__(self) -> None:
         from .. import _native
         from .._native._match import play_out as native_play_out
-        from .._native._sample import WorldSampler, legal_count, load_rng
+        from .._native._sample import WorldSampler, legal_count, load_rng, move
 
         self._twins = _native.native_twins
 
@@ -201,6 +206,7 @@ class NativeEngine:
         self._fresh: dict[tuple[str, int], list[Any]] = {}
         self._random: dict[int, list[Any]] = {}
         self._load_rng = load_rng
+        self._move = move
         self.legal_count = legal_count  # in C: no actions built
 
     def sampler(self, knowledge: Knowledge, forgotten: int) -> Sampler:
@@ -242,7 +248,7 @@ class NativeEngine:
             if strategies is None:
                 strategies = self._fresh[name, players] = rollout_strategies(name, players, rng)
             twins = self._make_twins(name, strategies)
-        return NativeSeats(twins, self._play_out)
+        return NativeSeats(twins, self._play_out, self._move)
 
 
 Worlds = Callable[[], tuple[Any, Any]]  # a world to play on, and its rng
