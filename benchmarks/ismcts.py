@@ -7,6 +7,12 @@ are CPU time of the search's decisions on this process's core (``time.process_ti
 other load on the machine barely moves them.
 
     python benchmarks/ismcts.py --players 2 --budgets 25,50,100,200 --games 200
+
+``--speed`` instead plays the same games on both engines (the search's worlds on the Python
+engine, then on the native core: the same decisions, bit for bit) and prints play-outs
+(iterations) per second of CPU time of the searches on each, side by side, and their ratio:
+
+    python benchmarks/ismcts.py --speed --players 2,4 --budgets 64 --games 4
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).pa
 from scipy.stats import binomtest  # noqa: E402
 from statsmodels.stats.proportion import proportion_confint  # noqa: E402
 
+import cardgame._native as core  # noqa: E402
 from cardgame import Rules  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
 from sims.strategies.ismcts import Ismcts  # noqa: E402
@@ -38,6 +45,7 @@ class Tally:
     margin: float = 0.0
     decisions: int = 0
     seconds: float = 0.0
+    iterations: int = 0
 
 
 def timed_decisions(tally: Tally) -> None:
@@ -51,6 +59,9 @@ def timed_decisions(tally: Tally) -> None:
         finally:
             tally.seconds += time.process_time() - start
             tally.decisions += 1
+            search = getattr(self, "last_search", None)
+            tally.iterations += search.iterations if search is not None else 0
+            self.last_search = None  # a forced move searches nothing
 
     Ismcts.decide_knowing = decide_knowing  # type: ignore[method-assign]
 
@@ -77,6 +88,31 @@ def run(players: int, budget: int, games: int, seed: int, knobs: dict) -> Tally:
     return tally
 
 
+def speed(players: list[int], budgets: list[int], games: int, seed: int, knobs: dict) -> None:
+    """Play-outs per CPU second of the searches on either engine, and the ratio."""
+    if not core.BUILT:
+        print(f"native core not built ({core.NOT_BUILT}): nothing to compare", file=sys.stderr)
+        raise SystemExit(2)
+    print("players budget games  decisions  play-outs  python it/s  native it/s  ratio")
+    for n in players:
+        for budget in budgets:
+            tallies = {}
+            for engine in ("python", "native"):
+                core.ENGINE = engine
+                tallies[engine] = run(n, budget, games, seed, knobs)
+            py, nat = tallies["python"], tallies["native"]
+            if (py.decisions, py.iterations, py.wins) != (nat.decisions, nat.iterations, nat.wins):
+                print(f"engines disagree at {n} players, budget {budget}", file=sys.stderr)
+                raise SystemExit(1)
+            rate_py = py.iterations / py.seconds if py.seconds else math.nan
+            rate_nat = nat.iterations / nat.seconds if nat.seconds else math.nan
+            print(
+                f"{n:>7} {budget:>6} {py.games:>5}  {py.decisions:>9}  {py.iterations:>9}"
+                f"  {rate_py:11.0f}  {rate_nat:11.0f}  {rate_nat / rate_py:5.1f}x",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="2", help="player counts, e.g. 2,3,4")
@@ -84,12 +120,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=90_000)
     parser.add_argument("--knob", action="append", default=[], help="extra ismcts knob k=v")
+    parser.add_argument(
+        "--speed", action="store_true", help="play-outs per CPU second, python vs native"
+    )
     args = parser.parse_args()
     knobs = {}
     for item in args.knob:
         key, _, value = item.partition("=")
         knobs[key] = float(value) if "." in value else int(value) if value.isdigit() else value
     Ismcts._original = Ismcts.decide_knowing  # type: ignore[attr-defined]
+    if args.speed:
+        players = [int(p) for p in args.players.split(",")]
+        speed(players, [int(b) for b in args.budgets.split(",")], args.games, args.seed, knobs)
+        return
     print(
         "players budget games  win-rate  95% Wilson      p(>1/n)  margin  ms/decision"
         "  decisions/game"

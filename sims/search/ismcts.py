@@ -18,19 +18,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from cardgame import Action
-from cardgame.knowledge import Knowledge, sample_world
+from cardgame.knowledge import Knowledge
 from cardgame.observation import SeatView
 
 from .candidates import candidates
-from .rollout import play_out, policies, reward
-
-Sampler = Callable[[random.Random], Any]  # a world the observer cannot rule out
+from .rollout import Engine, Sampler, engine_for, reward
 
 
 @dataclass(frozen=True)
@@ -45,6 +41,11 @@ class SearchSettings:
     confidence: float = 1.0  # standard errors an alternative must beat the baseline by
     horizon: int = 0  # > 0: cut play-outs off this many turns on and score estimated totals
     seconds: float = 0.0  # > 0: also stop when this much time has passed (not reproducible)
+
+
+Priors = dict[tuple[Any, ...], list[Action]]  # candidates by the observer's view
+# a SeatView's last fields (rules, big cities, destination table): the same in all worlds
+_GAME_FIELDS = 3
 
 
 class Node:
@@ -71,25 +72,30 @@ def search(
     rng: random.Random,
     forgotten: int = 0,
     advice: SeatView | None = None,
+    engine: Engine | None = None,
 ) -> SearchResult:
     """The move chosen at the root after the budget is spent.
 
     ``forgotten``: cards of its own pile the seat does not recall (``knowledge.view`` holds
     the recalled ones); each sampled world draws their kinds from the unseen cards.
     ``advice``: the view the root's candidate moves are drawn from (default the knowledge's).
+    ``engine``: where the worlds are played (``rollout.engine_for``: by default the native
+    core when in use); the search and its result are the same on either.
     """
-    sample = partial(sample_world, knowledge, own_unknown=forgotten)
+    engine = engine or engine_for()
+    sample = engine.sampler(knowledge, forgotten)
     if settings.root == "halving":
-        return _search_halving(knowledge, sample, settings, rng, advice or knowledge.view)
+        return _search_halving(knowledge, sample, settings, rng, advice or knowledge.view, engine)
     observer = knowledge.seat
     root = Node()
     deadline = time.perf_counter() + settings.seconds if settings.seconds > 0 else None
     done = 0
+    priors: Priors = {}
     while done < settings.iterations:
         if deadline is not None and done and time.perf_counter() > deadline:
             break
-        world_rng = random.Random(rng.getrandbits(64))
-        _iterate(root, sample(world_rng), observer, settings, world_rng)
+        world, world_rng = sample(rng.getrandbits(64))()
+        _iterate(root, world, observer, settings, engine, world_rng, priors=priors)
         done += 1
     ranked = sorted(
         root.children.items(),
@@ -108,6 +114,7 @@ def _search_halving(
     settings: SearchSettings,
     rng: random.Random,
     advice: SeatView,
+    engine: Engine,
 ) -> SearchResult:
     """Sequential halving at the root on common worlds (Karnin et al. 2013; Cazenave 2014),
     against the rollout policy's own move.
@@ -136,10 +143,11 @@ def _search_halving(
         for _ in range(worlds):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            world_seed = rng.getrandbits(64)  # the same world and play-out luck for every move
+            # the same world and play-out luck for every move
+            world = sample(rng.getrandbits(64))
             for action in tried:
-                world_rng = random.Random(world_seed)  # sampling anew is cheaper than a copy
-                value = _iterate(root, sample(world_rng), observer, settings, world_rng, action)
+                state, world_rng = world()
+                value = _iterate(root, state, observer, settings, engine, world_rng, action)
                 rewards[action][world_index] = value
                 done += 1
             world_index += 1
@@ -197,35 +205,38 @@ def _iterate(
     world: Any,
     observer: int,
     settings: SearchSettings,
+    engine: Engine,
     rng: random.Random,
     first: Action | None = None,
+    priors: Priors | None = None,
 ) -> float:
     """One play-out in a sampled ``world`` (played on in place); ``first`` forces the root
-    move."""
+    move. ``priors``: the search's candidates by view (see ``_select``)."""
     start_turn = world.turn
-    seat_policies = policies(settings.rollout, world.players, rng)
+    seats = engine.seats(settings.rollout, world.players, rng)
     path = [root]
     node = root
     expanded = False
     while not world.is_over and not expanded:
         seat = world.seat
         if seat != observer:
-            world.apply_unchecked(seat_policies[seat](world.view(seat)))
+            seats.move(world)
             continue
-        legal = world.legal_actions()
-        if len(legal) == 1:
-            world.apply_unchecked(legal[0])
-            continue
-        if first is not None:  # common-world comparison: then the policy plays on
+        if first is not None and engine.legal_count(world) > 1:
+            # common-world comparison: then the policy plays on
             action, first, expanded = first, None, True
             node.order.setdefault(action, len(node.order))
             node.children.setdefault(action, Node()).available += 1
         else:
-            action, expanded = _select(node, world, legal, settings)
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                world.apply_unchecked(legal[0])
+                continue
+            action, expanded = _select(node, world, legal, settings, priors)
         node = node.children[action]
         path.append(node)
         world.apply_unchecked(action)
-    play_out(world, seat_policies, start_turn + settings.horizon if settings.horizon else None)
+    seats.play_out(world, start_turn + settings.horizon if settings.horizon else None)
     value = reward(world, observer, settings.margin_weight)
     for visited in path:
         visited.visits += 1
@@ -234,10 +245,25 @@ def _iterate(
 
 
 def _select(
-    node: Node, world: Any, legal: list[Action], settings: SearchSettings
+    node: Node,
+    world: Any,
+    legal: list[Action],
+    settings: SearchSettings,
+    priors: Priors | None = None,
 ) -> tuple[Action, bool]:
-    """UCT over the widened candidates legal in this world; an unvisited one first."""
-    options = candidates(world.view(world.seat), legal)
+    """UCT over the widened candidates legal in this world; an unvisited one first.
+
+    The candidates are a function of the view alone (legal moves too follow from it), and
+    the observer's view is the same in many worlds (at the root, in all of them but with a
+    forgetful memory): ``priors`` keeps them by view for the search."""
+    view = world.view(world.seat)
+    if priors is None:
+        options = candidates(view, legal)
+    else:
+        key = view[:-_GAME_FIELDS]  # cheaper to hash than the whole view
+        options = priors.get(key)
+        if options is None:
+            options = priors[key] = candidates(view, legal)
     width = 1 + int(settings.widening * math.sqrt(node.visits))
     options = options[:width]
     order = node.order
