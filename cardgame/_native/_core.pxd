@@ -159,6 +159,7 @@ cdef void mt_seed(MT* mt, object seed) except *     # random.Random(seed), int o
 cdef int legal_from_view(const CView* v, Act* out) noexcept nogil   # A.legal_actions order
 cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil   # GameState.view
 cdef void load_catalogue(CCatalogue* cat, object catalogue) except *
+cdef int view_from_seatview(object view, CView* v) except -1   # lengths checked
 
 
 cdef class NativeState:

@@ -477,41 +477,52 @@ cdef object act_to_action(const Act* a, const int* offer, int offer_n):
     return _A.PASS
 
 
-cdef void view_from_seatview(object view, CView* v) except *:
-    """A ``CView`` holding what a ``SeatView`` holds (for tests and Python callers)."""
-    cdef int i, k
-    memset(v, 0, sizeof(CView))
-    v.seat = view.seat
-    v.to_move = view.to_move
-    v.players = view.players
-    v.phase = view.phase
-    v.round = view.round
-    v.rounds_total = view.rounds_total
-    v.turn = view.turn
-    for k in range(CARD_KINDS):
-        v.hand[k] = view.hand[k]
-    v.held_n = len(view.held_ids)
-    for i, d in enumerate(view.held_ids):
-        v.held[i] = d
-    v.offer_n = len(view.offer_ids)
-    for i, d in enumerate(view.offer_ids):
-        v.offer[i] = d
-    v.face_up_n = len(view.face_up)
-    for i, card in enumerate(view.face_up):
-        v.face_up[i] = card
-    for i in range(NUM_COLOURS):
-        v.yard_owner[i] = view.yard_owner[i]
-        v.yard_wagons[i] = view.yard_wagons[i]
-        v.yard_locos[i] = view.yard_locos[i]
-    for i, circ in enumerate(view.circulations):
-        for k in range(CARD_KINDS):
-            v.circulation[i][k] = circ[k]
-    for i, size in enumerate(view.hand_sizes):
-        v.hand_sizes[i] = size
-    v.deck_size = view.deck_size
-    v.dest_deck_size = view.destination_deck_size
-    v.final_round = view.final_round
-    v.min_keep = view.rules.destinations_min_keep
+cdef int _fill(int* out, object values, int limit, str what) except -1:
+    cdef int n = len(values), i
+    if n > limit:
+        raise ValueError(f"view.{what}: {n} entries, at most {limit}")
+    for i in range(n):
+        out[i] = values[i]
+    return n
+
+
+cdef int view_from_seatview(object view, CView* v) except -1:
+    """A ``CView`` holding what a Python ``SeatView`` holds (cardgame/observation.py field
+    order), every length checked against the C arrays: any view may come in."""
+    cdef int seat, players, i, c
+    seat, players = view[0], view[2]
+    if not 0 < players <= MAX_SEATS or not 0 <= seat < players:
+        raise ValueError(f"view: seat {seat} of {players} players")
+    v.seat = seat
+    v.to_move = bool(view[1])
+    v.players = players
+    v.phase = int(view[3])
+    v.round = view[4]
+    v.rounds_total = view[5]
+    v.turn = view[6]
+    if len(view[7]) != CARD_KINDS:
+        raise ValueError("view.hand: expected 9 counts")
+    _fill(v.hand, view[7], CARD_KINDS, "hand")
+    v.held_n = _fill(v.held, view[8], MAX_DEST_ID, "held_ids")
+    v.offer_n = _fill(v.offer, view[9], MAX_OFFER, "offer_ids")
+    v.face_up_n = _fill(v.face_up, view[11], MAX_FACE_UP, "face_up")
+    _fill(v.yard_owner, view[12], NUM_COLOURS, "yard_owner")
+    _fill(v.yard_wagons, view[13], NUM_COLOURS, "yard_wagons")
+    _fill(v.yard_locos, view[14], NUM_COLOURS, "yard_locos")
+    circulations = view[15]
+    for i in range(players):
+        _fill(v.circulation[i], circulations[i], CARD_KINDS, "circulations")
+    for i in range(players, MAX_SEATS):
+        for c in range(CARD_KINDS):
+            v.circulation[i][c] = 0
+    _fill(v.hand_sizes, view[16], MAX_SEATS, "hand_sizes")
+    for i in range(players, MAX_SEATS):
+        v.hand_sizes[i] = 0
+    v.deck_size = view[19]
+    v.dest_deck_size = view[20]
+    v.final_round = bool(view[21])
+    v.min_keep = view[23].destinations_min_keep
+    return 0
 
 
 def view_legal_actions(view):

@@ -40,8 +40,9 @@ from cardgame._native._core cimport (
     mt_load,
     mt_seed,
     mt_state,
+    view_from_seatview,
 )
-from sims._native._scripted cimport NativeStrategy, act_to_action, cview_from_seatview
+from sims._native._scripted cimport NativeStrategy, act_to_action
 
 # sims.match.MAX_TURNS (tests check they agree)
 TURN_LIMIT = 2000
@@ -279,7 +280,7 @@ def loop_finds_legal(view, action):
 
     cdef CView v
     cdef Act act
-    cview_from_seatview(view, &v)
+    view_from_seatview(view, &v)
     kind = type(action)
     act.a = act.b = act.c = 0
     if kind is A.DrawDeck:

@@ -74,6 +74,5 @@ cdef class NativeStrategy:
     cdef int random_choice(self, const CView* v, Act* out) except -1
 
 
-cdef int cview_from_seatview(object view, CView* v) except -1
 cdef int catalogue_from_view(object view, CCatalogue* cat) except -1
 cdef object act_to_action(const Act* a, const CView* v)

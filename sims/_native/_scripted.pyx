@@ -41,6 +41,7 @@ from cardgame._native._core cimport (
     mt_load,
     mt_state,
     mt_randbelow,
+    view_from_seatview,
 )
 
 from cardgame import KeepDestinations
@@ -539,7 +540,7 @@ cdef class NativeStrategy:
         """The action for a Python ``SeatView``, as the interned Python action."""
         cdef CView v
         cdef Act act
-        cview_from_seatview(view, &v)
+        view_from_seatview(view, &v)
         table, big = view[25], view[24]
         if self.view_cat is NULL:
             self.view_cat = <CCatalogue*>malloc(sizeof(CCatalogue))
@@ -566,53 +567,6 @@ cdef class NativeStrategy:
 
 
 # ------------------------------------------------------------------ conversions
-cdef int _fill(int* out, object values, int limit, str what) except -1:
-    cdef int n = len(values), i
-    if n > limit:
-        raise ValueError(f"view.{what}: {n} entries, at most {limit}")
-    for i in range(n):
-        out[i] = values[i]
-    return n
-
-
-cdef int cview_from_seatview(object view, CView* v) except -1:
-    """Fill ``v`` from a Python SeatView (cardgame/observation.py field order)."""
-    cdef int seat, players, i, c
-    seat, players = view[0], view[2]
-    if not 0 < players <= MAX_SEATS or not 0 <= seat < players:
-        raise ValueError(f"view: seat {seat} of {players} players")
-    v.seat = seat
-    v.to_move = bool(view[1])
-    v.players = players
-    v.phase = int(view[3])
-    v.round = view[4]
-    v.rounds_total = view[5]
-    v.turn = view[6]
-    if len(view[7]) != CARD_KINDS:
-        raise ValueError("view.hand: expected 9 counts")
-    _fill(v.hand, view[7], CARD_KINDS, "hand")
-    v.held_n = _fill(v.held, view[8], MAX_DEST_ID, "held_ids")
-    v.offer_n = _fill(v.offer, view[9], MAX_OFFER, "offer_ids")
-    v.face_up_n = _fill(v.face_up, view[11], MAX_FACE_UP, "face_up")
-    _fill(v.yard_owner, view[12], NUM_COLOURS, "yard_owner")
-    _fill(v.yard_wagons, view[13], NUM_COLOURS, "yard_wagons")
-    _fill(v.yard_locos, view[14], NUM_COLOURS, "yard_locos")
-    circulations = view[15]
-    for i in range(players):
-        _fill(v.circulation[i], circulations[i], CARD_KINDS, "circulations")
-    for i in range(players, MAX_SEATS):
-        for c in range(CARD_KINDS):
-            v.circulation[i][c] = 0
-    _fill(v.hand_sizes, view[16], MAX_SEATS, "hand_sizes")
-    for i in range(players, MAX_SEATS):
-        v.hand_sizes[i] = 0
-    v.deck_size = view[19]
-    v.dest_deck_size = view[20]
-    v.final_round = bool(view[21])
-    v.min_keep = view[23].destinations_min_keep
-    return 0
-
-
 cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
     """The destinations a view names (``destinations_by_id``), and how many big cities each
     names: all the strategies read of the catalogue."""
@@ -673,7 +627,7 @@ cdef object act_to_action(const Act* a, const CView* v):
 def cview_dict(view):
     """A SeatView as the CView the native strategies read (for tests and debugging)."""
     cdef CView v
-    cview_from_seatview(view, &v)
+    view_from_seatview(view, &v)
     return v
 
 
