@@ -167,15 +167,14 @@ class _NativeLoop:
     def __init__(self) -> None:
         from cardgame._native._core import NativeState
 
-        from ._native import native_twin
+        from ._native import native_twin, twin_classes
         from ._native._match import play_native
-        from ._native._scripted import _families
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
-        self.classes = frozenset(_families())
+        self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[StrategySpec, tuple[type[Strategy], Any] | None] = {}
         self.unused_rng = random.Random(0)

@@ -23,6 +23,13 @@ scripted, NOT_BUILT = _load()
 BUILT = scripted is not None
 
 
+def twin_classes() -> frozenset[type]:
+    """The built-in strategy classes that have a native twin (none when not built)."""
+    if scripted is None:
+        return frozenset()
+    return frozenset(scripted._families())
+
+
 def native_twin(strategy: Any) -> Any:
     """The native twin of a built-in strategy instance, or None (see the module doc)."""
     if scripted is None:

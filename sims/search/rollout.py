@@ -46,11 +46,6 @@ def rollout_strategies(name: str, players: int, rng: random.Random) -> list[Any]
     return [make(rng) for _ in range(players)]
 
 
-def policies(name: str, players: int, rng: random.Random) -> list[Policy]:
-    """Fresh rollout policies, one per seat (scripted policies keep per-game state)."""
-    return [s.decide for s in rollout_strategies(name, players, rng)]
-
-
 def play_out(state: Any, seat_policies: list[Policy], until_turn: int | None = None) -> None:
     """Play ``state`` to its end with one policy per seat, or only until turn ``until_turn``
     (a cut-off: ``reward`` then scores the position with ``estimated_totals``)."""
