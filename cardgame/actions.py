@@ -11,10 +11,9 @@ game state and a seat's view (``observation.SeatView``) share one implementation
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import (
     CARD_NAMES,
@@ -25,6 +24,7 @@ from .cards import (
     NUM_COLOURS,
     WAGONS_PER_COLOUR,
 )
+from .value import Value
 
 MAX_FACE_UP = 10
 NO_CARD = -1  # an empty face-up slot
@@ -51,31 +51,42 @@ SETUP_KEEP, TURN, SECOND_PICK, KEEP_DRAWN, OVER = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DrawDeck:
+class _DrawDeckFields(NamedTuple):
+    pass
+
+
+class DrawDeck(Value, _DrawDeckFields):
     """Take the top card of the train deck (R10)."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "draw from the deck"
 
 
-@dataclass(frozen=True, slots=True)
-class DrawFaceUp:
+class _DrawFaceUpFields(NamedTuple):
+    slot: int
+
+
+class DrawFaceUp(Value, _DrawFaceUpFields):
     """Take the face-up card in ``slot`` (R10); a locomotive only as a first pick."""
 
-    slot: int
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"draw face-up slot {self.slot}"
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceColumn:
-    """Place a column of one colour: ``wagons`` of ``colour`` plus ``locos`` (R12a)."""
-
+class _PlaceColumnFields(NamedTuple):
     colour: int
     wagons: int
     locos: int
+
+
+class PlaceColumn(Value, _PlaceColumnFields):
+    """Place a column of one colour: ``wagons`` of ``colour`` plus ``locos`` (R12a)."""
+
+    __slots__ = ()
 
     @property
     def size(self) -> int:
@@ -86,37 +97,53 @@ class PlaceColumn:
         return f"place {self.wagons} {COLOURS[self.colour]}{extra}"
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceThree:
+class _PlaceThreeFields(NamedTuple):
+    colours: tuple[int, int, int]
+
+
+class PlaceThree(Value, _PlaceThreeFields):
     """Place exactly three wagons of three different colours (R12b)."""
 
-    colours: tuple[int, int, int]
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "place 1 each of " + ", ".join(COLOURS[c] for c in self.colours)
 
 
-@dataclass(frozen=True, slots=True)
-class DrawDestinations:
+class _DrawDestinationsFields(NamedTuple):
+    pass
+
+
+class DrawDestinations(Value, _DrawDestinationsFields):
     """Draw the top destination cards (R13); the keep comes as the next decision."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "draw destinations"
 
 
-@dataclass(frozen=True, slots=True)
-class KeepDestinations:
+class _KeepDestinationsFields(NamedTuple):
+    ids: tuple[int, ...]
+
+
+class KeepDestinations(Value, _KeepDestinationsFields):
     """Keep these destination ids from the offer (setup R5, or after a draw R13)."""
 
-    ids: tuple[int, ...]
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "keep destinations " + (", ".join(f"#{i}" for i in self.ids) or "none")
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class _PassFields(NamedTuple):
+    pass
+
+
+class Pass(Value, _PassFields):
     """No action is legal (R14)."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "pass"

@@ -6,7 +6,9 @@ the eight wagon colours, index 8 (``LOCO``) the wild locomotive.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from .value import Value
 
 COLOURS: tuple[str, ...] = (
     "purple",
@@ -27,15 +29,20 @@ LOCOMOTIVES = 16
 TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96 (R1)
 
 
-@dataclass(frozen=True, slots=True)
-class Destination:
-    """A destination ticket: two cities, points, and the colour multiset it needs (R2)."""
-
+class _DestinationFields(NamedTuple):
     id: int
     city_a: str
     city_b: str
     points: int
     colours: tuple[int, ...]  # one entry per circle, sorted; a colour may repeat
+
+
+class Destination(Value, _DestinationFields):
+    """A destination ticket: two cities, points, and the colour multiset it needs (R2).
+
+    Truly immutable (cardgame.value): the printed cards are shared by every game."""
+
+    __slots__ = ()
 
     @property
     def need(self) -> tuple[int, ...]:
@@ -54,10 +61,13 @@ class Destination:
         return f"#{self.id} {self.city_a} - {self.city_b} ({self.points} pts: {need})"
 
 
-@dataclass(frozen=True, slots=True)
-class BigCity:
-    """A big-city bonus card (R21)."""
-
+class _BigCityFields(NamedTuple):
     city: str
     points: int
     home_colour: str
+
+
+class BigCity(Value, _BigCityFields):
+    """A big-city bonus card (R21), truly immutable like every shared value."""
+
+    __slots__ = ()

@@ -16,13 +16,14 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
 from .errors import DataError
+from .value import Value
 
 EXPECTED_DESTINATIONS = 46  # R1
 BIG_CITY_NAMES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
@@ -36,25 +37,43 @@ SHIPPED_CIRCLES = {"yellow": 17, "blue": 18, "white": 17, "purple": 16, "orange"
 SHIPPED_FACE_VALUE = 581
 
 
-@dataclass(frozen=True)
-class Catalogue:
-    """All the printed cards of the game, by id."""
-
+class _CatalogueFields(NamedTuple):
     destinations: tuple[Destination, ...]
     big_cities: tuple[BigCity, ...]
-    # For seat views: copies of the destinations by id (None where no id). Copies, so that
-    # nothing a view leads to is what the engine scores with (``destination`` below).
-    view_table: tuple[Destination | None, ...] = field(init=False, repr=False, compare=False)
+    # the destinations by id (None where no id): what seat views carry, and the engine's
+    # lookup; the cards are immutable, so one table serves both
+    view_table: tuple[Destination | None, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_id", {d.id: d for d in self.destinations})
-        table: list[Destination | None] = [None] * (max(self._by_id, default=0) + 1)  # type: ignore[attr-defined]
-        for d in self.destinations:
-            table[d.id] = replace(d)
-        object.__setattr__(self, "view_table", tuple(table))
+
+class Catalogue(Value, _CatalogueFields):
+    """All the printed cards of the game, by id.
+
+    Truly immutable (cardgame.value), like the cards it holds: a strategy that reaches the
+    catalogue (``default_catalogue()`` is public) cannot change what the engine scores with.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls, destinations: tuple[Destination, ...], big_cities: tuple[BigCity, ...]
+    ) -> Catalogue:
+        destinations, big_cities = tuple(destinations), tuple(big_cities)
+        table: list[Destination | None] = [None] * (
+            max((d.id for d in destinations), default=0) + 1
+        )
+        for d in destinations:
+            table[d.id] = d
+        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table))  # type: ignore[return-value]
+
+    def __getnewargs__(self) -> tuple[tuple[Destination, ...], tuple[BigCity, ...]]:
+        return (self.destinations, self.big_cities)
 
     def destination(self, dest_id: int) -> Destination:
-        return self._by_id[dest_id]  # type: ignore[attr-defined]
+        table = self.view_table
+        found = table[dest_id] if 0 <= dest_id < len(table) else None
+        if found is None:
+            raise KeyError(dest_id)
+        return found
 
     @property
     def big_city_names(self) -> tuple[str, ...]:

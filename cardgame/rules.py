@@ -7,11 +7,11 @@ boundary: unknown keys or impossible values are refused with a message naming th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import LOCOMOTIVES, TRAIN_CARDS
 from .errors import RulesError
+from .value import Value
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -20,10 +20,7 @@ MAX_PLAYERS = 4
 DEFAULT_ROUNDS: dict[int, int] = {2: 1, 3: 1, 4: 2}
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Every setting that a rule variant may change; defaults are the printed rules."""
-
+class _RulesFields(NamedTuple):
     # R17-R19: rounds per player count; given as a mapping, stored as sorted pairs (hashable)
     rounds: Mapping[int, int] | tuple[tuple[int, int], ...] = tuple(DEFAULT_ROUNDS.items())
     starting_hand: int = 7  # R3
@@ -35,16 +32,29 @@ class Rules:
     round_two_deal: int = 4  # R19
     three_locomotive_wipe: bool = False  # R4
 
-    def __post_init__(self) -> None:
-        rounds = self.rounds
+
+class Rules(Value, _RulesFields):
+    """Every setting that a rule variant may change; defaults are the printed rules.
+
+    Truly immutable (cardgame.value): every seat's view carries the game's rules.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Rules:
+        made = _RulesFields.__new__(cls, *args, **kwargs)
+        rounds = made.rounds
         if isinstance(rounds, Mapping):  # a partial mapping keeps the printed counts
             rounds = tuple({**DEFAULT_ROUNDS, **rounds}.items())
         if not isinstance(rounds, tuple) or not all(
             isinstance(p, tuple) and len(p) == 2 for p in rounds
         ):
             raise RulesError("rules.rounds: must map player count to rounds")
-        object.__setattr__(self, "rounds", tuple(sorted(rounds, key=lambda p: str(p[0]))))
-        self._validate()
+        rounds = tuple(sorted(rounds, key=lambda p: str(p[0])))
+        if rounds != made.rounds:
+            made = _RulesFields.__new__(cls, rounds, *made[1:])
+        made._validate()
+        return made  # type: ignore[return-value]
 
     def rounds_for(self, players: int) -> int:
         return dict(self.rounds)[players]
@@ -109,7 +119,7 @@ class Rules:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = self._asdict()
         data["rounds"] = {str(k): v for k, v in self.rounds}
         return data
 
@@ -120,7 +130,7 @@ class Rules:
             return cls()
         if not isinstance(data, dict):
             raise RulesError(f"rules: expected a table of settings, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
+        known = set(cls._fields)
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(

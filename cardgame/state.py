@@ -7,7 +7,6 @@ are stored once for the table: owner, wagons and locomotives per colour.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
@@ -107,7 +106,7 @@ class GameState:
         self._shuffles = shuffles
         # facts every seat view shares: immutable, and none of them is what the engine reads
         self._view_table = game.catalogue.view_table
-        self._view_rules = copy.copy(game.rules)  # a view's rules are not the engine's
+        self._view_rules = game.rules  # truly immutable (cardgame.value): safe to share
         self._big = game.big_city_set
         self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players

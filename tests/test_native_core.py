@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import replace
 from operator import itemgetter
 from typing import Any
 
@@ -563,8 +562,8 @@ def test_another_catalogue_order_and_points_play_the_same():
     base = default_catalogue()
     shuffled = list(base.destinations)
     random.Random(1).shuffle(shuffled)
-    edited = [replace(d, points=d.points + (d.id % 3)) for d in shuffled]
-    bonuses = tuple(replace(b, points=b.points * 2) for b in reversed(base.big_cities))
+    edited = [d._replace(points=d.points + (d.id % 3)) for d in shuffled]
+    bonuses = tuple(b._replace(points=b.points * 2) for b in reversed(base.big_cities))
     catalogue = Catalogue(tuple(edited), bonuses)
     for players in (2, 3, 4):
         for seed in range(15):

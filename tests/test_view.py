@@ -129,16 +129,12 @@ def reachable(root: object, limit: int = 200_000) -> dict[int, tuple[object, str
 
 
 def state_objects(state: GameState) -> dict[int, object]:
-    """The state, its game (seed), its shuffles (RNG) and every mutable container it holds."""
+    """The state, its game (seed), its shuffles (RNG) and every mutable container it holds.
+
+    The catalogue, its cards and the rules are shared with views on purpose: they are truly
+    immutable (``test_everything_a_view_reaches_is_immutable``)."""
     out: dict[int, object] = {id(state): state, id(state.game): state.game}
     out[id(state._shuffles)] = state._shuffles
-    catalogue = state.game.catalogue
-    by_id_dict = catalogue._by_id  # type: ignore[attr-defined]
-    out[id(by_id_dict)] = by_id_dict  # scoring reads it: must stay out of reach
-    out[id(catalogue)] = catalogue
-    for dest in by_id_dict.values():  # frozen, but object.__setattr__ could change points
-        out[id(dest)] = dest
-    out[id(state.rules)] = state.rules  # frozen too, and the engine reads it
     for name in GameState.__slots__:
         value = getattr(state, name, None)
         if isinstance(value, (list, dict)):
@@ -148,6 +144,68 @@ def state_objects(state: GameState) -> dict[int, object]:
                 if isinstance(item, (list, dict)):
                     out[id(item)] = item
     return out
+
+
+def _settable(obj: object) -> list[str]:
+    """The fields of ``obj`` that ``object.__setattr__`` can change (a frozen dataclass's)."""
+    names = [s for k in type(obj).__mro__ for s in getattr(k, "__slots__", ())]
+    names += list(getattr(obj, "__dict__", {}))
+    names += list(getattr(type(obj), "_fields", ()))
+    changed = []
+    for name in names:
+        try:
+            before = getattr(obj, name)
+        except AttributeError:
+            continue
+        try:
+            object.__setattr__(obj, name, before)  # the same value: harmless if it works
+        except (AttributeError, TypeError):
+            continue
+        changed.append(name)
+    return changed
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_everything_a_view_reaches_is_immutable(n):
+    state = random_state(7, n, Rules(face_up=6), 30)
+    found = reachable(state.view(state.seat))
+    mutable = (list, dict, set, bytearray)
+    # class metadata reached through an instance is code, like a class: not game data
+    metadata = ("._field_defaults", ".__annotations__")
+    leaks = [
+        path
+        for obj, path in found.values()
+        if isinstance(obj, mutable) and not path.endswith(metadata)
+    ]
+    assert not leaks, f"the view reaches mutable containers: {leaks}"
+    for obj, path in found.values():
+        if isinstance(obj, (type, types.ModuleType, *_BOUND, types.FunctionType)):
+            continue
+        assert not _settable(obj), f"{path} ({type(obj).__name__}) yields to object.__setattr__"
+
+
+def test_shared_values_refuse_object_setattr():
+    from cardgame import default_catalogue
+
+    catalogue = default_catalogue()
+    shared = [
+        catalogue,
+        catalogue.destinations[0],
+        catalogue.big_cities[0],
+        Rules(),
+        A.DRAW_DECK,
+        A.PASS,
+        A.DRAW_DESTINATIONS,
+        A.DRAW_FACE_UP[2],
+        A.COLUMNS[1][2][0],
+        next(iter(A.THREES.values())),
+        A.KeepDestinations((1, 2)),
+    ]
+    for value in shared:
+        assert not _settable(value), type(value).__name__
+    with pytest.raises(AttributeError):
+        object.__setattr__(catalogue.destinations[0], "points", 99)
+    assert catalogue.destination(catalogue.destinations[0].id).points < 99
 
 
 @pytest.mark.parametrize("n", [2, 4])

@@ -546,7 +546,6 @@ cdef object _DESTINATION_SETUP = "destination_setup"
 cdef object _DESTINATION_RESHUFFLE = "destination_reshuffle"
 cdef object _TRAIN_ROUND = "train_round"
 cdef object _new_view = tuple.__new__
-cdef object _copy_rules = __import__("copy").copy
 cdef object _deepcopy = __import__("copy").deepcopy
 
 
@@ -1437,7 +1436,7 @@ cdef class NativeState:
                 s.dest_n,
                 s.final_turns_left != -1 or s.deck_n == 0,
                 tuple(map(tuple, self.round_points)),
-                _copy_rules(game.rules),
+                game.rules,
                 game.big_city_set,
                 game.catalogue.view_table,
             ),

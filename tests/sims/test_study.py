@@ -242,7 +242,7 @@ def test_batches_are_planned_lazily_so_memory_stays_flat():
 VOCABULARY = sorted(
     STUDY_KEYS
     | {"base", "knobs", "rounds", "ticket_turns", "x", "2", "4"}
-    | {f.name for f in dataclasses.fields(Rules)}
+    | set(Rules._fields)
     | {f.name for f in dataclasses.fields(ThinkTimes)}
 )
 NAMES = [*registered(), *ROTATIONS, "", ":", ".mod:Class", "mod:", "nope:X", "planer"]
