@@ -10,9 +10,10 @@ game state and a seat's view (``observation.SeatView``) share one implementation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .cards import (
@@ -165,9 +166,9 @@ COLUMNS: tuple[tuple[tuple[PlaceColumn, ...], ...], ...] = tuple(
     )
     for c in range(NUM_COLOURS)
 )
-THREES: dict[tuple[int, int, int], PlaceThree] = {
-    combo: PlaceThree(combo) for combo in combinations(range(NUM_COLOURS), 3)
-}
+THREES: Mapping[tuple[int, int, int], PlaceThree] = MappingProxyType(
+    {combo: PlaceThree(combo) for combo in combinations(range(NUM_COLOURS), 3)}
+)
 
 
 def to_dict(action: Action) -> dict[str, Any]:

@@ -6,6 +6,8 @@ the eight wagon colours, index 8 (``LOCO``) the wild locomotive.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .value import Value
@@ -23,7 +25,7 @@ COLOURS: tuple[str, ...] = (
 NUM_COLOURS = len(COLOURS)
 LOCO = NUM_COLOURS
 CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
-COLOUR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
+COLOUR_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(COLOURS)})
 WAGONS_PER_COLOUR = 10
 LOCOMOTIVES = 16
 TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96 (R1)

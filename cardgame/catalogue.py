@@ -16,9 +16,11 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
@@ -28,12 +30,23 @@ from .value import Value
 EXPECTED_DESTINATIONS = 46  # R1
 BIG_CITY_NAMES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
 # Points printed for a ticket of n circles (SOURCES.md: the bands never overlap).
-POINT_BANDS: dict[int, tuple[int, int]] = {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20),
-                                           5: (21, 22)}  # fmt: skip
+POINT_BANDS: Mapping[int, tuple[int, int]] = MappingProxyType(
+    {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20), 5: (21, 22)}
+)
 MAX_BIG_CITY_POINTS = 50  # the printed bonuses are 8-15; far beyond is a typo
 # Facts the shipped transcription was checked against (SOURCES.md), shipped copy only.
-SHIPPED_CIRCLES = {"yellow": 17, "blue": 18, "white": 17, "purple": 16, "orange": 16,
-                   "black": 16, "red": 16, "green": 16}  # fmt: skip
+SHIPPED_CIRCLES: Mapping[str, int] = MappingProxyType(
+    {
+        "yellow": 17,
+        "blue": 18,
+        "white": 17,
+        "purple": 16,
+        "orange": 16,
+        "black": 16,
+        "red": 16,
+        "green": 16,
+    }
+)
 SHIPPED_FACE_VALUE = 581
 
 

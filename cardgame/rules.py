@@ -7,6 +7,7 @@ boundary: unknown keys or impossible values are refused with a message naming th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .cards import LOCOMOTIVES, TRAIN_CARDS
@@ -17,7 +18,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 
 
-DEFAULT_ROUNDS: dict[int, int] = {2: 1, 3: 1, 4: 2}
+DEFAULT_ROUNDS: Mapping[int, int] = MappingProxyType({2: 1, 3: 1, 4: 2})
 
 
 class _RulesFields(NamedTuple):
