@@ -55,7 +55,7 @@ def vandalise(roots: list[Any], limit: int = 20_000) -> int:
     stack = list(roots)
     while stack and len(seen) < limit:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _ATOMS) or isinstance(obj, _CODE):
+        if id(obj) in seen or isinstance(obj, (*_ATOMS, *_CODE)):
             continue
         seen.add(id(obj))
         if isinstance(obj, (tuple, list, set, frozenset)):
