@@ -28,6 +28,8 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
+from .errors import UnknownStrategyError
+from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .seeding import stream_seed
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
@@ -49,6 +51,8 @@ class GameSpec:
     seats: tuple[StrategySpec, ...]  # in seat order
     index: int
     seed: int
+    # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
+    isolation: str = "none"
 
 
 @dataclass
@@ -86,7 +90,8 @@ def play_game(
     "auto" or "native" plays a line-up of built-in strategies on the native core when it is
     built (the same game, bit for bit); "python", or any other line-up, plays here.
     """
-    if engine != "python":
+    guests = spec.isolation == "process" and any(map(is_guest, spec.seats))
+    if engine != "python" and not guests:  # a guest's module is never imported here
         outcome = _play_native(spec, times, record)
         if outcome is not None:
             return outcome
@@ -94,8 +99,10 @@ def play_game(
     state = game.new_state(record=record)
     limit = guard(decision_seconds)
     minutes = float("nan")
+    strategies: list[Strategy] = []
     try:
-        strategies = [_build(spec, seat, limit) for seat in range(spec.players)]
+        for seat in range(spec.players):
+            strategies.append(_build(spec, seat, limit, decision_seconds))
         offers: list[dict[str, Any]] = []
         trackers = _trackers(state, strategies)
         step = _stepper(spec, state, strategies, limit, offers, trackers)
@@ -115,6 +122,9 @@ def play_game(
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
     except StrategyFailure as failure:
         return GameOutcome(game=_game_row(spec, state, minutes, failure))
+    finally:
+        if guests:
+            finish_guests(strategies)
     return _finished(spec, state, minutes, offers, record)
 
 
@@ -234,10 +244,26 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
     return GameOutcome(game=_game_row(spec, state, float("nan"), failure))
 
 
-def _build(spec: GameSpec, seat: int, limit: Guard | None) -> Strategy:
-    """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game."""
+def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: float) -> Strategy:
+    """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game.
+
+    Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
     seat_spec = spec.seats[seat]
-    built = _guarded(spec, seat, limit, seat_spec.build, _seat_rng(spec, seat))
+    rng = _seat_rng(spec, seat)
+    if spec.isolation == "process" and is_guest(seat_spec):
+        try:
+            prepare(seat_spec, decision_seconds)
+        except (GuestError, UnknownStrategyError) as exc:
+            raise StrategyFailure(seat, seat_spec.label, _error(exc)) from None
+        game = Game(spec.players, spec.seed, spec.rules)
+
+        def build(rng: random.Random) -> Strategy:
+            return GuestStrategy(
+                seat_spec, rng, spec.rules, game.catalogue, game.big_city_set, decision_seconds
+            )
+
+        return _guarded(spec, seat, limit, build, rng)  # type: ignore[no-any-return]
+    built = _guarded(spec, seat, limit, seat_spec.build, rng)
     if not isinstance(built, Strategy):
         raise StrategyFailure(seat, seat_spec.label, f"built {_show(built)}, not a Strategy")
     return built

@@ -1,0 +1,462 @@
+"""Tournament mode: a strategy of one's own plays in a process of its own (``isolation``).
+
+In the default mode a strategy runs in the worker's process, where Python lets code reach
+anything: the engine's state through ``gc`` or stack frames, the run's seeds, the modules the
+engine runs on. Under ``isolation = "process"`` (``--isolate``) each strategy given as
+``module:Class`` lives in a *host*: a fresh interpreter (``python -I``, an empty environment,
+an empty working directory, no argument but its own module name) that imports the strategy's
+module, and nothing of the run. The worker never imports that module.
+
+For each game the host forks a child, so nothing a game's strategy does (module state, patches)
+reaches a later game; the child receives what its seat may know as JSON (the catalogue, rules
+and big cities once, then a view per decision) and its seat's RNG as a state, never a seed,
+and answers each view with an action as JSON. The worker parses the answer with
+``actions.from_dict`` (nothing the guest sends is unpickled or executed). A guest that raises,
+answers junk, an oversized or malformed message, dies, or hangs past the decision limit fails
+its own seat's game; after any such failure its host is killed and a new one started for the
+next game.
+
+Well-behaved strategies play the same games isolated or not: same views, same RNG states, so
+the same decisions (tests/sims/test_guest.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import random
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from importlib import util as import_util
+from pathlib import Path
+from typing import Any
+
+from cardgame import actions as A
+from cardgame.cards import BigCity, Destination
+from cardgame.catalogue import Catalogue
+from cardgame.observation import SeatView
+from cardgame.rules import Rules
+
+from .errors import UnknownStrategyError
+from .strategy import Strategy, StrategySpec, registered
+
+ISOLATIONS = ("none", "process")
+MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
+START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+class GuestError(Exception):
+    """The guest broke the protocol: died, hung up, or sent something that is not an answer."""
+
+
+# ------------------------------------------------------------------ which seats are guests
+def is_guest(seat: StrategySpec) -> bool:
+    """Whether a seat's strategy is a user's (played in a host under isolation).
+
+    Decided without importing the user's module: ``module:Class`` is a user's class; a name
+    is a built-in unless a user's module imported into this process registered it."""
+    if ":" in seat.base:
+        return True
+    cls = registered().get(seat.base)
+    return cls is not None and not cls.__module__.startswith("sims.")
+
+
+def guest_target(seat: StrategySpec) -> str:
+    """The ``module:Class`` a host imports for a guest seat."""
+    if ":" in seat.base:
+        return seat.base
+    cls = registered()[seat.base]
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _module_root(target: str) -> str | None:
+    """The folder to put on the host's path so that it finds the module (found here without
+    importing it: ``find_spec`` of a top-level module does not run its code)."""
+    module = target.partition(":")[0]
+    top = module.split(".")[0]
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # as the in-process loader does
+    try:
+        found = import_util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if found is None or found.origin in (None, "built-in", "frozen"):
+        return None
+    origin = Path(found.origin)
+    root = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+    return str(root)
+
+
+# ------------------------------------------------------------------ the worker's side
+class Host:
+    """One host process: a strategy module loaded, forking a child per game."""
+
+    def __init__(self, target: str, decision_seconds: float) -> None:
+        self.target = target
+        self.folder = tempfile.mkdtemp(prefix="cardgame-guest-")
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-X", "utf8", "-m", "sims.guest"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=self.folder,
+            env={},
+            start_new_session=True,  # Ctrl-C reaches the run, which ends its hosts itself
+        )
+        self.buffer = b""
+        root = _module_root(target)
+        self.send({"op": "load", "target": target, "path": [root] if root else []})
+        answer = self.receive(max(START_SECONDS, decision_seconds))
+        if "error" in answer:
+            self.close()
+            raise UnknownStrategyError(f"cannot load strategy {target!r}: {answer['error']}")
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
+            self.process.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            raise GuestError("its process is gone") from None
+
+    def receive(self, seconds: float = 0.0) -> dict[str, Any]:
+        """The next message; waits at most ``seconds`` (0: as long as it takes, in slices
+        short enough for the decision limit's raise to land)."""
+        fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        waited = 0.0
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > MAX_MESSAGE:
+                raise GuestError(f"a message over {MAX_MESSAGE} bytes")
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                waited += 0.05
+                if seconds and waited > seconds:
+                    raise GuestError(f"no answer within {seconds:g} s")
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise GuestError("its process died")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > MAX_MESSAGE:
+            raise GuestError(f"a message over {MAX_MESSAGE} bytes")
+        try:
+            message = json.loads(line, object_pairs_hook=_unique)
+        except (ValueError, RecursionError):
+            raise GuestError("an answer that is not JSON") from None
+        if type(message) is not dict:
+            raise GuestError("an answer that is not a JSON object")
+        return message
+
+    def close(self) -> None:
+        """Kill the host and its game child (one process group) and remove its folder."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            self.process.wait(timeout=5)
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(Exception):
+                stream.close()  # type: ignore[union-attr]
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+_hosts: dict[str, Host] = {}
+
+
+def prepare(seat: StrategySpec, decision_seconds: float) -> None:
+    """Start the seat's host if it is not running (outside the decision limit: starting an
+    interpreter on a loaded machine is not the strategy's time)."""
+    _host(guest_target(seat), decision_seconds)
+
+
+def _host(target: str, decision_seconds: float) -> Host:
+    found = _hosts.get(target)
+    if found is None or found.process.poll() is not None:
+        if found is not None:
+            found.close()
+        found = _hosts[target] = Host(target, decision_seconds)
+    return found
+
+
+def _drop(target: str) -> None:
+    found = _hosts.pop(target, None)
+    if found is not None:
+        found.close()
+
+
+def close_hosts() -> None:
+    """End every host of this process (at the end of a run, and at exit)."""
+    for target in list(_hosts):
+        _drop(target)
+
+
+if sys.platform != "emscripten":
+    import atexit
+
+    atexit.register(close_hosts)
+
+
+def check_guest(seat: StrategySpec, where: str) -> None:
+    """Fail before any game, in one line, when a guest's class or knobs are refused: checked
+    in a host, so the run's process never imports the module."""
+    target = guest_target(seat)
+    try:
+        host = _host(target, 0.0)
+        host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
+        answer = host.receive(START_SECONDS)
+    except GuestError as exc:
+        _drop(target)
+        raise UnknownStrategyError(f"{where}: strategy {seat.label!r}: its host {exc}") from None
+    if "error" in answer:
+        raise UnknownStrategyError(f"{where}: {answer['error']}")
+
+
+class GuestStrategy(Strategy):
+    """A seat's strategy played by a host's child: what the game loop calls."""
+
+    def __init__(
+        self,
+        seat: StrategySpec,
+        rng: random.Random,
+        rules: Rules,
+        catalogue: Catalogue,
+        big_cities: frozenset[str],
+        decision_seconds: float,
+    ) -> None:
+        super().__init__(rng)
+        self.target = guest_target(seat)
+        self.seconds = decision_seconds
+        self.host: Host | None = _host(self.target, decision_seconds)
+        self._ask(
+            {
+                "op": "game",
+                "label": seat.label,
+                "knobs": dict(seat.knobs),
+                "rng": _rng_state(rng),
+                "rules": rules.to_dict(),
+                "destinations": [list(d) for d in catalogue.destinations],
+                "big_cities": [list(b) for b in catalogue.big_cities],
+                "big_city_set": sorted(big_cities),
+            }
+        )
+
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        host = self.host
+        if host is None:
+            raise GuestError("its process failed earlier in this game")
+        try:
+            host.send(message)
+            answer = host.receive()
+        except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
+            self.host = None
+            _drop(self.target)
+            raise
+        if "error" in answer or "exit" in answer:
+            self.host = None
+            _drop(self.target)  # its child is gone or in an unknown state
+            if "exit" in answer:
+                raise GuestError(f"its process for the game ended ({answer['exit']})")
+            raise GuestError(str(answer["error"])[:300])
+        return answer
+
+    def decide(self, view: SeatView) -> A.Action:
+        answer = self._ask({"op": "decide", "view": list(view[:23])})
+        action = answer.get("action")
+        if type(action) is not dict:
+            raise GuestError(f"an answer without an action: {_brief(answer)}")
+        try:
+            return A.from_dict(action)
+        except ValueError as exc:
+            raise GuestError(f"a malformed action: {exc}") from None
+
+    def finish(self) -> None:
+        """The game is over: the child leaves; the host waits for the next game."""
+        host, self.host = self.host, None
+        if host is None:
+            return
+        try:
+            host.send({"op": "end"})
+            answers = [host.receive(START_SECONDS), host.receive(START_SECONDS)]
+        except GuestError:
+            _drop(self.target)
+            return
+        if answers[0].get("ok") is not True or "exit" not in answers[1]:
+            _drop(self.target)
+
+
+def finish_guests(strategies: list[Strategy]) -> None:
+    for strategy in strategies:
+        if type(strategy) is GuestStrategy:
+            strategy.finish()
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _brief(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# ------------------------------------------------------------------ the host's side
+def _die_with_parent() -> None:
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if type(value) is list else value
+
+
+class _Channel:
+    """The host's end of the protocol, on private copies of the standard streams: the
+    guest's own prints go to stderr, its reads of stdin find nothing."""
+
+    def __init__(self) -> None:
+        self.reader = os.fdopen(os.dup(0), "rb")
+        self.writer = os.fdopen(os.dup(1), "wb")
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+
+    def read(self) -> dict[str, Any] | None:
+        line = self.reader.readline(MAX_MESSAGE + 1)
+        if not line:
+            return None
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    def write(self, message: dict[str, Any]) -> None:
+        self.writer.write(json.dumps(message).encode() + b"\n")
+        self.writer.flush()
+
+
+def _error(exc: BaseException) -> str:
+    try:
+        detail = " ".join(str(exc).split())
+    except Exception:
+        detail = "<unprintable>"
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+def serve() -> None:
+    """The host: load the strategy, then fork a child per game (``python -m sims.guest``)."""
+    from .strategy import make_knobs, strategy_class
+
+    _die_with_parent()
+    os.environ.clear()  # what the interpreter itself set (a coerced locale): nothing of the run
+    channel = _Channel()
+    load = channel.read()
+    if load is None:
+        return
+    sys.path[:0] = [p for p in load.get("path", []) if isinstance(p, str)]
+    try:
+        cls = strategy_class(str(load["target"]))
+    except BaseException as exc:
+        channel.write({"error": str(exc) if isinstance(exc, UnknownStrategyError) else _error(exc)})
+        return
+    if getattr(cls, "remembers_game", False) is True:
+        channel.write({"error": "a strategy that remembers the game (remembers_game) cannot "
+                       "be isolated yet: run it without isolation"})  # fmt: skip
+        return
+    channel.write({"ok": True})
+    while True:
+        message = channel.read()
+        if message is None or message.get("op") == "quit":
+            return
+        if message.get("op") == "check":
+            try:
+                make_knobs(cls, message["knobs"], f"strategy {message['label']!r}")
+                channel.write({"ok": True})
+            except BaseException as exc:
+                channel.write({"error": str(exc)})
+            continue
+        if message.get("op") != "game":
+            channel.write({"error": f"unexpected {message.get('op')!r}"})
+            continue
+        child = os.fork()
+        if child == 0:
+            code = 0
+            try:
+                _die_with_parent()
+                _play(cls, message, channel, make_knobs)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        # always said: after a clean end the worker expects it; mid-game it is the answer
+        # the worker waits for, and fails the seat's game
+        channel.write({"exit": _status(status)})
+
+
+def _shown(value: object) -> str:
+    """A short repr that cannot raise (the guest's object may have a hostile __repr__)."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit code {os.WEXITSTATUS(status)}"
+
+
+def _play(cls: type[Strategy], start: dict[str, Any], channel: _Channel, make_knobs: Any) -> None:
+    """One game in the forked child: build the strategy, answer views until the end."""
+    try:
+        knobs = make_knobs(cls, start["knobs"], f"strategy {start['label']!r}")
+        rng = random.Random()
+        version, internal, gauss = start["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        rules = Rules.from_dict(start["rules"])
+        destinations = tuple(Destination(*_tuples(d)) for d in start["destinations"])
+        big = tuple(BigCity(*d) for d in start["big_cities"])
+        table = Catalogue(destinations, big).view_table
+        tail = (rules, frozenset(start["big_city_set"]), table)
+        strategy = cls(rng, knobs)
+    except BaseException as exc:
+        channel.write({"error": _error(exc)})
+        return
+    channel.write({"ok": True})
+    while True:
+        message = channel.read()
+        if message is None:
+            return
+        if message.get("op") == "end":
+            channel.write({"ok": True})
+            return
+        fields = _tuples(message["view"])
+        view = tuple.__new__(SeatView, (*fields[:3], A.Phase(fields[3]), *fields[4:], *tail))
+        try:
+            action = strategy.decide(view)
+        except BaseException as exc:
+            channel.write({"error": _error(exc)})
+            continue
+        try:
+            channel.write({"action": A.to_dict(action)})
+        except Exception:
+            channel.write({"error": f"bad action {_shown(action)}"})
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,118 @@
+"""Strategies of one's own for the isolation tests (tests/sims/test_guest.py): well-behaved,
+broken, and cheating ones. Used as ``tests.sims.guests:Name``."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import sys
+import time
+
+from cardgame import GameState
+from sims.strategies.planner import Planner
+
+games_built = 0
+
+
+class Plain(Planner):
+    """A planner of one's own: isolated or not, the same games."""
+
+
+class Chatty(Planner):
+    """Prints on every decision: the protocol must not notice."""
+
+    def decide(self, view):
+        print("thinking about", view)
+        sys.stdout.write("{not json\n")
+        return super().decide(view)
+
+
+class Raises(Planner):
+    def turn(self, view):
+        raise RuntimeError("guest blew up")
+
+
+class Junk(Planner):
+    def turn(self, view):
+        return "draw a card please"
+
+
+class Hangs(Planner):
+    def turn(self, view):
+        while True:
+            time.sleep(0.01)
+
+
+class Exits(Planner):
+    def turn(self, view):
+        os._exit(3)
+
+
+def _other_fds() -> list[int]:
+    return [int(n) for n in os.listdir("/proc/self/fd") if int(n) > 2]
+
+
+class Scribbles(Planner):
+    """Finds the protocol's descriptors and writes junk on all of them."""
+
+    def turn(self, view):
+        for fd in _other_fds():
+            with contextlib.suppress(OSError):
+                os.write(fd, b'{"action": {"type": "pass"}, "x": 1}\n{"action": 7}\n')
+        return super().turn(view)
+
+
+class Floods(Planner):
+    """Writes an endless message, no newline, on every descriptor it finds."""
+
+    def turn(self, view):
+        for fd in _other_fds():
+            try:
+                os.set_blocking(fd, False)
+                os.write(fd, b"[" * (3 << 20))
+            except OSError:
+                pass
+        return super().turn(view)
+
+
+class FindsTheState(Planner):
+    """The gc and frame tricks: fails its game if it can see any game state at all."""
+
+    def decide(self, view):
+        if any(isinstance(o, GameState) for o in gc.get_objects()):
+            raise RuntimeError("found a GameState through gc")
+        frame = sys._getframe()
+        while frame is not None:
+            if any(isinstance(v, GameState) for v in frame.f_locals.values()):
+                raise RuntimeError("found a GameState in a frame")
+            frame = frame.f_back
+        return super().decide(view)
+
+
+class LooksForTheRun(Planner):
+    """The seed trick: fails its game if it can see the run's environment, arguments,
+    working directory contents or seeds."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        clues = []
+        if os.environ:
+            clues.append(f"environment {sorted(os.environ)[:3]}")
+        if sys.argv[1:] or "cardgame" in " ".join(sys.argv) or "pytest" in " ".join(sys.argv):
+            clues.append(f"argv {sys.argv}")
+        if os.listdir("."):
+            clues.append("a working directory with files")
+        if clues:
+            raise RuntimeError("; ".join(clues))
+
+
+class Remembers(Planner):
+    """Counts its games in module state and plays differently once it has seen one."""
+
+    def __init__(self, rng, knobs=None):
+        global games_built
+        super().__init__(rng, knobs)
+        games_built += 1
+        if games_built > 1:
+            raise RuntimeError(f"module state from an earlier game: {games_built}")

@@ -1,0 +1,160 @@
+"""Tournament mode (issue 17, item 2): a strategy of one's own in a process of its own.
+
+Well-behaved guests play the same games isolated or not; broken ones fail only their own
+seat's game; the gc, frame, seed, module-state and import-time tricks that work in process
+find nothing to work on (tests/sims/guests.py, tests/sims/guests_patch.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardgame import Rules
+from sims import guest
+from sims.errors import UnknownStrategyError
+from sims.match import GameSpec, play_game
+from sims.strategy import StrategySpec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _spec(name: str, seed: int, isolation: str, players: int = 2, knobs=()) -> GameSpec:
+    base = name if name == "planner" else f"tests.sims.guests:{name}"
+    seats = (StrategySpec("guest", base, knobs),) + (StrategySpec("planner", "planner"),) * (
+        players - 1
+    )
+    return GameSpec("t", "c", "base", Rules(), players, seats, seed, seed, isolation)
+
+
+def _play(name: str, seed: int, isolation: str, players: int = 2, seconds: float = 10.0):
+    out = play_game(_spec(name, seed, isolation, players), record=True, decision_seconds=seconds)
+    return out
+
+
+def _same(a, b) -> bool:
+    keys = ("game", "seats", "destinations", "record")
+    return repr([getattr(a, k) for k in keys]) == repr([getattr(b, k) for k in keys])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_guest_plays_the_same_games_isolated_or_not(players):
+    for seed in range(4):
+        inside = _play("Plain", seed, "none", players)
+        isolated = _play("Plain", seed, "process", players)
+        assert not isolated.game["failed"], isolated.game["failure_error"]
+        assert _same(inside, isolated)
+
+
+def test_prints_do_not_disturb_the_protocol():
+    outcome = _play("Chatty", 3, "process")
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+    assert _same(outcome, _play("Plain", 3, "process"))
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Raises", "RuntimeError: guest blew up"),
+        ("Junk", "bad action 'draw a card please'"),
+        ("Exits", "ended (exit code 3)"),
+        ("Scribbles", ""),
+        ("Floods", ""),
+    ],
+)
+def test_a_broken_guest_fails_its_own_game_only(name, error):
+    outcome = _play(name, 4, "process")
+    game = outcome.game
+    assert game["failed"] and game["failure_seat"] == 0 and game["failure_strategy"] == "guest"
+    assert error in game["failure_error"]
+    after = _play("Plain", 5, "process")  # its host was replaced: the next game is clean
+    assert not after.game["failed"], after.game["failure_error"]
+    assert _same(after, _play("Plain", 5, "none"))
+
+
+def test_a_hanging_guest_fails_its_game_at_the_decision_limit():
+    outcome = _play("Hangs", 4, "process", seconds=0.5)
+    game = outcome.game
+    assert game["failed"] and game["failure_seat"] == 0
+    assert "decision took over 0.5 s" in game["failure_error"]
+    assert not _play("Plain", 5, "process").game["failed"]
+
+
+def test_the_state_and_the_run_are_out_of_a_guests_reach():
+    for name in ("FindsTheState", "LooksForTheRun"):
+        inside = _play(name, 6, "none")
+        assert inside.game["failed"], f"{name} should find something in process"
+        isolated = _play(name, 6, "process")
+        assert not isolated.game["failed"], isolated.game["failure_error"]
+        assert _same(isolated, _play("Plain", 6, "process"))
+
+
+def test_module_state_does_not_carry_from_game_to_game():
+    for seed in range(3):
+        outcome = _play("Remembers", seed, "process")
+        assert not outcome.game["failed"], outcome.game["failure_error"]
+
+
+CHILD = """
+import json, sys
+from cardgame import Rules
+from sims.match import GameSpec, play_game
+from sims.strategy import StrategySpec
+target, isolation = sys.argv[1], sys.argv[2]
+seats = (StrategySpec("guest", target), StrategySpec("planner", "planner"))
+out = play_game(GameSpec("t", "c", "base", Rules(), 2, seats, 7, 7, isolation))
+builtin = (StrategySpec("planner", "planner"), StrategySpec("thief", "thief"))
+later = play_game(GameSpec("t", "c", "base", Rules(), 2, builtin, 8, 8))
+print(json.dumps({"guest": [s["score"] for s in out.seats], "failed": out.game["failed"],
+                  "builtin": [s["score"] for s in later.seats],
+                  "imported": sorted(m for m in sys.modules if m.startswith("tests.sims"))}))
+"""
+
+
+def _child(target: str, isolation: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, target, isolation],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_an_import_time_patch_reaches_nothing_under_isolation():
+    clean = _child("tests.sims.guests:Plain", "process")
+    inside = _child("tests.sims.guests_patch:Patcher", "none")
+    assert inside["failed"]  # in process the patch reached the engine (the score check saw it)
+    isolated = _child("tests.sims.guests_patch:Patcher", "process")
+    assert not isolated["failed"]
+    assert isolated["guest"] == clean["guest"] and isolated["builtin"] == clean["builtin"]
+    assert isolated["imported"] == [] and clean["imported"] == []  # never imported here
+
+
+def test_a_guest_that_cannot_load_is_one_line():
+    with pytest.raises(UnknownStrategyError, match="cannot load strategy 'tests.sims.nope:X'"):
+        guest.check_guest(StrategySpec("x", "tests.sims.nope:X"), "study")
+    with pytest.raises(UnknownStrategyError, match="has no knob 'speed'"):
+        guest.check_guest(StrategySpec("x", "tests.sims.guests:Plain", (("speed", 1),)), "study")
+    guest.check_guest(StrategySpec("x", "tests.sims.guests:Plain"), "study")
+    guest.close_hosts()
+
+
+def test_a_host_runs_with_nothing_of_the_run():
+    host = guest.Host("tests.sims.guests:Plain", 10.0)
+    try:
+        environ = Path(f"/proc/{host.process.pid}/environ").read_bytes()
+        argv = Path(f"/proc/{host.process.pid}/cmdline").read_bytes().split(b"\0")
+        assert environ == b""
+        assert argv[-3:] == [b"-m", b"sims.guest", b""]
+        assert os.listdir(host.folder) == [] and host.folder != os.getcwd()
+    finally:
+        host.close()
+    assert not os.path.exists(host.folder)
