@@ -46,7 +46,6 @@ from cardgame.rules import Rules
 from .errors import UnknownStrategyError
 from .strategy import Strategy, StrategySpec, registered
 
-ISOLATIONS = ("none", "process")
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
 START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

@@ -37,11 +37,14 @@ PAIRINGS = ("none", "deals", "seatings")
 # "auto": built-in line-ups on the native core when it is built (identical results, faster);
 # "python": every game on the reference engine; "native": the core, or refuse to run
 ENGINES = ("auto", "python", "native")
+# "process": each strategy of one's own plays in a process of its own (sims/guest.py)
+ISOLATIONS = ("none", "process")
 BASE = "base"  # the variant other variants are compared with
 DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
+    "isolation",
 }  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -89,6 +92,8 @@ class Study:
     # player counts a variant is played at (given by its `players` key, or every count where
     # its rules differ from base); a variant missing here is played at every count
     variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
+    isolation: str = "none"
 
     def players_for(self, variant: str) -> tuple[int, ...]:
         """The study's player counts at which ``variant`` is simulated."""
@@ -163,6 +168,9 @@ class Study:
             "variants": {k: self._variant_dict(k) for k in self.variants},
             "clock": self.clock.to_dict(),
             **self._pairing_dict(),
+            # only when on: a run is resumed in the mode it started in, and results made
+            # before the option existed still resume
+            **({"isolation": self.isolation} if self.isolation != "none" else {}),
         }
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
@@ -276,11 +284,10 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     for label in labels:
         if label not in strategies:
             strategies[label] = StrategySpec(label, label)
-    try:
-        for label in sorted(set(labels)):
-            strategies[label].check()
-    except CardgameError as exc:
-        raise StudyError(f"{where}: {exc}") from None
+    isolation = data.get("isolation", "none")
+    _need(isolation in ISOLATIONS, f"{where}: isolation",
+          f"must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")  # fmt: skip
+    _check_strategies([strategies[label] for label in sorted(set(labels))], isolation, where)
     strategies = {k: v for k, v in strategies.items() if k in set(labels)}
 
     variants_data = data.get("variants", {"base": {}})
@@ -340,7 +347,26 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         variant_players=variant_players,
         lineup_games=lineup_games,
         engine=engine,
+        isolation=isolation,
     )
+
+
+def _check_strategies(specs: list[StrategySpec], isolation: str, where: str) -> None:
+    """Refuse an unknown strategy or knob before any game. Under isolation a strategy of
+    one's own is checked in a process of its own: this process never imports its module."""
+    from .guest import check_guest, close_hosts, is_guest
+
+    try:
+        for seat in specs:
+            if isolation == "process" and is_guest(seat):
+                check_guest(seat, where)
+            else:
+                seat.check()
+    except CardgameError as exc:
+        text = str(exc)
+        raise StudyError(text if text.startswith(f"{where}: ") else f"{where}: {text}") from None
+    finally:
+        close_hosts()
 
 
 def _engine(engine: Any, where: str) -> str:
@@ -466,13 +492,18 @@ def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
 
 
 @_one_line_errors
-def load_study(path: str | Path) -> Study:
-    """Read a study TOML file; a built-in study can be named without a path."""
+def load_study(path: str | Path, isolation: str | None = None) -> Study:
+    """Read a study TOML file; a built-in study can be named without a path.
+
+    ``isolation`` overrides the file's (``--isolate``): given here, before the strategies
+    are checked, so that an isolated run never imports a strategy of one's own."""
     text, where = _read(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{where}: not valid TOML ({exc})") from None
+    if isolation is not None and isinstance(data, dict):
+        data["isolation"] = isolation
     return from_dict(data, where)
 
 
@@ -507,6 +538,7 @@ def quick_study(
     seed: int | None = None,
     out: str | None = None,
     name: str | None = None,
+    isolation: str | None = None,
 ) -> Study:
     """The study with command-line overrides applied (validated like a file).
 
@@ -534,6 +566,8 @@ def quick_study(
         data["seed"] = seed
     if out is not None:
         data["output"] = out
+    if isolation is not None:
+        data["isolation"] = isolation
     return from_dict(data, "command line")
 
 

@@ -1,0 +1,85 @@
+"""What tournament mode costs: decisions per second of a strategy of one's own played in
+process and isolated (``isolation = "process"``, sims/guest.py), on the same games, with the
+host's start-up (once per worker and strategy) shown apart.
+
+Run: python benchmarks/isolation.py [--games N]. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+# benchmarks/sims.py is named like the package: keep this folder off the import path, and the
+# project root on it (the guest is tests.sims.guests:Plain)
+ROOT = Path(__file__).resolve().parents[1]
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+sys.path.insert(0, str(ROOT))
+
+from cardgame import Rules  # noqa: E402
+from sims import guest, match  # noqa: E402
+from sims.match import GameSpec, play_game  # noqa: E402
+from sims.strategy import StrategySpec  # noqa: E402
+
+GUEST = "tests.sims.guests:Plain"  # the planner, as a strategy of one's own
+
+
+class Count:
+    """Counts the guest seat's calls through the game loop's guard (decisions and builds)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.inner = match._guarded
+
+    def __call__(self, spec, seat, limit, call, arg):  # type: ignore[no-untyped-def]
+        if seat == 0:
+            self.calls += 1
+        return self.inner(spec, seat, limit, call, arg)
+
+
+def measure(isolation: str, games: int, players: int) -> tuple[float, int, float]:
+    """(seconds, decisions, seconds of the first game) for ``games`` games."""
+    seats = (StrategySpec("guest", GUEST),) + (StrategySpec("planner", "planner"),) * (players - 1)
+    count = Count()
+    match._guarded = count
+    start = time.perf_counter()
+    first = 0.0
+    for i in range(games):
+        spec = GameSpec("b", "c", "base", Rules(), players, seats, i, i, isolation)
+        outcome = play_game(spec, engine="python")
+        assert not outcome.game["failed"], outcome.game["failure_error"]
+        if i == 0:
+            first = time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    match._guarded = count.inner
+    return seconds, count.calls - games, first
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    for players in (2, 4):
+        measure("process", 2, players)  # warm both paths (imports, the host's start)
+        measure("none", 2, players)
+        guest.close_hosts()
+        inside, n_inside, _ = measure("none", args.games, players)
+        isolated, n_isolated, first = measure("process", args.games, players)
+        assert n_inside == n_isolated
+        print(
+            f"{players} players, {args.games} games, {n_inside} guest decisions: "
+            f"in process {n_inside / inside:,.0f} decisions/s "
+            f"({args.games / inside:,.1f} games/s), "
+            f"isolated {n_isolated / isolated:,.0f} decisions/s "
+            f"({args.games / isolated:,.1f} games/s): {isolated / inside:.1f}x the time; "
+            f"first isolated game (host start-up) {first * 1000:.0f} ms"
+        )
+        guest.close_hosts()
+
+
+if __name__ == "__main__":
+    main()
