@@ -33,7 +33,7 @@ from statsmodels.stats.proportion import proportion_confint  # noqa: E402
 import cardgame._native as core  # noqa: E402
 from cardgame import Rules  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
-from sims.strategies.ismcts import Ismcts  # noqa: E402
+from sims.search.player import Ismcts  # noqa: E402
 from sims.strategy import StrategySpec, spec  # noqa: E402
 
 

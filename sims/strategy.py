@@ -122,7 +122,8 @@ def _qualified(cls: type) -> str:
 
 def registered() -> dict[str, type[Strategy]]:
     """Every strategy known by name (importing the built-in families first)."""
-    from . import strategies  # noqa: F401  (registers the built-ins)
+    from . import strategies  # noqa: F401  (registers the scripted built-ins)
+    from .search import player  # noqa: F401  (registers the search player)
 
     return dict(sorted(Strategy._registry.items()))
 

@@ -29,3 +29,36 @@ def test_imports_follow_reports_sims_cardgame():
             (str(p.relative_to(ROOT)), m) for p, m in imported_modules(package) if m in forbidden
         ]
         assert not bad, f"{package} imports what it must not: {bad}"
+
+
+def _sims_subpackage_imports() -> dict[str, set[str]]:
+    """sims sub-package -> the sims sub-packages its modules import (absolute or relative)."""
+    out: dict[str, set[str]] = {}
+    for path in (ROOT / "sims").rglob("*.py"):
+        parts = path.relative_to(ROOT / "sims").parts
+        if len(parts) < 2:
+            continue  # a top-level module of sims, not a sub-package
+        package = parts[0]
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 0 and node.module and node.module.startswith("sims."):
+                    names = [node.module.split(".")[1]]
+                elif node.level == 2:  # from ..x import y, or from .. import x
+                    names = (
+                        [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+                    )
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".")[1] for a in node.names if a.name.startswith("sims.")]
+            out.setdefault(package, set()).update(n for n in names if n != package)
+    return out
+
+
+def test_no_import_circle_between_sims_packages():
+    imports = _sims_subpackage_imports()
+    circles = sorted(
+        (a, b) for a, targets in imports.items() for b in targets if a in imports.get(b, set())
+    )
+    assert not circles, f"sims packages import each other: {circles}"
+    assert "strategies" in imports.get("search", set())  # the search builds on the scripted

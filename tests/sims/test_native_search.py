@@ -30,7 +30,7 @@ def _searches(monkeypatch, engine, players, knobs, seed):
         results.append(result)
         return result
 
-    monkeypatch.setattr("sims.strategies.ismcts.search", recording)
+    monkeypatch.setattr("sims.search.player.search", recording)
     ismcts = StrategySpec("ism", "ismcts", tuple(knobs.items()))
     seats = [ismcts, spec("planner"), ismcts, spec("random")][:players]
     game = GameSpec("t", "t", "base", Rules(), players, tuple(seats), 0, seed)

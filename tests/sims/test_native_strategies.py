@@ -19,7 +19,7 @@ from sims import _native
 from sims.match import MAX_TURNS
 from sims.strategies.builders import Hoarder, Rusher
 from sims.strategies.common import Scripted
-from sims.strategies.ismcts import Ismcts
+from sims.search.player import Ismcts
 from sims.strategies.planner import Planner, Thief
 from sims.strategies.random_play import RandomStrategy
 from sims.strategies.tickets import BigCity, TicketHunter

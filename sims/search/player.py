@@ -11,9 +11,9 @@ from cardgame.knowledge import Knowledge
 from cardgame.observation import SeatView
 
 from ..memory import Memory, with_own_pile
-from ..search.ismcts import SearchResult, SearchSettings, search
-from ..search.rollout import ROLLOUT_POLICIES
 from ..strategy import MemoryKnobs, Strategy
+from .ismcts import SearchResult, SearchSettings, search
+from .rollout import ROLLOUT_POLICIES
 
 
 @dataclass(frozen=True)
