@@ -374,7 +374,7 @@ def problem(
         if kind is PlaceColumn or kind is PlaceThree:
             return placement_problem(action, seat, hand, owner, yard_wagons, yard_locos)  # type: ignore[arg-type]
         if kind is DrawFaceUp:
-            slot = action.slot  # type: ignore[union-attr]
+            slot = action.slot  # type: ignore[attr-defined]
             if _face_up_card(face_up, slot) == NO_CARD:
                 return ("R11", f"face-up slot {slot} is empty")
             return None
@@ -392,7 +392,7 @@ def problem(
         if kind is DrawDeck:
             return None if deck else ("R11", "the train deck is empty")
         if kind is DrawFaceUp:
-            slot = action.slot  # type: ignore[union-attr]
+            slot = action.slot  # type: ignore[attr-defined]
             card = _face_up_card(face_up, slot)
             if card == NO_CARD:
                 return ("R11", f"face-up slot {slot} is empty")
@@ -405,7 +405,7 @@ def problem(
     ruling = "R5" if phase == SETUP_KEEP else "R13"
     if kind is not KeepDestinations:
         return (ruling, "a destination keep is expected now")
-    ids = action.ids  # type: ignore[union-attr]
+    ids = action.ids  # type: ignore[attr-defined]
     if len(set(ids)) != len(ids) or not set(ids) <= set(offer):
         return (ruling, f"can keep only destinations offered ({list(offer)})")
     minimum = min_keep if phase == SETUP_KEEP else 0

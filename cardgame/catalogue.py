@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -76,7 +76,7 @@ class Catalogue(Value, _CatalogueFields):
         )
         for d in destinations:
             table[d.id] = d
-        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table))  # type: ignore[return-value]
+        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table))
 
     def __getnewargs__(self) -> tuple[tuple[Destination, ...], tuple[BigCity, ...]]:
         return (self.destinations, self.big_cities)
@@ -230,7 +230,7 @@ def default_catalogue() -> Catalogue:
     return catalogue
 
 
-def _load(read, where: str) -> Catalogue:  # type: ignore[no-untyped-def]
+def _load(read: Callable[[str], bytes], where: str) -> Catalogue:
     texts = {}
     for name in ("big_cities.csv", "destinations.csv"):
         try:

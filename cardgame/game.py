@@ -19,6 +19,7 @@ class Game:
     seed: int
     rules: Rules = field(default_factory=Rules)
     catalogue: Catalogue = field(default_factory=default_catalogue)
+    big_city_set: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):

@@ -96,7 +96,7 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
     seat: int = _field(0)  # type: ignore[assignment]
     to_move: bool = _field(1)  # type: ignore[assignment]
     players: int = _field(2)  # type: ignore[assignment]
-    phase: int = _field(3)  # type: ignore[assignment]
+    phase: A.Phase = _field(3)  # type: ignore[assignment]
     round: int = _field(4)  # type: ignore[assignment]
     rounds_total: int = _field(5)  # type: ignore[assignment]
     turn: int = _field(6)  # type: ignore[assignment]

@@ -277,7 +277,7 @@ def _tune_prices(
         used = [0] * NUM_COLOURS
         reduced = [0.0] * count
         for j in range(count):
-            r = values[j]
+            r: float = values[j]
             for c, n in sparse[j]:
                 r -= prices[c] * n
             reduced[j] = r

@@ -22,8 +22,9 @@ DEFAULT_ROUNDS: Mapping[int, int] = MappingProxyType({2: 1, 3: 1, 4: 2})
 
 
 class _RulesFields(NamedTuple):
-    # R17-R19: rounds per player count; given as a mapping, stored as sorted pairs (hashable)
-    rounds: Mapping[int, int] | tuple[tuple[int, int], ...] = tuple(DEFAULT_ROUNDS.items())
+    # R17-R19: rounds per player count; given as a mapping (a partial one keeps the printed
+    # counts), stored as sorted pairs
+    rounds: tuple[tuple[int, int], ...] = tuple(DEFAULT_ROUNDS.items())
     starting_hand: int = 7  # R3
     starting_locomotives: int = 1  # R3
     face_up: int = 5  # R3
@@ -43,8 +44,8 @@ class Rules(Value, _RulesFields):
     __slots__ = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Rules:
-        made = _RulesFields.__new__(cls, *args, **kwargs)
-        rounds = made.rounds
+        made: Any = _RulesFields.__new__(cls, *args, **kwargs)
+        rounds: Any = made.rounds
         if isinstance(rounds, Mapping):  # a partial mapping keeps the printed counts
             rounds = tuple({**DEFAULT_ROUNDS, **rounds}.items())
         if not isinstance(rounds, tuple) or not all(
@@ -55,7 +56,7 @@ class Rules(Value, _RulesFields):
         if rounds != made.rounds:
             made = _RulesFields.__new__(cls, rounds, *made[1:])
         made._validate()
-        return made  # type: ignore[return-value]
+        return made
 
     def rounds_for(self, players: int) -> int:
         return dict(self.rounds)[players]

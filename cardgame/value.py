@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+_TUPLE_EQ: Any = tuple.__eq__
+
 
 class Value:
     """Mixin for a tuple-backed value class (put it before the NamedTuple base)."""
@@ -19,7 +21,7 @@ class Value:
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(other) is type(self) and _TUPLE_EQ(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
