@@ -125,8 +125,8 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser(
         "replay",
         help="re-execute a saved game and check its record",
-        description="Exit code: 0 every game replays to its record, 1 a game diverges, "
-        "2 the file (or a line of it) is not a record.",
+        description="Exit code: 0 every game replays to its record, 1 a game diverges "
+        "(a field or the digest differs), 2 the file (or a line of it) is not a record.",
     )
     replay.add_argument("record", help="a record (JSON) or many (JSON Lines)")
     replay.add_argument("--narrate", action="store_true", help="narrate each game once checked")

@@ -2,48 +2,76 @@
 
 A record holds every shuffle's result, so replay feeds those orders back to the engine,
 re-applies the recorded decisions, compares each turn with what was recorded, and at the end
-compares every field of the record with the record the engine re-derives.
+compares every field of the record with the record the engine re-derives. A content digest
+covers what replay cannot re-derive (the strategy names), so any edit is detected.
 
 Two kinds of failure: a value that is not a record (bad JSON, wrong shape or types, unknown
-keys, another format or version) raises ``RecordError``; a well-formed record whose content
-differs from the replay gives ``ReplayResult(ok=False)`` naming the first differing field.
+keys, another format or version: ``record_schema``) raises ``RecordError``; a well-formed
+record whose content differs from the replay, or from its digest, gives
+``ReplayResult(ok=False)`` naming the first differing field.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import actions as A
-from .cards import CARD_NAMES, COLOURS
+from .cards import CARD_NAMES
 from .catalogue import Catalogue, default_catalogue
 from .errors import CardgameError, IllegalActionError, RecordError
 from .game import Game
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from .scoring import final_scores, winners
-from .shuffling import (
-    DESTINATION_RESHUFFLE,
-    DESTINATION_SETUP,
-    TRAIN_ROUND,
-    TRAIN_SETUP,
-    RecordedShuffles,
-    SeedCheckedShuffles,
+from .record_schema import (
+    DIGEST_PREFIX,
+    FORMAT,
+    TRAIN_KINDS,
+    VERSION,
+    entries,
+    join,
+    kind,
+    rules_dict,
+    validate,
 )
+from .rules import Rules
+from .scoring import final_scores, winners
+from .shuffling import RecordedShuffles, SeedCheckedShuffles
 from .state import GameState, Phase
 
-FORMAT = "ttr-cardgame-record"
-VERSION = 1
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Entry",
+    "ReplayResult",
+    "Table",
+    "digest_of",
+    "dumps",
+    "first_difference",
+    "load",
+    "parse_json",
+    "read_entries",
+    "recompute_scores",
+    "replay",
+    "save",
+    "to_record",
+    "turn_tables",
+    "validate",
+]
+
 _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
-_TRAIN_KINDS = (TRAIN_SETUP, TRAIN_ROUND)
-_SHUFFLE_KINDS = (TRAIN_SETUP, DESTINATION_SETUP, DESTINATION_RESHUFFLE, TRAIN_ROUND)
 
 
-def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict[str, Any]:
-    """The finished game as one JSON-ready object. The state must have been recorded."""
+def _names(counts: Sequence[int]) -> list[str]:
+    """A hand of card counts as card names, in card order."""
+    return [CARD_NAMES[card] for card, n in enumerate(counts) for _ in range(n)]
+
+
+def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, Any]:
+    """Every field of the record but the digest."""
     if state.record is None:
         raise RecordError("this game was played without recording (new_state(record=True))")
     if not state.is_over:
@@ -53,11 +81,16 @@ def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": game.rules.to_dict(),
+        "rules": rules_dict(game.rules, state.players),
         "seed": game.seed,
         "players": state.players,
         "strategies": names,
         **state.record,
+        # the table at the end: what the last decisions did, which nothing later shows
+        "final": {
+            "face_up": [CARD_NAMES[c] if c != A.NO_CARD else None for c in state.face_up],
+            "hands": [_names(hand) for hand in state.hands],
+        },
         "result": {
             "scores": [s.to_dict() for s in state.scores],
             "round_points": [list(p) for p in state.round_points],
@@ -67,6 +100,22 @@ def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict
             "stolen_from": list(state.stolen_from),
         },
     }
+
+
+def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict[str, Any]:
+    """The finished game as one JSON-ready object. The state must have been recorded."""
+    record = _content(state, strategies)
+    record["digest"] = digest_of(record)
+    return record
+
+
+def digest_of(record: dict[str, Any]) -> str:
+    """``sha256:`` and the hex SHA-256 of the record without its ``digest``, as canonical
+    JSON (keys sorted, no spaces, ASCII): key order and layout of a file do not matter,
+    any change of a value does."""
+    content = {k: v for k, v in record.items() if k != "digest"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return DIGEST_PREFIX + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -105,21 +154,75 @@ def _finite_float(text: str) -> float:
     return value
 
 
+class _Duplicated(dict[str, Any]):
+    """A JSON object that named ``duplicate`` twice (json keeps the last value silently)."""
+
+    duplicate = ""
+
+
+def _first_repeat(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    return ""
+
+
+def _duplicate_path(value: Any) -> str:
+    """The path of a key named twice: in the first such object met walking from the top."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, _Duplicated):
+            return join(path, item.duplicate)
+        if isinstance(item, dict):
+            stack.extend(reversed([(join(path, k), v) for k, v in item.items()]))
+        elif isinstance(item, list):
+            stack.extend(reversed([(f"{path}[{i}]", v) for i, v in enumerate(item)]))
+    return "?"
+
+
 def parse_json(data: bytes) -> Any:
-    """Parse strict JSON from bytes; every failure is a ValueError with a one-line message."""
+    """Parse strict JSON from bytes; every failure is a ValueError with a one-line message.
+
+    A key named twice in one object is refused: json would keep one of the two values
+    silently, so the file would say two things and replay check only one.
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         byte = data[exc.start]
         raise ValueError(f"not UTF-8 text (byte {byte:#04x} at offset {exc.start})") from None
+    duplicated = False
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicated
+        value = dict(pairs)
+        if len(value) == len(pairs):
+            return value
+        duplicated = True
+        marked = _Duplicated(value)
+        marked.duplicate = _first_repeat(pairs)
+        return marked
+
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        value = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=unique_keys,
+        )
     except json.JSONDecodeError as exc:
         raise ValueError(f"line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except RecursionError:
         raise ValueError("not a record: JSON nested too deeply") from None
     except ValueError as exc:  # refused constants, huge floats, ints past the digit limit
         raise ValueError(f"not valid JSON ({str(exc).splitlines()[0]})") from None
+    if duplicated:
+        path = _duplicate_path(value)
+        raise ValueError(f"not a valid record: {path}: the key appears twice in one object")
+    return value
 
 
 def read_entries(path: Path) -> list[Entry]:
@@ -159,270 +262,9 @@ def load(path: Path) -> list[dict[str, Any]]:
             raise RecordError(f"{path}, {entry.where}: {entry.error}")
         if not isinstance(entry.value, dict):
             where = f", {entry.where}" if entry.line is not None else ""
-            raise RecordError(f"{path}{where}: holds no game record ({_kind(entry.value)})")
+            raise RecordError(f"{path}{where}: holds no game record ({kind(entry.value)})")
         records.append(entry.value)
     return records
-
-
-# ------------------------------------------------------------------------ record shape
-Check = Callable[[Any, str], None]
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _bad(path: str, message: str) -> RecordError:
-    return RecordError(f"not a valid record: {path}: {message}")
-
-
-def _integer(low: int | None = 0, high: int | None = None) -> Check:
-    def check(value: Any, path: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(path, f"expected a whole number, got {_kind(value)}")
-        if (low is not None and value < low) or (high is not None and value > high):
-            span = f"{low} to {high}" if high is not None else f"{low} or more"
-            raise _bad(path, f"expected {span}, got {value}")
-
-    return check
-
-
-def _boolean(value: Any, path: str) -> None:
-    if not isinstance(value, bool):
-        raise _bad(path, f"expected true or false, got {_kind(value)}")
-
-
-def _one_of(names: Sequence[str | None], what: str) -> Check:
-    def check(value: Any, path: str) -> None:
-        if value not in names or (value is not None and not isinstance(value, str)):
-            shown = repr(value)[:40] if isinstance(value, str) else _kind(value)
-            raise _bad(path, f"expected {what}, got {shown}")
-
-    return check
-
-
-def _text(value: Any, path: str) -> None:
-    if not isinstance(value, str) or not value:
-        raise _bad(path, f"expected a non-empty string, got {_kind(value)}")
-
-
-def _list(item: Check, length: int | None = None) -> Check:
-    def check(value: Any, path: str) -> None:
-        if not isinstance(value, list):
-            raise _bad(path, f"expected a list, got {_kind(value)}")
-        if length is not None and len(value) != length:
-            raise _bad(path, f"expected {_entries(length)}, got {len(value)}")
-        for index, element in enumerate(value):
-            item(element, f"{path}[{index}]")
-
-    return check
-
-
-def _object(required: dict[str, Check], optional: dict[str, Check] | None = None) -> Check:
-    optional = optional or {}
-
-    def check(value: Any, path: str) -> None:
-        if not isinstance(value, dict):
-            raise _bad(path, f"expected an object, got {_kind(value)}")
-        for key in value:
-            if key not in required and key not in optional:
-                raise _bad(_join(path, key), "unknown key")
-        for key, item in required.items():
-            if key not in value:
-                raise _bad(_join(path, key), "missing")
-            item(value[key], _join(path, key))
-        for key, item in optional.items():
-            if key in value:
-                item(value[key], _join(path, key))
-
-    return check
-
-
-def _entries(count: int) -> str:
-    return "1 entry" if count == 1 else f"{count} entries"
-
-
-def _join(path: str, key: str) -> str:
-    """``path.key``; a key that is not a plain word is quoted, so a message stays one line."""
-    if not (key.isidentifier() or key.isdigit()) or not key.isascii():
-        return f"{path}[{json.dumps(key)}]"
-    return f"{path}.{key}" if path else key
-
-
-_ID = _integer()
-_IDS = _list(_ID)
-_CARD = _one_of(CARD_NAMES, "a card name")
-_SLOT_CARD = _one_of((*CARD_NAMES, None), "a card name or null")
-_COLOUR = _one_of(COLOURS, "a colour")
-_COUNT = _integer()
-_TOTAL = _integer(low=None)
-_SEAT = _integer(0, MAX_PLAYERS - 1)
-_SLOT = _integer(0, A.MAX_FACE_UP - 1)
-
-_ACTIONS: dict[str, Check] = {
-    "draw_deck": _object({"type": _text}),
-    "draw_face_up": _object({"type": _text, "slot": _SLOT}),
-    "place_column": _object(
-        {"type": _text, "colour": _COLOUR, "wagons": _integer(0, 10), "locos": _integer(0, 16)}
-    ),
-    "place_three": _object({"type": _text, "colours": _list(_COLOUR, 3)}),
-    "draw_destinations": _object({"type": _text}),
-    "pass": _object({"type": _text}),
-}
-
-
-def _action(value: Any, path: str) -> None:
-    if not isinstance(value, dict):
-        raise _bad(path, f"expected an object, got {_kind(value)}")
-    kind = value.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
-        shown = repr(kind)[:40] if isinstance(kind, str) else _kind(kind)
-        raise _bad(f"{path}.type", f"expected one of {', '.join(_ACTIONS)}, got {shown}")
-    _ACTIONS[kind](value, path)
-
-
-_PICKS = {
-    "deck": _object({"from": _text, "card": _CARD}),
-    "face_up": _object({"from": _text, "slot": _SLOT, "card": _CARD, "refill": _SLOT_CARD}),
-}
-
-
-def _pick(value: Any, path: str) -> None:
-    if not isinstance(value, dict):
-        raise _bad(path, f"expected an object, got {_kind(value)}")
-    source = value.get("from")
-    if not isinstance(source, str) or source not in _PICKS:
-        raise _bad(f"{path}.from", 'expected "deck" or "face_up"')
-    _PICKS[source](value, path)
-
-
-def _shuffle(value: Any, path: str) -> None:
-    if not isinstance(value, dict):
-        raise _bad(path, f"expected an object, got {_kind(value)}")
-    _one_of(_SHUFFLE_KINDS, "a shuffle kind")(value.get("kind"), _join(path, "kind"))
-    card = _CARD if value["kind"] in _TRAIN_KINDS else _ID
-    _object({"kind": _text, "order": _list(card)})(value, path)
-
-
-_TURN = _object(
-    {
-        "turn": _COUNT,
-        "seat": _SEAT,
-        "round": _COUNT,
-        "final_round": _boolean,
-        "step1": _list(_CARD),
-        "action": _action,
-    },
-    {
-        "picks": _list(_pick),
-        "wipes": _list(_list(_SLOT_CARD)),
-        "steal": _object(
-            {
-                "victim": _SEAT,
-                "colour": _COLOUR,
-                "discarded": _object({"wagons": _COUNT, "locos": _COUNT}),
-            }
-        ),
-        "destinations": _object({"drawn": _IDS, "kept": _IDS}),
-    },
-)
-
-_BODY = _object(
-    {
-        "format": _text,
-        "version": _COUNT,
-        "rules": lambda value, path: None,  # checked by Rules.from_dict, below
-        "seed": _integer(),
-        "players": _integer(MIN_PLAYERS, MAX_PLAYERS),
-        "strategies": _list(_text),
-        "shuffles": _list(_shuffle),
-        "rounds": _list(
-            _object(
-                {
-                    "round": _COUNT,
-                    "face_up": _list(_SLOT_CARD),
-                    "hands": _list(_list(_CARD)),
-                    "deck_size": _COUNT,
-                }
-            )
-        ),
-        "setup": _object({"dealt": _list(_IDS), "kept": _list(_IDS)}),
-        "turns": _list(_TURN),
-        "resolutions": _list(
-            _object(
-                {
-                    "round": _COUNT,
-                    "seats": _list(_object({"seat": _SEAT, "reached": _IDS, "unreached": _IDS})),
-                }
-            )
-        ),
-        "result": _object(
-            {
-                "scores": _list(
-                    _object(
-                        {
-                            "seat": _SEAT,
-                            "total": _TOTAL,
-                            "destination_points": _COUNT,
-                            "penalties": _COUNT,
-                            "big_city_bonuses": _list(_text),
-                            "bonus_points": _COUNT,
-                            "reached": _COUNT,
-                        }
-                    )
-                ),
-                "round_points": _list(_list(_COUNT)),
-                "winners": _list(_SEAT),
-                "turns": _COUNT,
-                "steals": _list(_COUNT),
-                "stolen_from": _list(_COUNT),
-            }
-        ),
-    }
-)
-
-
-def validate(record: Any) -> Rules:
-    """Check that ``record`` has the shape of a version-1 record; return its rules.
-
-    Raises RecordError naming the first field (as a path) with a wrong type, a missing or
-    unknown key, or another format or version. Content is checked by ``replay``.
-    """
-    if not isinstance(record, dict):
-        raise RecordError(f"not a valid record: the top level is {_kind(record)}, not an object")
-    if record.get("format") != FORMAT:
-        shown = record.get("format")
-        shown = repr(shown)[:60] if isinstance(shown, str) else _kind(shown)
-        raise RecordError(f"not a {FORMAT} (format is {shown})")
-    version = record.get("version")
-    if version != VERSION or isinstance(version, bool):
-        shown = version if isinstance(version, int) else _kind(version)
-        raise RecordError(f"record version {shown}; this engine reads {VERSION}")
-    _BODY(record, "")
-    if len(record["strategies"]) != record["players"]:
-        raise _bad("strategies", f"expected one name per seat ({record['players']})")
-    rules = record["rules"]
-    if not isinstance(rules, dict):
-        raise _bad("rules", f"expected an object, got {_kind(rules)}")
-    missing = sorted(set(Rules().to_dict()) - set(rules))
-    if missing:
-        raise _bad(f"rules.{missing[0]}", "missing")
-    try:
-        return Rules.from_dict(rules)
-    except CardgameError as exc:
-        raise RecordError(f"not a valid record: {exc}") from None
 
 
 # ------------------------------------------------------------------------ replay
@@ -441,7 +283,7 @@ def _shuffle_orders(record: dict[str, Any]) -> list[tuple[str, list[int]]]:
     orders = []
     for entry in record["shuffles"]:
         order = entry["order"]
-        if entry["kind"] in _TRAIN_KINDS:
+        if entry["kind"] in TRAIN_KINDS:
             order = [_CARD_INDEX[name] for name in order]
         orders.append((entry["kind"], list(order)))
     return orders
@@ -471,7 +313,7 @@ def first_difference(expected: Any, recorded: Any, path: str = "") -> str | None
     if isinstance(expected, dict) and isinstance(recorded, dict):
         for key in [*expected, *(k for k in recorded if k not in expected)]:
             found = first_difference(
-                expected.get(key, _MISSING), recorded.get(key, _MISSING), _join(path, key)
+                expected.get(key, _MISSING), recorded.get(key, _MISSING), join(path, key)
             )
             if found:
                 return found
@@ -484,8 +326,8 @@ def first_difference(expected: Any, recorded: Any, path: str = "") -> str | None
                     return found
             return None
         return (
-            f"{path}: expected {_entries(len(expected))} {_show(expected)}, "
-            f"recorded {_entries(len(recorded))} {_show(recorded)}"
+            f"{path}: expected {entries(len(expected))} {_show(expected)}, "
+            f"recorded {entries(len(recorded))} {_show(recorded)}"
         )
     if type(expected) is type(recorded) and expected == recorded:
         return None
@@ -493,8 +335,9 @@ def first_difference(expected: Any, recorded: Any, path: str = "") -> str | None
 
 
 def replay(record: Any, catalogue: Catalogue | None = None) -> ReplayResult:
-    """Check ``record``'s shape, re-execute it and compare every field; never uses the RNG
-    for the game (the seed is checked against the recorded shuffles, not used to play)."""
+    """Check ``record``'s shape, re-execute it, compare every field, then the digest; never
+    uses the RNG for the game (the seed is checked against the recorded shuffles, not used
+    to play). Fields first: a field's difference says more than a digest's."""
     rules = validate(record)
     try:
         return _replay(record, rules, catalogue or default_catalogue())
@@ -534,16 +377,24 @@ def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Repla
             return _diverged(state, f"{where}: {found}")
     if not state.is_over:
         return _diverged(state, f"turns: the record ends at turn {state.turn}; the game goes on")
-    expected = to_record(state, record["strategies"])
+    expected = _content(state, record["strategies"])
     expected["shuffles"] = [
-        {"kind": kind, "order": [CARD_NAMES[c] for c in order] if kind in _TRAIN_KINDS else order}
-        for kind, order in shuffles.seeded
+        {"kind": name, "order": [CARD_NAMES[c] for c in order] if name in TRAIN_KINDS else order}
+        for name, order in shuffles.seeded
     ]
-    found = first_difference(expected, record)
+    found = first_difference(expected, {k: v for k, v in record.items() if k != "digest"})
     if found:
         if found.startswith("shuffles"):
             found += f" (the recorded shuffles are not those of seed {record['seed']})"
         return _diverged(state, found)
+    # every field replay re-derives matches: the digest covers the rest (the strategy names)
+    digest = digest_of(record)
+    if digest != record["digest"]:
+        return _diverged(
+            state,
+            f"digest: expected {digest}, recorded {record['digest']} (the record was edited "
+            "after it was written, in a field replay cannot re-derive, such as a strategy name)",
+        )
     return ReplayResult(True, state.turn, tuple(s.total for s in state.scores), state.winners)
 
 
@@ -573,7 +424,7 @@ class Table:
         )
 
 
-class _TurnLog(list):  # type: ignore[type-arg]
+class _TurnLog(list[Any]):
     """The state's list of turn records: a turn is appended the moment it ends, before the
     next seat's step 1 or the round's end, so that is when its table is taken."""
 

@@ -93,7 +93,10 @@ DIVERGING = {
         _set(["shuffles"], lambda s: [*s, s[-1]]),
         "shuffles: expected 3 entries",
     ),
-    "rules: rounds": (_set(["rules", "rounds", "3"], 2), "turns: the record ends"),
+    "rules: rounds": (
+        lambda r: r["rules"].update(rounds={"3": 2}, round_two_deal=4),
+        "turns: the record ends",
+    ),
 }
 
 
@@ -129,7 +132,7 @@ REFUSED = {
     "unknown rules key": (lambda r: r["rules"].update(bogus=1), "rules.bogus: unknown setting"),
     "missing key": (lambda r: r.pop("resolutions"), "resolutions: missing"),
     "format": (lambda r: r.update(format="chess"), "not a ttr-cardgame-record"),
-    "version": (lambda r: r.update(version=2), "record version 2"),
+    "version": (lambda r: r.update(version=3), "record version 3"),
     "version as text": (lambda r: r.update(version="1"), "record version a string"),
     "seed as text": (lambda r: r.update(seed="7"), "seed: expected a whole number"),
     "seed as float": (lambda r: r.update(seed=7.0), "seed: expected a whole number"),
