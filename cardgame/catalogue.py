@@ -4,11 +4,11 @@ The data are files, not code, so that a corrected edition can be swapped in; a b
 is refused with one line naming the file, the line and the problem.
 
 Two levels of checks (documented in data/SOURCES.md): every folder must hold a possible
-edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, points in the
-band printed for that many circles, a big city on each ticket, the six big cities once).
-The copy shipped in the package must also match the facts the transcription was checked
-against (circles per colour, total face value), so a corrupted installation is caught; a
-user's folder may be a corrected edition and is not held to them.
+edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, 1-99 points, a
+big city on each ticket, the six big cities once). The copy shipped in the package must also
+match the facts the transcription was checked against (circles per colour, total face value,
+each ticket's points in the band printed for its circles), so a corrupted installation is
+caught; a user's folder may be a corrected edition or a designer's, and is not held to them.
 """
 
 from __future__ import annotations
@@ -25,15 +25,19 @@ from typing import NamedTuple
 
 from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
 from .errors import DataError
+from .layout import DESTINATIONS
 from .value import Value
 
-EXPECTED_DESTINATIONS = 46  # R1
+EXPECTED_DESTINATIONS = DESTINATIONS  # R1
 BIG_CITY_NAMES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
 # Points printed for a ticket of n circles (SOURCES.md: the bands never overlap).
 POINT_BANDS: Mapping[int, tuple[int, int]] = MappingProxyType(
     {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20), 5: (21, 22)}
 )
 MAX_BIG_CITY_POINTS = 50  # the printed bonuses are 8-15; far beyond is a typo
+# A design may leave the printed bands (a ticket worth 18 on three circles): any folder's
+# points need only be 1..99; the bands are a fact of the shipped copy.
+MAX_POINTS = 99
 # Facts the shipped transcription was checked against (SOURCES.md), shipped copy only.
 SHIPPED_CIRCLES: Mapping[str, int] = MappingProxyType(
     {
@@ -159,9 +163,7 @@ def parse_destinations(
             if not row[column].isprintable():
                 raise DataError(f"{name}, line {line}: {column} {row[column]!r} is not printable")
         colours = _colours(row["colors"], name, line)
-        low, high = POINT_BANDS[len(colours)]
-        why = f" (the band for {len(colours)} circle{'s' if len(colours) > 1 else ''})"
-        points = _int_in(row["points"], name, line, "points", low, high, why)
+        points = _int_in(row["points"], name, line, "points", 1, MAX_POINTS)
         if not ({row["city_a"], row["city_b"]} & set(big_cities)):
             raise DataError(f"{name}, line {line}: names no big city")
         destinations.append(
@@ -196,7 +198,16 @@ def _colours(text: str, name: str, line: int) -> list[int]:
 
 def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> None:
     """The shipped copy must match the counts its transcription was checked against
-    (SOURCES.md); a mismatch means the installed file was damaged."""
+    (SOURCES.md), each ticket's points in the band printed for its circles; a mismatch means
+    the installed file was damaged."""
+    for dest in destinations:
+        low, high = POINT_BANDS[len(dest.colours)]
+        if not low <= dest.points <= high:
+            raise DataError(
+                f"{name}: #{dest.id} has {dest.points} points, outside {low}..{high} printed "
+                f"for {len(dest.colours)} circles: the installed copy is damaged, reinstall "
+                "the package"
+            )
     circles = Counter(COLOURS[c] for d in destinations for c in d.colours)
     if dict(circles) != SHIPPED_CIRCLES:
         found = ", ".join(f"{c} {circles[c]}" for c in SHIPPED_CIRCLES)

@@ -128,14 +128,14 @@ TWELVE = "-".join(["yellow"] * 12)
          ("line 2:", "colors has 12 circles", "1 to 5")),
         ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,yellow-yellow-yellow-blue-blue-red",
          ("line 2:", "colors has 6 circles")),
-        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,99,yellow",
-         ("line 2:", "points 99 is outside 5..5", "1 circle")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,100,yellow",
+         ("line 2:", "points 100 is outside 1..99")),
         ("1,Chicago,New York,5,yellow", "1,Chicago,New York,100000000000000000000,yellow",
-         ("line 2:", "points 100000000...", "outside 5..5")),
-        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,6,yellow",
-         ("line 2:", "points 6 is outside 5..5")),
-        ("3,Chicago,Dallas,6,yellow-green", "3,Chicago,Dallas,11,yellow-green",
-         ("line 4:", "points 11 is outside 6..10", "2 circles")),
+         ("line 2:", "points 100000000...", "outside 1..99")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,0,yellow",
+         ("line 2:", "points must be > 0")),
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,-3,yellow",
+         ("line 2:", "points must be > 0")),
         ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5.0,yellow",
          ("line 2:", "points '5.0' is not a whole number")),
         ("1,Chicago,New York,5,yellow", "47,Chicago,New York,5,yellow",
@@ -166,11 +166,26 @@ def test_big_cities_are_checked(tmp_path, old, new, parts):
     _refused(_edited(tmp_path, old, new, "big_cities.csv"), "big_cities.csv", *parts)
 
 
-# A corrected edition: different colours and points, still a possible card set.
+# A corrected edition or a designer's: different colours and points, still a card set.
 EDITIONS = [
     ("1,Chicago,New York,5,yellow", "1,Chicago,New York,5,blue"),  # a changed colour
     ("3,Chicago,Dallas,6,yellow-green", "3,Chicago,Dallas,7,yellow-green"),  # points in band
+    ("24,Miami,Boston,12,blue-red-orange", "24,Miami,Boston,18,blue-red-orange"),  # beyond it
 ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "found"),
+    [
+        ("1,Chicago,New York,5,yellow", "1,Chicago,New York,6,yellow", "#1 has 6 points"),
+        ("3,Chicago,Dallas,6,yellow-green", "3,Chicago,Dallas,11,yellow-green", "outside 6..10"),
+    ],
+)
+def test_the_shipped_copy_keeps_the_printed_point_bands(tmp_path, old, new, found):
+    destinations = load_catalogue(_edited(tmp_path, old, new)).destinations
+    with pytest.raises(DataError, match="damaged") as info:
+        check_shipped_facts(destinations, "destinations.csv (package data)")
+    assert found in str(info.value)
 
 
 @pytest.mark.parametrize(("old", "new"), EDITIONS)
