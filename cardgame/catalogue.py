@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
 from .errors import DataError
@@ -52,6 +52,8 @@ SHIPPED_CIRCLES: Mapping[str, int] = MappingProxyType(
     }
 )
 SHIPPED_FACE_VALUE = 581
+DESTINATION_COLUMNS = ("id", "city_a", "city_b", "points", "colors")
+BIG_CITY_COLUMNS = ("city", "points", "home_color")
 
 
 class _CatalogueFields(NamedTuple):
@@ -135,7 +137,7 @@ def _positive_int(value: str, name: str, line: int, field: str) -> int:
 
 def parse_big_cities(text: str, name: str = "big_cities.csv") -> tuple[BigCity, ...]:
     cities = []
-    for line, row in _rows(text, name, ("city", "points", "home_color")):
+    for line, row in _rows(text, name, BIG_CITY_COLUMNS):
         if row["city"] not in BIG_CITY_NAMES:
             raise DataError(f"{name}, line {line}: unknown big city {row['city']!r}")
         if row["home_color"] not in COLOUR_INDEX:
@@ -152,7 +154,7 @@ def parse_destinations(
 ) -> tuple[Destination, ...]:
     destinations: list[Destination] = []
     lines: dict[int, int] = {}  # id -> line
-    for line, row in _rows(text, name, ("id", "city_a", "city_b", "points", "colors")):
+    for line, row in _rows(text, name, DESTINATION_COLUMNS):
         dest_id = _positive_int(row["id"], name, line, "id")
         if dest_id in lines:
             raise DataError(f"{name}, line {line}: duplicate id {dest_id}")
@@ -239,6 +241,36 @@ def default_catalogue() -> Catalogue:
     catalogue = _load(lambda n: (data / n).read_bytes(), "package data")
     check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
     return catalogue
+
+
+def catalogue_rows(catalogue: Catalogue) -> dict[str, list[list[Any]]]:
+    """The catalogue as the rows of its two CSV files (what a record of an edited game
+    carries, so that it replays with its own cards)."""
+    return {
+        "destinations": [
+            [d.id, d.city_a, d.city_b, d.points, "-".join(COLOURS[c] for c in d.colours)]
+            for d in catalogue.destinations
+        ],
+        "big_cities": [[b.city, b.points, b.home_colour] for b in catalogue.big_cities],
+    }
+
+
+def catalogue_from_rows(rows: dict[str, list[list[Any]]], where: str) -> Catalogue:
+    """A catalogue from ``catalogue_rows``'s output, held to the checks of a card folder."""
+
+    def text(table: list[list[Any]], columns: tuple[str, ...]) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(table)
+        return out.getvalue()
+
+    cities = parse_big_cities(text(rows["big_cities"], BIG_CITY_COLUMNS), f"{where}.big_cities")
+    names = tuple(c.city for c in cities)
+    destinations = parse_destinations(
+        text(rows["destinations"], DESTINATION_COLUMNS), names, f"{where}.destinations"
+    )
+    return Catalogue(destinations, cities)
 
 
 def _load(read: Callable[[str], bytes], where: str) -> Catalogue:

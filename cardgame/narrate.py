@@ -11,8 +11,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .cards import CARD_NAMES, COLOURS
-from .catalogue import Catalogue, default_catalogue
-from .record import Table, turn_tables
+from .catalogue import Catalogue
+from .record import Table, record_catalogue, turn_tables
 
 
 def plural(count: int, word: str) -> str:
@@ -91,7 +91,7 @@ def narrate(
     record: dict[str, Any], catalogue: Catalogue | None = None, verbose: bool = False
 ) -> Iterator[str]:
     """Yield the lines of a narration of ``record``; ``verbose`` adds each seat's cards."""
-    catalogue = catalogue or default_catalogue()
+    catalogue = record_catalogue(record, catalogue)
     players = record["players"]
     names = record["strategies"]
     yield f"Ticket to Ride: The Card Game - {players} players, seed {record['seed']}"

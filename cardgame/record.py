@@ -23,8 +23,8 @@ from typing import Any
 
 from . import actions as A
 from .cards import CARD_NAMES
-from .catalogue import Catalogue, default_catalogue
-from .errors import CardgameError, IllegalActionError, RecordError
+from .catalogue import Catalogue, catalogue_from_rows, catalogue_rows, default_catalogue
+from .errors import CardgameError, DataError, IllegalActionError, RecordError
 from .game import Game
 from .record_schema import (
     DIGEST_PREFIX,
@@ -55,6 +55,7 @@ __all__ = [
     "parse_json",
     "read_entries",
     "recompute_scores",
+    "record_catalogue",
     "replay",
     "save",
     "to_record",
@@ -82,6 +83,8 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
         "format": FORMAT,
         "version": VERSION,
         "rules": rules_dict(game.rules, state.players),
+        # the cards, when they are not the printed ones (a study's card edits, --cards)
+        **({"cards": catalogue_rows(game.catalogue)} if _edited(game.catalogue) else {}),
         "seed": game.seed,
         "players": state.players,
         "strategies": names,
@@ -100,6 +103,22 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
             "stolen_from": list(state.stolen_from),
         },
     }
+
+
+def _edited(catalogue: Catalogue) -> bool:
+    return catalogue is not default_catalogue() and catalogue != default_catalogue()
+
+
+def record_catalogue(record: dict[str, Any], catalogue: Catalogue | None = None) -> Catalogue:
+    """The cards a record was played with: its own ``cards`` when it carries them, else
+    ``catalogue`` (default: the printed cards)."""
+    rows = record.get("cards")
+    if rows is None:
+        return catalogue or default_catalogue()
+    try:
+        return catalogue_from_rows(rows, "cards")
+    except DataError as exc:
+        raise RecordError(f"not a valid record: {exc}") from None
 
 
 def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict[str, Any]:
@@ -340,7 +359,7 @@ def replay(record: Any, catalogue: Catalogue | None = None) -> ReplayResult:
     to play). Fields first: a field's difference says more than a digest's."""
     rules = validate(record)
     try:
-        return _replay(record, rules, catalogue or default_catalogue())
+        return _replay(record, rules, record_catalogue(record, catalogue))
     except RecordError:
         raise
     except CardgameError as exc:
@@ -444,7 +463,7 @@ def turn_tables(record: dict[str, Any], catalogue: Catalogue | None = None) -> l
     For the verbose narration: hands, yards and circulation piles are not in the record.
     """
     rules = Rules.from_dict(record["rules"])
-    game = Game(record["players"], record["seed"], rules, catalogue or default_catalogue())
+    game = Game(record["players"], record["seed"], rules, record_catalogue(record, catalogue))
     state = game.new_state(record=True, shuffles=RecordedShuffles(_shuffle_orders(record)))
     log = _TurnLog(state)
     state.record["turns"] = log  # type: ignore[index]
@@ -462,7 +481,7 @@ def recompute_scores(
     record: dict[str, Any], catalogue: Catalogue | None = None
 ) -> tuple[list[int], list[int]]:
     """Final scores and winners from the record's resolutions alone (R20-R22, no engine)."""
-    catalogue = catalogue or default_catalogue()
+    catalogue = record_catalogue(record, catalogue)
     players = int(record["players"])
     reached: list[list[int]] = [[] for _ in range(players)]
     for resolution in record["resolutions"]:

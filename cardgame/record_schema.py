@@ -137,6 +137,10 @@ def _list(item: Check, length: int | None = None) -> Check:
     return check
 
 
+def _any(value: Any, path: str) -> None:
+    """Any value: what a later check takes apart."""
+
+
 def _object(required: dict[str, Check], optional: dict[str, Check] | None = None) -> Check:
     optional = optional or {}
 
@@ -288,7 +292,9 @@ _BODY = _object(
             }
         ),
         "digest": _digest,
-    }
+    },
+    # rows of the card files, checked as a card folder is (record.record_catalogue)
+    {"cards": _object({"destinations": _list(_list(_any)), "big_cities": _list(_list(_any))})},
 )
 
 

@@ -1,0 +1,133 @@
+"""Card edits: the printed numbers a study may change (a designer's what-if).
+
+A variant or a sweep names edits to the card data beside its rule settings:
+``destinations = { 24 = { points = 10 } }`` (a ticket's points, by id) and
+``big_cities = { Chicago = 10 }`` (a big city's bonus). Edits apply to a catalogue (the
+printed one, or a folder given with ``--cards``) and give another catalogue, which both
+engines read like the printed one. ``CardEdits.from_dict`` is the boundary: an unknown id or
+city, a value that is not a whole number or is out of a card's range (1-99 points, 1-50 for
+a bonus) is refused in one line naming the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from .catalogue import MAX_BIG_CITY_POINTS, MAX_POINTS, Catalogue
+from .errors import RulesError
+from .value import Value
+
+KINDS = ("destinations", "big_cities")
+
+
+class _CardEditsFields(NamedTuple):
+    destinations: tuple[tuple[int, int], ...] = ()  # (id, points), sorted by id
+    big_cities: tuple[tuple[str, int], ...] = ()  # (city, bonus points), sorted by city
+
+
+class CardEdits(Value, _CardEditsFields):
+    """What a variant changes in the card data; empty: the cards as loaded."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any], catalogue: Catalogue, where: str = "cards"
+    ) -> CardEdits:
+        """Parse ``{"destinations": {id: {"points": n}}, "big_cities": {city: n}}`` against
+        the catalogue it will edit (ids and cities must exist there)."""
+        unknown = sorted(set(data) - set(KINDS))
+        if unknown:
+            raise RulesError(f"{where}.{unknown[0]}: unknown card edit (known: {', '.join(KINDS)})")
+        destinations = _destinations(data.get("destinations", {}), catalogue, where)
+        cities = _big_cities(data.get("big_cities", {}), catalogue, where)
+        return cls(tuple(sorted(destinations.items())), tuple(sorted(cities.items())))
+
+    def __bool__(self) -> bool:
+        return bool(self.destinations or self.big_cities)
+
+    def apply(self, catalogue: Catalogue) -> Catalogue:
+        """The catalogue with these edits (the same object when there are none)."""
+        if not self:
+            return catalogue
+        points = dict(self.destinations)
+        bonus = dict(self.big_cities)
+        return Catalogue(
+            tuple(d._replace(points=points.get(d.id, d.points)) for d in catalogue.destinations),
+            tuple(b._replace(points=bonus.get(b.city, b.points)) for b in catalogue.big_cities),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a study file writes them (TOML keys are strings); empty kinds left out."""
+        out: dict[str, Any] = {}
+        if self.destinations:
+            out["destinations"] = {str(i): {"points": p} for i, p in self.destinations}
+        if self.big_cities:
+            out["big_cities"] = dict(self.big_cities)
+        return out
+
+    def describe(self) -> list[str]:
+        """Short phrases a report can show: ``#24 points 10``, ``Chicago bonus 10``."""
+        return [f"#{i} points {p}" for i, p in self.destinations] + [
+            f"{c} bonus {p}" for c, p in self.big_cities
+        ]
+
+
+NO_EDITS = CardEdits()
+
+
+def _whole(value: object, key: str, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{key}: must be a whole number, got {value!r}")
+    if not 1 <= value <= high:  # what a card folder allows
+        raise RulesError(f"{key}: must be between 1 and {high}, got {value}")
+    return value
+
+
+def _destinations(data: object, catalogue: Catalogue, where: str) -> dict[int, int]:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{where}.destinations: must be a table of ids, got {data!r}")
+    ids = {d.id for d in catalogue.destinations}
+    out: dict[int, int] = {}
+    for key, edit in data.items():
+        text = str(key).strip()
+        if not text.isdigit() or int(text) not in ids:
+            raise RulesError(
+                f"{where}.destinations.{key}: unknown destination id (ids {min(ids)}-{max(ids)})"
+            )
+        dest_id = int(text)
+        if dest_id in out:
+            raise RulesError(f"{where}.destinations.{key}: destination {dest_id} given twice")
+        if isinstance(edit, Mapping):
+            extra = sorted(set(edit) - {"points"})
+            if extra:
+                raise RulesError(
+                    f"{where}.destinations.{key}.{extra[0]}: unknown (a destination edit "
+                    "changes points only)"
+                )
+            if "points" not in edit:
+                raise RulesError(f"{where}.destinations.{key}: give points = N")
+            edit = edit["points"]
+            key = f"{key}.points"
+        out[dest_id] = _whole(edit, f"{where}.destinations.{key}", MAX_POINTS)
+    return out
+
+
+def _big_cities(data: object, catalogue: Catalogue, where: str) -> dict[str, int]:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{where}.big_cities: must be a table of cities, got {data!r}")
+    names = catalogue.big_city_names
+    out: dict[str, int] = {}
+    for city, edit in data.items():
+        if city not in names:
+            raise RulesError(
+                f"{where}.big_cities.{city}: unknown big city (known: {', '.join(names)})"
+            )
+        if isinstance(edit, Mapping):
+            extra = sorted(set(edit) - {"points"})
+            if extra or "points" not in edit:
+                raise RulesError(f"{where}.big_cities.{city}: give a number, or points = N")
+            edit = edit["points"]
+        out[city] = _whole(edit, f"{where}.big_cities.{city}", MAX_BIG_CITY_POINTS)
+    return out
