@@ -15,6 +15,7 @@ from typing import Any
 
 from cardgame import (
     Action,
+    Catalogue,
     Game,
     GameState,
     IllegalActionError,
@@ -53,6 +54,13 @@ class GameSpec:
     seed: int
     # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
     isolation: str = "none"
+    catalogue: Catalogue | None = None  # the cards (a study's edits); None: the printed ones
+
+    def game(self) -> Game:
+        """The game this spec fixes (before any decision)."""
+        if self.catalogue is None:
+            return Game(self.players, self.seed, self.rules)
+        return Game(self.players, self.seed, self.rules, self.catalogue)
 
 
 @dataclass
@@ -95,7 +103,7 @@ def play_game(
         outcome = _play_native(spec, times, record)
         if outcome is not None:
             return outcome
-    game = Game(spec.players, spec.seed, spec.rules)
+    game = spec.game()
     state = game.new_state(record=record)
     limit = guard(decision_seconds)
     minutes = float("nan")
@@ -157,7 +165,7 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
     twins = [native.twin(spec, seat) for seat in range(spec.players)]
     if any(t is None for t in twins):
         return None  # a strategy of one's own is never even built here, only under the guard
-    game = Game(spec.players, spec.seed, spec.rules)
+    game = spec.game()
     start = native.NativeState.new(game, record=record)
     # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
     clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
@@ -238,7 +246,7 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
     strategy's): the batch and its worker go on."""
     failure = StrategyFailure(-1, "", f"internal error: {_error(exc)}")
     try:
-        state: GameState | None = Game(spec.players, spec.seed, spec.rules).new_state()
+        state: GameState | None = spec.game().new_state()
     except Exception:
         state = None
     return GameOutcome(game=_game_row(spec, state, float("nan"), failure))
@@ -255,7 +263,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
             prepare(seat_spec, decision_seconds)
         except (GuestError, UnknownStrategyError) as exc:
             raise StrategyFailure(seat, seat_spec.label, _error(exc)) from None
-        game = Game(spec.players, spec.seed, spec.rules)
+        game = spec.game()
 
         def build(rng: random.Random) -> Strategy:
             return GuestStrategy(

@@ -8,6 +8,8 @@ by rotation so every seat order is equally represented; ``pairing`` makes cells 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Callable
@@ -17,7 +19,10 @@ from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from cardgame import CardgameError, Rules
+from cardgame import CardgameError, Catalogue, Rules, default_catalogue, load_catalogue
+from cardgame.catalogue import catalogue_rows
+from cardgame.edits import KINDS as CARD_KINDS
+from cardgame.edits import NO_EDITS, CardEdits
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
@@ -44,7 +49,7 @@ DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
-    "isolation",
+    "isolation", "cards",
 }  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -59,6 +64,7 @@ class Cell:
     players: int
     lineup: tuple[str, ...]  # strategy labels, sorted: seating comes from rotation
     games: int
+    catalogue: Catalogue | None = None  # the cards played with; None: the printed ones
 
     def seatings(self) -> list[tuple[str, ...]]:
         """Every distinct seat order of the line-up, in a fixed order."""
@@ -94,6 +100,14 @@ class Study:
     variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
     # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
     isolation: str = "none"
+    # the cards: a folder of card files (``cards = "folder"``, ``--cards``; None: the printed
+    # ones), and each variant's edits of them (``destinations``/``big_cities`` in a variant)
+    cards: str | None = None
+    variant_cards: dict[str, CardEdits] = field(default_factory=dict)
+
+    def catalogue_for(self, variant: str) -> Catalogue | None:
+        """The cards ``variant`` is played with (None: the printed cards, unedited)."""
+        return _catalogue(self.cards, self.variant_cards.get(variant, NO_EDITS))
 
     def players_for(self, variant: str) -> tuple[int, ...]:
         """The study's player counts at which ``variant`` is simulated."""
@@ -111,7 +125,8 @@ class Study:
                     if self.rotation == "permutations" and games % seatings:
                         games += seatings - games % seatings  # every seating equally often
                     key = f"{variant}/{players}p/{'+'.join(lineup)}"
-                    out.append(Cell(key, variant, rules, players, lineup, games))
+                    catalogue = self.catalogue_for(variant)
+                    out.append(Cell(key, variant, rules, players, lineup, games, catalogue))
         return out
 
     def games_for(self, lineup: tuple[str, ...]) -> int:
@@ -171,12 +186,19 @@ class Study:
             # only when on: a run is resumed in the mode it started in, and results made
             # before the option existed still resume
             **({"isolation": self.isolation} if self.isolation != "none" else {}),
+            # the folder and a digest of what it held: resume refuses changed cards
+            **self._cards_dict(),
         }
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
         """A line-up as the file gave it: a list, or a table when it has its own games."""
         games = self.lineup_games.get(tuple(sorted(lineup)))
         return list(lineup) if games is None else {"seats": list(lineup), "games": games}
+
+    def _cards_dict(self) -> dict[str, Any]:
+        if self.cards is None:
+            return {}
+        return {"cards": {"folder": self.cards, "digest": _cards_digest(self.cards)}}
 
     def _pairing_dict(self) -> dict[str, Any]:
         """Pairing, only when on: results made before the option existed still resume."""
@@ -186,6 +208,7 @@ class Study:
         """A variant's rules, with ``players`` when it is not played at every count (so the
         manifest rebuilds the same cells, and resume sees a change of counts)."""
         data = self.variants[name].to_dict()
+        data.update(self.variant_cards.get(name, NO_EDITS).to_dict())
         if name in self.variant_players and self.players_for(name) != self.players:
             data["players"] = list(self.variant_players[name])
         return data
@@ -293,7 +316,10 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     variants_data = data.get("variants", {"base": {}})
     _need(isinstance(variants_data, dict) and variants_data, f"{where}: variants",
           "must be a table of named rule variants")  # fmt: skip
+    cards = _cards_folder(data.get("cards"), where)
+    printed = _catalogue(cards, NO_EDITS) or default_catalogue()
     variants = {}
+    variant_cards: dict[str, CardEdits] = {}
     explicit: dict[str, tuple[int, ...]] = {}
     for variant, rules in variants_data.items():
         _need(isinstance(rules, dict), f"{where}: variants.{variant}",
@@ -303,6 +329,11 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
             explicit[variant] = _variant_counts(
                 rules.pop("players"), f"{where}: variants.{variant}"
             )
+        edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
+        try:
+            variant_cards[variant] = CardEdits.from_dict(edits, printed, f"variants.{variant}")
+        except CardgameError as exc:
+            raise StudyError(f"{where}: {exc}") from None
         try:
             variants[variant] = Rules.from_dict(rules)
         except CardgameError as exc:
@@ -310,7 +341,10 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         except (TypeError, ValueError) as exc:  # a setting of the wrong type
             raise StudyError(f"{where}: variants.{variant}: {_one_line(exc)}") from None
 
-    variant_players = _variant_players(variants, explicit, tuple(sorted(set(players))), where)
+    variant_cards = {k: v for k, v in variant_cards.items() if v}
+    variant_players = _variant_players(
+        variants, explicit, tuple(sorted(set(players))), where, variant_cards
+    )
     pairing = data.get("pairing", "none")
     _need(pairing in PAIRINGS, f"{where}: pairing",
           f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
@@ -348,7 +382,48 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         lineup_games=lineup_games,
         engine=engine,
         isolation=isolation,
+        cards=cards,
+        variant_cards=variant_cards,
     )
+
+
+def _cards_folder(value: Any, where: str) -> str | None:
+    """``cards``: a folder of card files, or (in a manifest) the folder and its digest, which
+    must still match."""
+    if value is None:
+        return None
+    digest = None
+    if isinstance(value, dict) and set(value) == {"folder", "digest"}:
+        value, digest = value["folder"], value["digest"]
+    _need(isinstance(value, str) and bool(value), f"{where}: cards",
+          "must be a folder of card files (destinations.csv, big_cities.csv)")  # fmt: skip
+    try:
+        _catalogue(value, NO_EDITS)
+    except CardgameError as exc:
+        raise StudyError(f"{where}: cards: {exc}") from None
+    if digest is not None and digest != _cards_digest(value):
+        raise StudyError(f"{where}: cards: the files in {value} changed since the run started")
+    return str(value)
+
+
+@functools.cache
+def _folder_catalogue(folder: str) -> Catalogue:
+    return load_catalogue(Path(folder))
+
+
+def _catalogue(folder: str | None, edits: CardEdits) -> Catalogue | None:
+    """The cards of a folder (None: the printed ones) with ``edits``; None when both are
+    the printed cards unedited (records then hold no cards)."""
+    if folder is None and not edits:
+        return None
+    base = _folder_catalogue(folder) if folder is not None else default_catalogue()
+    return edits.apply(base)
+
+
+def _cards_digest(folder: str) -> str:
+    rows = catalogue_rows(_folder_catalogue(folder))
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def _check_strategies(specs: list[StrategySpec], isolation: str, where: str) -> None:
@@ -430,10 +505,13 @@ def _variant_players(
     explicit: dict[str, tuple[int, ...]],
     players: tuple[int, ...],
     where: str,
+    variant_cards: dict[str, CardEdits] | None = None,
 ) -> dict[str, tuple[int, ...]]:
     """Where each variant is simulated. A variant identical to base at a count it lists is
     refused (it would re-simulate base and report noise as an effect); a variant without a
-    ``players`` key is played only where its rules differ from base."""
+    ``players`` key is played only where its rules differ from base. Cards edited otherwise
+    than base's make a variant differ at every count."""
+    cards = variant_cards or {}
     base = variants.get(BASE)
     out = dict(explicit)
     if base is None:
@@ -442,7 +520,10 @@ def _variant_players(
     for name, rules in variants.items():
         if name == BASE:
             continue
-        same = [p for p in everywhere if same_rules_at(rules, base, p)]
+        if cards.get(name, NO_EDITS) != cards.get(BASE, NO_EDITS):
+            same = []
+        else:
+            same = [p for p in everywhere if same_rules_at(rules, base, p)]
         _need(len(same) < len(everywhere), f"{where}: variants.{name}",
               f"the same rules as {BASE} at every player count")  # fmt: skip
         listed = explicit.get(name)
