@@ -37,12 +37,19 @@ class CardEdits(Value, _CardEditsFields):
     ) -> CardEdits:
         """Parse ``{"destinations": {id: {"points": n}}, "big_cities": {city: n}}`` against
         the catalogue it will edit (ids and cities must exist there)."""
+        where = f"{where}." if where else ""  # "": keys named from the edit's own top
         unknown = sorted(set(data) - set(KINDS))
         if unknown:
-            raise RulesError(f"{where}.{unknown[0]}: unknown card edit (known: {', '.join(KINDS)})")
+            raise RulesError(f"{where}{unknown[0]}: unknown card edit (known: {', '.join(KINDS)})")
         destinations = _destinations(data.get("destinations", {}), catalogue, where)
         cities = _big_cities(data.get("big_cities", {}), catalogue, where)
-        return cls(tuple(sorted(destinations.items())), tuple(sorted(cities.items())))
+        # a value the card already has is no edit: a variant differs only where it edits
+        bonus = {b.city: b.points for b in catalogue.big_cities}
+        return cls(
+            tuple(sorted((i, p) for i, p in destinations.items()
+                         if p != catalogue.destination(i).points)),
+            tuple(sorted((c, p) for c, p in cities.items() if p != bonus[c])),
+        )  # fmt: skip
 
     def __bool__(self) -> bool:
         return bool(self.destinations or self.big_cities)
@@ -87,47 +94,47 @@ def _whole(value: object, key: str, high: int) -> int:
 
 def _destinations(data: object, catalogue: Catalogue, where: str) -> dict[int, int]:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{where}.destinations: must be a table of ids, got {data!r}")
+        raise RulesError(f"{where}destinations: must be a table of ids, got {data!r}")
     ids = {d.id for d in catalogue.destinations}
     out: dict[int, int] = {}
     for key, edit in data.items():
         text = str(key).strip()
         if not text.isdigit() or int(text) not in ids:
             raise RulesError(
-                f"{where}.destinations.{key}: unknown destination id (ids {min(ids)}-{max(ids)})"
+                f"{where}destinations.{key}: unknown destination id (ids {min(ids)}-{max(ids)})"
             )
         dest_id = int(text)
         if dest_id in out:
-            raise RulesError(f"{where}.destinations.{key}: destination {dest_id} given twice")
+            raise RulesError(f"{where}destinations.{key}: destination {dest_id} given twice")
         if isinstance(edit, Mapping):
             extra = sorted(set(edit) - {"points"})
             if extra:
                 raise RulesError(
-                    f"{where}.destinations.{key}.{extra[0]}: unknown (a destination edit "
+                    f"{where}destinations.{key}.{extra[0]}: unknown (a destination edit "
                     "changes points only)"
                 )
             if "points" not in edit:
-                raise RulesError(f"{where}.destinations.{key}: give points = N")
+                raise RulesError(f"{where}destinations.{key}: give points = N")
             edit = edit["points"]
             key = f"{key}.points"
-        out[dest_id] = _whole(edit, f"{where}.destinations.{key}", MAX_POINTS)
+        out[dest_id] = _whole(edit, f"{where}destinations.{key}", MAX_POINTS)
     return out
 
 
 def _big_cities(data: object, catalogue: Catalogue, where: str) -> dict[str, int]:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{where}.big_cities: must be a table of cities, got {data!r}")
+        raise RulesError(f"{where}big_cities: must be a table of cities, got {data!r}")
     names = catalogue.big_city_names
     out: dict[str, int] = {}
     for city, edit in data.items():
         if city not in names:
             raise RulesError(
-                f"{where}.big_cities.{city}: unknown big city (known: {', '.join(names)})"
+                f"{where}big_cities.{city}: unknown big city (known: {', '.join(names)})"
             )
         if isinstance(edit, Mapping):
             extra = sorted(set(edit) - {"points"})
             if extra or "points" not in edit:
-                raise RulesError(f"{where}.big_cities.{city}: give a number, or points = N")
+                raise RulesError(f"{where}big_cities.{city}: give a number, or points = N")
             edit = edit["points"]
-        out[city] = _whole(edit, f"{where}.big_cities.{city}", MAX_BIG_CITY_POINTS)
+        out[city] = _whole(edit, f"{where}big_cities.{city}", MAX_BIG_CITY_POINTS)
     return out

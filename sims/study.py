@@ -28,6 +28,7 @@ from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import SimsError, StudyError
 from .strategy import StrategySpec
+from .sweep import Sweep, parse_sweeps
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -49,7 +50,7 @@ DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
-    "isolation", "cards",
+    "isolation", "cards", "sweeps",
 }  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -104,6 +105,8 @@ class Study:
     # ones), and each variant's edits of them (``destinations``/``big_cities`` in a variant)
     cards: str | None = None
     variant_cards: dict[str, CardEdits] = field(default_factory=dict)
+    # each sweep's values and the variants that play them (their variants are the study's)
+    sweeps: dict[str, Sweep] = field(default_factory=dict)
 
     def catalogue_for(self, variant: str) -> Catalogue | None:
         """The cards ``variant`` is played with (None: the printed cards, unedited)."""
@@ -166,6 +169,7 @@ class Study:
 
     def to_dict(self) -> dict[str, Any]:
         """The study as plain data: stored with results to check a resumed run."""
+        swept = {v for sweep in self.sweeps.values() for v in sweep.variants if v != BASE}
         return {
             "name": self.name,
             "seed": self.seed,
@@ -180,7 +184,7 @@ class Study:
             "strategies": {
                 k: {"base": s.base, "knobs": dict(s.knobs)} for k, s in self.strategies.items()
             },
-            "variants": {k: self._variant_dict(k) for k in self.variants},
+            "variants": {k: self._variant_dict(k) for k in self.variants if k not in swept},
             "clock": self.clock.to_dict(),
             **self._pairing_dict(),
             # only when on: a run is resumed in the mode it started in, and results made
@@ -188,6 +192,7 @@ class Study:
             **({"isolation": self.isolation} if self.isolation != "none" else {}),
             # the folder and a digest of what it held: resume refuses changed cards
             **self._cards_dict(),
+            **({"sweeps": self.source["sweeps"]} if self.sweeps else {}),
         }
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
@@ -318,36 +323,53 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
           "must be a table of named rule variants")  # fmt: skip
     cards = _cards_folder(data.get("cards"), where)
     printed = _catalogue(cards, NO_EDITS) or default_catalogue()
+    sweeps: dict[str, Sweep] = {}
+    labels: dict[str, str] = {}  # a sweep's variant -> how messages name it
+    if "sweeps" in data:
+        variants_data = dict(variants_data)
+        variants_data.setdefault(BASE, {})  # every value is compared with the printed one
+        base_rules, base_cards = _base_of(variants_data[BASE], printed, where)
+        sweeps, swept = parse_sweeps(data["sweeps"], base_rules, base_cards, BASE, where)
+        clash = sorted(set(swept) & set(variants_data))
+        _need(not clash, f"{where}: sweeps", f"variant {clash[0] if clash else ''!r} is "
+              "named twice (a sweep's variants are NAME=VALUE)")  # fmt: skip
+        variants_data.update(swept)
+        labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}" for s in sweeps.values()
+                  for v in s.variants if v != BASE}  # fmt: skip
     variants = {}
     variant_cards: dict[str, CardEdits] = {}
     explicit: dict[str, tuple[int, ...]] = {}
     for variant, rules in variants_data.items():
-        _need(isinstance(rules, dict), f"{where}: variants.{variant}",
+        label = labels.get(variant, f"variants.{variant}")
+        _need(isinstance(rules, dict), f"{where}: {label}",
               f"must be a table of rule settings, got {rules!r}")  # fmt: skip
         rules = dict(rules)
         if "players" in rules:
-            explicit[variant] = _variant_counts(
-                rules.pop("players"), f"{where}: variants.{variant}"
-            )
+            explicit[variant] = _variant_counts(rules.pop("players"), f"{where}: {label}")
         edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
         try:
-            variant_cards[variant] = CardEdits.from_dict(edits, printed, f"variants.{variant}")
-        except CardgameError as exc:
-            raise StudyError(f"{where}: {exc}") from None
-        try:
+            named = "" if variant in labels else label  # a sweep's: "sweeps.x at 9: key"
+            variant_cards[variant] = CardEdits.from_dict(edits, printed, named)
             variants[variant] = Rules.from_dict(rules)
         except CardgameError as exc:
-            raise StudyError(f"{where}: variants.{variant}: {exc}") from None
+            text = str(exc)
+            text = text if text.startswith(f"{label}.") else f"{label}: {text}"
+            raise StudyError(f"{where}: {text}") from None
         except (TypeError, ValueError) as exc:  # a setting of the wrong type
-            raise StudyError(f"{where}: variants.{variant}: {_one_line(exc)}") from None
+            raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
 
     variant_cards = {k: v for k, v in variant_cards.items() if v}
     variant_players = _variant_players(
         variants, explicit, tuple(sorted(set(players))), where, variant_cards
     )
-    pairing = data.get("pairing", "none")
+    pairing = data.get("pairing", "deals" if sweeps else "none")
     _need(pairing in PAIRINGS, f"{where}: pairing",
           f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
+    _need(
+        not sweeps or pairing == "deals",
+        f"{where}: pairing",
+        'a study with sweeps plays every value on the same deals: pairing = "deals"',
+    )
 
     engine = _engine(data.get("engine", "auto"), where)
 
@@ -384,7 +406,22 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         isolation=isolation,
         cards=cards,
         variant_cards=variant_cards,
+        sweeps=sweeps,
     )
+
+
+def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:
+    """The base variant's rules and cards (what a sweep's printed values come from)."""
+    _need(isinstance(table, dict), f"{where}: variants.{BASE}", "must be a table")
+    rules = {k: v for k, v in table.items() if k not in (*CARD_KINDS, "players")}
+    edits = {k: v for k, v in table.items() if k in CARD_KINDS}
+    try:
+        cards = CardEdits.from_dict(edits, printed, f"variants.{BASE}").apply(printed)
+        return Rules.from_dict(rules), cards
+    except CardgameError as exc:
+        raise StudyError(f"{where}: variants.{BASE}: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise StudyError(f"{where}: variants.{BASE}: {_one_line(exc)}") from None
 
 
 def _cards_folder(value: Any, where: str) -> str | None:

@@ -1,0 +1,165 @@
+"""Sweeps: one printed number, or a grid of two, played at several values on the same deals.
+
+``[sweeps.NAME]`` names a ``parameter`` (a rule setting such as ``destinations_drawn`` or
+``rounds.4``, a ticket's points ``destinations.24.points``, a bonus ``big_cities.Chicago``)
+and its ``values`` (or ``start``/``stop``/``step``, the stop included); ``parameters`` and
+``values`` as two lists make a grid. Each value becomes a variant of the study named
+``NAME=VALUE`` (``NAME=V1,V2`` on a grid); the value the base game already has is the base
+variant itself, so every value is compared with the printed one on the same deals (the study
+is paired by deals: common random numbers).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from cardgame import Catalogue, Rules
+
+from .errors import StudyError
+
+MAX_POINTS_PER_SWEEP = 100  # values (or grid points) of one sweep: more is a typo
+SWEEP_KEYS = {"parameter", "parameters", "values", "start", "stop", "step", "players"}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A swept parameter (or two), its values, and the variant that plays each value."""
+
+    name: str
+    parameters: tuple[str, ...]
+    # (the values, one per parameter; the variant that plays them: "base" for the printed)
+    points: tuple[tuple[tuple[int | bool, ...], str], ...]
+    printed: tuple[int | bool, ...]  # the base game's values
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return tuple(variant for _, variant in self.points)
+
+
+def parse_sweeps(
+    data: Any, base_rules: Rules, base_cards: Catalogue, base: str, where: str
+) -> tuple[dict[str, Sweep], dict[str, dict[str, Any]]]:
+    """The sweeps of a study file, and the variant tables they add (to be parsed like the
+    file's own ``[variants.*]``)."""
+    if not isinstance(data, dict):
+        raise StudyError(f"{where}: sweeps: must be a table of named sweeps")
+    sweeps: dict[str, Sweep] = {}
+    tables: dict[str, dict[str, Any]] = {}
+    for name, table in data.items():
+        here = f"{where}: sweeps.{name}"
+        if not isinstance(table, dict):
+            raise StudyError(f"{here}: must be a table (parameter, values)")
+        unknown = sorted(set(table) - SWEEP_KEYS)
+        if unknown:
+            raise StudyError(
+                f"{here}.{unknown[0]}: unknown key (known: {', '.join(sorted(SWEEP_KEYS))})"
+            )
+        parameters, grids = _axes(table, here)
+        printed = tuple(_printed(p, base_rules, base_cards, here) for p in parameters)
+        points = []
+        for values in itertools.product(*grids):
+            if values == printed:
+                points.append((values, base))
+                continue
+            variant = f"{name}=" + ",".join(_show(v) for v in values)
+            variant_table: dict[str, Any] = {}
+            for parameter, value in zip(parameters, values, strict=True):
+                _set(variant_table, parameter, value)
+            if "players" in table:
+                variant_table["players"] = table["players"]
+            tables[variant] = variant_table
+            points.append((values, variant))
+        if len(points) > MAX_POINTS_PER_SWEEP:
+            raise StudyError(f"{here}: {len(points)} values, at most {MAX_POINTS_PER_SWEEP}")
+        sweeps[name] = Sweep(name, parameters, tuple(points), printed)
+    return sweeps, tables
+
+
+def _axes(table: dict[str, Any], here: str) -> tuple[tuple[str, ...], list[list[int | bool]]]:
+    """The parameters and the values of each."""
+    if ("parameter" in table) == ("parameters" in table):
+        raise StudyError(f"{here}: give parameter (one) or parameters (a grid of two)")
+    if "parameter" in table:
+        parameters = [table["parameter"]]
+        grids = [_values(table, here)]
+    else:
+        parameters = table["parameters"]
+        values = table.get("values")
+        if not (isinstance(parameters, list) and len(parameters) == 2):
+            raise StudyError(f"{here}.parameters: must list two parameters (a grid)")
+        if not (isinstance(values, list) and len(values) == 2):
+            raise StudyError(f"{here}.values: a grid needs two lists, one per parameter")
+        grids = [_values({"values": v}, f"{here}.values[{i}]") for i, v in enumerate(values)]
+    for parameter in parameters:
+        if not isinstance(parameter, str) or not parameter:
+            raise StudyError(f"{here}: a parameter must be a name such as destinations.24.points")
+    if len(set(parameters)) != len(parameters):
+        raise StudyError(f"{here}.parameters: the same parameter twice")
+    return tuple(parameters), grids
+
+
+def _values(table: dict[str, Any], here: str) -> list[int | bool]:
+    if "values" in table:
+        if any(k in table for k in ("start", "stop", "step")):
+            raise StudyError(f"{here}: give values or start/stop/step, not both")
+        values = table["values"]
+        if not isinstance(values, list) or not values:
+            raise StudyError(f"{here}.values: must be a non-empty list")
+        for value in values:
+            if not isinstance(value, int):  # a bool is an int: for on/off settings
+                raise StudyError(f"{here}.values: {value!r} is not a whole number or a boolean")
+        if len(set(values)) != len(values):
+            raise StudyError(f"{here}.values: a value is listed twice")
+        return list(values)
+    if not all(k in table for k in ("start", "stop")):
+        raise StudyError(f"{here}: give values = [...] or start, stop (and step)")
+    start, stop, step = table["start"], table["stop"], table.get("step", 1)
+    for key, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StudyError(f"{here}.{key}: must be a whole number, got {value!r}")
+    if step <= 0 or stop < start:
+        raise StudyError(f"{here}: needs start <= stop and step > 0")
+    if (stop - start) // step + 1 > MAX_POINTS_PER_SWEEP:
+        raise StudyError(f"{here}: more than {MAX_POINTS_PER_SWEEP} values")
+    return list(range(start, stop + 1, step))
+
+
+def _printed(parameter: str, rules: Rules, cards: Catalogue, here: str) -> int | bool:
+    """The base game's value of ``parameter`` (refusing a name that is no parameter)."""
+    parts = parameter.split(".")
+    if parts[0] == "destinations" and len(parts) == 3 and parts[2] == "points":
+        if parts[1].isdigit() and any(d.id == int(parts[1]) for d in cards.destinations):
+            return cards.destination(int(parts[1])).points
+        raise StudyError(f"{here}: {parameter}: unknown destination id")
+    if parts[0] == "big_cities" and len(parts) in (2, 3) and parts[2:] in ([], ["points"]):
+        for city in cards.big_cities:
+            if city.city == parts[1]:
+                return city.points
+        raise StudyError(f"{here}: {parameter}: unknown big city")
+    if parts[0] == "rounds" and len(parts) == 2 and parts[1] in ("2", "3", "4"):
+        return rules.rounds_for(int(parts[1]))
+    if len(parts) == 1 and parts[0] in Rules._fields and parts[0] != "rounds":
+        return getattr(rules, parts[0])  # type: ignore[no-any-return]
+    known = ", ".join(f for f in Rules._fields if f != "rounds")
+    raise StudyError(
+        f"{here}: unknown parameter {parameter!r} (a rule setting: {known}; rounds.N; "
+        "destinations.ID.points; big_cities.CITY)"
+    )
+
+
+def _set(table: dict[str, Any], parameter: str, value: int | bool) -> None:
+    parts = parameter.split(".")
+    if parts[0] == "destinations":
+        table.setdefault("destinations", {})[parts[1]] = {"points": value}
+    elif parts[0] == "big_cities":
+        table.setdefault("big_cities", {})[parts[1]] = value
+    elif parts[0] == "rounds":
+        table.setdefault("rounds", {})[parts[1]] = value
+    else:
+        table[parts[0]] = value
+
+
+def _show(value: int | bool) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
