@@ -10,6 +10,19 @@ its parts back as finished Parquet bytes for the parent to write instead.
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
 the backend or the number of workers.
+
+Faults of the run are not games. A game's own misbehaviour (a strategy that raises, returns a
+bad action or runs over time) is a failed game of its seat (sims/match.py). But a worker
+process that dies, a pool that breaks, a Dask worker lost (``KilledWorker``) or a batch that
+escapes its games' guards costs no game: the batch is played again, one game at a time in a
+worker of its own (``_run_alone``), and the parent writes it. A game whose worker dies there is
+played once more in a fresh worker; a game that ends its worker twice when alone in it is
+recorded as failed ("worker died twice ..."): that is reproducible, so it is the game's doing
+(a strategy's ``os._exit`` or a crash), and retrying it further would only loop. A fault that
+stops the run (a full disk, a lost Dask scheduler, no Dask workers for
+``DASK_NO_WORKERS_SECONDS``) raises ``RunStopped``: the batches in flight are left unwritten,
+no temporary file stays behind, and ``--resume`` plays what did not finish, after which the
+folder holds the same bytes as an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -29,20 +42,26 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tqdm import tqdm
 
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
-from .errors import ResultsError, StudyError
-from .match import GameSpec, crashed_game, play_game
+from .errors import ResultsError, RunStopped, StudyError
+from .match import GameOutcome, GameSpec, crashed_game, play_game
 from .results import (
     batch_tables,
     check_output_folder,
@@ -81,6 +100,7 @@ class Batch:
     pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
     folder: str | None = None  # where the worker writes its parts; None: send them back
     engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
+    isolation: str = "none"  # "process": strategies of one's own in their own processes
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
@@ -110,6 +130,8 @@ class Batch:
                 seats=tuple(self.seats[label] for label in order),
                 index=index,
                 seed=seed,
+                isolation=self.isolation,
+                catalogue=self.cell.catalogue,
             )
 
 
@@ -121,12 +143,32 @@ class BatchResult:
     failures: list[str]
     games: int
 
+    def add(self, outcome: GameOutcome) -> None:
+        """Append one game's rows, record and failure line."""
+        self.tables["games"].append(outcome.game)
+        self.tables["seats"].extend(outcome.seats)
+        self.tables["destinations"].extend(outcome.destinations)
+        if outcome.record is not None:
+            self.records.append(outcome.record)
+        if outcome.game["failed"]:
+            g = outcome.game
+            seat = g["failure_seat"]
+            who = f"seat {seat} ({g['failure_strategy']}): " if seat != -1 else ""
+            self.failures.append(f"{g['cell']} game {g['game_index']}: {who}{g['failure_error']}")
+        self.games += 1
+
+    def extend(self, other: BatchResult) -> None:
+        """Append the games of ``other`` (a later slice of the same batch)."""
+        for table, rows in other.tables.items():
+            self.tables[table].extend(rows)
+        self.records.extend(other.records)
+        self.failures.extend(other.failures)
+        self.games += other.games
+
 
 def run_batch(batch: Batch) -> BatchResult:
     """Play a batch (in a worker): tidy rows for the three tables."""
-    tables: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "destinations": []}
-    records = []
-    failures = []
+    result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
     for spec in batch.specs():
         try:
             outcome = play_game(
@@ -134,18 +176,8 @@ def run_batch(batch: Batch) -> BatchResult:
             )
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(spec, exc)
-        tables["games"].append(outcome.game)
-        tables["seats"].extend(outcome.seats)
-        tables["destinations"].extend(outcome.destinations)
-        if outcome.record is not None:
-            records.append(outcome.record)
-        if outcome.game["failed"]:
-            g = outcome.game
-            failures.append(
-                f"{g['cell']} game {g['game_index']}: seat {g['failure_seat']} "
-                f"({g['failure_strategy']}): {g['failure_error']}"
-            )
-    return BatchResult(batch.id, tables, records, failures, batch.games)
+        result.add(outcome)
+    return result
 
 
 @dataclass
@@ -198,6 +230,7 @@ def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
                     decision_seconds=study.decision_seconds,
                     pairing=study.pairing,
                     engine=study.engine,
+                    isolation=study.isolation,
                 )
             )
 
@@ -225,11 +258,15 @@ def run(
     records: bool = False,
     progress: bool = True,
     announce: Callable[[], None] | None = None,
+    stop: StopFlag | None = None,
 ) -> RunSummary:
     """Run ``study``; results go to ``out`` (default: the study's output folder).
 
     ``announce`` is called once the folder is known to be usable (the CLI prints its header
-    there, so a refused folder is one line, not a header and then an error).
+    there, so a refused folder is one line, not a header and then an error). ``stop`` is a
+    flag the caller's own SIGINT/SIGTERM handlers set (the CLI installs them before its heavy
+    imports); without it the run routes those signals to a flag of its own while it lasts.
+    Raises ``RunStopped`` when a fault outside the games stops it (see the module docstring).
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -269,19 +306,22 @@ def run(
         bar.update(result.games)
         return bool(fail_fast and result.failures)
 
-    with _catch_stop_signals() as stop:
+    signals = _catch_stop_signals() if stop is None else contextlib.nullcontext(stop)
+    with signals as flag:
         try:
             if backend == "dask":
-                _run_dask(todo, workers, scheduler, finished, summary, stop)
+                _run_dask(todo, workers, scheduler, finished, summary, flag)
             else:
-                _run_local(todo, workers, finished, summary, stop)
+                _run_local(todo, workers, finished, summary, flag)
         except KeyboardInterrupt:  # a Ctrl-C before the signal handlers took over
             summary.interrupted = True
         finally:
             bar.close()
-        if stop:
+            # the workers are gone: what they were writing is no part (a resume removes it too)
+            remove_temp_files(folder)
+        if flag:
             summary.interrupted = True
-            summary.stop_signal = stop.signal
+            summary.stop_signal = flag.signal
     return summary
 
 
@@ -345,6 +385,14 @@ def _workers(workers: int | None) -> int:
 # second quick Ctrl-C must never interrupt the clean-up (that hung runs before).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 POLL_SECONDS = 0.1
+
+
+class StopFlag(Protocol):
+    """What the run polls: true once a stop signal came; ``signal`` is its number."""
+
+    signal: int | None
+
+    def __bool__(self) -> bool: ...
 
 
 class _Stop:
@@ -447,34 +495,50 @@ def _close_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
                 process.kill()
         for process in processes:
             process.join(timeout=5)
+        _release_pipes(pool)
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-WORKER_DIED = "worker died (the process ended abruptly: os._exit, a crash or a kill)"
+def _release_pipes(pool: ProcessPoolExecutor) -> None:
+    """Close this process's copy of the result pipe's writing end, once the workers are dead.
+
+    A worker killed while sending its result (a first batch's parts go back through the pipe)
+    leaves half a message there, and the pool's manager thread waits for the rest forever;
+    with it ``shutdown`` and the interpreter's exit, so a Ctrl-C did not end the run. With no
+    writer left the manager reads end-of-file, finds the pool broken and stops. (The queue is
+    private; only ``shutdown``, after the manager has stopped, closes that end otherwise. The
+    call queue's reading end, which could block a feeder thread, the manager closes itself.)
+    """
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
 
 
-def _failed_result(batch: Batch, error: str) -> BatchSummary:
-    """A batch whose worker could not report: each of its games is a failed game, written
-    by the parent (its parts are encoded here, before anything lands)."""
+WORKER_DIED = "worker died twice playing this game alone (os._exit, a crash or a kill)"
+GAME_TRIES = 2  # a game alone in a worker is played at most this often
+
+
+def _failed_game(batch: Batch, error: str) -> BatchResult:
+    """One game (``batch`` holds only it) recorded as failed by the runner, seat -1."""
     from cardgame import Game
 
     from .match import StrategyFailure, _game_row
 
-    games, failures = [], []
+    result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
     for spec in batch.specs():
-        state = Game(spec.players, spec.seed, spec.rules).new_state()
-        games.append(_game_row(spec, state, math.nan, StrategyFailure(-1, "", error)))
-        failures.append(f"{spec.cell} game {spec.index}: {error}")
-    result = BatchResult(batch.id, {"games": games, "seats": [], "destinations": []}, [],
-                         failures, batch.games)  # fmt: skip
-    summary = _land(replace(batch, folder=None), result)
-    summary.suspect = True
-    return summary
+        try:
+            state = Game(spec.players, spec.seed, spec.rules).new_state()
+        except Exception:  # a game that cannot even be set up is still a row
+            state = None
+        result.add(GameOutcome(game=_game_row(spec, state, math.nan,
+                                              StrategyFailure(-1, "", error))))  # fmt: skip
+    return result
 
 
 def _describe(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
-    return f"worker error: {type(exc).__name__}" + (f": {text}" if text else "")
+    return f"escaped the game: {type(exc).__name__}" + (f": {text}" if text else "")
 
 
 def _run_local(
@@ -482,14 +546,14 @@ def _run_local(
     workers: int,
     finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
-    stop: _Stop,
+    stop: StopFlag,
 ) -> None:
     """Processes; at most 2 batches per worker in flight, so memory stays flat.
 
-    A worker that dies takes its pool with it: the batches in flight are then replayed one
-    at a time in fresh pools, and a batch that kills its worker again is recorded as failed
-    games, so a crashing strategy costs its games, not the study (and the outcome does not
-    depend on the number of workers).
+    A worker that dies takes its pool with it: the batches that were in flight are then
+    played game by game (``_run_alone``) and the pool is started afresh, so a crashing
+    strategy costs its own games, not the study, and the outcome does not depend on the
+    number of workers.
     """
     queue = iter(todo)
     while True:
@@ -511,7 +575,7 @@ def _run_pool(
     workers: int,
     finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
-    stop: _Stop,
+    stop: StopFlag,
 ) -> list[Batch] | None:
     """Play batches until done or stopped (None), or until a worker dies: then return the
     batches that were in flight, in plan order."""
@@ -531,13 +595,15 @@ def _run_pool(
             for future in sorted(completed, key=lambda f: pending[f].id):
                 batch = pending.pop(future)
                 try:
-                    result = future.result()
+                    result: BatchSummary | None = future.result()
                 except BrokenProcessPool:
                     return sorted([batch, *pending.values()], key=lambda b: b.id)
                 except ResultsError:  # results that cannot be written stop the run
                     raise
-                except BaseException as exc:  # SystemExit and the like, sent back
-                    result = _failed_result(batch, _describe(exc))
+                except BaseException:  # escaped the games' guards (SystemExit and the like)
+                    result = _run_alone(batch, stop)
+                if result is None:
+                    return None
                 if finished(result):
                     summary.stopped_on_failure = True
                     return None
@@ -546,32 +612,54 @@ def _run_pool(
 
 
 def _run_alone(
-    batch: Batch, stop: _Stop, context: BaseContext | None = None
+    batch: Batch, stop: StopFlag, context: BaseContext | None = None
 ) -> BatchSummary | None:
-    """One batch in a pool of its own: its summary, failed games if it kills the worker,
-    or None when stopped. It is suspect either way: an earlier worker may have died while
-    writing it."""
-    pool = _new_pool(1, context)
-    future = pool.submit(land_batch, batch)
+    """Play ``batch`` one game at a time in a worker of its own, and write it here; None
+    when stopped.
+
+    For a batch whose worker died or that escaped its games' guards: a game whose worker dies
+    is played again in a fresh worker, and one that ends its worker ``GAME_TRIES`` times is a
+    failed game (``WORKER_DIED``); one that raises past its guards in a live worker is a
+    failed game naming the exception. Every other game is played as anywhere else, so the
+    batch's parts are the bytes an undisturbed worker writes. The batch is suspect: an earlier
+    worker may have died while writing it.
+    """
+    whole = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
+    pool: ProcessPoolExecutor | None = None
+    busy = False
     try:
-        while not stop:
-            if wait([future], timeout=POLL_SECONDS).done:
+        for index in range(batch.start, batch.stop):
+            game = replace(batch, start=index, stop=index + 1, folder=None)
+            result = None
+            for _ in range(GAME_TRIES):
+                pool = pool or _new_pool(1, context)
+                future = pool.submit(run_batch, game)
+                busy = True
+                while not wait([future], timeout=POLL_SECONDS).done:
+                    if stop:
+                        return None
+                busy = False
                 try:
-                    summary = future.result()
-                    summary.suspect = True
-                    return summary
+                    result = future.result()
+                    break
                 except BrokenProcessPool:
-                    return _failed_result(batch, WORKER_DIED)
-                except ResultsError:
-                    raise
-                except BaseException as exc:
-                    return _failed_result(batch, _describe(exc))
-        return None
+                    _close_pool(pool, kill=True)
+                    pool = None
+                except BaseException as exc:  # raised by the game in a live worker
+                    result = _failed_game(game, _describe(exc))
+                    break
+            whole.extend(result or _failed_game(game, WORKER_DIED))
     finally:
-        _close_pool(pool, kill=not future.done())
+        if pool is not None:
+            _close_pool(pool, kill=busy)
+    summary = _land(replace(batch, folder=None), whole)
+    summary.suspect = True
+    return summary
 
 
 DASK_CONNECT_SECONDS = 5
+DASK_NO_WORKERS_SECONDS = 60.0  # a cluster with no worker that long stops the run
+DASK_CHECK_SECONDS = 1.0  # how often the scheduler is asked how many workers it has
 
 
 def _run_dask(
@@ -580,7 +668,7 @@ def _run_dask(
     scheduler: str | None,
     finished: Callable[[BatchSummary], bool],
     summary: RunSummary,
-    stop: _Stop,
+    stop: StopFlag,
 ) -> None:
     """The same batches on a Dask distributed cluster (a local one when no address)."""
     from dask.distributed import Client, LocalCluster, as_completed
@@ -606,6 +694,7 @@ def _run_dask(
                 preload=[__name__],  # runs dask_setup below in each worker
             )
         client = Client(cluster)
+    watch = _DaskWatch(client, f"at {scheduler}" if scheduler else "of the local cluster")
     try:
         queue = iter(todo)
         batches = {}
@@ -619,24 +708,27 @@ def _run_dask(
                 return
             ready = futures.next_batch(block=False)
             if not ready:
+                watch.check()
                 time.sleep(POLL_SECONDS)
                 continue
             for future in sorted(ready, key=lambda f: batches[f.key].id):
                 batch = batches.pop(future.key)
                 try:
-                    result = _dask_result(future, stop)
-                    if result is None:
-                        return
+                    result = _dask_result(future, stop, watch)
                 except ResultsError:
                     raise
                 except KilledWorker:
                     # Dask blames every batch queued on a dying worker: replay this one alone
                     # in a local process, so the verdict is the local runner's
                     result = _run_alone(batch, stop, _clean_context())
-                    if result is None:
-                        return
+                except CancelledError as exc:  # only a lost scheduler cancels our futures
+                    raise watch.lost(exc) from None
                 except Exception as exc:
-                    result = _failed_result(batch, _describe(exc))
+                    if getattr(future, "status", "error") != "error":
+                        raise watch.lost(exc) from None  # the client's failure, not the batch's
+                    result = _run_alone(batch, stop, _clean_context())  # escaped its guards
+                if result is None:
+                    return
                 if finished(result):
                     summary.stopped_on_failure = True
                     return
@@ -649,14 +741,54 @@ def _run_dask(
         _close_dask(client, cluster)
 
 
-def _dask_result(future: Any, stop: _Stop) -> BatchSummary | None:
+class _DaskWatch:
+    """Notices a lost scheduler and a cluster left without workers, where Dask itself would
+    only wait: the run stops with ``RunStopped``, its batches in flight unwritten."""
+
+    def __init__(self, client: Any, where: str) -> None:
+        self.client = client
+        self.where = where
+        self.seen = time.monotonic()  # when the scheduler last had a worker
+        self.due = 0.0
+
+    def lost(self, exc: BaseException) -> RunStopped:
+        reason = getattr(exc, "reason", None) or " ".join(str(exc).split()) or type(exc).__name__
+        return RunStopped(
+            f"lost the Dask scheduler {self.where} ({reason}); the batches in flight were not "
+            "written"
+        )
+
+    def check(self) -> None:
+        if self.client.status not in ("running", "newly-created"):
+            raise self.lost(ConnectionError(f"client {self.client.status}"))
+        now = time.monotonic()
+        if now < self.due:
+            return
+        self.due = now + DASK_CHECK_SECONDS
+        try:
+            info = self.client.scheduler_info(n_workers=0)
+        except TypeError:  # a Dask before n_workers
+            info = self.client.scheduler_info()
+        except Exception:  # unanswered: the connection check above will tell
+            return
+        count = info.get("n_workers", len(info.get("workers", {})))
+        if count:
+            self.seen = now
+        elif now - self.seen >= DASK_NO_WORKERS_SECONDS:
+            raise RunStopped(
+                f"the Dask scheduler {self.where} has had no workers for "
+                f"{DASK_NO_WORKERS_SECONDS:g} s; the batches in flight were not written"
+            )
+
+
+def _dask_result(future: Any, stop: StopFlag, watch: _DaskWatch) -> BatchSummary | None:
     """A finished future's result, or None when stopped: a result lost with its worker is
-    recomputed, and a Ctrl-C must not wait for that."""
+    recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster."""
     while not stop:
         try:
             return future.result(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
         except TimeoutError:
-            continue
+            watch.check()
     return None
 
 
@@ -696,15 +828,16 @@ def check_scheduler(scheduler: str) -> None:
 
 
 def _quiet_dask() -> None:
-    """Dask logs every worker's and nanny's shutdown: on Ctrl-C that was 77 lines."""
+    """Dask logs every worker's and nanny's shutdown (on Ctrl-C that was 77 lines), and a
+    lost scheduler as tracebacks: the run says what happened in one line of its own."""
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")  # local worker processes
-    for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.core"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    for name in {"distributed", *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _close_dask(client: Any, cluster: Any) -> None:
     """Close the client and a local cluster quietly, and within a bounded time."""
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     with contextlib.suppress(Exception):
         client.close(timeout=5)
     if cluster is not None:
