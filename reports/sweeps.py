@@ -27,13 +27,15 @@ METRICS: dict[str, tuple[str, str, float]] = {
     "first_seat_edge": ("first seat's win share above its fair share", "points", 0.02),
     "mean_score": ("mean score", "points", 1.0),
     "margin": ("winning margin", "points", 1.0),
-    "turns": ("game length (turns, all seats)", "turns", 1.0),
+    "turns": ("game length", "turns, all seats", 1.0),
     "win_share": ("win share", "points", 0.02),
     "keep_rate": ("keep rate when offered", "points", 0.02),
     "completion": ("completed when kept", "points", 0.02),
     "points_per_game": ("points it earns per game (net)", "points", 0.25),
 }
 PERCENT = {"first_seat_edge", "win_share", "keep_rate", "completion"}
+PLAYER_COLOURS = {2: "#1f77b4", 3: "#ff7f0e", 4: "#2ca02c"}  # one colour per player count
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash")  # strategies, in win share
 
 
 @dataclass(frozen=True)
@@ -235,3 +237,79 @@ def _value(row: pd.Series) -> str:
     if "value_2" in row and pd.notna(row.get("value_2")):
         return f"{row['parameter']} = {row['value']}, {row['value_2']}"
     return f"{row['parameter']} = {row['value']}"
+
+
+def sweep_figure(frames: dict[str, pd.DataFrame], sweep: SweepInfo) -> Any:
+    """Each metric against the swept value (a numeric axis), as the difference from the
+    printed value with its simultaneous interval: one panel per metric, a line per player
+    count (and strategy, for win share; and second value, on a grid)."""
+    from plotly.subplots import make_subplots
+
+    shown = [m for m in METRICS if m in frames and (frames[m]["sweep"] == sweep.name).any()]
+    fig = make_subplots(
+        rows=len(shown),
+        cols=1,
+        subplot_titles=[_panel_title(m) for m in shown],
+        vertical_spacing=0.28 / max(len(shown), 1),
+    )
+    legend: set[str] = set()
+    for row, metric in enumerate(shown, start=1):
+        part = frames[metric][frames[metric]["sweep"] == sweep.name]
+        scale = 100.0 if metric in PERCENT else 1.0
+        lines = ["players"] + (["strategy"] if metric == "win_share" else [])
+        if "value_2" in part:
+            lines.append("value_2")
+        strategies = sorted(part["strategy"].unique()) if "strategy" in part else []
+        for key, line in part.groupby(lines):
+            key = key if isinstance(key, tuple) else (key,)
+            named = dict(zip(lines, key, strict=True))
+            name = ", ".join(_line_name(k, v) for k, v in named.items())
+            line = line.sort_values("value")
+            dash = DASHES[strategies.index(named["strategy"]) % len(DASHES)] if strategies else None
+            fig.add_scatter(
+                row=row,
+                col=1,
+                x=line["value"],
+                y=line["difference"] * scale,
+                mode="lines+markers",
+                name=name,
+                legendgroup=name,
+                showlegend=name not in legend,
+                line={"color": PLAYER_COLOURS.get(int(named["players"]), "#555"), "dash": dash},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": (line["ci_high"] - line["difference"]) * scale,
+                    "arrayminus": (line["difference"] - line["ci_low"]) * scale,
+                },
+                customdata=line[["level", "deals", "verdict"]].assign(level=line["level"] * scale),
+                hovertemplate="%{x}: %{y:+.2f} vs printed (level %{customdata[0]:.2f}, "
+                "%{customdata[1]} deals, %{customdata[2]})<extra>" + name + "</extra>",
+            )
+            legend.add(name)
+        fig.add_hline(y=0, line_color="black", row=row, col=1)
+        fig.add_vline(x=sweep.printed[0], line_dash="dot", line_color="grey", row=row, col=1)
+    values = sorted({v[0] for v, _ in sweep.points})
+    fig.update_xaxes(tickvals=values)  # the swept values, nothing between
+    fig.update_xaxes(title_text=" x ".join(sweep.parameters), row=len(shown), col=1)
+    fig.update_layout(
+        title=f"Sweep {sweep.name}: difference from the printed value ({sweep.printed[0]}, "
+        "dotted line), same deals, simultaneous 95% intervals",
+        height=260 * len(shown) + 120,
+        template="plotly_white",
+        margin={"t": 90},
+    )
+    return fig
+
+
+def _panel_title(metric: str) -> str:
+    label, unit, _ = METRICS[metric]
+    return f"{label} ({'percentage points' if metric in PERCENT else unit})"
+
+
+def _line_name(key: str, value: Any) -> str:
+    if key == "players":
+        return f"{value} players"
+    if key == "value_2":
+        return f"second value {value}"
+    return str(value)
