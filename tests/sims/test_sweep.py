@@ -70,3 +70,27 @@ def test_a_bad_sweep_is_one_line_naming_it(sweeps, extra, message):
     with pytest.raises(StudyError) as info:
         study(sweeps, **extra)
     assert message in str(info.value) and str(info.value).startswith("s.toml: ")
+
+
+def test_every_value_replays_the_printed_games_deals_and_seat_orders(tmp_path):
+    from sims.results import load_results
+    from sims.runner import run
+
+    s = from_dict(
+        {
+            "name": "s", "players": [2], "lineups": [["planner", "thief"]], "games_per_cell": 6,
+            "sweeps": {"mb": {"parameter": "destinations.24.points", "values": [8, 12, 16]}},
+        },
+        "s.toml",
+    )  # fmt: skip
+    run(s, workers=1, out=tmp_path / "r", progress=False)
+    games = load_results(tmp_path / "r").games
+    orders = {
+        variant: list(zip(part["seed"], part["seats"], strict=True))
+        for variant, part in games.sort_values("game_index").groupby("variant")
+    }
+    assert set(orders) == {"base", "mb=8", "mb=16"}
+    assert orders["mb=8"] == orders["base"] == orders["mb=16"]  # the same deal, the same seats
+    seats = load_results(tmp_path / "r").destinations
+    points = seats[seats["destination_id"] == 24].groupby("variant")["points"].unique()
+    assert {k: list(v) for k, v in points.items()} == {"base": [12], "mb=8": [8], "mb=16": [16]}
