@@ -3,13 +3,42 @@
 The extension is ``optional``: when Cython or a C compiler is missing or the compile fails,
 setuptools warns and the install goes on, and the package runs on the pure-Python engine.
 ``CARDGAME_PURE=1`` skips the extension on purpose (to try the fallback install).
+
+Before Cython runs, ``cardgame/_native/_layout.pxi`` (the C side of the engines' contract:
+card kinds, array bounds, the SeatView field order) is written from ``cardgame/layout.py``,
+loaded by its path: the package's dependencies need not be installed to build it. The
+include is generated, never committed (docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+
+def write_layout() -> None:
+    """Write the native core's include from cardgame/layout.py (only if it changed)."""
+    path = HERE / "cardgame" / "layout.py"
+    spec = importlib.util.spec_from_file_location("_cardgame_layout", path)
+    layout = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layout)
+    layout.write_pxi(HERE / "cardgame" / "_native" / "_layout.pxi")
+
+
+class BuildPy(build_py):
+    """Ship the generated include with the .pxd files that include it (wheel and sdist), so
+    ``cimport cardgame._native._core`` works from an installed copy too. (pyproject.toml's
+    package-data would replace a ``package_data`` given to ``setup()``; this adds to it.)"""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        self.package_data.setdefault("cardgame", []).append("_native/*.pxi")
 
 
 def native_extensions() -> list[Extension]:
@@ -19,6 +48,11 @@ def native_extensions() -> list[Extension]:
     try:
         from Cython.Build import cythonize
     except ImportError:  # the build requirement could not be had: pure Python it is
+        return []
+    try:
+        write_layout()
+    except Exception as exc:  # a broken layout must not fail the install: pure Python it is
+        print(f"setup.py: native core skipped, cardgame/layout.py failed: {exc}")
         return []
     # no fused multiply-add: the float bounds (and gauss) must round as CPython's do
     flags = ["-O2", "-ffp-contract=off"]
@@ -52,4 +86,4 @@ def native_extensions() -> list[Extension]:
     return modules
 
 
-setup(ext_modules=native_extensions())
+setup(ext_modules=native_extensions(), cmdclass={"build_py": BuildPy})

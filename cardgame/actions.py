@@ -25,11 +25,8 @@ from .cards import (
     NUM_COLOURS,
     WAGONS_PER_COLOUR,
 )
+from .layout import MAX_FACE_UP, MIN_COLUMN, NO_CARD, NOBODY
 from .value import Value
-
-MAX_FACE_UP = 10
-NO_CARD = -1  # an empty face-up slot
-NOBODY = -1  # a yard colour nobody holds
 
 
 class Phase(IntEnum):
@@ -306,9 +303,9 @@ def placements(
             continue  # R12: own colour banned
         if holder == NOBODY:
             free.append(c)
-            need = 2
+            need = MIN_COLUMN
         else:
-            need = yard_wagons[c] + yard_locos[c] + 1  # R12: strictly more
+            need = cards_to_beat(yard_wagons[c] + yard_locos[c])
         table = columns[c]
         for w in range(1, have + 1):
             start = need - w if need > w else 0
@@ -422,6 +419,13 @@ def _face_up_card(face_up: Sequence[int], slot: int) -> int:
     return face_up[slot] if 0 <= slot < len(face_up) else NO_CARD
 
 
+def cards_to_beat(column: int) -> int:
+    """R12: the fewest cards that beat a rival's column of ``column`` cards (its locomotives
+    count): strictly more. The one statement of the threshold in the Python engine; the
+    strategies ask it too (the native core's twin: ``cards_to_beat`` in ``_core.pxd``)."""
+    return column + 1
+
+
 def placement_problem(
     action: PlaceColumn | PlaceThree,
     seat: int,
@@ -444,7 +448,7 @@ def placement_problem(
                 return ("R12", f"1 {CARD_NAMES[c]} card cannot beat a rival's column")
         return None
     c, w, lo = action.colour, action.wagons, action.locos  # type: ignore[union-attr]
-    if w < 1 or lo < 0 or w + lo < 2:
+    if w < 1 or lo < 0 or w + lo < MIN_COLUMN:
         return ("R12", "a column needs 2 or more cards, at least one a wagon")
     if hand[c] < w or hand[LOCO] < lo:
         return ("R12", f"hand lacks {w} {CARD_NAMES[c]} and {lo} locomotive(s)")
@@ -453,7 +457,7 @@ def placement_problem(
         return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
     if holder != NOBODY:
         rival = yard_wagons[c] + yard_locos[c]
-        if w + lo <= rival:
+        if w + lo < cards_to_beat(rival):
             return (
                 "R12",
                 f"seat {holder}'s {CARD_NAMES[c]} column has {rival}: must place strictly more",

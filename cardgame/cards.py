@@ -10,25 +10,19 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from .layout import (  # noqa: F401  (the card constants live in the engines' contract)
+    CARD_KINDS,
+    CARD_NAMES,
+    COLOURS,
+    LOCO,
+    LOCOMOTIVES,
+    NUM_COLOURS,
+    TRAIN_CARDS,
+    WAGONS_PER_COLOUR,
+)
 from .value import Value
 
-COLOURS: tuple[str, ...] = (
-    "purple",
-    "white",
-    "blue",
-    "yellow",
-    "orange",
-    "black",
-    "red",
-    "green",
-)
-NUM_COLOURS = len(COLOURS)
-LOCO = NUM_COLOURS
-CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
 COLOUR_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(COLOURS)})
-WAGONS_PER_COLOUR = 10
-LOCOMOTIVES = 16
-TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96 (R1)
 
 
 class _DestinationFields(NamedTuple):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .cards import Destination
+from .layout import SEAT_VIEW_FIELDS
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -46,35 +47,8 @@ def observe(state: Any, seat: int) -> Observation:
     return state.view(seat).snapshot()
 
 
-# The view's fields, in the order GameState.view builds them.
-_FIELDS = (
-    "seat",
-    "to_move",
-    "players",
-    "phase",
-    "round",
-    "rounds_total",
-    "turn",
-    "hand",
-    "held_ids",
-    "offer_ids",
-    "reached",
-    "face_up",
-    "yard_owner",
-    "yard_wagons",
-    "yard_locos",
-    "circulations",
-    "hand_sizes",
-    "held_counts",
-    "discard",
-    "deck_size",
-    "destination_deck_size",
-    "final_round",
-    "round_points",
-    "rules",
-    "big_cities",
-    "destinations_by_id",
-)
+# The view's fields, in the order GameState.view builds them: the engines' contract.
+_FIELDS = SEAT_VIEW_FIELDS
 
 
 def _field(index: int) -> property:

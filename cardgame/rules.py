@@ -10,13 +10,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .cards import LOCOMOTIVES, TRAIN_CARDS
 from .errors import RulesError
+from .layout import (
+    DESTINATIONS,
+    LOCOMOTIVES,
+    MAX_FACE_UP,
+    MAX_OFFER,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MIN_PLAYERS,
+    TRAIN_CARDS,
+)
 from .value import Value
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-
 
 DEFAULT_ROUNDS: Mapping[int, int] = MappingProxyType({2: 1, 3: 1, 4: 2})
 
@@ -75,19 +80,21 @@ class Rules(Value, _RulesFields):
                 f"player count {players!r} is not 2, 3 or 4",
             )
             need(
-                isinstance(rounds, int) and not isinstance(rounds, bool) and 1 <= rounds <= 10,
+                isinstance(rounds, int)
+                and not isinstance(rounds, bool)
+                and 1 <= rounds <= MAX_ROUNDS,
                 "rounds",
-                f"rounds for {players} players must be 1-10, got {rounds!r}",
+                f"rounds for {players} players must be 1-{MAX_ROUNDS}, got {rounds!r}",
             )
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             need(players in counts, "rounds", f"missing the count for {players} players")
         ints = {
             "starting_hand": (0, 20),
             "starting_locomotives": (0, LOCOMOTIVES // MAX_PLAYERS),
-            "face_up": (0, 10),
-            "destinations_dealt": (1, 10),
-            "destinations_min_keep": (0, 10),
-            "destinations_drawn": (1, 10),
+            "face_up": (0, MAX_FACE_UP),
+            "destinations_dealt": (1, MAX_OFFER),
+            "destinations_min_keep": (0, MAX_OFFER),
+            "destinations_drawn": (1, MAX_OFFER),
             "round_two_deal": (0, 20),
         }
         for key, (low, high) in ints.items():
@@ -115,9 +122,9 @@ class Rules(Value, _RulesFields):
             f"4 players would need {dealt} of the {TRAIN_CARDS} train cards at setup",
         )
         need(
-            MAX_PLAYERS * self.destinations_dealt <= 46,
+            MAX_PLAYERS * self.destinations_dealt <= DESTINATIONS,
             "destinations_dealt",
-            "4 players would need more than the 46 destination cards",
+            f"4 players would need more than the {DESTINATIONS} destination cards",
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from .actions import (  # noqa: F401  (Phase and the constants are re-exported)
     TURN,
     Phase,
 )
-from .cards import CARD_NAMES, LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from .cards import CARD_KINDS, CARD_NAMES, LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
 from .errors import IllegalActionError
 from .observation import SeatView
 from .resolution import resolve
@@ -36,8 +36,6 @@ from .shuffling import (
 if TYPE_CHECKING:
     from .game import Game
     from .observation import Observation
-
-CARD_KINDS = NUM_COLOURS + 1
 
 
 _new_view = tuple.__new__  # builds a SeatView from its fields without a Python-level __init__

@@ -8,27 +8,23 @@ Destination ids index the catalogue arrays directly (ids are 1..46, R1).
 
 from libc.stdint cimport uint32_t
 
-cdef enum:
-    NUM_COLOURS = 8
-    LOCO = 8
-    CARD_KINDS = 9
-    TRAIN_CARDS = 96
-    MAX_SEATS = 4
-    MAX_FACE_UP = 10
-    MAX_DEST_ID = 46           # ids 1..46
-    MAX_OFFER = 10
-    MAX_ROUNDS = 10
-    MAX_ACTIONS = 4096         # more than any legal list (columns x locos + threes + keeps)
-    NO_CARD = -1
-    NOBODY = -1
+# Card kinds, array bounds (NUM_COLOURS, LOCO, CARD_KINDS, TRAIN_CARDS, MAX_FACE_UP,
+# MAX_OFFER, MAX_ROUNDS, MAX_ACTIONS, ...), the phases PH_* (cardgame.actions.Phase) and the
+# SeatView field positions SV_*: generated from cardgame/layout.py by the build (setup.py).
+include "_layout.pxi"
 
-# phases: the values of cardgame.actions.Phase
 cdef enum:
-    PH_SETUP_KEEP = 0
-    PH_TURN = 1
-    PH_SECOND_PICK = 2
-    PH_KEEP_DRAWN = 3
-    PH_OVER = 4
+    MAX_SEATS = MAX_PLAYERS
+    MAX_DEST_ID = DESTINATIONS     # ids 1..46
+
+
+# ---------------------------------------------------------------- rule R12, stated once in C
+cdef inline int cards_to_beat(int column) noexcept nogil:
+    """R12: the fewest cards that beat a rival's column of ``column`` cards (its locomotives
+    count): strictly more. ``cardgame.actions.cards_to_beat``'s twin; the core's legality
+    and the native strategies (sims/_native/_scripted.pyx) ask it."""
+    return column + 1
+
 
 # action kinds
 cdef enum:
@@ -60,7 +56,7 @@ ctypedef struct CDest:
     int id
     int points
     int ncolours
-    int colours[5]
+    int colours[MAX_CIRCLES]
     int need[NUM_COLOURS]
     int big_names          # how many of its two cities are big cities (0-2)
     int big_index[2]       # index into the catalogue's big cities of city_a, city_b, or -1
@@ -70,7 +66,7 @@ ctypedef struct CCatalogue:
     CDest dest[MAX_DEST_ID + 1]   # by id; dest[0] unused
     int n_dest
     int n_big
-    int big_points[6]
+    int big_points[BIG_CITIES]
 
 
 ctypedef struct CRules:
@@ -157,6 +153,9 @@ cdef void mt_seed(MT* mt, object seed) except *     # random.Random(seed), int o
 
 # ---------------------------------------------------------------- legality (no GIL needed)
 cdef int legal_from_view(const CView* v, Act* out) noexcept nogil   # A.legal_actions order
+# actions.problem for a C action: 0 if legal, else the number of the ruling it breaks
+# (12 for R12), -1 for a malformed action ("bad action" in Python)
+cdef int act_ruling(const CView* v, const Act* a) noexcept nogil
 cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil   # GameState.view
 cdef void load_catalogue(CCatalogue* cat, object catalogue) except *
 cdef int view_from_seatview(object view, CView* v) except -1   # lengths checked

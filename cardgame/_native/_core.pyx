@@ -298,9 +298,9 @@ cdef int placements_core(
         if holder == NOBODY:
             free[n_free] = c
             n_free += 1
-            need = 2
+            need = MIN_COLUMN
         else:
-            need = yard_wagons[c] + yard_locos[c] + 1
+            need = cards_to_beat(yard_wagons[c] + yard_locos[c])
         for w in range(1, have + 1):
             start = need - w if need > w else 0
             if start <= locos:
@@ -317,8 +317,8 @@ cdef int placements_core(
 
 
 cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
-    """``actions.keep_subsets`` as offer-position masks: by size, largest first, each size in
-    ``itertools.combinations`` order."""
+    """``actions.keep_subsets`` as offer-position masks (R5, R13): by size, largest first,
+    each size in ``itertools.combinations`` order."""
     cdef int n = 0
     cdef int idx[MAX_OFFER]
     cdef int size, i, j, mask
@@ -349,7 +349,7 @@ cdef int legal_core(
     const int* yard_locos, const int* face_up, int face_up_n, int deck_n, int dest_n,
     int offer_n, int min_keep, Act* out,
 ) noexcept nogil:
-    """``actions.legal_actions`` from the fields legality depends on."""
+    """``actions.legal_actions`` from the fields legality depends on (R5, R10-R14)."""
     cdef int n = 0
     cdef int slot, card
     if phase == PH_TURN:
@@ -395,6 +395,94 @@ cdef int legal_from_view(const CView* v, Act* out) noexcept nogil:
     )
 
 
+cdef inline bint malformed(const Act* a) noexcept nogil:
+    """``actions.malformed`` for what a C action can get wrong: a colour or slot out of range
+    (a keep's mask only names offer positions, checked as the ruling does)."""
+    if a.kind == K_FACE_UP:
+        return a.a < 0
+    if a.kind == K_COLUMN:
+        return not 0 <= a.a < NUM_COLOURS
+    if a.kind == K_THREE:
+        return not (0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS)
+    return False
+
+
+cdef inline int placement_ruling(
+    int seat, const int* hand, const int* owner, const int* yard_wagons,
+    const int* yard_locos, const Act* a,
+) noexcept nogil:
+    """``actions.placement_problem`` on a well-formed placement: 12 if it breaks R12, else 0."""
+    cdef int c, w, lo, i
+    cdef int colours[3]
+    if a.kind == K_THREE:
+        colours[0] = a.a
+        colours[1] = a.b
+        colours[2] = a.c
+        if a.a == a.b or a.b == a.c or a.a == a.c:
+            return 12
+        for i in range(3):
+            c = colours[i]
+            if hand[c] < 1 or owner[c] != NOBODY:  # one card beats no column
+                return 12
+        return 0
+    c, w, lo = a.a, a.b, a.c
+    if w < 1 or lo < 0 or w + lo < MIN_COLUMN:
+        return 12
+    if hand[c] < w or hand[LOCO] < lo or owner[c] == seat:
+        return 12
+    if owner[c] != NOBODY and w + lo < cards_to_beat(yard_wagons[c] + yard_locos[c]):
+        return 12
+    return 0
+
+
+cdef int act_ruling(const CView* v, const Act* a) noexcept nogil:
+    """``actions.problem`` for the seat to move, on a C action: 0 when legal, else the number
+    of the ruling the Python engine names (12 for R12), -1 where it finds the action
+    malformed. The checks come in ``problem``'s order (R5, R10-R14, R17); the words stay in
+    Python (``NativeState.check`` asks ``actions.problem``)."""
+    cdef int kind = a.kind, phase = v.phase, card, n, i, kept
+    cdef Act buf[MAX_ACTIONS]
+    if malformed(a):
+        return -1
+    if phase == PH_TURN:
+        if kind == K_DRAW_DECK:
+            return 0 if v.deck_size > 0 else 11
+        if kind == K_COLUMN or kind == K_THREE:
+            return placement_ruling(v.seat, v.hand, v.yard_owner, v.yard_wagons, v.yard_locos, a)
+        if kind == K_FACE_UP:
+            if a.a >= v.face_up_n or v.face_up[a.a] == NO_CARD:
+                return 11
+            return 0
+        if kind == K_DRAW_DESTINATIONS:
+            return 0 if v.dest_deck_size > 0 else 13
+        if kind == K_PASS:  # R14: only when nothing else is legal
+            n = legal_from_view(v, buf)
+            return 0 if n == 1 and buf[0].kind == K_PASS else 14
+        return 13  # a keep: no destinations are on offer
+    if phase == PH_SECOND_PICK:
+        if kind == K_DRAW_DECK:
+            return 0 if v.deck_size > 0 else 11
+        if kind == K_FACE_UP:
+            if a.a >= v.face_up_n:
+                return 11
+            card = v.face_up[a.a]
+            if card == NO_CARD:
+                return 11
+            return 10 if card == LOCO else 0
+        return 10  # the second train card of the draw is expected
+    if phase == PH_OVER:
+        return 17
+    # a keep (R5 at setup, R13 after a draw): offered ids only; at setup, enough of them
+    if kind != K_KEEP or a.a < 0 or a.a >= (1 << v.offer_n):
+        return 5 if phase == PH_SETUP_KEEP else 13
+    if phase == PH_KEEP_DRAWN:
+        return 0
+    kept = 0
+    for i in range(v.offer_n):
+        kept += (a.a >> i) & 1
+    return 0 if kept >= v.min_keep else 5
+
+
 cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
     """``GameState.view(seat)``: what ``seat`` may know (R9)."""
     cdef int i, k, total
@@ -431,8 +519,8 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
     """The printed destinations and big-city bonuses as C arrays (ids index ``dest``)."""
     memset(cat, 0, sizeof(CCatalogue))
     names = list(catalogue.big_city_names)
-    if len(names) > 6:
-        raise ValueError("the native core holds at most 6 big cities")
+    if len(names) > BIG_CITIES:
+        raise ValueError(f"the native core holds at most {BIG_CITIES} big cities")
     cat.n_big = len(names)
     cdef int i, k
     cdef CDest* d
@@ -440,7 +528,7 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
         cat.big_points[i] = big.points
     cat.n_dest = 0
     for dest in catalogue.destinations:
-        if not 1 <= dest.id <= MAX_DEST_ID or len(dest.colours) > 5:
+        if not 1 <= dest.id <= MAX_DEST_ID or len(dest.colours) > MAX_CIRCLES:
             raise ValueError(f"destination #{dest.id}: outside the native core's arrays")
         d = &cat.dest[dest.id]
         d.id = dest.id
@@ -490,38 +578,38 @@ cdef int view_from_seatview(object view, CView* v) except -1:
     """A ``CView`` holding what a Python ``SeatView`` holds (cardgame/observation.py field
     order), every length checked against the C arrays: any view may come in."""
     cdef int seat, players, i, c
-    seat, players = view[0], view[2]
+    seat, players = view[SV_SEAT], view[SV_PLAYERS]
     if not 0 < players <= MAX_SEATS or not 0 <= seat < players:
         raise ValueError(f"view: seat {seat} of {players} players")
     v.seat = seat
-    v.to_move = bool(view[1])
+    v.to_move = bool(view[SV_TO_MOVE])
     v.players = players
-    v.phase = int(view[3])
-    v.round = view[4]
-    v.rounds_total = view[5]
-    v.turn = view[6]
-    if len(view[7]) != CARD_KINDS:
-        raise ValueError("view.hand: expected 9 counts")
-    _fill(v.hand, view[7], CARD_KINDS, "hand")
-    v.held_n = _fill(v.held, view[8], MAX_DEST_ID, "held_ids")
-    v.offer_n = _fill(v.offer, view[9], MAX_OFFER, "offer_ids")
-    v.face_up_n = _fill(v.face_up, view[11], MAX_FACE_UP, "face_up")
-    _fill(v.yard_owner, view[12], NUM_COLOURS, "yard_owner")
-    _fill(v.yard_wagons, view[13], NUM_COLOURS, "yard_wagons")
-    _fill(v.yard_locos, view[14], NUM_COLOURS, "yard_locos")
-    circulations = view[15]
+    v.phase = int(view[SV_PHASE])
+    v.round = view[SV_ROUND]
+    v.rounds_total = view[SV_ROUNDS_TOTAL]
+    v.turn = view[SV_TURN]
+    if len(view[SV_HAND]) != CARD_KINDS:
+        raise ValueError(f"view.hand: expected {CARD_KINDS} counts")
+    _fill(v.hand, view[SV_HAND], CARD_KINDS, "hand")
+    v.held_n = _fill(v.held, view[SV_HELD_IDS], MAX_DEST_ID, "held_ids")
+    v.offer_n = _fill(v.offer, view[SV_OFFER_IDS], MAX_OFFER, "offer_ids")
+    v.face_up_n = _fill(v.face_up, view[SV_FACE_UP], MAX_FACE_UP, "face_up")
+    _fill(v.yard_owner, view[SV_YARD_OWNER], NUM_COLOURS, "yard_owner")
+    _fill(v.yard_wagons, view[SV_YARD_WAGONS], NUM_COLOURS, "yard_wagons")
+    _fill(v.yard_locos, view[SV_YARD_LOCOS], NUM_COLOURS, "yard_locos")
+    circulations = view[SV_CIRCULATIONS]
     for i in range(players):
         _fill(v.circulation[i], circulations[i], CARD_KINDS, "circulations")
     for i in range(players, MAX_SEATS):
         for c in range(CARD_KINDS):
             v.circulation[i][c] = 0
-    _fill(v.hand_sizes, view[16], MAX_SEATS, "hand_sizes")
+    _fill(v.hand_sizes, view[SV_HAND_SIZES], MAX_SEATS, "hand_sizes")
     for i in range(players, MAX_SEATS):
         v.hand_sizes[i] = 0
-    v.deck_size = view[19]
-    v.dest_deck_size = view[20]
-    v.final_round = bool(view[21])
-    v.min_keep = view[23].destinations_min_keep
+    v.deck_size = view[SV_DECK_SIZE]
+    v.dest_deck_size = view[SV_DESTINATION_DECK_SIZE]
+    v.final_round = bool(view[SV_FINAL_ROUND])
+    v.min_keep = view[SV_RULES].destinations_min_keep
     return 0
 
 
@@ -590,7 +678,7 @@ cdef void use_catalogue(NativeState ns, object catalogue) except *:
     if catalogue is not cached_catalogue:
         load_catalogue(&cached_cat, catalogue)
         if len(catalogue.destinations) > MAX_DEST_ID:
-            raise ValueError("the native core holds at most 46 destinations")
+            raise ValueError(f"the native core holds at most {MAX_DEST_ID} destinations")
         for i, dest in enumerate(catalogue.destinations):
             cached_order[i] = dest.id
         cached_catalogue = catalogue
@@ -640,7 +728,8 @@ cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) 
 
 
 cdef int setup(NativeState ns) except -1:
-    """R3-R5: hands, the train deck, the face-up row, the destinations dealt."""
+    """R3-R6: hands, the train deck, the face-up row, the destinations dealt; seat 0 keeps
+    first (and starts, R6)."""
     cdef CState* s = &ns.s
     cdef int n = s.players
     cdef int seat, c, i, k
@@ -648,10 +737,10 @@ cdef int setup(NativeState ns) except -1:
         s.hands[seat][LOCO] = s.rules.starting_locomotives
     k = 0
     for c in range(NUM_COLOURS):
-        for i in range(10):
+        for i in range(WAGONS_PER_COLOUR):
             s.deck[k] = c
             k += 1
-    for i in range(16 - n * s.rules.starting_locomotives):
+    for i in range(LOCOMOTIVES - n * s.rules.starting_locomotives):
         s.deck[k] = LOCO
         k += 1
     s.deck_n = k
@@ -676,7 +765,7 @@ cdef int setup(NativeState ns) except -1:
 
 
 cdef void deal(CState* s, int count) noexcept nogil:
-    """Deal ``count`` cards to each seat, seat by seat, as many as the deck allows."""
+    """Deal ``count`` cards to each seat, seat by seat, as many as the deck allows (R3, R19)."""
     cdef int seat, i
     for seat in range(s.players):
         for i in range(count):
@@ -818,6 +907,7 @@ cdef int pick(NativeState ns, const Act* a, bint first) except -1:
 
 
 cdef bint can_pick_second(const CState* s) noexcept nogil:
+    """Whether any second pick exists (R10, R11)."""
     cdef int slot, card
     if s.deck_n:
         return True
@@ -829,6 +919,7 @@ cdef bint can_pick_second(const CState* s) noexcept nogil:
 
 
 cdef int place_column(NativeState ns, int colour, int wagons, int locos) except -1:
+    """R12a: a column into the yard, beating a rival's column if it stood there."""
     cdef CState* s = &ns.s
     cdef int seat = s.seat
     steal_if_needed(ns, colour)
@@ -841,6 +932,7 @@ cdef int place_column(NativeState ns, int colour, int wagons, int locos) except 
 
 
 cdef int place_three(NativeState ns, int a, int b, int c) except -1:
+    """R12b: three wagons of three free colours, three columns of one."""
     cdef CState* s = &ns.s
     cdef int seat = s.seat
     cdef int colours[3]
@@ -880,6 +972,7 @@ cdef int steal_if_needed(NativeState ns, int colour) except -1:
 
 
 cdef void draw_destinations(CState* s) noexcept nogil:
+    """R13: the top destinations (fewer if the deck has fewer) are offered to keep."""
     cdef int seat = s.seat
     cdef int count = s.rules.destinations_drawn
     cdef int i
@@ -958,7 +1051,8 @@ cdef int begin_turn(NativeState ns) except -1:
 
 
 cdef int end_turn(NativeState ns) except -1:
-    """Finish the turn; the final round starts once the deck is empty (R15)."""
+    """Finish the turn; the next seat plays (R6); the final round starts once the deck is
+    empty (R15)."""
     cdef CState* s = &ns.s
     if ns.turn_record is not None:
         ns.record["turns"].append(ns.turn_record)
@@ -979,14 +1073,14 @@ cdef int resolve_seat(NativeState ns, int seat, int* got) except -1:
     """R16 for one seat: the ids reached, sorted, into ``got``; how many."""
     cdef CState* s = &ns.s
     cdef int n = s.held_n[seat]
-    cdef int need[MAX_DEST_ID * 8]
+    cdef int need[MAX_DEST_ID * NUM_COLOURS]
     cdef int points[MAX_DEST_ID]
     cdef int names[MAX_DEST_ID]
     cdef int i, c, d, k
     for i in range(n):
         d = s.held[seat][i]
         for c in range(NUM_COLOURS):
-            need[8 * i + c] = ns.cat.dest[d].need[c]
+            need[NUM_COLOURS * i + c] = ns.cat.dest[d].need[c]
         points[i] = ns.cat.dest[d].points
         names[i] = ns.cat.dest[d].big_names
     k = resolve_held(s.circulation[seat], n, s.held[seat], need, points, names, got)
@@ -1005,7 +1099,7 @@ cdef int resolve_seat(NativeState ns, int seat, int* got) except -1:
 
 
 cdef int end_round(NativeState ns) except -1:
-    """Resolve destinations (R16); start another round (R18, R19) or end the game."""
+    """Resolve destinations (R16); start another round (R18, R19) or end the game (R17)."""
     cdef CState* s = &ns.s
     cdef int got[MAX_DEST_ID]
     cdef int seat, n, i, j, d, total, left
@@ -1164,12 +1258,12 @@ ctypedef struct CScore:
     int bonus_points
     int reached
     int n_big
-    bint big[6]
+    bint big[BIG_CITIES]
 
 
 cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil:
     """``scoring.final_scores`` (R20, R21) into ``out``, one per seat."""
-    cdef int counts[MAX_SEATS][6]
+    cdef int counts[MAX_SEATS][BIG_CITIES]
     cdef int seat, i, d, b, top
     memset(counts, 0, sizeof(counts))
     memset(out, 0, sizeof(CScore) * s.players)
@@ -1408,39 +1502,36 @@ cdef class NativeState:
         cdef CState* s = &self.s
         cdef int i
         cdef int n = s.players
+        cdef list f = [None] * SV_FIELDS   # the SeatView's fields, by their layout positions
         game = self.game
-        reached = tuple([tuple(int_list(s.reached[i], s.reached_n[i])) for i in range(n)])
-        return _new_view(
-            _SeatView,
-            (
-                seat,
-                s.seat == seat,
-                n,
-                _PHASES[s.phase],
-                s.round,
-                s.rules.rounds_total,
-                s.turn,
-                tuple(int_list(s.hands[seat], CARD_KINDS)),
-                tuple(int_list(s.held[seat], s.held_n[seat])),
-                tuple(int_list(s.offers[seat], s.offer_n[seat])),
-                reached,
-                tuple(int_list(s.face_up, s.rules.face_up)),
-                tuple(int_list(s.yard_owner, NUM_COLOURS)),
-                tuple(int_list(s.yard_wagons, NUM_COLOURS)),
-                tuple(int_list(s.yard_locos, NUM_COLOURS)),
-                tuple([tuple(int_list(s.circulation[i], CARD_KINDS)) for i in range(n)]),
-                tuple([sum(int_list(s.hands[i], CARD_KINDS)) for i in range(n)]),
-                tuple([s.held_n[i] for i in range(n)]),
-                tuple(int_list(s.discard, CARD_KINDS)),
-                s.deck_n,
-                s.dest_n,
-                s.final_turns_left != -1 or s.deck_n == 0,
-                tuple(map(tuple, self.round_points)),
-                game.rules,
-                game.big_city_set,
-                game.catalogue.view_table,
-            ),
-        )
+        f[SV_SEAT] = seat
+        f[SV_TO_MOVE] = s.seat == seat
+        f[SV_PLAYERS] = n
+        f[SV_PHASE] = _PHASES[s.phase]
+        f[SV_ROUND] = s.round
+        f[SV_ROUNDS_TOTAL] = s.rules.rounds_total
+        f[SV_TURN] = s.turn
+        f[SV_HAND] = tuple(int_list(s.hands[seat], CARD_KINDS))
+        f[SV_HELD_IDS] = tuple(int_list(s.held[seat], s.held_n[seat]))
+        f[SV_OFFER_IDS] = tuple(int_list(s.offers[seat], s.offer_n[seat]))
+        f[SV_REACHED] = tuple([tuple(int_list(s.reached[i], s.reached_n[i])) for i in range(n)])
+        f[SV_FACE_UP] = tuple(int_list(s.face_up, s.rules.face_up))
+        f[SV_YARD_OWNER] = tuple(int_list(s.yard_owner, NUM_COLOURS))
+        f[SV_YARD_WAGONS] = tuple(int_list(s.yard_wagons, NUM_COLOURS))
+        f[SV_YARD_LOCOS] = tuple(int_list(s.yard_locos, NUM_COLOURS))
+        f[SV_CIRCULATIONS] = tuple([tuple(int_list(s.circulation[i], CARD_KINDS))
+                                    for i in range(n)])
+        f[SV_HAND_SIZES] = tuple([sum(int_list(s.hands[i], CARD_KINDS)) for i in range(n)])
+        f[SV_HELD_COUNTS] = tuple([s.held_n[i] for i in range(n)])
+        f[SV_DISCARD] = tuple(int_list(s.discard, CARD_KINDS))
+        f[SV_DECK_SIZE] = s.deck_n
+        f[SV_DESTINATION_DECK_SIZE] = s.dest_n
+        f[SV_FINAL_ROUND] = s.final_turns_left != -1 or s.deck_n == 0
+        f[SV_ROUND_POINTS] = tuple(map(tuple, self.round_points))
+        f[SV_RULES] = game.rules
+        f[SV_BIG_CITIES] = game.big_city_set
+        f[SV_DESTINATIONS_BY_ID] = game.catalogue.view_table
+        return _new_view(_SeatView, f)
 
     def observe(self, int seat):
         return self.view(seat).snapshot()
@@ -1740,3 +1831,40 @@ def c_view(NativeState ns, int seat):
         "min_keep": v.min_keep,
     }
     return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
+
+
+# ------------------------------------------------------------------ the contract (issue 19)
+
+def compiled_layout():
+    """The constants of cardgame/layout.py as this module was compiled with them
+    (``_layout.pxi``): tests/test_contract.py holds them equal to the Python module's."""
+    return layout_values()
+
+
+def c_rules(rules, int players):
+    """The ``CRules`` the core plays ``rules`` with at a table of ``players``, as a dict:
+    tests/test_contract.py checks that every ``Rules`` field reaches it."""
+    cdef CRules out
+    use_rules(&out, rules, players)
+    return out
+
+
+def act_ruling_of(view, int kind, int a=0, int b=0, int c=0):
+    """``act_ruling`` on a Python ``SeatView`` and a C action (``K_*`` kind, fields a-c):
+    0 legal, else the ruling's number, -1 malformed (tests hold it to ``actions.problem``)."""
+    cdef CView v
+    cdef Act act
+    view_from_seatview(view, &v)
+    put(&act, kind, a, b, c)
+    return act_ruling(&v, &act)
+
+
+ACTION_KINDS = {
+    "DrawDeck": K_DRAW_DECK,
+    "DrawFaceUp": K_FACE_UP,
+    "PlaceColumn": K_COLUMN,
+    "PlaceThree": K_THREE,
+    "DrawDestinations": K_DRAW_DESTINATIONS,
+    "KeepDestinations": K_KEEP,
+    "Pass": K_PASS,
+}

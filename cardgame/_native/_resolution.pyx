@@ -20,10 +20,12 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 
+# NUM_COLOURS, LOCO, CARD_KINDS: generated from cardgame/layout.py by the build (setup.py)
+include "_layout.pxi"
+
 cdef enum:
-    NCOL = 8
-    LOCO = 8
-    KINDS = 9
+    NCOL = NUM_COLOURS
+    KINDS = CARD_KINDS
     MAXN = 62
     MAXCOUNT = 63
     COUNT_WEIGHT = 128
@@ -664,7 +666,7 @@ cdef int resolve_held(
     const int* big_names, int* out,
 ) noexcept:
     """``resolve`` for the native core: ``n`` destinations by id, with their colour needs
-    (``need[8 * i + c]``), points and big-city names. Writes the sorted ids reached to
+    (``need[NCOL * i + c]``), points and big-city names. Writes the sorted ids reached to
     ``out`` and returns how many, or -1 when the input is outside this kernel's arrays (the
     caller then resolves in Python)."""
     cdef long long have_[KINDS]
@@ -684,9 +686,9 @@ cdef int resolve_held(
         size = 0
         deficit = 0
         for c in range(NCOL):
-            size += need[8 * i + c]
-            if need[8 * i + c] > pile[c]:
-                deficit += need[8 * i + c] - pile[c]
+            size += need[NCOL * i + c]
+            if need[NCOL * i + c] > pile[c]:
+                deficit += need[NCOL * i + c] - pile[c]
         if size == 0 or points[i] < 0 or points[i] > MAXPOINTS:
             return -1
         if deficit > pile[LOCO]:
@@ -694,7 +696,7 @@ cdef int resolve_held(
         if m == MAXN:
             return -1
         for c in range(NCOL):
-            tmp_needs[m][c] = need[8 * i + c]
+            tmp_needs[m][c] = need[NCOL * i + c]
         tmp_values[m] = <long long>points[i] * POINTS_WEIGHT + COUNT_WEIGHT + big_names[i]
         tmp_sizes[m] = size
         tmp_ids[m] = ids[i]

@@ -16,12 +16,7 @@ from cardgame._native._core cimport (
     CView,
     MT,
     NativeState,
-    MAX_ACTIONS,
     MAX_OFFER,
-    MAX_SEATS,
-    NUM_COLOURS,
-    LOCO,
-    NO_CARD,
     PH_SETUP_KEEP,
     PH_TURN,
     PH_SECOND_PICK,
@@ -34,8 +29,8 @@ from cardgame._native._core cimport (
     K_DRAW_DESTINATIONS,
     K_KEEP,
     K_PASS,
+    act_ruling,
     fill_view,
-    legal_from_view,
     mt_gauss,
     mt_load,
     mt_seed,
@@ -49,51 +44,11 @@ TURN_LIMIT = 2000
 cdef int MAX_TURNS = TURN_LIMIT
 
 
-cdef bint is_legal(const CView* v, const Act* a) noexcept:
-    """Whether the twin's act is legal for the seat to move (actions.problem is None).
-    Only odd knobs make a scripted strategy answer an illegal column; the rest is cheap."""
-    cdef int kind = a.kind, phase = v.phase, c, k, card, n, i
-    cdef Act buf[MAX_ACTIONS]
-    if phase == PH_TURN or phase == PH_SECOND_PICK:
-        if kind == K_DRAW_DECK:
-            return v.deck_size > 0
-        if kind == K_FACE_UP:
-            if not 0 <= a.a < v.face_up_n:
-                return False
-            card = v.face_up[a.a]
-            return card != NO_CARD and (phase == PH_TURN or card != LOCO)
-        if phase == PH_SECOND_PICK:
-            return False
-        if kind == K_DRAW_DESTINATIONS:
-            return v.dest_deck_size > 0
-        if kind == K_COLUMN:
-            c = a.a
-            if not 0 <= c < NUM_COLOURS or a.b < 1 or a.c < 0 or a.b + a.c < 2:
-                return False
-            if v.hand[c] < a.b or v.hand[LOCO] < a.c or v.yard_owner[c] == v.seat:
-                return False
-            return v.yard_owner[c] == -1 or a.b + a.c > v.yard_wagons[c] + v.yard_locos[c]
-        if kind == K_THREE:
-            if not (0 <= a.a < a.b < a.c < NUM_COLOURS):
-                return False
-            for c in (a.a, a.b, a.c):
-                if v.hand[c] < 1 or v.yard_owner[c] != -1:
-                    return False
-            return True
-        if kind == K_PASS:
-            n = legal_from_view(v, buf)
-            return n == 1 and buf[0].kind == K_PASS
-        return False
-    if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
-        if kind != K_KEEP or a.a < 0 or a.a >= (1 << v.offer_n):
-            return False
-        if phase == PH_KEEP_DRAWN:
-            return True
-        n = 0
-        for i in range(v.offer_n):
-            n += (a.a >> i) & 1
-        return n >= v.min_keep
-    return False
+cdef inline bint is_legal(const CView* v, const Act* a) noexcept:
+    """Whether the twin's act is legal for the seat to move: the core's legality
+    (``act_ruling``, ``actions.problem``'s twin), not a copy of it. Only odd knobs make a
+    scripted strategy answer an illegal action; the Python engine then names the ruling."""
+    return act_ruling(v, a) == 0
 
 
 cdef double turn_mean(const double* means, const Act* a) noexcept:

@@ -2,7 +2,15 @@
 """The built-in strategies' decision rules in C (issue 10): what the native match loop
 cimports. ``_scripted.pyx`` mirrors sims/strategies/*.py decision for decision."""
 
-from cardgame._native._core cimport Act, CCatalogue, CView, MT
+from cardgame._native._core cimport (
+    Act,
+    CARD_KINDS,
+    CCatalogue,
+    CView,
+    MAX_DEST_ID,
+    MT,
+    NUM_COLOURS,
+)
 
 # families: one class with a kind switch (each overrides a few hooks of Scripted)
 cdef enum:
@@ -19,14 +27,14 @@ ctypedef struct Sit:
     # sims.strategies.common.Situation: the seat's position for one decision
     int seat
     long long future          # future_turns
-    int need[8]
-    int supply[8]
-    int rival[8]
-    int owner[8]
-    int deficit[8]
+    int need[NUM_COLOURS]
+    int supply[NUM_COLOURS]
+    int rival[NUM_COLOURS]
+    int owner[NUM_COLOURS]
+    int deficit[NUM_COLOURS]
     long long locos_coming
     long long missing
-    int hand[9]
+    int hand[CARD_KINDS]
 
 
 cdef class RngBox:
@@ -43,9 +51,9 @@ cdef class NativeStrategy:
     cdef long long ticket_margin, ticket_pause, slack
     # per-seat memory
     cdef long long pause_until
-    cdef int need_key[46]             # Scripted._need_key: the held ids the need is for
+    cdef int need_key[MAX_DEST_ID]    # Scripted._need_key: the held ids the need is for
     cdef int need_key_n               # -1: none yet
-    cdef int need[8]                  # Scripted._need
+    cdef int need[NUM_COLOURS]        # Scripted._need
     cdef Sit first_pick
     cdef bint has_first_pick
     cdef long long first_pick_turn

@@ -23,10 +23,16 @@ from cardgame._native._core cimport (
     MAX_FACE_UP,
     MAX_OFFER,
     MAX_SEATS,
+    MAX_CIRCLES,
     CARD_KINDS,
+    MIN_COLUMN,
+    NOBODY,
     NUM_COLOURS,
     LOCO,
     NO_CARD,
+    SV_BIG_CITIES,
+    SV_DESTINATIONS_BY_ID,
+    TRAIN_CARDS,
     PH_TURN,
     PH_SECOND_PICK,
     PH_KEEP_DRAWN,
@@ -37,6 +43,7 @@ from cardgame._native._core cimport (
     K_DRAW_DESTINATIONS,
     K_KEEP,
     K_PASS,
+    cards_to_beat,
     legal_from_view,
     mt_load,
     mt_state,
@@ -46,9 +53,24 @@ from cardgame._native._core cimport (
 
 from cardgame import KeepDestinations
 from cardgame import actions as A
+from sims.strategies import common as _common
 
-# sims.strategies.common.DRAW_RATE: cards drawn from the deck per turn of play
-cdef double DRAW_RATE = 1.3
+# The heuristics' constants, read from sims/strategies/common.py where each is named once
+# (what each means is said there); tests/test_contract.py checks that every one reaches C.
+cdef double DRAW_RATE = _common.DRAW_RATE
+cdef double DECK_VALUE = _common.DECK_VALUE
+cdef double NO_DRAW_VALUE = _common.NO_DRAW_VALUE
+cdef double ROW_STEP = _common.ROW_STEP
+cdef double LOCO_VALUE = _common.LOCO_VALUE
+cdef double WANTED_VALUE = _common.WANTED_VALUE
+cdef double DEFICIT_STEP = _common.DEFICIT_STEP
+cdef long long DEFICIT_CAP = _common.DEFICIT_CAP
+cdef double PAIR_VALUE = _common.PAIR_VALUE
+cdef long long LATE_TURNS = _common.LATE_TURNS
+cdef long long PLACE_TURNS = _common.PLACE_TURNS
+cdef long long LATE_MIN_USEFUL = _common.LATE_MIN_USEFUL
+cdef double HOARD_VALUE = _common.HOARD_VALUE
+cdef double RUSH_PAIR_VALUE = _common.RUSH_PAIR_VALUE
 # the legal actions of the decision at hand (fallback and random play): one buffer for all
 # twins, since a decision runs to its end holding the GIL before the next one starts
 cdef Act legal_buf[MAX_ACTIONS]
@@ -70,6 +92,57 @@ _INT_KNOBS = (
 # the families' own knobs
 _EXTRA_FLOAT = {F_THIEF: ("hunt_value",), F_RUSHER: ("column_value",)}
 _EXTRA_INT = {F_TICKET_HUNTER: ("slack",)}
+
+
+def c_knob_names(int family):
+    """The knobs a twin of ``family`` holds in C (floats, then whole numbers)."""
+    if family == F_RANDOM:
+        return ()
+    return (_FLOAT_KNOBS + _EXTRA_FLOAT.get(family, ()) + _INT_KNOBS
+            + _EXTRA_INT.get(family, ()))
+
+
+def heuristics():
+    """The heuristics' constants as the twins hold them (``sims.strategies.common``'s
+    values, read when this module loaded): tests/test_contract.py checks each reaches C."""
+    return {
+        "DRAW_RATE": DRAW_RATE,
+        "DECK_VALUE": DECK_VALUE,
+        "NO_DRAW_VALUE": NO_DRAW_VALUE,
+        "ROW_STEP": ROW_STEP,
+        "LOCO_VALUE": LOCO_VALUE,
+        "WANTED_VALUE": WANTED_VALUE,
+        "DEFICIT_STEP": DEFICIT_STEP,
+        "DEFICIT_CAP": DEFICIT_CAP,
+        "PAIR_VALUE": PAIR_VALUE,
+        "LATE_TURNS": LATE_TURNS,
+        "PLACE_TURNS": PLACE_TURNS,
+        "LATE_MIN_USEFUL": LATE_MIN_USEFUL,
+        "HOARD_VALUE": HOARD_VALUE,
+        "RUSH_PAIR_VALUE": RUSH_PAIR_VALUE,
+    }
+
+
+# knobs type -> whether a twin holds every knob it has (memory knobs aside: a twin plays
+# perfect memory only); a knob C does not hold means no twin (the Python engine plays)
+cdef dict _knobs_held = {}
+
+
+cdef bint knobs_held(object kind, int family) except -1:
+    key = (kind, family)
+    held = _knobs_held.get(key)
+    if held is None:
+        import dataclasses
+
+        from sims.strategy import MemoryKnobs
+
+        held = True
+        if dataclasses.is_dataclass(kind):
+            memory = {f.name for f in dataclasses.fields(MemoryKnobs)}
+            python = {f.name for f in dataclasses.fields(kind)} - memory
+            held = python <= set(c_knob_names(family))
+        _knobs_held[key] = held
+    return held
 
 
 # ------------------------------------------------------------------ the situation
@@ -98,7 +171,7 @@ cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
         s.rival[c] = 0
         holder = v.yard_owner[c]
         s.owner[c] = holder
-        if holder == -1:
+        if holder == NOBODY:
             continue
         size = v.yard_wagons[c] + v.yard_locos[c]
         if holder != seat:
@@ -197,7 +270,7 @@ cdef class NativeStrategy:
         cdef int n = v.offer_n, i, j, t, pos, length, kept_n = 0
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
-        cdef double budget = self.card_share * 96 / v.players
+        cdef double budget = self.card_share * TRAIN_CARDS / v.players
         cdef long long cards = 0
         cdef int mask = 0
         cdef const CDest* d
@@ -234,9 +307,9 @@ cdef class NativeStrategy:
 
     cdef int keep_drawn(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
         cdef Sit s
-        cdef long long pile[9]
-        cdef long long need[8]
-        cdef long long trial[8]
+        cdef long long pile[CARD_KINDS]
+        cdef long long need[NUM_COLOURS]
+        cdef long long trial[NUM_COLOURS]
         cdef int n = v.offer_n, i, j, t, c, pos, mask = 0
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
@@ -306,11 +379,11 @@ cdef class NativeStrategy:
     cdef double best_placement(self, const Sit* s, Act* out) noexcept:
         """Scripted.best_placement (Hoarder's veto on threes too); out.kind -1 for None."""
         cdef int locos = s.hand[LOCO], c, k, have, nfree = 0, nranked = 0
-        cdef int free[8]
+        cdef int free[NUM_COLOURS]
         cdef int ranked[3]
-        cdef long long min_column = self.min_column if s.future > 3 else 2
+        cdef long long min_column = self.min_column if s.future > LATE_TURNS else MIN_COLUMN
         cdef long long missing = s.missing, rival, deficit, need_size, wanted, wagons
-        cdef long long short_elsewhere, lo_opt, w, lo, extra
+        cdef long long short_elsewhere, lo_opt, w, lo, extra, beats
         cdef long long best_size = 0, size
         cdef double best_value = 0.0, value
         cdef int n_options
@@ -320,13 +393,14 @@ cdef class NativeStrategy:
             if not have or s.owner[c] == s.seat:
                 continue
             rival = s.rival[c]
-            if s.owner[c] == -1:
+            if s.owner[c] == NOBODY:
                 free[nfree] = c
                 nfree += 1
             deficit = s.deficit[c]
             if not deficit and not rival and (not locos or missing <= 0):
                 continue
-            need_size = rival + 1 if rival + 1 > min_column else min_column
+            beats = cards_to_beat(s.rival[c])  # R12 (a free colour: rival 0)
+            need_size = beats if beats > min_column else min_column
             wanted = deficit + self.extra_cards if deficit + self.extra_cards > 1 else 1
             wagons = have if have < wanted else wanted
             short_elsewhere = missing - deficit
@@ -363,7 +437,7 @@ cdef class NativeStrategy:
                 best_value = value
                 sort3(ranked)
                 set_act(out, K_THREE, ranked[0], ranked[1], ranked[2])
-        if self.family == F_HOARDER and out.kind == K_THREE and s.future > 3:
+        if self.family == F_HOARDER and out.kind == K_THREE and s.future > LATE_TURNS:
             out.kind = -1
             return 0.0
         return best_value
@@ -371,7 +445,7 @@ cdef class NativeStrategy:
     cdef double rusher_placement(self, const Sit* s, Act* out) noexcept:
         """Rusher.best_placement: the placement that moves the most cards out of the hand."""
         cdef int locos = s.hand[LOCO], c, k, j, t, have, nfree = 0
-        cdef int free[8]
+        cdef int free[NUM_COLOURS]
         cdef int combo[3]
         cdef long long need_size
         cdef double best = 0.0, value
@@ -380,10 +454,12 @@ cdef class NativeStrategy:
             have = s.hand[c]
             if not have or s.owner[c] == s.seat:
                 continue
-            if s.owner[c] == -1:
+            if s.owner[c] == NOBODY:
                 free[nfree] = c
                 nfree += 1
-            need_size = s.rival[c] + 1 if s.rival[c] + 1 > 2 else 2
+            need_size = cards_to_beat(s.rival[c])  # R12
+            if need_size < MIN_COLUMN:
+                need_size = MIN_COLUMN
             if have + locos >= need_size:
                 value = <double>(have + locos) + self.column_value
                 if value > best:
@@ -412,29 +488,30 @@ cdef class NativeStrategy:
         cdef double value
         cdef long long deficit
         if card == LOCO:
-            value = 2.5 if s.missing >= self.loco_pick_missing else 0.0
+            value = LOCO_VALUE if s.missing >= self.loco_pick_missing else 0.0
         else:
             deficit = s.deficit[card]
             if deficit <= 0:
                 value = 0.0
             else:
-                value = 1.5 + _min(deficit, 3) * 0.2 + (0.3 if s.hand[card] == 1 else 0.0)
+                value = (WANTED_VALUE + _min(deficit, DEFICIT_CAP) * DEFICIT_STEP
+                         + (PAIR_VALUE if s.hand[card] == 1 else 0.0))
         if self.family == F_THIEF:
             if card < NUM_COLOURS and s.rival[card] >= 2:
                 if self.hunt_value > value:
                     value = self.hunt_value
         elif self.family == F_HOARDER:
             if card != LOCO and s.hand[card] >= 2:
-                value += 0.5
+                value += HOARD_VALUE
         elif self.family == F_RUSHER:
             if card < NUM_COLOURS and s.hand[card] == 1 and value == 0.0:
-                value = 1.1
+                value = RUSH_PAIR_VALUE
         return value
 
     cdef bint pick(self, const Sit* s, const CView* v, bint first, Act* out) noexcept:
         """Scripted.pick; False for None."""
         cdef int deck_size = v.deck_size, slot, card
-        cdef double best_value = 1.0 if deck_size else -1.0, value, floor
+        cdef double best_value = DECK_VALUE if deck_size else NO_DRAW_VALUE, value, floor
         cdef bint found = deck_size != 0
         if found:
             set_act(out, K_DRAW_DECK, 0, 0, 0)
@@ -444,7 +521,7 @@ cdef class NativeStrategy:
                 continue
             value = self.card_value(s, card)
             if not deck_size and value <= best_value:
-                floor = best_value + 0.01
+                floor = best_value + ROW_STEP
                 if floor > value:
                     value = floor
             if value > best_value:
@@ -471,7 +548,7 @@ cdef class NativeStrategy:
             return self.fallback(v, out)
         value = self.best_placement(&s, out)
         if out.kind != -1:
-            threshold = self.min_useful if s.future > 2 else 1
+            threshold = self.min_useful if s.future > PLACE_TURNS else LATE_MIN_USEFUL
             if value >= threshold:
                 return 0
         if self.wants_destinations(&s, v):
@@ -541,7 +618,7 @@ cdef class NativeStrategy:
         cdef CView v
         cdef Act act
         view_from_seatview(view, &v)
-        table, big = view[25], view[24]
+        table, big = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITIES]
         if self.view_cat is NULL:
             self.view_cat = <CCatalogue*>malloc(sizeof(CCatalogue))
             if self.view_cat is NULL:
@@ -560,6 +637,26 @@ cdef class NativeStrategy:
             return None
         return mt_state(self.rng)
 
+    def knob_values(self):
+        """The knobs this twin holds in C, by name (tests/test_contract.py)."""
+        values = {
+            "card_share": self.card_share,
+            "future_cards": self.future_cards,
+            "steal_bonus": self.steal_bonus,
+            "city_bonus": self.city_bonus,
+            "hunt_value": self.hunt_value,
+            "column_value": self.column_value,
+            "min_useful": self.min_useful,
+            "extra_cards": self.extra_cards,
+            "min_column": self.min_column,
+            "loco_pick_missing": self.loco_pick_missing,
+            "ticket_turns": self.ticket_turns,
+            "ticket_margin": self.ticket_margin,
+            "ticket_pause": self.ticket_pause,
+            "slack": self.slack,
+        }
+        return {name: values[name] for name in c_knob_names(self.family)}
+
     @property
     def pause_turn(self):
         """The turn before which no destination draw (Scripted._pause_until)."""
@@ -572,7 +669,7 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
     names: all the strategies read of the catalogue."""
     cdef int dest_id, c, n = 0
     cdef CDest* d
-    table, big = view[25], view[24]
+    table, big = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITIES]
     if len(table) > MAX_DEST_ID + 1:
         raise ValueError(f"view: {len(table) - 1} destinations, at most {MAX_DEST_ID}")
     cat.n_big = 0
@@ -589,7 +686,7 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
         dest = table[dest_id]
         if dest is None:
             continue
-        if dest.id != dest_id or not 1 <= len(dest.colours) <= 5:
+        if dest.id != dest_id or not 1 <= len(dest.colours) <= MAX_CIRCLES:
             raise ValueError(f"view: destination {dest.id} at index {dest_id}")
         d = &cat.dest[dest_id]
         d.id = dest_id
@@ -702,6 +799,8 @@ cdef object _twin(object strategy, dict boxes):
         return None
     knobs = strategy.knobs
     if getattr(knobs, "memory", None) != "perfect" or getattr(strategy, "memory", None) is not None:
+        return None
+    if not knobs_held(type(knobs), family):
         return None
     cdef NativeStrategy twin = NativeStrategy()
     twin.family = family

@@ -6,10 +6,12 @@ from dataclasses import dataclass
 
 from cardgame import Action
 from cardgame import actions as A
+from cardgame.actions import cards_to_beat
 from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.layout import MIN_COLUMN, NOBODY
 from cardgame.observation import SeatView
 
-from .common import Scripted, ScriptedKnobs, Situation
+from .common import HOARD_VALUE, LATE_TURNS, RUSH_PAIR_VALUE, Scripted, ScriptedKnobs, Situation
 
 
 @dataclass(frozen=True)
@@ -27,12 +29,12 @@ class Hoarder(Scripted):
     def card_value(self, situation: Situation, card: int) -> float:
         value = super().card_value(situation, card)
         if card != LOCO and situation.hand[card] >= 2:
-            value += 0.5  # grow a column it already holds
+            value += HOARD_VALUE  # grow a column it already holds
         return value
 
     def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
         value, action = super().best_placement(situation)
-        if isinstance(action, A.PlaceThree) and situation.future_turns > 3:
+        if isinstance(action, A.PlaceThree) and situation.future_turns > LATE_TURNS:
             return 0.0, None  # three single cards are easy prey
         return value, action
 
@@ -59,9 +61,9 @@ class Rusher(Scripted):
             have = hand[c]
             if not have or not situation.can_place_colour(c):
                 continue
-            if situation.owner[c] == -1:
+            if situation.owner[c] == NOBODY:
                 free.append(c)
-            need_size = max(2, situation.rival_size(c) + 1)
+            need_size = max(MIN_COLUMN, cards_to_beat(situation.rival_size(c)))  # R12
             if have + locos >= need_size:
                 value = have + locos + self.knobs.column_value
                 if value > best[0]:
@@ -86,5 +88,5 @@ class Rusher(Scripted):
     def card_value(self, situation: Situation, card: int) -> float:
         value = super().card_value(situation, card)
         if card < NUM_COLOURS and situation.hand[card] == 1 and value == 0.0:
-            value = 1.1  # a pair can be placed at once
+            value = RUSH_PAIR_VALUE  # a pair can be placed at once
         return value

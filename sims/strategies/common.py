@@ -7,15 +7,31 @@ from dataclasses import dataclass
 
 from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
+from cardgame.actions import cards_to_beat
 from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.layout import MIN_COLUMN, NO_CARD, NOBODY, TRAIN_CARDS
 from cardgame.observation import SeatView
 from cardgame.resolution import colour_need, covers
 
 from ..strategy import MemoryKnobs, Strategy
 
-NO_CARD = -1
-# cards drawn from the deck per turn of play, on average: turns this deck will last
-DRAW_RATE = 1.3
+# The heuristics' constants, each named once: the native twins (sims/_native/_scripted.pyx)
+# read these values when they load, so both engines' strategies always use the same ones
+# (tests/test_contract.py checks that every constant here reaches C).
+DRAW_RATE = 1.3  # cards drawn from the deck per turn of play, on average: turns a deck lasts
+DECK_VALUE = 1.0  # a blind draw: a face-up card must be worth more to be taken instead
+NO_DRAW_VALUE = -1.0  # what a face-up card must beat when the deck is empty
+ROW_STEP = 0.01  # deck empty: the row is all there is, each card beats the best by this
+LOCO_VALUE = 2.5  # a face-up locomotive, when loco_pick_missing cards or more are missing
+WANTED_VALUE = 1.5  # a card of a colour still missing ...
+DEFICIT_STEP = 0.2  # ... plus this for each card of that colour missing ...
+DEFICIT_CAP = 3  # ... counted up to this many ...
+PAIR_VALUE = 0.3  # ... plus this when it makes a pair in hand (a column of two)
+LATE_TURNS = 3  # at most this many turns left: min_column gives way (and a hoarder's veto)
+PLACE_TURNS = 2  # at most this many turns left: min_useful gives way to ...
+LATE_MIN_USEFUL = 1  # ... this: any placement that covers a missing card
+HOARD_VALUE = 0.5  # hoarder: a card of a colour it holds 2+ of (a longer column)
+RUSH_PAIR_VALUE = 1.1  # rusher: a card that makes a pair it can place at once
 
 
 class Situation:
@@ -52,7 +68,7 @@ class Situation:
         wagons, locos = view.yard_wagons, view.yard_locos
         for c in range(NUM_COLOURS):
             holder = owner[c]
-            if holder == -1:
+            if holder == NOBODY:
                 continue
             size = wagons[c] + locos[c]
             if holder != seat:
@@ -133,7 +149,7 @@ class Scripted(Strategy):
 
     def keep_setup(self, view: SeatView) -> KeepDestinations:
         offer = view.offer
-        budget = self.knobs.card_share * 96 / view.players
+        budget = self.knobs.card_share * TRAIN_CARDS / view.players
         ranked = sorted(
             offer, key=lambda d: (-self.destination_value(d, view) / len(d.colours), d.id)
         )
@@ -200,7 +216,7 @@ class Scripted(Strategy):
         knobs = self.knobs
         locos = hand[LOCO]
         free: list[int] = []
-        min_column = knobs.min_column if situation.future_turns > 3 else 2
+        min_column = knobs.min_column if situation.future_turns > LATE_TURNS else MIN_COLUMN
         owner, seat, rivals, deficits = (
             situation.owner,
             situation.seat,
@@ -217,12 +233,13 @@ class Scripted(Strategy):
             if not have or owner[c] == seat:
                 continue
             rival = rivals[c]
-            if owner[c] == -1:
+            if owner[c] == NOBODY:
                 free.append(c)
             deficit = deficits[c]
             if not deficit and not rival and (not locos or missing <= 0):
                 continue  # such a column covers nothing: worth 0
-            need_size = rival + 1 if rival + 1 > min_column else min_column
+            beats = cards_to_beat(rival)  # R12 (a free colour: rival 0)
+            need_size = beats if beats > min_column else min_column
             # wagons: the deficit plus a little armour; locomotives only if short elsewhere
             wanted = deficit + extra_cards if deficit + extra_cards > 1 else 1
             wagons = have if have < wanted else wanted
@@ -252,23 +269,29 @@ class Scripted(Strategy):
         return best[0], best[2]
 
     def should_place(self, value: float, situation: Situation) -> bool:
-        threshold = self.knobs.min_useful if situation.future_turns > 2 else 1
+        threshold = (
+            self.knobs.min_useful if situation.future_turns > PLACE_TURNS else LATE_MIN_USEFUL
+        )
         return value >= threshold
 
     # ----------------------------------------------------------------- drawing
     def card_value(self, situation: Situation, card: int) -> float:
         if card == LOCO:
-            return 2.5 if situation.missing >= self.knobs.loco_pick_missing else 0.0
+            return LOCO_VALUE if situation.missing >= self.knobs.loco_pick_missing else 0.0
         deficit = situation.deficit[card]
         if deficit <= 0:
             return 0.0
         # one more of a colour already in hand helps make a column of two
-        return 1.5 + min(deficit, 3) * 0.2 + (0.3 if situation.hand[card] == 1 else 0.0)
+        return (
+            WANTED_VALUE
+            + min(deficit, DEFICIT_CAP) * DEFICIT_STEP
+            + (PAIR_VALUE if situation.hand[card] == 1 else 0.0)
+        )
 
     def pick(self, situation: Situation, first: bool) -> Action | None:
         view = situation.view
         deck_size = view.deck_size
-        best_value = 1.0 if deck_size else -1.0
+        best_value = DECK_VALUE if deck_size else NO_DRAW_VALUE
         best: Action | None = A.DRAW_DECK if deck_size else None
         card_value = self.card_value
         for slot, card in enumerate(view.face_up):
@@ -276,7 +299,7 @@ class Scripted(Strategy):
                 continue
             value = card_value(situation, card)
             if not deck_size and value <= best_value:
-                value = max(value, best_value + 0.01)  # the row is all there is
+                value = max(value, best_value + ROW_STEP)  # the row is all there is
             if value > best_value:
                 best_value, best = value, A.DRAW_FACE_UP[slot]
         return best

@@ -1,0 +1,154 @@
+"""The contract between the two engines, in one place (issue 19): card kinds and colours, every
+array bound, the phases and the order of a ``SeatView``'s fields.
+
+The Python engine imports these names (``cardgame.cards``, ``actions``, ``rules``,
+``catalogue``, ``observation``, ``state``); the native core reads them from
+``cardgame/_native/_layout.pxi``, which the build (``setup.py``) writes from this module
+before Cython runs, so no number is typed twice. ``tests/test_contract.py`` holds the two
+sides together (the compiled module's values included) and docs/architecture.md says how to
+change something here.
+
+Standard library only, and no import of the rest of ``cardgame``: the build loads this file
+by its path, before the package can be imported (a wheel is built without its dependencies).
+Regenerate the include by hand with ``python cardgame/layout.py`` (``--check`` only compares).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# ------------------------------------------------------------------ cards (R1)
+COLOURS: tuple[str, ...] = (
+    "purple",
+    "white",
+    "blue",
+    "yellow",
+    "orange",
+    "black",
+    "red",
+    "green",
+)
+NUM_COLOURS = len(COLOURS)  # card kinds 0-7 are the wagon colours ...
+LOCO = NUM_COLOURS  # ... and kind 8 is the locomotive, wild
+CARD_KINDS = NUM_COLOURS + 1  # a hand, a pile or the discard is this many counts
+CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
+WAGONS_PER_COLOUR = 10
+LOCOMOTIVES = 16
+TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96
+DESTINATIONS = 46  # destination ids are 1..46 (R1, R2)
+MAX_CIRCLES = 5  # colour circles on one destination (R2: 1-5)
+BIG_CITIES = 6  # big-city bonus cards (R1, R21)
+
+# ------------------------------------------------------------------ the table
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+MIN_COLUMN = 2  # R12a: a column holds 2 or more cards of one colour (locomotives included)
+NO_CARD = -1  # an empty face-up slot
+NOBODY = -1  # a yard colour nobody holds
+
+# ------------------------------------------------------------------ bounds of the rule settings
+# (cardgame.rules refuses larger values; the native core's arrays are this big)
+MAX_FACE_UP = 10  # Rules.face_up
+MAX_OFFER = 10  # Rules.destinations_dealt and destinations_drawn: an offer at a time
+MAX_ROUNDS = 10  # Rules.rounds, for any player count
+MAX_ACTIONS = 4096  # more than any legal list (columns x locomotives + threes + keeps)
+
+# ------------------------------------------------------------------ decisions
+# cardgame.actions.Phase, by value
+PHASES: tuple[str, ...] = ("SETUP_KEEP", "TURN", "SECOND_PICK", "KEEP_DRAWN", "OVER")
+
+# The fields of cardgame.observation.SeatView in tuple order: GameState.view and
+# NativeState.view build them in this order, and the native core reads a Python view by
+# these positions (SV_<NAME> in C).
+SEAT_VIEW_FIELDS: tuple[str, ...] = (
+    "seat",
+    "to_move",
+    "players",
+    "phase",
+    "round",
+    "rounds_total",
+    "turn",
+    "hand",
+    "held_ids",
+    "offer_ids",
+    "reached",
+    "face_up",
+    "yard_owner",
+    "yard_wagons",
+    "yard_locos",
+    "circulations",
+    "hand_sizes",
+    "held_counts",
+    "discard",
+    "deck_size",
+    "destination_deck_size",
+    "final_round",
+    "round_points",
+    "rules",
+    "big_cities",
+    "destinations_by_id",
+)
+
+# ------------------------------------------------------------------ the C side
+PXI = Path(__file__).parent / "_native" / "_layout.pxi"
+
+
+def c_constants() -> dict[str, int]:
+    """Every whole-number constant the C side gets, by its C name: the module's integer
+    constants under their own names, ``PH_<PHASE>`` and ``SV_<FIELD>`` (and ``SV_FIELDS``)."""
+    out = {
+        name: value for name, value in globals().items() if name.isupper() and type(value) is int
+    }
+    out.update({f"PH_{name}": value for value, name in enumerate(PHASES)})
+    out.update({f"SV_{name.upper()}": i for i, name in enumerate(SEAT_VIEW_FIELDS)})
+    out["SV_FIELDS"] = len(SEAT_VIEW_FIELDS)
+    return out
+
+
+def pxi_text() -> str:
+    """The Cython include the native core is compiled with (``_layout.pxi``)."""
+    constants = c_constants()
+    lines = [
+        "# Generated from cardgame/layout.py by the build (setup.py); do not edit: change",
+        "# cardgame/layout.py, then rebuild (pip install -e .) or run python cardgame/layout.py.",
+        "",
+        "cdef enum:",
+        *(f"    {name} = {value}" for name, value in constants.items()),
+        "",
+        "",
+        "cdef inline dict layout_values():",
+        '    """The constants as this module was compiled with them (tests/test_contract.py)."""',
+        "    return {",
+        *(f'        "{name}": {name},' for name in constants),
+        "    }",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_pxi(path: Path = PXI) -> bool:
+    """Write the include if it is missing or stale; whether it was written (an unchanged
+    file keeps its time stamp, so Cython does not recompile for nothing)."""
+    text = pxi_text()
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--check"]:
+        current = PXI.exists() and PXI.read_text(encoding="utf-8") == pxi_text()
+        print(f"{PXI}: {'up to date' if current else 'stale or missing'}")
+        return 0 if current else 1
+    if args:
+        print("usage: python cardgame/layout.py [--check]", file=sys.stderr)
+        return 2
+    print(f"{PXI}: {'written' if write_pxi() else 'up to date'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
