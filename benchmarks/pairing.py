@@ -21,7 +21,7 @@ import numpy as np
 # benchmarks/sims.py is named like the package: keep this folder off the import path
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
-from reports.stats import variant_effects  # noqa: E402
+from reports.variants import variant_effects  # noqa: E402
 from sims.results import load_results  # noqa: E402
 from sims.runner import run  # noqa: E402
 from sims.study import from_dict  # noqa: E402

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from reports import figures, stats
+from reports import figures, wins
 from sims import load_results, load_study, quick_study, run
 
 folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()) / "quickstart"
@@ -27,12 +27,12 @@ results = load_results(folder)
 print(results.games[["cell", "game_index", "winner_strategies", "turns"]].head())
 
 # 3. Statistics: every rate with n and a 95% interval.
-wins = stats.win_rates(results.seats)
-print(wins[["players", "strategy", "n_games", "rate", "ci_low", "ci_high", "significant"]])
+rates = wins.win_rates(results.seats)
+print(rates[["players", "strategy", "n_games", "rate", "ci_low", "ci_high", "significant"]])
 
 # 4. A figure (Plotly): show it in a notebook, or write it to a file. The file carries
 #    plotly.js itself (about 4.6 MB) so it opens offline; "cdn" would make it smaller but blank
 #    without a network.
-figure = figures.win_rates(wins)
+figure = figures.win_rates(rates)
 figure.write_html(folder / "win_rates.html", include_plotlyjs=True)
 print(f"figure written to {folder / 'win_rates.html'}")

@@ -9,8 +9,16 @@ import pandas as pd
 from cardgame import default_catalogue
 from sims.results import Results
 
-from . import designer, skill, stats
+from . import designer, skill
+from .big_cities import big_cities
+from .destinations import card_balance
+from .game_length import game_length
+from .points import round_shares, score_parts
+from .ratings import pairwise, pooled_ratings, pooling_test, ratings
+from .seat_order import seat_advantage
 from .swaps import lineup_swaps
+from .variants import variant_effects
+from .wins import head_to_head, win_rates
 
 
 @dataclass
@@ -59,21 +67,21 @@ def analyse(results: Results, planned_games: int | None = None) -> Analysis:
     seats, games, destinations = results.seats, results.games, results.destinations
     base = _base_rules(seats)
     tables: dict[str, pd.DataFrame] = {}
-    tables["win_rates"] = stats.win_rates(base)
-    tables["head_to_head"] = stats.head_to_head(base)
-    tables["ratings"] = stats.ratings(base)
-    tables["rating_pooling"] = stats.pooling_test(base)
-    tables["ratings_pooled"] = stats.pooled_ratings(base)
-    tables["pairwise"] = stats.pairwise(base)
+    tables["win_rates"] = win_rates(base)
+    tables["head_to_head"] = head_to_head(base)
+    tables["ratings"] = ratings(base)
+    tables["rating_pooling"] = pooling_test(base)
+    tables["ratings_pooled"] = pooled_ratings(base)
+    tables["pairwise"] = pairwise(base)
     tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"))
-    tables["seat_advantage"], tables["seat_tests"] = stats.seat_advantage(base)
-    tables["score_parts"] = stats.score_parts(base)
-    tables["destinations"] = stats.destination_balance(_base_rules(destinations))
+    tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
+    tables["score_parts"] = score_parts(base)
+    tables["destinations"] = card_balance(_base_rules(destinations))
     cities = list(default_catalogue().big_city_names)
-    tables["big_cities"] = stats.big_cities(base, cities)
-    tables["game_length"] = stats.game_length(_base_rules(games))
-    tables["round_shares"] = stats.round_shares(base)
-    tables["variants"] = stats.variant_effects(games, seats, rules=results.study.get("variants"))
+    tables["big_cities"] = big_cities(base, cities)
+    tables["game_length"] = game_length(_base_rules(games))
+    tables["round_shares"] = round_shares(base)
+    tables["variants"] = variant_effects(games, seats, rules=results.study.get("variants"))
     tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])

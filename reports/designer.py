@@ -1,9 +1,9 @@
-"""What designers ask (issue 7, item 8): first-seat advantage among equal players, score
-margins and tie-breaks, each destination card's contribution to winning, non-transitivity of
-the head-to-head matrix and the equilibrium mix of the 2-player meta-game.
+"""What designers ask: first-seat advantage among equal players, score margins and
+tie-breaks, each destination card's contribution to winning, non-transitivity of the
+head-to-head matrix and the equilibrium mix of the 2-player meta-game.
 
 DataFrame in, DataFrame out, no plotting. The game (``cell``, ``game_index``) is the unit of
-every interval, as in reports/stats.py; results are per player count. Methods and their
+every interval, as in reports/intervals.py; results are per player count. Methods and their
 references: docs/statistics.md, "What designers ask".
 """
 
@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .stats import ALPHA, BASELINES, GAME, Z95, adjust, wilson
+from .intervals import ALPHA, GAME, Z95, adjust, wilson
+from .wins import BASELINES
 
-Z80 = 0.8416212335729143  # standard normal 80% quantile: power 0.8
 BOOT_DRAWS = 200
 BOOT_SEED = 2026  # the meta-game bootstrap is seeded: a report is a pure function of its data
 MIN_EACH = 10  # seats that completed, and seats that failed, a card before it is tested
@@ -321,7 +321,7 @@ def find_cycles(edges: list[tuple[str, str]], limit: int = 1000) -> list[list[st
 
 def non_transitivity(head_to_head: pd.DataFrame) -> pd.DataFrame:
     """Per player count: cycles A>B>C>A of the head-to-head matrix in which every link is
-    significant (the ``p_adjusted`` of stats.head_to_head: Holm over the pairs of the player
+    significant (the ``p_adjusted`` of wins.head_to_head: Holm over the pairs of the player
     count), with the weakest link's adjusted p. "no significant cycle" otherwise."""
     rows = []
     for players, group in head_to_head.groupby("players", sort=True):

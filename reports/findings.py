@@ -165,13 +165,6 @@ def _players_word(players: int) -> str:
 PRACTICAL_FACTOR = 10  # needing 10 times the games run: the gap seen is too small to matter
 
 
-def study_size(analysis: Analysis) -> list[str]:
-    """Per player count: whether the study can answer its questions (the leading pair of
-    ratings, the first seat's edge), and if not, the games needed to detect the observed
-    difference at 80% power (two-sided 5%)."""
-    return _rating_size(analysis) + _seat_size(analysis)
-
-
 def _rating_size(analysis: Analysis) -> list[str]:
     """The leading pair not separated and the MDE above the gap seen: games needed."""
     lines = []

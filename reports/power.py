@@ -5,7 +5,8 @@ Every power figure is for a two-sided test at the 5% level with 80% power (docs/
 "Power and convergence"). Rates use Cohen's arcsine effect size h with statsmodels'
 ``NormalIndPower`` (``ratio=0``: one sample against a known share); differences with a
 standard error use the normal shortcut MDE = (z_0.975 + z_0.8) * SE, and the n needed for an
-observed difference scales that SE as 1/sqrt(n).
+observed difference scales that SE as 1/sqrt(n); a t-test's own detectable effect uses t
+quantiles (``detectable_effect``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import math
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
+
+from .intervals import GAME, wilson
+from .wins import per_game_shares
 
 ALPHA = 0.05
 POWER = 0.8
@@ -60,6 +65,14 @@ def mde_from_se(se: float) -> float:
     return (Z_ALPHA + Z_POWER) * se if np.isfinite(se) else math.nan
 
 
+def detectable_effect(se: float, dof: float, power: float = POWER) -> float:
+    """The smallest true difference a two-sided 5% t-test finds with ``power``:
+    (t_{0.975,dof} + t_{power,dof}) * se (the normal formula with t quantiles)."""
+    if not np.isfinite(se) or not np.isfinite(dof) or dof < 1:
+        return np.nan
+    return float((sps.t.ppf(1 - ALPHA / 2, dof) + sps.t.ppf(power, dof)) * se)
+
+
 def n_for_difference(se: float, n: float, difference: float) -> int | None:
     """The n (same unit as ``n``) at which |difference| becomes the MDE: SE shrinks as
     1/sqrt(n). None when the difference is 0 or the SE unknown."""
@@ -78,9 +91,7 @@ def convergence(seats: pd.DataFrame, points: int = 40) -> pd.DataFrame:
     """Cumulative win rate of every strategy per player count against games played, in
     game-index order (deterministic): one row per (players, strategy, games) checkpoint with
     the Wilson 95% interval over the games it sat in (a strategy's seats' win shares summed
-    per game, as in ``stats.win_rates``). Strategies alone at their tables are left out."""
-    from .stats import GAME, per_game_shares, wilson
-
+    per game, as in ``wins.win_rates``). Strategies alone at their tables are left out."""
     if seats.empty:
         return pd.DataFrame(
             columns=["players", "strategy", "games", "n_games", "rate", "ci_low", "ci_high"]

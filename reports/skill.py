@@ -1,5 +1,5 @@
-"""The skill ladder (issue 8, item 5): how far apart the players are, from random through
-the scripted strategies to the search player, and how much of a game is skill.
+"""The skill ladder: how far apart the players are, from random through the scripted
+strategies to the search player, and how much of a game is skill.
 
 Shown for the built-in ``skill`` study and for any study that seats a search player (a label
 starting with ``ismcts`` or a configured strategy based on it). Four questions, each per
@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .stats import ALPHA, BASELINES, GAME, _ahead, wilson
+from .intervals import ALPHA, GAME, wilson
+from .wins import BASELINES, finished_ahead
 
 SKILL_STUDY = "skill"
 SEARCH = "ismcts"  # the search player's registered name, and its labels' prefix
@@ -66,7 +67,7 @@ def applies(study: dict, seats: pd.DataFrame) -> bool:
 # ------------------------------------------------------------------ pairs
 def pair_shares(head_to_head: pd.DataFrame) -> pd.DataFrame:
     """One row per pair of strategies that met and player count, the one finishing ahead
-    more often first: ``stats.head_to_head`` (game as unit, Wilson interval, score test of
+    more often first: ``wins.head_to_head`` (game as unit, Wilson interval, score test of
     50%, Holm over the pairs of a player count) seen from the stronger side."""
     if head_to_head.empty:
         return pd.DataFrame(columns=PAIR_COLUMNS)
@@ -255,13 +256,13 @@ def memory_value(
 # ------------------------------------------------------------------ ranking against search
 def _pairs_ahead(seats: pd.DataFrame) -> pd.DataFrame:
     """Every ordered pair of seats of different strategies at one table, with ``ahead``
-    (1, 0, or 0.5 on a full tie: R22 order, as in ``stats.head_to_head``)."""
+    (1, 0, or 0.5 on a full tie: R22 order, as in ``wins.head_to_head``)."""
     columns = [*GAME, "players", "strategy", "score", "reached", "n_big_cities"]
     left = seats[columns + [c for c in ("_with_search",) if c in seats]]
     right = left.drop(columns=["_with_search"], errors="ignore")
     pairs = left.merge(right, on=[*GAME, "players"], suffixes=("", "_other"))
     pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
-    return pairs.assign(ahead=_ahead(pairs))
+    return pairs.assign(ahead=finished_ahead(pairs))
 
 
 def _rates(pairs: pd.DataFrame, prefix: str) -> pd.DataFrame:

@@ -12,8 +12,8 @@ import pandas as pd
 
 from .skill import search_labels
 
-# Short quotes from /work/shared/rules/rulings.md, by ruling number: every ruling the report
-# cites is quoted in it (a reader should not need the digest at hand).
+# Short quotes from the project's rules digest (rulings.md), by ruling number: every ruling
+# the report cites is quoted in it (a reader should not need the digest at hand).
 RULINGS = {
     6: 'Seat 0 starts (the rulebook\'s "youngest player"); play goes clockwise (seat order).',
     9: "Perfect recall: the circulation pile is face down, hidden from everyone including its "
@@ -136,6 +136,11 @@ def cited_rulings(text: str) -> list[int]:
     for number in list(found):
         found.update(_cited(RULINGS.get(number, "")))
     return sorted(found)
+
+
+def quoted_rulings(text: str) -> list[tuple[int, str]]:
+    """Every ruling a text cites that ``RULINGS`` quotes, with its quote, in number order."""
+    return [(n, RULINGS[n]) for n in cited_rulings(text) if n in RULINGS]
 
 
 def _cited(text: str) -> list[int]:

@@ -16,7 +16,8 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from .stats import adjust, paired_difference
+from .differences import paired_difference
+from .intervals import adjust
 
 SWAP_COLUMNS = [
     "players", "strategy", "opponent", "metric", "n_contexts", "n_deals", "n_pairs",

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from reports import designer, stats
+from reports import designer, wins
 
 NULL_RATE = (0.02, 0.09)  # 5% nominal over 300-400 simulations (binomial sd about 1.2%)
 
@@ -90,7 +90,7 @@ def test_first_seat_advantage_is_a_t_test_over_mirror_games_only():
     assert list(table["strategy"]) == ["planner"]
     row = table.iloc[0]
     share = pd.DataFrame(rows[:360]).query("seat == 0")["win_share"].to_numpy()
-    test = sps.ttest_1samp(share - 1 / 3, 0.0)  # scipy, independent of reports.stats
+    test = sps.ttest_1samp(share - 1 / 3, 0.0)  # scipy, independent of reports.intervals
     ci = test.confidence_interval()
     assert row["n_games"] == 120
     assert row["advantage"] == pytest.approx(share.mean() - 1 / 3)
@@ -271,12 +271,12 @@ RPS = {("paper", "rock"): 0.75, ("rock", "scissors"): 0.75, ("paper", "scissors"
 
 def test_non_transitivity_finds_a_planted_cycle_and_no_cycle_among_equals():
     rng = np.random.default_rng(8)
-    planted = stats.head_to_head(_duel_study(rng, RPS, 300))
+    planted = wins.head_to_head(_duel_study(rng, RPS, 300))
     row = designer.non_transitivity(planted).iloc[0]
     assert row["n_cycles"] == 1 and row["weakest_link_p"] < 0.05
     assert row["cycles"] == "paper > rock > scissors > paper"
     equal = {pair: 0.5 for pair in RPS}
-    row = designer.non_transitivity(stats.head_to_head(_duel_study(rng, equal, 300))).iloc[0]
+    row = designer.non_transitivity(wins.head_to_head(_duel_study(rng, equal, 300))).iloc[0]
     assert row["cycles"] == "no significant cycle" and row["n_cycles"] == 0
 
 
@@ -303,7 +303,7 @@ def test_nash_mix_on_known_games():
 
 def test_duels_agree_with_the_head_to_head_table():
     seats = _duel_study(np.random.default_rng(9), RPS, 40)
-    h2h = stats.head_to_head(seats).set_index(["strategy", "opponent"])["rate"]
+    h2h = wins.head_to_head(seats).set_index(["strategy", "opponent"])["rate"]
     mine = designer.duels(seats).groupby(["a", "b"])["a_ahead"].mean()
     for (a, b), rate in mine.items():
         assert rate == pytest.approx(h2h[(a, b)])
@@ -339,16 +339,16 @@ def test_meta_game_leaves_out_strategies_that_never_met_everyone():
 # ------------------------------------------------------------------ the report
 def test_the_report_section_says_what_players_know_and_draws_no_empty_chart(analysis):
     from reports.findings import designers_ask
-    from reports.html import sections
     from reports.markdown import render
+    from reports.sections import build
 
-    section = sections(analysis)[-1]
+    section = next(s for s in build(analysis).sections if s.key == "designers")
     assert section.title == "What designers ask"
     assert "perfect recall of their own circulation pile (R9" in section.intro
-    for fig, _ in section.figures:
-        assert any(len(trace.x if trace.x is not None else []) for trace in fig.data)
+    for chart in section.charts:
+        assert any(len(trace.x if trace.x is not None else []) for trace in chart.figure.data)
     # the fixture has no mirror table: no first-seat chart, and the finding says so
-    assert not any("First-seat" in fig.layout.title.text for fig, _ in section.figures)
+    assert not any("First-seat" in c.figure.layout.title.text for c in section.charts)
     lines = designers_ask(analysis)
     assert lines[0].startswith("First-seat advantage among equal players: this study has no")
     assert any("tie-break" in line for line in lines)
@@ -364,7 +364,7 @@ def test_the_report_section_says_what_players_know_and_draws_no_empty_chart(anal
 def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
     from reports.analysis import analyse
     from reports.findings import first_seat_equals
-    from reports.html import sections
+    from reports.sections import build
     from sims.results import load_results
     from sims.runner import run
     from sims.study import from_dict
@@ -376,7 +376,8 @@ def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
     row = analysis.tables["first_seat"].iloc[0]
     assert row["strategy"] == "planner" and row["n_games"] == 12
     assert "at 2 players (planner at every seat) seat 1 wins" in first_seat_equals(analysis)[0]
-    titles = [fig.layout.title.text for fig, _ in sections(analysis)[-1].figures]
+    section = next(s for s in build(analysis).sections if s.key == "designers")
+    titles = [chart.figure.layout.title.text for chart in section.charts]
     assert "First-seat advantage among equal players" in titles
     assert analysis.tables["meta_game"].empty  # one strategy: no meta-game, no chart
     assert "Equilibrium mix of the 2-player meta-game" not in titles

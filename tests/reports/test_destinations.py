@@ -208,13 +208,11 @@ def test_null_false_flag_rate_is_nominal_over_many_studies():
 
 
 def test_null_tables_flag_nothing():
-    from reports import stats
-
     rng = np.random.default_rng(23)
     completion = {p: _class_completion(p) for p in (2, 3, 4)}
-    # the report's entry point; the old trend on trains alone flagged 2 cards here and put
-    # 32 of 46 beyond |z| > 3
-    table = stats.destination_balance(_offers(completion, 1500, rng, spread=0.2))
+    # the report's entry point; a trend on trains alone (no printed points) would flag 2
+    # cards here and put 32 of 46 beyond |z| > 3
+    table = dm.card_balance(_offers(completion, 1500, rng, spread=0.2))
     assert (table["flag"] == "").all()
     assert set(table["players"]) == {2, 3, 4}
     assert table["tau"].between(0.0, 0.6).all()
@@ -267,9 +265,10 @@ def test_findings_name_the_flagged_cards_with_their_cities_and_fix(planted_table
 
 
 def test_markdown_lists_flagged_and_dominated_cards_by_number_and_cities(planted_table):
-    from reports.markdown import destination_parts
+    from reports.markdown import blocks
+    from reports.sections import destinations_summary
 
-    text = "\n".join(destination_parts(planted_table))
+    text = "\n".join(blocks(destinations_summary(planted_table)))
     assert "### 4 players: cards out of line" in text
     assert "| #46 Seattle-Miami | 22 | 5 |" in text
     assert "| #28 Chicago-Calgary | 13 | #29 Seattle-Saint Louis |" in text

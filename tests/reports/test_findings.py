@@ -24,7 +24,7 @@ def test_markdown_says_what_n_counts_and_names_the_correction(analysis):
 
 def test_a_study_of_one_strategy_draws_no_rating_or_win_chart(tmp_path):
     from reports.analysis import analyse
-    from reports.html import sections
+    from reports.sections import build
     from sims.results import load_results
     from sims.runner import run
     from sims.study import from_dict
@@ -33,6 +33,7 @@ def test_a_study_of_one_strategy_draws_no_rating_or_win_chart(tmp_path):
              "games_per_cell": 4, "batch_size": 4}  # fmt: skip
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     analysis = analyse(load_results(tmp_path / "r"))
-    first = sections(analysis)[0]
-    assert first.figures == [] and "nothing to compare" in first.intro
+    first = build(analysis).sections[0]
+    assert first.key == "strongest" and not first.on_page  # left off the page
+    assert first.charts == [] and "nothing to compare" in first.intro
     assert any("every seat is planner" in line for line in headline(analysis))

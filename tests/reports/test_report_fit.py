@@ -9,8 +9,9 @@ import pytest
 from reports import figures, study_kinds
 from reports.analysis import analyse
 from reports.findings import headline
-from reports.html import fitted_sections, render
+from reports.html import render
 from reports.markdown import render as markdown
+from reports.sections import build
 from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict
@@ -27,8 +28,13 @@ def same_table(tmp_path_factory):
     return analyse(load_results(folder))
 
 
+def fitted_sections(analysis, info):
+    """The sections the page shows, in the order ``info`` gives them."""
+    return build(analysis, info).page_sections
+
+
 def _figure_titles(analysis, info):
-    return [fig.layout.title.text for s in fitted_sections(analysis, info) for fig, _ in s.figures]
+    return [c.figure.layout.title.text for s in fitted_sections(analysis, info) for c in s.charts]
 
 
 def test_title_names_a_built_in_study_and_its_description(same_table):
@@ -47,8 +53,9 @@ def test_player_counts_study_has_no_strategy_chart_and_no_empty_chart(same_table
     assert not any(re.search("rating|Win rate by strategy|Head to head", t) for t in titles)
     assert "Score parts by player count" in titles  # one chart, not one bar per count
     for section in sections:
-        for fig, _ in section.figures:
-            assert any(len(list(trace.x if trace.x is not None else [])) for trace in fig.data)
+        for chart in section.charts:
+            traces = chart.figure.data
+            assert any(len(list(trace.x if trace.x is not None else [])) for trace in traces)
 
 
 def test_destinations_study_puts_the_cards_first(analysis):
@@ -62,7 +69,7 @@ def test_no_destination_chart_from_zero_fitted_cards(analysis):
     info = study_kinds.study_info(analysis.results.study, analysis.seats)
     cards = next(s for s in fitted_sections(analysis, info) if s.key == "destinations")
     if not analysis.tables["destinations"]["expected"].notna().any():
-        assert cards.figures == [] and "no chart is drawn" in cards.intro
+        assert cards.charts == [] and "no chart is drawn" in cards.intro
 
 
 def test_every_cited_ruling_is_quoted(analysis):
@@ -134,10 +141,10 @@ def test_a_small_study_says_it_is_too_small_with_the_games_needed(same_table):
 def test_convergence_skipped_with_a_sentence_below_50_games(analysis, same_table):
     info = study_kinds.study_info(analysis.results.study, analysis.seats)
     conv = next(s for s in fitted_sections(analysis, info) if s.key == "convergence")
-    assert conv.figures == [] and "too few" in conv.intro  # 48 base games
+    assert conv.charts == [] and "too few" in conv.intro  # 48 base games
     info = study_kinds.study_info(same_table.results.study, same_table.seats)
     conv = next(s for s in fitted_sections(same_table, info) if s.key == "convergence")
-    assert len(conv.figures) == 1 and "first seat" in conv.intro  # 60 games
+    assert len(conv.charts) == 1 and "first seat" in conv.intro  # 60 games
 
 
 def test_headline_answers_the_study_question_first(analysis):

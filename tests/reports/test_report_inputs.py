@@ -95,18 +95,18 @@ def test_report_command_module_imports_no_pandas_or_plotly(module):
 
 
 def test_findings_markdown_emphasis_becomes_html():
-    from reports.html import _bold
+    from reports.html import inline_markdown
 
-    assert _bold("**planner** beats `random` <b>") == (
+    assert inline_markdown("**planner** beats `random` <b>") == (
         "<strong>planner</strong> beats <code>random</code> &lt;b&gt;"
     )
 
 
 def test_the_method_paragraph_says_whether_games_share_deals():
-    from reports.html import _pairing_text
+    from reports.sections import pairing_text
 
-    assert _pairing_text({}).startswith("unpaired")
-    assert "same deal" in _pairing_text({"pairing": "deals"})
+    assert pairing_text({}).startswith("unpaired")
+    assert "same deal" in pairing_text({"pairing": "deals"})
 
 
 def test_all_failed_by_a_broken_invariant_blames_no_seat():

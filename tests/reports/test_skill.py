@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from reports import html, markdown, skill
+from reports import markdown, skill
 from reports.analysis import analyse
+from reports.sections import build
 from sims.results import load_results
 from sims.runner import run
 from sims.strategy import registered
@@ -224,14 +225,15 @@ def test_ranking_against_scripted_and_search(ladder):
 
 
 def test_section_in_html_and_markdown(ladder):
-    sections = [s for s in html.sections(ladder) if s.key == "skill"]
+    sections = [s for s in build(ladder).sections if s.key == "skill"]
     assert len(sections) == 1
     section = sections[0]
     assert section.title == "The skill ladder"
-    assert section.figures, "the ladder draws its figures"
-    for fig, caption in section.figures:
-        assert caption
-        assert any(len(trace.x) for trace in fig.data if trace.x is not None)  # no empty chart
+    assert section.charts, "the ladder draws its figures"
+    for chart in section.charts:
+        assert chart.caption
+        traces = chart.figure.data
+        assert any(len(trace.x) for trace in traces if trace.x is not None)  # no empty chart
     assert "seated strategy explains" in section.intro
     text = markdown.render(ladder)
     assert "## The skill ladder" in text
@@ -248,7 +250,7 @@ def test_a_skill_study_asks_the_skill_question(ladder):
 def test_section_absent_for_other_studies(analysis):
     """The shared report-test study (no search player, not named skill) has no ladder."""
     assert "skill_pairs" not in analysis.tables
-    assert all(s.key != "skill" for s in html.sections(analysis))
+    assert all(s.key != "skill" for s in build(analysis).sections)
     assert "The skill ladder" not in markdown.render(analysis)
 
 
@@ -287,8 +289,8 @@ def test_a_skill_study_without_meetings_reports_without_empty_charts(tmp_path):
              "games_per_cell": 4, "batch_size": 4, "seed": 1}  # fmt: skip
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     mirror = analyse(load_results(tmp_path / "r"))
-    section = next(s for s in html.sections(mirror) if s.key == "skill")
-    assert section.figures == []
+    section = next(s for s in build(mirror).sections if s.key == "skill")
+    assert section.charts == []
     assert "No two strategies met" in section.intro
     assert "## The skill ladder" in markdown.render(mirror)
 

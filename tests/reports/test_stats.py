@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from reports import stats
+from reports import destinations, intervals, ratings, seat_order, variants, wins
 
 
 @pytest.mark.parametrize(
@@ -19,14 +19,14 @@ from reports import stats
     ],
 )
 def test_wilson_interval_matches_reference_values(k, n, low, high):
-    got_low, got_high = stats.wilson(k, n)
+    got_low, got_high = intervals.wilson(k, n)
     assert got_low == pytest.approx(low, abs=1e-9)
     assert got_high == pytest.approx(high, abs=1e-9)
 
 
 def test_mean_interval_is_student_t():
     values = pd.Series([3.0, 5.0, 4.0, 6.0, 2.0])
-    n, mean, low, high = stats.mean_ci(values)
+    n, mean, low, high = intervals.mean_ci(values)
     ref = sps.t.interval(0.95, 4, loc=4.0, scale=sps.sem(values))  # scipy's t interval
     assert (n, mean) == (5, 4.0)
     assert (low, high) == pytest.approx(ref)
@@ -64,7 +64,7 @@ def _seats_from_rankings(strengths, tables, players, rng):
 def test_rating_recovers_planted_strengths():
     planted = {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5, "e": -1.0}
     seats = _seats_from_rankings(planted, 3000, 3, np.random.default_rng(1))
-    table = stats.ratings(seats)
+    table = ratings.ratings(seats)
     assert list(table["strategy"]) == ["a", "b", "c", "d", "e"]
     got = dict(zip(table["strategy"], table["strength"], strict=True))
     for name, value in planted.items():
@@ -90,7 +90,7 @@ def test_win_rates_count_shared_wins_as_fractions():
             "win_share": [0.5, 0.5, 1.0, 0.0],
         }
     )
-    table = stats.win_rates(seats).set_index("strategy")
+    table = wins.win_rates(seats).set_index("strategy")
     assert table.loc["a", "rate"] == 0.75
     assert table.loc["a", "n_games"] == 2 and table.loc["a", "n_seats"] == 2
     assert table.loc["b", "rate"] == 0.25
@@ -117,9 +117,9 @@ def _seat_frame(win_prob_seat0, games, rng):
 
 def test_seat_advantage_finds_a_planted_bias_and_not_a_fair_one():
     rng = np.random.default_rng(3)
-    _, biased = stats.seat_advantage(_seat_frame(0.65, 2000, rng))
+    _, biased = seat_order.seat_advantage(_seat_frame(0.65, 2000, rng))
     assert bool(biased["wins_significant"].iloc[0])
-    _, fair = stats.seat_advantage(_seat_frame(0.5, 2000, rng))
+    _, fair = seat_order.seat_advantage(_seat_frame(0.5, 2000, rng))
     assert not bool(fair["wins_significant"].iloc[0])
 
 
@@ -142,7 +142,7 @@ def test_destination_balance_flags_a_planted_outlier():
                     "net_points": points if reached else -points,
                 }
             )
-    table = stats.destination_balance(pd.DataFrame(rows)).set_index("destination_id")
+    table = destinations.card_balance(pd.DataFrame(rows)).set_index("destination_id")
     assert table.loc[7, "flag"].startswith("under-rewarded")
     assert (table.drop(index=7)["flag"] == "").all()
     assert table.loc[7, "completion"] == pytest.approx(0.2, abs=0.06)
@@ -172,7 +172,7 @@ def test_variant_effects_detect_a_planted_difference():
             "unreached": rng.poisson(1, 1200),
         }
     )
-    table = stats.variant_effects(games, seats).set_index("metric")
+    table = variants.variant_effects(games, seats).set_index("metric")
     assert table.loc["turns", "significant"]
     assert table.loc["turns", "ci_low"] < 10 < table.loc["turns", "ci_high"]
     assert not table.loc["sim_minutes", "significant"]

@@ -1,4 +1,4 @@
-"""Each statistical method of reports.stats against an independent computation (the call or
+"""Each statistical method of the reports package against an independent computation (the call or
 source is quoted beside each value), and planted effects: found when present, rejected at
 about the nominal 5% rate over repeated null simulations (seeded, so deterministic)."""
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from reports import stats
+from reports import big_cities, differences, intervals, points, ratings, seat_order, wins
 
 NULL_RATE = (0.02, 0.09)  # 5% nominal; 400 simulations give a binomial sd of about 1.1%
 
@@ -45,10 +45,10 @@ def _clustered_sample(rng, games=60, seats=3, icc=0.5, flag_rate=0.3, effect=0.0
 
 def test_cluster_mean_and_difference_match_the_cr1_sandwich_by_hand():
     y, flag, groups = _clustered_sample(np.random.default_rng(7))
-    mean, low, high = stats.cluster_mean(y, groups)
+    mean, low, high = intervals.cluster_mean(y, groups)
     beta, ref_low, ref_high = _cr1_by_hand(y, np.ones((len(y), 1)), groups)
     assert (mean, low, high) == pytest.approx((beta[0], ref_low[0], ref_high[0]), rel=1e-9)
-    diff, low, high, _ = stats.cluster_difference(y, flag, groups)
+    diff, low, high, _ = intervals.cluster_difference(y, flag, groups)
     x = np.column_stack([np.ones(len(y)), flag.astype(float)])
     beta, ref_low, ref_high = _cr1_by_hand(y, x, groups)
     assert (diff, low, high) == pytest.approx((beta[1], ref_low[1], ref_high[1]), rel=1e-9)
@@ -59,9 +59,9 @@ def test_cluster_mean_rejects_at_the_nominal_rate_where_the_seat_t_interval_does
     clustered = naive = 0
     for _ in range(400):
         y, _, groups = _clustered_sample(rng, games=40, icc=0.5)
-        _, low, high = stats.cluster_mean(y, groups)
+        _, low, high = intervals.cluster_mean(y, groups)
         clustered += not (low <= 0 <= high)
-        _, _, low, high = stats.mean_ci(pd.Series(y))  # seats taken as independent
+        _, _, low, high = intervals.mean_ci(pd.Series(y))  # seats taken as independent
         naive += not (low <= 0 <= high)
     assert NULL_RATE[0] <= clustered / 400 <= NULL_RATE[1]
     assert naive / 400 > 0.12  # why the game must be the unit: about 3 times too many
@@ -70,11 +70,12 @@ def test_cluster_mean_rejects_at_the_nominal_rate_where_the_seat_t_interval_does
 def test_cluster_difference_null_rate_and_planted_lift():
     rng = np.random.default_rng(12)
     rejected = sum(
-        stats.cluster_difference(*_clustered_sample(rng, games=40))[3] < 0.05 for _ in range(400)
+        intervals.cluster_difference(*_clustered_sample(rng, games=40))[3] < 0.05
+        for _ in range(400)
     )
     assert NULL_RATE[0] <= rejected / 400 <= NULL_RATE[1]
     y, flag, groups = _clustered_sample(rng, games=200, effect=0.4)
-    _, low, high, p = stats.cluster_difference(y, flag, groups)
+    _, low, high, p = intervals.cluster_difference(y, flag, groups)
     assert p < 0.001 and low < 0.4 < high
 
 
@@ -119,7 +120,7 @@ def test_win_rate_counts_games_and_judges_against_the_non_random_field():
     # a sits twice at every 4-player table; random never wins
     rankings = [[0, 1, 0, 2], [1, 0, 0, 2], [0, 0, 1, 2], [1, 0, 2, 0], [0, 1, 2, 0]] * 20
     seats = _table_rows(rankings, 4, labels)
-    table = stats.win_rates(seats).set_index("strategy")
+    table = wins.win_rates(seats).set_index("strategy")
     assert table.loc["a", "n_games"] == 100 and table.loc["a", "n_seats"] == 200
     assert table.loc["a", "rate"] == pytest.approx(0.6)  # its two seats' win shares summed
     assert table.loc["a", "fair"] == pytest.approx(0.5)  # 2 of 4 seats
@@ -133,16 +134,16 @@ def test_win_rate_counts_games_and_judges_against_the_non_random_field():
 
 def test_win_rate_says_won_every_game_instead_of_an_interval_test():
     seats = _table_rows([[0, 1]] * 50, 2, ["a", "b"])
-    table = stats.win_rates(seats).set_index("strategy")
+    table = wins.win_rates(seats).set_index("strategy")
     assert table.loc["a", "note"] == "won every game, n=50"
     assert np.isnan(table.loc["a", "p_value"]) and not table.loc["a", "significant"]
-    alone = stats.win_rates(_table_rows([[0, 0]] * 10, 2, ["planner"]))
+    alone = wins.win_rates(_table_rows([[0, 0]] * 10, 2, ["planner"]))
     assert alone["note"].iloc[0].startswith("the only strategy")
 
 
 def test_win_rate_leaves_out_games_where_a_strategy_held_every_seat():
     rankings = [[0, 0, 0, 0]] * 30 + [[0, 1, 0, 1]] * 10 + [[1, 0, 0, 1]] * 10
-    table = stats.win_rates(_table_rows(rankings, 4, ["a", "b"])).set_index("strategy")
+    table = wins.win_rates(_table_rows(rankings, 4, ["a", "b"])).set_index("strategy")
     assert table.loc["a", "n_games"] == 20 and table.loc["a", "n_alone"] == 30
     assert table.loc["a", "rate"] == pytest.approx(0.5) and table.loc["a", "fair"] == 0.5
 
@@ -151,9 +152,9 @@ def test_one_sample_t_null_rate_and_planted_excess():
     rng = np.random.default_rng(13)
     rejected = 0
     for _ in range(400):  # per-game win indicator minus the field share, equal strategies
-        rejected += stats.one_sample(pd.Series((rng.random(80) < 1 / 3) - 1 / 3))[3] < 0.05
+        rejected += intervals.one_sample(pd.Series((rng.random(80) < 1 / 3) - 1 / 3))[3] < 0.05
     assert NULL_RATE[0] <= rejected / 400 <= NULL_RATE[1]
-    assert stats.one_sample(pd.Series((rng.random(400) < 0.45) - 1 / 3))[3] < 0.001
+    assert intervals.one_sample(pd.Series((rng.random(400) < 0.45) - 1 / 3))[3] < 0.001
 
 
 # ------------------------------------------------------------------ head to head
@@ -163,7 +164,7 @@ def test_head_to_head_counts_games_and_uses_the_score_test():
     labels = ["a", "b"]
     # a sits twice: per game a's share of seat pairs ahead of b is 1, 0.5 or 0
     rankings = [[0, 0, 1]] * 30 + [[0, 1, 0]] * 10 + [[1, 0, 0]] * 20
-    table = stats.head_to_head(_table_rows(rankings, 3, labels)).set_index("strategy")
+    table = wins.head_to_head(_table_rows(rankings, 3, labels)).set_index("strategy")
     assert table.loc["a", "n_games"] == 60 and table.loc["a", "n_pairs"] == 120
     assert table.loc["a", "rate"] == pytest.approx((30 + 5) / 60)
     # score test of 0.5: statsmodels.stats.proportion.proportions_ztest(35, 60, value=0.5,
@@ -181,7 +182,7 @@ def test_rating_matches_choix_maximum_likelihood_without_repeats():
     rng = np.random.default_rng(21)
     ranks = _pl_draws(rng, [0.6, 0.0, -0.2, -0.8], 400, 3, repeat=False)
     labels = ["a", "b", "c", "random"]
-    fit = stats.pl_fit(ranks, labels)
+    fit = ratings.pl_fit(ranks, labels)
     # choix.ilsr_rankings(4, rankings, alpha=0.0, tol=1e-12): Maystre & Grossglauser's
     # spectral ML algorithm, re-centred on the non-random strategies like ours
     ref = choix.ilsr_rankings(4, [tuple(r) for r in ranks], alpha=0.0, tol=1e-12)
@@ -209,7 +210,7 @@ def _exploded_logit(ranks, columns):
 def test_rating_with_a_strategy_twice_at_a_table_matches_the_exploded_logit():
     rng = np.random.default_rng(22)
     ranks = _pl_draws(rng, [0.6, 0.0, -0.2, -0.8], 400, 4, repeat=True)
-    fit = stats.pl_fit(ranks, ["a", "b", "c", "random"])
+    fit = ratings.pl_fit(ranks, ["a", "b", "c", "random"])
     # reference category b (index 1): coefficients are theta_s - theta_b and their standard
     # errors are those of the rating differences from our covariance
     ref = _exploded_logit(ranks, [0, 2, 3])
@@ -224,8 +225,8 @@ def test_rating_table_states_anchor_and_counts_tables_and_seats():
     rng = np.random.default_rng(23)
     ranks = _pl_draws(rng, [0.5, 0.0, -0.5], 120, 4, repeat=True)
     seats = _table_rows(ranks, 4, ["a", "b", "random"], rng)
-    table = stats.ratings(seats).set_index("strategy")
-    assert (table["anchor"] == stats.SCALE).all()
+    table = ratings.ratings(seats).set_index("strategy")
+    assert (table["anchor"] == ratings.SCALE).all()
     assert table["n_seats"].sum() == 480
     assert table.loc["a", "n_tables"] == int((ranks == 0).any(axis=1).sum())
 
@@ -235,11 +236,11 @@ def test_a_strategy_that_won_every_comparison_gets_no_number():
     ranks = _pl_draws(rng, [0.0, -0.3, -0.6], 200, 3, repeat=False)
     ranks = np.column_stack([np.full(200, 3), ranks])  # d always first
     seats = _table_rows(ranks, 4, ["a", "b", "c", "d"], rng)
-    table = stats.ratings(seats).set_index("strategy")
+    table = ratings.ratings(seats).set_index("strategy")
     assert np.isnan(table.loc["d", ["strength", "ci_low", "ci_high"]].astype(float)).all()
     assert table.loc["d", "note"].startswith("finished ahead of every other strategy at all 200")
     assert table[["strength"]].drop(index="d").notna().all().all()  # the rest still rated
-    pairs = stats.pairwise(seats)
+    pairs = ratings.pairwise(seats)
     assert "d" not in set(pairs[pairs["method"].str.startswith("rating")]["strategy"])
 
 
@@ -248,17 +249,17 @@ def test_rating_difference_test_rejects_at_the_nominal_rate_under_equal_strength
     rng = np.random.default_rng(25)
     rejected = 0
     for _ in range(300):
-        fit = stats.pl_fit(_pl_draws(rng, [0.0, 0.0, 0.0], 60, 3, repeat=False), list("abc"))
+        fit = ratings.pl_fit(_pl_draws(rng, [0.0, 0.0, 0.0], 60, 3, repeat=False), list("abc"))
         cov = fit["cov"]
         z = (fit["theta"][0] - fit["theta"][1]) / np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-        rejected += abs(z) > stats.Z95
+        rejected += abs(z) > intervals.Z95
     assert NULL_RATE[0] <= rejected / 300 <= NULL_RATE[1]
 
 
 def test_pairwise_rating_difference_finds_a_planted_lead_and_not_a_tie():
     rng = np.random.default_rng(26)
     seats = _table_rows(_pl_draws(rng, [0.5, 0.0, 0.0], 600, 3, repeat=False), 3, list("abc"))
-    pairs = stats.pairwise(seats)
+    pairs = ratings.pairwise(seats)
     rating = pairs[pairs["method"].str.startswith("rating")].set_index(["strategy", "opponent"])
     assert rating.loc[("a", "b"), "significant"] and rating.loc[("a", "c"), "significant"]
     equal = rating.loc[[("b", "c")] if ("b", "c") in rating.index else [("c", "b")]]
@@ -275,9 +276,9 @@ def _two_counts(rng, strengths3, strengths4, tables):
 def test_pooling_lr_matches_the_exploded_logit_with_an_interaction():
     rng = np.random.default_rng(31)
     seats = _two_counts(rng, [0.5, 0.0, -0.2, -0.3], [0.0, 0.4, -0.2, -0.3], 200)
-    test = stats.pooling_test(seats).iloc[0]
+    test = ratings.pooling_test(seats).iloc[0]
     labels = list("abcd")
-    ranks = {p: stats.rank_matrix(g, labels) for p, g in seats.groupby("players")}
+    ranks = {p: ratings.rank_matrix(g, labels) for p, g in seats.groupby("players")}
     # separate: one set of dummies per player count (strategy x count); pooled: one set
     separate = sum(_exploded_logit(r, [0, 1, 2]).llf for r in ranks.values())
     joined = [list(r) for r in ranks[3]] + [list(r) for r in ranks[4]]
@@ -294,7 +295,7 @@ def test_pooling_lr_rejects_at_the_nominal_rate_under_no_interaction():
     rejected = 0
     for _ in range(250):
         blocks = [_pl_draws(rng, strengths, 50, players, False) for players in (2, 3)]
-        rejected += stats.pooling_lr(blocks, 3)[2] < 0.05
+        rejected += ratings.pooling_lr(blocks, 3)[2] < 0.05
     assert NULL_RATE[0] <= rejected / 250 <= NULL_RATE[1]
 
 
@@ -322,7 +323,7 @@ def _seat_rows(scores, winners):
 
 def test_seat_score_test_is_friedman_as_in_r():
     winners = [int(np.argmax(r)) for r in ROUNDING_TIMES]
-    _, tests = stats.seat_advantage(_seat_rows(ROUNDING_TIMES, winners))
+    _, tests = seat_order.seat_advantage(_seat_rows(ROUNDING_TIMES, winners))
     # R: friedman.test(RoundingTimes) -> Friedman chi-squared = 11.143, df = 2,
     # p-value = 0.003805
     assert tests["score_test"].iloc[0] == "Friedman"
@@ -336,7 +337,7 @@ def test_seat_wins_chi_square_is_cochrans_q_over_games():
     rng = np.random.default_rng(41)
     winners = rng.choice(3, size=150, p=[0.4, 0.3, 0.3])
     scores = rng.normal(50, 5, (150, 3))
-    _, tests = stats.seat_advantage(_seat_rows(scores, winners))
+    _, tests = seat_order.seat_advantage(_seat_rows(scores, winners))
     indicators = np.eye(3)[winners]  # one row per game, one column per seat
     reference = cochrans_q(indicators)  # statsmodels.stats.contingency_tables.cochrans_q
     assert tests["wins_chi2"].iloc[0] == pytest.approx(reference.statistic)
@@ -351,14 +352,14 @@ def test_seat_score_test_blocked_by_game_null_rate_and_planted_effect():
         rejected += sps.friedmanchisquare(*table.T).pvalue < 0.05
     assert NULL_RATE[0] <= rejected / 300 <= NULL_RATE[1]
     table = rng.normal(0, 10, (200, 1)) + rng.normal(0, 3, (200, 3)) + np.array([1.5, 0, 0])
-    _, tests = stats.seat_advantage(_seat_rows(table, np.argmax(table, axis=1)))
+    _, tests = seat_order.seat_advantage(_seat_rows(table, np.argmax(table, axis=1)))
     assert tests["score_significant"].iloc[0]
 
 
 def test_two_seat_score_test_is_the_exact_sign_test():
     rng = np.random.default_rng(43)
     table = rng.normal(0, 5, (60, 2)) + np.array([1.0, 0.0])
-    _, tests = stats.seat_advantage(_seat_rows(table, np.argmax(table, axis=1)))
+    _, tests = seat_order.seat_advantage(_seat_rows(table, np.argmax(table, axis=1)))
     ahead = int((table[:, 0] > table[:, 1]).sum())
     assert tests["score_test"].iloc[0] == "sign test"
     assert tests["score_p"].iloc[0] == pytest.approx(sps.binomtest(ahead, 60).pvalue)
@@ -368,7 +369,7 @@ def test_two_seat_score_test_is_the_exact_sign_test():
 def test_holm_adjustment_matches_the_step_down_by_hand():
     # Holm (1979): sort p ascending, multiply the i-th smallest by (m - i + 1), keep the
     # running maximum, cap at 1. [0.01, 0.04, 0.03, 0.005] -> [0.03, 0.06, 0.06, 0.02]
-    got = stats.adjust(pd.Series([0.01, 0.04, 0.03, 0.005, np.nan]))
+    got = intervals.adjust(pd.Series([0.01, 0.04, 0.03, 0.005, np.nan]))
     assert got[:4].tolist() == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert np.isnan(got[4])
 
@@ -377,7 +378,7 @@ def test_paired_win_share_difference_is_a_paired_t_over_games():
     rng = np.random.default_rng(51)
     ranks = _pl_draws(rng, [0.3, 0.0, -0.3], 300, 3, repeat=False)
     seats = _table_rows(ranks, 3, list("abc"), rng)
-    pairs = stats.pairwise(seats)
+    pairs = ratings.pairwise(seats)
     paired = pairs[pairs["method"].str.startswith("win share")].set_index(["strategy", "opponent"])
     row = paired.loc[("a", "c")]
     wins_a = (ranks[:, 0] == 0).astype(float)
@@ -403,7 +404,7 @@ def test_big_city_lift_is_clustered_by_game():
                  "big_cities": "Chicago" if seat == holder else "", "score": 0.0}
             )  # fmt: skip
     seats = pd.DataFrame(rows)
-    row = stats.big_cities(seats, ["Chicago"]).iloc[0]
+    row = big_cities.big_cities(seats, ["Chicago"]).iloc[0]
     holders = (seats["big_cities"] == "Chicago").to_numpy(dtype=float)
     x = np.column_stack([np.ones(len(seats)), holders])
     beta, low, high = _cr1_by_hand(seats["win_share"].to_numpy(), x, seats["game_index"].to_numpy())
@@ -411,7 +412,7 @@ def test_big_city_lift_is_clustered_by_game():
     assert (row["win_lift"], row["lift_ci_low"], row["lift_ci_high"]) == pytest.approx(
         (beta[1], low[1], high[1])
     )
-    parts = stats.score_parts(seats.assign(destination_points=0, penalties=0, bonus_points=0))
+    parts = points.score_parts(seats.assign(destination_points=0, penalties=0, bonus_points=0))
     assert set(parts["n_games"]) == {80} and set(parts["n_seats"]) == {80}
 
 
@@ -420,12 +421,12 @@ def test_a_study_of_one_strategy_rates_nothing_and_says_why():
         [_table_rows([[0] * p] * 20, p, ["planner"], cell=f"{p}p") for p in (2, 3)],
         ignore_index=True,
     )
-    ratings = stats.ratings(seats)
-    assert ratings["strength"].isna().all()
-    assert (ratings["note"] == "the only strategy at its tables: nothing to compare").all()
-    assert stats.pairwise(seats).empty and stats.pooling_test(seats).empty
-    assert stats.head_to_head(seats).empty
-    assert stats.pooled_ratings(seats)["strength"].isna().all()
+    rated = ratings.ratings(seats)
+    assert rated["strength"].isna().all()
+    assert (rated["note"] == "the only strategy at its tables: nothing to compare").all()
+    assert ratings.pairwise(seats).empty and ratings.pooling_test(seats).empty
+    assert wins.head_to_head(seats).empty
+    assert ratings.pooled_ratings(seats)["strength"].isna().all()
 
 
 def _many_duels(rng, duels, games, p_first):
@@ -454,21 +455,21 @@ def _many_duels(rng, duels, games, p_first):
 def test_head_to_head_and_field_tests_reject_at_the_nominal_rate_and_find_a_planted_edge():
     rng = np.random.default_rng(71)
     null = _many_duels(rng, 400, 40, 0.5)
-    duel = stats.head_to_head(null)
+    duel = wins.head_to_head(null)
     first = duel[duel["strategy"].str.startswith("s")]
     assert NULL_RATE[0] <= (first["p_value"] < 0.05).mean() <= NULL_RATE[1]
-    wins = stats.win_rates(null)
-    wins = wins[wins["strategy"].str.startswith("s")]
-    assert NULL_RATE[0] <= (wins["p_value"] < 0.05).mean() <= NULL_RATE[1]
+    rates = wins.win_rates(null)
+    rates = rates[rates["strategy"].str.startswith("s")]
+    assert NULL_RATE[0] <= (rates["p_value"] < 0.05).mean() <= NULL_RATE[1]
     planted = _many_duels(rng, 20, 200, 0.65)
-    duel = stats.head_to_head(planted)
+    duel = wins.head_to_head(planted)
     assert (duel[duel["strategy"].str.startswith("s")]["p_value"] < 0.05).mean() > 0.8
 
 
 def test_variant_difference_is_welch_as_in_scipy():
     rng = np.random.default_rng(72)
     a, b = pd.Series(rng.normal(10, 2, 40)), pd.Series(rng.normal(9, 4, 60))
-    diff, low, high = stats._difference(a, b)
+    diff, low, high = differences.welch_interval(a, b)
     # scipy.stats.ttest_ind(a, b, equal_var=False).confidence_interval()
     ref = sps.ttest_ind(a, b, equal_var=False).confidence_interval()
     assert (low, high) == pytest.approx((ref.low, ref.high))

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.power import TTestPower
 
-from reports import stats
+from reports import differences, variants
 from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict
@@ -21,7 +21,7 @@ def test_paired_difference_matches_scipy_ttest_rel():
     rng = np.random.default_rng(7)
     base = rng.normal(80, 10, 60)
     variant = base + rng.normal(1.5, 3, 60)
-    got = stats.paired_difference(variant - base)
+    got = differences.paired_difference(variant - base)
     ref = sps.ttest_rel(variant, base)
     low, high = ref.confidence_interval(0.95)
     assert got["n_pairs"] == 60
@@ -32,8 +32,8 @@ def test_paired_difference_matches_scipy_ttest_rel():
 @pytest.mark.parametrize("n", [20, 60, 400])
 def test_the_detectable_effect_matches_statsmodels_power(n):
     rng = np.random.default_rng(n)
-    differences = rng.normal(0, 4, n)
-    got = stats.paired_difference(differences)
+    diffs = rng.normal(0, 4, n)
+    got = differences.paired_difference(diffs)
     # TTestPower: one-sample (paired) t-test; effect size in SDs of the differences
     d = TTestPower().solve_power(nobs=n, alpha=0.05, power=0.8, alternative="two-sided")
     assert got["detectable"] == pytest.approx(d * got["sd_difference"], rel=0.03)
@@ -63,12 +63,12 @@ def planted(n: int, effect: float, seed: int) -> tuple[pd.DataFrame, pd.DataFram
 
 def test_a_planted_effect_is_found_paired_and_its_interval_is_narrower_than_welch():
     games, seats = planted(40, 1.0, 3)
-    paired = stats.variant_effects(games, seats).set_index("metric")
+    paired = variants.variant_effects(games, seats).set_index("metric")
     assert paired.loc["turns", "method"] == "paired t"
     assert paired.loc["turns", "n_pairs"] == 40
     assert paired.loc["turns", "significant"]
     assert paired.loc["turns", "correction"] == "Benjamini-Hochberg"
-    unpaired = stats.variant_effects(games.drop(columns="seed"), seats).set_index("metric")
+    unpaired = variants.variant_effects(games.drop(columns="seed"), seats).set_index("metric")
     assert unpaired.loc["turns", "method"] == "Welch t"
     assert not unpaired.loc["turns", "significant"]
     width = paired.loc["turns", "ci_high"] - paired.loc["turns", "ci_low"]
@@ -78,7 +78,7 @@ def test_a_planted_effect_is_found_paired_and_its_interval_is_narrower_than_welc
 
 def test_paired_tests_reject_at_about_the_nominal_rate_under_no_effect():
     rejected = sum(
-        stats.paired_difference(np.random.default_rng(s).normal(0, 3, 30))["p_value"] < 0.05
+        differences.paired_difference(np.random.default_rng(s).normal(0, 3, 30))["p_value"] < 0.05
         for s in range(600)
     )
     assert 0.025 < rejected / 600 < 0.08
@@ -87,14 +87,14 @@ def test_paired_tests_reject_at_about_the_nominal_rate_under_no_effect():
 def test_games_whose_seeds_differ_are_compared_as_independent_samples():
     games, seats = planted(30, 0.0, 4)
     games.loc[games["variant"] == "v", "seed"] += 1  # not the same deals
-    table = stats.variant_effects(games, seats)
+    table = variants.variant_effects(games, seats)
     assert set(table["method"]) == {"Welch t"}
     assert (table["n_pairs"] == 0).all()
 
 
 def test_every_row_states_the_smallest_detectable_effect():
     games, seats = planted(30, 0.0, 5)
-    table = stats.variant_effects(games, seats).set_index("metric")
+    table = variants.variant_effects(games, seats).set_index("metric")
     assert table.loc["turns", "detectable"] > 0
     assert not table.loc["turns", "significant"]
 
@@ -121,7 +121,7 @@ def paired_results(tmp_path_factory):
 
 
 def test_a_paired_study_gives_paired_effects_only_where_a_variant_is_played(paired_results):
-    table = stats.variant_effects(paired_results.games, paired_results.seats)
+    table = variants.variant_effects(paired_results.games, paired_results.seats)
     assert set(table["method"]) == {"paired t"}
     assert (table["n_pairs"] == table["n_games"]).all()
     assert set(table[table["variant"] == "one-round"]["players"]) == {4}
@@ -138,18 +138,19 @@ def test_an_unpaired_study_keeps_the_welch_route(analysis):
 
 def test_findings_name_the_paired_method_and_what_the_study_could_detect(paired_results):
     from reports.analysis import analyse
-    from reports.findings import variants
-    from reports.markdown import variant_parts
+    from reports.findings import variants as variant_lines
+    from reports.markdown import blocks
+    from reports.sections import variants_summary
 
     analysis = analyse(paired_results)
-    lines = variants(analysis)
+    lines = variant_lines(analysis)
     assert len(lines) == 2 and all("paired t on" in line for line in lines)
     assert all("Benjamini-Hochberg" in line for line in lines)
     quiet = [line for line in lines if "no significant difference" in line]
     assert all("could have detected" in line for line in quiet)
     one_round = next(line for line in lines if "one-round" in line)
     assert "at 2p" not in one_round  # played at 4 players only
-    text = "\n".join(variant_parts(analysis.tables["variants"]))
+    text = "\n".join(blocks(variants_summary(analysis.tables["variants"])))
     assert "detectable" in text and "paired t" in text
 
 
@@ -160,7 +161,7 @@ def test_pairing_narrows_a_real_interval_at_equal_games(paired_results, tmp_path
     unpaired = load_results(tmp_path / "u")
     widths = {}
     for name, results in (("paired", paired_results), ("unpaired", unpaired)):
-        table = stats.variant_effects(results.games, results.seats).set_index(
+        table = variants.variant_effects(results.games, results.seats).set_index(
             ["variant", "players", "metric"]
         )
         row = table.loc[("wipe", 2, "turns")]
@@ -171,7 +172,7 @@ def test_pairing_narrows_a_real_interval_at_equal_games(paired_results, tmp_path
 def test_a_variant_that_changes_no_game_is_said_to_in_words():
     from types import SimpleNamespace
 
-    from reports.findings import variants
+    from reports.findings import variants as variant_lines
 
     games, seats = planted(20, 0.0, 6)
     v = games["variant"] == "v"
@@ -182,8 +183,8 @@ def test_a_variant_that_changes_no_game_is_said_to_in_words():
         seats.loc[mine, ["score", "win_share", "unreached"]] = seats.loc[
             ~mine, ["score", "win_share", "unreached"]
         ].to_numpy()
-    table = stats.variant_effects(games, seats)
-    (line,) = variants(SimpleNamespace(tables={"variants": table}))
+    table = variants.variant_effects(games, seats)
+    (line,) = variant_lines(SimpleNamespace(tables={"variants": table}))
     assert "every game pair played out identically" in line
 
 
@@ -193,12 +194,12 @@ def test_line_ups_sharing_a_deal_count_it_once():
     other["turns"] += np.random.default_rng(9).normal(0, 1, len(other))
     seats2 = seats.assign(cell=seats["cell"].str.replace("a+b", "c+d", regex=False))
     both = pd.concat([games, other], ignore_index=True)
-    table = stats.variant_effects(both, pd.concat([seats, seats2])).set_index("metric")
+    table = variants.variant_effects(both, pd.concat([seats, seats2])).set_index("metric")
     row = table.loc["turns"]
     assert (row["n_pairs"], row["n_deals"]) == (60, 30)
     # per deal: the mean over the two line-ups of (variant - base)
     per_deal = both.assign(d=np.where(both["variant"] == "v", 1, -1) * both["turns"])
-    expected = stats.paired_difference(per_deal.groupby("seed")["d"].sum() / 2)
+    expected = differences.paired_difference(per_deal.groupby("seed")["d"].sum() / 2)
     assert row["difference"] == pytest.approx(expected["difference"])
     assert row["ci_low"] == pytest.approx(expected["ci_low"])
 
@@ -206,6 +207,6 @@ def test_line_ups_sharing_a_deal_count_it_once():
 def test_old_results_show_no_noise_where_a_variant_equals_base():
     games, seats = planted(20, 0.0, 10)  # 2 players only
     rules = {"base": {}, "v": {"rounds": {"4": 1}}}  # as an old manifest lists it
-    assert stats.variant_effects(games, seats, rules=rules).empty
+    assert variants.variant_effects(games, seats, rules=rules).empty
     rules["v"]["three_locomotive_wipe"] = True
-    assert not stats.variant_effects(games, seats, rules=rules).empty
+    assert not variants.variant_effects(games, seats, rules=rules).empty

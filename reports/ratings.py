@@ -1,0 +1,392 @@
+"""Plackett-Luce ratings: each strategy's strength per player count from every table's
+final ranking, the test of pooling the player counts, and every pair of strategies compared
+(rating differences and win shares paired by game, Holm-corrected per player count and
+method). Method and references: docs/statistics.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from .intervals import ALPHA, GAME, Z95, adjust, one_sample
+from .wins import BASELINES, per_game_shares
+
+SCALE = "log-odds; 0 = mean of the non-random strategies rated"
+
+
+def rank_matrix(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
+    """One row per game: strategy indices in finishing order (R22; ties left after it are
+    ordered by seat), padded with -1. A strategy may appear more than once in a row."""
+    index = {label: i for i, label in enumerate(labels)}
+    ordered = seats.sort_values(
+        [*GAME, "score", "reached", "n_big_cities", "seat"],
+        ascending=[True, True, False, False, False, True],
+    )
+    grouped = ordered.groupby(GAME, sort=False)
+    game, place = grouped.ngroup().to_numpy(), grouped.cumcount().to_numpy()
+    out = np.full((game.max() + 1, place.max() + 1), -1, dtype=int)
+    out[game, place] = ordered["strategy"].map(index).to_numpy()
+    return out
+
+
+def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian: bool):
+    """Log-likelihood, gradient and observed information of Plackett-Luce over rankings that
+    may repeat a strategy: the product over places of exp(theta_i) / sum of exp(theta) over
+    the seats still in the race. -1 entries are absent seats."""
+    k = len(theta)
+    idx = np.where(ranks < 0, k, ranks)
+    th = np.append(theta, -np.inf)[idx]
+    loglik, grad, info = 0.0, np.zeros(k + 1), np.zeros((k + 1, k + 1))
+    eye = np.eye(k + 1)
+    for place in range(ranks.shape[1] - 1):
+        valid = ranks[:, place] >= 0
+        sub, ids, w = th[valid, place:], idx[valid, place:], weights[valid]
+        top = sub.max(axis=1, keepdims=True)
+        e = np.exp(sub - top)
+        total = e.sum(axis=1, keepdims=True)
+        p = e / total
+        loglik += float(np.sum(w * (sub[:, 0] - top[:, 0] - np.log(total[:, 0]))))
+        onehot = eye[ids]  # seats x places left x strategies
+        probs = np.einsum("rm,rmk->rk", p, onehot)  # chance each strategy is placed next
+        grad += w @ onehot[:, 0, :] - w @ probs
+        if hessian:
+            weighted = w[:, None] * probs
+            info += np.diag(weighted.sum(axis=0)) - probs.T @ weighted
+    return loglik, grad[:k], info[:k, :k]
+
+
+def _pl_mle(ranks: np.ndarray, weights: np.ndarray, k: int):
+    """Maximum likelihood by scipy's trust-region Newton (exact Hessian); the likelihood
+    ignores a common shift, so a penalty (sum theta)^2 / 2 fixes the sum at 0."""
+    from scipy.optimize import minimize
+
+    def objective(theta):
+        loglik, grad, _ = _pl_terms(theta, ranks, weights, hessian=False)
+        return -loglik + 0.5 * theta.sum() ** 2, -grad + theta.sum()
+
+    def hess(theta):
+        return _pl_terms(theta, ranks, weights, hessian=True)[2] + 1.0
+
+    fit = minimize(objective, np.zeros(k), jac=True, hess=hess, method="trust-exact")
+    loglik, _, info = _pl_terms(fit.x, ranks, weights, hessian=True)
+    return fit.x, loglik, info
+
+
+def _beats(ranks: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
+    """beats[i, j]: how often a seat of strategy i finished ahead of a seat of strategy j."""
+    idx = np.where(ranks < 0, k, ranks)
+    beats = np.zeros((k + 1, k + 1))
+    for a in range(ranks.shape[1]):
+        for b in range(a + 1, ranks.shape[1]):
+            np.add.at(beats, (idx[:, a], idx[:, b]), weights)
+    np.fill_diagonal(beats, 0)
+    return beats[:k, :k]
+
+
+def _restrict(ranks: np.ndarray, keep: list[int]) -> np.ndarray:
+    """The rankings of the strategies in ``keep`` only, renumbered 0..len(keep)-1. Removing
+    items from a Plackett-Luce ranking leaves a Plackett-Luce ranking of the rest."""
+    mapping = np.full(ranks.max(initial=0) + 2, -1)
+    mapping[keep] = np.arange(len(keep))
+    return np.where(ranks < 0, -1, mapping[np.where(ranks < 0, -1, ranks)])
+
+
+def _compact(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Identical rankings counted once, with their count as weight."""
+    unique, counts = np.unique(ranks, axis=0, return_counts=True)
+    return unique, counts.astype(float)
+
+
+def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
+    """Plackett-Luce strengths with their covariance, anchored on the non-baseline mean.
+
+    A strategy whose seats never finished behind (or never ahead of) another rated strategy
+    has no finite strength: it is left out, with a note, and the rest refitted (repeatedly).
+    If the remaining comparisons still do not link every strategy both ways, none is rated.
+    """
+    from scipy.sparse.csgraph import connected_components
+
+    k = len(labels)
+    present = [i for i in range(k) if (ranks == i).any()]
+    tables = {i: int((ranks == i).any(axis=1).sum()) for i in present}
+    seats = {i: int((ranks == i).sum()) for i in present}
+    notes: dict[int, str] = {}
+    active = list(present)
+    while len(active) >= 2:
+        beats = _beats(*_compact(_restrict(ranks, active)), len(active))
+        won, lost = beats.sum(axis=1), beats.sum(axis=0)
+        out = []
+        for pos, i in enumerate(active):
+            if lost[pos] == 0:
+                notes[i] = (
+                    f"finished ahead of every other strategy at all {tables[i]} of its "
+                    "tables: no finite strength"
+                )
+                out.append(i)
+            elif won[pos] == 0:
+                notes[i] = (
+                    f"finished behind every other strategy at all {tables[i]} of its "
+                    "tables: no finite strength"
+                )
+                out.append(i)
+        if not out:
+            break
+        active = [i for i in active if i not in out]
+    theta = np.full(k, np.nan)
+    cov = np.full((k, k), np.nan)
+    loglik = np.nan
+    if len(active) >= 2:
+        ranks_a, weights = _compact(_restrict(ranks, active))
+        beats = _beats(ranks_a, weights, len(active))
+        if connected_components(beats > 0, directed=True, connection="strong")[0] > 1:
+            for i in active:
+                notes[i] = "its comparisons do not link it both ways to every strategy: no strength"
+        else:
+            point, loglik, info = _pl_mle(ranks_a, weights, len(active))
+            anchor = np.array([labels[i] not in BASELINES for i in active], dtype=float)
+            anchor = anchor if anchor.sum() else np.ones(len(active))
+            centre = np.eye(len(active)) - np.outer(np.ones(len(active)), anchor / anchor.sum())
+            theta[active] = centre @ point
+            cov[np.ix_(active, active)] = centre @ np.linalg.pinv(info) @ centre.T
+    elif len(active) == 1 and not notes:
+        notes[active[0]] = "the only strategy at its tables: nothing to compare"
+    return {
+        "labels": labels,
+        "present": present,
+        "theta": theta,
+        "cov": cov,
+        "loglik": loglik,
+        "notes": notes,
+        "tables": tables,
+        "seats": seats,
+        "n_tables": int((ranks >= 0).any(axis=1).sum()),
+    }
+
+
+RATING_COLUMNS = [
+    "players",
+    "strategy",
+    "n_tables",
+    "n_seats",
+    "strength",
+    "se",
+    "ci_low",
+    "ci_high",
+    "rank",
+    "anchor",
+    "note",
+]
+
+
+def _rating_rows(fit: dict, players) -> list[dict]:
+    rows = []
+    for i in fit["present"]:
+        se = float(np.sqrt(fit["cov"][i, i])) if np.isfinite(fit["cov"][i, i]) else np.nan
+        strength = float(fit["theta"][i])
+        rows.append(
+            {
+                "players": players,
+                "strategy": fit["labels"][i],
+                "n_tables": fit["tables"][i],
+                "n_seats": fit["seats"][i],
+                "strength": strength,
+                "se": se,
+                "ci_low": strength - Z95 * se,
+                "ci_high": strength + Z95 * se,
+                "anchor": SCALE,
+                "note": fit["notes"].get(i, ""),
+            }
+        )
+    return rows
+
+
+def _rating_fits(seats: pd.DataFrame) -> dict:
+    labels = sorted(seats["strategy"].unique())
+    return {
+        int(players): pl_fit(rank_matrix(group, labels), labels)
+        for players, group in seats.groupby("players")
+    }
+
+
+def ratings(seats: pd.DataFrame) -> pd.DataFrame:
+    """Plackett-Luce strengths per player count, fitted by maximum likelihood over every
+    table's final ranking, a strategy sitting twice at a table counting as two seats of the
+    same strength. Wald 95% intervals from the observed information.
+
+    Scale: log-odds; exp(a - b) is the odds that a seat of a finishes ahead of a seat of b.
+    Anchor: the mean of the non-random strategies is 0. ``rank`` orders the rated strategies
+    per player count, strongest first; unrated ones (a ``note`` says why) have no rank.
+    """
+    rows = [
+        row for players, fit in _rating_fits(seats).items() for row in _rating_rows(fit, players)
+    ]
+    return _ranked(pd.DataFrame(rows, columns=[c for c in RATING_COLUMNS if c != "rank"]))
+
+
+def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.sort_values(["players", "strength"], ascending=[True, False], na_position="last")
+    table = table.reset_index(drop=True)
+    rank = table.groupby("players")["strength"].rank(ascending=False, method="first")
+    table.insert(8, "rank", rank.astype("Int64"))
+    return table
+
+
+def _pooled_ranks(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
+    """Every player count's rankings in one matrix (shorter ones padded with -1)."""
+    parts = [rank_matrix(group, labels) for _, group in seats.groupby("players")]
+    width = max(part.shape[1] for part in parts)
+    return np.vstack(
+        [np.pad(p, ((0, 0), (0, width - p.shape[1])), constant_values=-1) for p in parts]
+    )
+
+
+def pooling_test(seats: pd.DataFrame) -> pd.DataFrame:
+    """Likelihood-ratio test that one set of strengths fits every player count (no strategy x
+    player-count interaction): Plackett-Luce per count against one pooled fit, over the
+    strategies rated at every count; df = sum over counts of (k_p - 1) minus (k - 1)."""
+    columns = ["players", "strategies", "lr", "df", "p_value", "pooling_justified"]
+    fits = _rating_fits(seats)
+    if len(fits) < 2:
+        return pd.DataFrame(columns=columns)
+    labels = sorted(seats["strategy"].unique())
+    rated = [set(np.flatnonzero(np.isfinite(f["theta"]))) for f in fits.values()]
+    common = sorted(set.intersection(*rated))
+    if len(common) < 2:
+        return pd.DataFrame(columns=columns)
+    blocks = [_restrict(rank_matrix(g, labels), common) for _, g in seats.groupby("players")]
+    lr, df, p = pooling_lr(blocks, len(common))
+    return pd.DataFrame(
+        [
+            {
+                "players": ", ".join(str(count) for count in fits),
+                "strategies": ", ".join(labels[i] for i in common),
+                "lr": lr,
+                "df": df,
+                "p_value": p,
+                "pooling_justified": p >= ALPHA,
+            }
+        ]
+    )
+
+
+def pooling_lr(blocks: list[np.ndarray], k: int) -> tuple[float, int, float]:
+    """(LR statistic, df, p): Plackett-Luce fitted per block (player count) against one fit
+    over all blocks, for ``k`` strategies present in every block."""
+    separate = sum(_pl_mle(*_compact(block), k)[1] for block in blocks)
+    width = max(block.shape[1] for block in blocks)
+    stacked = np.vstack(
+        [np.pad(b, ((0, 0), (0, width - b.shape[1])), constant_values=-1) for b in blocks]
+    )
+    pooled = _pl_mle(*_compact(stacked), k)[1]
+    lr = max(2 * (separate - pooled), 0.0)
+    df = (k - 1) * (len(blocks) - 1)
+    return lr, df, float(sps.chi2.sf(lr, df))
+
+
+def pooled_ratings(seats: pd.DataFrame) -> pd.DataFrame:
+    """One Plackett-Luce fit over all player counts (``players`` = "pooled"): shown only
+    beside ``pooling_test``, which says whether one strength per strategy fits every count."""
+    labels = sorted(seats["strategy"].unique())
+    if seats.empty:
+        return pd.DataFrame(columns=RATING_COLUMNS)
+    fit = pl_fit(_pooled_ranks(seats, labels), labels)
+    return _ranked(
+        pd.DataFrame(
+            _rating_rows(fit, "pooled"), columns=[c for c in RATING_COLUMNS if c != "rank"]
+        )
+    )
+
+
+PAIRWISE_COLUMNS = [
+    "players",
+    "strategy",
+    "opponent",
+    "n_games",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "method",
+]
+
+
+def _rating_pairs(fits: dict) -> list[dict]:
+    rows = []
+    for players, fit in fits.items():
+        rated = [i for i in fit["present"] if np.isfinite(fit["theta"][i])]
+        for pos, a in enumerate(rated):
+            for b in rated[pos + 1 :]:
+                hi, lo = (a, b) if fit["theta"][a] >= fit["theta"][b] else (b, a)  # stronger first
+                diff = float(fit["theta"][hi] - fit["theta"][lo])
+                cov = fit["cov"]
+                se = float(np.sqrt(max(cov[hi, hi] + cov[lo, lo] - 2 * cov[hi, lo], 0.0)))
+                p = float(2 * sps.norm.sf(diff / se)) if se > 0 else np.nan
+                rows.append(
+                    {
+                        "players": players,
+                        "strategy": fit["labels"][hi],
+                        "opponent": fit["labels"][lo],
+                        "n_games": fit["n_tables"],
+                        "difference": diff,
+                        "ci_low": diff - Z95 * se,
+                        "ci_high": diff + Z95 * se,
+                        "p_value": p,
+                        "method": "rating difference (Plackett-Luce, Wald)",
+                    }
+                )
+    return rows
+
+
+def _win_pairs(seats: pd.DataFrame) -> list[dict]:
+    """Per pair at the same tables: the difference of their win share per seat, paired by
+    game (t interval over the games both played)."""
+    unit = per_game_shares(seats)
+    unit["per_seat"] = unit["win"] / unit["seats"]
+    rows = []
+    for players, group in unit.groupby("players"):
+        wide = group.pivot_table(index=GAME, columns="strategy", values="per_seat")
+        names = list(wide.columns)
+        for pos, a in enumerate(names):
+            for b in names[pos + 1 :]:
+                both = wide[[a, b]].dropna()
+                if len(both) < 2:
+                    continue
+                hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
+                diff, low, high, p = one_sample(both[hi] - both[lo])
+                rows.append(
+                    {
+                        "players": players,
+                        "strategy": hi,
+                        "opponent": lo,
+                        "n_games": len(both),
+                        "difference": diff,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "p_value": p,
+                        "method": "win share per seat, paired by game (t)",
+                    }
+                )
+    return rows
+
+
+def pairwise(seats: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of strategies per player count, stronger first: the rating difference
+    (variance Var a + Var b - 2 Cov ab from the fitted covariance) and the paired win-share
+    difference, each family (player count x method) Holm-corrected."""
+    rows = _rating_pairs(_rating_fits(seats)) + _win_pairs(seats)
+    table = pd.DataFrame(
+        rows, columns=[c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
+    )
+    if table.empty:
+        return pd.DataFrame(columns=PAIRWISE_COLUMNS)
+    table["p_adjusted"] = table.groupby(["players", "method"])["p_value"].transform(adjust)
+    table["significant"] = table["p_adjusted"] < ALPHA
+    return (
+        table[PAIRWISE_COLUMNS]
+        .sort_values(["method", "players", "difference"], ascending=[True, True, False])
+        .reset_index(drop=True)
+    )

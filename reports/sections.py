@@ -1,0 +1,842 @@
+"""The report's sections, built once from an analysis: what each one says, draws and tabulates
+on the HTML page, and what the Markdown summary keeps of it.
+
+A ``Report`` holds the study's front matter (title, question, the strategies' intents, what
+the players know, the headline findings, the facts its method paragraph states) and its
+``Section``s. A section carries the page's content (title, intro, charts with their captions,
+downloadable tables) and its ``summary``: the headings, paragraphs and column-selected tables
+of the Markdown summary. reports/html.py and reports/markdown.py only write this model.
+
+Text is plain, except the findings and the summary's paragraphs, which use Markdown emphasis
+(**bold**, `code`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from . import figures, power, skill, study_kinds
+from .analysis import Analysis
+from .findings import headline, players_know
+
+
+# ------------------------------------------------------------------ the model
+@dataclass
+class Chart:
+    """A figure and its caption (method and sample size); drawn when first shown, so a
+    summary without charts never pays for them."""
+
+    draw: Callable[[], go.Figure]
+    caption: str
+
+    @cached_property
+    def figure(self) -> go.Figure:
+        return self.draw()
+
+
+@dataclass
+class Table:
+    """A table of ``Analysis.tables`` (``name``; the page's download name) or rows of it;
+    ``columns``: the columns shown, all when None."""
+
+    name: str
+    frame: pd.DataFrame
+    columns: list[str] | None = None
+
+
+@dataclass
+class Heading:
+    """A heading of the summary: level 2 opens a section, level 3 a part of one."""
+
+    text: str
+    level: int = 2
+
+
+Block = Heading | Table | str  # a str is a paragraph (Markdown)
+
+
+@dataclass
+class StudyFacts:
+    """The study behind the report, as the method paragraphs state it."""
+
+    name: str
+    games: int
+    failures: int
+    players: list[int]
+    rotation: str
+    seed: str
+    variants: list[str]
+    pairing: str  # how the games share deals, in one sentence
+
+
+@dataclass
+class Section:
+    """One question the report answers: the page's content and the summary's."""
+
+    key: str  # the question it answers: the study decides the page's order (study_kinds)
+    title: str
+    intro: str
+    charts: list[Chart] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    summary: list[Block] = field(default_factory=list)  # empty: not in the summary
+    on_page: bool = True  # False: the page leaves it out (its summary may say why)
+
+
+@dataclass
+class Report:
+    """Everything a report says, in the order the summary says it."""
+
+    title: str
+    description: str
+    question: str
+    intents: dict[str, str]  # strategy -> what it tries to do, in the report's strategy order
+    knowledge: str  # what the simulated players know
+    partial_note: str  # a stopped run's note, else ''
+    findings: list[str]  # the headline findings (Markdown emphasis)
+    sections: list[Section]
+    order: list[str]  # the keys of the sections that answer the study's question
+    facts: StudyFacts
+
+    @property
+    def page_sections(self) -> list[Section]:
+        """The sections the page shows, those answering the study's question first."""
+        return study_kinds.order_sections([s for s in self.sections if s.on_page], self.order)
+
+
+def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Report:
+    """The report of an analysis; ``info`` (default: the study's own) decides the title,
+    the question and the page's order of sections."""
+    study = analysis.results.study
+    info = info or study_kinds.study_info(study, analysis.seats)
+    return Report(
+        title=f"Ticket to Ride: The Card Game - {info.name} study",
+        description=info.description,
+        question=info.question,
+        intents=study_kinds.strategy_intents(
+            figures.strategy_order(analysis.strategies), study.get("strategies")
+        ),
+        knowledge=study_kinds.knowledge_sentence(analysis.seats, study.get("strategies")),
+        partial_note=analysis.partial_note,
+        findings=headline(analysis),
+        sections=_sections(analysis),
+        order=info.order,
+        facts=StudyFacts(
+            name=str(study.get("name")),
+            games=len(analysis.games),
+            failures=analysis.failures,
+            players=list(study.get("players", [])),
+            rotation=str(study.get("rotation")),
+            seed=str(study.get("seed")),
+            variants=list(study.get("variants", {})),
+            pairing=pairing_text(study),
+        ),
+    )
+
+
+# ------------------------------------------------------------------ front matter
+def pairing_text(study: dict) -> str:
+    """How the study's games share deals (docs/data.md), in one sentence."""
+    pairing = study.get("pairing", "none")
+    if pairing == "none":
+        return "unpaired (every cell draws its own deals)."
+    return (
+        f"paired ({pairing}): game i of every variant and line-up of a player count replays "
+        "the same deal (common random numbers); variant effects are paired by deal, while "
+        "the other intervals cluster by game and so treat the line-ups of one deal as "
+        "independent (they may be somewhat too narrow in a paired study)."
+    )
+
+
+# ------------------------------------------------------------------ the sections
+def _sections(analysis: Analysis) -> list[Section]:
+    """Every section, in the summary's order (the page orders them by the study's
+    question); no chart without data, strategies in one order on every axis."""
+    t = analysis.tables
+    order = figures.strategy_order(analysis.strategies)
+    out = [
+        _strongest(analysis),
+        _seats(analysis),
+        _players(analysis),
+        _points(analysis, order),
+        _destinations(analysis),
+        _cities(analysis),
+    ]
+    if not t["variants"].empty:
+        out.append(_variants(analysis))
+    out.append(_designers(analysis))
+    if "skill_pairs" in t:
+        out.append(_skill(analysis))
+    for section in out:
+        section.charts = [
+            Chart(partial(_in_strategy_order, chart.draw, order), chart.caption)
+            for chart in section.charts
+        ]
+    out.append(_convergence(analysis, figures.strategy_colours(order)))
+    return out
+
+
+def _in_strategy_order(draw: Callable[[], go.Figure], order: list[str]) -> go.Figure:
+    """The figure with every axis whose categories are strategies in the report's one order."""
+    fig = draw()
+    known = set(order)
+    for axis in ("x", "y"):
+        values = [
+            v
+            for trace in fig.data
+            if getattr(trace, axis, None) is not None
+            for v in list(getattr(trace, axis))
+        ]
+        if values and all(isinstance(v, str) and v in known for v in values):
+            figures.order_axes(fig, order, x=axis == "x", y=axis == "y")
+            if axis == "y":
+                fig.update_yaxes(autorange="reversed")  # the first strategy on top
+    return fig
+
+
+def _strongest(analysis: Analysis) -> Section:
+    """Ratings, win rates and head-to-head, each per player count; the pooled rating only
+    beside its likelihood-ratio test. Left off the page when every seat plays one strategy
+    (the findings say so)."""
+    t = analysis.tables
+    rated = t["ratings"].dropna(subset=["strength"])
+    tables_rated = int(rated.groupby("players")["n_tables"].max().sum()) if len(rated) else 0
+    charts = []
+    if t["ratings"]["strength"].notna().any():
+        charts.append(
+            Chart(
+                partial(figures.ratings, t["ratings"]),
+                f"Plackett-Luce strengths per player count, maximum likelihood over "
+                f"{tables_rated:,} tables (a strategy seated twice counts as two seats of one "
+                "strength); bars: Wald 95% intervals from the observed information. Scale: "
+                "log-odds, 0 = mean of the non-random strategies. A strategy that finished "
+                "ahead of (or behind) every other one has no finite strength: see its note.",
+            )
+        )
+    alone = t["win_rates"]["note"].str.startswith("the only strategy").all()
+    if not alone:
+        charts.append(
+            Chart(
+                partial(figures.win_rates, t["win_rates"]),
+                "Win rate = share of its games a strategy won (its seats' win shares summed per "
+                "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
+                f"n_games and n_seats in the table ({len(analysis.seats):,} seat rows); games in "
+                "which a strategy held every seat are left out (n_alone). Above the field: "
+                "against what it would win if the non-random strategies were equally strong, "
+                "paired per game, Holm-corrected over the strategies of a player count.",
+            )
+        )
+    for players in sorted(t["head_to_head"]["players"].unique()):
+        charts.append(
+            Chart(
+                partial(figures.head_to_head, t["head_to_head"], int(players)),
+                f"{int(players)} players: share of the games both sat in that the row "
+                "strategy finished ahead of the column strategy (R22 order; a tie counts one "
+                "half; a game counts once however many seats each had); n_games in the hover.",
+            )
+        )
+    tables = [
+        Table("win_rates", t["win_rates"]),
+        Table("ratings", t["ratings"]),
+        Table("pairwise", t["pairwise"]),
+        Table("head_to_head", t["head_to_head"]),
+    ]
+    if not t["rating_pooling"].empty:
+        tables += [
+            Table("rating_pooling", t["rating_pooling"]),
+            Table("ratings_pooled", t["ratings_pooled"]),
+        ]
+    if not t["lineup_swaps"].empty:  # a paired study: line-ups swapping one strategy
+        tables.append(Table("lineup_swaps", t["lineup_swaps"]))
+    intro = (
+        "Every seat in this study is the same strategy: there is nothing to compare, so no "
+        "rating or win-rate chart is drawn. "
+        if alone
+        else ""
+    )
+    one_strategy = study_kinds.alone_everywhere(analysis.seats)
+    return Section(
+        key="strongest",
+        title="Which strategy is strongest?",
+        intro=intro + "Per player count: strength depends on it. Every 'A beats B' is a test "
+        "of the difference itself (pairwise: rating differences from the fitted covariance and "
+        "win shares paired by game, Holm-corrected per player count and method); a pooled "
+        "rating is shown only beside the likelihood-ratio test of pooling (rating_pooling).",
+        charts=charts,
+        tables=tables,
+        summary=_strategies_summary(t, one_strategy),
+        on_page=not one_strategy,
+    )
+
+
+def _strategies_summary(t: dict[str, pd.DataFrame], one_strategy: bool) -> list[Block]:
+    """Ratings, pooling, win rates and significant pairs (where strategies meet)."""
+    if one_strategy:
+        return [
+            Heading("Strategies"),
+            "Every seat plays the same strategy: no rating, win rate or pairwise comparison to "
+            "show.",
+        ]
+    return [
+        Heading("Strategy ratings per player count (Plackett-Luce)"),
+        "Strength on the log-odds scale; 0 = mean of the non-random strategies.",
+        Table("ratings", t["ratings"],
+              ["players", "rank", "strategy", "strength", "ci_low", "ci_high", "n_tables", "note"]),
+        *_pooling_summary(t),
+        Heading("Win rates"),
+        "Share of its games won; `field`: its share if the non-random strategies were equally "
+        "strong; `p_adjusted`: Holm over the strategies of a player count.",
+        Table("win_rates", t["win_rates"],
+              ["players", "strategy", "rate", "ci_low", "ci_high", "n_games", "n_seats", "field",
+               "p_adjusted"]),
+        Heading("Significant pairwise differences (Holm per player count and method)"),
+        _significant_pairs(t["pairwise"]),
+        *_swaps_summary(t["lineup_swaps"]),
+    ]  # fmt: skip
+
+
+def _pooling_summary(t: dict[str, pd.DataFrame]) -> list[Block]:
+    """The pooled rating, only beside its likelihood-ratio test."""
+    test = t["rating_pooling"]
+    if test.empty:
+        return []
+    row = test.iloc[0]
+    return [
+        Heading("Pooling the player counts", 3),
+        f"Likelihood-ratio test of strategy x player count: chi-square {row['lr']:.1f}, "
+        f"df={int(row['df'])}, p={row['p_value']:.2g}.",
+        Table("ratings_pooled", t["ratings_pooled"],
+              ["rank", "strategy", "strength", "ci_low", "ci_high", "n_tables"])
+        if row["pooling_justified"]
+        else "Strength depends on the player count: no pooled ranking is given.",
+    ]  # fmt: skip
+
+
+def _significant_pairs(pairs: pd.DataFrame) -> Block:
+    hits = pairs[pairs["significant"].astype(bool)]
+    if hits.empty:
+        return "No pair differs significantly after Holm's correction."
+    return Table(
+        "pairwise",
+        hits,
+        ["players", "strategy", "opponent", "difference", "ci_low", "ci_high", "p_adjusted",
+         "method"],
+    )  # fmt: skip
+
+
+def _swaps_summary(swaps: pd.DataFrame) -> list[Block]:
+    """Paired studies: line-ups that differ by one strategy, compared on the same deals."""
+    if swaps.empty:
+        return []
+    return [
+        Heading("Swapping one strategy on the same deals (paired t over deals, Holm per player "
+                "count)"),
+        Table(
+            "lineup_swaps",
+            swaps[swaps["metric"] == "win_share"],
+            ["players", "strategy", "opponent", "n_contexts", "n_deals", "difference",
+             "ci_low", "ci_high", "p_adjusted", "detectable"],
+        ),
+    ]  # fmt: skip
+
+
+def _seats(analysis: Analysis) -> Section:
+    t = analysis.tables
+    return Section(
+        key="seats",
+        title="Does the seat order matter?",
+        intro="Seat 1 plays first (R6). Seatings are rotated so every strategy sits everywhere.",
+        charts=[
+            Chart(
+                partial(figures.seat_advantage, t["seat_advantage"]),
+                "Win rate by seat over games (one row per game and seat), Wilson 95% "
+                "intervals; dotted lines: fair share. Equality across seats (seat_tests): "
+                "chi-square of the winning seat, one count per game (equal to Cochran's Q "
+                "over the games' winner indicators); scores blocked by game: Friedman's "
+                "rank test (the sign test at 2 players).",
+            )
+        ],
+        tables=[Table("seat_advantage", t["seat_advantage"]), Table("seat_tests", t["seat_tests"])],
+        summary=[
+            Heading("Seat advantage"),
+            "Seat 1 plays first (R6).",
+            Table("seat_advantage", t["seat_advantage"],
+                  ["players", "seat", "n_games", "rate", "ci_low", "ci_high", "fair"]),
+            Table("seat_tests", t["seat_tests"],
+                  ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"]),
+        ],
+    )  # fmt: skip
+
+
+def _players(analysis: Analysis) -> Section:
+    t = analysis.tables
+    n_games = int((~analysis.games["failed"]).sum())
+    return Section(
+        key="players",
+        title="How do 2, 3 and 4 players differ?",
+        intro="Length and interaction of a game; at 4 players, how the points split between "
+        "the two rounds (R18-R19).",
+        charts=[
+            Chart(
+                partial(figures.game_length, t["game_length"]),
+                f"Means with Student t 95% intervals over {n_games:,} games; simulated minutes "
+                "come from the SimPy table clock's think-time model.",
+            )
+        ],
+        tables=[Table("game_length", t["game_length"]), Table("round_shares", t["round_shares"])],
+    )
+
+
+def _points(analysis: Analysis, order: list[str]) -> Section:
+    """Score parts per strategy: one chart per player count, or one chart across the
+    counts when every seat plays one strategy."""
+    t = analysis.tables
+    if len(order) == 1:
+        charts = [
+            Chart(
+                partial(figures.score_parts_by_count, t["score_parts"]),
+                f"Every seat plays {order[0]}: mean points per seat with 95% intervals "
+                "clustered by game (CR1, statsmodels); n_games and n_seats in score_parts.",
+            )
+        ]
+    else:
+        charts = [
+            Chart(
+                partial(figures.score_parts, t["score_parts"], int(p)),
+                f"Mean points per seat with 95% intervals clustered by game (CR1, "
+                f"statsmodels); {int(p)} players; n_games and n_seats in score_parts.",
+            )
+            for p in sorted(t["score_parts"]["players"].unique())
+        ]
+    return Section(
+        key="points",
+        title="Where do the points come from?",
+        intro="Destination points gained, penalties for destinations not reached (R20) and "
+        "big-city bonuses (R21), per strategy.",
+        charts=charts,
+        tables=[Table("score_parts", t["score_parts"])],
+    )
+
+
+def _destinations(analysis: Analysis) -> Section:
+    """The cards out of line; no chart when no card was kept often enough to fit."""
+    t = analysis.tables
+    offers = int(t["destinations"]["offered"].sum())
+    intro = (
+        "For each card and player count: how often kept when offered, how often completed "
+        "when kept, and its mean net points when kept (+points if reached, -points if "
+        "not), against cards of the same printed points and trains. A card is flagged "
+        "only when it is out of line beyond the card-to-card spread."
+    )
+    charts = [
+        Chart(
+            partial(figures.destination_balance, t["destinations"]),
+            "Mean net points when kept (95% intervals with the game as the unit) against "
+            "the net points expected of a card of its printed points and trains: a "
+            "random-effects regression of completion (logit) on points and trains per "
+            "player count, card-to-card spread by DerSimonian-Laird, each card against "
+            "the fit without it; flagged: Holm-adjusted p < 0.05 over every card and "
+            "player count. Open circles: kept under 20 times, not tested. The table "
+            "gives each flagged card's fair printed value and the cards dominated on "
+            f"paper. {offers:,} offers.",
+        )
+    ]
+    if not t["destinations"]["expected"].notna().any():
+        charts = []
+        intro += (
+            " No card was kept 20 times or more at any player count: too few to fit the "
+            "model, so no chart is drawn (the table holds the raw counts)."
+        )
+    return Section(
+        key="destinations",
+        title="Which destination cards are out of line?",
+        intro=intro,
+        charts=charts,
+        tables=[Table("destinations", t["destinations"])],
+        summary=destinations_summary(t["destinations"]),
+    )
+
+
+DESTINATION_COLUMNS = [
+    "card", "points", "cards", "kept", "completion", "net_mean", "expected", "excess", "p_holm",
+    "suggested_points", "plays_like_points", "flag",
+]  # fmt: skip
+
+
+def destinations_summary(destinations: pd.DataFrame) -> list[Block]:
+    """The destination cards per player count: flagged cards (number and cities), then the
+    cards dominated on paper."""
+    blocks: list[Block] = [Heading("Destination cards")]
+    if destinations.empty:
+        return [*blocks, "No destination card was offered."]
+    frame = destinations.assign(card=destinations["label"])
+    for column in ("suggested_points", "plays_like_points"):  # integers; empty when none
+        frame[column] = frame[column].map(lambda v: "" if pd.isna(v) else str(int(v)))
+    for players, group in frame.groupby("players", sort=True):
+        flagged = group[group["flag"] != ""].sort_values("p_holm")
+        name = f"{int(players)} players" if players else "All player counts"
+        if not group["tested"].any():
+            blocks.append(f"{name}: too few cards kept 20 times to test.")
+        elif flagged.empty:
+            blocks.append(f"{name}: no card out of line ({int(group['tested'].sum())} tested).")
+        else:
+            blocks += [
+                Heading(f"{name}: cards out of line", 3),
+                Table("destinations", flagged, DESTINATION_COLUMNS),
+            ]
+    beaten = frame.drop_duplicates("destination_id")
+    beaten = beaten[beaten["dominated_by"] != ""]
+    if not beaten.empty:
+        blocks += [
+            Heading(
+                "Dominated on paper (another card needs a subset of their trains for at least "
+                "their points)",
+                3,
+            ),
+            Table(
+                "destinations",
+                beaten.rename(columns={"dominated_by": "dominated by"}),
+                ["card", "points", "dominated by"],
+            ),
+        ]
+    return blocks
+
+
+def _cities(analysis: Analysis) -> Section:
+    t = analysis.tables
+    return Section(
+        key="cities",
+        title="What are the big cities worth?",
+        intro="How often each bonus is won or shared, and how much winning it lifts the win rate.",
+        charts=[
+            Chart(
+                partial(figures.big_cities, t["big_cities"]),
+                "Win share of seats that won the bonus minus those that did not, 95% "
+                "intervals clustered by game (OLS on the holder flag, CR1 errors); a "
+                "correlation, not a cause (strong seats win bonuses too).",
+            )
+        ],
+        tables=[Table("big_cities", t["big_cities"])],
+    )
+
+
+def _variants(analysis: Analysis) -> Section:
+    effects = analysis.tables["variants"]
+    return Section(
+        key="variants",
+        title="What do the rule variants change?",
+        intro="Each variant against the base game with the same strategies, shown only at "
+        "the player counts where the variant changes the rules. In a paired study "
+        '(pairing = "deals") variant game i replays base game i: the same train and '
+        "destination shuffles at setup, the same line-up and the same seat order.",
+        charts=[
+            Chart(
+                partial(figures.variant_effects, effects, m),
+                "Variant minus base, seat metrics averaged per game first. Paired "
+                "studies: per-game differences averaged per deal (line-ups share "
+                "deals), paired t 95% interval over deals; unpaired studies: "
+                "difference of means, Welch 95% interval "
+                "(the table's method column says which). A difference is significant "
+                "when its Benjamini-Hochberg q < 0.05 over all the variant comparisons; "
+                "the detectable column is the smallest difference the study finds with "
+                '80% power at the 5% level, so a non-significant bar means "no '
+                'difference larger than about that", not "no difference".',
+            )
+            for m in ("turns", "mean_score", "first_seat_win_share")
+        ],
+        tables=[Table("variants", effects)],
+        summary=variants_summary(effects),
+    )
+
+
+def variants_summary(effects: pd.DataFrame) -> list[Block]:
+    """Variant effects: the significant ones with their intervals, and for every variant and
+    player count the smallest difference the study could detect (80% power, 5% level)."""
+    significant = effects[effects["significant"]]
+    methods = ", ".join(sorted(set(effects["method"])))
+    return [
+        Heading("Variant effects"),
+        f"Variant minus base ({methods}; Benjamini-Hochberg over all variant comparisons), "
+        "only at the player counts where a variant changes the rules.",
+        Table("variants", significant,
+              ["variant", "players", "metric", "method", "n_pairs", "base", "value",
+               "difference", "ci_low", "ci_high", "q_value"])
+        if not significant.empty
+        else "None of the variants differs significantly.",
+        "Smallest difference each comparison could detect:",
+        Table("variants",
+              effects[effects["metric"].isin(["turns", "mean_score", "first_seat_win_share"])],
+              ["variant", "players", "metric", "method", "n_games", "n_pairs", "difference",
+               "detectable", "significant"]),
+    ]  # fmt: skip
+
+
+def _designers(analysis: Analysis) -> Section:
+    """What designers ask: first seat among equals, score margins and tie-breaks, each
+    card's contribution to winning, non-transitivity and the meta-game. A chart only where
+    it has data."""
+    t = analysis.tables
+    charts = []
+    if (t["first_seat"]["n_games"] > 0).any():
+        charts.append(
+            Chart(
+                partial(figures.first_seat_advantage, t["first_seat"]),
+                "Tables where every seat holds the same non-random strategy: seat 1 (plays "
+                "first, R6) win rate minus the fair share 1/players, one value per game; bars: "
+                "Student t 95% intervals over games; the hover gives the smallest advantage "
+                "the games could detect (80% power, 5% level).",
+            )
+        )
+    if not t["margin_distribution"].empty:
+        charts.append(
+            Chart(
+                partial(figures.score_margins, t["margin_distribution"]),
+                "Winner's score minus the runner-up's, one per game (0: the top score is "
+                "shared and R22's tie-break decides). score_margins: mean (Student t), median "
+                "(order-statistic interval, scipy quantile_test), tie rate (Wilson), over games.",
+            )
+        )
+    if not t["card_contribution_shown"].empty:
+        charts.append(
+            Chart(
+                partial(figures.card_contribution, t["card_contribution_shown"]),
+                "Per card and player count, among the seats that kept it: win rate of those "
+                "that completed it minus those that failed it; the 5 largest and 5 smallest "
+                "per player count (at least 10 seats of each; all cards in card_contribution). "
+                "A card is kept at most once per game, so its seats are independent games: "
+                "Newcombe 95% intervals, pooled z-test, Holm over the cards of a player count. "
+                "A correlation, not a cause: weak seats fail cards and lose games.",
+            )
+        )
+    if not t["meta_game"].empty:
+        charts.append(
+            Chart(
+                partial(figures.meta_game, t["meta_game"]),
+                "The symmetric 2-player zero-sum game whose payoff is P(row strategy finishes "
+                "ahead of column strategy) - 0.5 (R22 order, ties one half): its Nash mix by "
+                "linear programming (scipy linprog). Bars: mean over "
+                f"{int(t['meta_game']['draws'].iloc[0])} game-level bootstrap draws (each "
+                "pair's games resampled, seeded), 95% percentile intervals; the equilibrium "
+                "need not be unique, so read share_positive in the table.",
+            )
+        )
+    know = players_know(analysis)
+    return Section(
+        key="designers",
+        title="What designers ask",
+        intro=know
+        + " Per player count: the first player's advantage among equal players, how close "
+        "games are and how often the tie-break decides, which destination cards go with "
+        "winning, whether strategies beat each other in a circle, and which mix of strategies "
+        "no opponent can exploit at 2 players.",
+        charts=charts,
+        tables=[
+            Table("first_seat", t["first_seat"]),
+            Table("score_margins", t["score_margins"]),
+            Table("card_contribution", t["card_contribution"]),
+            Table("non_transitivity", t["non_transitivity"]),
+            Table("meta_game", t["meta_game"]),
+        ],
+        summary=_designers_summary(t, know),
+    )
+
+
+def _designers_summary(t: dict[str, pd.DataFrame], know: str) -> list[Block]:
+    """The tables of 'What designers ask' (their findings are in the headline list)."""
+    blocks: list[Block] = [Heading("What designers ask"), know]
+    seat = t["first_seat"][t["first_seat"]["n_games"] > 0]
+    if not seat.empty:
+        blocks += [
+            Heading("First-seat advantage among equal players (t over games)", 3),
+            Table("first_seat", seat.astype(object),
+                  ["players", "strategy", "n_games", "rate", "advantage", "adv_ci_low",
+                   "adv_ci_high", "p_value", "mde"]),
+        ]  # fmt: skip
+    if not t["score_margins"].empty:
+        blocks += [
+            Heading("Score margins and tie-breaks (one per game)", 3),
+            Table("score_margins", t["score_margins"].astype(object),
+                  ["players", "n_games", "median_margin", "mean_margin", "ci_low", "ci_high",
+                   "tie_rate", "tie_ci_low", "tie_ci_high", "shared"]),
+        ]  # fmt: skip
+    if not t["card_contribution_shown"].empty:
+        blocks += [
+            Heading("Cards and winning: completed minus failed, top and bottom (Newcombe, Holm)",
+                    3),
+            Table("card_contribution", t["card_contribution_shown"].astype(object),
+                  ["players", "label", "n_completed", "n_failed", "difference", "ci_low",
+                   "ci_high", "p_adjusted"]),
+        ]  # fmt: skip
+    if not t["meta_game"].empty:
+        blocks += [
+            Heading("Equilibrium mix of the 2-player meta-game (game-level bootstrap)", 3),
+            Table("meta_game", t["meta_game"].astype(object),
+                  ["strategy", "weight", "boot_mean", "ci_low", "ci_high", "share_positive"]),
+        ]  # fmt: skip
+    return blocks
+
+
+def _skill(analysis: Analysis) -> Section:
+    """The skill ladder (reports/skill.py): pairs, skill and luck, the value of memory, and
+    the scripted ranking against search players; a chart only where it has data."""
+    t = analysis.tables
+    pairs, share, memory = t["skill_pairs"], t["skill_share"], t["memory_value"]
+    ranking, agreement = t["skill_ranking"], t["skill_agreement"]
+    pair = skill.memory_pair(analysis.strategies, analysis.results.study.get("strategies"))
+    charts = [
+        Chart(
+            partial(figures.skill_pairs, pairs, int(players)),
+            f"{int(players)} players: for each pair of strategies that sat at the same tables, "
+            "the share of those games in which the stronger one finished ahead of the other "
+            "(R22 order; a tie counts one half; a game counts once however many seats each "
+            "had); bars: Wilson 95% intervals over n_games; blue: different from 50% after "
+            "Holm's correction over the pairs of this player count (score test).",
+        )
+        for players in sorted(pairs["players"].unique())
+    ]
+    if not share.empty:
+        charts.append(
+            Chart(
+                partial(figures.skill_share, share),
+                "Share of the variance of seat scores explained by the seated strategy (eta "
+                "squared: between-strategy over total sum of squares, per player count); bars: "
+                f"95% percentile intervals from {int(share['draws'].iloc[0])} bootstrap draws "
+                "resampling whole games (seeded). 'without random' leaves the random seats "
+                "out. The rest of the spread is luck from a seat's point of view: the deal, "
+                "the seat order and the other seats' play.",
+            )
+        )
+    paired = memory[memory["unit"] == "deals"]
+    if not paired.empty:
+        charts.append(
+            Chart(
+                partial(figures.memory_value, paired, "win_share difference"),
+                f"Win share of {pair[0] if pair else skill.PERFECT} minus "
+                f"{pair[1] if pair else skill.HUMAN} in the same seat of line-ups that differ "
+                "only by that swap, replaying the same deals (pairing = deals): differences "
+                "averaged per deal, paired t 95% interval over deals (n in the hover; the "
+                "score difference is in memory_value).",
+            )
+        )
+    if not ranking.empty:
+        charts.append(
+            Chart(
+                partial(figures.search_ranking, ranking),
+                "Each scripted strategy (random left out): x, the share of its head-to-head "
+                "comparisons won against scripted opponents in games without a search player; "
+                "y, against the search seats of games with one; each averaged per game, "
+                "Wilson 95% intervals over games (n in the hover). Kendall's tau between the "
+                "two orders per player count is in skill_agreement.",
+            )
+        )
+    intro = " ".join(
+        [
+            "From random through the scripted strategies to the search player, per player "
+            "count, the game as the unit.",
+            skill.pair_sentence(pairs),
+            skill.share_summary(share),
+            skill.memory_sentence(memory, pair),
+            skill.tau_summary(agreement),
+        ]
+    )
+    if ranking.empty:
+        intro += " No scripted strategy met both scripted and search opponents: no ranking."
+    return Section(
+        key="skill",
+        title="The skill ladder",
+        intro=intro,
+        charts=charts,
+        tables=[
+            Table("skill_pairs", pairs),
+            Table("skill_share", share),
+            Table("memory_value", memory),
+            Table("skill_ranking", ranking),
+            Table("skill_agreement", agreement),
+        ],
+        summary=_skill_summary(t, pair),
+    )
+
+
+def _skill_summary(t: dict[str, pd.DataFrame], pair: tuple[str, str] | None) -> list[Block]:
+    """The skill ladder in the summary: every number with its interval and sample size."""
+    pairs, share, memory = t["skill_pairs"], t["skill_share"], t["memory_value"]
+    ranking, agreement = t["skill_ranking"], t["skill_agreement"]
+    blocks: list[Block] = [
+        Heading("The skill ladder"),
+        Heading("How often the stronger of a pair finishes ahead", 3),
+        "Share of the games both sat in that the first finished ahead (R22 order, a tie "
+        "one half), Wilson 95% interval over games, score test of 50% with Holm's "
+        "correction over the pairs of a player count. " + skill.pair_sentence(pairs),
+        Table("skill_pairs", pairs, ["players", "strategy", "opponent", "n_games", "rate",
+                                     "ci_low", "ci_high", "p_adjusted"])
+        if not pairs.empty else "",
+        Heading("How much of the score spread is skill", 3),
+        "Share of the variance of seat scores explained by the seated strategy (between over "
+        "total sum of squares), 95% interval from a bootstrap over games.",
+        *(skill.share_sentence(row) for _, row in share.iterrows()),
+        Table("skill_share", share, ["players", "scope", "n_games", "n_strategies", "share",
+                                     "ci_low", "ci_high"])
+        if not share.empty else "Scores never varied: no share.",
+        Heading("The value of memory", 3),
+        skill.memory_sentence(memory, pair),
+    ]  # fmt: skip
+    if not memory.empty:
+        blocks.append(
+            Table("memory_value", memory, ["players", "measure", "unit", "n", "value", "ci_low",
+                                           "ci_high", "p_value"])
+        )  # fmt: skip
+    blocks.append(Heading("Does the heuristics' ranking hold against search players?", 3))
+    if ranking.empty:
+        blocks.append("No scripted strategy met both scripted and search opponents.")
+    else:
+        blocks += [
+            "Share of head-to-head comparisons won (per game, Wilson over games) against "
+            "scripted opponents and against the search seats, random left out; rank 1 = best.",
+            Table("skill_ranking", ranking,
+                  ["players", "strategy", "rank_scripted", "rate_scripted", "n_games_scripted",
+                   "rank_search", "rate_search", "search_ci_low", "search_ci_high",
+                   "n_games_search"]),
+            *(skill.tau_sentence(row) for _, row in agreement.iterrows()),
+        ]  # fmt: skip
+    return [block for block in blocks if block]  # no empty paragraph
+
+
+def _convergence(analysis: Analysis, colours: dict[str, str]) -> Section:
+    """How the key estimates settle with the games played (or a sentence, when too few)."""
+    base = analysis.seats[analysis.seats["variant"] == "base"]
+    base = base if len(base) else analysis.seats
+    frame = power.key_convergence(base)
+    n_games = int(base[["cell", "game_index"]].drop_duplicates().shape[0])
+    what = (
+        "each strategy's win rate"
+        if frame.empty or set(frame["strategy"]) != {"seat 1"}
+        else "the first seat's win rate (every seat plays the same strategy)"
+    )
+    if n_games < power.MIN_CONVERGENCE_GAMES or frame.empty:
+        return Section(
+            key="convergence",
+            title="Have the estimates settled?",
+            intro=f"Only {n_games:,} games: too few to show how {what} settles with the number "
+            f"of games (the figure needs {power.MIN_CONVERGENCE_GAMES} or more).",
+        )
+    return Section(
+        key="convergence",
+        title="Have the estimates settled?",
+        intro=f"Cumulative estimate of {what} against the games played at each player count, "
+        "in game-index order (the same on every run). Where a line is flat and its band no "
+        "longer narrows, more games change little; a band still wide says the study is small "
+        "for that question.",
+        charts=[
+            Chart(
+                partial(figures.convergence, frame, colours),
+                "Cumulative win rate (a game's shared win split) after each number of games "
+                "played at that player count, with its Wilson 95% interval over the games it "
+                "sat in; dotted line: 1/players. The band narrows as 1/sqrt(games).",
+            )
+        ],
+        tables=[Table("convergence", frame)],
+    )
