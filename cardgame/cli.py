@@ -28,6 +28,9 @@ from .rules import Rules
 EXIT_DIVERGES = 1
 EXIT_BAD_INPUT = 2
 PLUGIN_GROUP = "cardgame.commands"
+# `cardgame play --human/--strategies` seats strategies from a layer above: its "seats" hook
+PLAY_HOOK_GROUP = "cardgame.play"
+DEFAULT_PLAYERS = 3
 
 
 class UsageError(CardgameError):
@@ -57,8 +60,11 @@ def _summary(record: dict[str, Any]) -> str:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.human is not None or args.strategies is not None:
+        return int(_play_hook()(args) or 0)
+    players = DEFAULT_PLAYERS if args.players is None else args.players
     rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
-    game = Game(args.players, args.seed, rules)
+    game = Game(players, args.seed, rules)
     state = play_random(game, record=True)
     record = rec.to_record(state, ["random"] * game.players)
     if args.quiet:
@@ -73,6 +79,20 @@ def _play(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.save}: cannot write: {exc.strerror or exc}") from None
         print(f"Saved the game record to {args.save}")
     return 0
+
+
+def _play_hook() -> Callable[[argparse.Namespace], int]:
+    """The ``seats`` hook of the ``cardgame.play`` group (sims registers it): this package
+    cannot seat strategies or a person itself, as it imports no layer above it."""
+    found = [e for e in entry_points(group=PLAY_HOOK_GROUP) if e.name == "seats"]
+    if not found:
+        raise UsageError("--human and --strategies need the sims package (its play hook)")
+    try:
+        hook: Callable[[argparse.Namespace], int] = found[0].load()
+        return hook
+    except Exception as exc:  # any error of the other layer's import
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"the play hook ({found[0].value}) cannot load: {first}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -109,12 +129,26 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _add_core_commands(sub: argparse._SubParsersAction) -> None:
-    play = sub.add_parser("play", help="play and narrate one game with random legal players")
-    play.add_argument("--players", type=int, default=3, help="2, 3 or 4 (default 3)")
+    play = sub.add_parser(
+        "play",
+        help="play and narrate one game with random legal players",
+        description="Random legal players narrate a game; --human seats you at the terminal, "
+        "--strategies seats scripted strategies (as cardgame watch).",
+    )
+    play.add_argument("--players", type=int, help=f"2, 3 or 4 (default {DEFAULT_PLAYERS})")
     play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
     play.add_argument(
         "--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\''
+    )
+    play.add_argument(
+        "--human", type=int, metavar="SEAT", help="you play this seat (0 starts), at the terminal"
+    )
+    play.add_argument(
+        "--strategies",
+        metavar="NAMES",
+        help="scripted strategies, comma separated: every seat, or with --human the other "
+        "seats in order (or one for all; default planner)",
     )
     talk = play.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="no narration: the result only")

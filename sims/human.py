@@ -1,0 +1,396 @@
+"""`cardgame play --human SEAT --strategies ...`: a seat for a person at the terminal.
+
+The engine's `cardgame play` seats random players and cannot import this layer; given
+``--human`` or ``--strategies`` it hands the game to the ``play`` hook this module registers
+in the ``cardgame.play`` entry-point group (pyproject.toml). The other seats are scripted
+strategies, seeded as `cardgame watch` seeds them, so a game without a human seat is the
+game `cardgame watch` plays.
+
+Before each of the person's decisions the terminal shows what the seat may know: its own
+hand and destinations, everything public, the rivals' turns as the table saw them (no card
+drawn blind, no destination drawn), and every circulation pile as a face-down count (R9: a
+pile is hidden from its owner too; remembering it is the player's job). ``q`` or Ctrl-D
+stops the game; the record of the turns played so far is saved (``--save``) and opens in
+`cardgame view`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cardgame import Game, GameState, KeepDestinations, Rules
+from cardgame import actions as A
+from cardgame.cards import CARD_NAMES, COLOURS
+from cardgame.catalogue import Catalogue
+from cardgame.knowledge import KnowledgeTracker
+from cardgame.narrate import _pile, _resolution, _turn_line, destination, narrate, plural
+from cardgame.record import save, to_record
+from cardgame.state import KEEP_DRAWN, SECOND_PICK, SETUP_KEEP
+
+from .errors import StudyError
+from .match import GameSpec, _seat_rng
+from .strategy import Strategy, spec
+from .winchance import unfinished_record
+
+HUMAN = "human"  # the strategy name a person's seat gets in the record
+DEFAULT_RIVAL = "planner"
+PASS_TEXT = "passes (no legal action)"  # the narration's words for a pass
+FINAL_HEAD = "--- Final scores"  # the narration's last section
+
+
+class Stop(Exception):
+    """The person ended the game (``q`` or end of input)."""
+
+
+# ------------------------------------------------------------------ what the table saw
+
+
+def public_line(turn: dict[str, Any], catalogue: Catalogue) -> str:
+    """A turn as the other seats saw it: the narration's line with the cards drawn blind
+    and the destinations drawn hidden (their counts are not)."""
+    kind = turn["action"]["type"]
+    if kind in ("draw_deck", "draw_face_up"):
+        picks = [{**p, "card": "a card"} if p["from"] == "deck" else p for p in turn["picks"]]
+        return _turn_line({**turn, "picks": picks}, catalogue)
+    if kind == "draw_destinations":
+        head = _turn_line({**turn, "action": {"type": "pass"}}, catalogue)
+        drawn, kept = turn["destinations"]["drawn"], turn["destinations"]["kept"]
+        return head.removesuffix(PASS_TEXT) + (
+            f"draws {plural(len(drawn), 'destination')} and keeps {len(kept)}"
+        )
+    return _turn_line(turn, catalogue)
+
+
+def seen_line(turn: dict[str, Any], catalogue: Catalogue, seat: int | None) -> str:
+    """A turn as ``seat`` saw it: its own turns whole, the others' as ``public_line``;
+    ``seat`` None sees everything."""
+    if seat is None or turn["seat"] == seat:
+        return _turn_line(turn, catalogue)
+    return public_line(turn, catalogue)
+
+
+# ------------------------------------------------------------------ describing choices
+
+
+def describe(action: A.Action, view: Any) -> str:
+    """One legal action in words, with what it does to a rival where it steals (R12)."""
+    if isinstance(action, A.DrawDeck):
+        verb = "take the top card of" if view.phase == SECOND_PICK else "draw from"
+        return f"{verb} the deck (blind; {view.deck_size} left)"
+    if isinstance(action, A.DrawFaceUp):
+        card = CARD_NAMES[view.face_up[action.slot]]
+        note = " (counts as both cards, R10)" if card == "locomotive" else ""
+        return f"take face-up {card} (slot {action.slot}){note}"
+    if isinstance(action, A.PlaceColumn):
+        locos = f" + {plural(action.locos, 'locomotive')}" if action.locos else ""
+        text = f"place a column of {action.wagons} {COLOURS[action.colour]}{locos}"
+        owner = view.yard_owner[action.colour]
+        if owner >= 0 and owner != view.seat:
+            size = view.yard_wagons[action.colour] + view.yard_locos[action.colour]
+            text += f" (beats seat {owner}'s column of {size}: discarded, R12)"
+        return text
+    if isinstance(action, A.PlaceThree):
+        return "place three singles: " + ", ".join(COLOURS[c] for c in action.colours)
+    if isinstance(action, A.DrawDestinations):
+        drawn = min(view.rules.destinations_drawn, view.destination_deck_size)
+        return f"draw destinations (the top {drawn} of {view.destination_deck_size}, R13)"
+    if isinstance(action, A.Pass):
+        return "pass (no legal action, R14)"
+    return repr(action)
+
+
+def _row(face_up: Sequence[int]) -> str:
+    return "  ".join(
+        f"[{slot}] {CARD_NAMES[c] if c >= 0 else 'empty'}" for slot, c in enumerate(face_up)
+    )
+
+
+def table_lines(view: Any, names: Sequence[str], catalogue: Catalogue) -> list[str]:
+    """What the seat may know, as lines: the table, its hand and destinations, the rest."""
+    me = view.seat
+    lines = [
+        f"Round {view.round} of {view.rounds_total}, turn {view.turn}"
+        + (" - final round (R15)" if view.final_round else ""),
+        f"Deck {plural(view.deck_size, 'card')}, discard {plural(sum(view.discard), 'card')}, "
+        f"destination deck {view.destination_deck_size}",
+        f"Face-up: {_row(view.face_up)}",
+    ]
+    for seat in range(view.players):
+        who = "you" if seat == me else f"seat {seat} ({names[seat]})"
+        yard = [
+            f"{COLOURS[c]} {view.yard_wagons[c]}"
+            + (f"+{view.yard_locos[c]} loco" if view.yard_locos[c] else "")
+            for c in range(len(COLOURS))
+            if view.yard_owner[c] == seat
+        ]
+        hand = (
+            f"hand {_pile(list(view.hand))} ({plural(sum(view.hand), 'card')})"
+            if seat == me
+            else f"hand {plural(view.hand_sizes[seat], 'card')}"
+        )
+        pile = plural(sum(view.circulations[seat]), "card")
+        lines.append(
+            f"  {who}: {hand}; yard {', '.join(yard) or 'empty'}; "
+            f"circulation pile {pile} (face down); destinations held {view.held_counts[seat]}"
+            + (f", reached {len(view.reached[seat])}" if view.reached[seat] else "")
+        )
+    lines.append("Your destinations: " + _destinations(view.held_ids, catalogue))
+    if view.reached[me]:
+        lines.append("Reached (set aside): " + _destinations(view.reached[me], catalogue))
+    return lines
+
+
+def _destinations(ids: Sequence[int], catalogue: Catalogue) -> str:
+    return "; ".join(_destination(d, catalogue) for d in ids) or "none"
+
+
+def _destination(dest_id: int, catalogue: Catalogue) -> str:
+    """``#24 Miami-Boston (12) [blue orange red]``: the narration's name and the cards."""
+    cards = " ".join(COLOURS[c] for c in catalogue.destination(dest_id).colours)
+    return f"{destination(dest_id, catalogue)} [{cards}]"
+
+
+# ------------------------------------------------------------------ the person's seat
+
+
+class Person:
+    """Asks the person for each decision of its seat; input that is no choice is asked
+    again, ``q`` or end of input raises ``Stop``."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        catalogue: Catalogue,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.names = list(names)
+        self.catalogue = catalogue
+        self.read = read
+        self.write = write
+
+    def decide(self, view: Any) -> A.Action:
+        if view.phase in (SETUP_KEEP, KEEP_DRAWN):
+            return self._keep(view)
+        if view.phase == SECOND_PICK:  # only the row and the hand changed since the first
+            self.write(f"Your hand: {_pile(list(view.hand))}")
+            self.write(f"Face-up: {_row(view.face_up)}")
+            self.write(f"Your second card (seat {view.seat}):")
+        else:
+            for line in table_lines(view, self.names, self.catalogue):
+                self.write(line)
+            self.write(f"Your move (seat {view.seat}):")
+        choices = view.legal_actions()
+        for number, action in enumerate(choices, start=1):
+            self.write(f"  {number:>3}  {describe(action, view)}")
+        while True:
+            answer = self._ask(f"Choose 1-{len(choices)} (q to stop): ")
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                return choices[int(answer) - 1]
+            self.write(f"Not a choice: {answer!r}. Type a number from 1 to {len(choices)}, or q.")
+
+    def _keep(self, view: Any) -> A.Action:
+        offer = list(view.offer_ids)
+        minimum = view.rules.destinations_min_keep if view.phase == SETUP_KEEP else 0
+        if view.phase == SETUP_KEEP:
+            self.write(f"Your hand: {_pile(list(view.hand))}")
+        self.write(f"Destinations on offer to seat {view.seat} (keep at least {minimum}):")
+        for number, dest_id in enumerate(offer, start=1):
+            self.write(f"  {number:>3}  {_destination(dest_id, self.catalogue)}")
+        while True:
+            answer = self._ask("Numbers to keep, e.g. 1 3 ('all', 'none'; q to stop): ")
+            picked = _picked(answer.lower(), len(offer))
+            if picked is None:
+                self.write(f"Not a choice: {answer!r}. Type numbers from 1 to {len(offer)}.")
+                continue
+            if len(picked) < minimum:
+                self.write(f"Keep at least {minimum} (R5).")
+                continue
+            action = KeepDestinations(tuple(offer[i - 1] for i in sorted(picked)))
+            if view.is_legal(action):
+                return action
+            self.write("Not a legal keep; try again.")
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            answer = self.read(prompt).strip()
+        except EOFError:
+            raise Stop from None
+        if answer.lower() in ("q", "quit"):
+            raise Stop
+        return answer
+
+
+def _picked(answer: str, size: int) -> set[int] | None:
+    if answer == "all":
+        return set(range(1, size + 1))
+    if answer in ("none", "0"):
+        return set()
+    words = answer.replace(",", " ").split()
+    if not words or not all(w.isdigit() and 1 <= int(w) <= size for w in words):
+        return None
+    return {int(w) for w in words}
+
+
+# ------------------------------------------------------------------ the game
+
+
+def seat_names(players: int | None, human: int | None, strategies: str | None) -> list[str]:
+    """One strategy name per seat, ``HUMAN`` at the person's seat. ``--strategies`` names
+    the other seats in order, or one name for all of them (default planner)."""
+    names = [s.strip() for s in (strategies or "").split(",") if s.strip()]
+    if strategies is not None and not names:
+        raise StudyError("--strategies: name at least one strategy")
+    if human is None:
+        count = players if players is not None else len(names)
+        if len(names) != count:
+            raise StudyError(
+                f"--strategies: name one strategy per seat ({count}), got {len(names)}"
+            )
+        seats = names
+    else:
+        count = players if players is not None else (len(names) + 1 if len(names) > 1 else 3)
+        if not 0 <= human < max(count, 1):
+            raise StudyError(f"--human: seat {human} is not one of 0-{count - 1}")
+        others = names or [DEFAULT_RIVAL]
+        if len(others) == 1:
+            others = others * (count - 1)
+        if len(others) != count - 1:
+            raise StudyError(
+                f"--strategies: name the {count - 1} other seats (or one name for all), "
+                f"got {len(others)}"
+            )
+        seats = [*others[:human], HUMAN, *others[human:]]
+    if not 2 <= len(seats) <= 4:
+        raise StudyError(f"--players: 2, 3 or 4 seats, got {len(seats)}")
+    return seats
+
+
+def _rivals(game: Game, names: Sequence[str], human: int | None) -> list[Strategy | None]:
+    """Each scripted seat's strategy, with the RNG the simulator (and `cardgame watch`)
+    gives that seat in that game."""
+    seats = tuple(map(spec, names))
+    table = GameSpec("play", "play", "base", game.rules, game.players, seats, 0, game.seed)
+    out: list[Strategy | None] = []
+    for seat, seat_spec in enumerate(seats):
+        if seat == human:
+            out.append(None)
+            continue
+        seat_spec.check()
+        out.append(seat_spec.build(_seat_rng(table, seat)))
+    return out
+
+
+class Feed:
+    """Prints, before each of the person's decisions, what happened since the last one:
+    the turns as its seat saw them, and the resolutions (R16) in their place."""
+
+    def __init__(self, seat: int, catalogue: Catalogue, show: Callable[[str], None]) -> None:
+        self.seat = seat
+        self.catalogue = catalogue
+        self.show = show
+        self.turns = 0
+        self.resolutions = 0
+
+    def update(self, record: dict[str, Any]) -> None:
+        resolutions = record["resolutions"]
+        for turn in record["turns"][self.turns :]:
+            self._resolutions_before(turn["round"], resolutions)
+            self.show(seen_line(turn, self.catalogue, self.seat))
+        self.turns = len(record["turns"])
+        self._resolutions_before(None, resolutions)
+
+    def _resolutions_before(self, round_number: int | None, resolutions: list[Any]) -> None:
+        while self.resolutions < len(resolutions) and (
+            round_number is None or resolutions[self.resolutions]["round"] < round_number
+        ):
+            for line in _resolution(resolutions[self.resolutions], self.catalogue):
+                self.show(line)
+            self.resolutions += 1
+
+
+def play_seats(
+    game: Game,
+    names: Sequence[str],
+    human: int | None,
+    person: Person | None,
+    show: Callable[[str], None] = print,
+) -> tuple[GameState, bool]:
+    """Play the game, asking ``person`` at seat ``human``. Returns the state and whether
+    the game reached its end (``False``: the person stopped it)."""
+    strategies = _rivals(game, names, human)  # an unknown name stops it here
+    if human is not None:
+        show(
+            f"Ticket to Ride: The Card Game - {game.players} players, seed {game.seed}; "
+            f"you are seat {human}. Seats: " + ", ".join(f"{s} ({n})" for s, n in enumerate(names))
+        )
+    state = game.new_state(record=True)
+    record: dict[str, Any] = state.record  # type: ignore[assignment]
+    trackers = [
+        KnowledgeTracker(state, seat) if getattr(type(s), "remembers_game", False) else None
+        for seat, s in enumerate(strategies)
+    ]
+    watching = [t for t in trackers if t is not None]
+    feed = Feed(human, game.catalogue, show) if human is not None else None
+    try:
+        while not state.is_over:
+            seat = state.seat
+            strategy, tracker = strategies[seat], trackers[seat]
+            if strategy is None:
+                assert person is not None and feed is not None
+                feed.update(record)
+                action = person.decide(state.view(seat))
+            elif tracker is not None:
+                action = strategy.decide_knowing(tracker.knowledge(state))  # type: ignore[attr-defined]
+            else:
+                action = strategy.decide(state.view(seat))
+            for watcher in watching:
+                watcher.before(state, action)
+            state.apply(action)
+    except Stop:
+        return state, False
+    if feed is not None:
+        feed.update(record)
+    return state, True
+
+
+def play(args: argparse.Namespace) -> int:
+    """The ``cardgame.play`` hook: `cardgame play` with ``--human`` or ``--strategies``."""
+    names = seat_names(args.players, args.human, args.strategies)
+    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    game = Game(len(names), args.seed, rules)
+    human = args.human
+    person = Person(names, game.catalogue) if human is not None else None
+    if person is not None:
+        print(
+            f"Ticket to Ride: The Card Game - {game.players} players, seed {game.seed}; "
+            f"you are seat {human}. Seats: " + ", ".join(f"{s} ({n})" for s, n in enumerate(names))
+        )
+    state, finished = play_seats(game, names, human, person)
+    record = to_record(state, names) if finished else unfinished_record(state, names)
+    if not finished:
+        print(f"Game stopped after {plural(len(record['turns']), 'turn')}.")
+    elif args.quiet:
+        result = record["result"]
+        print(
+            f"seed {game.seed}, {game.players} players: scores "
+            f"{[s['total'] for s in result['scores']]}, winners {result['winners']}, "
+            f"{result['turns']} turns"
+        )
+    else:
+        lines = list(narrate(record, game.catalogue, verbose=args.verbose))
+        if person is not None:  # the turns and resolutions were shown as they happened
+            lines = lines[next(i for i, x in enumerate(lines) if x.startswith(FINAL_HEAD)) :]
+        for line in lines:
+            print(line)
+    if args.save:
+        try:
+            save(record, Path(args.save))
+        except OSError as exc:
+            raise StudyError(f"{args.save}: cannot write: {exc.strerror or exc}") from None
+        print(f"Saved the game record to {args.save} (see it: cardgame view {args.save})")
+    return 0
