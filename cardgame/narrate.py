@@ -31,7 +31,7 @@ def _cards(names: Iterable[str]) -> str:
     return ", ".join(_card_count(n, name) for name, n in counts.items()) or "nothing"
 
 
-def _pile(counts: list[int]) -> str:
+def pile_text(counts: list[int]) -> str:
     return ", ".join(_card_count(n, CARD_NAMES[c]) for c, n in enumerate(counts) if n) or "nothing"
 
 
@@ -82,8 +82,9 @@ def _tables(table: Table) -> Iterator[str]:
             if table.yard_owner[c] == seat
         ]
         yield (
-            f"      seat {seat}: hand {_pile(list(hand))}; "
-            f"yard {', '.join(yard) or 'empty'}; circulation {_pile(list(table.circulation[seat]))}"
+            f"      seat {seat}: hand {pile_text(list(hand))}; "
+            f"yard {', '.join(yard) or 'empty'}; "
+            f"circulation {pile_text(list(table.circulation[seat]))}"
         )
 
 
@@ -110,7 +111,7 @@ def narrate(
     for turn in record["turns"]:
         if turn["round"] != current_round:
             if current_round in resolutions:
-                yield from _resolution(resolutions[current_round], catalogue)
+                yield from resolution_lines(resolutions[current_round], catalogue)
             current_round = turn["round"]
             in_final = False
             start = rounds[current_round]
@@ -122,15 +123,15 @@ def narrate(
         if turn["final_round"] and not in_final:
             in_final = True
             yield "*** The train deck is empty: final round, each seat plays one more turn (R15)"
-        yield _turn_line(turn, catalogue)
+        yield turn_line(turn, catalogue)
         if tables is not None:
             yield from _tables(next(tables))
     if current_round in resolutions:
-        yield from _resolution(resolutions[current_round], catalogue)
+        yield from resolution_lines(resolutions[current_round], catalogue)
     yield from _final_table(record)
 
 
-def _turn_line(turn: dict[str, Any], catalogue: Catalogue) -> str:
+def turn_line(turn: dict[str, Any], catalogue: Catalogue) -> str:
     step1 = turn["step1"]
     moved = f"moves {_cards(step1)} to circulation; " if step1 else ""
     line = f"Turn {turn['turn']:3d} seat {turn['seat']}: {moved}{_action(turn, catalogue)}"
@@ -144,7 +145,7 @@ def _turn_line(turn: dict[str, Any], catalogue: Catalogue) -> str:
     return line
 
 
-def _resolution(resolution: dict[str, Any], catalogue: Catalogue) -> Iterator[str]:
+def resolution_lines(resolution: dict[str, Any], catalogue: Catalogue) -> Iterator[str]:
     yield f"--- Round {resolution['round']} resolution (R16)"
     for seat in resolution["seats"]:
         got = seat["reached"]

@@ -48,6 +48,7 @@ __all__ = [
     "Entry",
     "ReplayResult",
     "Table",
+    "decisions",
     "digest_of",
     "dumps",
     "first_difference",
@@ -58,6 +59,7 @@ __all__ = [
     "record_catalogue",
     "replay",
     "save",
+    "shuffle_orders",
     "to_record",
     "turn_tables",
     "validate",
@@ -298,7 +300,7 @@ class ReplayResult:
     divergence: str | None = None
 
 
-def _shuffle_orders(record: dict[str, Any]) -> list[tuple[str, list[int]]]:
+def shuffle_orders(record: dict[str, Any]) -> list[tuple[str, list[int]]]:
     orders = []
     for entry in record["shuffles"]:
         order = entry["order"]
@@ -308,7 +310,7 @@ def _shuffle_orders(record: dict[str, Any]) -> list[tuple[str, list[int]]]:
     return orders
 
 
-def _decisions(turn: dict[str, Any]) -> Iterator[A.Action]:
+def decisions(turn: dict[str, Any]) -> Iterator[A.Action]:
     """The decisions a recorded turn was made of, in order."""
     yield A.from_dict(turn["action"])
     for pick in turn.get("picks", [])[1:]:
@@ -370,7 +372,7 @@ def replay(record: Any, catalogue: Catalogue | None = None) -> ReplayResult:
 
 def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> ReplayResult:
     game = Game(record["players"], record["seed"], rules, catalogue)
-    shuffles = SeedCheckedShuffles(_shuffle_orders(record), record["seed"])
+    shuffles = SeedCheckedShuffles(shuffle_orders(record), record["seed"])
     state = game.new_state(record=True, shuffles=shuffles)
     for index, kept in enumerate(record["setup"]["kept"]):
         try:
@@ -384,7 +386,7 @@ def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Repla
         if state.is_over:
             return _diverged(state, f"turns[{index}]: the replayed game ended before it")
         try:
-            for action in _decisions(turn):
+            for action in decisions(turn):
                 state.apply(action)
         except IllegalActionError as exc:
             return _diverged(state, f"{where}: {exc}")
@@ -464,13 +466,13 @@ def turn_tables(record: dict[str, Any], catalogue: Catalogue | None = None) -> l
     """
     rules = Rules.from_dict(record["rules"])
     game = Game(record["players"], record["seed"], rules, record_catalogue(record, catalogue))
-    state = game.new_state(record=True, shuffles=RecordedShuffles(_shuffle_orders(record)))
+    state = game.new_state(record=True, shuffles=RecordedShuffles(shuffle_orders(record)))
     log = _TurnLog(state)
     state.record["turns"] = log  # type: ignore[index]
     for kept in record["setup"]["kept"]:
         state.apply(A.KeepDestinations(tuple(kept)))
     for turn in record["turns"]:
-        for action in _decisions(turn):
+        for action in decisions(turn):
             state.apply(action)
     if len(log.tables) != len(record["turns"]):  # the engine no longer logs turns this way
         raise RecordError("cannot rebuild the table after each turn of this record")

@@ -27,12 +27,12 @@ from cardgame import actions as A
 from cardgame.cards import CARD_NAMES, COLOURS
 from cardgame.catalogue import Catalogue
 from cardgame.knowledge import KnowledgeTracker
-from cardgame.narrate import _pile, _resolution, _turn_line, destination, narrate, plural
+from cardgame.narrate import destination, narrate, pile_text, plural, resolution_lines, turn_line
 from cardgame.record import save, to_record
 from cardgame.state import KEEP_DRAWN, SECOND_PICK, SETUP_KEEP
 
 from .errors import StudyError
-from .match import GameSpec, _seat_rng
+from .match import GameSpec, seat_rng
 from .strategy import Strategy, spec
 from .winchance import unfinished_record
 
@@ -55,21 +55,21 @@ def public_line(turn: dict[str, Any], catalogue: Catalogue) -> str:
     kind = turn["action"]["type"]
     if kind in ("draw_deck", "draw_face_up"):
         picks = [{**p, "card": "a card"} if p["from"] == "deck" else p for p in turn["picks"]]
-        return _turn_line({**turn, "picks": picks}, catalogue)
+        return turn_line({**turn, "picks": picks}, catalogue)
     if kind == "draw_destinations":
-        head = _turn_line({**turn, "action": {"type": "pass"}}, catalogue)
+        head = turn_line({**turn, "action": {"type": "pass"}}, catalogue)
         drawn, kept = turn["destinations"]["drawn"], turn["destinations"]["kept"]
         return head.removesuffix(PASS_TEXT) + (
             f"draws {plural(len(drawn), 'destination')} and keeps {len(kept)}"
         )
-    return _turn_line(turn, catalogue)
+    return turn_line(turn, catalogue)
 
 
 def seen_line(turn: dict[str, Any], catalogue: Catalogue, seat: int | None) -> str:
     """A turn as ``seat`` saw it: its own turns whole, the others' as ``public_line``;
     ``seat`` None sees everything."""
     if seat is None or turn["seat"] == seat:
-        return _turn_line(turn, catalogue)
+        return turn_line(turn, catalogue)
     return public_line(turn, catalogue)
 
 
@@ -128,7 +128,7 @@ def table_lines(view: Any, names: Sequence[str], catalogue: Catalogue) -> list[s
             if view.yard_owner[c] == seat
         ]
         hand = (
-            f"hand {_pile(list(view.hand))} ({plural(sum(view.hand), 'card')})"
+            f"hand {pile_text(list(view.hand))} ({plural(sum(view.hand), 'card')})"
             if seat == me
             else f"hand {plural(view.hand_sizes[seat], 'card')}"
         )
@@ -177,7 +177,7 @@ class Person:
         if view.phase in (SETUP_KEEP, KEEP_DRAWN):
             return self._keep(view)
         if view.phase == SECOND_PICK:  # only the row and the hand changed since the first
-            self.write(f"Your hand: {_pile(list(view.hand))}")
+            self.write(f"Your hand: {pile_text(list(view.hand))}")
             self.write(f"Face-up: {_row(view.face_up)}")
             self.write(f"Your second card (seat {view.seat}):")
         else:
@@ -197,7 +197,7 @@ class Person:
         offer = list(view.offer_ids)
         minimum = view.rules.destinations_min_keep if view.phase == SETUP_KEEP else 0
         if view.phase == SETUP_KEEP:
-            self.write(f"Your hand: {_pile(list(view.hand))}")
+            self.write(f"Your hand: {pile_text(list(view.hand))}")
         self.write(f"Destinations on offer to seat {view.seat} (keep at least {minimum}):")
         for number, dest_id in enumerate(offer, start=1):
             self.write(f"  {number:>3}  {_destination(dest_id, self.catalogue)}")
@@ -281,7 +281,7 @@ def _rivals(game: Game, names: Sequence[str], human: int | None) -> list[Strateg
             out.append(None)
             continue
         seat_spec.check()
-        out.append(seat_spec.build(_seat_rng(table, seat)))
+        out.append(seat_spec.build(seat_rng(table, seat)))
     return out
 
 
@@ -308,7 +308,7 @@ class Feed:
         while self.resolutions < len(resolutions) and (
             round_number is None or resolutions[self.resolutions]["round"] < round_number
         ):
-            for line in _resolution(resolutions[self.resolutions], self.catalogue):
+            for line in resolution_lines(resolutions[self.resolutions], self.catalogue):
                 self.show(line)
             self.resolutions += 1
 

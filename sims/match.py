@@ -210,7 +210,7 @@ class _NativeLoop:
         if made is None:
             return None
         cls, knobs = made
-        rng = _seat_rng(spec, seat) if cls is self.seeded else self.unused_rng
+        rng = seat_rng(spec, seat) if cls is self.seeded else self.unused_rng
         return self.native_twin(cls(rng, knobs))
 
     def _make(self, seat_spec: StrategySpec) -> tuple[type[Strategy], Any] | None:
@@ -257,7 +257,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
     Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
     seat_spec = spec.seats[seat]
-    rng = _seat_rng(spec, seat)
+    rng = seat_rng(spec, seat)
     if spec.isolation == "process" and is_guest(seat_spec):
         try:
             prepare(seat_spec, decision_seconds)
@@ -277,7 +277,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
     return built
 
 
-def _seat_rng(spec: GameSpec, seat: int) -> random.Random:
+def seat_rng(spec: GameSpec, seat: int) -> random.Random:
     """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
     return random.Random(stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}"))
 

@@ -27,7 +27,7 @@ from cardgame import record as rec
 from cardgame.cards import CARD_NAMES
 from cardgame.catalogue import Catalogue, default_catalogue
 from cardgame.errors import CardgameError, IllegalActionError, RecordError
-from cardgame.record import _decisions, _shuffle_orders
+from cardgame.record import decisions, shuffle_orders
 from cardgame.record_schema import FORMAT, TRAIN_KINDS, VERSION, rules_dict, validate
 from cardgame.shuffling import SeedCheckedShuffles, SeededShuffles
 from cardgame.state import SETUP_KEEP
@@ -184,7 +184,7 @@ def positions(
 
 def _positions(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Iterator[Position]:
     game = Game(record["players"], record["seed"], rules, catalogue)
-    shuffles = SeedCheckedShuffles(_shuffle_orders(record), record["seed"])
+    shuffles = SeedCheckedShuffles(shuffle_orders(record), record["seed"])
     state = game.new_state(record=True, shuffles=shuffles)
     log = _TurnLog(state)
     state.record["turns"] = log  # type: ignore[index]
@@ -201,7 +201,7 @@ def _positions(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> It
         if state.is_over:
             raise RecordError(f"does not replay: turns[{index}]: the game ended before it")
         try:
-            for action in _decisions(turn):
+            for action in decisions(turn):
                 state.apply(action)
         except IllegalActionError as exc:
             raise RecordError(f"does not replay: turn {index + 1}: {exc}") from None

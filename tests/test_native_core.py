@@ -20,7 +20,7 @@ from cardgame.cli import main
 from cardgame.errors import IllegalActionError
 from cardgame.observation import SeatView
 from cardgame.randomplay import play_random
-from cardgame.record import _decisions, _shuffle_orders, dumps, replay, to_record
+from cardgame.record import decisions, dumps, replay, shuffle_orders, to_record
 from cardgame.scoring import final_scores, winners
 from cardgame.shuffling import RecordedShuffles, SeededShuffles
 from cardgame.state import GameState
@@ -382,12 +382,12 @@ def test_python_records_replay_on_the_native_state(players, rules):
 def _replayed_on_native(game: Game, record: dict) -> Any:
     """The recorded game replayed on the native core (its shuffles from the record), as a
     GameState whose shuffle source is the record's."""
-    shuffles = RecordedShuffles(_shuffle_orders(record))
+    shuffles = RecordedShuffles(shuffle_orders(record))
     native = _core.NativeState.new(game, record=True, shuffles=shuffles)
     for kept in record["setup"]["kept"]:
         native.apply(KeepDestinations(tuple(kept)))
     for turn in record["turns"]:
-        for action in _decisions(turn):
+        for action in decisions(turn):
             native.apply(action)
     assert native.is_over
     assert dumps(to_record(native)) == dumps(record)

@@ -11,7 +11,7 @@ from cardgame import Game, RecordError, Rules
 from cardgame import actions as A
 from cardgame.cli import main
 from cardgame.randomplay import play_random
-from cardgame.record import _decisions, _shuffle_orders, digest_of, load, replay, to_record
+from cardgame.record import decisions, digest_of, load, replay, shuffle_orders, to_record
 from cardgame.shuffling import RecordedShuffles
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
@@ -32,11 +32,11 @@ def _sealed(record: dict) -> dict:
 def _before_last_turn(record: dict):
     """The recorded game replayed up to the start of its last turn (step 1 done)."""
     game = Game(record["players"], record["seed"], Rules.from_dict(record["rules"]))
-    state = game.new_state(record=True, shuffles=RecordedShuffles(_shuffle_orders(record)))
+    state = game.new_state(record=True, shuffles=RecordedShuffles(shuffle_orders(record)))
     for kept in record["setup"]["kept"]:
         state.apply(A.KeepDestinations(tuple(kept)))
     for turn in record["turns"][:-1]:
-        for action in _decisions(turn):
+        for action in decisions(turn):
             state.apply(action)
     return state
 
