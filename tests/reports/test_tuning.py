@@ -1,0 +1,188 @@
+"""`cardgame tune` (issue 15): the command's errors, and tune.html drawn offline."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from reports.tuning import page, resume_command, run_command
+
+TINY = """
+name = "tiny"
+seed = 5
+players = [2]
+lineups = [["planner", "thief"]]
+games_per_cell = 10
+"""
+EDITS = "face_up = { values = [3, 7] }\nstarting_hand = { within = 1 }\n"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("inputs")
+    (folder / "tiny.toml").write_text(TINY)
+    (folder / "edits.toml").write_text(EDITS)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tuned(files, tmp_path_factory):
+    out = tmp_path_factory.mktemp("tune") / "t"
+    code = run_command(
+        [
+            str(files / "tiny.toml"),
+            "--objective",
+            "seat",
+            "--edits",
+            str(files / "edits.toml"),
+            "--budget",
+            "1600",
+            "--holdout",
+            "200",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    return out
+
+
+def test_the_command_writes_the_page_the_study_and_the_evaluations(tuned, capsys):
+    for name in ("tune.html", "edits.toml", "tune.json", "evaluations.parquet"):
+        assert (tuned / name).is_file()
+    assert (tuned / "evaluations" / "holdout" / "2p-planner+thief" / "manifest.json").is_file()
+    text = (tuned / "tune.html").read_text()
+    assert "plotly.js v" in text and 'src="https://cdn.plot.ly' not in text  # opens offline
+    for heading in ("Verdict", "The edits", "Before and after", "Method", "Data"):
+        assert heading in text
+    assert text.count('class="plotly-graph-div"') >= 3
+
+
+def test_rerunning_the_same_command_continues_and_gives_the_same_page(files, tuned):
+    first = page(tuned)
+    code = run_command(
+        [
+            str(files / "tiny.toml"),
+            "--objective",
+            "seat",
+            "--edits",
+            str(files / "edits.toml"),
+            "--budget",
+            "1600",
+            "--holdout",
+            "200",
+            "--workers",
+            "2",
+            "--out",
+            str(tuned),
+            "--no-progress",
+            "--resume",
+        ]
+    )
+    assert code == 0
+    assert page(tuned) == first
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--objective", "speed"], "unknown objective 'speed'"),
+        (["--objective", "seat", "--budget", "0"], "budget: must be at least 1"),
+        (["--objective", "seat", "--max-edits", "0"], "max-edits: must be at least 1"),
+        (["--objective", "seat", "--edits", "missing.toml"], "missing.toml: no such edits file"),
+        (["--objective", "seat", "--edits", "bad.toml"], "bad.toml: unknown parameter 'colour'"),
+        (["--objective", "seat", "--edits", "broken.toml"], "broken.toml: not valid TOML"),
+        (["--objective", "seat", "--cards", "nowhere"], "cards"),
+        (["--objective", "seat", "--bands", "seat=-1"], "bands: seat must be above 0"),
+        (["--objective", "seat", "--players", "3"], "no line-up of [3] players"),
+    ],
+)
+def test_bad_options_and_files_are_one_line_exit_2_nothing_written(
+    files, tmp_path, capsys, monkeypatch, argv, message
+):
+    monkeypatch.chdir(files)
+    (files / "bad.toml").write_text("colour = { within = 1 }\n")
+    (files / "broken.toml").write_text("face_up = {\n")
+    out = tmp_path / "t"
+    code = run_command(["tiny.toml", *argv, "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_missing_required_option_is_one_line(files, capsys):
+    with pytest.raises(SystemExit) as info:
+        run_command([str(files / "tiny.toml"), "--out", "x"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--objective" in err and err.count("\n") == 1
+
+
+def test_the_resume_hint_repeats_the_options():
+    import argparse
+
+    args = argparse.Namespace(
+        study="s.toml",
+        objective="seat",
+        out="t",
+        edits=None,
+        max_edits=2,
+        budget=5000,
+        holdout=None,
+        cards=None,
+        players=[2],
+        seed=None,
+        bands=None,
+        suspects=3,
+        workers=2,
+    )
+    assert resume_command(args) == (
+        "cardgame tune s.toml --objective seat --out t --budget 5000 --players 2 --workers 2 "
+        "--resume"
+    )
+
+
+def test_tune_html_draws_every_figure_in_headless_chromium(tuned, tmp_path):
+    browser = next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
+    if browser is None:
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("REQUIRE_BROWSER is set but no Chromium was found")
+        pytest.skip("no Chromium on this machine (.ci/run installs it)")
+    page_file = tuned / "tune.html"
+    result = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=15000",
+            "--dump-dom",
+            page_file.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    dom = result.stdout
+    figures = page_file.read_text().count('class="plotly-graph-div"')
+    assert dom.count("js-plotly-plot") >= figures
+    errors = dom.split('id="page-errors"', 1)[1].split("</div>", 1)[0]
+    assert errors.strip(">").strip() == "", f"script errors: {errors}"
