@@ -7,13 +7,18 @@ so the runner (tqdm, pandas, pyarrow, SimPy, Dask) is imported when a study runs
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import NoReturn
 
-from .errors import StudyError
+from .errors import RunStopped, StudyError
 from .strategy import strategy_help
 
 EXIT_FAILURES = 1
@@ -22,6 +27,8 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 BACKENDS = ("local", "dask")  # as sims.runner.BACKENDS, without importing the runner
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_GRACE_SECONDS = 10.0  # after a stop signal the process is gone within this, whatever
 DEFAULT_STUDY = "strategy-ladder"  # as sims.study.DEFAULT_STUDY
 
 
@@ -61,7 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(--strategies, --players, --games, --seed), an ad-hoc study named after its "
         "strategies and player counts runs into results/adhoc-<strategies>-<players>p.",
         epilog=f"{strategy_help()} Ctrl-C or SIGTERM stops cleanly (exit {EXIT_INTERRUPTED} or "
-        f"{EXIT_TERMINATED}) and prints the command that resumes the run.",
+        f"{EXIT_TERMINATED}) and prints the command that resumes the run; so does a run stopped "
+        "by a full disk, a lost Dask scheduler or a Dask cluster without workers (one line, "
+        f"exit {EXIT_BAD_INPUT}).",
     )
     parser.add_argument("study", nargs="?", help="study file or name")
     parser.add_argument("--games", type=int, help="games per cell")
@@ -119,7 +128,69 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
     return shlex.join([*argv, "--resume"])
 
 
+class _Signals:
+    """SIGINT and SIGTERM as a flag for the whole command, which the runner polls.
+
+    Installed before the heavy imports, so a Ctrl-C at any moment of the command is a clean
+    stop and never a traceback. A signal ignored from the start (``nohup``, a background job
+    of a script) stays ignored: that is what the caller asked for. Once a signal came, a
+    watchdog thread ends the process if the clean-up has not within ``STOP_GRACE_SECONDS``
+    (printing the resume command first): the run stops whatever its pool or cluster does.
+    """
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self.since = 0.0
+        self.hint = ""  # the line that says how to resume, once the study is known
+        self.active = True
+
+    def __bool__(self) -> bool:
+        return self.signal is not None
+
+    def handler(self, signum: int, frame: object) -> None:
+        if self.signal is None:
+            self.since = time.monotonic()
+            self.signal = signum
+
+    def code(self) -> int:
+        return EXIT_TERMINATED if self.signal == signal.SIGTERM else EXIT_INTERRUPTED
+
+    def watch(self) -> None:
+        while self.active:
+            time.sleep(0.1)
+            if self.active and self and time.monotonic() - self.since > STOP_GRACE_SECONDS:
+                line = f"{self.hint} (its clean-up was cut short)" if self.hint else ""
+                os.write(2, f"{line or 'Interrupted.'}\n".encode())
+                os._exit(self.code())
+
+
+@contextmanager
+def _stop_signals() -> Iterator[_Signals]:
+    """Route SIGINT and SIGTERM to a ``_Signals`` flag until the command returns; after a
+    stop, leave them ignored: a second Ctrl-C must not cut the exit short."""
+    flag = _Signals()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig, old in previous.items():
+        if old is not signal.SIG_IGN:
+            signal.signal(sig, flag.handler)
+    threading.Thread(target=flag.watch, name="stop-watchdog", daemon=True).start()
+    try:
+        yield flag
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, signal.SIG_IGN if flag else old)
+        flag.active = False
+
+
 def main(args: argparse.Namespace) -> int:
+    with _stop_signals() as stop:
+        return _simulate(args, stop)
+
+
+def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
     from .runner import check_scheduler, run
 
     study = build_study(args)
@@ -127,33 +198,40 @@ def main(args: argparse.Namespace) -> int:
         raise StudyError("--scheduler needs --backend dask")
     if args.scheduler:
         check_scheduler(args.scheduler)  # before any results folder is made
+    folder = args.out or study.output
+    resume = resume_command(args, folder)
+    stop.hint = f"Interrupted. Continue with: {resume}"
+    if stop:  # before the run began: nothing to resume
+        print("cardgame simulate: interrupted", file=sys.stderr)
+        return stop.code()
 
     def announce() -> None:
         print(
             f"{study.name}: {len(study.cells())} cells, {study.total_games} games"
             f"{'' if study.pairing == 'none' else f', paired by {study.pairing}'} "
-            f"-> {args.out or study.output}",
+            f"-> {folder}",
             file=sys.stderr,
         )
         note = study.rounding_note()
         if note:
             print(note, file=sys.stderr)
 
-    summary = run(
-        study,
-        workers=args.workers,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        out=args.out,
-        resume=args.resume,
-        fail_fast=args.fail_fast,
-        records=args.records,
-        progress=not args.no_progress,
-        announce=announce,
-    )
-    if summary.interrupted:  # the user asked to stop: a second Ctrl-C must not cut the exit
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, signal.SIG_IGN)
+    try:
+        summary = run(
+            study,
+            workers=args.workers,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            out=args.out,
+            resume=args.resume,
+            fail_fast=args.fail_fast,
+            records=args.records,
+            progress=not args.no_progress,
+            announce=announce,
+            stop=stop,
+        )
+    except RunStopped as exc:  # a fault outside the games: what landed is kept
+        raise type(exc)(f"{exc}; continue with: {resume}") from None
     done = summary.games_skipped + summary.games_played
     print(
         f"{done} of {summary.games_total} games in {summary.folder} "
@@ -165,10 +243,9 @@ def main(args: argparse.Namespace) -> int:
             print(f"  {line}")
         if len(summary.failures) > 10:
             print(f"  ... and {len(summary.failures) - 10} more (see the games table)")
-    if summary.interrupted:
-        print(f"Interrupted. Continue with: {resume_command(args, summary.folder)}",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_TERMINATED if summary.stop_signal == signal.SIGTERM else EXIT_INTERRUPTED
+    if summary.interrupted:  # a signal after the last game changes nothing: all are in
+        print(stop.hint, file=sys.stderr)
+        return stop.code()
     if summary.stopped_on_failure:
         print("Stopped at the first failure (--fail-fast).", file=sys.stderr)
         return EXIT_FAILURES

@@ -19,3 +19,15 @@ class StudyError(SimsError):
 
 class ResultsError(SimsError):
     """A results folder that cannot be resumed or read."""
+
+
+class RunStopped(SimsError):
+    """A run stopped part way by a fault outside its games (a full disk, a lost Dask
+    scheduler, no Dask workers): the batches that landed are kept and no game is written as
+    failed for it, so ``--resume`` plays the rest and the folder equals an uninterrupted run.
+    The CLI adds the command that resumes."""
+
+
+class ResultsWriteError(ResultsError, RunStopped):
+    """A results file that could not be written (a full disk, a lost mount): nothing is left
+    half written, and the run can be resumed once the cause is fixed."""

@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .errors import ResultsError
+from .errors import ResultsError, ResultsWriteError
 
 SCHEMA_VERSION = 1
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
@@ -169,10 +169,23 @@ def _write_atomic(target: Path, data: bytes) -> None:
     temp = temp_path(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_bytes(data)
+        _write_file(temp, data)
         os.replace(temp, target)
     except OSError as exc:
-        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        _discard(temp)
+        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (one seam for tests that fill the disk)."""
+    with open(path, "wb") as out:
+        out.write(data)
+
+
+def _discard(temp: Path) -> None:
+    """Remove a temporary file that failed to be written (a full disk leaves none behind)."""
+    with contextlib.suppress(OSError):
+        temp.unlink()
 
 
 def remove_temp_files(folder: Path, batch_id: str = "") -> None:
@@ -182,9 +195,9 @@ def remove_temp_files(folder: Path, batch_id: str = "") -> None:
         if not where.is_dir():
             continue
         for pattern in (f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"):  # and older names
-            for path in where.glob(pattern):
-                with contextlib.suppress(OSError):
-                    path.unlink()
+            with contextlib.suppress(OSError):
+                for path in list(where.glob(pattern)):
+                    _discard(path)
 
 
 def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
@@ -244,10 +257,11 @@ def write_manifest(folder: Path, study: dict[str, Any], fingerprint: dict[str, s
     temp = folder / f".{MANIFEST}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        _write_file(temp, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
         os.replace(temp, target)
     except OSError as exc:
-        raise ResultsError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        _discard(temp)
+        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -362,6 +376,7 @@ def load_results(folder: str | Path) -> Results:
     games = frames["games"]
     if games.empty:
         raise ResultsError(f"{folder}: holds no finished games")
+    _refuse_run_faults(folder, games)
     done = set(zip(games["cell"], games["game_index"], strict=True))
     for table in ("seats", "destinations"):  # drop rows of batches whose games part is missing
         frame = frames[table]
@@ -371,6 +386,28 @@ def load_results(folder: str | Path) -> Results:
     return Results(
         frames["games"], frames["seats"], frames["destinations"], manifest["study"], folder
     )
+
+
+# how older versions recorded a batch whose worker could not report (a lost Dask scheduler, a
+# cancelled future): as failed games, though none was played
+RUN_FAULT_PREFIX = "worker error:"
+
+
+def _refuse_run_faults(folder: Path, games: pd.DataFrame) -> None:
+    """Refuse results holding such rows: their games were never played, and counting them
+    as failures would change every rate computed from the folder."""
+    errors = games["failure_error"].fillna("")
+    faults = (
+        games["failed"] & (games["failure_seat"] == -1) & errors.str.startswith(RUN_FAULT_PREFIX)
+    )
+    if faults.any():
+        first = errors[faults].iloc[0]
+        first = first if len(first) <= 80 else first[:77] + "..."
+        raise ResultsError(
+            f"{folder}: {int(faults.sum())} game(s) recorded as failed for a fault of the run, "
+            f"not played ({first}), as older versions did: run the study again into another "
+            "--out"
+        )
 
 
 def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:

@@ -202,10 +202,10 @@ def land_batch(batch: Batch) -> BatchSummary:
 def _land(batch: Batch, result: BatchResult) -> BatchSummary:
     records = result.records if batch.records else None
     files = encode_parts(result.id, batch_tables(result.id, result.tables), records)
-    if batch.folder is not None:
-        land_files(Path(batch.folder), files)
-        files = None
-    return BatchSummary(result.id, result.games, result.failures, files)
+    if batch.folder is None:  # sent back for the parent to write
+        return BatchSummary(result.id, result.games, result.failures, files)
+    land_files(Path(batch.folder), files)
+    return BatchSummary(result.id, result.games, result.failures)
 
 
 def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
@@ -584,10 +584,11 @@ def _run_pool(
     clean = False
     try:
         while True:
-            for batch in queue:
-                pending[pool.submit(land_batch, batch)] = batch
-                if len(pending) >= 2 * workers:
+            while len(pending) < 2 * workers:  # never more: memory stays flat
+                batch = next(queue, None)
+                if batch is None:
                     break
+                pending[pool.submit(land_batch, batch)] = batch
             if not pending or stop:
                 clean = not pending
                 return None
@@ -683,7 +684,7 @@ def _run_dask(
 
         # a batch whose worker dies is replayed locally at once (see KilledWorker below):
         # retrying it on Dask would only kill more workers
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with _quiet_workers(), dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -699,10 +700,17 @@ def _run_dask(
         queue = iter(todo)
         batches = {}
         futures = as_completed()
-        for batch in itertools.islice(queue, 2 * workers):
-            future = client.submit(land_batch, batch, pure=False)
+
+        def submit(batch: Batch) -> None:
+            try:
+                future = client.submit(land_batch, batch, pure=False)
+            except Exception as exc:  # a client that lost its scheduler
+                raise watch.lost(exc) from None
             batches[future.key] = batch
             futures.add(future)
+
+        for batch in itertools.islice(queue, 2 * workers):
+            submit(batch)
         while not futures.is_empty():
             if stop:
                 return
@@ -734,9 +742,7 @@ def _run_dask(
                     return
                 nxt = next(queue, None)
                 if nxt is not None:
-                    new = client.submit(land_batch, nxt, pure=False)
-                    batches[new.key] = nxt
-                    futures.add(new)
+                    submit(nxt)
     finally:
         _close_dask(client, cluster)
 
@@ -786,7 +792,7 @@ def _dask_result(future: Any, stop: StopFlag, watch: _DaskWatch) -> BatchSummary
     recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster."""
     while not stop:
         try:
-            return future.result(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
+            return future.result(timeout=POLL_SECONDS)
         except TimeoutError:
             watch.check()
     return None
@@ -830,10 +836,22 @@ def check_scheduler(scheduler: str) -> None:
 def _quiet_dask() -> None:
     """Dask logs every worker's and nanny's shutdown (on Ctrl-C that was 77 lines), and a
     lost scheduler as tracebacks: the run says what happened in one line of its own."""
-    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")  # local worker processes
     names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
     for name in {"distributed", *names}:
         logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+@contextmanager
+def _quiet_workers() -> Iterator[None]:
+    """The same for a local cluster's processes, which start while this is in force (the
+    environment is theirs to read at import, and left as it was for the caller's)."""
+    key, old = "DASK_LOGGING__DISTRIBUTED", os.environ.get("DASK_LOGGING__DISTRIBUTED")
+    os.environ[key] = old or "error"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[key]
 
 
 def _close_dask(client: Any, cluster: Any) -> None:

@@ -1,6 +1,11 @@
 """Strategies that misbehave, for testing that failures are contained."""
 
+import os
+import time
+from pathlib import Path
+
 from cardgame import actions as A
+from sims.deadline import DecisionTimeout
 from sims.strategies.planner import Planner
 
 
@@ -129,8 +134,32 @@ class Sleepy(Planner):
     """Takes a tenth of a second per turn (a blocking C call, not a Python loop)."""
 
     def turn(self, view):
-        import time
-
         if view.turn < 4:
             time.sleep(0.1)
         return super().turn(view)
+
+
+GATE = "SIMS_TEST_GATE"
+
+
+class Gated(Planner):
+    """Plays as the planner, but first waits until the file named by $SIMS_TEST_GATE exists,
+    writing its process id to ``<gate>.waiting`` while it waits: a run that plays it cannot
+    end before the test opens the gate, and the test waits for that file instead of racing
+    the clock.
+
+    The decision limit cannot cut the wait short (it is caught), so a game played with the
+    gate open is the planner's game whatever the limit and the machine's load.
+    """
+
+    def keep_setup(self, view):
+        gate = Path(os.environ[GATE])
+        while True:
+            try:
+                if gate.exists():
+                    break
+                Path(f"{gate}.waiting").write_text(str(os.getpid()))
+                time.sleep(0.01)
+            except DecisionTimeout:
+                continue
+        return super().keep_setup(view)

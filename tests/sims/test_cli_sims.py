@@ -6,7 +6,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +15,8 @@ import sims.runner
 from cardgame.cli import main
 from sims.runner import RunSummary
 from sims.strategy import registered
+from sims.study import adhoc_name
+from tests.sims.faults import Gate, Processes, cardgame, finish, output, wait_ready
 
 
 def exit_code(argv):
@@ -109,31 +110,31 @@ def test_absurd_game_counts_are_refused_in_one_line(capsys, no_run):
 
 
 def test_the_printed_resume_command_of_an_adhoc_run_works(tmp_path):
-    command = [sys.executable, "-m", "cardgame.cli", "simulate", "--strategies", "planner,random"]
-    # enough games that the run cannot end before the signal, however loaded the machine
-    command += ["--players", "2", "--games", "800", "--workers", "2", "--no-progress"]
-    with open(tmp_path / "err", "w") as err:
-        process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=err)
-    games = tmp_path / "results" / "adhoc-planner+random-2p" / "games"
-    deadline = time.time() + 60
-    while time.time() < deadline and not any(games.glob("*.parquet")):
-        time.sleep(0.02)
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 130
-    hint = (tmp_path / "err").read_text().strip().splitlines()[-1]
-    prefix = "Interrupted. Continue with: "
-    assert hint.startswith(prefix + "cardgame simulate ") and "--resume" in hint, hint
-    argv = shlex.split(hint.removeprefix(prefix))
-    resumed = subprocess.run(
-        [sys.executable, "-m", "cardgame.cli", *argv[1:]],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    assert resumed.returncode == 0, resumed.stderr[-1000:]
-    assert "800 of 800 games" in resumed.stdout
-    manifest = json.loads((games.parent / "manifest.json").read_text())
-    assert manifest["study"]["name"] == "adhoc-planner+random-2p"
+    # the games of the third strategy wait for a gate: the run is held until the test opens it
+    procs, gate = Processes(tmp_path), Gate(tmp_path)
+    strategies = ["planner", "random", "tests.sims.broken:Gated"]
+    argv = ["simulate", "--strategies", ",".join(strategies), "--players", "2", "--games", "4"]
+    argv += ["--workers", "2", "--no-progress"]
+    try:
+        process = procs.start(cardgame(*argv), "adhoc", gate.env, cwd=tmp_path)
+        folder = tmp_path / "results" / adhoc_name(strategies, [2])
+        wait_ready(folder, gate, landed=1)
+        process.send_signal(signal.SIGINT)
+        err = finish(process)
+        assert process.returncode == 130, err
+        hint = err.strip().splitlines()[-1]
+        prefix = "Interrupted. Continue with: "
+        assert hint.startswith(prefix + "cardgame simulate ") and "--resume" in hint, hint
+        gate.open()
+        argv = shlex.split(hint.removeprefix(prefix))
+        resumed = procs.start(cardgame(*argv[1:]), "resumed", gate.env, cwd=tmp_path)
+        err = finish(resumed)
+        assert resumed.returncode == 0, err
+        assert "12 of 12 games" in output(resumed)
+    finally:
+        procs.close()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["study"]["name"] == adhoc_name(strategies, [2])
 
 
 # fuzz: random option values --------------------------------------------------------------

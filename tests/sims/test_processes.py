@@ -1,23 +1,40 @@
-"""Processes: workers die with their parent, signals stop a run cleanly, a dying worker
-costs its batch's games and not the study. Real subprocesses and real signals."""
+"""Processes: workers die with their parent; a signal stops a run cleanly at any moment,
+whatever disposition the test run inherited; a worker that dies costs no game it did not end
+itself. Real subprocesses and real signals; every wait is for an event (tests/sims/faults.py),
+so a loaded machine makes these tests slower, never red."""
 
-import contextlib
 import os
 import signal
-import subprocess
-import sys
-import time
+import struct
+import threading
 from pathlib import Path
 
 import pytest
 
+import sims.cli
+import sims.runner as runner
 from cardgame.cli import main
 from sims.results import load_results
-from sims.runner import run
+from sims.runner import WORKER_DIED, run
 from sims.strategies.planner import Planner
-from sims.study import from_dict
-
-ROOT = Path(__file__).resolve().parents[2]
+from sims.study import from_dict, load_study
+from tests.sims.broken import GATE
+from tests.sims.faults import (
+    EXIT_SECONDS,
+    Gate,
+    Processes,
+    assert_all_gone,
+    cardgame,
+    children,
+    finish,
+    gated_study,
+    python,
+    result_files,
+    sigint_disposition,
+    wait_for_workers,
+    wait_ready,
+    wait_until,
+)
 
 
 class ExitsHard(Planner):
@@ -38,124 +55,167 @@ class SystemExits(Planner):
         return super().turn(view)
 
 
-# /proc helpers ----------------------------------------------------------------------------
-def _stat(pid):
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()  # fields after the command name: state, ppid, ...
+@pytest.fixture
+def procs(tmp_path):
+    started = Processes(tmp_path)
+    yield started
+    started.close()
 
 
-def children(pid):
-    """PIDs whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            fields = _stat(entry.name)
-            if fields and fields[1] == str(pid):
-                found.append(int(entry.name))
-    return found
+@pytest.fixture
+def own_signals():
+    """SIGINT as in a process started from a terminal (Python's handler), whatever this test
+    run inherited; this process's handlers are restored afterwards."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
 
 
-def alive(pid):
-    fields = _stat(pid)
-    return fields is not None and fields[0] not in ("Z", "X")  # a zombie has ended
+def start_simulation(procs, *extra, workers=2, name="proc", sigint="SIG_DFL", script=None):
+    """A `cardgame simulate` held mid-way (its second cell waits for a gate the test does not
+    open: it cannot end before the test stops it), in its own process group, as from a
+    shell. ``script`` runs instead of the plain command (it gets the same arguments)."""
+    folder = procs.folder / name
+    folder.mkdir()
+    gate, out = Gate(folder), folder / "out"
+    args = ["simulate", str(gated_study(folder, gated=4000)), "--no-progress"]
+    args += ["--workers", str(workers), "--out", str(out), *extra]
+    command = cardgame(*args, sigint=sigint) if script is None else python("-c", script, *args)
+    return procs.start(command, name, gate.env), out, gate
 
 
-def wait_until(condition, seconds):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
+def last_line(err):
+    return err.strip().splitlines()[-1]
 
 
-def start_simulation(tmp_path, *extra, workers=2, name="proc"):
-    """A long `cardgame simulate` (40,000 games: it cannot end before the test interrupts it,
-    however loaded the machine) in its own process group, as from a shell."""
-    study = tmp_path / f"{name}.toml"
-    study.write_text(
-        f'name = "{name}"\nseed = 5\nplayers = [2]\npool = ["planner", "random"]\n'
-        "games_per_cell = 40000\nbatch_size = 4\n"
-    )
-    out = tmp_path / f"{name}-out"
-    command = [sys.executable, "-m", "cardgame.cli", "simulate", str(study), "--no-progress"]
-    command += ["--workers", str(workers), "--out", str(out), *extra]
-    # output to files, not pipes: orphaned workers would hold a pipe open
-    with open(tmp_path / f"{name}.out", "w") as stdout, open(tmp_path / f"{name}.err", "w") as err:
-        process = subprocess.Popen(
-            command, cwd=ROOT, stdout=stdout, stderr=err, start_new_session=True
-        )
-    process.stderr_path = err.name
-    return process, out
-
-
-def finish(process, seconds):
-    """Wait for the process to exit; its stderr."""
-    process.wait(timeout=seconds)
-    return Path(process.stderr_path).read_text()
-
-
-def wait_for_workers(process, count, seconds=30):
-    assert wait_until(lambda: len(children(process.pid)) >= count, seconds), "no workers"
-    return children(process.pid)
-
-
-def wait_for_part(out, seconds=60):
-    assert wait_until(lambda: any((out / "games").glob("*.parquet")), seconds), "no batch"
-
-
-def assert_all_gone(pids, seconds=5):
-    assert wait_until(lambda: not any(alive(p) for p in pids), seconds), [
-        p for p in pids if alive(p)
-    ]
-
-
-# tests ------------------------------------------------------------------------------------
-def test_sigkill_of_the_main_process_takes_its_workers_with_it(tmp_path):
-    process, out = start_simulation(tmp_path)
+# signals ----------------------------------------------------------------------------------
+def test_sigkill_of_the_main_process_takes_its_workers_with_it(procs):
+    process, out, gate = start_simulation(procs)
     workers = wait_for_workers(process, 2)
-    wait_for_part(out)
+    wait_ready(out, gate)
     process.kill()
     process.wait()
-    assert_all_gone(workers, seconds=5)
+    assert_all_gone(workers)
 
 
-def test_sigterm_stops_like_ctrl_c_with_the_resume_command(tmp_path):
-    process, out = start_simulation(tmp_path)
+def test_sigterm_stops_like_ctrl_c_with_the_resume_command(procs):
+    process, out, gate = start_simulation(procs)
     workers = wait_for_workers(process, 2)
-    wait_for_part(out)
+    wait_ready(out, gate)
+    assert sigint_disposition(process.pid) == "caught"  # the run's handler, not Python's
     process.terminate()
-    err = finish(process, 20)
+    err = finish(process)
     assert process.returncode == 143, err
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("Interrupted. Continue with: cardgame")
-    assert_all_gone(workers, seconds=5)
+    assert last_line(err).startswith("Interrupted. Continue with: cardgame")
+    assert_all_gone(workers)
 
 
-def test_two_quick_ctrl_cs_never_hang(tmp_path):
-    trials = [start_simulation(tmp_path, name=f"t{n}")[0] for n in range(5)]  # side by side
+def test_two_quick_ctrl_cs_never_hang(procs):
+    trials = [start_simulation(procs, name=f"t{n}")[0] for n in range(5)]  # side by side
     for n, process in enumerate(trials):
         process.workers = wait_for_workers(process, 2)
-        time.sleep(0.03 * n)
+        # the moments vary (the first batches may still be coming back through the pool's
+        # pipe); whichever they are, the run must stop cleanly
+        threading.Event().wait(0.03 * n)
         os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole group
-        time.sleep(0.02)
+        threading.Event().wait(0.02)
         os.killpg(process.pid, signal.SIGINT)
     for n, process in enumerate(trials):
-        try:
-            err = finish(process, 15)
-        except subprocess.TimeoutExpired:
-            for other in trials:
-                with contextlib.suppress(ProcessLookupError):  # those that did end
-                    os.killpg(other.pid, signal.SIGKILL)
-            pytest.fail(f"trial {n}: two quick Ctrl-Cs hung the run")
-        assert process.returncode == 130, err
+        err = finish(process)
+        assert process.returncode == 130, f"trial {n}: {err}"
         assert "Traceback" not in err
-        assert_all_gone(process.workers, seconds=5)
+        assert_all_gone(process.workers)
 
 
+def test_a_sigint_ignored_by_whoever_started_the_run_stays_ignored(procs):
+    # `nohup cmd &` or a script's background job: the caller chose to ignore Ctrl-C
+    process, out, gate = start_simulation(procs, sigint="SIG_IGN")
+    wait_ready(out, gate)
+    assert sigint_disposition(process.pid) == "ignored"
+    process.terminate()  # SIGTERM still stops it
+    err = finish(process)
+    assert process.returncode == 143, err
+    assert last_line(err).startswith("Interrupted. Continue with: cardgame")
+
+
+STAGES = {
+    "before the run": ("sims.cli", "build_study", 130, "cardgame simulate: interrupted"),
+    "as the folder is checked": ("sims.runner", "_prepare_folder", 130, "Interrupted."),
+    "as the first batch lands": ("sims.runner", "write_manifest", 130, "Interrupted."),
+    "after the last game": ("sims.runner", "run", 0, "ctrl"),
+}
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_ctrl_c_at_any_stage_of_the_command_is_a_clean_stop(
+    tmp_path, monkeypatch, capsys, own_signals, stage
+):
+    module, name, code, said = STAGES[stage]
+    target = {"sims.cli": sims.cli, "sims.runner": runner}[module]
+    real = getattr(target, name)
+
+    def ctrl_c_then(*args, **kwargs):
+        if name == "run":  # the signal comes once the games are all in
+            result = real(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGINT)
+            return result
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, ctrl_c_then)
+    argv = ["simulate", "--strategies", "planner,random", "--players", "2", "--games", "8"]
+    assert main([*argv, "--workers", "1", "--out", str(tmp_path / "r"), "--no-progress"]) == code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    if code == 0:  # a Ctrl-C once every game is in changes nothing
+        assert out.startswith("8 of 8 games")
+    else:
+        assert last_line(err).startswith(said), err
+
+
+STUCK_CLEAN_UP = """
+import sys, threading
+import sims.cli, sims.runner
+sims.cli.STOP_GRACE_SECONDS = 1.0
+sims.runner._close_pool = lambda pool, kill: threading.Event().wait()  # never returns
+from cardgame.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_clean_up_that_never_ends_cannot_keep_the_process_after_a_signal(procs):
+    process, out, gate = start_simulation(procs, script=STUCK_CLEAN_UP)
+    workers = wait_for_workers(process, 2)
+    wait_ready(out, gate)
+    os.killpg(process.pid, signal.SIGINT)
+    err = finish(process)
+    assert process.returncode == 130, err
+    hint = last_line(err)
+    assert hint.startswith("Interrupted. Continue with: cardgame simulate"), err
+    assert hint.endswith("--resume (its clean-up was cut short)")
+    assert_all_gone(workers)
+
+
+def test_a_pool_whose_worker_died_mid_send_still_shuts_down():
+    pool = runner._new_pool(1)
+    pool.submit(threading.Event().wait)  # a worker, busy
+    wait_until(lambda: any(p.is_alive() for p in pool._processes.values()), "a worker")
+    # half a message in the result pipe, as from a worker killed while sending its parts:
+    # the pool's manager thread reads the header and waits for the other 990 bytes
+    writer = pool._result_queue._writer.fileno()
+    os.write(writer, struct.pack("!i", 1000) + b"x" * 10)
+    closing = threading.Thread(target=runner._close_pool, args=(pool, True), daemon=True)
+    closing.start()
+    closing.join(EXIT_SECONDS)
+    if closing.is_alive():
+        os.write(writer, b"\0" * 990)  # let the manager go, so that this test run can end
+        pytest.fail("the pool's shutdown hung on half a message")
+
+
+# faults of the run are not games -------------------------------------------------------
 def small(pool, games=8, batch_size=2):
     return from_dict(
         {
@@ -170,18 +230,24 @@ def small(pool, games=8, batch_size=2):
     )
 
 
-def test_a_worker_that_dies_costs_its_batch_not_the_study(tmp_path):
+def test_a_game_that_ends_its_worker_is_failed_and_no_other_game_is(tmp_path):
     study = small(["planner", "tests.sims.test_processes:ExitsHard"])
     summary = run(study, workers=2, out=tmp_path / "two", progress=False)
     assert not summary.interrupted and summary.games_played == study.total_games
-    games = load_results(tmp_path / "two").games
+    results = load_results(tmp_path / "two")
+    games = results.games
     assert len(games) == study.total_games
-    died = games[games["failure_error"].str.contains("worker died")]
-    assert 0 < len(died) < len(games)
-    assert len(summary.failures) == int(games["failed"].sum())
+    died = games[games["failure_error"] == WORKER_DIED]
+    assert 0 < len(died) < len(games) / 2  # about one game in four: not whole batches
+    assert (died["failure_seat"] == -1).all()
+    assert not games.drop(died.index)["failed"].any()  # every other game was played out
+    played = set(zip(results.seats["cell"], results.seats["game_index"], strict=True))
+    assert played == set(zip(games["cell"], games["game_index"], strict=True)) - set(
+        zip(died["cell"], died["game_index"], strict=True)
+    )
+    assert len(summary.failures) == len(died)
     run(study, workers=1, out=tmp_path / "one", progress=False)
-    one = load_results(tmp_path / "one").games
-    assert one.drop(columns="sim_minutes").equals(games.drop(columns="sim_minutes"))
+    assert result_files(tmp_path / "one") == result_files(tmp_path / "two")
 
 
 def test_system_exit_in_a_strategy_does_not_end_the_run(tmp_path):
@@ -193,45 +259,7 @@ def test_system_exit_in_a_strategy_does_not_end_the_run(tmp_path):
     assert games["failure_error"].str.contains("SystemExit").all()
 
 
-def test_an_unreachable_dask_scheduler_is_one_line_and_leaves_no_folder(tmp_path, capsys):
-    out = tmp_path / "never"
-    began = time.time()
-    code = main(
-        ["simulate", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", str(out),
-         "--games", "2", "--players", "2", "--strategies", "planner,random"]
-    )  # fmt: skip
-    err = capsys.readouterr().err
-    assert code == 2 and time.time() - began < 10
-    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
-    assert not out.exists()
-
-
-def test_ctrl_c_on_dask_prints_a_couple_of_lines(tmp_path):
-    pytest.importorskip("dask.distributed")
-    process, out = start_simulation(tmp_path, "--backend", "dask", workers=2)
-    wait_for_part(out, seconds=90)
-    everyone = children(process.pid)
-    os.killpg(process.pid, signal.SIGINT)
-    err = finish(process, 60)
-    assert process.returncode == 130, err
-    lines = err.strip().splitlines()
-    assert len(lines) <= 3, err
-    assert lines[-1].startswith("Interrupted. Continue with: cardgame")
-    assert_all_gone(everyone, seconds=10)
-
-
-def test_a_worker_that_dies_on_dask_costs_the_same_games_as_locally(tmp_path):
-    pytest.importorskip("dask.distributed")
-    study = small(["planner", "tests.sims.test_processes:ExitsHard"])
-    summary = run(study, workers=2, backend="dask", out=tmp_path / "dask", progress=False)
-    assert not summary.interrupted and summary.games_played == study.total_games
-    run(study, workers=2, out=tmp_path / "local", progress=False)
-    dask, local = load_results(tmp_path / "dask").games, load_results(tmp_path / "local").games
-    assert dask["failure_error"].str.contains("worker died").any()
-    assert dask.drop(columns="sim_minutes").equals(local.drop(columns="sim_minutes"))
-
-
-def test_a_worker_that_dies_mid_write_leaves_no_half_part(tmp_path, monkeypatch):
+def test_a_worker_that_dies_mid_write_costs_no_game(tmp_path, monkeypatch):
     import sims.results as results
 
     parent, real = os.getpid(), results._write_atomic
@@ -246,9 +274,65 @@ def test_a_worker_that_dies_mid_write_leaves_no_half_part(tmp_path, monkeypatch)
     study = small(["planner", "random"], games=16)  # the first 4 batches land via the parent
     summary = run(study, workers=2, out=tmp_path / "r", progress=False)
     assert not summary.interrupted and summary.games_played == study.total_games
+    assert not summary.failures  # the death was the writer's, not a game's
     assert not list((tmp_path / "r").rglob("*.tmp"))
-    games = load_results(tmp_path / "r").games
-    died = games[games["failure_error"].str.contains("worker died", na=False)]
-    assert list(died["game_index"]) == [12, 13]  # that batch, replayed alone, died again
-    assert not games.drop(died.index)["failed"].any()
-    assert len(summary.failures) == 2
+    monkeypatch.undo()
+    run(study, workers=2, out=tmp_path / "plain", progress=False)
+    assert result_files(tmp_path / "r") == result_files(tmp_path / "plain")
+
+
+def test_a_worker_killed_from_outside_costs_no_game(tmp_path, monkeypatch):
+    gate = Gate(tmp_path)
+    monkeypatch.setenv(GATE, str(gate.path))
+    study = load_study(gated_study(tmp_path, gated=4))
+
+    def kill_a_waiting_worker():  # as the OOM killer or an administrator might
+        waiting = Path(f"{gate.path}.waiting")
+        wait_until(lambda: waiting.exists() and waiting.read_text().isdigit(), "a held game")
+        os.kill(int(waiting.read_text()), signal.SIGKILL)
+        gate.open()
+
+    killer = threading.Thread(target=kill_a_waiting_worker, daemon=True)
+    killer.start()
+    summary = run(study, workers=2, out=tmp_path / "r", progress=False)
+    killer.join()
+    assert summary.games_played == study.total_games and not summary.failures
+    run(study, workers=1, out=tmp_path / "plain", progress=False)
+    assert result_files(tmp_path / "r") == result_files(tmp_path / "plain")
+
+
+# Dask -------------------------------------------------------------------------------------
+def test_an_unreachable_dask_scheduler_is_one_line_and_leaves_no_folder(tmp_path, capsys):
+    out = tmp_path / "never"
+    code = main(
+        ["simulate", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", str(out),
+         "--games", "2", "--players", "2", "--strategies", "planner,random"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
+    assert not out.exists()
+
+
+def test_ctrl_c_on_dask_prints_a_couple_of_lines(procs):
+    pytest.importorskip("dask.distributed")
+    process, out, gate = start_simulation(procs, "--backend", "dask", workers=2)
+    wait_ready(out, gate)
+    everyone = children(process.pid)
+    os.killpg(process.pid, signal.SIGINT)
+    err = finish(process)
+    assert process.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) <= 3, err
+    assert lines[-1].startswith("Interrupted. Continue with: cardgame")
+    assert_all_gone(everyone)
+
+
+def test_a_worker_that_dies_on_dask_costs_the_same_games_as_locally(tmp_path):
+    pytest.importorskip("dask.distributed")
+    study = small(["planner", "tests.sims.test_processes:ExitsHard"])
+    summary = run(study, workers=2, backend="dask", out=tmp_path / "dask", progress=False)
+    assert not summary.interrupted and summary.games_played == study.total_games
+    run(study, workers=2, out=tmp_path / "local", progress=False)
+    assert (load_results(tmp_path / "dask").games["failure_error"] == WORKER_DIED).any()
+    assert result_files(tmp_path / "dask") == result_files(tmp_path / "local")

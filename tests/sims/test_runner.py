@@ -1,10 +1,10 @@
 """The runner: deterministic at any scale, resumable after a kill, failures contained."""
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -19,6 +19,18 @@ from sims.runner import run
 from sims.seeding import game_seed
 from sims.strategy import spec
 from sims.study import from_dict
+from tests.sims.faults import (
+    Gate,
+    Processes,
+    cardgame,
+    finish,
+    gated_study,
+    kill_group,
+    output,
+    parts,
+    result_files,
+    wait_ready,
+)
 
 SMALL = {
     "name": "small",
@@ -114,55 +126,43 @@ def test_results_folder_is_not_overwritten_without_resume(tmp_path):
         )
 
 
-def simulate_command(tmp_path, name, seed, games_per_cell, workers):
-    """A `cardgame simulate` command line for a small study of 4 cells in batches of 4."""
-    study_file = tmp_path / f"{name}.toml"
-    study_file.write_text(
-        f'name = "{name}"\nseed = {seed}\nplayers = [2, 3]\n'
-        'pool = ["planner", "random", "thief"]\n'
-        f"games_per_cell = {games_per_cell}\nbatch_size = 4\n"
-    )
-    return [
-        sys.executable,
-        "-m",
-        "cardgame.cli",
-        "simulate",
-        str(study_file),
-        "--workers",
-        str(workers),
-        "--no-progress",
-    ]
+@pytest.fixture
+def procs(tmp_path):
+    started = Processes(tmp_path)
+    yield started
+    started.close()
 
 
-def wait_for_parts(folder, count):
-    deadline = time.time() + 60
-    while time.time() < deadline and len(list((folder / "games").glob("*.parquet"))) < count:
-        time.sleep(0.01)
+def simulate_held(procs, name, workers):
+    """A `cardgame simulate` of a gated study (tests/sims/faults.py), held mid-way until the
+    test opens its gate: the arguments, its results folder and the gate."""
+    folder = procs.folder / name
+    folder.mkdir()
+    out = folder / "out"
+    args = ["simulate", str(gated_study(folder)), "--workers", str(workers), "--no-progress"]
+    return [*args, "--out", str(out)], out, Gate(folder)
 
 
-def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(tmp_path):
-    command = simulate_command(tmp_path, "kill", seed=3, games_per_cell=48, workers=1)
-    killed = tmp_path / "killed"
-    process = subprocess.Popen(
-        [*command, "--out", str(killed)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    wait_for_parts(killed, 3)
-    os.killpg(process.pid, signal.SIGKILL)
+def test_a_killed_run_resumes_to_exactly_the_games_of_an_uninterrupted_one(procs):
+    args, killed, gate = simulate_held(procs, "kill", workers=1)
+    process = procs.start(cardgame(*args), "kill", gate.env)
+    wait_ready(killed, gate)
+    kill_group(process)
     process.wait()
-    parts_before = len(list((killed / "games").glob("*.parquet")))
-    assert 3 <= parts_before < 48, "the run should be killed part way"
-    resumed = subprocess.run(
-        [*command, "--out", str(killed), "--resume"], capture_output=True, text=True, check=True
-    )
-    assert "from before" in resumed.stdout
-    whole = tmp_path / "whole"
-    subprocess.run([*command, "--out", str(whole)], capture_output=True, check=True)
+    assert parts(killed) == 4  # the plain cell; the gated one was held
+    gate.open()
+    resumed = procs.start(cardgame(*args, "--resume"), "resumed", gate.env)
+    err = finish(resumed)
+    assert resumed.returncode == 0, err
+    assert "from before" in output(resumed)
+    whole = procs.folder / "whole"
+    plain = procs.start(cardgame(*args[:-1], str(whole)), "whole", gate.env)
+    err = finish(plain)
+    assert plain.returncode == 0, err
     a, b = tables(killed), tables(whole)
     assert not a["games"].duplicated(["cell", "game_index"]).any()
     assert_same_tables(a, b)
+    assert result_files(killed) == result_files(whole)
 
 
 def test_corrupt_results_give_one_clear_error(tmp_path):
@@ -211,44 +211,26 @@ def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
     assert len(results.games) == load_study("strategy-ladder").total_games
 
 
-def test_ctrl_c_stops_cleanly_and_names_the_resume_command(tmp_path):
-    out = tmp_path / "out"
-    command = [
-        # enough games that the run cannot end before the signal, however loaded the machine
-        *simulate_command(tmp_path, "int", seed=4, games_per_cell=384, workers=2),
-        "--out",
-        str(out),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for_parts(out, 2)
+def test_ctrl_c_stops_cleanly_and_names_the_resume_command(procs):
+    args, out, gate = simulate_held(procs, "int", workers=2)
+    process = procs.start(cardgame(*args), "int", gate.env)
+    wait_ready(out, gate)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 130
+    err = finish(process)
+    assert process.returncode == 130, err
     assert "Traceback" not in err
     hint = err.strip().splitlines()[-1]
     assert hint.startswith("Interrupted. Continue with: cardgame simulate") and "--resume" in hint
-    resumed = subprocess.run(
-        [sys.executable, "-m", "cardgame.cli", *hint.split("cardgame ", 1)[1].split()],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert resumed.returncode == 0, resumed.stderr[-1000:]
+    gate.open()
+    resumed = procs.start(cardgame(*shlex.split(hint.split("cardgame ", 1)[1])), "re", gate.env)
+    err = finish(resumed)
+    assert resumed.returncode == 0, err
     games = load_results(out).games
-    assert len(games) == 4 * 384  # 3 two-player cells and 1 three-player cell, all played once
+    assert len(games) == 16 and not games["failed"].any()  # 8 plain games, 8 held ones
     assert not games.duplicated(["cell", "game_index"]).any()
 
 
 # workers write their own parts ------------------------------------------------------------
-def result_files(folder):
-    """Every results file but the manifest (its fingerprint names the code), by path."""
-    return {
-        str(p.relative_to(folder)): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name != "manifest.json"
-    }
-
-
 KILL_MID_WRITE = """
 import json, os, signal, sys
 import sims.results as results
@@ -324,6 +306,25 @@ def test_the_parent_never_turns_rows_into_parts_when_no_game_fails(tmp_path, mon
     pids = calls.read_text().split()
     assert len(pids) == 6 and str(parent) not in pids  # 6 batches, each converted in a worker
     assert len(load_results(tmp_path / "r").games) == study.total_games
+
+
+def test_no_more_than_two_batches_per_worker_are_in_flight_however_slow_they_are(
+    tmp_path, monkeypatch
+):
+    import sims.runner as runner
+
+    real, in_flight = runner.wait, []
+
+    def slow(futures, timeout=None, return_when=None):  # the first polls find nothing done,
+        in_flight.append(len(futures))  # as on a loaded machine
+        if len(in_flight) <= 5:
+            return set(), set(futures)
+        return real(futures, timeout=timeout, return_when=return_when)
+
+    monkeypatch.setattr(runner, "wait", slow)
+    study = small_study(players=[2], pool=["random", "thief"], games_per_cell=16, batch_size=2)
+    run(study, workers=1, out=tmp_path / "r", progress=False)
+    assert max(in_flight) == 2  # and so only the first two go back to be written here
 
 
 def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
