@@ -3,6 +3,11 @@
 Standard library only: the layers above (sims, reports) import this, never the reverse.
 """
 
+from . import startup
+
+if startup.is_command():  # before the imports below: a Ctrl-C now is one line, not a traceback
+    startup.quiet_interrupts()
+
 from .actions import (
     Action,
     DrawDeck,

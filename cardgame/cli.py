@@ -17,7 +17,7 @@ from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, v
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import _native
+from . import _native, startup
 from . import record as rec
 from .errors import CardgameError, RecordError
 from .game import Game
@@ -242,8 +242,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(_command_in(argv))
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser(_command_in(argv))  # may import a command's layer: slow
+        startup.release()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print("cardgame: interrupted", file=sys.stderr)
+        return startup.EXIT_INTERRUPTED
     if _native.PROBLEM:  # CARDGAME_ENGINE names no engine, or one that is not built
         print(f"cardgame: error: {_native.PROBLEM}", file=sys.stderr)
         return EXIT_BAD_INPUT

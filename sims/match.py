@@ -127,9 +127,9 @@ def play_game(
         if limit is not None:
             limit.leave()
         failure = StrategyFailure(state.seat, _label(spec, state.seat), _over(limit))
-        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+        return GameOutcome(game=game_row(spec, state, minutes, failure))
     except StrategyFailure as failure:
-        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+        return GameOutcome(game=game_row(spec, state, minutes, failure))
     finally:
         if guests:
             finish_guests(strategies)
@@ -141,7 +141,7 @@ def _finished(
 ) -> GameOutcome:
     """The rows (and record) of a game played to its end, on either engine's final state."""
     outcome = GameOutcome(
-        game=_game_row(spec, state, minutes, None),
+        game=game_row(spec, state, minutes, None),
         seats=_seat_rows(spec, state),
         destinations=_destination_rows(spec, state, offers),
     )
@@ -174,7 +174,7 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
     if failed is not None:
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
-        return GameOutcome(game=_game_row(spec, state, minutes, failure))
+        return GameOutcome(game=game_row(spec, state, minutes, failure))
     return _finished(spec, state, minutes, offers, record)
 
 
@@ -249,7 +249,7 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
         state: GameState | None = spec.game().new_state()
     except Exception:
         state = None
-    return GameOutcome(game=_game_row(spec, state, float("nan"), failure))
+    return GameOutcome(game=game_row(spec, state, float("nan"), failure))
 
 
 def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: float) -> Strategy:
@@ -430,7 +430,7 @@ def _base(spec: GameSpec) -> dict[str, Any]:
     }
 
 
-def _game_row(
+def game_row(
     spec: GameSpec, state: GameState | None, minutes: float, failure: StrategyFailure | None
 ) -> dict[str, Any]:
     """The games-table row; ``state`` None when the game could not even be set up."""

@@ -523,7 +523,7 @@ def _failed_game(batch: Batch, error: str) -> BatchResult:
     """One game (``batch`` holds only it) recorded as failed by the runner, seat -1."""
     from cardgame import Game
 
-    from .match import StrategyFailure, _game_row
+    from .match import StrategyFailure, game_row
 
     result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
     for spec in batch.specs():
@@ -531,7 +531,7 @@ def _failed_game(batch: Batch, error: str) -> BatchResult:
             state = Game(spec.players, spec.seed, spec.rules).new_state()
         except Exception:  # a game that cannot even be set up is still a row
             state = None
-        result.add(GameOutcome(game=_game_row(spec, state, math.nan,
+        result.add(GameOutcome(game=game_row(spec, state, math.nan,
                                               StrategyFailure(-1, "", error))))  # fmt: skip
     return result
 

@@ -62,3 +62,20 @@ def test_no_import_circle_between_sims_packages():
     )
     assert not circles, f"sims packages import each other: {circles}"
     assert "strategies" in imports.get("search", set())  # the search builds on the scripted
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A leading underscore means "this module's own": another module asks for a public name."""
+    found = []
+    for package in ("cardgame", "sims", "reports"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                    found += [
+                        f"{path.relative_to(ROOT)}: {alias.name}"
+                        for alias in node.names
+                        if alias.name.startswith("_")
+                        and not alias.name.startswith("__")
+                        and alias.name != "_native"  # the compiled twins' package, by design
+                    ]
+    assert not found, f"private names imported across modules: {found}"
