@@ -21,9 +21,9 @@ from .cards import (
     COLOUR_INDEX,
     COLOURS,
     LOCO,
-    LOCOMOTIVES,
+    MAX_LOCOMOTIVES,
+    MAX_WAGONS_PER_COLOUR,
     NUM_COLOURS,
-    WAGONS_PER_COLOUR,
 )
 from .layout import MAX_FACE_UP, MIN_COLUMN, NO_CARD, NOBODY
 from .value import Value
@@ -34,7 +34,9 @@ class Phase(IntEnum):
 
     SETUP_KEEP = 0  # a seat chooses which dealt destinations to keep (R5)
     TURN = 1  # step 2 of a turn: choose the action (R10-R14)
-    SECOND_PICK = 2  # the second train card of a draw (R10, R11)
+    # one train card, then the turn ends: the second of a draw (R10, R11), or the whole of
+    # the first seat's first turn under the lever first_turn = "one_card" (docs/rules.md)
+    SECOND_PICK = 2
     KEEP_DRAWN = 3  # keep some of the destinations just drawn (R13)
     OVER = 4
 
@@ -155,11 +157,11 @@ DRAW_DECK = DrawDeck()
 DRAW_DESTINATIONS = DrawDestinations()
 PASS = Pass()
 DRAW_FACE_UP: tuple[DrawFaceUp, ...] = tuple(DrawFaceUp(s) for s in range(MAX_FACE_UP))
-# COLUMNS[colour][wagons][locos]
+# COLUMNS[colour][wagons][locos], up to the largest deck a game may have (cardgame/layout.py)
 COLUMNS: tuple[tuple[tuple[PlaceColumn, ...], ...], ...] = tuple(
     tuple(
-        tuple(PlaceColumn(c, w, lo) for lo in range(LOCOMOTIVES + 1))
-        for w in range(WAGONS_PER_COLOUR + 1)
+        tuple(PlaceColumn(c, w, lo) for lo in range(MAX_LOCOMOTIVES + 1))
+        for w in range(MAX_WAGONS_PER_COLOUR + 1)
     )
     for c in range(NUM_COLOURS)
 )
@@ -394,9 +396,9 @@ def problem(
             if card == NO_CARD:
                 return ("R11", f"face-up slot {slot} is empty")
             if card == LOCO:
-                return ("R10", "a face-up locomotive can only be the first pick")
+                return ("R10", "a face-up locomotive can only be the first pick of a draw")
             return None
-        return ("R10", "the second train card of the draw is expected")
+        return ("R10", "one train card is expected (a draw's second, or a one-card first turn)")
     if phase == OVER:
         return ("R17", "the game is over")
     ruling = "R5" if phase == SETUP_KEEP else "R13"

@@ -1,7 +1,9 @@
 """Train colours and card types (R1, R2).
 
 Colours are small ints so that hands and piles can be plain count lists: index 0-7 are
-the eight wagon colours, index 8 (``LOCO``) the wild locomotive.
+the eight wagon colours, index 8 (``LOCO``) the wild locomotive. How many cards of each kind
+the train deck holds is card data, like the destinations (``Catalogue.deck``, read from
+``data/deck.csv``).
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ from .layout import (  # noqa: F401  (the card constants live in the engines' co
     CARD_NAMES,
     COLOURS,
     LOCO,
-    LOCOMOTIVES,
+    MAX_LOCOMOTIVES,
+    MAX_TRAIN_CARDS,
+    MAX_WAGONS_PER_COLOUR,
     NUM_COLOURS,
-    TRAIN_CARDS,
-    WAGONS_PER_COLOUR,
 )
 from .value import Value
 
 COLOUR_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(COLOURS)})
+# a card kind by name (the colours and "locomotive"): how deck.csv and deck edits name them
+KIND_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(CARD_NAMES)})
 
 
 class _DestinationFields(NamedTuple):

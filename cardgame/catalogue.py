@@ -5,10 +5,12 @@ is refused with one line naming the file, the line and the problem.
 
 Two levels of checks (documented in data/SOURCES.md): every folder must hold a possible
 edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, 1-99 points, a
-big city on each ticket, the six big cities once). The copy shipped in the package must also
-match the facts the transcription was checked against (circles per colour, total face value,
-each ticket's points in the band printed for its circles), so a corrupted installation is
-caught; a user's folder may be a corrected edition or a designer's, and is not held to them.
+big city on each ticket, the six big cities once; a train deck of the nine card kinds once
+each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck). The
+copy shipped in the package must also match the facts the transcription was checked against
+(circles per colour, total face value, each ticket's points in the band printed for its
+circles, the printed deck), so a corrupted installation is caught; a user's folder may be a
+corrected edition or a designer's, and is not held to them.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .cards import COLOUR_INDEX, COLOURS, BigCity, Destination
+from .cards import CARD_NAMES, COLOUR_INDEX, COLOURS, KIND_INDEX, BigCity, Destination
 from .errors import DataError
-from .layout import DESTINATIONS
+from .layout import CARD_KINDS, DESTINATIONS, MAX_LOCOMOTIVES, MAX_WAGONS_PER_COLOUR
 from .value import Value
 
 EXPECTED_DESTINATIONS = DESTINATIONS  # R1
@@ -52,8 +54,15 @@ SHIPPED_CIRCLES: Mapping[str, int] = MappingProxyType(
     }
 )
 SHIPPED_FACE_VALUE = 581
+# R1: the printed train deck, 10 wagons of each colour and 16 locomotives (CARD_NAMES order):
+# what a folder without deck.csv plays with, and what the shipped deck.csv must hold
+SHIPPED_DECK: tuple[int, ...] = (10,) * len(COLOURS) + (16,)
+# the most cards of one kind a deck may hold: the engines' array bounds (cardgame/layout.py)
+MAX_DECK_COUNTS: tuple[int, ...] = (MAX_WAGONS_PER_COLOUR,) * len(COLOURS) + (MAX_LOCOMOTIVES,)
 DESTINATION_COLUMNS = ("id", "city_a", "city_b", "points", "colors")
 BIG_CITY_COLUMNS = ("city", "points", "home_color")
+DECK_COLUMNS = ("kind", "count")
+DECK_FILE = "deck.csv"
 
 
 class _CatalogueFields(NamedTuple):
@@ -62,30 +71,42 @@ class _CatalogueFields(NamedTuple):
     # the destinations by id (None where no id): what seat views carry, and the engine's
     # lookup; the cards are immutable, so one table serves both
     view_table: tuple[Destination | None, ...]
+    # the train deck (R1): how many cards of each kind, 8 colours then locomotives
+    deck: tuple[int, ...]
 
 
 class Catalogue(Value, _CatalogueFields):
-    """All the printed cards of the game, by id.
+    """All the printed cards of the game: destinations by id, big cities, the train deck.
 
     Truly immutable (cardgame.value), like the cards it holds: a strategy that reaches the
     catalogue (``default_catalogue()`` is public) cannot change what the engine scores with.
+    ``deck`` defaults to the printed deck (``SHIPPED_DECK``); a deck given is checked as
+    ``deck.csv`` is (nine whole counts within the engines' bounds).
     """
 
     __slots__ = ()
 
     def __new__(
-        cls, destinations: tuple[Destination, ...], big_cities: tuple[BigCity, ...]
+        cls,
+        destinations: tuple[Destination, ...],
+        big_cities: tuple[BigCity, ...],
+        deck: tuple[int, ...] = SHIPPED_DECK,
     ) -> Catalogue:
-        destinations, big_cities = tuple(destinations), tuple(big_cities)
+        destinations, big_cities, deck = tuple(destinations), tuple(big_cities), tuple(deck)
+        problem = deck_problem(deck)
+        if problem is not None:
+            raise DataError(f"deck: {problem}")
         table: list[Destination | None] = [None] * (
             max((d.id for d in destinations), default=0) + 1
         )
         for d in destinations:
             table[d.id] = d
-        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table))
+        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table), deck)
 
-    def __getnewargs__(self) -> tuple[tuple[Destination, ...], tuple[BigCity, ...]]:
-        return (self.destinations, self.big_cities)
+    def __getnewargs__(
+        self,
+    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...]]:
+        return (self.destinations, self.big_cities, self.deck)
 
     def destination(self, dest_id: int) -> Destination:
         table = self.view_table
@@ -147,6 +168,38 @@ def parse_big_cities(text: str, name: str = "big_cities.csv") -> tuple[BigCity, 
     if sorted(c.city for c in cities) != sorted(BIG_CITY_NAMES):
         raise DataError(f"{name}: expected each of {', '.join(BIG_CITY_NAMES)} exactly once")
     return tuple(cities)
+
+
+def deck_problem(deck: tuple[int, ...]) -> str | None:
+    """Why ``deck`` (nine counts, CARD_NAMES order) is no possible train deck, or None."""
+    if len(deck) != CARD_KINDS:
+        return f"expected {CARD_KINDS} counts ({', '.join(CARD_NAMES)}), got {len(deck)}"
+    for name, count, most in zip(CARD_NAMES, deck, MAX_DECK_COUNTS, strict=True):
+        if type(count) is not int:
+            return f"{name} must be a whole number, got {count!r}"
+        if not 0 <= count <= most:
+            return f"{name} must be between 0 and {most}, got {count}"
+    return None
+
+
+def parse_deck(text: str, name: str = DECK_FILE) -> tuple[int, ...]:
+    """The train deck (R1): one row per card kind (the eight colours and ``locomotive``),
+    each once, with how many cards of it the deck holds."""
+    counts: dict[int, int] = {}
+    for line, row in _rows(text, name, DECK_COLUMNS):
+        kind = KIND_INDEX.get(row["kind"])
+        if kind is None:
+            known = ", ".join(CARD_NAMES)
+            raise DataError(f"{name}, line {line}: unknown kind {row['kind']!r} (known: {known})")
+        if kind in counts:
+            raise DataError(f"{name}, line {line}: {row['kind']} given twice")
+        counts[kind] = _int_in(
+            row["count"], name, line, "count", 0, MAX_DECK_COUNTS[kind], " (the engines' bound)"
+        )
+    missing = [CARD_NAMES[k] for k in range(CARD_KINDS) if k not in counts]
+    if missing:
+        raise DataError(f"{name}: no count for {', '.join(missing)}")
+    return tuple(counts[k] for k in range(CARD_KINDS))
 
 
 def parse_destinations(
@@ -225,34 +278,51 @@ def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> Non
         )
 
 
+def check_shipped_deck(deck: tuple[int, ...], name: str) -> None:
+    """R1: the shipped deck.csv must hold the printed deck (10 of each colour, 16
+    locomotives); anything else means the installed file was damaged."""
+    if deck != SHIPPED_DECK:
+        found = ", ".join(f"{CARD_NAMES[k]} {n}" for k, n in enumerate(deck))
+        raise DataError(
+            f"{name}: {found} differ from the printed deck (10 of each colour, 16 "
+            "locomotives): the installed copy is damaged, reinstall the package"
+        )
+
+
 def load_catalogue(folder: Path | None = None) -> Catalogue:
     """Read the card data from ``folder`` (default: the copy shipped in the package).
 
-    A folder gets the general checks only: it may be a corrected edition.
+    A folder gets the general checks only: it may be a corrected edition. Its ``deck.csv``
+    is optional: without one, the game has the printed deck.
     """
     if folder is None:
         return default_catalogue()
-    return _load(lambda n: (folder / n).read_bytes(), str(folder))
+    return _load(lambda n: (folder / n).read_bytes(), str(folder), deck_optional=True)
 
 
 @cache
 def default_catalogue() -> Catalogue:
     data = resources.files("cardgame") / "data"
-    catalogue = _load(lambda n: (data / n).read_bytes(), "package data")
+    catalogue = _load(lambda n: (data / n).read_bytes(), "package data", deck_optional=False)
     check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
+    check_shipped_deck(catalogue.deck, f"{DECK_FILE} (package data)")
     return catalogue
 
 
 def catalogue_rows(catalogue: Catalogue) -> dict[str, list[list[Any]]]:
-    """The catalogue as the rows of its two CSV files (what a record of an edited game
-    carries, so that it replays with its own cards)."""
-    return {
+    """The catalogue as the rows of its CSV files (what a record of an edited game carries,
+    so that it replays with its own cards). The deck's rows only when it is not the printed
+    deck: cards with the printed deck give the rows (and digests) they always gave."""
+    rows: dict[str, list[list[Any]]] = {
         "destinations": [
             [d.id, d.city_a, d.city_b, d.points, "-".join(COLOURS[c] for c in d.colours)]
             for d in catalogue.destinations
         ],
         "big_cities": [[b.city, b.points, b.home_colour] for b in catalogue.big_cities],
     }
+    if catalogue.deck != SHIPPED_DECK:
+        rows["deck"] = [[CARD_NAMES[k], n] for k, n in enumerate(catalogue.deck)]
+    return rows
 
 
 def catalogue_from_rows(rows: dict[str, list[list[Any]]], where: str) -> Catalogue:
@@ -270,15 +340,20 @@ def catalogue_from_rows(rows: dict[str, list[list[Any]]], where: str) -> Catalog
     destinations = parse_destinations(
         text(rows["destinations"], DESTINATION_COLUMNS), names, f"{where}.destinations"
     )
-    return Catalogue(destinations, cities)
+    deck = SHIPPED_DECK
+    if "deck" in rows:
+        deck = parse_deck(text(rows["deck"], DECK_COLUMNS), f"{where}.deck")
+    return Catalogue(destinations, cities, deck)
 
 
-def _load(read: Callable[[str], bytes], where: str) -> Catalogue:
+def _load(read: Callable[[str], bytes], where: str, deck_optional: bool) -> Catalogue:
     texts = {}
-    for name in ("big_cities.csv", "destinations.csv"):
+    for name in ("big_cities.csv", "destinations.csv", DECK_FILE):
         try:
             raw = read(name)
         except OSError as exc:
+            if name == DECK_FILE and deck_optional and isinstance(exc, FileNotFoundError):
+                continue  # a folder without a deck plays with the printed one
             raise DataError(f"{name}: cannot read from {where}: {exc.strerror or exc}") from None
         try:
             texts[name] = raw.decode("utf-8-sig")  # a spreadsheet's byte-order mark is fine
@@ -289,4 +364,5 @@ def _load(read: Callable[[str], bytes], where: str) -> Catalogue:
             ) from None
     cities = parse_big_cities(texts["big_cities.csv"])
     destinations = parse_destinations(texts["destinations.csv"], tuple(c.city for c in cities))
-    return Catalogue(destinations, cities)
+    deck = parse_deck(texts[DECK_FILE]) if DECK_FILE in texts else SHIPPED_DECK
+    return Catalogue(destinations, cities, deck)

@@ -1,12 +1,15 @@
 """Card edits: the printed numbers a study may change (a designer's what-if).
 
 A variant or a sweep names edits to the card data beside its rule settings:
-``destinations = { 24 = { points = 10 } }`` (a ticket's points, by id) and
-``big_cities = { Chicago = 10 }`` (a big city's bonus). Edits apply to a catalogue (the
-printed one, or a folder given with ``--cards``) and give another catalogue, which both
-engines read like the printed one. ``CardEdits.from_dict`` is the boundary: an unknown id or
-city, a value that is not a whole number or is out of a card's range (1-99 points, 1-50 for
-a bonus) is refused in one line naming the key.
+``destinations = { 24 = { points = 10 } }`` (a ticket's points, by id),
+``big_cities = { Chicago = 10 }`` (a big city's bonus) and ``deck = { red = 12,
+locomotive = 14 }`` (how many train cards of a kind the deck holds, R1). Edits apply to a
+catalogue (the printed one, or a folder given with ``--cards``) and give another catalogue,
+which both engines read like the printed one. ``CardEdits.from_dict`` is the boundary: an
+unknown id, city or card kind, a value that is not a whole number or is out of a card's
+range (1-99 points, 1-50 for a bonus, 0-20 cards of a colour, 0-40 locomotives) is refused in
+one line naming the key. Whether a deck can deal a player count depends on the rules too:
+``Game`` and the study loader check that (``Rules.deal_problem``).
 """
 
 from __future__ import annotations
@@ -14,16 +17,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .catalogue import MAX_BIG_CITY_POINTS, MAX_POINTS, Catalogue
+from .cards import CARD_NAMES, KIND_INDEX, LOCO
+from .catalogue import MAX_BIG_CITY_POINTS, MAX_DECK_COUNTS, MAX_POINTS, Catalogue
 from .errors import RulesError
 from .value import Value
 
-KINDS = ("destinations", "big_cities")
+KINDS = ("destinations", "big_cities", "deck")
 
 
 class _CardEditsFields(NamedTuple):
     destinations: tuple[tuple[int, int], ...] = ()  # (id, points), sorted by id
     big_cities: tuple[tuple[str, int], ...] = ()  # (city, bonus points), sorted by city
+    deck: tuple[tuple[int, int], ...] = ()  # (card kind, count), sorted by kind
 
 
 class CardEdits(Value, _CardEditsFields):
@@ -35,24 +40,27 @@ class CardEdits(Value, _CardEditsFields):
     def from_dict(
         cls, data: Mapping[str, Any], catalogue: Catalogue, where: str = "cards"
     ) -> CardEdits:
-        """Parse ``{"destinations": {id: {"points": n}}, "big_cities": {city: n}}`` against
-        the catalogue it will edit (ids and cities must exist there)."""
+        """Parse ``{"destinations": {id: {"points": n}}, "big_cities": {city: n},
+        "deck": {kind: n}}`` against the catalogue it will edit (ids and cities must exist
+        there; kinds are the colours and ``locomotive``)."""
         where = f"{where}." if where else ""  # "": keys named from the edit's own top
         unknown = sorted(set(data) - set(KINDS))
         if unknown:
             raise RulesError(f"{where}{unknown[0]}: unknown card edit (known: {', '.join(KINDS)})")
         destinations = _destinations(data.get("destinations", {}), catalogue, where)
         cities = _big_cities(data.get("big_cities", {}), catalogue, where)
+        deck = _deck(data.get("deck", {}), where)
         # a value the card already has is no edit: a variant differs only where it edits
         bonus = {b.city: b.points for b in catalogue.big_cities}
         return cls(
             tuple(sorted((i, p) for i, p in destinations.items()
                          if p != catalogue.destination(i).points)),
             tuple(sorted((c, p) for c, p in cities.items() if p != bonus[c])),
+            tuple(sorted((k, n) for k, n in deck.items() if n != catalogue.deck[k])),
         )  # fmt: skip
 
     def __bool__(self) -> bool:
-        return bool(self.destinations or self.big_cities)
+        return bool(self.destinations or self.big_cities or self.deck)
 
     def apply(self, catalogue: Catalogue) -> Catalogue:
         """The catalogue with these edits (the same object when there are none)."""
@@ -60,9 +68,11 @@ class CardEdits(Value, _CardEditsFields):
             return catalogue
         points = dict(self.destinations)
         bonus = dict(self.big_cities)
+        counts = dict(self.deck)
         return Catalogue(
             tuple(d._replace(points=points.get(d.id, d.points)) for d in catalogue.destinations),
             tuple(b._replace(points=bonus.get(b.city, b.points)) for b in catalogue.big_cities),
+            tuple(counts.get(k, n) for k, n in enumerate(catalogue.deck)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,13 +82,21 @@ class CardEdits(Value, _CardEditsFields):
             out["destinations"] = {str(i): {"points": p} for i, p in self.destinations}
         if self.big_cities:
             out["big_cities"] = dict(self.big_cities)
+        if self.deck:
+            out["deck"] = {CARD_NAMES[k]: n for k, n in self.deck}
         return out
 
     def describe(self) -> list[str]:
-        """Short phrases a report can show: ``#24 points 10``, ``Chicago bonus 10``."""
-        return [f"#{i} points {p}" for i, p in self.destinations] + [
-            f"{c} bonus {p}" for c, p in self.big_cities
-        ]
+        """Short phrases a report can show: ``#24 points 10``, ``Chicago bonus 10``,
+        ``red cards 12``, ``locomotives 14``."""
+        return (
+            [f"#{i} points {p}" for i, p in self.destinations]
+            + [f"{c} bonus {p}" for c, p in self.big_cities]
+            + [
+                f"locomotives {n}" if k == LOCO else f"{CARD_NAMES[k]} cards {n}"
+                for k, n in self.deck
+            ]
+        )
 
 
 NO_EDITS = CardEdits()
@@ -137,4 +155,24 @@ def _big_cities(data: object, catalogue: Catalogue, where: str) -> dict[str, int
                 raise RulesError(f"{where}big_cities.{city}: give a number, or points = N")
             edit = edit["points"]
         out[city] = _whole(edit, f"{where}big_cities.{city}", MAX_BIG_CITY_POINTS)
+    return out
+
+
+def _deck(data: object, where: str) -> dict[int, int]:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{where}deck: must be a table of card kinds, got {data!r}")
+    out: dict[int, int] = {}
+    for name, count in data.items():
+        kind = KIND_INDEX.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise RulesError(
+                f"{where}deck.{name}: unknown card kind (known: {', '.join(CARD_NAMES)})"
+            )
+        key = f"{where}deck.{name}"
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise RulesError(f"{key}: must be a whole number, got {count!r}")
+        most = MAX_DECK_COUNTS[kind]
+        if not 0 <= count <= most:
+            raise RulesError(f"{key}: must be between 0 and {most}, got {count}")
+        out[kind] = count
     return out

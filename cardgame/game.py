@@ -28,6 +28,9 @@ class Game:
             raise RulesError(f"players must be 2, 3 or 4, got {self.players}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise RulesError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        problem = self.rules.deal_problem(self.players, self.catalogue.deck)  # R1, R3
+        if problem is not None:
+            raise RulesError(problem)
         object.__setattr__(self, "big_city_set", frozenset(self.catalogue.big_city_names))
 
     def new_state(self, record: bool = False, shuffles: ShuffleSource | None = None) -> GameState:

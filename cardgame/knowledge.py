@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import actions as A
 from .actions import KEEP_DRAWN, NO_CARD, SETUP_KEEP
-from .cards import LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from .cards import LOCO, NUM_COLOURS
 from .game import Game
 from .observation import SeatView
 from .shuffling import SeededShuffles
@@ -63,11 +63,12 @@ class KnowledgeTracker:
             raise ValueError("a KnowledgeTracker must start on a fresh state")
         n = state.players
         self.seat = seat
-        start = state.rules.starting_locomotives  # R3: every hand starts with these, face up
+        rules = state.rules  # R3: every hand starts with these locomotives, face up
+        start, extra = rules.starting_locomotives, rules.seat_extra_locomotives
         self._known = [[0] * CARD_KINDS for _ in range(n)]
         for r in range(n):
             if r != seat:
-                self._known[r][LOCO] = start
+                self._known[r][LOCO] = start + extra[r]
         self._batches: list[list[int]] = [[] for _ in range(n)]
         self._bottom: dict[int, int] = {}  # own returned id -> position from the bottom
         self._game = Game(n, 0, state.rules, state.game.catalogue)
@@ -128,7 +129,7 @@ class KnowledgeTracker:
 def unseen_cards(k: Knowledge) -> list[int]:
     """Train cards the seat cannot place: in rivals' unknown hand cards or in the deck."""
     v = k.view
-    left = [WAGONS_PER_COLOUR] * NUM_COLOURS + [LOCOMOTIVES]
+    left = list(k.game.catalogue.deck)  # R1: the game's train deck
     piles = [v.hand, v.discard, *v.circulations, *k.known_cards]
     for pile in piles:
         for c in range(CARD_KINDS):

@@ -33,9 +33,12 @@ NUM_COLOURS = len(COLOURS)  # card kinds 0-7 are the wagon colours ...
 LOCO = NUM_COLOURS  # ... and kind 8 is the locomotive, wild
 CARD_KINDS = NUM_COLOURS + 1  # a hand, a pile or the discard is this many counts
 CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
-WAGONS_PER_COLOUR = 10
-LOCOMOTIVES = 16
-TRAIN_CARDS = NUM_COLOURS * WAGONS_PER_COLOUR + LOCOMOTIVES  # 96
+# How many cards of each kind the train deck holds is card data (cardgame/data/deck.csv: the
+# printed 10 of each colour and 16 locomotives; a study may edit it): these are only the
+# largest counts a deck may have, the size of the engines' arrays.
+MAX_WAGONS_PER_COLOUR = 20
+MAX_LOCOMOTIVES = 40
+MAX_TRAIN_CARDS = NUM_COLOURS * MAX_WAGONS_PER_COLOUR + MAX_LOCOMOTIVES  # 200
 DESTINATIONS = 46  # destination ids are 1..46 (R1, R2)
 MAX_CIRCLES = 5  # colour circles on one destination (R2: 1-5)
 BIG_CITIES = 6  # big-city bonus cards (R1, R21)
@@ -52,7 +55,9 @@ NOBODY = -1  # a yard colour nobody holds
 MAX_FACE_UP = 10  # Rules.face_up
 MAX_OFFER = 10  # Rules.destinations_dealt and destinations_drawn: an offer at a time
 MAX_ROUNDS = 10  # Rules.rounds, for any player count
-MAX_ACTIONS = 4096  # more than any legal list (columns x locomotives + threes + keeps)
+# more than any legal list: a turn's columns (at most every wagon x every locomotive + 1),
+# threes, face-up slots and draws; or an offer's keeps (2 ** MAX_OFFER)
+MAX_ACTIONS = 7168
 
 # ------------------------------------------------------------------ decisions
 # cardgame.actions.Phase, by value
@@ -88,6 +93,7 @@ SEAT_VIEW_FIELDS: tuple[str, ...] = (
     "rules",
     "big_cities",
     "destinations_by_id",
+    "train_cards",
 )
 
 # ------------------------------------------------------------------ the C side

@@ -40,6 +40,7 @@ class Observation:
     final_round: bool
     round_points: tuple[tuple[int, ...], ...]
     rounds_total: int
+    train_cards: tuple[int, ...] = ()  # the game's train deck: 9 counts (R1)
 
 
 def observe(state: Any, seat: int) -> Observation:
@@ -93,6 +94,8 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
     rules: Rules = _field(23)  # type: ignore[assignment]
     big_cities: frozenset[str] = _field(24)  # type: ignore[assignment]
     destinations_by_id: tuple[Destination | None, ...] = _field(25)  # type: ignore[assignment]
+    # how many train cards of each kind the game has (R1: public; the catalogue's deck)
+    train_cards: tuple[int, ...] = _field(26)  # type: ignore[assignment]
 
     @property
     def held(self) -> tuple[Destination, ...]:
@@ -159,6 +162,7 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
             final_round=self.final_round,
             round_points=self.round_points,
             rounds_total=self.rounds_total,
+            train_cards=self.train_cards,
         )
 
     def __repr__(self) -> str:

@@ -6,8 +6,9 @@ record's player count. Whether a well-shaped record is true is ``record.replay``
 
 The rules a record holds are exactly the settings that can change its game
 (``rules_dict``): a setting that cannot (the rounds of another player count, the deal of a
-round the game never has) could be edited without any replay noticing, so it has no place in
-a record.
+round the game never has, a lever against a seat edge left off or given only to seats the
+game does not have) could be edited without any replay noticing, so it has no place in a
+record. A seat lever is recorded for the game's seats only (``[0, 1]`` at 2 players).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from . import actions as A
 from .cards import CARD_NAMES, COLOURS
 from .errors import CardgameError, RecordError
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, SEAT_LEVERS, Rules
 from .shuffling import DESTINATION_RESHUFFLE, DESTINATION_SETUP, TRAIN_ROUND, TRAIN_SETUP
 
 FORMAT = "ttr-cardgame-record"
@@ -38,6 +39,10 @@ def _not_applying(rules: Rules, players: int, key: str) -> str | None:
         return f"a game of one round (rules.rounds.{players} is 1)"
     if key == "three_locomotive_wipe" and rules.face_up < 3:
         return f"a face-up row of {rules.face_up} (a wipe needs 3 locomotives in it)"
+    if key in SEAT_LEVERS and not any(getattr(rules, key)[:players]):
+        return f"a game where no seat of {players} gets {key.removeprefix('seat_')} (lever off)"
+    if key == "first_turn" and rules.first_turn == "full":
+        return "a game with the printed first turn (lever off)"
     return None
 
 
@@ -47,6 +52,8 @@ def rules_dict(rules: Rules, players: int) -> dict[str, Any]:
     which this game cannot tell from any other value)."""
     data = rules.to_dict()
     data["rounds"] = {str(players): rules.rounds_for(players)}
+    for key in SEAT_LEVERS:
+        data[key] = data[key][:players]
     return {k: v for k, v in data.items() if _not_applying(rules, players, k) is None}
 
 
@@ -293,8 +300,14 @@ _BODY = _object(
         ),
         "digest": _digest,
     },
-    # rows of the card files, checked as a card folder is (record.record_catalogue)
-    {"cards": _object({"destinations": _list(_list(_any)), "big_cities": _list(_list(_any))})},
+    # rows of the card files, checked as a card folder is (record.record_catalogue); the
+    # deck's only when it is not the printed one
+    {
+        "cards": _object(
+            {"destinations": _list(_list(_any)), "big_cities": _list(_list(_any))},
+            {"deck": _list(_list(_any))},
+        )
+    },
 )
 
 
@@ -315,6 +328,8 @@ def _rules(data: Any, players: int) -> Rules:
         why = _not_applying(rules, players, key)
         if why is not None:
             raise bad(f"rules.{key}", f"does not apply to {why}")
+        if key in SEAT_LEVERS and len(rules_dict(rules, players)[key]) != len(data[key]):
+            raise bad(f"rules.{key}", f"expected one count per seat of a {players}-player game")
     for key in rules_dict(rules, players):
         if key not in data:
             raise bad(f"rules.{key}", "missing")

@@ -2,28 +2,42 @@
 
 Defaults are the printed game (rulebook + rulings R1-R22). ``Rules.from_dict`` is the
 boundary: unknown keys or impossible values are refused with a message naming the key.
+
+Beside the printed rules' numbers, the levers a designer uses against a seat edge, all off by
+default (docs/rules.md "Levers against a seat edge"): extra train cards and extra locomotives
+at setup by seat (``seat_extra_cards``, ``seat_extra_locomotives``: one count per seat, seat
+0 first; a TOML array ``[0, 1, 1]``, shorter arrays padded with zeros, or a table by seat
+``{ 1 = 1 }``), and a first turn limited for the first seat (``first_turn = "one_card"``).
+Whether the game's train deck can deal the setup depends on the deck too (card data):
+``deal_problem`` says, ``Game`` refuses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import RulesError
 from .layout import (
     DESTINATIONS,
-    LOCOMOTIVES,
+    LOCO,
     MAX_FACE_UP,
+    MAX_LOCOMOTIVES,
     MAX_OFFER,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MIN_PLAYERS,
-    TRAIN_CARDS,
 )
 from .value import Value
 
 DEFAULT_ROUNDS: Mapping[int, int] = MappingProxyType({2: 1, 3: 1, 4: 2})
+# first_turn's values, by their number in the native core (CRules.first_turn): "full" the
+# printed turn; "one_card" seat 0's first turn is a single train card (docs/rules.md)
+FIRST_TURNS: tuple[str, ...] = ("full", "one_card")
+NO_EXTRAS: tuple[int, ...] = (0,) * MAX_PLAYERS
+SEAT_LEVERS = ("seat_extra_cards", "seat_extra_locomotives")  # one count per seat
+MAX_EXTRA_CARDS = 20  # seat_extra_cards: like starting_hand
 
 
 class _RulesFields(NamedTuple):
@@ -38,6 +52,10 @@ class _RulesFields(NamedTuple):
     destinations_drawn: int = 4  # R13
     round_two_deal: int = 4  # R19
     three_locomotive_wipe: bool = False  # R4
+    # levers against a seat edge (not printed rules; off by default): per seat, seat 0 first
+    seat_extra_cards: tuple[int, ...] = NO_EXTRAS  # R3: cards dealt after the hands
+    seat_extra_locomotives: tuple[int, ...] = NO_EXTRAS  # R3: beside starting_locomotives
+    first_turn: str = "full"  # R6, R10: "one_card": seat 0's first turn is one train card
 
 
 class Rules(Value, _RulesFields):
@@ -58,8 +76,11 @@ class Rules(Value, _RulesFields):
         ):
             raise RulesError("rules.rounds: must map player count to rounds")
         rounds = tuple(sorted(rounds, key=lambda p: str(p[0])))
-        if rounds != made.rounds:
-            made = _RulesFields.__new__(cls, rounds, *made[1:])
+        fixed = {"rounds": rounds}
+        for key in SEAT_LEVERS:
+            fixed[key] = _by_seat(getattr(made, key), key)
+        if any(fixed[key] != getattr(made, key) for key in fixed):
+            made = made._replace(**fixed)
         made._validate()
         return made
 
@@ -90,7 +111,7 @@ class Rules(Value, _RulesFields):
             need(players in counts, "rounds", f"missing the count for {players} players")
         ints = {
             "starting_hand": (0, 20),
-            "starting_locomotives": (0, LOCOMOTIVES // MAX_PLAYERS),
+            "starting_locomotives": (0, MAX_LOCOMOTIVES // MAX_PLAYERS),
             "face_up": (0, MAX_FACE_UP),
             "destinations_dealt": (1, MAX_OFFER),
             "destinations_min_keep": (0, MAX_OFFER),
@@ -115,11 +136,22 @@ class Rules(Value, _RulesFields):
             "three_locomotive_wipe",
             f"must be true or false, got {self.three_locomotive_wipe!r}",
         )
-        dealt = MAX_PLAYERS * (self.starting_hand + self.starting_locomotives) + self.face_up
+        for key, high in (
+            ("seat_extra_cards", MAX_EXTRA_CARDS),
+            ("seat_extra_locomotives", MAX_LOCOMOTIVES),
+        ):
+            for seat, value in enumerate(getattr(self, key)):
+                need(
+                    isinstance(value, int) and not isinstance(value, bool),
+                    f"{key}.{seat}",
+                    f"must be a whole number, got {value!r}",
+                )
+                need(0 <= value <= high, f"{key}.{seat}",
+                     f"must be between 0 and {high}, got {value}")  # fmt: skip
         need(
-            dealt < TRAIN_CARDS,
-            "starting_hand",
-            f"4 players would need {dealt} of the {TRAIN_CARDS} train cards at setup",
+            isinstance(self.first_turn, str) and self.first_turn in FIRST_TURNS,
+            "first_turn",
+            f"must be one of {', '.join(map(repr, FIRST_TURNS))}, got {self.first_turn!r}",
         )
         need(
             MAX_PLAYERS * self.destinations_dealt <= DESTINATIONS,
@@ -127,9 +159,36 @@ class Rules(Value, _RulesFields):
             f"4 players would need more than the {DESTINATIONS} destination cards",
         )
 
+    def deal_problem(self, players: int, deck: Sequence[int]) -> str | None:
+        """Why a train deck of these counts (``Catalogue.deck``) cannot be dealt to
+        ``players`` seats under these rules (R3), in one line naming the key, or None: the
+        locomotives handed out before the shuffle must be in the deck, and the hands, the
+        extra cards and the face-up row must leave at least one card to draw."""
+        n = players
+        extra_locos = sum(self.seat_extra_locomotives[:n])
+        locos = n * self.starting_locomotives + extra_locos
+        if locos > deck[LOCO]:
+            return (
+                f"deck.locomotive: the deck has {deck[LOCO]} locomotives, {n} players start "
+                f"with {locos} (starting_locomotives {self.starting_locomotives} each, "
+                f"seat_extra_locomotives {extra_locos})"
+            )
+        total = sum(deck)
+        extra = sum(self.seat_extra_cards[:n])
+        dealt = locos + n * self.starting_hand + extra + self.face_up
+        if dealt >= total:
+            return (
+                f"deck: {n} players would need {dealt} of the {total} train cards at setup "
+                f"(starting_hand {self.starting_hand} each, seat_extra_cards {extra}, "
+                f"{locos} locomotives, face_up {self.face_up}), leaving none to draw"
+            )
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         data = self._asdict()
         data["rounds"] = {str(k): v for k, v in self.rounds}
+        for key in SEAT_LEVERS:
+            data[key] = list(data[key])
         return data
 
     @classmethod
@@ -165,6 +224,24 @@ class Rules(Value, _RulesFields):
         """Settings that differ from the printed game (names a variant)."""
         base = Rules().to_dict()
         return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+
+def _by_seat(value: Any, key: str) -> tuple[int, ...]:
+    """A seat lever as one count per seat (``MAX_PLAYERS`` of them): from a list (shorter
+    ones padded with zeros) or a table by seat number (the others zero)."""
+    if isinstance(value, Mapping):
+        counts = list(NO_EXTRAS)
+        for seat, count in value.items():
+            text = str(seat).strip()
+            if isinstance(seat, bool) or not text.isdigit() or int(text) >= MAX_PLAYERS:
+                raise RulesError(f"rules.{key}.{seat}: not a seat (0-{MAX_PLAYERS - 1})")
+            counts[int(text)] = count
+        return tuple(counts)
+    if isinstance(value, (list, tuple)):
+        if len(value) > MAX_PLAYERS:
+            raise RulesError(f"rules.{key}: {len(value)} seats, a game has at most {MAX_PLAYERS}")
+        return (*value, *NO_EXTRAS[len(value) :])
+    raise RulesError(f"rules.{key}: must list a count per seat (seat 0 first), got {value!r}")
 
 
 DEFAULT_RULES = Rules()

@@ -20,7 +20,7 @@ from .actions import (  # noqa: F401  (Phase and the constants are re-exported)
     TURN,
     Phase,
 )
-from .cards import CARD_KINDS, CARD_NAMES, LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from .cards import CARD_KINDS, CARD_NAMES, LOCO, NUM_COLOURS
 from .errors import IllegalActionError
 from .observation import SeatView
 from .resolution import resolve
@@ -61,6 +61,7 @@ class GameState:
         "_rounds_total",
         "_shuffles",
         "_turn_record",
+        "_view_deck",
         "_view_rules",
         "_view_table",
         "circulation",
@@ -104,6 +105,7 @@ class GameState:
         self._shuffles = shuffles
         # facts every seat view shares: immutable, and none of them is what the engine reads
         self._view_table = game.catalogue.view_table
+        self._view_deck = game.catalogue.deck  # the train deck's counts (R1): public
         self._view_rules = game.rules  # truly immutable (cardgame.value): safe to share
         self._big = game.big_city_set
         self._rounds_total = game.rules.rounds_for(game.players)
@@ -158,12 +160,17 @@ class GameState:
     def _setup(self) -> None:
         rules = self.rules
         n = self.players
-        for hand in self.hands:
-            hand[LOCO] = rules.starting_locomotives  # R3
-        wagons = [c for c in range(NUM_COLOURS) for _ in range(WAGONS_PER_COLOUR)]
-        locos = [LOCO] * (LOCOMOTIVES - n * rules.starting_locomotives)
+        counts = self.game.catalogue.deck  # R1: the game's train deck (card data)
+        extra_locos = rules.seat_extra_locomotives  # a lever, by seat (zeros: off)
+        for seat, hand in enumerate(self.hands):
+            hand[LOCO] = rules.starting_locomotives + extra_locos[seat]  # R3
+        wagons = [c for c in range(NUM_COLOURS) for _ in range(counts[c])]
+        given = n * rules.starting_locomotives + sum(extra_locos[:n])
+        locos = [LOCO] * (counts[LOCO] - given)
         self.deck = self._shuffle(TRAIN_SETUP, wagons + locos, names=True)
         self._deal(rules.starting_hand)
+        if any(rules.seat_extra_cards):
+            self._deal_extra(rules.seat_extra_cards)
         self._turn_face_up()
         ids = [d.id for d in self.game.catalogue.destinations]
         self.dest_deck = self._shuffle(DESTINATION_SETUP, ids, names=False)
@@ -180,6 +187,15 @@ class GameState:
         deck = self.deck
         for hand in self.hands:
             for _ in range(count):
+                if not deck:
+                    return
+                hand[deck.pop()] += 1
+
+    def _deal_extra(self, extra: tuple[int, ...]) -> None:
+        """A lever (R3): after the hands, each seat in order gets its extra cards."""
+        deck = self.deck
+        for seat, hand in enumerate(self.hands):
+            for _ in range(extra[seat]):
                 if not deck:
                     return
                 hand[deck.pop()] += 1
@@ -224,7 +240,7 @@ class GameState:
         return self.final_turns_left is not None or not self.deck
 
     def card_total(self) -> int:
-        """All train cards on the table; 96 at every step (R1) - an invariant for tests."""
+        """All train cards on the table: the deck's (96 printed) at every step (R1)."""
         total = len(self.deck) + sum(1 for c in self.face_up if c != NO_CARD)
         total += sum(self.discard) + sum(self.yard_wagons) + sum(self.yard_locos)
         total += sum(sum(h) for h in self.hands) + sum(sum(c) for c in self.circulation)
@@ -270,6 +286,7 @@ class GameState:
                 self._view_rules,
                 self._big,
                 self._view_table,
+                self._view_deck,
             ),
         )
 
@@ -345,6 +362,9 @@ class GameState:
             else:
                 self._end_turn()  # Pass
         elif phase == SECOND_PICK:
+            rec = self._turn_record
+            if rec is not None and "action" not in rec:  # a one-card first turn: its action
+                rec["action"] = A.to_dict(action)
             self._pick(action, first=False)
         elif phase == KEEP_DRAWN:
             self._keep_drawn(action.ids)  # type: ignore[union-attr]
@@ -496,6 +516,10 @@ class GameState:
                 "final_round": self.final_turns_left is not None,
                 "step1": _names(moved),
             }
+        if self.turn == 1 and self.rules.first_turn != "full" and self._can_pick_second():
+            # a lever (R6, R10): first_turn = "one_card" makes seat 0's first turn a single
+            # train card, the decision a draw's second pick is (no other action)
+            self.phase = SECOND_PICK
 
     def _end_turn(self) -> None:
         """Finish the turn; the final round starts once the deck is empty (R15)."""

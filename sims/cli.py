@@ -84,6 +84,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     parser.add_argument("--records", action="store_true", help="also write JSON game records")
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="tournament mode: each strategy of one's own (module:Class) plays in a process "
+        "of its own and never sees the run (docs/strategies.md)",
+    )
+    parser.add_argument(
+        "--cards",
+        metavar="FOLDER",
+        help="play with the card files in FOLDER (an edition in cardgame/data's format)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     _one_line_errors(parser)
     parser.set_defaults(run=main)
@@ -95,13 +106,16 @@ def build_study(args: argparse.Namespace):  # -> sims.study.Study
     from .study import adhoc_name, load_study, quick_study
 
     flags = (args.games, args.players, args.strategies, args.seed)
-    base = load_study(args.study or DEFAULT_STUDY)
+    isolation = "process" if args.isolate else None
+    base = load_study(args.study or DEFAULT_STUDY, isolation, args.cards)
     if all(v is None for v in flags):
         return base
     name = None
     if args.study is None:  # flags only: not the default study, whatever it shares with it
         name = adhoc_name(args.strategies or base.pool, args.players or base.players)
-    return quick_study(base, args.games, args.players, args.strategies, args.seed, name=name)
+    return quick_study(
+        base, args.games, args.players, args.strategies, args.seed, name=name, isolation=isolation
+    )
 
 
 def resume_command(args: argparse.Namespace, folder: object) -> str:
@@ -117,12 +131,14 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
         "--workers": args.workers,
         "--backend": args.backend if args.backend != "local" else None,
         "--scheduler": args.scheduler,
+        "--cards": args.cards,
         "--out": str(folder),
     }
     for option, value in options.items():
         if value is not None:
             argv += [option, str(value)]
     switches = {"--fail-fast": args.fail_fast, "--records": args.records,
+                "--isolate": args.isolate,
                 "--no-progress": args.no_progress}  # fmt: skip
     argv += [switch for switch, on in switches.items() if on]
     return shlex.join([*argv, "--resume"])

@@ -114,7 +114,10 @@ class Host:
         answer = self.receive(max(START_SECONDS, decision_seconds))
         if "error" in answer:
             self.close()
-            raise UnknownStrategyError(f"cannot load strategy {target!r}: {answer['error']}")
+            error = str(answer["error"])
+            if not error.startswith("cannot load strategy"):
+                error = f"cannot load strategy {target!r}: {error}"
+            raise UnknownStrategyError(error)
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -249,6 +252,7 @@ class GuestStrategy(Strategy):
                 "rules": rules.to_dict(),
                 "destinations": [list(d) for d in catalogue.destinations],
                 "big_cities": [list(b) for b in catalogue.big_cities],
+                "deck": list(catalogue.deck),
                 "big_city_set": sorted(big_cities),
             }
         )
@@ -430,8 +434,9 @@ def _play(cls: type[Strategy], start: dict[str, Any], channel: _Channel, make_kn
         rules = Rules.from_dict(start["rules"])
         destinations = tuple(Destination(*_tuples(d)) for d in start["destinations"])
         big = tuple(BigCity(*d) for d in start["big_cities"])
-        table = Catalogue(destinations, big).view_table
-        tail = (rules, frozenset(start["big_city_set"]), table)
+        deck = tuple(start["deck"])
+        table = Catalogue(destinations, big, deck).view_table
+        tail = (rules, frozenset(start["big_city_set"]), table, deck)
         strategy = cls(rng, knobs)
     except BaseException as exc:
         channel.write({"error": _error(exc)})

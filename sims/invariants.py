@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardgame import Catalogue, GameState, Phase
-from cardgame.cards import LOCO, LOCOMOTIVES, NUM_COLOURS, TRAIN_CARDS, WAGONS_PER_COLOUR
+from cardgame.cards import CARD_NAMES, LOCO, NUM_COLOURS
 from cardgame.scoring import winners
 
 CARD_KINDS = NUM_COLOURS + 1
@@ -46,7 +46,8 @@ def _pile(name: str, counts: object) -> str | None:
 
 
 def _cards(state: GameState) -> str | None:
-    """Every pile a list of whole counts >= 0; each card kind exactly as printed (R1)."""
+    """Every pile a list of whole counts >= 0; each card kind exactly as the game's deck
+    holds it (R1: the catalogue's deck, printed 10 of each colour and 16 locomotives)."""
     totals = [0] * CARD_KINDS
     piles: list[tuple[str, object]] = [("discard", state.discard)]
     piles += [(f"seat {s}'s hand", h) for s, h in enumerate(state.hands)]
@@ -68,12 +69,12 @@ def _cards(state: GameState) -> str | None:
     for c in range(NUM_COLOURS):
         totals[c] += state.yard_wagons[c]
         totals[LOCO] += state.yard_locos[c]
-    if sum(totals) != TRAIN_CARDS:
-        return f"{sum(totals)} train cards on the table, expected {TRAIN_CARDS}"
+    deck = state.game.catalogue.deck
+    if sum(totals) != sum(deck):
+        return f"{sum(totals)} train cards on the table, expected {sum(deck)}"
     for card, n in enumerate(totals):
-        expected = LOCOMOTIVES if card == LOCO else WAGONS_PER_COLOUR
-        if n != expected:
-            return f"{n} cards of kind {card}, expected {expected}"
+        if n != deck[card]:
+            return f"{n} cards of kind {card} ({CARD_NAMES[card]}), expected {deck[card]}"
     return None
 
 

@@ -41,7 +41,7 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-from cardgame.cards import LOCO, LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.observation import SeatView
 from cardgame.state import CARD_KINDS
 
@@ -108,7 +108,7 @@ def _spread(cards: int, weights: dict[int, int], pile: list[int], room: list[int
 def possible_pile(view: SeatView) -> tuple[int, ...]:
     """The most cards of each kind the seat's pile can hold: the game's cards less those the
     view shows elsewhere (a bound the true pile always respects)."""
-    most = [WAGONS_PER_COLOUR] * NUM_COLOURS + [LOCOMOTIVES]
+    most = list(view.train_cards)  # R1: the game's deck
     seat = view.seat
     shown = [view.hand, view.discard]
     shown.extend(pile for s, pile in enumerate(view.circulations) if s != seat)

@@ -23,7 +23,7 @@ from cardgame import CardgameError, Catalogue, Rules, default_catalogue, load_ca
 from cardgame.catalogue import catalogue_rows
 from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import NO_EDITS, CardEdits
-from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
+from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, SEAT_LEVERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import SimsError, StudyError
@@ -383,7 +383,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
     description = data.get("description", "")
     _need(isinstance(description, str), f"{where}: description", "must be a string")
-    return Study(
+    study = Study(
         name=name,
         seed=seed,
         games_per_cell=games,
@@ -408,6 +408,20 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         variant_cards=variant_cards,
         sweeps=sweeps,
     )
+    _check_deals(study, labels, where)
+    return study
+
+
+def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
+    """Refuse a variant whose train deck cannot deal a player count it is played at (R1,
+    R3: a deck edited too small, or rules that hand out more than the deck holds)."""
+    for variant, rules in study.variants.items():
+        deck = (study.catalogue_for(variant) or default_catalogue()).deck
+        for players in study.players_for(variant):
+            problem = rules.deal_problem(players, deck)
+            if problem is not None:
+                label = labels.get(variant, f"variants.{variant}")
+                raise StudyError(f"{where}: {label}: {problem}")
 
 
 def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:
@@ -529,9 +543,12 @@ def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
 
 def same_rules_at(a: Rules, b: Rules, players: int) -> bool:
     """Whether two rule sets play identically at ``players``: the rounds count only there,
-    and the deal of later rounds only when there is a later round (R19)."""
+    the deal of later rounds only when there is a later round (R19), a seat lever only for
+    the seats the game has."""
     left, right = a.to_dict(), b.to_dict()
     left.pop("rounds"), right.pop("rounds")
+    for key in SEAT_LEVERS:
+        left[key], right[key] = left[key][:players], right[key][:players]
     if a.rounds_for(players) == b.rounds_for(players) == 1:
         left.pop("round_two_deal"), right.pop("round_two_deal")
     return left == right and a.rounds_for(players) == b.rounds_for(players)
@@ -610,18 +627,21 @@ def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
 
 
 @_one_line_errors
-def load_study(path: str | Path, isolation: str | None = None) -> Study:
+def load_study(path: str | Path, isolation: str | None = None, cards: str | None = None) -> Study:
     """Read a study TOML file; a built-in study can be named without a path.
 
-    ``isolation`` overrides the file's (``--isolate``): given here, before the strategies
-    are checked, so that an isolated run never imports a strategy of one's own."""
+    ``isolation`` (``--isolate``) and ``cards`` (``--cards``) override the file's: given here,
+    before the strategies are checked (an isolated run never imports a strategy of one's own)
+    and the variants' card edits are checked against the cards."""
     text, where = _read(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{where}: not valid TOML ({exc})") from None
-    if isolation is not None and isinstance(data, dict):
+    if isolation is not None:
         data["isolation"] = isolation
+    if cards is not None:
+        data["cards"] = cards
     return from_dict(data, where)
 
 

@@ -1,12 +1,13 @@
 """Sweeps: one printed number, or a grid of two, played at several values on the same deals.
 
 ``[sweeps.NAME]`` names a ``parameter`` (a rule setting such as ``destinations_drawn`` or
-``rounds.4``, a ticket's points ``destinations.24.points``, a bonus ``big_cities.Chicago``)
-and its ``values`` (or ``start``/``stop``/``step``, the stop included); ``parameters`` and
-``values`` as two lists make a grid. Each value becomes a variant of the study named
-``NAME=VALUE`` (``NAME=V1,V2`` on a grid); the value the base game already has is the base
-variant itself, so every value is compared with the printed one on the same deals (the study
-is paired by deals: common random numbers).
+``rounds.4``, a seat lever's count for one seat ``seat_extra_cards.1``, a ticket's points
+``destinations.24.points``, a bonus ``big_cities.Chicago``, the train deck's count of a card
+kind ``deck.red`` or ``deck.locomotive``) and its ``values`` (or ``start``/``stop``/``step``,
+the stop included); ``parameters`` and ``values`` as two lists make a grid. Each value
+becomes a variant of the study named ``NAME=VALUE`` (``NAME=V1,V2`` on a grid); the value
+the base game already has is the base variant itself, so every value is compared with the
+printed one on the same deals (the study is paired by deals: common random numbers).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgame import Catalogue, Rules
+from cardgame.cards import CARD_NAMES
+from cardgame.rules import MAX_PLAYERS, SEAT_LEVERS
 
 from .errors import StudyError
 
@@ -138,15 +141,29 @@ def _printed(parameter: str, rules: Rules, cards: Catalogue, here: str) -> int |
             if city.city == parts[1]:
                 return city.points
         raise StudyError(f"{here}: {parameter}: unknown big city")
+    if parts[0] == "deck" and len(parts) == 2:
+        if parts[1] in CARD_NAMES:
+            return cards.deck[CARD_NAMES.index(parts[1])]
+        raise StudyError(f"{here}: {parameter}: unknown card kind (known: {', '.join(CARD_NAMES)})")
     if parts[0] == "rounds" and len(parts) == 2 and parts[1] in ("2", "3", "4"):
         return rules.rounds_for(int(parts[1]))
-    if len(parts) == 1 and parts[0] in Rules._fields and parts[0] != "rounds":
+    if parts[0] in SEAT_LEVERS and len(parts) == 2:
+        if parts[1] in tuple(map(str, range(MAX_PLAYERS))):
+            return getattr(rules, parts[0])[int(parts[1])]  # type: ignore[no-any-return]
+        raise StudyError(f"{here}: {parameter}: not a seat (0-{MAX_PLAYERS - 1})")
+    if len(parts) == 1 and parts[0] in _NUMBERS:
         return getattr(rules, parts[0])  # type: ignore[no-any-return]
-    known = ", ".join(f for f in Rules._fields if f != "rounds")
+    known = ", ".join(_NUMBERS)
     raise StudyError(
         f"{here}: unknown parameter {parameter!r} (a rule setting: {known}; rounds.N; "
-        "destinations.ID.points; big_cities.CITY)"
+        f"{'.SEAT; '.join(SEAT_LEVERS)}.SEAT; destinations.ID.points; big_cities.CITY; "
+        "deck.KIND)"
     )
+
+
+# the rule settings a sweep sets whole: a number or on/off (not rounds or the seat levers,
+# swept one count at a time, nor first_turn, a choice a variant names)
+_NUMBERS = tuple(f for f in Rules._fields if f not in ("rounds", "first_turn", *SEAT_LEVERS))
 
 
 def _set(table: dict[str, Any], parameter: str, value: int | bool) -> None:
@@ -155,8 +172,8 @@ def _set(table: dict[str, Any], parameter: str, value: int | bool) -> None:
         table.setdefault("destinations", {})[parts[1]] = {"points": value}
     elif parts[0] == "big_cities":
         table.setdefault("big_cities", {})[parts[1]] = value
-    elif parts[0] == "rounds":
-        table.setdefault("rounds", {})[parts[1]] = value
+    elif parts[0] in ("rounds", "deck", *SEAT_LEVERS):
+        table.setdefault(parts[0], {})[parts[1]] = value
     else:
         table[parts[0]] = value
 

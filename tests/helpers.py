@@ -33,7 +33,7 @@ def arrange(
     yards: dict[int, tuple[int, int, int]] | None = None,
     held: dict[int, list[int]] | None = None,
 ) -> GameState:
-    """Put the cards where a test wants them; the rest go to the discard so 96 still hold.
+    """Put the cards where a test wants them; the rest go to the discard so the deck holds.
 
     ``yards`` maps colour -> (owner, wagons, locos).
     """
@@ -60,7 +60,7 @@ def arrange(
 
 
 def _balance(state: GameState) -> None:
-    """Make the discard pile hold exactly the cards not placed elsewhere (96 in all)."""
+    """Make the discard pile hold exactly the cards not placed elsewhere (the whole deck)."""
     placed = [0] * CARD_KINDS
     for card in state.deck:
         placed[card] += 1
@@ -73,7 +73,7 @@ def _balance(state: GameState) -> None:
     for c in range(len(COLOURS)):
         placed[c] += state.yard_wagons[c]
         placed[LOCO] += state.yard_locos[c]
-    full = [10] * len(COLOURS) + [16]
+    full = list(state.game.catalogue.deck)  # R1: the game's deck (96 printed)
     state.discard = [full[k] - placed[k] for k in range(CARD_KINDS)]
     assert min(state.discard) >= 0, f"test arranges too many cards: {state.discard}"
 

@@ -78,8 +78,20 @@ def test_the_include_is_generated_not_committed():
 def test_the_python_engine_takes_its_constants_from_the_layout():
     for name in ("COLOURS", "NUM_COLOURS", "LOCO", "CARD_KINDS", "CARD_NAMES"):
         assert getattr(cards, name) is getattr(layout, name), name
-    for name in ("WAGONS_PER_COLOUR", "LOCOMOTIVES", "TRAIN_CARDS"):
+    for name in ("MAX_WAGONS_PER_COLOUR", "MAX_LOCOMOTIVES", "MAX_TRAIN_CARDS"):
         assert getattr(cards, name) == getattr(layout, name), name
+    # the deck's counts are card data (cardgame/data/deck.csv), bounded by the layout
+    assert catalogue.MAX_DECK_COUNTS == (layout.MAX_WAGONS_PER_COLOUR,) * layout.NUM_COLOURS + (
+        layout.MAX_LOCOMOTIVES,
+    )
+    assert all(
+        n <= m for n, m in zip(catalogue.SHIPPED_DECK, catalogue.MAX_DECK_COUNTS, strict=True)
+    )
+    assert len(A.COLUMNS[0]) == layout.MAX_WAGONS_PER_COLOUR + 1
+    assert len(A.COLUMNS[0][0]) == layout.MAX_LOCOMOTIVES + 1
+    most_columns = layout.NUM_COLOURS * layout.MAX_WAGONS_PER_COLOUR * (layout.MAX_LOCOMOTIVES + 1)
+    turn = most_columns + len(A.THREES) + layout.MAX_FACE_UP + 2
+    assert max(turn, 2**layout.MAX_OFFER) <= layout.MAX_ACTIONS
     assert state.CARD_KINDS == layout.CARD_KINDS
     for name in ("MAX_FACE_UP", "NO_CARD", "NOBODY"):
         assert getattr(A, name) == getattr(layout, name), name
@@ -161,7 +173,7 @@ _DECLARATION = re.compile(
 
 
 def test_no_native_file_types_a_layout_number():
-    distinct = {layout.DESTINATIONS, layout.TRAIN_CARDS, layout.MAX_ACTIONS}
+    distinct = {layout.DESTINATIONS, layout.MAX_TRAIN_CARDS, layout.MAX_ACTIONS}
     problems = []
     for path in NATIVE:
         if path == layout.PXI:
@@ -269,12 +281,19 @@ def test_every_rules_field_reaches_c():
         "destinations_drawn": 3,
         "round_two_deal": 6,
         "three_locomotive_wipe": True,
+        "seat_extra_cards": (0, 1, 2, 3),  # every seat's count reaches C
+        "seat_extra_locomotives": (3, 2, 1, 0),
+        "first_turn": "one_card",
     }
     assert set(changed) == set(Rules._fields), "a new Rules field: add it here and to CRules"
     for field, value in changed.items():
         got = core.c_rules(Rules(**{field: value}), 4)
         key = "rounds_total" if field == "rounds" else field
         want = value[4] if field == "rounds" else value
+        if field == "first_turn":  # a choice reaches C as its number in FIRST_TURNS
+            want = rules.FIRST_TURNS.index(value)
+        if isinstance(want, tuple):  # a count per seat: a C array
+            want = list(want)
         assert got[key] == want and got[key] != base[key], field
 
 

@@ -206,6 +206,9 @@ VARIANTS = [
     Rules(starting_hand=12, face_up=3, round_two_deal=0),
     Rules(starting_hand=0, starting_locomotives=4, face_up=10, round_two_deal=9),
     Rules(destinations_dealt=10, destinations_min_keep=10, rounds={2: 2}),
+    # the levers against a seat edge (docs/rules.md), each on
+    Rules(seat_extra_cards=(0, 2, 1, 3), seat_extra_locomotives=(1, 0, 2, 0)),
+    Rules(first_turn="one_card", three_locomotive_wipe=True, face_up=6, rounds={3: 2}),
 ]
 
 
@@ -569,3 +572,64 @@ def test_another_catalogue_order_and_points_play_the_same():
         for seed in range(15):
             _same_game(Game(players, seed, catalogue=catalogue))
     _same_game(Game(2, 99))  # and the default one again (the catalogue cache switches back)
+
+
+# decks a study may give (R1: the deck is card data): bigger, smaller, a colour missing,
+# no locomotives, the largest the arrays hold
+DECKS = [
+    (12, 10, 8, 10, 14, 10, 10, 10, 20),
+    (6, 6, 6, 6, 6, 6, 6, 6, 8),
+    (0, 10, 10, 20, 10, 10, 10, 10, 16),
+    (10, 10, 10, 10, 10, 10, 10, 10, 0),
+    (20, 20, 20, 20, 20, 20, 20, 20, 40),
+]
+LEVERS = [
+    Rules(),
+    Rules(seat_extra_cards=(0, 1, 1, 2), first_turn="one_card"),
+    Rules(seat_extra_locomotives=(0, 1, 0, 1), rounds={2: 2, 3: 2}, three_locomotive_wipe=True),
+]
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=range(len(DECKS)))
+def test_edited_decks_and_levers_play_the_same(deck):
+    """Both engines build the train deck from the catalogue's counts (R1, R3) and apply the
+    levers alike: the same records, scores and winners, and the records replay."""
+    base = default_catalogue()
+    catalogue = Catalogue(base.destinations, base.big_cities, deck)
+    played = 0
+    for index, rules in enumerate(LEVERS):
+        if not deck[-1]:
+            rules = rules._replace(starting_locomotives=0, seat_extra_locomotives=(0,) * 4)
+        for players in (2, 3, 4):
+            if rules.deal_problem(players, deck) is not None:
+                continue
+            for seed in range(6):
+                python, native = _same_game(Game(players, seed, rules, catalogue))
+                assert native.card_total() == python.card_total() == sum(deck)
+                played += 1
+                if seed == index:
+                    result = replay(to_record(native, ["random"] * players))
+                    assert result.ok, result.divergence
+    assert played >= 36
+    _same_game(Game(2, 99))  # and the printed deck again (the catalogue cache switches back)
+
+
+def test_the_largest_hand_the_arrays_hold_has_the_same_legal_actions():
+    """Every card of the largest deck in one hand: 20 of each colour and 40 locomotives give
+    the most columns there can be (MAX_ACTIONS holds them)."""
+    base = default_catalogue()
+    deck = (20,) * 8 + (40,)
+    game = Game(2, 3, catalogue=Catalogue(base.destinations, base.big_cities, deck))
+    python = game.new_state()
+    python.apply(A.KeepDestinations(tuple(python.offers[0])))
+    python.apply(A.KeepDestinations(tuple(python.offers[1])))
+    python.hands[0] = list(deck)
+    python.hands[1] = [0] * 9
+    python.deck, python.face_up, python.discard = [], [A.NO_CARD] * 5, [0] * 9
+    native = _core.NativeState.from_state(python)
+    legal = python.legal_actions()
+    # every column (a lone wagon is none), every three, the destination draw; no train card
+    assert len(legal) == 8 * (20 * 41 - 1) + 56 + 1
+    assert native.legal_actions() == legal
+    assert native.view(0).legal_actions() == legal
+    assert _core.view_legal_actions(python.view(0)) == legal

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgame import Game, Phase, Rules
+from cardgame import Game, Phase, Rules, default_catalogue
 from cardgame import actions as A
-from cardgame.cards import LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.edits import CardEdits
 from cardgame.record import recompute_scores, replay, to_record
 from cardgame.state import NOBODY
 
@@ -22,8 +23,28 @@ variants = st.sampled_from(
         Rules(three_locomotive_wipe=True),
         Rules(rounds={2: 2, 3: 2}),
         Rules(destinations_drawn=2, round_two_deal=6),
+        # the levers against a seat edge, all on
+        Rules(
+            seat_extra_cards=(0, 1, 2, 1),
+            seat_extra_locomotives=(0, 1, 0, 2),
+            first_turn="one_card",
+            three_locomotive_wipe=True,
+        ),
     ]
 )
+# the printed deck, and edited ones (R1: the deck is card data)
+decks = st.sampled_from(
+    [
+        {},
+        {"red": 14, "blue": 3, "locomotive": 24},
+        {"purple": 0, "white": 20, "locomotive": 8},
+    ]
+)
+
+
+def game(n: int, seed: int, rules: Rules, deck: dict[str, int]) -> Game:
+    base = default_catalogue()
+    return Game(n, seed, rules, CardEdits.from_dict({"deck": deck}, base).apply(base))
 
 
 def every_candidate(state):
@@ -35,18 +56,19 @@ def every_candidate(state):
         ]
     out = [A.DRAW_DECK, A.DRAW_DESTINATIONS, A.PASS]
     out += [A.DRAW_FACE_UP[s] for s in range(len(state.face_up))]
+    deck = state.game.catalogue.deck  # columns up to the game's deck (R1)
     out += [
         A.COLUMNS[c][w][lo]
         for c in range(NUM_COLOURS)
-        for w in range(WAGONS_PER_COLOUR + 1)
-        for lo in range(LOCOMOTIVES + 1)
+        for w in range(max(deck[:NUM_COLOURS]) + 1)
+        for lo in range(deck[LOCO] + 1)
     ]
     out += list(A.THREES.values())
     return out
 
 
 def check_invariants(state):
-    assert state.card_total() == 96  # no train card created or lost
+    assert state.card_total() == sum(state.game.catalogue.deck)  # no card created or lost
     for c in range(NUM_COLOURS):  # each colour in at most one yard, columns never empty
         size = state.yard_wagons[c] + state.yard_locos[c]
         assert (state.yard_owner[c] == NOBODY) == (size == 0)
@@ -61,11 +83,11 @@ def check_invariants(state):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=seeds, n=players, rules=variants)
-def test_only_legal_actions_are_enumerated_and_all_are_accepted(seed, n, rules):
+@given(seed=seeds, n=players, rules=variants, deck=decks)
+def test_only_legal_actions_are_enumerated_and_all_are_accepted(seed, n, rules, deck):
     import random
 
-    state = Game(n, seed, rules).new_state()
+    state = game(n, seed, rules, deck).new_state()
     rng = random.Random(seed)
     step = 0
     while not state.is_over:
@@ -81,11 +103,11 @@ def test_only_legal_actions_are_enumerated_and_all_are_accepted(seed, n, rules):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=seeds, n=players, rules=variants)
-def test_every_saved_game_replays_to_the_same_scores(seed, n, rules):
+@given(seed=seeds, n=players, rules=variants, deck=decks)
+def test_every_saved_game_replays_to_the_same_scores(seed, n, rules, deck):
     from cardgame.randomplay import play_random
 
-    state = play_random(Game(n, seed, rules), record=True)
+    state = play_random(game(n, seed, rules, deck), record=True)
     record = to_record(state, ["random"] * n)
     result = replay(record)
     assert result.ok, result.divergence

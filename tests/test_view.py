@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cardgame import Game, GameState, Phase, Rules
 from cardgame import actions as A
-from cardgame.cards import LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.shuffling import RecordedShuffles, SeededShuffles
 from sims.match import GameSpec, play_game
 from sims.strategies.planner import Planner
@@ -256,11 +256,12 @@ def every_candidate(state: GameState) -> list[object]:
         ]
     out: list[object] = [A.DRAW_DECK, A.DRAW_DESTINATIONS, A.PASS]
     out += [A.DRAW_FACE_UP[s] for s in range(A.MAX_FACE_UP)]
+    deck = state.game.catalogue.deck  # columns up to the game's deck (R1)
     out += [
         A.COLUMNS[c][w][lo]
         for c in range(NUM_COLOURS)
-        for w in range(WAGONS_PER_COLOUR + 1)
-        for lo in range(LOCOMOTIVES + 1)
+        for w in range(max(deck[:NUM_COLOURS]) + 1)
+        for lo in range(deck[LOCO] + 1)
     ]
     return out + list(A.THREES.values())
 

@@ -8,7 +8,7 @@ Destination ids index the catalogue arrays directly (ids are 1..46, R1).
 
 from libc.stdint cimport uint32_t
 
-# Card kinds, array bounds (NUM_COLOURS, LOCO, CARD_KINDS, TRAIN_CARDS, MAX_FACE_UP,
+# Card kinds, array bounds (NUM_COLOURS, LOCO, CARD_KINDS, MAX_TRAIN_CARDS, MAX_FACE_UP,
 # MAX_OFFER, MAX_ROUNDS, MAX_ACTIONS, ...), the phases PH_* (cardgame.actions.Phase) and the
 # SeatView field positions SV_*: generated from cardgame/layout.py by the build (setup.py).
 include "_layout.pxi"
@@ -67,6 +67,7 @@ ctypedef struct CCatalogue:
     int n_dest
     int n_big
     int big_points[BIG_CITIES]
+    int deck[CARD_KINDS]          # R1: the train deck, cards of each kind (Catalogue.deck)
 
 
 ctypedef struct CRules:
@@ -79,6 +80,10 @@ ctypedef struct CRules:
     int destinations_drawn
     int round_two_deal
     bint three_locomotive_wipe
+    # levers against a seat edge (off: zeros, and first_turn 0 = "full")
+    int seat_extra_cards[MAX_SEATS]
+    int seat_extra_locomotives[MAX_SEATS]
+    int first_turn            # the index of Rules.first_turn in cardgame.rules.FIRST_TURNS
 
 
 ctypedef struct CState:
@@ -89,7 +94,7 @@ ctypedef struct CState:
     int turn
     int final_turns_left      # -1 for None
     int last_seat
-    int deck[TRAIN_CARDS]     # last element is the top, like the Python list
+    int deck[MAX_TRAIN_CARDS]     # last element is the top, like the Python list
     int deck_n
     int face_up[MAX_FACE_UP]  # rules.face_up slots, NO_CARD for empty
     int discard[CARD_KINDS]
@@ -110,6 +115,7 @@ ctypedef struct CState:
     int steals[MAX_SEATS]
     int stolen_from[MAX_SEATS]
     int reached_round[MAX_DEST_ID + 1]   # by id; 0: not reached
+    int train_cards[CARD_KINDS]          # the game's train deck (R1), what views show
     CRules rules
 
 
@@ -138,6 +144,7 @@ ctypedef struct CView:
     int dest_deck_size
     bint final_round
     int min_keep
+    int train_cards[CARD_KINDS]   # the game's train deck: cards of each kind (R1)
 
 
 # ---------------------------------------------------------------- RNG (exactly CPython's)

@@ -33,6 +33,7 @@ from cardgame import resolution as _resolution
 from cardgame.cards import CARD_NAMES as _CARD_NAMES
 from cardgame.errors import IllegalActionError as _IllegalActionError
 from cardgame.observation import SeatView as _SeatView
+from cardgame.rules import FIRST_TURNS as _FIRST_TURNS
 from cardgame.scoring import SeatScore as _SeatScore
 from cardgame.shuffling import SeededShuffles as _SeededShuffles
 from cardgame.state import GameState as _GameState
@@ -469,7 +470,7 @@ cdef int act_ruling(const CView* v, const Act* a) noexcept nogil:
             if card == NO_CARD:
                 return 11
             return 10 if card == LOCO else 0
-        return 10  # the second train card of the draw is expected
+        return 10  # one train card is expected (a second pick, or a one-card first turn)
     if phase == PH_OVER:
         return 17
     # a keep (R5 at setup, R13 after a draw): offered ids only; at setup, enough of them
@@ -513,16 +514,23 @@ cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
     v.dest_deck_size = s.dest_n
     v.final_round = s.final_turns_left != -1 or s.deck_n == 0
     v.min_keep = s.rules.destinations_min_keep
+    memcpy(v.train_cards, s.train_cards, sizeof(int) * CARD_KINDS)
 
 
 cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
-    """The printed destinations and big-city bonuses as C arrays (ids index ``dest``)."""
+    """The destinations, big-city bonuses and train deck (R1) of ``catalogue`` as C arrays
+    (ids index ``dest``)."""
     memset(cat, 0, sizeof(CCatalogue))
+    cdef int i, k
+    deck = catalogue.deck
+    if len(deck) != CARD_KINDS or sum(deck) > MAX_TRAIN_CARDS or min(deck) < 0:
+        raise ValueError(f"a deck of {deck} is outside the native core's arrays")
+    for k in range(CARD_KINDS):
+        cat.deck[k] = deck[k]
     names = list(catalogue.big_city_names)
     if len(names) > BIG_CITIES:
         raise ValueError(f"the native core holds at most {BIG_CITIES} big cities")
     cat.n_big = len(names)
-    cdef int i, k
     cdef CDest* d
     for i, big in enumerate(catalogue.big_cities):
         cat.big_points[i] = big.points
@@ -610,6 +618,9 @@ cdef int view_from_seatview(object view, CView* v) except -1:
     v.dest_deck_size = view[SV_DESTINATION_DECK_SIZE]
     v.final_round = bool(view[SV_FINAL_ROUND])
     v.min_keep = view[SV_RULES].destinations_min_keep
+    if len(view[SV_TRAIN_CARDS]) != CARD_KINDS:
+        raise ValueError(f"view.train_cards: expected {CARD_KINDS} counts")
+    _fill(v.train_cards, view[SV_TRAIN_CARDS], CARD_KINDS, "train_cards")
     return 0
 
 
@@ -688,6 +699,7 @@ cdef void use_catalogue(NativeState ns, object catalogue) except *:
 
 cdef void use_rules(CRules* out, object rules, int players) except *:
     global cached_rules_of, cached_players
+    cdef int i
     if rules is not cached_rules_of or players != cached_players:
         if rules.face_up > MAX_FACE_UP or rules.destinations_dealt > MAX_OFFER:
             raise ValueError("rules outside the native core's arrays")
@@ -702,6 +714,10 @@ cdef void use_rules(CRules* out, object rules, int players) except *:
         cached_rules.destinations_drawn = rules.destinations_drawn
         cached_rules.round_two_deal = rules.round_two_deal
         cached_rules.three_locomotive_wipe = rules.three_locomotive_wipe
+        for i in range(MAX_SEATS):
+            cached_rules.seat_extra_cards[i] = rules.seat_extra_cards[i]
+            cached_rules.seat_extra_locomotives[i] = rules.seat_extra_locomotives[i]
+        cached_rules.first_turn = _FIRST_TURNS.index(rules.first_turn)
         cached_rules_of = rules
         cached_players = players
     out[0] = cached_rules
@@ -728,24 +744,30 @@ cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) 
 
 
 cdef int setup(NativeState ns) except -1:
-    """R3-R6: hands, the train deck, the face-up row, the destinations dealt; seat 0 keeps
-    first (and starts, R6)."""
+    """R3-R6: hands, the train deck (the catalogue's, R1), the face-up row, the
+    destinations dealt; seat 0 keeps first (and starts, R6). The seat levers (extra
+    locomotives and cards by seat) as ``GameState._setup`` applies them."""
     cdef CState* s = &ns.s
     cdef int n = s.players
-    cdef int seat, c, i, k
+    cdef int seat, c, i, k, given = 0
+    cdef bint extra = False
     for seat in range(n):
-        s.hands[seat][LOCO] = s.rules.starting_locomotives
+        s.hands[seat][LOCO] = s.rules.starting_locomotives + s.rules.seat_extra_locomotives[seat]
+        given += s.hands[seat][LOCO]
+        extra = extra or s.rules.seat_extra_cards[seat] != 0
     k = 0
     for c in range(NUM_COLOURS):
-        for i in range(WAGONS_PER_COLOUR):
+        for i in range(ns.cat.deck[c]):
             s.deck[k] = c
             k += 1
-    for i in range(LOCOMOTIVES - n * s.rules.starting_locomotives):
+    for i in range(ns.cat.deck[LOCO] - given):
         s.deck[k] = LOCO
         k += 1
     s.deck_n = k
     do_shuffle(ns, _TRAIN_SETUP, s.deck, k, True)
     deal(s, s.rules.starting_hand)
+    if extra:
+        deal_extra(s)
     turn_face_up(ns)
     s.dest_n = ns.cat.n_dest
     memcpy(s.dest_deck, ns.dest_order, sizeof(int) * s.dest_n)
@@ -769,6 +791,17 @@ cdef void deal(CState* s, int count) noexcept nogil:
     cdef int seat, i
     for seat in range(s.players):
         for i in range(count):
+            if not s.deck_n:
+                return
+            s.deck_n -= 1
+            s.hands[seat][s.deck[s.deck_n]] += 1
+
+
+cdef void deal_extra(CState* s) noexcept nogil:
+    """A lever (R3): after the hands, each seat in order gets its extra cards."""
+    cdef int seat, i
+    for seat in range(s.players):
+        for i in range(s.rules.seat_extra_cards[seat]):
             if not s.deck_n:
                 return
             s.deck_n -= 1
@@ -1047,6 +1080,10 @@ cdef int begin_turn(NativeState ns) except -1:
             "final_round": s.final_turns_left != -1,
             "step1": names_of(moved, n_moved),
         }
+    if s.turn == 1 and s.rules.first_turn != 0 and can_pick_second(s):
+        # a lever (R6, R10): first_turn = "one_card" makes seat 0's first turn a single
+        # train card, the decision a draw's second pick is (no other action)
+        s.phase = PH_SECOND_PICK
     return 0
 
 
@@ -1200,6 +1237,9 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
             return 0
         return end_turn(ns)  # Pass
     if phase == PH_SECOND_PICK:
+        if ns.turn_record is not None and "action" not in ns.turn_record:
+            # a one-card first turn (the lever first_turn): its pick is the turn's action
+            ns.turn_record["action"] = _A.to_dict(act_to_action(a, NULL, 0))
         return pick(ns, a, False)
     if phase == PH_KEEP_DRAWN:
         return keep_drawn(ns, a.a)
@@ -1369,7 +1409,7 @@ cdef class NativeState:
         s.turn = gs.turn
         s.final_turns_left = -1 if gs.final_turns_left is None else gs.final_turns_left
         s.last_seat = gs.last_seat
-        fill(s.deck, &s.deck_n, gs.deck, TRAIN_CARDS, "deck")
+        fill(s.deck, &s.deck_n, gs.deck, MAX_TRAIN_CARDS, "deck")
         if len(gs.face_up) != s.rules.face_up:
             raise ValueError(f"face_up holds {len(gs.face_up)} slots, not {s.rules.face_up}")
         for i, card in enumerate(gs.face_up):
@@ -1531,6 +1571,7 @@ cdef class NativeState:
         f[SV_RULES] = game.rules
         f[SV_BIG_CITIES] = game.big_city_set
         f[SV_DESTINATIONS_BY_ID] = game.catalogue.view_table
+        f[SV_TRAIN_CARDS] = game.catalogue.deck
         return _new_view(_SeatView, f)
 
     def observe(self, int seat):
@@ -1712,7 +1753,7 @@ cdef class NativeState:
         return source
 
     def card_total(self):
-        """All train cards on the table; 96 at every step (R1)."""
+        """All train cards on the table: the deck's (96 printed) at every step (R1)."""
         cdef CState* s = &self.s
         cdef int total = s.deck_n
         cdef int i, k
@@ -1751,6 +1792,7 @@ cdef NativeState blank(object game):
     use_catalogue(ns, game.catalogue)
     s.players = game.players
     use_rules(&s.rules, game.rules, game.players)
+    memcpy(s.train_cards, ns.cat.deck, sizeof(int) * CARD_KINDS)
     s.round = 1
     s.final_turns_left = -1
     s.last_seat = NOBODY
@@ -1829,6 +1871,7 @@ def c_view(NativeState ns, int seat):
         "destination_deck_size": v.dest_deck_size,
         "final_round": bool(v.final_round),
         "min_keep": v.min_keep,
+        "train_cards": tuple(int_list(v.train_cards, CARD_KINDS)),
     }
     return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
 

@@ -23,7 +23,7 @@ from cardgame._native._core cimport (
     MAX_DEST_ID,
     MAX_OFFER,
     MAX_SEATS,
-    TRAIN_CARDS,
+    MAX_TRAIN_CARDS,
     mt_next,
     mt_seed,
     mt_shuffle,
@@ -50,7 +50,7 @@ cdef class WorldSampler:
 
     cdef NativeState base
     cdef int seat, players, own_unknown
-    cdef int pool[TRAIN_CARDS]
+    cdef int pool[MAX_TRAIN_CARDS]
     cdef int pool_n
     cdef int ids[MAX_DEST_ID]
     cdef int ids_n
@@ -113,7 +113,7 @@ cdef class WorldSampler:
         cdef SampledRandom rng = SampledRandom.__new__(SampledRandom)
         cdef MT* mt = &rng.mt
         cdef NativeState world = self.base.copy()
-        cdef int pool[TRAIN_CARDS]
+        cdef int pool[MAX_TRAIN_CARDS]
         cdef int ids[MAX_DEST_ID]
         cdef int n, m, r, i, c
         cdef uint64_t bits

@@ -32,7 +32,6 @@ from cardgame._native._core cimport (
     NO_CARD,
     SV_BIG_CITIES,
     SV_DESTINATIONS_BY_ID,
-    TRAIN_CARDS,
     PH_TURN,
     PH_SECOND_PICK,
     PH_KEEP_DRAWN,
@@ -270,10 +269,14 @@ cdef class NativeStrategy:
         cdef int n = v.offer_n, i, j, t, pos, length, kept_n = 0
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
-        cdef double budget = self.card_share * TRAIN_CARDS / v.players
+        cdef int deck_cards = 0
+        cdef double budget
         cdef long long cards = 0
         cdef int mask = 0
         cdef const CDest* d
+        for i in range(CARD_KINDS):
+            deck_cards += v.train_cards[i]  # R1: the game's deck (96 printed)
+        budget = self.card_share * deck_cards / v.players
         for i in range(n):
             d = &cat.dest[v.offer[i]]
             keys[i] = (-dest_value(d, self.city_bonus)) / d.ncolours

@@ -23,7 +23,8 @@ from cardgame.actions import (
     KeepDestinations,
     PlaceColumn,
 )
-from cardgame.cards import LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.catalogue import SHIPPED_DECK
 from cardgame.rules import Rules
 
 
@@ -33,14 +34,17 @@ def max_offer(rules: Rules) -> int:
 
 
 class ActionTable:
-    """Index <-> engine action for one rule set (see docs/rl.md for the blocks).
+    """Index <-> engine action for one rule set and train deck (see docs/rl.md for the
+    blocks; ``deck``: the catalogue's, by default the printed one).
 
     Blocks, in order: draw from the deck; take face-up slot 0..F-1; draw destinations; pass;
-    every column (colour, wagons 1-10, locomotives 0-16, at least 2 cards); every
-    three-colour play; every keep mask 0..2^O-1 over the offer positions.
+    every column (colour, wagons 1-10, locomotives 0-16 with the printed deck: up to the
+    deck's most wagons of a colour and its locomotives, at least 2 cards); every three-colour
+    play; every keep mask 0..2^O-1 over the offer positions.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, deck: tuple[int, ...] = SHIPPED_DECK) -> None:
+        wagons, locos = max(deck[:NUM_COLOURS]), deck[LOCO]
         self.face_up_slots = rules.face_up
         self.offer_positions = max_offer(rules)
         fixed: list[Action] = [DRAW_DECK, *DRAW_FACE_UP[: self.face_up_slots]]
@@ -48,8 +52,8 @@ class ActionTable:
         fixed += [
             COLUMNS[c][w][lo]
             for c in range(NUM_COLOURS)
-            for w in range(1, WAGONS_PER_COLOUR + 1)
-            for lo in range(LOCOMOTIVES + 1)
+            for w in range(1, wagons + 1)
+            for lo in range(locos + 1)
             if w + lo >= 2
         ]
         fixed += [THREES[combo] for combo in combinations(range(NUM_COLOURS), 3)]

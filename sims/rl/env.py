@@ -80,7 +80,7 @@ class TTRCardGameEnv(AECEnv):
         self.max_moves = max_moves
         self.render_mode = render_mode
         catalogue = Game(players, 0, self.rules).catalogue
-        self.action_table = ActionTable(self.rules)
+        self.action_table = ActionTable(self.rules, catalogue.deck)
         self.encoder = ObservationEncoder(self.rules, catalogue)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardgame.actions import NO_CARD, NOBODY, Phase
-from cardgame.cards import LOCOMOTIVES, NUM_COLOURS, WAGONS_PER_COLOUR
+from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.catalogue import Catalogue
 from cardgame.knowledge import Knowledge
 from cardgame.rules import MAX_PLAYERS, Rules
@@ -24,7 +24,6 @@ SEATS = MAX_PLAYERS
 KINDS = NUM_COLOURS + 1
 CAP = 1000  # counters that have no bound in principle are capped here
 MAX_ROUNDS = 10  # Rules allows 1-10 rounds
-_KIND_HIGH = (WAGONS_PER_COLOUR,) * NUM_COLOURS + (LOCOMOTIVES,)
 _PHASES = len(Phase)
 
 
@@ -38,28 +37,34 @@ class Slice:
     meaning: str
 
 
-def _specs(faces: int, offer: int, dests: int, points: int) -> list[tuple[str, int, object, str]]:
+def _specs(
+    faces: int, offer: int, dests: int, points: int, deck: tuple[int, ...]
+) -> list[tuple[str, int, object, str]]:
     """(name, width, upper bound(s), meaning) of every block, in vector order: the counts
-    first (``encode`` writes them with one assignment), then the one-hot blocks."""
+    first (``encode`` writes them with one assignment), then the one-hot blocks. Card counts
+    are bounded by the game's train deck (``deck``: 10 of a colour, 16 locomotives, 96 in
+    all when printed)."""
+    kind_high = tuple(deck)
+    wagons, locos, cards = max(deck[:NUM_COLOURS]), deck[LOCO], sum(deck)
     return [
         ("round", 1, MAX_ROUNDS, "current round (1-based)"),
         ("rounds_total", 1, MAX_ROUNDS, "rounds this game plays"),
         ("final_round", 1, 1, "1 once the final round has begun (R15)"),
         ("final_turns_left", 1, SEATS, "turns left in the final round (0 before it)"),
-        ("hand", KINDS, _KIND_HIGH, "own hand: 8 colour counts, then locomotives"),
-        ("yard_wagons", NUM_COLOURS, WAGONS_PER_COLOUR, "per colour, wagons in its yard"),
-        ("yard_locos", NUM_COLOURS, LOCOMOTIVES, "per colour, locomotives in its yard"),
-        ("discard", KINDS, _KIND_HIGH, "discard pile counts"),
-        ("deck_size", 1, 96, "train cards in the deck"),
+        ("hand", KINDS, kind_high, "own hand: 8 colour counts, then locomotives"),
+        ("yard_wagons", NUM_COLOURS, wagons, "per colour, wagons in its yard"),
+        ("yard_locos", NUM_COLOURS, locos, "per colour, locomotives in its yard"),
+        ("discard", KINDS, kind_high, "discard pile counts"),
+        ("deck_size", 1, cards, "train cards in the deck"),
         ("destination_deck_size", 1, dests, "destination cards in the deck"),
-        ("circulation", SEATS * KINDS, _KIND_HIGH * SEATS, "per slot, circulation pile (R9)"),
+        ("circulation", SEATS * KINDS, kind_high * SEATS, "per slot, circulation pile (R9)"),
         (
             "known_cards",
             SEATS * KINDS,
-            _KIND_HIGH * SEATS,
+            kind_high * SEATS,
             "per slot, cards it surely holds (slot 0: zeros)",
         ),
-        ("hand_sizes", SEATS, 96, "per slot, train cards in hand"),
+        ("hand_sizes", SEATS, cards, "per slot, train cards in hand"),
         ("held_counts", SEATS, dests, "per slot, destinations held (not yet reached)"),
         ("offer_sizes", SEATS, offer, "per slot, destinations on offer to it now"),
         ("setup_kept", SEATS, offer, "per slot, destinations kept at setup"),
@@ -96,7 +101,8 @@ class ObservationEncoder:
         self.layout: dict[str, Slice] = {}
         highs: list[float] = []
         at = 0
-        for name, width, high, meaning in _specs(self.faces, self.offer, dests, points):
+        specs = _specs(self.faces, self.offer, dests, points, catalogue.deck)
+        for name, width, high, meaning in specs:
             self.layout[name] = Slice(name, at, at + width, meaning)
             highs.extend(high if isinstance(high, tuple) else (high,) * width)  # type: ignore[arg-type]
             at += width

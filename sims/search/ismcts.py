@@ -44,8 +44,9 @@ class SearchSettings:
 
 
 Priors = dict[tuple[Any, ...], list[Action]]  # candidates by the observer's view
-# a SeatView's last fields (rules, big cities, destination table): the same in all worlds
-_GAME_FIELDS = 3
+# a SeatView's last fields (rules, big cities, destination table, train deck): the same in
+# all worlds
+_GAME_FIELDS = 4
 
 
 class Node:

@@ -9,7 +9,7 @@ from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
 from cardgame.actions import cards_to_beat
 from cardgame.cards import LOCO, NUM_COLOURS
-from cardgame.layout import MIN_COLUMN, NO_CARD, NOBODY, TRAIN_CARDS
+from cardgame.layout import MIN_COLUMN, NO_CARD, NOBODY
 from cardgame.observation import SeatView
 from cardgame.resolution import colour_need, covers
 
@@ -105,7 +105,7 @@ class Situation:
 
 @dataclass(frozen=True)
 class ScriptedKnobs(MemoryKnobs):
-    card_share: float = 0.45  # setup: keep destinations needing up to this share of 96/n cards
+    card_share: float = 0.45  # setup: keep destinations needing up to this share of the deck/n
     min_useful: int = 2  # place when a play covers at least this many missing cards
     extra_cards: int = 1  # wagons placed beyond the deficit (steal armour, spare cards)
     min_column: int = 2  # shortest column the strategy will place (except when the end is near)
@@ -149,7 +149,7 @@ class Scripted(Strategy):
 
     def keep_setup(self, view: SeatView) -> KeepDestinations:
         offer = view.offer
-        budget = self.knobs.card_share * TRAIN_CARDS / view.players
+        budget = self.knobs.card_share * sum(view.train_cards) / view.players
         ranked = sorted(
             offer, key=lambda d: (-self.destination_value(d, view) / len(d.colours), d.id)
         )

@@ -158,3 +158,29 @@ def test_a_host_runs_with_nothing_of_the_run():
     finally:
         host.close()
     assert not os.path.exists(host.folder)
+
+
+def _simulate(tmp_path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["cardgame", "simulate", "--strategies", "tests.sims.guests:Plain,planner",
+         "--players", "2", "--games", "6", "--no-progress", "--workers", "1", *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_simulate_isolate_plays_the_same_games_and_refuses_a_bad_guest_in_one_line(tmp_path):
+    from sims.results import load_results
+
+    assert _simulate(tmp_path, "--isolate", "--out", str(tmp_path / "a")).returncode == 0
+    assert _simulate(tmp_path, "--out", str(tmp_path / "b")).returncode == 0
+    a, b = load_results(tmp_path / "a"), load_results(tmp_path / "b")
+    for table in ("games", "seats", "destinations"):
+        assert getattr(a, table).equals(getattr(b, table)), table
+    assert a.study["isolation"] == "process" and "isolation" not in b.study
+    done = subprocess.run(
+        ["cardgame", "simulate", "--strategies", "tests.sims.nope:X,planner", "--isolate",
+         "--players", "2", "--games", "2", "--out", str(tmp_path / "c")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 2 and not (tmp_path / "c").exists()
+    assert done.stderr.count("cannot load strategy") == 1 and len(done.stderr.splitlines()) == 1

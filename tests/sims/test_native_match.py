@@ -284,7 +284,10 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
         "lineups": [["planner", "random"], ["hoarder", "rusher", "thief"],
                     ["big_city", "ticket_hunter"], ["planner", "quick-search"]],
         "strategies": {"quick-search": {"base": "ismcts", "knobs": {"iterations": 4}}},
-        "variants": {"base": {}, "wipe": {"three_locomotive_wipe": True, "players": [2]}},
+        "variants": {"base": {}, "wipe": {"three_locomotive_wipe": True, "players": [2]},
+                     # an edited deck and the levers against a seat edge
+                     "levers": {"deck": {"red": 14, "locomotive": 20}, "players": [3],
+                                "seat_extra_cards": [0, 1, 1], "first_turn": "one_card"}},
         "games_per_cell": 4,
         "batch_size": 3,
     }  # fmt: skip
@@ -293,7 +296,7 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
         folders[engine] = tmp_path / engine
         summary = run(from_dict({**study, "engine": engine}, "test"), workers=1,
                       out=folders[engine], progress=False, records=True)  # fmt: skip
-        assert summary.games_played == summary.games_total == 30
+        assert summary.games_played == summary.games_total == 36
     python, native = result_files(folders["python"]), result_files(folders["auto"])
     assert len([name for name in python if name.startswith("records/")]) > 0
     assert python == native

@@ -126,7 +126,12 @@ def test_a_missing_native_module_leaves_the_search_on_python(monkeypatch):
 def test_the_priors_key_leaves_out_only_the_games_constants():
     from cardgame.observation import _FIELDS
 
-    assert _FIELDS[-search_module._GAME_FIELDS :] == ("rules", "big_cities", "destinations_by_id")
+    assert _FIELDS[-search_module._GAME_FIELDS :] == (
+        "rules",
+        "big_cities",
+        "destinations_by_id",
+        "train_cards",
+    )
 
 
 def test_the_legal_count_is_the_number_of_legal_actions():

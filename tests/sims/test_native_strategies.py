@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgame import Game, IllegalActionError, Rules
+from cardgame import Catalogue, Game, IllegalActionError, Rules, default_catalogue
 from sims import _native
 from sims.match import MAX_TURNS
+from sims.search.player import Ismcts
 from sims.strategies.builders import Hoarder, Rusher
 from sims.strategies.common import Scripted
-from sims.search.player import Ismcts
 from sims.strategies.planner import Planner, Thief
 from sims.strategies.random_play import RandomStrategy
 from sims.strategies.tickets import BigCity, TicketHunter
@@ -49,6 +49,10 @@ VARIANTS = {
     "big_offers": Rules(destinations_dealt=10, destinations_min_keep=4, destinations_drawn=10),
     "small_table": Rules(face_up=2, starting_hand=2, starting_locomotives=0, round_two_deal=0),
     "no_row": Rules(face_up=0, starting_hand=12, starting_locomotives=4),
+    # the levers against a seat edge: a one-card first turn, extra cards by seat
+    "levers": Rules(
+        seat_extra_cards=(0, 1, 2, 1), seat_extra_locomotives=(0, 1, 0, 1), first_turn="one_card"
+    ),
 }
 
 
@@ -59,13 +63,18 @@ class Played:
 
 
 def compare_game(
-    strategies: list[Strategy], seed: int, rules: Rules, played: Played, limit: int = 10**6
+    strategies: list[Strategy],
+    seed: int,
+    rules: Rules,
+    played: Played,
+    limit: int = 10**6,
+    catalogue: Catalogue | None = None,
 ) -> None:
     """Play a game on the Python engine; at every decision the seat's twin, given the same
     view, must answer what its Python strategy answers."""
     twins = [_native.native_twin(s) for s in strategies]
     assert all(t is not None for t in twins), strategies
-    state = Game(len(strategies), seed, rules).new_state()
+    state = Game(len(strategies), seed, rules, catalogue or default_catalogue()).new_state()
     steps = 0
     while not state.is_over and state.turn <= MAX_TURNS and steps < limit:
         seat = state.seat
@@ -112,6 +121,22 @@ def test_every_decision_matches_under_rule_variants(variant):
         names = [rng.choice(NAMES) for _ in range(2 + seed % 3)]
         compare_game(lineup(names, seed), seed, VARIANTS[variant], played)
     assert played.decisions > 1500
+
+
+@needs_native
+@pytest.mark.parametrize("deck", [(12, 8, 10, 10, 14, 10, 10, 6, 24), (6,) * 8 + (8,)])
+def test_every_decision_matches_with_an_edited_deck(deck):
+    """The twins read the game's deck from the view (R1: ``train_cards``) as the Python
+    strategies do (the setup keep's budget is a share of the deck)."""
+    base = default_catalogue()
+    catalogue = Catalogue(base.destinations, base.big_cities, deck)
+    rng = random.Random(sum(deck))
+    played = Played()
+    for seed in range(24):
+        names = [rng.choice(NAMES) for _ in range(2 + seed % 3)]
+        rules = VARIANTS["levers"] if seed % 2 else Rules()
+        compare_game(lineup(names, seed), seed, rules, played, catalogue=catalogue)
+    assert played.decisions > 1000
 
 
 @needs_native
