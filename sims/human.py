@@ -176,7 +176,12 @@ class Person:
     def decide(self, view: Any) -> A.Action:
         if view.phase in (SETUP_KEEP, KEEP_DRAWN):
             return self._keep(view)
-        if view.phase == SECOND_PICK:  # only the row and the hand changed since the first
+        first_turn = view.turn == 1 and getattr(view.rules, "first_turn", "full") == "one_card"
+        if view.phase == SECOND_PICK and first_turn:  # the one-card first turn: a whole turn
+            for line in table_lines(view, self.names, self.catalogue):
+                self.write(line)
+            self.write(f"Your first turn is one card (seat {view.seat}):")
+        elif view.phase == SECOND_PICK:  # only the row and the hand changed since the first
             self.write(f"Your hand: {pile_text(list(view.hand))}")
             self.write(f"Face-up: {_row(view.face_up)}")
             self.write(f"Your second card (seat {view.seat}):")

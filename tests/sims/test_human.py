@@ -169,3 +169,13 @@ def test_bad_options_are_one_line_and_exit_2(capsys, args, message):
     assert main(["play", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_one_card_first_turn_is_shown_as_a_whole_turn(tmp_path):
+    rules = json.dumps({"first_turn": "one_card"})
+    args = ["play", "--players", "2", "--human", "0", "--rules", rules, "--seed", "4"]
+    done = cardgame(args, "1\n1\nq\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.split("Your first turn is one card (seat 0):", 1)
+    assert len(first) == 2 and "Face-up" in first[0]
+    assert "Your second card" not in first[1].split("Choose", 1)[0]
