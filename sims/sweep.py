@@ -60,16 +60,16 @@ def parse_sweeps(
                 f"{here}.{unknown[0]}: unknown key (known: {', '.join(sorted(SWEEP_KEYS))})"
             )
         parameters, grids = _axes(table, here)
-        printed = tuple(_printed(p, base_rules, base_cards, here) for p in parameters)
+        printed = tuple(printed_value(p, base_rules, base_cards, here) for p in parameters)
         points = []
         for values in itertools.product(*grids):
             if values == printed:
                 points.append((values, base))
                 continue
-            variant = f"{name}=" + ",".join(_show(v) for v in values)
+            variant = f"{name}=" + ",".join(show_value(v) for v in values)
             variant_table: dict[str, Any] = {}
             for parameter, value in zip(parameters, values, strict=True):
-                _set(variant_table, parameter, value)
+                set_value(variant_table, parameter, value)
             if "players" in table:
                 variant_table["players"] = table["players"]
             tables[variant] = variant_table
@@ -129,7 +129,7 @@ def _values(table: dict[str, Any], here: str) -> list[int | bool]:
     return list(range(start, stop + 1, step))
 
 
-def _printed(parameter: str, rules: Rules, cards: Catalogue, here: str) -> int | bool:
+def printed_value(parameter: str, rules: Rules, cards: Catalogue, here: str) -> int | bool:
     """The base game's value of ``parameter`` (refusing a name that is no parameter)."""
     parts = parameter.split(".")
     if parts[0] == "destinations" and len(parts) == 3 and parts[2] == "points":
@@ -166,17 +166,24 @@ def _printed(parameter: str, rules: Rules, cards: Catalogue, here: str) -> int |
 _NUMBERS = tuple(f for f in Rules._fields if f not in ("rounds", "first_turn", *SEAT_LEVERS))
 
 
-def _set(table: dict[str, Any], parameter: str, value: int | bool) -> None:
-    parts = parameter.split(".")
-    if parts[0] == "destinations":
-        table.setdefault("destinations", {})[parts[1]] = {"points": value}
-    elif parts[0] == "big_cities":
-        table.setdefault("big_cities", {})[parts[1]] = value
-    elif parts[0] in ("rounds", "deck", *SEAT_LEVERS):
-        table.setdefault(parts[0], {})[parts[1]] = value
-    else:
-        table[parts[0]] = value
+def set_value(table: dict[str, Any], parameter: str, value: Any) -> None:
+    """Set a parameter in a variant table, as a study file writes it: ``destinations = { 24 =
+    { points = 10 } }``, ``big_cities = { Chicago = 10 }``, ``rounds = { 4 = 1 }``,
+    ``seat_extra_cards = { 1 = 1 }``, ``deck = { red = 12 }``, ``face_up = 6``."""
+    head, _, rest = parameter.partition(".")
+    if not rest:
+        table[head] = value
+        return
+    key = rest.split(".")[0]
+    inner = table.get(head)
+    if isinstance(inner, list):  # a setting given by seat as an array: by seat from here on
+        inner = {str(i): v for i, v in enumerate(inner)}
+    if not isinstance(inner, dict):
+        inner = {}
+    inner[key] = {"points": value} if head == "destinations" else value
+    table[head] = inner
 
 
-def _show(value: int | bool) -> str:
+def show_value(value: Any) -> str:
+    """A value as a variant's name shows it (``true``, not ``True``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)

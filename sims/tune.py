@@ -73,7 +73,7 @@ from cardgame.edits import CardEdits
 
 from .errors import SimsError, StudyError
 from .study import BASE, Study, from_dict
-from .sweep import parse_sweeps
+from .sweep import printed_value, set_value, show_value
 
 OBJECTIVES = ("seat", "destinations", "strategies")
 # default bands: seat and strategies in win-share points (0.015 = 1.5 points), destinations
@@ -453,33 +453,11 @@ class Design:
         return table
 
     def describe(self) -> str:
-        return ", ".join(f"{p} = {_show(v)}" for p, v in self.edits) or "the starting design"
-
-
-def set_value(table: dict[str, Any], parameter: str, value: Any) -> None:
-    """Set a parameter in a variant table, as a study file writes it: ``destinations = { 24 =
-    { points = 10 } }``, ``big_cities = { Chicago = 10 }``, ``rounds = { 4 = 1 }``,
-    ``seat_extra_cards = { 1 = 1 }``, ``deck = { red = 12 }``, ``face_up = 6``."""
-    head, _, rest = parameter.partition(".")
-    if not rest:
-        table[head] = value
-        return
-    key = rest.split(".")[0]
-    inner = table.get(head)
-    if isinstance(inner, list):  # a setting given by seat as an array: by seat from here on
-        inner = {str(i): v for i, v in enumerate(inner)}
-    if not isinstance(inner, dict):
-        inner = {}
-    inner[key] = {"points": value} if head == "destinations" else value
-    table[head] = inner
-
-
-def _show(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+        return ", ".join(f"{p} = {show_value(v)}" for p, v in self.edits) or "the starting design"
 
 
 def arm_name(parameter: str, value: int | bool) -> str:
-    return f"{parameter}={_show(value)}"
+    return f"{parameter}={show_value(value)}"
 
 
 class Space:
@@ -543,16 +521,9 @@ class Space:
 def current_value(parameter: str, rules: Rules, cards: Catalogue, where: str) -> Any:
     """A parameter's value in a design (names as in sweeps, sims/sweep.py); a rule setting
     that is a choice (``first_turn``) too."""
-    try:
-        sweeps, _ = parse_sweeps(
-            {"edit": {"parameter": parameter, "values": [0]}}, rules, cards, BASE, where
-        )
-        return sweeps["edit"].printed[0]
-    except StudyError as exc:
-        if parameter in Rules._fields and isinstance(getattr(rules, parameter), str):
-            return getattr(rules, parameter)
-        # the sweeps' parser names its sweep; an edit is named by its parameter alone
-        raise StudyError(str(exc).replace(f"{where}: sweeps.edit: ", f"{where}: ")) from None
+    if parameter in Rules._fields and isinstance(getattr(rules, parameter), str):
+        return getattr(rules, parameter)
+    return printed_value(parameter, rules, cards, where)
 
 
 def _choices(parameter: str) -> tuple[str, ...]:
@@ -687,11 +658,13 @@ def parse_edits(
                         continue
                     problem = space.valid(start.with_edit(parameter_name, value))
                     if problem is not None:
-                        raise TuneError(f"{here} = {_show(value)}: {problem}")
+                        raise TuneError(f"{here} = {show_value(value)}: {problem}")
             if not parameter.grid(current):
                 if lenient:
                     continue
-                raise TuneError(f"{here}: allows no value other than the current {_show(current)}")
+                raise TuneError(
+                    f"{here}: allows no value other than the current {show_value(current)}"
+                )
             out[parameter_name] = parameter
     if not out:
         raise TuneError(f"{where}: names nothing to change")
@@ -1354,7 +1327,7 @@ class Tuner:
                 f"round {rounds}", winner_sample, arm_name(parameter, value), design
             )
             self.log(
-                f"round {rounds}: applied {parameter} = {_show(value)}; target "
+                f"round {rounds}: applied {parameter} = {show_value(value)}; target "
                 f"{'met' if met else 'not met'} on the search's deals"
             )
             if met:
@@ -1768,7 +1741,8 @@ class Tuner:
     ) -> list[str]:
         lines = []
         edits = ", ".join(
-            f"{p} {_show(self.space.current(start, p))} -> {_show(v)}" for p, v in design.edits
+            f"{p} {show_value(self.space.current(start, p))} -> {show_value(v)}"
+            for p, v in design.edits
         )
         if design.edits:
             lines.append(f"Edits found: {edits}.")
@@ -2021,7 +1995,7 @@ def study_document(tuner: Tuner, design: Design) -> dict[str, Any]:
 
 def write_study_file(path: Path, tuner: Tuner, design: Design) -> None:
     document = study_document(tuner, design)
-    edits = "\n".join(f"  {p} = {_show(v)}" for p, v in design.edits) or "  (none)"
+    edits = "\n".join(f"  {p} = {show_value(v)}" for p, v in design.edits) or "  (none)"
     comment = (
         f"Written by cardgame tune ({', '.join(tuner.weights)}): the study {tuner.study.name}\n"
         "with the design it started from as [variants.base] and the tuned design as\n"

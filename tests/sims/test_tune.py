@@ -10,6 +10,7 @@ import pyarrow.dataset as ds
 import pytest
 
 from sims.study import from_dict
+from sims.sweep import set_value
 from sims.tune import (
     BASE,
     Context,
@@ -24,7 +25,6 @@ from sims.tune import (
     parse_edits,
     parse_objective,
     per_deal,
-    set_value,
     to_toml,
     tune,
 )
