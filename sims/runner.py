@@ -306,7 +306,7 @@ def run(
         bar.update(result.games)
         return bool(fail_fast and result.failures)
 
-    signals = _catch_stop_signals() if stop is None else contextlib.nullcontext(stop)
+    signals = catch_stop_signals() if stop is None else contextlib.nullcontext(stop)
     with signals as flag:
         try:
             if backend == "dask":
@@ -395,7 +395,7 @@ class StopFlag(Protocol):
     def __bool__(self) -> bool: ...
 
 
-class _Stop:
+class Stop:
     """The first stop signal received during a run (None while running)."""
 
     def __init__(self) -> None:
@@ -410,9 +410,9 @@ class _Stop:
 
 
 @contextmanager
-def _catch_stop_signals() -> Iterator[_Stop]:
+def catch_stop_signals() -> Iterator[Stop]:
     """Route SIGINT and SIGTERM to a flag for the run's duration (main thread only)."""
-    stop = _Stop()
+    stop = Stop()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return

@@ -53,9 +53,7 @@ import json
 import math
 import re
 import shutil
-import signal
 import sys
-import threading
 import tomllib
 import zlib
 from collections.abc import Iterator, Mapping
@@ -72,6 +70,7 @@ from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import CardEdits
 
 from .errors import SimsError, StudyError
+from .runner import catch_stop_signals
 from .study import BASE, Study, from_dict
 from .sweep import printed_value, set_value, show_value
 
@@ -2014,35 +2013,15 @@ def write_study_file(path: Path, tuner: Tuner, design: Design) -> None:
 # signals ----------------------------------------------------------------------------------
 
 
-class _StopFlag:
-    def __init__(self) -> None:
-        self.signal: int | None = None
-
-    def __bool__(self) -> bool:
-        return self.signal is not None
-
-    def handler(self, signum: int, frame: object) -> None:
-        if self.signal is None:
-            self.signal = signum
-
-
 @contextlib.contextmanager
 def _stop_signals(tuner: Tuner) -> Iterator[Any]:
     """SIGINT/SIGTERM set a flag that the runs and the search poll (unless the caller gave
     one): the evaluation in flight stops cleanly and the tune can be continued."""
-    if tuner.stop is not None or threading.current_thread() is not threading.main_thread():
-        yield tuner.stop if tuner.stop is not None else _StopFlag()
+    if tuner.stop is not None:
+        yield tuner.stop
         return
-    flag = _StopFlag()
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    for sig, old in previous.items():
-        if old is not signal.SIG_IGN:
-            signal.signal(sig, flag.handler)
-    try:
+    with catch_stop_signals() as flag:
         yield flag
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
 
 
 def tune(
