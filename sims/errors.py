@@ -31,3 +31,22 @@ class RunStopped(SimsError):
 class ResultsWriteError(ResultsError, RunStopped):
     """A results file that could not be written (a full disk, a lost mount): nothing is left
     half written, and the run can be resumed once the cause is fixed."""
+
+
+def describe_error(exc: BaseException) -> str:
+    """``Type: message`` of any exception, on one line, even one whose ``str`` raises (a
+    strategy's exception may be hostile)."""
+    try:
+        detail = " ".join(str(exc).split())
+    except Exception:
+        detail = "<unprintable>"
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+def brief_repr(value: object) -> str:
+    """A short repr that cannot raise (a strategy's object may have a hostile __repr__)."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -43,7 +43,7 @@ from cardgame.catalogue import Catalogue
 from cardgame.observation import SeatView
 from cardgame.rules import Rules
 
-from .errors import UnknownStrategyError
+from .errors import UnknownStrategyError, brief_repr, describe_error
 from .strategy import Strategy, StrategySpec, registered
 
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
@@ -350,14 +350,6 @@ class _Channel:
         self.writer.flush()
 
 
-def _error(exc: BaseException) -> str:
-    try:
-        detail = " ".join(str(exc).split())
-    except Exception:
-        detail = "<unprintable>"
-    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
-
-
 def serve() -> None:
     """The host: load the strategy, then fork a child per game (``python -m sims.guest``)."""
     from .strategy import make_knobs, strategy_class
@@ -372,7 +364,9 @@ def serve() -> None:
     try:
         cls = strategy_class(str(load["target"]))
     except BaseException as exc:
-        channel.write({"error": str(exc) if isinstance(exc, UnknownStrategyError) else _error(exc)})
+        channel.write(
+            {"error": str(exc) if isinstance(exc, UnknownStrategyError) else describe_error(exc)}
+        )
         return
     if getattr(cls, "remembers_game", False) is True:
         channel.write({"error": "a strategy that remembers the game (remembers_game) cannot "
@@ -409,15 +403,6 @@ def serve() -> None:
         channel.write({"exit": _status(status)})
 
 
-def _shown(value: object) -> str:
-    """A short repr that cannot raise (the guest's object may have a hostile __repr__)."""
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _status(status: int) -> str:
     if os.WIFSIGNALED(status):
         return f"signal {os.WTERMSIG(status)}"
@@ -439,7 +424,7 @@ def _play(cls: type[Strategy], start: dict[str, Any], channel: _Channel, make_kn
         tail = (rules, frozenset(start["big_city_set"]), table, deck)
         strategy = cls(rng, knobs)
     except BaseException as exc:
-        channel.write({"error": _error(exc)})
+        channel.write({"error": describe_error(exc)})
         return
     channel.write({"ok": True})
     while True:
@@ -454,12 +439,12 @@ def _play(cls: type[Strategy], start: dict[str, Any], channel: _Channel, make_kn
         try:
             action = strategy.decide(view)
         except BaseException as exc:
-            channel.write({"error": _error(exc)})
+            channel.write({"error": describe_error(exc)})
             continue
         try:
             channel.write({"action": A.to_dict(action)})
         except Exception:
-            channel.write({"error": f"bad action {_shown(action)}"})
+            channel.write({"error": f"bad action {brief_repr(action)}"})
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
-from .errors import UnknownStrategyError
+from .errors import UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .seeding import stream_seed
@@ -244,7 +244,7 @@ def native_loop() -> _NativeLoop | None:
 def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
     """A failed-game row for a game the simulator itself could not finish (a bug, not a
     strategy's): the batch and its worker go on."""
-    failure = StrategyFailure(-1, "", f"internal error: {_error(exc)}")
+    failure = StrategyFailure(-1, "", f"internal error: {describe_error(exc)}")
     try:
         state: GameState | None = spec.game().new_state()
     except Exception:
@@ -262,7 +262,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
         try:
             prepare(seat_spec, decision_seconds)
         except (GuestError, UnknownStrategyError) as exc:
-            raise StrategyFailure(seat, seat_spec.label, _error(exc)) from None
+            raise StrategyFailure(seat, seat_spec.label, describe_error(exc)) from None
         game = spec.game()
 
         def build(rng: random.Random) -> Strategy:
@@ -273,7 +273,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
         return _guarded(spec, seat, limit, build, rng)  # type: ignore[no-any-return]
     built = _guarded(spec, seat, limit, seat_spec.build, rng)
     if not isinstance(built, Strategy):
-        raise StrategyFailure(seat, seat_spec.label, f"built {_show(built)}, not a Strategy")
+        raise StrategyFailure(seat, seat_spec.label, f"built {brief_repr(built)}, not a Strategy")
     return built
 
 
@@ -294,7 +294,7 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit, GeneratorExit, ... from a strategy
-            raise StrategyFailure(seat, spec.seats[seat].label, _error(exc)) from None
+            raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
     late = False
     try:
         limit.enter()
@@ -309,7 +309,7 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     except BaseException as exc:
         late = limit.leave()
         if not late:
-            raise StrategyFailure(seat, spec.seats[seat].label, _error(exc)) from None
+            raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
     if late:
         raise StrategyFailure(seat, spec.seats[seat].label, _over(limit))
     return result
@@ -385,7 +385,7 @@ def _apply(spec: GameSpec, state: GameState, seat: int, action: object) -> None:
         raise StrategyFailure(seat, _label(spec, seat), str(exc)) from None
     except Exception as exc:  # the engine choked on it: still the seat's bad action
         raise StrategyFailure(
-            seat, _label(spec, seat), f"bad action {_show(action)}: {_error(exc)}"
+            seat, _label(spec, seat), f"bad action {brief_repr(action)}: {describe_error(exc)}"
         ) from None
 
 
@@ -395,23 +395,6 @@ def _label(spec: GameSpec, seat: int) -> str:
 
 def _over(limit: Guard | None) -> str:
     return f"decision took over {limit.limit:g} s" if limit is not None else "decision timed out"
-
-
-def _show(value: object) -> str:
-    """A short repr that cannot raise (a strategy's object may have a hostile __repr__)."""
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _error(exc: BaseException) -> str:
-    try:
-        detail = str(exc)
-    except Exception:
-        detail = "<unprintable>"
-    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
 
 
 def _one_line(text: str) -> str:
