@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -13,11 +14,22 @@ from . import designer, skill
 from .big_cities import big_cities
 from .destinations import card_balance
 from .game_length import game_length
+from .margins import margins_of
 from .points import round_shares, score_parts
-from .ratings import pairwise, pooled_ratings, pooling_test, ratings
-from .seat_order import seat_advantage
+from .ratings import (
+    leaders,
+    pairwise,
+    pooled_fit,
+    pooled_pairwise,
+    pooled_ratings,
+    pooling_test,
+    rating_fits,
+    ratings,
+)
+from .seat_order import edge_heterogeneity, seat_advantage, seat_edge
 from .swaps import lineup_swaps
-from .variants import variant_effects
+from .sweeps import SweepInfo, sweep_frames, sweeps_of
+from .variants import edge_changes, variant_effects, variant_strategies
 from .wins import head_to_head, win_rates
 
 
@@ -28,6 +40,10 @@ class Analysis:
     results: Results
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     planned_games: int | None = None  # the study's size; more than len(games) if stopped early
+    margins: dict[str, float] = field(default_factory=dict)  # practical margins (margins.py)
+    sweeps: list[SweepInfo] = field(default_factory=list)  # the study's sweeps
+    sweep_tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # metric -> frame
+    edge_test: dict[str, float] = field(default_factory=dict)  # edge across player counts
 
     @property
     def partial_note(self) -> str:
@@ -59,34 +75,134 @@ class Analysis:
 
 def _base_rules(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows of the printed game when the study has a "base" variant, else all rows."""
-    return frame[frame["variant"] == "base"] if "base" in set(frame["variant"]) else frame
+    if frame.empty:
+        return frame
+    variant = frame["variant"]
+    return frame[variant == "base"] if "base" in set(variant.unique()) else frame
 
 
-def analyse(results: Results, planned_games: int | None = None) -> Analysis:
-    """Every statistic of the report; strategy, seat and card statistics use base rules."""
+def swept_variants(sweeps: list[SweepInfo]) -> set[str]:
+    """The variants a study's sweeps made (``NAME=VALUE``): reported in the sweep section
+    only, never among the ordinary variants."""
+    return {variant for sweep in sweeps for _, variant in sweep.points if variant != "base"}
+
+
+def analyse(
+    results: Results,
+    planned_games: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Analysis:
+    """Every statistic of the report; the headline strategy, seat and card statistics use the
+    base rules, each variant's own are in the variant tables. ``progress`` is told the name of
+    each stage as it starts (``cardgame report`` prints a line per stage)."""
+    say = progress or (lambda stage: None)
+    margins = margins_of(results.study)
+    sweeps = sweeps_of(results.study)
+    swept = swept_variants(sweeps)
     seats, games, destinations = results.seats, results.games, results.destinations
     base = _base_rules(seats)
     tables: dict[str, pd.DataFrame] = {}
-    tables["win_rates"] = win_rates(base)
+    say("strategies: win rates, ratings, pairwise verdicts")
+    tables["win_rates"] = win_rates(base, margins)
     tables["head_to_head"] = head_to_head(base)
-    tables["ratings"] = ratings(base)
-    tables["rating_pooling"] = pooling_test(base)
-    tables["ratings_pooled"] = pooled_ratings(base)
-    tables["pairwise"] = pairwise(base)
-    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"))
+    fits = rating_fits(base)
+    tables["ratings"] = ratings(base, fits)
+    tables["rating_pooling"] = pooling_test(base, fits)
+    pooled = pooled_fit(base) if len(tables["rating_pooling"]) else None
+    tables["ratings_pooled"] = pooled_ratings(base, pooled)
+    tables["pairwise"] = pairwise(base, margins, fits)
+    tables["pairwise_pooled"] = (
+        pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
+    )
+    tables["leaders"] = pd.concat(
+        [leaders(tables["ratings"], tables["pairwise"]),
+         leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
+         if len(tables["pairwise_pooled"]) else None],
+        ignore_index=True,
+    )  # fmt: skip
+    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
+    say("seats, points and game length")
     tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
+    tables["seat_edge"] = seat_edge(base, margins)
     tables["score_parts"] = score_parts(base)
+    tables["game_length"] = game_length(_base_rules(games))
+    tables["round_shares"] = round_shares(base)
+    say("destination cards and big cities")
     tables["destinations"] = card_balance(_base_rules(destinations))
     cities = list(default_catalogue().big_city_names)
     tables["big_cities"] = big_cities(base, cities)
-    tables["game_length"] = game_length(_base_rules(games))
-    tables["round_shares"] = round_shares(base)
-    tables["variants"] = variant_effects(games, seats, rules=results.study.get("variants"))
+    ordinary_games = games[~games["variant"].isin(list(swept))] if swept else games
+    ordinary_seats = seats[~seats["variant"].isin(list(swept))] if swept else seats
+    if ordinary_games["variant"].nunique() > 1:
+        say("rule variants")
+    tables["variants"] = variant_effects(
+        ordinary_games, ordinary_seats, rules=results.study.get("variants"), margins=margins
+    )
+    tables.update(variant_tables(ordinary_games, ordinary_seats, tables, margins))
+    say("what designers ask: first seat, margins, cards and winning, meta-game")
     tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
-    return Analysis(results, tables, planned_games)
+    frames = {}
+    if sweeps:
+        say("sweeps")
+        frames = sweep_frames(games, seats, destinations, sweeps, margins=margins)
+    return Analysis(
+        results, tables, planned_games, margins=margins, sweeps=sweeps, sweep_tables=frames,
+        edge_test=edge_heterogeneity(tables["seat_edge"]),
+    )  # fmt: skip
+
+
+def variant_tables(
+    games: pd.DataFrame,
+    seats: pd.DataFrame,
+    tables: dict[str, pd.DataFrame],
+    margins: dict[str, float],
+) -> dict[str, pd.DataFrame]:
+    """Every rule variant in full: per variant and player count the printed game's
+    statistics (seat edge, ratings, length), which strategies it moves, and whether it fixes
+    the first seat's edge (measured at tables of equal players where the study has them)."""
+    if tables["variants"].empty:
+        return {}
+    edges, rating, length = [], [], []
+    for variant in sorted(set(seats["variant"].unique())):
+        mine = seats[seats["variant"] == variant]
+        played = sorted(set(tables["variants"].loc[
+            tables["variants"]["variant"] == variant, "players"]))  # fmt: skip
+        if variant != "base":
+            mine = mine[mine["players"].isin(played)]  # only where its rules differ
+        if mine.empty:
+            continue
+        edges.append(seat_edge(mine, margins).assign(variant=variant))
+        rating.append(ratings(mine).assign(variant=variant))
+        length.append(
+            game_length(games[(games["variant"] == variant)
+                              & games["players"].isin(set(mine["players"].unique()))])
+            .assign(variant=variant)
+        )  # fmt: skip
+    variant_edge = pd.concat(edges, ignore_index=True)
+    changes = tables["variants"]
+    if (tables["seat_edge"]["tables"] == "equal players").any():
+        equal = _equal_games(seats)
+        changes = variant_effects(
+            games.merge(equal, on=["cell", "game_index"]),
+            seats.merge(equal, on=["cell", "game_index"]), margins=margins,
+        )  # fmt: skip
+    return {
+        "variant_seat_edge": variant_edge,
+        "variant_ratings": pd.concat(rating, ignore_index=True),
+        "variant_length": pd.concat(length, ignore_index=True),
+        "variant_strategies": variant_strategies(games, seats, margins=margins),
+        "variant_edge_changes": edge_changes(changes, tables["seat_edge"], variant_edge),
+    }
+
+
+def _equal_games(seats: pd.DataFrame) -> pd.DataFrame:
+    """The games (cell, game_index) whose seats all hold one non-random strategy."""
+    distinct = seats.groupby(["cell", "game_index"])["strategy"].agg(["nunique", "first"])
+    keep = distinct[(distinct["nunique"] == 1) & (distinct["first"] != "random")]
+    return keep.reset_index()[["cell", "game_index"]]
 
 
 def designer_tables(

@@ -33,12 +33,12 @@ def check_reportable(results: Results) -> None:
 
 
 def _who(game: pd.Series) -> str:
-    """The failing seat as people count (from 1), or that no one seat is to blame (seat -1:
-    a broken invariant or the simulator's own error)."""
+    """The failing seat, numbered as everywhere (seat 0 plays first, R6), or that no one seat
+    is to blame (seat -1: a broken invariant or the simulator's own error)."""
     seat = int(game["failure_seat"])
     if seat < 0:
         return "no one seat"
-    return f"seat {seat + 1} ({game['failure_strategy']})"
+    return f"seat {seat} ({game['failure_strategy']})"
 
 
 def planned_games(study: dict) -> int | None:

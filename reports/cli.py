@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from sims.study import DEFAULT_STUDY  # light: the study module imports no pandas or SimPy
@@ -27,19 +28,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=main)
 
 
+class _Stages:
+    """One line per stage on stderr, each with the seconds since the start, so a report on a
+    loaded machine is never silent for long. The lines of the first stages are held until
+    the results folder has been read and checked: bad input stays one line."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.held: list[str] | None = []
+
+    def __call__(self, stage: str) -> None:
+        line = f"report: {stage} ... ({time.perf_counter() - self.start:.1f} s)"
+        if self.held is not None:
+            self.held.append(line)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def release(self) -> None:
+        for line in self.held or []:
+            print(line, file=sys.stderr, flush=True)
+        self.held = None
+
+
 def main(args: argparse.Namespace) -> int:
+    stage = _Stages()
+    stage("loading pandas, scipy and plotly")
     # Imported here, not at the top: `cardgame --help` must not pay for pandas and plotly.
     from sims.results import load_results
 
     from . import html, markdown
     from .analysis import analyse
     from .checks import check_out_path, check_reportable, planned_games
+    from .margins import margins_of
+    from .sections import build
 
     out = Path(args.out or f"report.{args.format}")
     check_out_path(out)
     folder = Path(args.results) if args.results else _default_results(args.workers)
+    stage(f"reading {folder}")
     results = load_results(folder)  # every problem with the folder is one clear line
     check_reportable(results)
+    margins_of(results.study)  # a bad [report] table is one line too, before any progress
+    stage.release()
     planned = planned_games(results.study)
     if planned is not None and len(results.games) < planned:
         print(
@@ -48,10 +78,14 @@ def main(args: argparse.Namespace) -> int:
             "cardgame simulate ... --resume",
             file=sys.stderr,
         )
-    analysis = analyse(results, planned_games=planned)
-    text = html.render(analysis) if args.format == "html" else markdown.render(analysis)
+    analysis = analyse(results, planned_games=planned, progress=stage)
+    stage("the summary, findings and sections")
+    report = build(analysis)
+    stage("figures and the page" if args.format == "html" else "the Markdown summary")
+    text = html.page(report) if args.format == "html" else markdown.summary(report)
     html.write(text, out)
-    print(f"Wrote {out} ({len(results.games):,} games from {folder})")
+    elapsed = time.perf_counter() - stage.start
+    print(f"Wrote {out} ({len(results.games):,} games from {folder}) in {elapsed:.1f} s")
     return 0
 
 

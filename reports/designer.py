@@ -25,13 +25,15 @@ NO_MIRROR = "no table where every seat holds the same non-random strategy"
 
 
 # ------------------------------------------------------------------ power
-def mde_rate(p0: float, n: int, power: float = 0.8) -> float:
-    """Smallest true difference from ``p0`` a two-sided 5% test over ``n`` independent games
-    detects with the given power (normal approximation, variance at the null):
-    (z_0.975 + z_power) * sqrt(p0 (1 - p0) / n)."""
+def mde_rate(p0: float, n: int, power: float = 0.8, family: int = 1) -> float:
+    """Smallest true difference from ``p0`` a two-sided test at 0.05 / ``family`` (the first
+    step of Holm over that many tests) over ``n`` independent games detects with the given
+    power (normal approximation, variance at the null):
+    (z_{1 - 0.025/family} + z_power) * sqrt(p0 (1 - p0) / n)."""
     if n <= 0:
         return np.nan
-    return float((Z95 + sps.norm.ppf(power)) * np.sqrt(p0 * (1 - p0) / n))
+    z = Z95 if family <= 1 else sps.norm.ppf(1 - ALPHA / (2 * family))
+    return float((z + sps.norm.ppf(power)) * np.sqrt(p0 * (1 - p0) / n))
 
 
 # ------------------------------------------------------------------ first seat among equals
@@ -50,7 +52,9 @@ def first_seat_advantage(seats: pd.DataFrame) -> pd.DataFrame:
     One value per game (the first seat's win share, 1/k for a k-way shared win): ``rate``
     with a Wilson interval, ``advantage`` = rate - fair with a Student t interval and
     t-test over games, ``mde`` the smallest advantage the games could detect (80% power,
-    5% level). A player count without mirror tables gets one row with a ``note``."""
+    two-sided at 0.05 / the number of tests: Holm's family is every player count and
+    mirrored strategy together). A player count without mirror tables gets one row with a
+    ``note``."""
     mirror = mirror_games(seats)
     rows = []
     for players in sorted(seats["players"].unique()):
@@ -64,8 +68,15 @@ def first_seat_advantage(seats: pd.DataFrame) -> pd.DataFrame:
     for column in ("p_value", "advantage"):
         if column not in table:
             table[column] = np.nan
-    table["p_adjusted"] = table.groupby("players")["p_value"].transform(adjust)
+    # one family: every player count and mirrored strategy together (Holm)
+    table["p_adjusted"] = adjust(table["p_value"]).to_numpy()
     table["significant"] = table["p_adjusted"] < ALPHA
+    family = int(table["p_value"].notna().sum())
+    if "fair" in table:
+        table["mde"] = [
+            mde_rate(fair, int(n), family=family) if n else np.nan
+            for fair, n in zip(table["fair"], table["n_games"], strict=True)
+        ]
     table["note"] = table["note"].fillna("")
     return table
 
@@ -240,12 +251,22 @@ def card_contribution(
     kept = destinations[destinations["kept"]]
     keys = [*GAME, "seat"]
     kept = kept.merge(seats[[*keys, "win_share"]], on=keys, how="inner")
+    done = kept["reached"].astype(bool)
+    share = kept["win_share"].astype(float)
+    game = kept.groupby(GAME, sort=False).ngroup()
+    sums = (
+        kept.assign(done=done, failed=~done, won_done=share.where(done, 0.0),
+                    won_failed=share.where(~done, 0.0), game=game)
+        .groupby(["players", "destination_id"], sort=True)
+        .agg(points=("points", "first"), cards=("cards", "first"), n_games=("game", "nunique"),
+             n_kept=("game", "size"), n_done=("done", "sum"), n_failed=("failed", "sum"),
+             won_done=("won_done", "sum"), won_failed=("won_failed", "sum"))
+        .reset_index()
+    )  # fmt: skip
     rows = []
-    for (players, card), group in kept.groupby(["players", "destination_id"], sort=True):
-        done = group["reached"].to_numpy(dtype=bool)
-        share = group["win_share"].to_numpy(dtype=float)
-        n_done, n_failed = int(done.sum()), int((~done).sum())
-        won_done, won_failed = float(share[done].sum()), float(share[~done].sum())
+    for r in sums.itertuples(index=False):
+        n_done, n_failed = int(r.n_done), int(r.n_failed)
+        won_done, won_failed = float(r.won_done), float(r.won_failed)
         tested = n_done >= min_each and n_failed >= min_each
         diff = low = high = p = np.nan
         if tested:
@@ -253,13 +274,13 @@ def card_contribution(
             p = pooled_z(won_done, n_done, won_failed, n_failed)
         rows.append(
             {
-                "players": int(players),
-                "destination_id": int(card),
-                "label": card_label(int(card)),
-                "points": int(group["points"].iloc[0]),
-                "cards": int(group["cards"].iloc[0]),
-                "n_games": int(group[GAME].drop_duplicates().shape[0]),
-                "n_kept": len(group),
+                "players": int(r.players),
+                "destination_id": int(r.destination_id),
+                "label": card_label(int(r.destination_id)),
+                "points": int(r.points),
+                "cards": int(r.cards),
+                "n_games": int(r.n_games),
+                "n_kept": int(r.n_kept),
                 "n_completed": n_done,
                 "n_failed": n_failed,
                 "win_completed": won_done / n_done if n_done else np.nan,

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import proportion_confint
+
+from .intervals import holm, wilson
 
 ALPHA = 0.05
 MIN_KEPT = 20  # a card kept fewer times is described but neither fitted nor tested
@@ -109,7 +109,7 @@ def _rate_interval(successes: pd.Series, n: pd.Series, var: pd.Series) -> tuple:
     variance (Kish design effect, never above the row count)."""
     p = successes / n
     n_eff = (p * (1 - p) / var).where(var > 0, n).clip(upper=n).fillna(n)
-    low, high = proportion_confint(p * n_eff, n_eff, alpha=ALPHA, method="wilson")
+    low, high = wilson(p * n_eff, n_eff)  # statsmodels proportion_confint(method="wilson")
     return np.asarray(low), np.asarray(high)
 
 
@@ -299,7 +299,7 @@ def card_balance(
     table["p_holm"] = np.nan
     tested = table["p"].notna()
     if tested.any():
-        table.loc[tested, "p_holm"] = multipletests(table.loc[tested, "p"], method="holm")[1]
+        table.loc[tested, "p_holm"] = holm(table.loc[tested, "p"].to_numpy())
     out = table["p_holm"] < ALPHA
     table["flag"] = ""
     table.loc[out & (table["excess"] > 0), "flag"] = FLAG_OVER

@@ -37,7 +37,7 @@ def paired_difference(differences) -> dict[str, float]:
     se = sd / np.sqrt(n) if n > 1 else np.nan
     return {
         "n_pairs": n, "difference": mean, "ci_low": low, "ci_high": high, "p_value": p,
-        "sd_difference": sd, "detectable": detectable_effect(se, n - 1),
+        "sd_difference": sd, "detectable": detectable_effect(se, n - 1), "df": n - 1.0,
     }  # fmt: skip
 
 
@@ -48,7 +48,8 @@ def welch_difference(a, b) -> dict[str, float]:
     b = pd.Series(b, dtype=float).dropna()
     diff, low, high = welch_interval(a, b)
     out = {"n_pairs": 0, "difference": diff, "ci_low": low, "ci_high": high,
-           "p_value": np.nan, "sd_difference": np.nan, "detectable": np.nan}  # fmt: skip
+           "p_value": np.nan, "sd_difference": np.nan, "detectable": np.nan,
+           "df": np.nan}  # fmt: skip
     if len(a) < 2 or len(b) < 2:
         return out
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
@@ -56,6 +57,7 @@ def welch_difference(a, b) -> dict[str, float]:
         dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
         out["p_value"] = float(sps.ttest_ind(a, b, equal_var=False).pvalue)
         out["detectable"] = detectable_effect(float(np.sqrt(va + vb)), float(dof))
+        out["df"] = float(dof)
     elif diff == 0:
         out["p_value"] = 1.0
     return out

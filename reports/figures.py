@@ -6,8 +6,11 @@ frames do not hold, so tests check figures by their data.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+
+from .wins import BASELINES
 
 TEMPLATE = "plotly_white"
 
@@ -24,9 +27,37 @@ def _errors(
     }
 
 
-def _layout(fig: go.Figure, title: str, **kwargs) -> go.Figure:
-    fig.update_layout(template=TEMPLATE, title=title, margin={"t": 60, "l": 60, "r": 20}, **kwargs)
+def themed(fig: go.Figure) -> go.Figure:
+    """The report's template on a figure. Assigning a template through ``update_layout``
+    validates and deep-copies all of it (about 0.1 s a figure); this sets the already valid
+    template object the way Plotly sets its default one, without validating it again."""
+    import plotly.io as pio
+
+    template = pio.templates[TEMPLATE]
+    layout = fig.layout
+    if hasattr(layout, "_validate"):
+        previous, layout._validate = layout._validate, False
+        try:
+            layout.template = template
+        finally:
+            layout._validate = previous
+    else:  # a Plotly without that switch: the slow, validated way
+        fig.update_layout(template=TEMPLATE)
     return fig
+
+
+def _layout(fig: go.Figure, title: str, **kwargs) -> go.Figure:
+    themed(fig)
+    fig.update_layout(title=title, margin={"t": 60, "l": 60, "r": 20}, **kwargs)
+    return fig
+
+
+def percent_format(values, signed: bool = False) -> str:
+    """A tick format whose labels never repeat: one decimal when the axis spans under 10
+    points (Plotly may then step by half a point), none otherwise."""
+    finite = [float(v) for v in values if v is not None and np.isfinite(v)]
+    span = (max(finite) - min(finite)) if finite else 1.0
+    return ("+" if signed else "") + (".1%" if span < 0.1 else ".0%")
 
 
 def _bars_by_players(
@@ -65,40 +96,120 @@ def win_rates(table: pd.DataFrame) -> go.Figure:
             line_color="grey",
             annotation_text=f"fair share, {players} players",
         )
-    fig.update_yaxes(tickformat=".0%", title="win rate (shared wins split)")
+    values = [*table["ci_low"], *table["ci_high"], *(1 / table["players"])]
+    fig.update_yaxes(tickformat=percent_format(values), title="win rate (shared wins split)")
     return _layout(fig, "Win rate by strategy", barmode="group")
 
 
-def head_to_head(table: pd.DataFrame, players: int | None = None) -> go.Figure:
+def strength_order(ratings: pd.DataFrame | None, players: int, names: list[str]) -> list[str]:
+    """Strategies at one player count, strongest first: by Plackett-Luce strength, a strategy
+    that finished ahead of every other first and one behind every other last."""
+    if ratings is None or ratings.empty:
+        return sorted(names)
+    here = ratings[ratings["players"] == players].set_index("strategy")
+
+    def key(name: str) -> tuple[int, float, str]:
+        if name not in here.index:
+            return (1, 0.0, name)
+        row = here.loc[name]
+        note = str(row.get("note", ""))
+        if note.startswith("finished ahead"):
+            return (0, -np.inf, name)
+        if note.startswith("finished behind"):
+            return (2, 0.0, name)
+        strength = row.get("strength")
+        return (1, -float(strength) if pd.notna(strength) else 0.0, name)
+
+    return sorted(names, key=key)
+
+
+def head_to_head(
+    table: pd.DataFrame, players: int | None = None, ratings: pd.DataFrame | None = None
+) -> go.Figure:
     """Heatmap at one player count (the smallest if none given): how often the row strategy
-    finishes ahead of the column strategy in the games where both sat."""
+    finishes ahead of the column strategy in the games where both sat, the share printed in
+    each cell (* where the pair's test separates it, Holm), strongest first; the colour scale
+    is set by the non-random pairs (a random baseline's cells are clipped to it)."""
     players = int(table["players"].min()) if players is None else players
     here = table[table["players"] == players]
+    names = sorted(set(here["strategy"]) | set(here["opponent"]))
+    order = strength_order(ratings, players, names)
     matrix = here.pivot(index="strategy", columns="opponent", values="rate")
+    matrix = matrix.reindex(index=order, columns=order)
     n = here.pivot(index="strategy", columns="opponent", values="n_games").reindex_like(matrix)
+    star = here.pivot(index="strategy", columns="opponent", values="significant")
+    star = star.reindex_like(matrix)
+    separated = star.fillna(False).astype(bool).to_numpy()
+    text = [
+        ["" if pd.isna(v) else f"{100 * v:.0f}%" + ("*" if separated[i, j] else "")
+         for j, v in enumerate(row)]
+        for i, row in enumerate(matrix.to_numpy())
+    ]  # fmt: skip
+    fair = here[~here["strategy"].isin(BASELINES) & ~here["opponent"].isin(BASELINES)]
+    spread = float((fair["rate"] - 0.5).abs().max()) if len(fair) else 0.5
+    spread = min(max(spread, 0.05), 0.5)
     fig = go.Figure(
         go.Heatmap(
             z=matrix.to_numpy(),
-            x=list(matrix.columns),
-            y=list(matrix.index),
-            zmin=0,
-            zmax=1,
+            x=order,
+            y=order,
+            zmin=0.5 - spread,
+            zmax=0.5 + spread,
             colorscale="RdBu",
+            text=text,
+            texttemplate="%{text}",
             customdata=n.to_numpy(),
             hovertemplate="%{y} ahead of %{x}: %{z:.1%} (%{customdata} games)<extra></extra>",
             colorbar={"tickformat": ".0%"},
         )
     )
-    fig.update_xaxes(title="opponent")
-    fig.update_yaxes(title="strategy", autorange="reversed")
-    return _layout(fig, f"Head to head at {players} players: share of games finished ahead")
+    fig.update_xaxes(title="opponent", categoryorder="array", categoryarray=order)
+    fig.update_yaxes(title="strategy", autorange="reversed", categoryorder="array",
+                     categoryarray=order)  # fmt: skip
+    fig.update_layout(meta={"own_order": True})
+    return _layout(
+        fig,
+        f"Head to head at {players} players: share of games finished ahead (strongest first)",
+        height=max(320, 120 + 48 * len(order)),
+    )
+
+
+def _off_scale(table: pd.DataFrame) -> pd.DataFrame:
+    """Baseline strengths far below the others: they would squash the axis, so they are
+    drawn at its edge with their value written."""
+    rated = table.dropna(subset=["strength"])
+    base = rated[rated["strategy"].isin(BASELINES)]
+    rest = rated[~rated["strategy"].isin(BASELINES)]
+    if base.empty or rest.empty:
+        return base.iloc[0:0]
+    low, high = float(rest["ci_low"].min()), float(rest["ci_high"].max())
+    return base[base["ci_high"] < low - (high - low)]
+
+
+def ratings_apart(table: pd.DataFrame) -> str:
+    """A sentence naming the strengths drawn apart (``ratings``), or ''."""
+    apart = _off_scale(table)
+    if apart.empty:
+        return ""
+    parts = ", ".join(
+        f"{r['strategy']} {r['strength']:+.2f} at {r['players']} players"
+        for _, r in apart.iterrows()
+    )
+    return f"the baseline, far below the others, is drawn at the left edge with its value ({parts})"
 
 
 def ratings(table: pd.DataFrame) -> go.Figure:
     """Plackett-Luce strengths per player count with Wald intervals; strategies without a
-    finite strength (see the table's note) are not drawn."""
+    finite strength (see the table's note) are not drawn; a baseline far below the others is
+    drawn at the axis's left edge with its value, so it does not squash the rest."""
     fig = go.Figure()
-    for players, group in table.dropna(subset=["strength"]).groupby("players", sort=True):
+    apart = _off_scale(table)
+    rated = table.dropna(subset=["strength"])
+    kept = rated.drop(index=apart.index)
+    order = sorted(set(apart["strategy"]) - set(kept["strategy"])) + (
+        kept.groupby("strategy")["strength"].mean().sort_values().index.tolist()
+    )  # weakest at the bottom
+    for players, group in kept.groupby("players", sort=True):
         ordered = group.sort_values("strength")
         fig.add_scatter(
             name=f"{players} players",
@@ -110,6 +221,27 @@ def ratings(table: pd.DataFrame) -> go.Figure:
             customdata=ordered[["n_tables"]],
             hovertemplate="%{y}: %{x:.2f} (%{customdata[0]} tables)<extra></extra>",
         )
+    if not apart.empty:
+        low = float(kept["ci_low"].min())
+        high = float(kept["ci_high"].max())
+        edge = low - 0.1 * (high - low)
+        by = apart.groupby("strategy", sort=True)
+        fig.add_scatter(
+            name="off scale (value written)",
+            x=[edge] * by.ngroups,
+            y=list(by.groups),
+            mode="markers+text",
+            marker={"symbol": "triangle-left", "size": 12, "color": BASELINE_COLOUR},
+            text=[
+                ", ".join(f"{r['strength']:+.2f} ({r['players']}p)" for _, r in rows.iterrows())
+                for _, rows in by
+            ],
+            textposition="middle right",
+            hovertemplate="%{y}: %{text}, off the scale<extra></extra>",
+        )
+        fig.update_xaxes(range=[edge - 0.05 * (high - low), high + 0.05 * (high - low)])
+    fig.update_yaxes(categoryorder="array", categoryarray=order)
+    fig.update_layout(meta={"own_order": True})
     fig.update_xaxes(title="strength (log odds; 0 = mean of the non-random strategies)")
     return _layout(fig, "Strategy rating per player count (Plackett-Luce)")
 
@@ -120,7 +252,7 @@ def seat_advantage(table: pd.DataFrame) -> go.Figure:
     for players, group in table.groupby("players"):
         fig.add_scatter(
             name=f"{players} players",
-            x=group["seat"] + 1,
+            x=group["seat"],
             y=group["rate"],
             mode="lines+markers",
             error_y=_errors(group),
@@ -128,8 +260,9 @@ def seat_advantage(table: pd.DataFrame) -> go.Figure:
             hovertemplate="seat %{x}: %{y:.1%} (%{customdata[0]} games)<extra></extra>",
         )
         fig.add_hline(y=1 / players, line_dash="dot", line_color="grey")
-    fig.update_xaxes(title="seat (1 plays first)", dtick=1)
-    fig.update_yaxes(tickformat=".0%", title="win rate")
+    fig.update_xaxes(title="seat (seat 0 plays first)", dtick=1)
+    fig.update_yaxes(tickformat=percent_format([*table["ci_low"], *table["ci_high"]]),
+                     title="win rate")  # fmt: skip
     return _layout(fig, "Seat advantage")
 
 
@@ -162,28 +295,34 @@ def destination_balance(table: pd.DataFrame) -> go.Figure:
     fig = make_subplots(rows=1, cols=max(len(counts), 1), subplot_titles=titles)
     for col, players in enumerate(counts, start=1):
         rows = table[(table["players"] == players) & table["expected"].notna()]
+        # the two cards closest to a flag are named too, so a panel never reads as unlabelled
+        nearest = set(rows[rows["flag"] == ""].nsmallest(2, "p").index) if "p" in rows else set()
         for name in ("in line", "flagged"):
             frame = rows[(rows["flag"] != "") == (name == "flagged")]
             # open circles: kept too rarely to be tested, placed at their class's value
             symbol = frame["tested"].map({True: "circle", False: "circle-open"}).tolist()
+            names = frame["label"] + " (" + frame["points"].astype(int).astype(str) + ")"
+            shown = names.where(frame.index.isin(nearest) | (name == "flagged"), "")
             fig.add_scatter(
                 name=name,
                 legendgroup=name,
                 showlegend=col == 1,
                 x=frame["expected"],
                 y=frame["net_mean"],
-                mode="markers+text" if name == "flagged" else "markers",
-                text=frame["destination_id"].map(lambda i: f"#{i}"),
-                textposition="middle right",
+                mode="markers+text",
+                text=shown if name == "flagged" else shown.tolist(),
+                hovertext=names,
+                textposition="middle right" if name == "flagged" else "bottom right",
+                textfont={"size": 10},
                 marker={
                     "symbol": "diamond" if name == "flagged" else symbol,
                     "size": 11 if name == "flagged" else 7,
+                    "color": "#d62728" if name == "flagged" else PALETTE[0],
                 },
                 error_y=_errors(frame, "net_mean", "net_ci_low", "net_ci_high"),
                 customdata=frame[["label", "points", "cards", "kept", "completion"]],
-                hovertemplate="%{customdata[0]} (%{customdata[1]} pts, %{customdata[2]} "
-                "trains): net %{y:.1f}, expected %{x:.1f}, kept %{customdata[3]}, completed "
-                "%{customdata[4]:.0%}<extra></extra>",
+                hovertemplate="%{hovertext}, %{customdata[2]} trains: net %{y:.1f}, expected "
+                "%{x:.1f}, kept %{customdata[3]}, completed %{customdata[4]:.0%}<extra></extra>",
                 row=1,
                 col=col,
             )
@@ -230,57 +369,156 @@ def score_parts_by_count(table: pd.DataFrame) -> go.Figure:
 def big_cities(table: pd.DataFrame) -> go.Figure:
     """Win-rate lift from winning each big-city bonus, per player count."""
     fig = _bars_by_players(table, "city", "win_lift", "lift_ci_low", "lift_ci_high")
-    fig.update_yaxes(tickformat="+.0%", title="win rate with the bonus minus without")
+    fig.update_yaxes(
+        tickformat=percent_format([*table["lift_ci_low"], *table["lift_ci_high"]], signed=True),
+        title="win rate with the bonus minus without",
+    )
     return _layout(fig, "Big-city bonuses: win-rate lift", barmode="group")
 
 
+LENGTH_TITLES = {
+    "turns": "turns (all seats together)",
+    "turns_per_player": "turns per player",
+    "sim_minutes": "simulated minutes",
+    "steals": "steals per game",
+}
+
+
 def game_length(table: pd.DataFrame) -> go.Figure:
-    """Turns, minutes and steals per game by player count (one panel per metric)."""
+    """Turns (all seats together and per player), minutes and steals per game by player
+    count (one panel per metric, each on its own scale)."""
     from plotly.subplots import make_subplots
 
     metrics = list(dict.fromkeys(table["metric"]))
-    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=metrics)
+    fig = make_subplots(
+        rows=1, cols=len(metrics), subplot_titles=[LENGTH_TITLES.get(m, m) for m in metrics]
+    )
     for col, metric in enumerate(metrics, start=1):
         rows = table[table["metric"] == metric]
         fig.add_bar(
-            x=rows["players"].map(lambda p: f"{p}p"),
+            x=rows["players"].map(lambda p: f"{p} players"),
             y=rows["mean"],
             error_y=_errors(rows, "mean"),
             showlegend=False,
+            customdata=rows[["n_games"]],
+            hovertemplate="%{x}: %{y:.1f} (%{customdata[0]} games)<extra></extra>",
             row=1,
             col=col,
         )
-    return _layout(fig, "Interaction and length by player count")
+    return _layout(fig, "Length and interaction by player count")
 
 
-def variant_effects(table: pd.DataFrame, metric: str) -> go.Figure:
-    """One metric's difference from the base game, per variant and player count, only where
-    the variant was played; the hover names the method, the games or deals compared and the
-    smallest difference that n could detect (80% power, 5% level)."""
-    rows = table[table["metric"] == metric]
-    fig = go.Figure()
-    for players, group in rows.groupby("players"):
-        paired = group["method"] == "paired t"
-        detail = pd.DataFrame(
-            {
-                "count": group["n_deals"].where(paired, group["n_games"]).astype(int),
-                "units": paired.map({True: "deals", False: "games"}),
-                "how": group["method"],
-                "mde": group["detectable"],
-            }
-        )
-        fig.add_bar(
-            name=f"{players} players",
-            x=group["variant"],
-            y=group["difference"],
-            error_y=_errors(group, "difference"),
-            customdata=detail,
-            hovertemplate="%{x}: %{y:+.3g} (%{customdata[2]}, %{customdata[0]} "
-            "%{customdata[1]}; could detect ±%{customdata[3]:.3g})<extra></extra>",
-        )
-    fig.add_hline(y=0, line_color="black")
-    fig.update_yaxes(title=f"{metric.replace('_', ' ')}: variant minus base")
-    return _layout(fig, f"Rule variants: {metric.replace('_', ' ')}", barmode="group")
+VARIANT_METRICS = {
+    "turns": ("turns", 1.0, "turns"),
+    "mean_score": ("mean score", 1.0, "score"),
+    "first_seat_win_share": ("seat 0's win share (points)", 100.0, "win_share"),
+}
+
+
+def variant_effects(table: pd.DataFrame, metrics=tuple(VARIANT_METRICS)) -> go.Figure:
+    """Small multiples: one panel per metric (rows) and variant (columns), each with its own
+    scale, so no variant's effect flattens the others; a point per player count with its
+    interval, the practical margin as a grey band, the verdict in the hover."""
+    from plotly.subplots import make_subplots
+
+    variants = sorted(table["variant"].unique())
+    metrics = [m for m in metrics if (table["metric"] == m).any()]
+    fig = make_subplots(
+        rows=max(len(metrics), 1), cols=max(len(variants), 1), shared_yaxes=False,
+        column_titles=variants, row_titles=[VARIANT_METRICS[m][0] for m in metrics],
+        horizontal_spacing=0.06, vertical_spacing=0.08,
+    )  # fmt: skip
+    colours = {2: PALETTE[0], 3: PALETTE[1], 4: PALETTE[2]}
+    shown = set()
+    for r, metric in enumerate(metrics, start=1):
+        _, scale, _ = VARIANT_METRICS[metric]
+        for c, variant in enumerate(variants, start=1):
+            rows = table[(table["metric"] == metric) & (table["variant"] == variant)]
+            if rows.empty:
+                continue
+            rows = rows.assign(
+                difference=rows["difference"] * scale, ci_low=rows["ci_low"] * scale,
+                ci_high=rows["ci_high"] * scale,
+            )  # fmt: skip
+            units = rows["n_deals"].where(rows["method"] == "paired t", rows["n_games"])
+            for _, row in rows.assign(units=units).iterrows():
+                players = int(row["players"])
+                name = f"{players} players"
+                fig.add_scatter(
+                    x=[name], y=[row["difference"]], mode="markers", name=name,
+                    legendgroup=name, showlegend=name not in shown,
+                    marker={"size": 10, "color": colours.get(players, "#555")},
+                    error_y={"type": "data", "symmetric": False,
+                             "array": [row["ci_high"] - row["difference"]],
+                             "arrayminus": [row["difference"] - row["ci_low"]]},
+                    hovertemplate=f"{variant}, {name}: %{{y:+.2f}} ({row['verdict']}; "
+                    f"{row['method']}, {int(row['units'])} "
+                    f"{'deals' if row['method'] == 'paired t' else 'games'})<extra></extra>",
+                    row=r, col=c,
+                )  # fmt: skip
+                shown.add(name)
+            margin = float(rows["margin"].iloc[0]) * scale if "margin" in rows else 0.0
+            if margin:
+                fig.add_hrect(y0=-margin, y1=margin, fillcolor="grey", opacity=0.15,
+                              line_width=0, row=r, col=c)  # fmt: skip
+            fig.add_hline(y=0, line_color="black", line_width=1, row=r, col=c)
+    fig.update_layout(
+        height=max(320, 230 * len(metrics) + 110),
+        legend={"orientation": "h", "y": -0.08, "x": 0},
+    )
+    return _layout(fig, "Rule variants: variant minus the printed game (each panel its own scale)")
+
+
+def variant_seat_edge(table: pd.DataFrame) -> go.Figure:
+    """Seat 0's edge over the fair share per rule set, one panel per player count."""
+    from plotly.subplots import make_subplots
+
+    counts = sorted(table["players"].unique())
+    fig = make_subplots(rows=1, cols=len(counts), subplot_titles=[f"{p} players" for p in counts])
+    for col, players in enumerate(counts, start=1):
+        rows = table[table["players"] == players].copy()
+        for column in ("difference", "ci_low", "ci_high"):
+            rows[column] = rows[column] * 100
+        fig.add_scatter(
+            x=rows["variant"], y=rows["difference"], mode="markers", showlegend=False,
+            marker={"size": 10, "color": PALETTE[0]}, error_y=_errors(rows, "difference"),
+            customdata=rows[["n_games", "verdict"]],
+            hovertemplate="%{x}: %{y:+.1f} points (%{customdata[0]} games, "
+            "%{customdata[1]})<extra></extra>", row=1, col=col,
+        )  # fmt: skip
+        margin = float(rows["margin"].iloc[0]) * 100
+        fig.add_hrect(y0=-margin, y1=margin, fillcolor="grey", opacity=0.15, line_width=0,
+                      row=1, col=col)  # fmt: skip
+        fig.add_hline(y=0, line_color="black", line_width=1, row=1, col=col)
+    fig.update_yaxes(title="seat 0's edge (points of win share)", col=1)
+    return _layout(fig, "First seat's edge under each rule set")
+
+
+def variant_ratings(table: pd.DataFrame) -> go.Figure:
+    """Plackett-Luce strengths per rule set, one panel per player count, a colour per
+    variant; a baseline far below the others is left out of the axis (ratings_apart)."""
+    from plotly.subplots import make_subplots
+
+    rated = table.dropna(subset=["strength"])
+    rated = rated[~rated["strategy"].isin(BASELINES)]
+    counts = sorted(rated["players"].unique())
+    fig = make_subplots(rows=1, cols=max(len(counts), 1), shared_yaxes=True,
+                        subplot_titles=[f"{p} players" for p in counts])  # fmt: skip
+    variants = sorted(rated["variant"].unique(), key=lambda v: (v != "base", v))
+    for col, players in enumerate(counts, start=1):
+        for i, variant in enumerate(variants):
+            rows = rated[(rated["players"] == players) & (rated["variant"] == variant)]
+            if rows.empty:
+                continue
+            fig.add_scatter(
+                x=rows["strength"], y=rows["strategy"], mode="markers", name=variant,
+                legendgroup=variant, showlegend=col == 1,
+                marker={"size": 9, "color": PALETTE[i % len(PALETTE)]},
+                error_x=_errors(rows, "strength"),
+                hovertemplate=f"{variant}: %{{y}} %{{x:+.2f}}<extra></extra>", row=1, col=col,
+            )  # fmt: skip
+    fig.update_xaxes(title="strength (log-odds)")
+    return _layout(fig, "Strategy strength under each rule set (random left out)")
 
 
 # ------------------------------------------------------------------ order and colours
@@ -383,11 +621,14 @@ def first_seat_advantage(table: pd.DataFrame) -> go.Figure:
             y=group["advantage"],
             error_y=_errors(group, "advantage", "adv_ci_low", "adv_ci_high"),
             customdata=group[["n_games", "rate", "mde"]],
-            hovertemplate="%{x}: seat 1 wins %{customdata[1]:.1%}, %{y:+.1%} against the fair "
+            hovertemplate="%{x}: seat 0 wins %{customdata[1]:.1%}, %{y:+.1%} against the fair "
             "share (%{customdata[0]} games; detectable: %{customdata[2]:.1%})<extra></extra>",
         )
     fig.add_hline(y=0, line_color="black")
-    fig.update_yaxes(tickformat="+.0%", title="seat 1 win rate minus fair share")
+    fig.update_yaxes(
+        tickformat=percent_format([*rows["adv_ci_low"], *rows["adv_ci_high"], 0], signed=True),
+        title="seat 0 win rate minus fair share",
+    )
     return _layout(fig, "First-seat advantage among equal players", barmode="group")
 
 
@@ -405,7 +646,7 @@ def score_margins(distribution: pd.DataFrame) -> go.Figure:
             opacity=0.6,
         )
     fig.update_xaxes(title="winner's score minus runner-up's (points)")
-    fig.update_yaxes(tickformat=".0%", title="share of games")
+    fig.update_yaxes(tickformat=percent_format([0, *distribution["share"]]), title="share of games")
     return _layout(fig, "Score margins", barmode="overlay")
 
 
@@ -427,7 +668,10 @@ def card_contribution(table: pd.DataFrame) -> go.Figure:
             "failed %{customdata[3]:.0%} (%{customdata[1]} seats)<extra></extra>",
         )
     fig.add_vline(x=0, line_color="black")
-    fig.update_xaxes(tickformat="+.0%", title="win rate when completed minus when failed")
+    fig.update_xaxes(
+        tickformat=percent_format([*table["ci_low"], *table["ci_high"]], signed=True),
+        title="win rate when completed minus when failed",
+    )
     return _layout(fig, "Destination cards: contribution to winning", height=700)
 
 
@@ -435,11 +679,17 @@ def meta_game(table: pd.DataFrame) -> go.Figure:
     """The 2-player meta-game's equilibrium mix: bootstrap mean weight with its 95%
     percentile interval (bars), the weight fitted on the data (diamonds)."""
     fig = go.Figure()
+    informative = (table["ci_high"] - table["ci_low"]) < 0.9  # else the interval says nothing
     fig.add_bar(
         name="bootstrap mean",
         x=table["strategy"],
         y=table["boot_mean"],
-        error_y=_errors(table, "boot_mean"),
+        error_y={
+            "type": "data",
+            "symmetric": False,
+            "array": (table["ci_high"] - table["boot_mean"]).where(informative, 0).tolist(),
+            "arrayminus": (table["boot_mean"] - table["ci_low"]).where(informative, 0).tolist(),
+        },
         customdata=table[["share_positive", "draws"]],
         hovertemplate="%{x}: mean weight %{y:.0%}, positive in %{customdata[0]:.0%} of "
         "%{customdata[1]} draws<extra></extra>",
@@ -535,22 +785,25 @@ def search_ranking(table: pd.DataFrame) -> go.Figure:
     )
     for col, players in enumerate(counts, start=1):
         group = table[table["players"] == players]
-        fig.add_scatter(
-            name=f"{players} players",
-            x=group["rate_scripted"],
-            y=group["rate_search"],
-            mode="markers+text",
-            text=group["strategy"],
-            textposition="top center",
-            error_x=_errors(group, "rate_scripted", "scripted_ci_low", "scripted_ci_high"),
-            error_y=_errors(group, "rate_search", "search_ci_low", "search_ci_high"),
-            customdata=group[["n_games_scripted", "n_games_search"]],
-            hovertemplate="%{text}: %{x:.1%} against scripted (%{customdata[0]} games), "
-            "%{y:.1%} against search (%{customdata[1]} games)<extra></extra>",
-            showlegend=False,
-            row=1,
-            col=col,
-        )
+        for i, (_, one) in enumerate(group.sort_values("strategy").iterrows()):
+            name = one["strategy"]
+            row = group.loc[[one.name]]
+            fig.add_scatter(
+                name=name,
+                legendgroup=name,
+                showlegend=col == 1,
+                x=row["rate_scripted"],
+                y=row["rate_search"],
+                mode="markers",
+                marker={"size": 10, "color": PALETTE[i % len(PALETTE)]},
+                error_x=_errors(row, "rate_scripted", "scripted_ci_low", "scripted_ci_high"),
+                error_y=_errors(row, "rate_search", "search_ci_low", "search_ci_high"),
+                customdata=row[["n_games_scripted", "n_games_search"]],
+                hovertemplate=f"{name}: %{{x:.1%}} against scripted (%{{customdata[0]}} games), "
+                "%{y:.1%} against search (%{customdata[1]} games)<extra></extra>",
+                row=1,
+                col=col,
+            )
         fig.update_xaxes(tickformat=".0%", title="won against scripted", row=1, col=col)
     fig.update_yaxes(tickformat=".0%", title="won against search", row=1, col=1)
     return _layout(fig, "Does the heuristics' ranking hold against search players?")

@@ -1,14 +1,18 @@
-"""Headline findings, computed from the stats frames: plain sentences, each saying whether
-the effect is significant."""
+"""The findings in full, computed from the stats frames: plain sentences, each as strong as
+its test. A comparison is said to be *different*, *practically equal* (within its practical
+margin, by the equivalence test) or *not yet known* (reports/margins.py); a test that does not
+reject is worded "no evidence that ... (p = ...)", never as a fact; every correction names its
+family. The summary at the top of the report (reports/answers.py) is the short form."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
-from . import power
 from .analysis import Analysis
+from .margins import DIFFERENT, EQUAL
 
 
 def _pct(x: float) -> str:
@@ -21,76 +25,160 @@ def _ci(row: pd.Series) -> str:
 
 
 def _p(p: float) -> str:
+    if not np.isfinite(p):
+        return "n/a"
     return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
 
 
-def _rating_lines(analysis: Analysis) -> list[str]:
-    """The strongest strategy per player count, and its lead as a tested contrast."""
-    ratings, pairs = analysis.tables["ratings"], analysis.tables["pairwise"]
-    contrasts = pairs[pairs["method"].str.startswith("rating")]
-    lines = []
-    for players, group in ratings.groupby("players"):
-        for _, row in group[group["note"].str.contains("ahead of every")].iterrows():
-            lines.append(
-                f"At {players} players, **{row['strategy']}** {row['note']} (not a number: "
-                "no rating can say by how much)."
-            )
-        rated = group[group["strength"].notna()]
-        if len(rated) < 2:
-            continue
-        top, second = rated.iloc[0], rated.iloc[1]
-        here = contrasts[(contrasts["players"] == players)]
-        lead = here[
-            (here["strategy"] == top["strategy"]) & (here["opponent"] == second["strategy"])
-        ]
-        text = (
-            f"Strongest strategy at {players} players: **{top['strategy']}** (Plackett-Luce "
-            f"strength {top['strength']:+.2f}, 95% CI {top['ci_low']:+.2f} to "
-            f"{top['ci_high']:+.2f}; log-odds, 0 = mean of the non-random strategies; "
-            f"{int(top['n_tables'])} tables)."
+def _count(value: float, unit: str) -> str:
+    return f"{int(value):,} {unit}" if np.isfinite(value) else f"more {unit}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How a comparison's numbers read: multiplier, decimals and unit words."""
+
+    factor: float
+    digits: int
+    unit: str
+
+    def of(self, x: float, sign: bool = True) -> str:
+        return f"{x * self.factor:{'+' if sign else ''}.{self.digits}f}"
+
+
+POINTS = Scale(100, 1, " percentage points")  # win shares
+LOG_ODDS = Scale(1, 2, " log-odds")
+SCORE = Scale(1, 1, " points")
+TURNS = Scale(1, 1, " turns")
+PLAIN = Scale(1, 2, "")
+
+
+def judged(row: pd.Series, scale: Scale, units: str = "games") -> str:
+    """A comparison's verdict with the interval it is read off (reports/margins.py): for
+    *different* the family interval (95%, Bonferroni over the family) that excludes 0; for
+    *practically equal* the equivalence interval (TOST at 5%, Bonferroni) inside the margin;
+    for *not yet known* the family interval and the sample needed to decide at the margin
+    (80% power at 0.05 / family size)."""
+    d = scale.of(row["difference"]) + scale.unit
+    m = int(row["family_size"]) if np.isfinite(row.get("family_size", np.nan)) else 1
+    over = f"Bonferroni over {m} comparisons" if m > 1 else "a single comparison"
+    if row.get("family"):
+        over += f": {row['family']}"
+    interval = f"{scale.of(row['family_low'])} to {scale.of(row['family_high'])}"
+    margin = f"±{scale.of(row['margin'], sign=False)}{scale.unit}"
+    if row["verdict"] == DIFFERENT:
+        return f"**different**: {d} (95% interval {interval}, {over}; p = {_p(row['p_adjusted'])})"
+    if row["verdict"] == EQUAL:
+        return (
+            f"**practically equal**: {d}; its equivalence interval "
+            f"{scale.of(row['equiv_low'])} to {scale.of(row['equiv_high'])} lies within {margin} "
+            f"(TOST at 5%, {over}; p = {_p(row['p_equivalence_adjusted'])})"
         )
-        if not lead.empty:
-            c = lead.iloc[0]
-            text += (
-                f" Its lead over {second['strategy']} is {c['difference']:+.2f} (95% CI "
-                f"{c['ci_low']:+.2f} to {c['ci_high']:+.2f}, Holm-adjusted p={_p(c['p_adjusted'])}"
-                f" over the {len(here)} pairs at {players} players): "
-                + ("significant." if c["significant"] else "**not significant**.")
-                + _lead_power(c)
-            )
-        lines.append(text)
-    return lines
-
-
-def _lead_power(contrast: pd.Series) -> str:
-    """The smallest rating difference its n could detect, from the contrast's own SE."""
-    se = power.se_from_ci(contrast["ci_low"], contrast["ci_high"])
+    need = row.get("needed", np.nan)
+    more = (
+        f"; about {_count(need, units)} would decide at {margin} (80% power, level 0.05/{m})"
+        if np.isfinite(need)
+        else ""
+    )
     return (
-        f" The {int(contrast['n_games']):,} games at this player count detect a difference of "
-        f"{power.mde_from_se(se):.2f} log-odds or more at 80% power (5% level, two-sided)."
+        f"**not yet known**: {d} (95% interval {interval}, {over}): no evidence of a "
+        f"difference (p = {_p(row['p_adjusted'])}), nor that it lies within {margin}{more}"
     )
 
 
-def _pooling_line(analysis: Analysis) -> list[str]:
+# ------------------------------------------------------------------ strategies
+def _contrast(pairs: pd.DataFrame, players, a: str, b: str) -> pd.Series | None:
+    from .ratings import RATING_METHOD
+
+    here = pairs[(pairs["players"] == players) & (pairs["method"] == RATING_METHOD)
+                 & (pairs["strategy"] == a) & (pairs["opponent"] == b)]  # fmt: skip
+    return here.iloc[0] if len(here) else None
+
+
+def _h2h_record(analysis: Analysis, players, strategy: str) -> str:
+    """The head-to-head record of a strategy that no rating can size."""
+    h2h = analysis.tables["head_to_head"]
+    here = h2h[(h2h["players"] == players) & (h2h["strategy"] == strategy)]
+    if here.empty:
+        return ""
+    worst = here.sort_values("rate").iloc[0]
+    return (
+        f" (head-to-head: ahead of {worst['opponent']} in {_pct(worst['rate'])} of "
+        f"{int(worst['n_games'])} games, p = {_p(worst['p_adjusted'])}, Holm over the pairs "
+        f"at {players} players)"
+    )
+
+
+def strongest_lines(analysis: Analysis) -> list[str]:
+    """Per player count: the strongest strategy only when separated from every other, else
+    the strategies tied at the top, each with the contrast that decided it."""
+    lines = []
+    leaders = analysis.tables.get("leaders", pd.DataFrame())
+    pairs = analysis.tables["pairwise"]
+    for _, row in leaders[leaders["players"] != "pooled"].iterrows():
+        players = row["players"]
+        names = row["leaders"].split(", ")
+        if row["basis"] == "separation":
+            lines.append(
+                f"Strongest at {players} players: **{names[0]}**, which finished ahead of every "
+                f"other strategy at all its tables (no finite rating can say by how much)"
+                + _h2h_record(analysis, players, names[0])
+                + "."
+            )
+            continue
+        c = _contrast(pairs, players, names[0], row["runner_up"])
+        detail = judged(c, LOG_ODDS, "tables") if c is not None else ""
+        if row["verdict"] == DIFFERENT:
+            lines.append(
+                f"Strongest at {players} players: **{names[0]}**, separated from every other "
+                f"strategy (Plackett-Luce rating; against the next, {row['runner_up']}: {detail})."
+            )
+        else:
+            word = "tied" if row["verdict"] == EQUAL else "not separated yet"
+            lines.append(
+                f"At {players} players no strategy is separated from the next: **{word}: "
+                f"{', '.join(names)}** ({names[0]} against {row['runner_up']}: {detail}). "
+                "None of them is named the strongest."
+            )
+    return lines
+
+
+def pooling_lines(analysis: Analysis) -> list[str]:
+    """The pooling test in words, and a pooled leader only with its own test."""
     pool = analysis.tables["rating_pooling"]
     if pool.empty:
         return []
     row = pool.iloc[0]
     test = (
         f"likelihood-ratio test of strategy x player count, chi-square {row['lr']:.1f}, "
-        f"df={int(row['df'])}, p={_p(row['p_value'])}"
+        f"df={int(row['df'])}, p = {_p(row['p_value'])}"
     )
     if not row["pooling_justified"]:
         return [
             f"Strength depends on the player count ({test}): read the ratings per player "
             "count; no pooled ranking is given."
         ]
-    pooled = analysis.tables["ratings_pooled"].dropna(subset=["strength"])
-    top = f"; pooled, the strongest is {pooled.iloc[0]['strategy']}" if len(pooled) else ""
-    return [f"One rating fits every player count ({test}){top}."]
+    text = (
+        f"No evidence that strength depends on the player count ({test}); this does not show "
+        "that one rating fits every count."
+    )
+    leaders = analysis.tables.get("leaders", pd.DataFrame())
+    pooled = leaders[leaders["players"] == "pooled"]
+    if len(pooled):
+        lead = pooled.iloc[0]
+        if lead["verdict"] == DIFFERENT:
+            text += (
+                f" Pooled, **{lead['leaders']}** is separated from the next "
+                f"({lead['runner_up']}: {lead['difference']:+.2f} log-odds, 95% interval "
+                f"{lead['family_low']:+.2f} to {lead['family_high']:+.2f}, p = "
+                f"{_p(lead['p_adjusted'])}, Bonferroni over the pooled pairs)."
+            )
+        else:
+            text += f" Pooled, no strategy is separated from the next: {lead['leaders']}."
+    return [text]
 
 
-def _win_lines(analysis: Analysis) -> list[str]:
+def win_lines(analysis: Analysis) -> list[str]:
     """The best win rate per player count against the non-random field."""
     lines = []
     for players, group in analysis.tables["win_rates"].groupby("players"):
@@ -114,122 +202,84 @@ def _win_lines(analysis: Analysis) -> list[str]:
         if best["note"]:
             lines.append(f"{head}: {best['note']}.")
             continue
-        verdict = "above" if best["significant"] else "**not significantly above**"
-        mde = power.mde_rate(float(best["field"]), int(best["n_games"]))
-        lines.append(
-            f"{head}: {verdict} it ({100 * best['vs_field']:+.1f} percentage points, Holm-adjusted "
-            f"p={_p(best['p_adjusted'])} over the strategies at {players} players; "
-            f"{int(best['n_games']):,} games detect {100 * mde:.1f} percentage points or more "
-            "at 80% power)."
-        )
+        row = best.copy()
+        row["difference"], row["ci_low"], row["ci_high"] = (
+            best["vs_field"], best["vs_field_ci_low"], best["vs_field_ci_high"])  # fmt: skip
+        lines.append(f"{head}; against the field: {judged(row, POINTS)}.")
     return lines
 
 
 def strongest(analysis: Analysis) -> list[str]:
-    """Per player count first; a pooled ranking only where the pooling test allows it."""
-    return _rating_lines(analysis) + _pooling_line(analysis) + _win_lines(analysis)
+    """Per player count first; a pooled ranking only with its own test."""
+    return (
+        strongest_lines(analysis)
+        + pooling_lines(analysis)
+        + win_lines(analysis)
+        + disagreements(analysis)
+    )
 
 
+def disagreements(analysis: Analysis) -> list[str]:
+    """Where the head-to-head table (finished ahead where two met) separates a pair that the
+    rating difference (fitted over every table) does not, or the reverse: said, with why."""
+    from .ratings import RATING_METHOD
+
+    h2h, pairs = analysis.tables["head_to_head"], analysis.tables["pairwise"]
+    if pairs.empty or h2h.empty:
+        return []
+    ratings = pairs[pairs["method"] == RATING_METHOD]
+    keys = ["players", "strategy", "opponent"]
+    both = ratings.merge(h2h[[*keys, "rate", "n_games", "p_adjusted", "significant"]],
+                         on=keys, suffixes=("", "_h2h"))  # fmt: skip
+    both = both[both["significant_h2h"].astype(bool) != (both["verdict"] == DIFFERENT)]
+    lines = []
+    for _, c in both.head(4).iterrows():
+        h2h_says = bool(c["significant_h2h"])
+        lines.append(
+            f"At {c['players']} players, {c['strategy']} against {c['opponent']}: the "
+            f"head-to-head table {'separates' if h2h_says else 'does not separate'} them "
+            f"({_pct(c['rate'])} ahead in {int(c['n_games_h2h'])} games where both sat, p = "
+            f"{_p(c['p_adjusted_h2h'])}, Holm over the pairs) while the rating difference "
+            f"{'does not' if h2h_says else 'does'} ({c['difference']:+.2f} log-odds, "
+            f"p = {_p(c['p_adjusted'])}, Bonferroni): the head-to-head counts only the games "
+            "where the two met, the rating draws on every table of that player count."
+        )
+    return lines
+
+
+# ------------------------------------------------------------------ seats
 def seat_order(analysis: Analysis) -> list[str]:
-    table, tests = analysis.tables["seat_advantage"], analysis.tables["seat_tests"]
+    """The first seat's edge per player count (verdict against the margin, Bonferroni over the
+    player counts together), whether seats differ at all, and whether the edge differs
+    between player counts."""
+    edge, tests = analysis.tables["seat_edge"], analysis.tables["seat_tests"]
     lines = []
-    for _, test in tests.iterrows():
-        first = table[(table["players"] == test["players"]) & (table["seat"] == 0)].iloc[0]
-        significant = bool(test["wins_significant"])
-        score = (
-            f"; scores by seat, blocked by game ({test['score_test']}): p={_p(test['score_p'])}"
-            if test["score_test"]
-            else ""
+    for _, row in edge.iterrows():
+        where = (
+            "at tables of equal players"
+            if row["tables"] == "equal players"
+            else "over every table (strategies rotate through the seats)"
         )
-        lines.append(
-            f"Seat order at {int(test['players'])} players: the first seat wins "
-            f"{_pct(first['rate'])} ({_ci(first)}, fair {_pct(first['fair'])}, "
-            f"n={int(test['n_games'])} games); the difference between seats is "
-            + (
-                f"significant (chi-square of winning seats, one per game, p={_p(test['wins_p'])})"
-                if significant
-                else f"**not significant** (chi-square of winning seats, p={_p(test['wins_p'])})"
+        test = tests[tests["players"] == row["players"]]
+        wins = ""
+        if len(test):
+            t = test.iloc[0]
+            said = "seats differ" if t["wins_significant"] else "no evidence that seats differ"
+            wins = (
+                f" Across all seats: {said} in wins (chi-square of the winning seat, one per "
+                f"game, p = {_p(t['wins_p_adjusted'])}, Holm over the player counts)."
             )
-            + score
-            + f"; {int(test['n_games']):,} games detect a first-seat edge of "
-            f"{100 * power.mde_rate(float(first['fair']), int(test['n_games'])):.1f} percentage "
-            "points or more at 80% power."
-        )
-    return lines
-
-
-def _players_word(players: int) -> str:
-    return f"{int(players)} players"
-
-
-PRACTICAL_FACTOR = 10  # needing 10 times the games run: the gap seen is too small to matter
-
-
-def _rating_size(analysis: Analysis) -> list[str]:
-    """The leading pair not separated and the MDE above the gap seen: games needed."""
-    lines = []
-    pairs = analysis.tables["pairwise"]
-    contrasts = pairs[pairs["method"].str.startswith("rating")] if len(pairs) else pairs
-    ratings = analysis.tables["ratings"].dropna(subset=["strength"])
-    for players, group in ratings.groupby("players"):
-        if len(group) < 2:
-            continue
-        top, second = group.iloc[0], group.iloc[1]
-        lead = contrasts[
-            (contrasts["players"] == players)
-            & (contrasts["strategy"] == top["strategy"])
-            & (contrasts["opponent"] == second["strategy"])
-        ]
-        if lead.empty or bool(lead.iloc[0]["significant"]):
-            continue
-        c = lead.iloc[0]
-        se = power.se_from_ci(c["ci_low"], c["ci_high"])
-        mde, n = power.mde_from_se(se), int(c["n_games"])
-        if not mde > abs(c["difference"]):
-            continue  # powered for the gap seen (or no SE), yet not separated after correction
-        needed = power.n_for_difference(se, n, c["difference"])
-        if needed is None:
-            continue
-        label = (
-            "the top two are not separated, and the gap seen is too small to chase"
-            if needed > PRACTICAL_FACTOR * n
-            else "too small a study to rank the top two"
-        )
         lines.append(
-            f"**At {_players_word(players)}, {label}:** {top['strategy']} and "
-            f"{second['strategy']} are not separated and the gap seen ({c['difference']:.2f} "
-            f"log-odds, 95% CI {c['ci_low']:+.2f} to {c['ci_high']:+.2f}) is below the "
-            f"{mde:.2f} that {n:,} games can detect. About {needed:,} games at "
-            f"{players} players (with the same line-ups) would detect a gap of that size at "
-            "80% power (5% level, two-sided; before the Holm correction over the pairs)."
+            f"Seat order at {int(row['players'])} players ({int(row['n_games']):,} games "
+            f"{where}): seat 0 (plays first, R6) wins {_pct(row['rate'])} against a fair "
+            f"{_pct(row['fair'])}; its edge is {judged(row, POINTS)}.{wins}"
         )
-    return lines
-
-
-def _seat_size(analysis: Analysis) -> list[str]:
-    """For a study of one strategy: is the first seat's edge measured well enough?"""
-    table, tests = analysis.tables["seat_advantage"], analysis.tables["seat_tests"]
-    lines = []
-    for _, test in tests.iterrows():
-        first = table[(table["players"] == test["players"]) & (table["seat"] == 0)].iloc[0]
-        n, fair, rate = int(test["n_games"]), float(first["fair"]), float(first["rate"])
-        mde = power.mde_rate(fair, n)
-        if bool(test["wins_significant"]) or not mde > abs(rate - fair):
-            continue
-        needed = power.games_for_rate(fair, rate)
-        bound = 100 * max(fair - first["ci_low"], first["ci_high"] - fair)
-        need = (
-            f"About {needed:,} games would detect a first-seat edge of that size at 80% power."
-            if needed
-            else "No edge was seen at all."
-        )
-        negligible = needed is None or needed > PRACTICAL_FACTOR * n
-        label = "no first-seat edge of practical size" if negligible else "too few games"
+    test = analysis.edge_test
+    if test:
+        said = "it differs" if test["p_value"] < 0.05 else "no evidence that it differs"
         lines.append(
-            f"**Seat order at {_players_word(test['players'])}, {label}:** the first seat's "
-            f"win rate is {100 * (rate - fair):+.1f} percentage points from its fair share, below "
-            f"the {100 * mde:.1f} that {n:,} games can detect; its 95% interval rules out an "
-            f"edge of more than {bound:.1f} percentage points either way. {need}"
+            f"Does the first seat's edge differ between {test['counts']} players? {said} "
+            f"(Cochran's Q = {test['q']:.2f}, df = {int(test['df'])}, p = {_p(test['p_value'])})."
         )
     return lines
 
@@ -285,8 +335,8 @@ def cards(analysis: Analysis) -> list[str]:
             )
         if flagged.empty:
             lines.append(
-                f"At {_players(players)}, no destination card is out of line with cards of "
-                f"its printed points and trains beyond the card-to-card spread "
+                f"At {_players(players)}, no evidence that any destination card is out of line "
+                f"with cards of its printed points and trains beyond the card-to-card spread "
                 f"({len(tested)} cards tested; Holm 5% over every card and player count; "
                 f"spread tau={tested['tau'].iloc[0]:.2f} on the logit of completion)."
             )
@@ -317,10 +367,12 @@ def player_counts(analysis: Analysis) -> list[str]:
     parts = []
     for players in sorted(length["players"].unique()):
         turns, minutes = by[(players, "turns")], by[(players, "sim_minutes")]
-        steals = by[(players, "steals")]
+        steals, each = by[(players, "steals")], by.get((players, "turns_per_player"))
+        own = f" ({each['mean']:.1f} per player)" if each is not None else ""
         parts.append(
-            f"{players} players: {turns['mean']:.0f} turns, {minutes['mean']:.0f} simulated "
-            f"minutes, {steals['mean']:.1f} steals (n={int(turns['n_games'])} games)"
+            f"{players} players: {turns['mean']:.0f} turns of all seats together{own}, "
+            f"{minutes['mean']:.0f} simulated minutes, {steals['mean']:.1f} steals "
+            f"(n={int(turns['n_games'])} games)"
         )
     lines = ["Game length by player count: " + "; ".join(parts) + "."]
     shares = analysis.tables["round_shares"]
@@ -334,7 +386,15 @@ def player_counts(analysis: Analysis) -> list[str]:
     return lines
 
 
-VARIANT_HEADLINE_METRICS = ("turns", "mean_score")
+VARIANT_HEADLINE_METRICS = ("first_seat_win_share", "turns", "mean_score")
+METRIC_WORDS = {
+    "first_seat_win_share": ("seat 0's win share", POINTS),
+    "turns": ("game length", TURNS),
+    "mean_score": ("mean score", SCORE),
+    "sim_minutes": ("simulated minutes", Scale(1, 1, " minutes")),
+    "steals": ("steals", Scale(1, 2, " steals")),
+    "unreached_per_seat": ("unreached destinations per seat", PLAIN),
+}
 
 
 def _variant_method(rows) -> str:
@@ -362,40 +422,75 @@ def _unchanged(rows) -> bool:
 
 
 def variants(analysis: Analysis) -> list[str]:
-    """Per variant: its significant effects, or that there are none together with the
-    smallest differences the study could detect; only at counts where it was played."""
+    """Per variant: each headline metric's verdict per player count (where it is played),
+    whether it fixes the first seat's edge and whether it moves the strategies."""
     table = analysis.tables["variants"]
     if table.empty:
         return []
     lines = []
     for variant in sorted(set(table["variant"])):
         rows = table[table["variant"] == variant]
-        hits = rows[rows["significant"]]
-        how = f"({_variant_method(rows)}, {rows.iloc[0]['correction']} over all variants)"
+        how = f"({_variant_method(rows)}; {rows.iloc[0]['correction']})"
         if _unchanged(rows):
             lines.append(
                 f"Variant {variant}: every game pair played out identically {how}: the "
                 "variant changed no game (the simulated strategies never meet the rule it changes)."
             )
             continue
-        if hits.empty:
-            sizes = [
-                f"{r['metric'].replace('_', ' ')} ±{r['detectable']:.2g} at {r['players']}p"
-                for _, r in rows[rows["metric"].isin(VARIANT_HEADLINE_METRICS)].iterrows()
-                if pd.notna(r["detectable"])
-            ]
-            could = f"; it could have detected {', '.join(sizes)}" if sizes else ""
-            lines.append(
-                f"Variant {variant}: no significant difference from the base game {how}{could}."
-            )
-            continue
-        parts = [
-            f"{r['metric'].replace('_', ' ')} {r['difference']:+.2f} "
-            f"({r['ci_low']:+.2f} to {r['ci_high']:+.2f}) at {r['players']}p"
-            for _, r in hits.iterrows()
-        ]
-        lines.append(f"Variant {variant} {how}: " + "; ".join(parts[:4]) + ".")
+        parts = []
+        for _, r in rows[rows["metric"].isin(VARIANT_HEADLINE_METRICS)].iterrows():
+            words, scale = METRIC_WORDS[r["metric"]]
+            units = "deals" if r["method"] == "paired t" else "games per rule set"
+            parts.append(f"{words} at {r['players']}p {judged(r, scale, units)}")
+        lines.append(f"Variant {variant} against the printed game {how}: " + "; ".join(parts) + ".")
+        lines += _variant_extras(analysis, variant)
     return lines
+
+
+def _variant_extras(analysis: Analysis, variant: str) -> list[str]:
+    """The first seat's edge (fixed, reduced, worsened, unchanged) and the strategies a
+    variant moves."""
+    out = []
+    changes = analysis.tables.get("variant_edge_changes", pd.DataFrame())
+    mine = changes[changes["variant"] == variant] if len(changes) else changes
+    if len(mine):
+        words = {"not yet known": "is not yet known to change"}
+        parts = [
+            f"{words.get(r['change'], r['change'])} the first seat's edge at "
+            f"{r['players']} players "
+            f"({POINTS.of(r['base_edge'])} points in the printed game, "
+            f"{POINTS.of(r['variant_edge'])} with the variant, measured over "
+            f"{'tables of equal players' if r['tables'] == 'equal players' else 'every table'})"
+            for _, r in mine.iterrows()
+        ]
+        out.append(f"Variant {variant} " + "; ".join(parts) + ".")
+    moved = analysis.tables.get("variant_strategies", pd.DataFrame())
+    mine = moved[moved["variant"] == variant] if len(moved) else moved
+    if len(mine):
+        parts = []
+        for players, group in mine.groupby("players"):
+            hits = group[group["verdict"] == DIFFERENT]
+            if len(hits):
+                moved = ", ".join(
+                    f"{r['strategy']} {POINTS.of(r['difference'])} points"
+                    for _, r in hits.iterrows()
+                )
+                parts.append(f"at {players} players it changes which strategy wins: {moved}")
+            else:
+                parts.append(
+                    f"at {players} players no evidence that it changes which strategy wins "
+                    f"(smallest p = {_p(group['p_adjusted'].min())}, Bonferroni over its "
+                    f"{len(group)} strategies)"
+                )
+        out.append(f"Variant {variant}: " + "; ".join(parts) + ".")
+    return out
+
+
+def sweep_lines(analysis: Analysis) -> list[str]:
+    """One sentence per sweep (reports/sweeps.py)."""
+    from .sweeps import sentence
+
+    return [sentence(sweep, analysis.sweep_tables) for sweep in analysis.sweeps]
 
 
 @dataclass
@@ -409,11 +504,12 @@ def headline(analysis: Analysis) -> list[str]:
     from .study_kinds import order_sections, study_info
 
     groups = {
-        "strongest": strongest(analysis) + _rating_size(analysis),
-        "seats": seat_order(analysis) + _seat_size(analysis),
+        "strongest": strongest(analysis),
+        "seats": seat_order(analysis),
         "players": player_counts(analysis),
         "destinations": cards(analysis),
         "variants": variants(analysis),
+        "sweeps": sweep_lines(analysis),
         "designers": designers_ask(analysis),
     }
     info = study_info(analysis.results.study, analysis.seats)
@@ -461,17 +557,24 @@ def first_seat_equals(analysis: Analysis) -> list[str]:
             "figures mix unequal strategies; the player-counts study answers this)."
         ]
     parts = []
+    family = int(rows["p_value"].notna().sum())
     for _, r in rows.iterrows():
-        verdict = "significant" if r["significant"] else "**not significant**"
+        verdict = (
+            "an edge" if r["significant"] else f"no evidence of an edge (p = {_p(r['p_adjusted'])})"
+        )
         parts.append(
-            f"at {int(r['players'])} players ({r['strategy']} at every seat) seat 1 wins "
+            f"at {int(r['players'])} players ({r['strategy']} at every seat) seat 0 wins "
             f"{_pct(r['rate'])} against a fair {_pct(r['fair'])}: "
             f"{100 * r['advantage']:+.1f} percentage points (95% CI "
             f"{100 * r['adv_ci_low']:+.1f} to {100 * r['adv_ci_high']:+.1f}, t-test over "
-            f"{int(r['n_games'])} games, p={_p(r['p_value'])}, {verdict}; detectable with 80% "
-            f"power: {100 * r['mde']:.1f} percentage points)"
+            f"{int(r['n_games'])} games, Holm p = {_p(r['p_adjusted'])}: {verdict}; "
+            f"detectable with 80% power at level 0.05/{family}: {100 * r['mde']:.1f} "
+            "percentage points)"
         )
-    return ["First-seat advantage among equal players: " + "; ".join(parts) + "."]
+    return [
+        "First-seat advantage among equal players (one family: every player count and "
+        "mirrored strategy, Holm): " + "; ".join(parts) + "."
+    ]
 
 
 def margins(analysis: Analysis) -> list[str]:
@@ -504,8 +607,12 @@ def meta_game_line(analysis: Analysis) -> list[str]:
         shown = table[(table["weight"] > 0.005) | (table["share_positive"] >= 0.1)]
         parts = [
             f"{r['strategy']} {_pct(r['weight'])} (bootstrap mean {_pct(r['boot_mean'])}, "
-            f"95% {_pct(r['ci_low'])}-{_pct(r['ci_high'])}, positive in "
-            f"{_pct(r['share_positive'])} of draws)"
+            + (
+                f"95% {_pct(r['ci_low'])}-{_pct(r['ci_high'])}, "
+                if r["ci_high"] - r["ci_low"] < 0.9
+                else "interval nearly 0-100%: the data do not pin its weight, "
+            )
+            + f"positive in {_pct(r['share_positive'])} of draws)"
             for _, r in shown.iterrows()
         ]
         rest = ", ".join(table.loc[~table.index.isin(shown.index), "strategy"])
@@ -525,7 +632,8 @@ def meta_game_line(analysis: Analysis) -> list[str]:
         ]
         lines.append(
             "Non-transitivity (cycles A>B>C>A of the head-to-head, every link significant, "
-            "Holm over the pairs of a player count): " + "; ".join(parts) + "."
+            "Holm over the pairs of a player count; no cycle found is no evidence of one, "
+            "not proof that none exists): " + "; ".join(parts) + "."
         )
     return lines
 

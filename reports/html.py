@@ -18,18 +18,30 @@ from plotly.offline import get_plotlyjs
 
 from sims.errors import ResultsError
 
-from . import study_kinds
+from . import answers, study_kinds
 from .analysis import Analysis
 from .sections import Report, StudyFacts, build
 
 STYLE = """
 .partial{background:#fff3cd;padding:.5em 1em;border-radius:4px}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
-margin:0 auto;padding:1em 2em;color:#222;line-height:1.45}
-h1{margin-bottom:.2em}.subtitle{font-size:1.15em;color:#444;margin-top:0}
+margin:0 auto;padding:.6em 2em;color:#222;line-height:1.45}
+h1{margin:.2em 0 .1em;font-size:1.7em}.subtitle{font-size:1.05em;color:#444;margin-top:0}
 h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
-.findings{background:#f5f8ff;border-left:4px solid #3b6fd8;padding:.6em 1.2em}
-.caption{color:#555;font-size:.92em;margin:.2em 0 1.2em}
+#summary{background:#f5f8ff;border-left:4px solid #3b6fd8;padding:.2em 1.2em .6em;margin:.6em 0}
+#summary h2{border:0;margin:.3em 0 .2em;font-size:1.3em}
+#summary .question{font-weight:600;margin:.2em 0 .5em}
+table.answers{border-collapse:collapse;font-size:.95em}
+table.answers th,table.answers td{padding:3px 12px 3px 0;text-align:left;vertical-align:top}
+table.answers thead th{border-bottom:1px solid #bbb;color:#444}
+.light{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.35em;
+vertical-align:-.05em;border:1px solid rgba(0,0,0,.25)}
+.light.green{background:#2e9d49}.light.amber{background:#f0a500}.light.red{background:#d33}
+.legend{color:#555;font-size:.85em;margin:.5em 0 0}
+nav.toc{font-size:.9em;margin:.4em 0 1em;color:#444}nav.toc a{margin-right:.9em}
+.findings li{margin:.2em 0}
+.caption{color:#333;font-size:.95em;margin:.2em 0 .2em}
+.method{color:#555;font-size:.88em}
 table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right}
 details{margin:.4em 0 1.2em}summary{cursor:pointer;color:#3b6fd8}
@@ -61,7 +73,7 @@ def _csv_link(name: str, frame: pd.DataFrame) -> str:
 
 
 def _table(name: str, frame: pd.DataFrame) -> str:
-    frame = study_kinds.for_people(frame)  # seats from 1, counts as integers
+    frame = study_kinds.for_people(frame)  # counts as integers
     shown = frame.head(60).to_html(
         index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
     )
@@ -77,39 +89,95 @@ def render(analysis: Analysis) -> str:
     return page(build(analysis))
 
 
+def summary_html(summary: answers.Summary) -> str:
+    """The answers at the top: the question, a row per answer (linked to its section), a
+    cell per player count with its traffic light, and the legend."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in summary.columns)
+    rows = []
+    for answer in summary.answers:
+        cells = []
+        for column in summary.columns:
+            cell = answer.cells.get(column)
+            if cell is None:
+                cells.append("<td>-</td>")
+                continue
+            light = (
+                f"<span class='light {cell.light}' title='{answers.LIGHTS[cell.light]}'></span>"
+                if cell.light
+                else ""
+            )
+            cells.append(f"<td>{light}{html.escape(cell.text)}</td>")
+        rows.append(
+            f"<tr><th><a href='#{answer.key}'>{html.escape(answer.label)}</a></th>"
+            + "".join(cells)
+            + "</tr>"
+        )
+    legend = " ".join(
+        f"<span class='light {light}'></span>{html.escape(words)}"
+        for light, words in answers.LIGHTS.items()
+    )
+    return (
+        "<section id='summary'><h2>Summary</h2>"
+        f"<p class='question'>{html.escape(summary.question)}</p>"
+        f"<table class='answers'><thead><tr><th></th>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<p class='legend'>{legend}. {html.escape(summary.note)}</p></section>"
+    )
+
+
+def _chart(chart, number: int) -> str:
+    """A figure: its lead paragraph, the figure, its one-sentence caption, its method folded."""
+    lead = f"<p>{inline_markdown(chart.lead)}</p>" if chart.lead else ""
+    figure = chart.figure.to_html(
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=f"figure-{number}",
+        config={"displaylogo": False},
+    )
+    method = (
+        f"<details class='method'><summary>How it is computed</summary>"
+        f"<p>{html.escape(chart.method)}</p></details>"
+        if chart.method
+        else ""
+    )
+    return f"{lead}{figure}<p class='caption'>{html.escape(chart.caption)}</p>{method}"
+
+
 def page(report: Report) -> str:
-    """The whole page of a report as one string."""
+    """The whole page of a report as one string: the summary first, then the contents, the
+    study and the findings in full (folded), every section, the method and the rulings."""
     findings = "".join(f"<li>{inline_markdown(line)}</li>" for line in report.findings)
     body = []
-    first_figure = 0
-    for section in report.page_sections:
-        body.append(f"<h2>{html.escape(section.title)}</h2><p>{html.escape(section.intro)}</p>")
+    number = 0
+    sections = report.page_sections
+    for section in sections:
+        body.append(
+            f"<h2 id='{html.escape(section.key)}'>{html.escape(section.title)}</h2>"
+            f"<p>{html.escape(section.intro)}</p>"
+        )
         for chart in section.charts:
-            first_figure += 1
-            body.append(
-                chart.figure.to_html(
-                    full_html=False,
-                    include_plotlyjs=False,
-                    div_id=f"figure-{first_figure}",
-                    config={"displaylogo": False},
-                )
-            )
-            body.append(f'<p class="caption">{html.escape(chart.caption)}</p>')
+            number += 1
+            body.append(_chart(chart, number))
         for table in section.tables:
             frame = table.frame if table.columns is None else table.frame[table.columns]
             body.append(_table(table.name, frame))
     partial = (
         f"<p class='partial'>{html.escape(report.partial_note)}</p>" if report.partial_note else ""
     )
-    method = _method(report.facts)
-    described = f"{report.title}: {report.description}" if report.description else report.title
-    content = (
-        partial
-        + f"<div class='findings'><h3>Headline findings</h3><ul>{findings}</ul></div>"
-        + "".join(body)
-        + method
+    toc = (
+        "<nav class='toc'><strong>Contents:</strong> "
+        + "".join(f"<a href='#{html.escape(s.key)}'>{html.escape(s.title)}</a>" for s in sections)
+        + "<a href='#findings'>Findings in full</a><a href='#method'>Method and data</a></nav>"
     )
+    described = f"{report.title}: {report.description}" if report.description else report.title
     about = _about(report)
+    details = (
+        f"<details id='findings'><summary>Findings in full ({len(report.findings)} "
+        "sentences, each with its test)</summary>"
+        f"<ul class='findings'>{findings}</ul></details>"
+    )
+    content = partial + summary_html(report.summary) + toc + about + details + "".join(body)
+    content += _method(report.facts)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(described)}</title><style>{STYLE}</style>"
@@ -117,57 +185,72 @@ def page(report: Report) -> str:
         f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
         f"<h1>{html.escape(report.title)}</h1>"
         + (
-            f"<p class='subtitle'>{html.escape(report.description)}</p>"
+            f"<p class='subtitle'>{html.escape(_first_sentence(report.description))}</p>"
             if report.description
             else ""
         )
         + "<div id='report-errors'></div>"
-        + about
         + content
-        + _rulings(_visible_text(about + content))
+        + _rulings(_visible_text(content))
         + "</body></html>"
     )
+
+
+def _first_sentence(text: str) -> str:
+    """A description's first sentence (the whole one is under 'About this study')."""
+    head, dot, _ = text.partition(". ")
+    return head + (dot.strip() if dot else "")
 
 
 def _method(facts: StudyFacts) -> str:
     """How the study was run and analysed."""
     return (
-        f"<h2>Method and data</h2><p>Study <code>{html.escape(facts.name)}</code>: "
+        f"<h2 id='method'>Method and data</h2><p>Study <code>{html.escape(facts.name)}</code>: "
         f"{facts.games:,} games ({facts.failures} failed), players "
         f"{', '.join(str(p) for p in facts.players)}, rotation "
         f"{html.escape(facts.rotation)}, root seed {facts.seed}, variants "
-        f"{html.escape(', '.join(facts.variants))}; {facts.pairing} Every "
+        f"{html.escape(', '.join(facts.variants))}"
+        + (f", sweeps {html.escape(', '.join(facts.sweeps))}" if facts.sweeps else "")
+        + f"; {facts.pairing} Every "
         "game is a pure function of rules, strategies and its seed, drawn from the root seed "
         "with numpy SeedSequence. "
         "The game is the unit: rates are over games (Wilson 95% intervals), means of seat "
         "rows have intervals clustered by game, seat tests are blocked by game, and every "
         "pairwise comparison is a test of the difference itself with Holm's correction over "
-        "its family (docs/statistics.md). Strategy and seat statistics use the base rules "
-        "only, per player count.</p>"
+        "its stated family. Each comparison's verdict is its interval against a practical "
+        "margin: different (the test rejects no difference), practically equal (the "
+        "equivalence test, TOST at 5%, puts it inside the margin) or not yet known, with the "
+        "games needed to decide (docs/statistics.md). The headline strategy and seat "
+        "statistics use the base rules, per player count; each variant's own are in its "
+        "section.</p>"
     )
 
 
 def _about(report: Report) -> str:
-    """The study's question, its strategies (from their intent), what the players know."""
+    """The study's question, its description, its strategies (from their intent) and what
+    the players know, folded under the summary."""
     items = "".join(
         f"<li><code>{html.escape(name)}</code>: {html.escape(text)}</li>"
         for name, text in report.intents.items()
     )
     return (
+        "<details id='about'><summary>About this study: its question, strategies and what the "
+        "simulated players know</summary>"
         f"<p><strong>Question:</strong> {html.escape(report.question)}</p>"
-        f"<p>Strategies (what each one tries to do):</p><ul>{items}</ul>"
-        f"<p class='caption'>{html.escape(report.knowledge)}</p>"
+        + (f"<p>{html.escape(report.description)}</p>" if report.description else "")
+        + f"<p>Strategies (what each one tries to do):</p><ul>{items}</ul>"
+        f"<p class='caption'>{html.escape(report.knowledge)}</p></details>"
     )
 
 
 def _rulings(text: str) -> str:
-    """Every ruling the page cites, quoted from the rules digest (rulings.md)."""
+    """Every ruling the page cites, quoted from the rules digest (docs/rules/rulings.md)."""
     cited = study_kinds.quoted_rulings(text)
     if not cited:
         return ""
     items = "".join(f"<li><strong>R{n}</strong>: {html.escape(quote)}</li>" for n, quote in cited)
     return (
-        "<h2>Rulings cited</h2><p>From the project's rules digest (rulings.md):</p>"
+        "<h2>Rulings cited</h2><p>From the project's rules digest (docs/rules/rulings.md):</p>"
         f"<ul>{items}</ul>"
     )
 

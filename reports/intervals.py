@@ -69,14 +69,38 @@ def one_sample(values) -> tuple[float, float, float, float]:
 
 def game_ids(frame: pd.DataFrame) -> np.ndarray:
     """An integer per game (cell, game_index): the cluster of every seat row."""
-    return frame.groupby(GAME, sort=False).ngroup().to_numpy()
+    cells = pd.factorize(frame["cell"])[0].astype(np.int64)
+    return cells * (int(frame["game_index"].max()) + 1 if len(frame) else 1) + frame[
+        "game_index"
+    ].to_numpy(dtype=np.int64)
 
 
-def _cluster_fit(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
-    """OLS with cluster-robust (CR1) covariance by game and t with G-1 degrees of freedom."""
-    import statsmodels.api as sm
+def cluster_fit(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
+    """OLS with the cluster-robust (CR1) covariance by game: the Liang-Zeger sandwich with the
+    small-sample factor G/(G-1) (N-1)/(N-K), t with G-1 degrees of freedom (Cameron and
+    Miller 2015); what statsmodels ``OLS(...).fit(cov_type="cluster", use_t=True)`` gives,
+    computed with numpy (a report fits dozens: statsmodels' per-fit overhead dominated).
+    Returns (coefficients, covariance, degrees of freedom)."""
+    y = np.asarray(y, dtype=float)
+    x = np.asarray(x, dtype=float)
+    n, k = x.shape
+    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    g = int(codes.max()) + 1
+    bread = np.linalg.inv(x.T @ x)
+    beta = bread @ (x.T @ y)
+    scores = np.zeros((g, k))
+    np.add.at(scores, codes, x * (y - x @ beta)[:, None])
+    factor = g / (g - 1) * (n - 1) / (n - k)
+    return beta, factor * bread @ (scores.T @ scores) @ bread, g - 1
 
-    return sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
+
+def _cluster_interval(beta, cov, df, i: int) -> tuple[float, float, float, float]:
+    """(estimate, ci_low, ci_high, p) of coefficient ``i`` with a t on ``df``."""
+    se = float(np.sqrt(max(cov[i, i], 0.0)))
+    half = float(sps.t.ppf(0.975, df) * se)
+    est = float(beta[i])
+    p = float(2 * sps.t.sf(abs(est / se), df)) if se > 0 else (1.0 if est == 0 else 0.0)
+    return est, est - half, est + half, p
 
 
 def cluster_mean(values, groups) -> tuple[float, float, float]:
@@ -91,8 +115,8 @@ def cluster_mean(values, groups) -> tuple[float, float, float]:
         return mean, np.nan, np.nan
     if np.ptp(y) == 0:
         return mean, mean, mean
-    low, high = _cluster_fit(y, np.ones((len(y), 1)), groups).conf_int()[0]
-    return mean, float(low), float(high)
+    _, low, high, _ = _cluster_interval(*cluster_fit(y, np.ones((len(y), 1)), groups), 0)
+    return mean, low, high
 
 
 def cluster_difference(values, flag, groups) -> tuple[float, float, float, float]:
@@ -106,23 +130,29 @@ def cluster_difference(values, flag, groups) -> tuple[float, float, float, float
     diff = float(y[x == 1].mean() - y[x == 0].mean())
     if np.ptp(y) == 0:
         return diff, diff, diff, 1.0
-    fit = _cluster_fit(y, np.column_stack([np.ones_like(x), x]), groups)
-    low, high = fit.conf_int()[1]
-    return float(fit.params[1]), float(low), float(high), float(fit.pvalues[1])
+    return _cluster_interval(*cluster_fit(y, np.column_stack([np.ones_like(x), x]), groups), 1)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979; the same as statsmodels
+    ``multipletests(method="holm")``, without its per-call garbage collection), capped at 1;
+    NaN p-values stay NaN and are not part of the family."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    known = np.flatnonzero(~np.isnan(p))
+    m = len(known)
+    if m == 0:
+        return out
+    order = known[np.argsort(p[known], kind="stable")]
+    steps = p[order] * np.arange(m, 0, -1)
+    out[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    return out
 
 
 def adjust(p_values: pd.Series) -> pd.Series:
-    """Holm's step-down correction (statsmodels multipletests); NaN p-values stay NaN."""
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm's step-down correction over a family (``holm``); NaN p-values stay NaN."""
     p_values = pd.Series(p_values, dtype=float)
-    out = pd.Series(np.nan, index=p_values.index)
-    known = p_values.dropna()
-    if len(known) == 1:  # Holm over one test is the test itself (and multipletests is slow)
-        out[known.index] = known
-    elif len(known):
-        out[known.index] = multipletests(known.to_numpy(), method="holm")[1]
-    return out
+    return pd.Series(holm(p_values.to_numpy()), index=p_values.index)
 
 
 def mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:

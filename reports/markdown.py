@@ -4,12 +4,14 @@ an issue or a forum post."""
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
+from . import answers
 from .analysis import Analysis
 from .sections import Block, Heading, Report, StudyFacts, Table, build
-from .study_kinds import for_people, quoted_rulings
+from .study_kinds import for_people, order_sections, quoted_rulings
 
 
 def _cell(value: object) -> str:
@@ -22,7 +24,7 @@ def _cell(value: object) -> str:
 
 def table(frame: pd.DataFrame, columns: list[str]) -> str:
     """A GitHub-flavoured Markdown table of ``columns``."""
-    frame = for_people(frame)  # seats from 1, counts as integers
+    frame = for_people(frame)  # counts as integers
     head = "| " + " | ".join(columns) + " |"
     rule = "| " + " | ".join("---" for _ in columns) + " |"
     rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame[columns].to_numpy()]
@@ -47,8 +49,10 @@ def _method(facts: StudyFacts) -> str:
         f"Study `{facts.name}`: {facts.games:,} games, "
         f"{facts.failures} failed. The game is the unit: rates are over games (Wilson 95% "
         "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
-        "comparisons are Holm-corrected tests of the difference. `n_games`, `n_seats` and "
-        "`n_tables` say what each count counts."
+        "comparisons are Holm-corrected tests of the difference over a stated family, each "
+        "with a verdict against a practical margin (different, practically equal by TOST, or "
+        "not yet known). `n_games`, `n_seats`, `n_tables` and `n_deals` say what each count "
+        "counts. Seat 0 plays first (R6)."
     )
 
 
@@ -57,23 +61,78 @@ def render(analysis: Analysis) -> str:
     return summary(build(analysis))
 
 
+LIGHTS = {"green": "🟢", "amber": "🟡", "red": "🔴"}
+
+
+def slug(title: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to '-'."""
+    kept = re.sub(r"[^\w\- ]", "", title.lower())
+    return kept.replace(" ", "-")
+
+
+def answers_table(summary: answers.Summary, anchors: dict[str, str]) -> list[str]:
+    """The answers at the top as Markdown: the question, a table with a light per cell, the
+    legend."""
+    head = "| | " + " | ".join(summary.columns) + " |"
+    rule = "| --- |" + " --- |" * len(summary.columns)
+    rows = []
+    for answer in summary.answers:
+        label = (
+            f"[{answer.label}](#{anchors[answer.key]})" if answer.key in anchors else answer.label
+        )
+        cells = []
+        for column in summary.columns:
+            cell = answer.cells.get(column)
+            text = "-" if cell is None else (
+                f"{LIGHTS[cell.light]} {cell.text}" if cell.light else cell.text
+            )  # fmt: skip
+            cells.append(text.replace("|", "/"))
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
+    legend = ", ".join(f"{LIGHTS[k]} {v}" for k, v in answers.LIGHTS.items())
+    return [f"**{summary.question}**", "\n".join([head, rule, *rows]), f"{legend}. {summary.note}"]
+
+
+def _demoted(blocks_: list[Block], title: str) -> list[Block]:
+    """A section's summary under its title: its own level-2 heading of the same words is
+    dropped, the others go one level down."""
+    out: list[Block] = []
+    for block in blocks_:
+        if isinstance(block, Heading):
+            if block.level == 2 and block.text == title:
+                continue
+            out.append(Heading(block.text, block.level + 1))
+        else:
+            out.append(block)
+    return out
+
+
 def summary(report: Report) -> str:
-    """The summary of a report: front matter, headline findings, then every section's
-    summary in the report's order, and the rulings it cites (strategies alphabetically)."""
+    """The summary of a report: the answers first (## Summary), then the study, the findings
+    in full and every section's summary in the page's order, and the rulings it cites."""
+    sections = [s for s in order_sections(report.sections, report.order) if s.summary]
+    anchors = {s.key: slug(s.title) for s in sections}
     parts = [
         f"# {report.title}",
+        "## Summary",
+        *answers_table(report.summary, anchors),
+        *([f"**{report.partial_note}**"] if report.partial_note else []),
+        "Contents: " + " · ".join(f"[{s.title}](#{anchors[s.key]})" for s in sections),
+        "## About this study",
         *([f"*{report.description}*"] if report.description else []),
         f"**Question:** {report.question}",
         "\n".join(f"- `{name}`: {text}" for name, text in sorted(report.intents.items())),
         report.knowledge,
         _method(report.facts),
-        *([f"**{report.partial_note}**"] if report.partial_note else []),
-        "## Headline findings",
+        "## Findings in full",
         "\n".join(f"- {line}" for line in report.findings),
     ]
-    for section in report.sections:
-        parts += blocks(section.summary)
+    for section in sections:
+        parts += [f"## {section.title}", *blocks(_demoted(section.summary, section.title))]
     cited = quoted_rulings("\n".join(parts))
     if cited:
-        parts += ["## Rulings cited", "\n".join(f"- **R{n}**: {quote}" for n, quote in cited)]
+        parts += [
+            "## Rulings cited",
+            "From the project's rules digest (docs/rules/rulings.md):",
+            "\n".join(f"- **R{n}**: {quote}" for n, quote in cited),
+        ]
     return "\n\n".join(parts) + "\n"

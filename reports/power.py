@@ -133,12 +133,12 @@ def convergence(seats: pd.DataFrame, points: int = 40) -> pd.DataFrame:
 
 
 def seat_convergence(seats: pd.DataFrame, points: int = 40) -> pd.DataFrame:
-    """Cumulative win rate of the first seat (seat 1, plays first: R6) per player count, in
+    """Cumulative win rate of the first seat (seat 0, plays first: R6) per player count, in
     game-index order; the key estimate of a study whose seats all play one strategy."""
-    first = seats[seats["seat"] == 0].assign(strategy="seat 1")
+    first = seats[seats["seat"] == 0].assign(strategy="seat 0")
     rest = seats[seats["seat"] != 0].assign(strategy="other seats")
     frame = convergence(pd.concat([first, rest], ignore_index=True), points)
-    return frame[frame["strategy"] == "seat 1"].reset_index(drop=True)
+    return frame[frame["strategy"] == "seat 0"].reset_index(drop=True)
 
 
 def key_convergence(seats: pd.DataFrame, points: int = 40) -> pd.DataFrame:

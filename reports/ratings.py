@@ -1,7 +1,8 @@
 """Plackett-Luce ratings: each strategy's strength per player count from every table's
-final ranking, the test of pooling the player counts, and every pair of strategies compared
-(rating differences and win shares paired by game, Holm-corrected per player count and
-method). Method and references: docs/statistics.md.
+final ranking, the test of pooling the player counts, every pair of strategies compared
+(rating differences and win shares paired by game, each with its verdict against a practical
+margin, Bonferroni per player count and method) and the strategies at the top. Method and
+references: docs/statistics.md.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, Z95, adjust, one_sample
+from .intervals import ALPHA, GAME, Z95, one_sample
+from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES, per_game_shares
 
 SCALE = "log-odds; 0 = mean of the non-random strategies rated"
@@ -114,21 +116,24 @@ def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
     seats = {i: int((ranks == i).sum()) for i in present}
     notes: dict[int, str] = {}
     active = list(present)
+    rounds = 0
     while len(active) >= 2:
+        among = "" if rounds == 0 else " left once the separated ones were set aside"
+        rounds += 1
         beats = _beats(*_compact(_restrict(ranks, active)), len(active))
         won, lost = beats.sum(axis=1), beats.sum(axis=0)
         out = []
         for pos, i in enumerate(active):
             if lost[pos] == 0:
                 notes[i] = (
-                    f"finished ahead of every other strategy at all {tables[i]} of its "
-                    "tables: no finite strength"
+                    f"finished ahead of every other strategy{among} at all {tables[i]} of "
+                    "its tables: no finite strength"
                 )
                 out.append(i)
             elif won[pos] == 0:
                 notes[i] = (
-                    f"finished behind every other strategy at all {tables[i]} of its "
-                    "tables: no finite strength"
+                    f"finished behind every other strategy{among} at all {tables[i]} of "
+                    "its tables: no finite strength"
                 )
                 out.append(i)
         if not out:
@@ -202,7 +207,9 @@ def _rating_rows(fit: dict, players) -> list[dict]:
     return rows
 
 
-def _rating_fits(seats: pd.DataFrame) -> dict:
+def rating_fits(seats: pd.DataFrame) -> dict:
+    """The Plackett-Luce fit of each player count (computed once, shared by ``ratings``,
+    ``pooling_test`` and ``pairwise``)."""
     labels = sorted(seats["strategy"].unique())
     return {
         int(players): pl_fit(rank_matrix(group, labels), labels)
@@ -210,7 +217,7 @@ def _rating_fits(seats: pd.DataFrame) -> dict:
     }
 
 
-def ratings(seats: pd.DataFrame) -> pd.DataFrame:
+def ratings(seats: pd.DataFrame, fits: dict | None = None) -> pd.DataFrame:
     """Plackett-Luce strengths per player count, fitted by maximum likelihood over every
     table's final ranking, a strategy sitting twice at a table counting as two seats of the
     same strength. Wald 95% intervals from the observed information.
@@ -220,7 +227,9 @@ def ratings(seats: pd.DataFrame) -> pd.DataFrame:
     per player count, strongest first; unrated ones (a ``note`` says why) have no rank.
     """
     rows = [
-        row for players, fit in _rating_fits(seats).items() for row in _rating_rows(fit, players)
+        row
+        for players, fit in (fits if fits is not None else rating_fits(seats)).items()
+        for row in _rating_rows(fit, players)
     ]
     return _ranked(pd.DataFrame(rows, columns=[c for c in RATING_COLUMNS if c != "rank"]))
 
@@ -242,12 +251,12 @@ def _pooled_ranks(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
     )
 
 
-def pooling_test(seats: pd.DataFrame) -> pd.DataFrame:
+def pooling_test(seats: pd.DataFrame, fits: dict | None = None) -> pd.DataFrame:
     """Likelihood-ratio test that one set of strengths fits every player count (no strategy x
     player-count interaction): Plackett-Luce per count against one pooled fit, over the
     strategies rated at every count; df = sum over counts of (k_p - 1) minus (k - 1)."""
     columns = ["players", "strategies", "lr", "df", "p_value", "pooling_justified"]
-    fits = _rating_fits(seats)
+    fits = fits if fits is not None else rating_fits(seats)
     if len(fits) < 2:
         return pd.DataFrame(columns=columns)
     labels = sorted(seats["strategy"].unique())
@@ -285,13 +294,18 @@ def pooling_lr(blocks: list[np.ndarray], k: int) -> tuple[float, int, float]:
     return lr, df, float(sps.chi2.sf(lr, df))
 
 
-def pooled_ratings(seats: pd.DataFrame) -> pd.DataFrame:
+def pooled_fit(seats: pd.DataFrame) -> dict:
+    """One Plackett-Luce fit over every player count's tables."""
+    labels = sorted(seats["strategy"].unique())
+    return pl_fit(_pooled_ranks(seats, labels), labels)
+
+
+def pooled_ratings(seats: pd.DataFrame, fit: dict | None = None) -> pd.DataFrame:
     """One Plackett-Luce fit over all player counts (``players`` = "pooled"): shown only
     beside ``pooling_test``, which says whether one strength per strategy fits every count."""
-    labels = sorted(seats["strategy"].unique())
     if seats.empty:
         return pd.DataFrame(columns=RATING_COLUMNS)
-    fit = pl_fit(_pooled_ranks(seats, labels), labels)
+    fit = fit if fit is not None else pooled_fit(seats)
     return _ranked(
         pd.DataFrame(
             _rating_rows(fit, "pooled"), columns=[c for c in RATING_COLUMNS if c != "rank"]
@@ -311,7 +325,11 @@ PAIRWISE_COLUMNS = [
     "p_adjusted",
     "significant",
     "method",
+    "df",
+    "test",
 ]
+RATING_METHOD = "rating difference (Plackett-Luce, Wald)"
+WIN_METHOD = "win share per seat, paired by game (t)"
 
 
 def _rating_pairs(fits: dict) -> list[dict]:
@@ -335,7 +353,9 @@ def _rating_pairs(fits: dict) -> list[dict]:
                         "ci_low": diff - Z95 * se,
                         "ci_high": diff + Z95 * se,
                         "p_value": p,
-                        "method": "rating difference (Plackett-Luce, Wald)",
+                        "method": RATING_METHOD,
+                        "df": np.inf,
+                        "test": "Wald z",
                     }
                 )
     return rows
@@ -357,6 +377,10 @@ def _win_pairs(seats: pd.DataFrame) -> list[dict]:
                     continue
                 hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
                 diff, low, high, p = one_sample(both[hi] - both[lo])
+                test = "paired t"
+                if np.isnan(p):  # every game the same non-zero difference: no t, a sign test
+                    p = float(sps.binomtest(len(both), len(both)).pvalue)
+                    test = "exact sign test (every game the same difference)"
                 rows.append(
                     {
                         "players": players,
@@ -367,26 +391,110 @@ def _win_pairs(seats: pd.DataFrame) -> list[dict]:
                         "ci_low": low,
                         "ci_high": high,
                         "p_value": p,
-                        "method": "win share per seat, paired by game (t)",
+                        "method": WIN_METHOD,
+                        "df": len(both) - 1.0,
+                        "test": test,
                     }
                 )
     return rows
 
 
-def pairwise(seats: pd.DataFrame) -> pd.DataFrame:
+def pooled_pairwise(
+    seats: pd.DataFrame, margins: dict[str, float] | None = None, fit: dict | None = None
+) -> pd.DataFrame:
+    """The pooled fit's rating differences (every player count in one Plackett-Luce fit),
+    stronger first, with their verdicts: the test behind any pooled ranking (Bonferroni over
+    the pairs)."""
+    margins = margins or DEFAULT_MARGINS
+    if seats.empty:
+        return judge(pd.DataFrame(columns=PAIRWISE_COLUMNS), 0.0, [])
+    fit = fit if fit is not None else pooled_fit(seats)
+    columns = [c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
+    table = pd.DataFrame(_rating_pairs({"pooled": fit}), columns=columns)
+    table = judge(table, margins["log_odds"], ["players"], df="df",
+                  family_name="the pairs of strategies, player counts pooled")  # fmt: skip
+    table["significant"] = table["p_adjusted"] < ALPHA
+    return table.sort_values("difference", ascending=False).reset_index(drop=True)
+
+
+LEADER_COLUMNS = [
+    "players", "leaders", "verdict", "basis", "runner_up", "difference", "family_low",
+    "family_high", "p_adjusted", "p_equivalence_adjusted", "margin", "needed", "family_size",
+    "n_games",
+]  # fmt: skip
+
+
+def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per player count (or "pooled"): the strongest strategy only when it is separated from
+    every other one (its rating difference's verdict is *different*), else every strategy
+    not separated from the top, tied: ``verdict`` *practically equal* when each of them is
+    practically equal to the top, else *not yet known*. A strategy that finished ahead of
+    every other at all its tables (no finite rating) leads by separation. The row also holds
+    the top-versus-runner-up contrast the sentences quote."""
+    from .margins import DIFFERENT, EQUAL, UNKNOWN
+
+    contrasts = pairs[pairs["method"] == RATING_METHOD] if len(pairs) else pairs
+    rows = []
+    for players, group in ratings.groupby("players", sort=False):
+        ahead = group[group["note"].str.startswith("finished ahead of every other strategy at")]
+        if len(ahead):
+            rows.append({"players": players, "leaders": ahead.iloc[0]["strategy"],
+                         "verdict": DIFFERENT, "basis": "separation"})  # fmt: skip
+            continue
+        rated = group.dropna(subset=["strength"]).sort_values("strength", ascending=False)
+        if len(rated) < 2:
+            continue
+        top = rated.iloc[0]["strategy"]
+        here = contrasts[(contrasts["players"] == players) & (contrasts["strategy"] == top)]
+        tied, verdicts = [top], []
+        for other in rated["strategy"].iloc[1:]:
+            row = here[here["opponent"] == other]
+            v = row.iloc[0]["verdict"] if len(row) else UNKNOWN
+            if v != DIFFERENT:
+                tied.append(other)
+                verdicts.append(v)
+        runner = here[here["opponent"] == rated.iloc[1]["strategy"]]
+        c = runner.iloc[0] if len(runner) else pd.Series(dtype=object)
+        verdict = DIFFERENT if len(tied) == 1 else (
+            EQUAL if all(v == EQUAL for v in verdicts) else UNKNOWN
+        )  # fmt: skip
+        rows.append({
+            "players": players, "leaders": ", ".join(tied), "verdict": verdict,
+            "basis": "rating difference", "runner_up": rated.iloc[1]["strategy"],
+            **{k: c.get(k, np.nan) for k in LEADER_COLUMNS[5:]},
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=LEADER_COLUMNS)
+
+
+def pairwise(
+    seats: pd.DataFrame, margins: dict[str, float] | None = None, fits: dict | None = None
+) -> pd.DataFrame:
     """Every pair of strategies per player count, stronger first: the rating difference
     (variance Var a + Var b - 2 Cov ab from the fitted covariance) and the paired win-share
-    difference, each family (player count x method) Holm-corrected."""
-    rows = _rating_pairs(_rating_fits(seats)) + _win_pairs(seats)
-    table = pd.DataFrame(
-        rows, columns=[c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
-    )
+    difference; each family (player count x method) corrected with Bonferroni, so that each
+    pair's verdict against the practical margin (reports/margins.py: 0.1 log-odds, 2 points
+    of win share) is read off its family interval."""
+    margins = margins or DEFAULT_MARGINS
+    fits = fits if fits is not None else rating_fits(seats)
+    rows = _rating_pairs(fits) + _win_pairs(seats)
+    base = [c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
+    table = pd.DataFrame(rows, columns=base)
     if table.empty:
-        return pd.DataFrame(columns=PAIRWISE_COLUMNS)
-    table["p_adjusted"] = table.groupby(["players", "method"])["p_value"].transform(adjust)
+        return judge(pd.DataFrame(columns=PAIRWISE_COLUMNS), 0.0, [])
+    parts = []
+    methods = ((RATING_METHOD, margins["log_odds"]), (WIN_METHOD, margins["win_share"]))
+    for method, margin in methods:
+        part = table[table["method"] == method]
+        if not part.empty:
+            parts.append(
+                judge(part, margin, ["players"], df="df",
+                      family_name="the pairs of strategies at one player count")
+            )  # fmt: skip
+    table = pd.concat(parts)
     table["significant"] = table["p_adjusted"] < ALPHA
+    columns = PAIRWISE_COLUMNS + [c for c in table.columns if c not in PAIRWISE_COLUMNS]
     return (
-        table[PAIRWISE_COLUMNS]
+        table[columns]
         .sort_values(["method", "players", "difference"], ascending=[True, True, False])
         .reset_index(drop=True)
     )

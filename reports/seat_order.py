@@ -1,5 +1,10 @@
-"""Seat order: win rate and mean score by seat per player count, and the tests of
-equality across seats (blocked by game)."""
+"""Seat order: win rate and mean score by seat per player count, the tests of equality
+across seats (blocked by game), the first seat's edge with its verdict against the practical
+margin, and the test of whether that edge differs between player counts.
+
+Seat 0 plays first (R6). Every family of tests here is all the player counts together: "is
+there a seat effect at 2, 3 or 4 players" is one question (Holm for the tests across seats,
+Bonferroni for the first seat's edge, whose verdict is read off its interval)."""
 
 from __future__ import annotations
 
@@ -7,7 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, mean_table, wilson
+from .intervals import ALPHA, GAME, adjust, mean_table, one_sample, wilson
+from .margins import DEFAULT_MARGINS, judge
+from .wins import BASELINES
 
 
 def _score_test(group: pd.DataFrame) -> tuple[str, float, float]:
@@ -62,6 +69,68 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             }
         )
     tests = pd.DataFrame(tests)
-    tests["wins_significant"] = tests["wins_p"] < ALPHA
-    tests["score_significant"] = tests["score_p"] < ALPHA
+    # one family: the player counts together (Holm), for each of the two tests
+    tests["wins_p_adjusted"] = adjust(tests["wins_p"]).to_numpy()
+    tests["score_p_adjusted"] = adjust(tests["score_p"]).to_numpy()
+    tests["wins_significant"] = tests["wins_p_adjusted"] < ALPHA
+    tests["score_significant"] = tests["score_p_adjusted"] < ALPHA
+    tests["family"] = "the player counts together (Holm)"
     return table, tests
+
+
+EDGE_COLUMNS = [
+    "players", "tables", "n_games", "rate", "fair", "difference", "ci_low", "ci_high", "p_value",
+    "df",
+]  # fmt: skip
+
+
+def _equal_tables(seats: pd.DataFrame) -> pd.DataFrame:
+    """Seat rows of games where every seat holds one and the same non-random strategy."""
+    distinct = seats.groupby(GAME)["strategy"].transform("nunique")
+    return seats[(distinct == 1) & ~seats["strategy"].isin(BASELINES)]
+
+
+def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> pd.DataFrame:
+    """The first seat's (seat 0, plays first: R6) edge per player count: its win share minus
+    the fair share 1/players, one value per game, with a t interval and test over games.
+
+    Measured at tables of equal players (every seat the same non-random strategy) where the
+    study has them, as only they isolate the seat order; otherwise over every table (the
+    rotation seats each strategy first equally often, so the edge is averaged over unequal
+    line-ups: ``tables`` says which). Verdict against the win-share margin, Bonferroni over
+    the player counts together (reports/margins.py)."""
+    margins = margins or DEFAULT_MARGINS
+    equal = _equal_tables(seats)
+    rows = []
+    for players, group in seats.groupby("players", sort=True):
+        mirror = equal[(equal["players"] == players) & (equal["seat"] == 0)]
+        first = mirror if len(mirror) >= 2 else group[group["seat"] == 0]
+        fair = 1.0 / players
+        values = first["win_share"].to_numpy(dtype=float) - fair
+        diff, low, high, p = one_sample(values)
+        rows.append({
+            "players": int(players),
+            "tables": "equal players" if first is mirror else "all tables (rotated)",
+            "n_games": len(values), "rate": diff + fair, "fair": fair, "difference": diff,
+            "ci_low": low, "ci_high": high, "p_value": p, "df": len(values) - 1.0,
+        })  # fmt: skip
+    table = pd.DataFrame(rows, columns=EDGE_COLUMNS)
+    return judge(table, margins["win_share"], [], df="df",
+                 family_name="the player counts together")  # fmt: skip
+
+
+def edge_heterogeneity(edge: pd.DataFrame) -> dict[str, float]:
+    """Does the first seat's edge differ between player counts? Cochran's Q of the edges
+    with inverse-variance weights, chi-square with (counts - 1) degrees of freedom (the
+    homogeneity test of a fixed-effect meta-analysis; statsmodels ``combine_effects`` gives
+    the same Q). Empty when fewer than two counts have an interval."""
+    usable = edge[np.isfinite(edge["se"].astype(float)) & (edge["se"].astype(float) > 0)]
+    if len(usable) < 2:
+        return {}
+    weights = 1.0 / usable["se"].astype(float) ** 2
+    effects = usable["difference"].astype(float)
+    pooled = float((weights * effects).sum() / weights.sum())
+    q = float((weights * (effects - pooled) ** 2).sum())
+    df = len(usable) - 1
+    return {"q": q, "df": df, "p_value": float(sps.chi2.sf(q, df)), "pooled": pooled,
+            "counts": ", ".join(str(int(p)) for p in usable["players"])}  # fmt: skip

@@ -20,7 +20,7 @@ from functools import cached_property, partial
 import pandas as pd
 import plotly.graph_objects as go
 
-from . import figures, power, skill, study_kinds
+from . import answers, figures, planning, power, skill, study_kinds, sweeps
 from .analysis import Analysis
 from .findings import headline, players_know
 
@@ -28,11 +28,14 @@ from .findings import headline, players_know
 # ------------------------------------------------------------------ the model
 @dataclass
 class Chart:
-    """A figure and its caption (method and sample size); drawn when first shown, so a
-    summary without charts never pays for them."""
+    """A figure, its one-sentence caption (what it shows) and its method (how it is computed
+    and on what n; folded on the page); drawn when first shown, so a summary without charts
+    never pays for them."""
 
     draw: Callable[[], go.Figure]
     caption: str
+    method: str = ""
+    lead: str = ""  # a paragraph the page shows before the figure (a sweep's sentence)
 
     @cached_property
     def figure(self) -> go.Figure:
@@ -72,6 +75,7 @@ class StudyFacts:
     seed: str
     variants: list[str]
     pairing: str  # how the games share deals, in one sentence
+    sweeps: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -97,7 +101,8 @@ class Report:
     intents: dict[str, str]  # strategy -> what it tries to do, in the report's strategy order
     knowledge: str  # what the simulated players know
     partial_note: str  # a stopped run's note, else ''
-    findings: list[str]  # the headline findings (Markdown emphasis)
+    findings: list[str]  # the findings in full (Markdown emphasis)
+    summary: answers.Summary  # the answers at the top (at most 150 words)
     sections: list[Section]
     order: list[str]  # the keys of the sections that answer the study's question
     facts: StudyFacts
@@ -123,6 +128,7 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
         knowledge=study_kinds.knowledge_sentence(analysis.seats, study.get("strategies")),
         partial_note=analysis.partial_note,
         findings=headline(analysis),
+        summary=answers.summary(analysis, info.question, info.order),
         sections=_sections(analysis),
         order=info.order,
         facts=StudyFacts(
@@ -133,6 +139,7 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
             rotation=str(study.get("rotation")),
             seed=str(study.get("seed")),
             variants=list(study.get("variants", {})),
+            sweeps=[sweep.name for sweep in analysis.sweeps],
             pairing=pairing_text(study),
         ),
     )
@@ -168,12 +175,19 @@ def _sections(analysis: Analysis) -> list[Section]:
     ]
     if not t["variants"].empty:
         out.append(_variants(analysis))
+    if analysis.sweeps:
+        out.append(_sweeps(analysis))
     out.append(_designers(analysis))
     if "skill_pairs" in t:
         out.append(_skill(analysis))
     for section in out:
         section.charts = [
-            Chart(partial(_in_strategy_order, chart.draw, order), chart.caption)
+            Chart(
+                partial(_in_strategy_order, chart.draw, order),
+                chart.caption,
+                chart.method,
+                chart.lead,
+            )
             for chart in section.charts
         ]
     out.append(_convergence(analysis, figures.strategy_colours(order)))
@@ -181,8 +195,12 @@ def _sections(analysis: Analysis) -> list[Section]:
 
 
 def _in_strategy_order(draw: Callable[[], go.Figure], order: list[str]) -> go.Figure:
-    """The figure with every axis whose categories are strategies in the report's one order."""
+    """The figure with every axis whose categories are strategies in the report's one order,
+    unless the figure orders its own (``layout.meta["own_order"]``: heatmaps by strength)."""
     fig = draw()
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if meta.get("own_order"):
+        return fig
     known = set(order)
     for axis in ("x", "y"):
         values = [
@@ -200,21 +218,26 @@ def _in_strategy_order(draw: Callable[[], go.Figure], order: list[str]) -> go.Fi
 
 def _strongest(analysis: Analysis) -> Section:
     """Ratings, win rates and head-to-head, each per player count; the pooled rating only
-    beside its likelihood-ratio test. Left off the page when every seat plays one strategy
-    (the findings say so)."""
+    beside its likelihood-ratio test and its own pairwise test. Left off the page when every
+    seat plays one strategy (the findings say so)."""
     t = analysis.tables
     rated = t["ratings"].dropna(subset=["strength"])
     tables_rated = int(rated.groupby("players")["n_tables"].max().sum()) if len(rated) else 0
     charts = []
     if t["ratings"]["strength"].notna().any():
+        apart = figures.ratings_apart(t["ratings"])
         charts.append(
             Chart(
                 partial(figures.ratings, t["ratings"]),
-                f"Plackett-Luce strengths per player count, maximum likelihood over "
-                f"{tables_rated:,} tables (a strategy seated twice counts as two seats of one "
-                "strength); bars: Wald 95% intervals from the observed information. Scale: "
-                "log-odds, 0 = mean of the non-random strategies. A strategy that finished "
-                "ahead of (or behind) every other one has no finite strength: see its note.",
+                "Each strategy's strength per player count: further right finishes ahead "
+                "more often" + (f"; {apart}." if apart else "."),
+                f"Plackett-Luce strengths, maximum likelihood over {tables_rated:,} tables (a "
+                "strategy seated twice counts as two seats of one strength); bars: Wald 95% "
+                "intervals from the observed information. Scale: log-odds, 0 = mean of the "
+                "non-random strategies. A strategy that finished ahead of (or behind) every "
+                "other one has no finite strength: see its note. Whether two strategies "
+                "differ is the pairwise test of their difference (pairwise), never the overlap "
+                "of two intervals.",
             )
         )
     alone = t["win_rates"]["note"].str.startswith("the only strategy").all()
@@ -222,24 +245,33 @@ def _strongest(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.win_rates, t["win_rates"]),
-                "Win rate = share of its games a strategy won (its seats' win shares summed per "
-                "game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over n_games; "
-                f"n_games and n_seats in the table ({len(analysis.seats):,} seat rows); games in "
-                "which a strategy held every seat are left out (n_alone). Above the field: "
-                "against what it would win if the non-random strategies were equally strong, "
-                "paired per game, Holm-corrected over the strategies of a player count.",
+                "How often each strategy won its games, against the fair share of a table of "
+                "equals (dotted).",
+                "Win rate = share of its games a strategy won (its seats' win shares summed "
+                "per game, a k-way shared win counting 1/k); bars: Wilson 95% intervals over "
+                f"n_games; n_games and n_seats in the table ({len(analysis.seats):,} seat "
+                "rows); games in which a strategy held every seat are left out (n_alone). "
+                "Against the field: what it would win if the non-random strategies were "
+                "equally strong, paired per game, Bonferroni over the strategies of a player "
+                "count, "
+                "with its verdict against the margin (win_rates).",
             )
         )
     for players in sorted(t["head_to_head"]["players"].unique()):
         charts.append(
             Chart(
-                partial(figures.head_to_head, t["head_to_head"], int(players)),
-                f"{int(players)} players: share of the games both sat in that the row "
-                "strategy finished ahead of the column strategy (R22 order; a tie counts one "
-                "half; a game counts once however many seats each had); n_games in the hover.",
+                partial(figures.head_to_head, t["head_to_head"], int(players), t["ratings"]),
+                f"At {int(players)} players, how often the row strategy finished ahead of the "
+                "column strategy where both sat, strongest first.",
+                "Share of the games both sat in that the row strategy finished ahead (R22 "
+                "order; a tie counts one half; a game counts once however many seats each "
+                "had); n_games in the hover; * marks a pair separated by the score test after "
+                "Holm over the pairs of the player count. The colour scale is set by the "
+                "non-random pairs (random's cells are clipped to it).",
             )
         )
     tables = [
+        Table("leaders", t["leaders"]),
         Table("win_rates", t["win_rates"]),
         Table("ratings", t["ratings"]),
         Table("pairwise", t["pairwise"]),
@@ -249,6 +281,7 @@ def _strongest(analysis: Analysis) -> Section:
         tables += [
             Table("rating_pooling", t["rating_pooling"]),
             Table("ratings_pooled", t["ratings_pooled"]),
+            Table("pairwise_pooled", t["pairwise_pooled"]),
         ]
     if not t["lineup_swaps"].empty:  # a paired study: line-ups swapping one strategy
         tables.append(Table("lineup_swaps", t["lineup_swaps"]))
@@ -262,68 +295,100 @@ def _strongest(analysis: Analysis) -> Section:
     return Section(
         key="strongest",
         title="Which strategy is strongest?",
-        intro=intro + "Per player count: strength depends on it. Every 'A beats B' is a test "
-        "of the difference itself (pairwise: rating differences from the fitted covariance and "
-        "win shares paired by game, Holm-corrected per player count and method); a pooled "
-        "rating is shown only beside the likelihood-ratio test of pooling (rating_pooling).",
+        intro=intro + "Per player count: strength depends on it. A strategy is named the "
+        "strongest only when its rating is separated from every other one (the difference's "
+        "verdict is different); otherwise the strategies not separated from the top are tied. "
+        "Every 'A beats B' is a test of the difference itself, read off its interval "
+        "(Bonferroni over the pairs of a player count) against a practical margin of "
+        f"±{analysis.margins['log_odds']:g} log-odds (rating) or "
+        f"±{100 * analysis.margins['win_share']:g} points (win share).",
         charts=charts,
         tables=tables,
-        summary=_strategies_summary(t, one_strategy),
+        summary=_strategies_summary(analysis, one_strategy),
         on_page=not one_strategy,
     )
 
 
-def _strategies_summary(t: dict[str, pd.DataFrame], one_strategy: bool) -> list[Block]:
-    """Ratings, pooling, win rates and significant pairs (where strategies meet)."""
+def _strategies_summary(analysis: Analysis, one_strategy: bool) -> list[Block]:
+    """Leaders, ratings, pooling, win rates and the pairs' verdicts (where strategies meet)."""
+    from .findings import disagreements
+
+    t = analysis.tables
     if one_strategy:
         return [
             Heading("Strategies"),
             "Every seat plays the same strategy: no rating, win rate or pairwise comparison to "
             "show.",
         ]
+    leaders = t["leaders"][t["leaders"]["players"] != "pooled"]
     return [
         Heading("Strategy ratings per player count (Plackett-Luce)"),
-        "Strength on the log-odds scale; 0 = mean of the non-random strategies.",
+        "Strength on the log-odds scale; 0 = mean of the non-random strategies. `leaders`: "
+        "the strongest only when separated from every other strategy, else those tied at "
+        "the top.",
+        Table("leaders", leaders,
+              ["players", "leaders", "verdict", "runner_up", "difference", "family_low",
+               "family_high", "p_adjusted", "needed"]),
         Table("ratings", t["ratings"],
               ["players", "rank", "strategy", "strength", "ci_low", "ci_high", "n_tables", "note"]),
         *_pooling_summary(t),
         Heading("Win rates"),
         "Share of its games won; `field`: its share if the non-random strategies were equally "
-        "strong; `p_adjusted`: Holm over the strategies of a player count.",
+        "strong; `verdict` of its excess over the field, Bonferroni over the strategies of a "
+        "player "
+        "count.",
         Table("win_rates", t["win_rates"],
               ["players", "strategy", "rate", "ci_low", "ci_high", "n_games", "n_seats", "field",
-               "p_adjusted"]),
-        Heading("Significant pairwise differences (Holm per player count and method)"),
-        _significant_pairs(t["pairwise"]),
+               "p_adjusted", "verdict"]),
+        Heading("Pairs that differ (verdict different; Bonferroni per player count and method)"),
+        _separated_pairs(t["pairwise"]),
+        *disagreements(analysis),
         *_swaps_summary(t["lineup_swaps"]),
     ]  # fmt: skip
 
 
 def _pooling_summary(t: dict[str, pd.DataFrame]) -> list[Block]:
-    """The pooled rating, only beside its likelihood-ratio test."""
+    """The pooled rating, only beside its likelihood-ratio test and its pairwise test."""
     test = t["rating_pooling"]
     if test.empty:
         return []
     row = test.iloc[0]
-    return [
+    blocks: list[Block] = [
         Heading("Pooling the player counts", 3),
         f"Likelihood-ratio test of strategy x player count: chi-square {row['lr']:.1f}, "
         f"df={int(row['df'])}, p={row['p_value']:.2g}.",
+    ]
+    if not row["pooling_justified"]:
+        return [*blocks, "Strength depends on the player count: no pooled ranking is given."]
+    pooled = t["leaders"][t["leaders"]["players"] == "pooled"]
+    lead = (
+        f"Pooled leader: {pooled.iloc[0]['leaders']} ({pooled.iloc[0]['verdict']} against the "
+        "next, Bonferroni over the pooled pairs)."
+        if len(pooled)
+        else "No pooled leader."
+    )
+    return [
+        *blocks,
+        "No evidence that strength depends on the player count (which does not show that one "
+        "rating fits every count). " + lead,
         Table("ratings_pooled", t["ratings_pooled"],
-              ["rank", "strategy", "strength", "ci_low", "ci_high", "n_tables"])
-        if row["pooling_justified"]
-        else "Strength depends on the player count: no pooled ranking is given.",
+              ["rank", "strategy", "strength", "ci_low", "ci_high", "n_tables"]),
     ]  # fmt: skip
 
 
-def _significant_pairs(pairs: pd.DataFrame) -> Block:
-    hits = pairs[pairs["significant"].astype(bool)]
+def _separated_pairs(pairs: pd.DataFrame) -> Block:
+    hits = pairs[pairs["verdict"] == "different"] if len(pairs) else pairs
     if hits.empty:
-        return "No pair differs significantly after Holm's correction."
+        return (
+            "No pair is separated after Bonferroni's correction over the pairs of a player count "
+            "(rating difference or win share paired by game): no evidence that any strategy "
+            "differs from another at these sample sizes; see each pair's interval and the games "
+            "needed in pairwise."
+        )
     return Table(
         "pairwise",
         hits,
-        ["players", "strategy", "opponent", "difference", "ci_low", "ci_high", "p_adjusted",
+        ["players", "strategy", "opponent", "difference", "family_low", "family_high", "p_adjusted",
          "method"],
     )  # fmt: skip
 
@@ -333,41 +398,71 @@ def _swaps_summary(swaps: pd.DataFrame) -> list[Block]:
     if swaps.empty:
         return []
     return [
-        Heading("Swapping one strategy on the same deals (paired t over deals, Holm per player "
-                "count)"),
+        Heading("Swapping one strategy on the same deals (paired t over deals, Bonferroni per "
+                "player count)"),
+        "Each row: the strategy's win share minus the opponent's in the same seat of two "
+        "line-ups that differ only by that swap (same other strategies, same deal: the same "
+        "game seed, so the same shuffles at setup and the same seat order); the differences of "
+        "every such pair of line-ups (n_contexts) are averaged per deal, and the deal is the "
+        "unit (n_deals).",
         Table(
             "lineup_swaps",
             swaps[swaps["metric"] == "win_share"],
             ["players", "strategy", "opponent", "n_contexts", "n_deals", "difference",
-             "ci_low", "ci_high", "p_adjusted", "detectable"],
+             "family_low", "family_high", "p_adjusted", "verdict"],
         ),
     ]  # fmt: skip
 
 
 def _seats(analysis: Analysis) -> Section:
     t = analysis.tables
+    edge = t["seat_edge"]
+    equal = (edge["tables"] == "equal players").any()
     return Section(
         key="seats",
         title="Does the seat order matter?",
-        intro="Seat 1 plays first (R6). Seatings are rotated so every strategy sits everywhere.",
+        intro="Seat 0 plays first (R6), as on the command line and in the game records. "
+        + (
+            "The first seat's edge is measured at tables of equal players (every seat the same "
+            "strategy), which isolate the seat order. "
+            if equal
+            else "This study has no table of equal players, so the first seat's edge is "
+            "measured over every table, where strategies rotate through the seats. "
+        )
+        + "Its verdict is against a margin of "
+        f"±{100 * analysis.margins['win_share']:g} points of win share, Bonferroni over the player "
+        "counts together.",
         charts=[
             Chart(
                 partial(figures.seat_advantage, t["seat_advantage"]),
+                "Win rate of each seat per player count, against the fair share (dotted).",
                 "Win rate by seat over games (one row per game and seat), Wilson 95% "
-                "intervals; dotted lines: fair share. Equality across seats (seat_tests): "
-                "chi-square of the winning seat, one count per game (equal to Cochran's Q "
-                "over the games' winner indicators); scores blocked by game: Friedman's "
-                "rank test (the sign test at 2 players).",
+                "intervals. Equality across seats (seat_tests): chi-square of the winning "
+                "seat, one count per game (equal to Cochran's Q over the games' winner "
+                "indicators); scores blocked by game: Friedman's rank test (the sign test at 2 "
+                "players); each Holm-corrected over the player counts together.",
             )
         ],
-        tables=[Table("seat_advantage", t["seat_advantage"]), Table("seat_tests", t["seat_tests"])],
+        tables=[
+            Table("seat_edge", edge),
+            Table("seat_advantage", t["seat_advantage"]),
+            Table("seat_tests", t["seat_tests"]),
+        ],
         summary=[
             Heading("Seat advantage"),
-            "Seat 1 plays first (R6).",
+            "Seat 0 plays first (R6). `seat_edge`: seat 0's win share minus the fair share, "
+            "one value per game, t interval, verdict against the margin (Bonferroni over the "
+            "player "
+            "counts together); `needed`: games to decide at the margin.",
+            Table("seat_edge", edge,
+                  ["players", "tables", "n_games", "rate", "difference", "family_low",
+                   "family_high",
+                   "p_adjusted", "verdict", "needed"]),
             Table("seat_advantage", t["seat_advantage"],
                   ["players", "seat", "n_games", "rate", "ci_low", "ci_high", "fair"]),
             Table("seat_tests", t["seat_tests"],
-                  ["players", "n_games", "wins_p", "wins_significant", "score_test", "score_p"]),
+                  ["players", "n_games", "wins_p_adjusted", "wins_significant", "score_test",
+                   "score_p_adjusted"]),
         ],
     )  # fmt: skip
 
@@ -375,20 +470,31 @@ def _seats(analysis: Analysis) -> Section:
 def _players(analysis: Analysis) -> Section:
     t = analysis.tables
     n_games = int((~analysis.games["failed"]).sum())
+    length = t["game_length"]
     return Section(
         key="players",
         title="How do 2, 3 and 4 players differ?",
-        intro="Length and interaction of a game; at 4 players, how the points split between "
-        "the two rounds (R18-R19).",
+        intro="Length and interaction of a game: turns of all seats together and each "
+        "player's own turns, simulated minutes and steals; at 4 players, how the points split "
+        "between the two rounds (R18-R19).",
         charts=[
             Chart(
-                partial(figures.game_length, t["game_length"]),
-                f"Means with Student t 95% intervals over {n_games:,} games; simulated minutes "
-                "come from the SimPy table clock's think-time model.",
+                partial(figures.game_length, length),
+                "Game length and steals by player count.",
+                f"Means with Student t 95% intervals over {n_games:,} games (base rules); "
+                "'turns' counts every seat's turns together, 'turns per player' each player's "
+                "own; simulated minutes come from the SimPy table clock's think-time model.",
             )
         ],
-        tables=[Table("game_length", t["game_length"]), Table("round_shares", t["round_shares"])],
-    )
+        tables=[Table("game_length", length), Table("round_shares", t["round_shares"])],
+        summary=[
+            Heading("Game length"),
+            "Per game, Student t 95% intervals over games; `turns` is all seats together, "
+            "`turns_per_player` each player's own turns.",
+            Table("game_length", length,
+                  ["players", "metric", "n_games", "mean", "ci_low", "ci_high"]),
+        ],
+    )  # fmt: skip
 
 
 def _points(analysis: Analysis, order: list[str]) -> Section:
@@ -399,6 +505,7 @@ def _points(analysis: Analysis, order: list[str]) -> Section:
         charts = [
             Chart(
                 partial(figures.score_parts_by_count, t["score_parts"]),
+                "Where a seat's points come from at each player count.",
                 f"Every seat plays {order[0]}: mean points per seat with 95% intervals "
                 "clustered by game (CR1, statsmodels); n_games and n_seats in score_parts.",
             )
@@ -407,8 +514,9 @@ def _points(analysis: Analysis, order: list[str]) -> Section:
         charts = [
             Chart(
                 partial(figures.score_parts, t["score_parts"], int(p)),
-                f"Mean points per seat with 95% intervals clustered by game (CR1, "
-                f"statsmodels); {int(p)} players; n_games and n_seats in score_parts.",
+                f"Where each strategy's points come from at {int(p)} players.",
+                "Mean points per seat with 95% intervals clustered by game (CR1, "
+                "statsmodels); n_games and n_seats in score_parts.",
             )
             for p in sorted(t["score_parts"]["players"].unique())
         ]
@@ -435,6 +543,8 @@ def _destinations(analysis: Analysis) -> Section:
     charts = [
         Chart(
             partial(figures.destination_balance, t["destinations"]),
+            "What each destination card earns against cards of its printed points and trains "
+            "(the diagonal); flagged cards are labelled.",
             "Mean net points when kept (95% intervals with the game as the unit) against "
             "the net points expected of a card of its printed points and trains: a "
             "random-effects regression of completion (logit) on points and trains per "
@@ -515,6 +625,7 @@ def _cities(analysis: Analysis) -> Section:
         charts=[
             Chart(
                 partial(figures.big_cities, t["big_cities"]),
+                "How much more often the seats that won each big-city bonus won the game.",
                 "Win share of seats that won the bonus minus those that did not, 95% "
                 "intervals clustered by game (OLS on the holder flag, CR1 errors); a "
                 "correlation, not a cause (strong seats win bonuses too).",
@@ -525,54 +636,159 @@ def _cities(analysis: Analysis) -> Section:
 
 
 def _variants(analysis: Analysis) -> Section:
-    effects = analysis.tables["variants"]
+    """Each variant against the printed game: paired verdicts per metric, each variant's own
+    statistics (first seat's edge, strengths, length), whether it fixes the first seat's edge
+    and whether it moves the strategies."""
+    t = analysis.tables
+    effects = t["variants"]
+    charts = [
+        Chart(
+            partial(figures.variant_effects, effects),
+            "What each variant changes against the printed game, one panel per variant and "
+            "metric, each on its own scale.",
+            "Variant minus base, seat metrics averaged per game first. Paired studies: "
+            "per-game differences averaged per deal (line-ups share deals), paired t 95% "
+            "interval over deals; unpaired studies: difference of means, Welch 95% interval "
+            "(the table's method column says which). Grey band: the practical margin; the "
+            "verdict (different, practically equal, not yet known) is Bonferroni over the variants "
+            "and player counts of a metric.",
+        )
+    ]
+    if "variant_seat_edge" in t and not t["variant_seat_edge"].empty:
+        charts.append(
+            Chart(
+                partial(figures.variant_seat_edge, t["variant_seat_edge"]),
+                "Seat 0's edge over its fair share in the printed game and in each variant.",
+                "Per rule set and player count: seat 0's win share minus 1/players, one value "
+                "per game, Student t 95% intervals (tables of equal players where the study "
+                "has them, else every table); grey band: the practical margin.",
+            )
+        )
+    if "variant_ratings" in t and t["variant_ratings"]["strength"].notna().any():
+        charts.append(
+            Chart(
+                partial(figures.variant_ratings, t["variant_ratings"]),
+                "Each strategy's strength under each rule set, one panel per player count.",
+                "Plackett-Luce strengths fitted separately per rule set and player count "
+                "(log-odds, 0 = mean of the non-random strategies), Wald 95% intervals; "
+                "whether a variant moves a strategy is tested pairwise by deal in "
+                "variant_strategies.",
+            )
+        )
+    tables = [Table("variants", effects)]
+    for name in ("variant_edge_changes", "variant_strategies", "variant_seat_edge",
+                 "variant_ratings", "variant_length"):  # fmt: skip
+        if name in t:
+            tables.append(Table(name, t[name]))
     return Section(
         key="variants",
         title="What do the rule variants change?",
         intro="Each variant against the base game with the same strategies, shown only at "
         "the player counts where the variant changes the rules. In a paired study "
         '(pairing = "deals") variant game i replays base game i: the same train and '
-        "destination shuffles at setup, the same line-up and the same seat order.",
-        charts=[
-            Chart(
-                partial(figures.variant_effects, effects, m),
-                "Variant minus base, seat metrics averaged per game first. Paired "
-                "studies: per-game differences averaged per deal (line-ups share "
-                "deals), paired t 95% interval over deals; unpaired studies: "
-                "difference of means, Welch 95% interval "
-                "(the table's method column says which). A difference is significant "
-                "when its Benjamini-Hochberg q < 0.05 over all the variant comparisons; "
-                "the detectable column is the smallest difference the study finds with "
-                '80% power at the 5% level, so a non-significant bar means "no '
-                'difference larger than about that", not "no difference".',
-            )
-            for m in ("turns", "mean_score", "first_seat_win_share")
-        ],
-        tables=[Table("variants", effects)],
-        summary=variants_summary(effects),
+        "destination shuffles at setup, the same line-up and the same seat order, so the "
+        "deal is the unit of every variant comparison.",
+        charts=charts,
+        tables=tables,
+        summary=variants_summary(effects, t),
     )
 
 
-def variants_summary(effects: pd.DataFrame) -> list[Block]:
-    """Variant effects: the significant ones with their intervals, and for every variant and
-    player count the smallest difference the study could detect (80% power, 5% level)."""
-    significant = effects[effects["significant"]]
+def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block]:
+    """Variant effects: every headline comparison with its verdict, the units it rests on
+    (deals in a paired study) and what would decide it; the first seat's edge and the
+    strategies each variant moves."""
     methods = ", ".join(sorted(set(effects["method"])))
-    return [
+    shown = effects[effects["metric"].isin(["turns", "mean_score", "first_seat_win_share"])]
+    shown = shown.assign(n=shown["n_deals"].where(shown["method"] == "paired t",
+                                                  shown["n_games"]),
+                         unit=(shown["method"] == "paired t").map({True: "deals",
+                                                                  False: "games"}))  # fmt: skip
+    blocks: list[Block] = [
         Heading("Variant effects"),
-        f"Variant minus base ({methods}; Benjamini-Hochberg over all variant comparisons), "
-        "only at the player counts where a variant changes the rules.",
-        Table("variants", significant,
-              ["variant", "players", "metric", "method", "n_pairs", "base", "value",
-               "difference", "ci_low", "ci_high", "q_value"])
-        if not significant.empty
-        else "None of the variants differs significantly.",
-        "Smallest difference each comparison could detect:",
-        Table("variants",
-              effects[effects["metric"].isin(["turns", "mean_score", "first_seat_win_share"])],
-              ["variant", "players", "metric", "method", "n_games", "n_pairs", "difference",
-               "detectable", "significant"]),
+        f"Variant minus base ({methods}; Bonferroni over the variants and player counts of each "
+        "metric), only at the player counts where a variant changes the rules. `n` counts "
+        "the unit of the test (deals in a paired study); `detectable`: the smallest difference "
+        "found with 80% power at 0.05 / the family size; `needed`: units to decide at the "
+        "margin.",
+        Table("variants", shown,
+              ["variant", "players", "metric", "method", "n", "unit", "base", "value",
+               "difference", "family_low", "family_high", "verdict", "detectable", "needed"]),
     ]  # fmt: skip
+    t = t or {}
+    changes = t.get("variant_edge_changes")
+    if changes is not None and len(changes):
+        blocks += [
+            Heading("Does a variant fix the first seat's edge?", 3),
+            Table("variant_edge_changes", changes,
+                  ["variant", "players", "change", "base_edge", "variant_edge", "difference",
+                   "family_low", "family_high", "tables"]),
+        ]  # fmt: skip
+    moved = t.get("variant_strategies")
+    if moved is not None and len(moved):
+        hits = moved[moved["verdict"] == "different"]
+        blocks += [
+            Heading("Does a variant change which strategy wins? (paired by deal, Bonferroni over "
+                    "the "
+                    "strategies of a variant and player count)", 3),
+            Table("variant_strategies", hits,
+                  ["variant", "players", "strategy", "base", "value", "difference", "family_low",
+                   "family_high", "p_adjusted"])
+            if len(hits)
+            else "No evidence that any variant changes a strategy's win share "
+            f"(smallest Bonferroni p = {moved['p_adjusted'].min():.2g}).",
+        ]  # fmt: skip
+    return blocks
+
+
+def _sweeps(analysis: Analysis) -> Section:
+    """Each sweep: its sentence first, then its figure: each metric against the swept value
+    on the same deals."""
+    frames = analysis.sweep_tables
+    charts, intro = [], []
+    for sweep in analysis.sweeps:
+        text = sweeps.sentence(sweep, frames)
+        intro.append(text)
+        printed = ", ".join(str(v) for v in sweep.printed)
+        charts.append(
+            Chart(
+                partial(sweeps.sweep_figure, frames, sweep),
+                f"Sweep {sweep.name}: each metric's change from the printed value ({printed}, "
+                "dotted) at every swept value, one line per player count.",
+                "Each value is a variant replaying the printed game's deals (same seed, "
+                "line-up and seat order); per metric and player count, the value minus the "
+                "printed value averaged per deal, Student t over deals, intervals simultaneous "
+                "over the sweep's values and player counts (Bonferroni, the `family` column); "
+                "verdicts against each metric's practical margin.",
+                lead=text,
+            )
+        )
+    tables = [Table(f"sweep_{metric}", frame) for metric, frame in frames.items()]
+    summary: list[Block] = [Heading("Sweeps")]
+    for sweep, text in zip(analysis.sweeps, intro, strict=True):
+        rows = [
+            frame[(frame["sweep"] == sweep.name) & ~frame["printed"]].assign(metric=metric)
+            for metric, frame in frames.items()
+            if metric != "win_share"
+        ]
+        rows = [r for r in rows if len(r)]
+        summary += [Heading(f"Sweep {sweep.name}", 3), text]
+        if rows:
+            summary.append(
+                Table("sweeps", pd.concat(rows, ignore_index=True),
+                      ["metric", "value", "players", "deals", "difference", "ci_low", "ci_high",
+                       "verdict"])
+            )  # fmt: skip
+    return Section(
+        key="sweeps",
+        title="What do the swept values change?",
+        intro="A sweep plays one printed number at several values, each on the printed game's "
+        "deals, so every value is compared with the printed one deal by deal. These values "
+        "are shown here only, not among the rule variants.",
+        charts=charts,
+        tables=tables,
+        summary=summary,
+    )
 
 
 def _designers(analysis: Analysis) -> Section:
@@ -585,16 +801,19 @@ def _designers(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.first_seat_advantage, t["first_seat"]),
-                "Tables where every seat holds the same non-random strategy: seat 1 (plays "
+                "Seat 0's edge over its fair share at tables of equal players.",
+                "Tables where every seat holds the same non-random strategy: seat 0 (plays "
                 "first, R6) win rate minus the fair share 1/players, one value per game; bars: "
-                "Student t 95% intervals over games; the hover gives the smallest advantage "
-                "the games could detect (80% power, 5% level).",
+                "Student t 95% intervals over games; Holm over every player count and mirrored "
+                "strategy together; the hover gives the smallest advantage the games could "
+                "detect (80% power at that family's level).",
             )
         )
     if not t["margin_distribution"].empty:
         charts.append(
             Chart(
                 partial(figures.score_margins, t["margin_distribution"]),
+                "How far the winner finished ahead of the runner-up.",
                 "Winner's score minus the runner-up's, one per game (0: the top score is "
                 "shared and R22's tie-break decides). score_margins: mean (Student t), median "
                 "(order-statistic interval, scipy quantile_test), tie rate (Wilson), over games.",
@@ -604,6 +823,8 @@ def _designers(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.card_contribution, t["card_contribution_shown"]),
+                "Which destination cards go with winning when completed, and with losing when "
+                "failed.",
                 "Per card and player count, among the seats that kept it: win rate of those "
                 "that completed it minus those that failed it; the 5 largest and 5 smallest "
                 "per player count (at least 10 seats of each; all cards in card_contribution). "
@@ -616,12 +837,14 @@ def _designers(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.meta_game, t["meta_game"]),
+                "The mix of strategies no single strategy can exploit at 2 players.",
                 "The symmetric 2-player zero-sum game whose payoff is P(row strategy finishes "
                 "ahead of column strategy) - 0.5 (R22 order, ties one half): its Nash mix by "
                 "linear programming (scipy linprog). Bars: mean over "
                 f"{int(t['meta_game']['draws'].iloc[0])} game-level bootstrap draws (each "
-                "pair's games resampled, seeded), 95% percentile intervals; the equilibrium "
-                "need not be unique, so read share_positive in the table.",
+                "pair's games resampled, seeded), 95% percentile intervals, left off where they "
+                "span nearly 0-100% (the data do not pin that weight); the equilibrium need "
+                "not be unique, so read share_positive in the table.",
             )
         )
     know = players_know(analysis)
@@ -690,6 +913,7 @@ def _skill(analysis: Analysis) -> Section:
     charts = [
         Chart(
             partial(figures.skill_pairs, pairs, int(players)),
+            f"At {int(players)} players, how often the stronger of each pair finished ahead.",
             f"{int(players)} players: for each pair of strategies that sat at the same tables, "
             "the share of those games in which the stronger one finished ahead of the other "
             "(R22 order; a tie counts one half; a game counts once however many seats each "
@@ -702,6 +926,7 @@ def _skill(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.skill_share, share),
+                "How much of the spread of seat scores the seated strategy explains.",
                 "Share of the variance of seat scores explained by the seated strategy (eta "
                 "squared: between-strategy over total sum of squares, per player count); bars: "
                 f"95% percentile intervals from {int(share['draws'].iloc[0])} bootstrap draws "
@@ -715,6 +940,7 @@ def _skill(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.memory_value, paired, "win_share difference"),
+                "What perfect memory of one's own pile is worth in win share.",
                 f"Win share of {pair[0] if pair else skill.PERFECT} minus "
                 f"{pair[1] if pair else skill.HUMAN} in the same seat of line-ups that differ "
                 "only by that swap, replaying the same deals (pairing = deals): differences "
@@ -726,6 +952,8 @@ def _skill(analysis: Analysis) -> Section:
         charts.append(
             Chart(
                 partial(figures.search_ranking, ranking),
+                "Whether the scripted strategies rank alike against scripted and against "
+                "search opponents.",
                 "Each scripted strategy (random left out): x, the share of its head-to-head "
                 "comparisons won against scripted opponents in games without a search player; "
                 "y, against the search seats of games with one; each averaged per game, "
@@ -806,37 +1034,53 @@ def _skill_summary(t: dict[str, pd.DataFrame], pair: tuple[str, str] | None) -> 
 
 
 def _convergence(analysis: Analysis, colours: dict[str, str]) -> Section:
-    """How the key estimates settle with the games played (or a sentence, when too few)."""
+    """How the key estimates settle with the games played (or a sentence, when too few), and
+    how many games the next study needs to detect a change of a given size."""
     base = analysis.seats[analysis.seats["variant"] == "base"]
     base = base if len(base) else analysis.seats
     frame = power.key_convergence(base)
+    plan = planning.planning(base, analysis.tables["variants"])
     n_games = int(base[["cell", "game_index"]].drop_duplicates().shape[0])
     what = (
         "each strategy's win rate"
-        if frame.empty or set(frame["strategy"]) != {"seat 1"}
+        if frame.empty or set(frame["strategy"]) != {"seat 0"}
         else "the first seat's win rate (every seat plays the same strategy)"
     )
+    plan_blocks: list[Block] = [
+        Heading("How many games does a question need?"),
+        planning.planning_sentence(plan),
+        Table("planning", plan,
+              ["players", "metric", "change", "games_unpaired", "deals_paired", "lineups",
+               "family"]),
+    ] if len(plan) else []  # fmt: skip
+    title = "Have the estimates settled, and how many games does a question need?"
+    tables = [Table("planning", plan)] if len(plan) else []
     if n_games < power.MIN_CONVERGENCE_GAMES or frame.empty:
         return Section(
             key="convergence",
-            title="Have the estimates settled?",
+            title=title,
             intro=f"Only {n_games:,} games: too few to show how {what} settles with the number "
-            f"of games (the figure needs {power.MIN_CONVERGENCE_GAMES} or more).",
+            f"of games (the figure needs {power.MIN_CONVERGENCE_GAMES} or more). "
+            + planning.planning_sentence(plan),
+            tables=tables,
+            summary=plan_blocks,
         )
     return Section(
         key="convergence",
-        title="Have the estimates settled?",
+        title=title,
         intro=f"Cumulative estimate of {what} against the games played at each player count, "
         "in game-index order (the same on every run). Where a line is flat and its band no "
         "longer narrows, more games change little; a band still wide says the study is small "
-        "for that question.",
+        "for that question. " + planning.planning_sentence(plan),
         charts=[
             Chart(
                 partial(figures.convergence, frame, colours),
+                f"How {what} settles as games accumulate.",
                 "Cumulative win rate (a game's shared win split) after each number of games "
                 "played at that player count, with its Wilson 95% interval over the games it "
                 "sat in; dotted line: 1/players. The band narrows as 1/sqrt(games).",
             )
         ],
-        tables=[Table("convergence", frame)],
+        tables=[Table("convergence", frame), *tables],
+        summary=plan_blocks,
     )

@@ -12,8 +12,8 @@ import pandas as pd
 
 from .skill import search_labels
 
-# Short quotes from the project's rules digest (rulings.md), by ruling number: every ruling
-# the report cites is quoted in it (a reader should not need the digest at hand).
+# Short quotes from the project's rules digest (docs/rules/rulings.md), by ruling number:
+# every ruling the report cites is quoted in it (a reader should not need the digest at hand).
 RULINGS = {
     6: 'Seat 0 starts (the rulebook\'s "youngest player"); play goes clockwise (seat order).',
     9: "Perfect recall: the circulation pile is face down, hidden from everyone including its "
@@ -39,7 +39,7 @@ RULINGS = {
     "bonuses won; a tie still standing is a shared win.",
 }
 
-# cardgame-rulebook-fr.txt: the circulation pile is hidden even from its owner
+# docs/rules/cardgame-rulebook-fr.txt: the circulation pile is hidden even from its owner
 RULEBOOK_HIDDEN = "restent cachées de tous, y compris du joueur qui les a mises en circulation"
 
 # The question each built-in study asks and the section keys that answer it, first.
@@ -59,6 +59,10 @@ QUESTIONS = {
     "variants": (
         "What does each rule variant change against the printed game?",
         ["variants", "strongest", "convergence", "seats", "players", "points"],
+    ),
+    "sweeps": (
+        "What does each swept value change against the printed game?",
+        ["sweeps", "variants", "seats", "strongest", "convergence", "players", "points"],
     ),
     "skill": (
         "How far apart are the players, from random through the heuristics to search, how "
@@ -97,6 +101,8 @@ def study_info(study: dict, seats: pd.DataFrame) -> StudyInfo:
     description = str(study.get("description") or "") or _builtin_description(name)
     if name in QUESTIONS:
         kind = name
+    elif study.get("sweeps"):
+        kind = "sweeps"
     elif len(study.get("variants") or {}) > 1:
         kind = "variants"
     elif _seats_search(study, seats):
@@ -214,7 +220,7 @@ def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:
         "What the simulated players know: "
         + recall
         + "The printed rulebook hides that pile even from its owner: the cards "
-        f'"{RULEBOOK_HIDDEN}" (cardgame-rulebook-fr.txt). '
+        f'"{RULEBOOK_HIDDEN}" (docs/rules/cardgame-rulebook-fr.txt). '
         "Players who know exactly which train cards they have in circulation rarely keep a "
         "destination they cannot reach"
         + (f": here they completed {shown} of the destinations they kept" if shown else "")
@@ -225,11 +231,9 @@ def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:
 
 
 def for_people(frame: pd.DataFrame) -> pd.DataFrame:
-    """A table as shown to a reader: seats numbered from 1 (seat 1 plays first), counts as
-    integers."""
+    """A table as shown to a reader: counts as integers. Seats keep the one numbering used
+    everywhere (command line, records, docs: seat 0 plays first, R6)."""
     out = frame.copy()
-    if "seat" in out:
-        out["seat"] = out["seat"].astype(int) + 1
     for column in out.columns:
         is_count = column.startswith("n_") or column in (
             "offered",
@@ -237,6 +241,14 @@ def for_people(frame: pd.DataFrame) -> pd.DataFrame:
             "games",
             "kept_games",
             "successes",
+            "n",
+            "needed",
+            "games_unpaired",
+            "deals_paired",
+            "deals",
+            "lineups",
+            "family",
+            "family_size",
         )
         if is_count and pd.api.types.is_numeric_dtype(out[column]):
             values = out[column]

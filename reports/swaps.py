@@ -6,26 +6,26 @@ line-ups that differ in one strategy (A in one, B in the other, the same opponen
 compare A with B on identical deals against identical opponents: the swapped strategy's win
 share and score, per deal, paired. Differences from every such pair of line-ups (every set of
 common opponents) are averaged per deal, so the deal is the unit: a t interval and paired
-t-test over deals, Holm over the pairs of a player count (docs/statistics.md).
+t-test over deals, each with its verdict against the margin, Bonferroni over the pairs of a
+player count and metric (docs/statistics.md).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 
 from .differences import paired_difference
-from .intervals import adjust
+from .margins import DEFAULT_MARGINS, judge, mde
 
 SWAP_COLUMNS = [
     "players", "strategy", "opponent", "metric", "n_contexts", "n_deals", "n_pairs",
     "difference", "ci_low", "ci_high", "p_value", "p_adjusted", "significant", "detectable",
     "method",
 ]  # fmt: skip
-METRICS = {"win_share": "win_share", "score": "score"}
-METHOD = "paired t over deals (line-ups swapping one strategy), Holm per player count"
+METRICS = {"win_share": "win_share", "score": "score"}  # metric -> its margin (margins.py)
+METHOD = "paired t over deals (line-ups swapping one strategy), Bonferroni per player count"
 
 
 def _per_game(seats: pd.DataFrame) -> pd.DataFrame:
@@ -59,7 +59,9 @@ def _by_deal(games: pd.DataFrame, strategy: str) -> pd.DataFrame:
     return mine.groupby("seed")[list(METRICS)].mean()
 
 
-def lineup_swaps(seats: pd.DataFrame, pairing: str) -> pd.DataFrame:
+def lineup_swaps(
+    seats: pd.DataFrame, pairing: str, margins: dict[str, float] | None = None
+) -> pd.DataFrame:
     """Per player count and pair of strategies (A, B): A's win share (and score) minus B's in
     the same seat of line-ups that differ only by that swap, on the same deals. Empty unless
     the study is paired."""
@@ -95,9 +97,17 @@ def lineup_swaps(seats: pd.DataFrame, pairing: str) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame(columns=SWAP_COLUMNS)
     table = pd.DataFrame(rows)
-    table["p_adjusted"] = np.nan
-    for _, index in table.groupby(["players", "metric"]).groups.items():
-        table.loc[index, "p_adjusted"] = adjust(table.loc[index, "p_value"]).to_numpy()
+    margins = margins or DEFAULT_MARGINS
+    table = pd.concat(
+        judge(part, margins[metric], ["players"], df="df", n="n_deals",
+              family_name=f"{metric}: the swapped pairs at one player count")
+        for metric, part in table.groupby("metric", sort=False)
+    ).sort_index()  # fmt: skip
     table["significant"] = table["p_adjusted"] < 0.05
+    # the smallest difference found with 80% power at the family's level 0.05/m
+    table["detectable"] = [
+        mde(se, m) for se, m in zip(table["se"], table["family_size"], strict=True)
+    ]
     table["method"] = METHOD
-    return table[[c for c in SWAP_COLUMNS if c in table.columns]].reset_index(drop=True)
+    columns = SWAP_COLUMNS + [c for c in table.columns if c not in SWAP_COLUMNS]
+    return table[[c for c in columns if c in table.columns]].reset_index(drop=True)

@@ -16,11 +16,16 @@ yet known*.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
+
+from .margins import interval_verdict, margins_of
+
+if TYPE_CHECKING:
+    from sims.results import Results
 
 # metric -> (label a designer reads, unit, practical margin)
 METRICS: dict[str, tuple[str, str, float]] = {
@@ -34,6 +39,13 @@ METRICS: dict[str, tuple[str, str, float]] = {
     "points_per_game": ("points it earns per game (net)", "points", 0.25),
 }
 PERCENT = {"first_seat_edge", "win_share", "keep_rate", "completion"}
+CARD_METRICS = {"keep_rate", "completion", "points_per_game"}  # of the swept ticket
+# metric -> the study's practical margin that overrides the default above (reports/margins.py)
+MARGIN_OF = {
+    "first_seat_edge": "win_share", "mean_score": "score", "margin": "score", "turns": "turns",
+    "win_share": "win_share", "keep_rate": "win_share", "completion": "win_share",
+    "points_per_game": "points_per_game",
+}  # fmt: skip
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#ff7f0e", 4: "#2ca02c"}  # one colour per player count
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash")  # strategies, in win share
 
@@ -61,6 +73,11 @@ def sweeps_of(study: dict[str, Any]) -> list[SweepInfo]:
         return []
     from sims.study import from_dict
 
+    study = dict(study)
+    if study.get("lineups") is not None and not study.get("pool"):
+        study.pop("pool", None)  # a line-up study's manifest writes "pool": [] beside them
+    if study.get("lineups") is None:
+        study.pop("lineups", None)
     built = from_dict(study, "manifest")
     return [SweepInfo(s.name, s.parameters, s.points, s.printed) for s in built.sweeps.values()]
 
@@ -121,15 +138,21 @@ def _paired(
 
 
 def verdict(low: float, high: float, margin: float) -> str:
-    """The interval against the practical margin: a change inside the margin is
-    negligible even when real; otherwise one that excludes no change is different."""
-    if not np.isfinite(low) or not np.isfinite(high):
-        return "not yet known"
-    if -margin <= low and high <= margin:
-        return "practically equal"
-    if low > 0 or high < 0:
-        return "different"
-    return "not yet known"
+    """The interval against the practical margin (reports/margins.py, ``interval_verdict``):
+    a change inside the margin is negligible even when real; otherwise one that excludes no
+    change is different."""
+    return interval_verdict(low, high, margin)
+
+
+def sweep_tables(results: Results) -> dict[str, pd.DataFrame]:
+    """The sweeps of a results folder as one tidy frame per metric (``sweep_frames``), with
+    the study's own margins: ``sweep_tables(load_results(folder))["turns"]``. Empty when the
+    study has no sweeps."""
+    sweeps = sweeps_of(results.study)
+    if not sweeps:
+        return {}
+    return sweep_frames(results.games, results.seats, results.destinations, sweeps,
+                        margins=margins_of(results.study))  # fmt: skip
 
 
 def sweep_frames(
@@ -138,10 +161,12 @@ def sweep_frames(
     destinations: pd.DataFrame,
     sweeps: list[SweepInfo],
     base: str = "base",
+    margins: dict[str, float] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """One tidy frame per metric: a row per sweep, value, player count (and strategy for
     win share), with the level, the paired difference from the printed value, its 95%
-    interval, the deals it rests on and the verdict against the metric's margin."""
+    interval, the deals it rests on and the verdict against the metric's margin (the
+    study's ``margins`` where given, else ``METRICS``)."""
     per_game = _per_game(games, seats)
     s = seats.merge(per_game[["variant", "players", "cell", "seed", "game_index"]])
     per_deal = {
@@ -171,12 +196,19 @@ def sweep_frames(
                 level = 1 - 0.05 / family[metric]
                 for row in _paired(frame, variant, base, metric, _extra(metric), level):
                     low, high = row["ci_low"], row["ci_high"]
-                    margin = METRICS[metric][2]
+                    margin = _practical_margin(metric, margins)
                     out[metric].append(
                         {**labels, **row, "family": family[metric],
-                         "verdict": verdict(low, high, margin)}
+                         "margin": margin, "verdict": verdict(low, high, margin)}
                     )  # fmt: skip
     return {m: pd.DataFrame(rows) for m, rows in out.items() if rows}
+
+
+def _practical_margin(metric: str, margins: dict[str, float] | None) -> float:
+    """The metric's practical margin: the study's (margins.py) where it sets one."""
+    if margins and MARGIN_OF.get(metric) in margins:
+        return float(margins[MARGIN_OF[metric]])
+    return METRICS[metric][2]
 
 
 def _extra(metric: str) -> list[str]:
@@ -214,8 +246,13 @@ def sentence(sweep: SweepInfo, frames: dict[str, pd.DataFrame]) -> str:
         biggest = part.loc[part["difference"].abs().idxmax()]
         scale = 100 if metric in PERCENT else 1
         unit = " points" if metric in PERCENT else ""
+        label = METRICS[metric][0]
+        if metric in CARD_METRICS and sweep.card is not None:
+            from .destinations import card_label
+
+            label = f"{card_label(sweep.card)}'s {label}"
         moved.append(
-            f"{METRICS[metric][0]} by up to {biggest['difference'] * scale:+.1f}{unit} "
+            f"{label} by up to {biggest['difference'] * scale:+.1f}{unit} "
             f"(at {_value(biggest)}, {int(biggest['players'])} players: "
             f"{biggest['ci_low'] * scale:+.1f} to {biggest['ci_high'] * scale:+.1f})"
         )
@@ -244,6 +281,8 @@ def sweep_figure(frames: dict[str, pd.DataFrame], sweep: SweepInfo) -> Any:
     printed value with its simultaneous interval: one panel per metric, a line per player
     count (and strategy, for win share; and second value, on a grid)."""
     from plotly.subplots import make_subplots
+
+    from .figures import themed
 
     shown = [m for m in METRICS if m in frames and (frames[m]["sweep"] == sweep.name).any()]
     fig = make_subplots(
@@ -296,10 +335,9 @@ def sweep_figure(frames: dict[str, pd.DataFrame], sweep: SweepInfo) -> Any:
         title=f"Sweep {sweep.name}: difference from the printed value ({sweep.printed[0]}, "
         "dotted line), same deals, simultaneous 95% intervals",
         height=260 * len(shown) + 120,
-        template="plotly_white",
         margin={"t": 90},
     )
-    return fig
+    return themed(fig)
 
 
 def _panel_title(metric: str) -> str:

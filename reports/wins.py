@@ -1,7 +1,8 @@
 """Win rates and head-to-head: how often a strategy wins its games, against the field of
 equally strong strategies, and how often it finishes ahead of each other strategy at the same
-tables. The game is the unit; comparisons are Holm-corrected over each family
-(docs/statistics.md).
+tables. The game is the unit; the head-to-head tests are Holm-corrected over the pairs of a
+player count, each strategy's excess over the field Bonferroni-corrected over the strategies
+of a player count with a verdict against the practical margin (docs/statistics.md).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import ALPHA, GAME, adjust, one_sample, wilson
+from .margins import DEFAULT_MARGINS, judge
 
 BASELINES = frozenset({"random"})  # reference players: never part of the "field" or the anchor
 CORRECTION = "Holm"
@@ -48,15 +50,16 @@ def _record_note(wins: float, n_games: int, fair: float) -> str:
     return ""
 
 
-def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
+def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> pd.DataFrame:
     """Win rate per strategy and player count, the game as unit: ``rate`` is the share of its
     games it won (its seats' win shares summed per game; a k-way shared win counts 1/k), with
     a Wilson interval over ``n_games``.
 
     ``fair`` is its seats / players (a strategy no better than its table); ``field`` is the
     share it would win if all non-random seats were equally strong, and ``vs_field`` its
-    excess over that, paired per game (t interval over games), tested against 0 with Holm's
-    correction over the strategies of each player count (``p_adjusted``, ``significant``).
+    excess over that, paired per game (t interval over games), tested against 0 with
+    Bonferroni over the strategies of each player count (``p_adjusted``, ``significant``) and
+    judged against the win-share margin (``verdict``, reports/margins.py).
 
     Games in which a strategy held every seat tell nothing about it: they are left out
     (``n_alone`` counts them) unless it never met another strategy.
@@ -92,9 +95,14 @@ def win_rates(seats: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table["p_adjusted"] = table.groupby("players")["p_value"].transform(adjust)
+    table["df"] = table["n_games"] - 1.0
+    table = judge(
+        table, (margins or DEFAULT_MARGINS)["win_share"], ["players"], estimate="vs_field",
+        low="vs_field_ci_low", high="vs_field_ci_high", df="df",
+        family_name="the strategies at one player count",
+    )  # fmt: skip
     table["significant"] = table["p_adjusted"] < ALPHA
-    table["correction"] = f"{CORRECTION} over the strategies at each player count"
+    table["correction"] = "Bonferroni over the strategies at each player count"
     return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)
 
 

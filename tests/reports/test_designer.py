@@ -375,7 +375,7 @@ def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
     analysis = analyse(load_results(tmp_path / "r"))
     row = analysis.tables["first_seat"].iloc[0]
     assert row["strategy"] == "planner" and row["n_games"] == 12
-    assert "at 2 players (planner at every seat) seat 1 wins" in first_seat_equals(analysis)[0]
+    assert "at 2 players (planner at every seat) seat 0 wins" in first_seat_equals(analysis)[0]
     section = next(s for s in build(analysis).sections if s.key == "designers")
     titles = [chart.figure.layout.title.text for chart in section.charts]
     assert "First-seat advantage among equal players" in titles

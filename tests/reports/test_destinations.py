@@ -280,6 +280,10 @@ def test_figure_puts_flagged_cards_at_their_expected_value(planted_table):
     fig = figures.destination_balance(planted_table)
     (flagged,) = [t for t in fig.data if t.name == "flagged"]
     rows = planted_table[planted_table["flag"] != ""]
-    assert sorted(flagged.text) == sorted(f"#{i}" for i in rows["destination_id"])
+    labels = rows["label"] + " (" + rows["points"].astype(int).astype(str) + ")"
+    assert sorted(flagged.text) == sorted(labels)  # "#46 Seattle-Miami (22)": card, points
+    assert "#46 Seattle-Miami (22)" in flagged.text
+    everyone = [t for t in fig.data if t.name in ("flagged", "in line")]
+    assert all(len(t.hovertext) == len(t.x) for t in everyone)  # every card named on hover
     assert sorted(flagged.x) == pytest.approx(sorted(rows["expected"]))
     assert sorted(flagged.y) == pytest.approx(sorted(rows["net_mean"]))

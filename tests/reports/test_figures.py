@@ -17,15 +17,35 @@ def test_win_rate_bars_hold_the_rates_and_intervals(analysis):
 
 
 def test_rating_points_are_the_strengths_per_player_count(analysis):
-    # was: one pooled trace; ratings are now per player count, one trace each
+    # one trace per player count; a baseline far below the rest is drawn apart, value written
     table = analysis.tables["ratings"].dropna(subset=["strength"])
     fig = figures.ratings(table)
-    assert len(fig.data) == table["players"].nunique()
-    for trace in fig.data:
-        rows = table[table["players"] == int(trace.name.split()[0])]
+    apart = figures._off_scale(table)
+    counts = [t for t in fig.data if t.name.endswith("players")]
+    assert len(counts) == table["players"].nunique()
+    for trace in counts:
+        rows = table[(table["players"] == int(trace.name.split()[0]))]
+        rows = rows.drop(index=apart.index, errors="ignore")
         assert dict(zip(trace.y, trace.x, strict=True)) == pytest.approx(
             dict(zip(rows["strategy"], rows["strength"], strict=True))
         )
+    for _, row in apart.iterrows():
+        (off,) = [t for t in fig.data if t.name.startswith("off scale")]
+        assert any(f"{row['strength']:+.2f}" in text for text in off.text)
+
+
+def test_a_random_baseline_does_not_squash_the_rating_axis():
+    import pandas as pd
+
+    table = pd.DataFrame({
+        "players": [2] * 4, "strategy": ["a", "b", "c", "random"],
+        "strength": [0.3, 0.0, -0.3, -3.0], "ci_low": [0.1, -0.2, -0.5, -3.5],
+        "ci_high": [0.5, 0.2, -0.1, -2.5], "n_tables": 100, "note": "",
+    })  # fmt: skip
+    fig = figures.ratings(table)
+    low, high = fig.layout.xaxis.range
+    assert low > -1.0 and high < 1.0  # the axis spans the strategies, not the baseline
+    assert "random" in figures.ratings_apart(table) and "-3.00" in figures.ratings_apart(table)
 
 
 def test_head_to_head_heatmap_is_the_matrix(analysis):
@@ -36,6 +56,39 @@ def test_head_to_head_heatmap_is_the_matrix(analysis):
     here = table[table["players"] == 4]
     expected = here[(here["strategy"] == "planner") & (here["opponent"] == "random")]
     assert trace.z[row][col] == pytest.approx(expected["rate"].iloc[0])
+    assert trace.text[row][col].startswith(f"{100 * expected['rate'].iloc[0]:.0f}%")
+
+
+def test_head_to_head_is_ordered_by_strength_with_numbers_and_a_scale_without_random(analysis):
+    table, ratings = analysis.tables["head_to_head"], analysis.tables["ratings"]
+    fig = figures.head_to_head(table, 4, ratings)
+    (trace,) = fig.data
+    rated = ratings[(ratings["players"] == 4)].dropna(subset=["strength"])
+    rated = rated.sort_values("strength", ascending=False)["strategy"].tolist()
+    assert [s for s in trace.y if s in rated] == rated  # strongest first
+    assert fig.layout.meta["own_order"]  # the report's alphabetical order is not imposed
+    assert all(cell for r, row in enumerate(trace.text) for c, cell in enumerate(row) if r != c
+               and trace.z[r][c] is not None)  # fmt: skip
+    fair = table[(table["players"] == 4) & ~table["strategy"].eq("random")
+                 & ~table["opponent"].eq("random")]  # fmt: skip
+    spread = max((fair["rate"] - 0.5).abs().max(), 0.05)
+    assert trace.zmax == pytest.approx(0.5 + min(spread, 0.5))
+
+
+def test_percentage_ticks_never_repeat():
+    assert figures.percent_format([0.0, 0.04]) == ".1%"  # 0.5% steps keep a decimal
+    assert figures.percent_format([0.0, 0.6]) == ".0%"
+    assert figures.percent_format([-0.02, 0.03], signed=True) == "+.1%"
+
+
+def test_meta_game_leaves_out_intervals_that_span_everything():
+    import pandas as pd
+
+    table = pd.DataFrame({"strategy": ["a", "b"], "weight": [1.0, 0.0], "boot_mean": [0.5, 0.5],
+                          "ci_low": [0.0, 0.3], "ci_high": [1.0, 0.7], "share_positive": [0.6, 0.5],
+                          "draws": 200})  # fmt: skip
+    bar = figures.meta_game(table).data[0]
+    assert list(bar.error_y.array) == pytest.approx([0.0, 0.2])
 
 
 def test_seat_figure_has_one_line_per_player_count(analysis):
@@ -43,7 +96,8 @@ def test_seat_figure_has_one_line_per_player_count(analysis):
     fig = figures.seat_advantage(table)
     assert len(fig.data) == table["players"].nunique()
     four = next(t for t in fig.data if t.name == "4 players")
-    assert list(four.x) == [1, 2, 3, 4]
+    assert list(four.x) == [0, 1, 2, 3]  # seat 0 plays first, as everywhere
+    assert "seat 0 plays first" in fig.layout.xaxis.title.text
 
 
 def test_destination_figure_marks_flagged_cards(analysis):
@@ -56,11 +110,16 @@ def test_destination_figure_marks_flagged_cards(analysis):
     assert flagged == int((table["flag"] != "").sum())
 
 
-def test_variant_figure_shows_differences(analysis):
+def test_variant_figure_shows_differences_each_panel_on_its_own_scale(analysis):
     table = analysis.tables["variants"]
-    fig = figures.variant_effects(table, "turns")
-    rows = table[table["metric"] == "turns"]
-    assert sum(len(t.y) for t in fig.data if t.type == "bar") == len(rows)
+    fig = figures.variant_effects(table)
+    rows = table[table["metric"].isin(figures.VARIANT_METRICS)]
+    assert sum(len(t.y) for t in fig.data) == len(rows)
+    # one panel per metric and variant, none sharing its y axis with another
+    axes = {t.yaxis for t in fig.data}
+    assert len(axes) == rows.groupby(["metric", "variant"]).ngroups
+    assert all(getattr(fig.layout, name).matches is None for name in fig.layout
+               if name.startswith("yaxis"))  # fmt: skip
 
 
 def test_penalties_are_drawn_below_zero_with_their_interval(analysis):

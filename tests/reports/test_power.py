@@ -82,5 +82,5 @@ def test_seat_convergence_for_a_table_of_one_strategy():
     seats = _seats(60).assign(strategy="a")
     assert power.convergence(seats).empty  # alone at every table: nothing to compare
     frame = power.key_convergence(seats)
-    assert set(frame["strategy"]) == {"seat 1"}
+    assert set(frame["strategy"]) == {"seat 0"}
     assert frame.sort_values("games")["n_games"].iloc[-1] == 60

@@ -26,7 +26,8 @@ def test_report_is_self_contained_with_plotly_once(report_file):
     start = text.index("<script type='text/javascript'>")
     outside = text[:start] + text[text.index("</script></head>", start) :]
     assert "src=" not in outside  # nothing is loaded from elsewhere
-    assert "Headline findings" in text and "Strongest strategy" in text
+    assert "<h2>Summary</h2>" in text and "Strongest strategy" in text
+    assert "Findings in full" in text
     assert 'download="win_rates.csv"' in text and "data:text/csv" in text
     for question in (
         "Which strategy is strongest?",
@@ -37,8 +38,20 @@ def test_report_is_self_contained_with_plotly_once(report_file):
         "What do the rule variants change?",
     ):
         assert question in text
-    assert "not significant" in text  # a small study: some results are said to be so
+    assert "no evidence of a difference" in text  # a small study: a non-rejection, in words
+    assert "not significant" not in text
     assert "Game length by player count" in text and "round 1 brings" in text
+    assert "per player" in text  # turns labelled: all seats together, and each player's own
+
+
+def test_report_says_each_stage_as_it_goes(results_folder, tmp_path, capsys):
+    assert main(["report", str(results_folder), "--out", str(tmp_path / "r.html")]) == 0
+    captured = capsys.readouterr()
+    stages = [line for line in captured.err.splitlines() if line.startswith("report: ")]
+    assert len(stages) >= 6  # never silent for long on a loaded machine
+    assert any("reading" in line for line in stages) and any("figures" in line for line in stages)
+    assert all(line.endswith(" s)") for line in stages)
+    assert " s" in captured.out.splitlines()[-1]  # the total time
 
 
 def test_markdown_summary(results_folder, tmp_path):
@@ -58,6 +71,7 @@ def test_markdown_summary(results_folder, tmp_path):
     )
     text = out.read_text()
     assert text.startswith("# Ticket to Ride")
+    assert text.split("\n\n")[1] == "## Summary"  # the answers first, as on the page
     assert "| rank | strategy | strength |" in text
 
 

@@ -67,7 +67,8 @@ def test_a_planted_effect_is_found_paired_and_its_interval_is_narrower_than_welc
     assert paired.loc["turns", "method"] == "paired t"
     assert paired.loc["turns", "n_pairs"] == 40
     assert paired.loc["turns", "significant"]
-    assert paired.loc["turns", "correction"] == "Benjamini-Hochberg"
+    assert paired.loc["turns", "correction"].startswith("Bonferroni")
+    assert paired.loc["turns", "verdict"] == "different"
     unpaired = variants.variant_effects(games.drop(columns="seed"), seats).set_index("metric")
     assert unpaired.loc["turns", "method"] == "Welch t"
     assert not unpaired.loc["turns", "significant"]
@@ -144,14 +145,15 @@ def test_findings_name_the_paired_method_and_what_the_study_could_detect(paired_
 
     analysis = analyse(paired_results)
     lines = variant_lines(analysis)
-    assert len(lines) == 2 and all("paired t on" in line for line in lines)
-    assert all("Benjamini-Hochberg" in line for line in lines)
-    quiet = [line for line in lines if "no significant difference" in line]
-    assert all("could have detected" in line for line in quiet)
-    one_round = next(line for line in lines if "one-round" in line)
+    main = [line for line in lines if "against the printed game" in line]
+    assert len(main) == 2 and all("paired t on" in line for line in main)
+    assert all("Bonferroni over the variants and player counts" in line for line in main)
+    assert all("**not yet known**" not in line or "would decide at" in line for line in main)
+    one_round = next(line for line in main if "one-round" in line)
     assert "at 2p" not in one_round  # played at 4 players only
-    text = "\n".join(blocks(variants_summary(analysis.tables["variants"])))
+    text = "\n".join(blocks(variants_summary(analysis.tables["variants"], analysis.tables)))
     assert "detectable" in text and "paired t" in text
+    assert "| deals |" in text  # the unit of a paired test is the deal, not the game
 
 
 def test_pairing_narrows_a_real_interval_at_equal_games(paired_results, tmp_path):

@@ -1,0 +1,111 @@
+"""Sweeps in the report: a section with, per sweep, its sentence, then its figure and a
+one-sentence caption; a summary row per sweep; the swept values kept out of the ordinary
+variant section; the frames from Python (``reports.sweeps.sweep_tables``)."""
+
+import re
+from html import escape
+
+import pytest
+
+from reports import margins
+from reports.sweeps import sentence, sweep_tables
+
+STUDY = {
+    "name": "what-if", "seed": 5, "players": [2], "lineups": [["planner", "thief"]],
+    "games_per_cell": 30, "batch_size": 30,
+    "sweeps": {
+        "x": {"parameter": "destinations.24.points", "values": [8, 12, 16]},
+        "y": {"parameter": "destinations_drawn", "values": [2, 4, 6]},
+    },
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    from sims.results import load_results
+    from sims.runner import run
+    from sims.study import from_dict
+
+    folder = tmp_path_factory.mktemp("sweep") / "r"
+    run(from_dict(STUDY, "what-if.toml"), workers=1, out=folder, progress=False)
+    return load_results(folder)
+
+
+@pytest.fixture(scope="module")
+def analysis(swept):
+    from reports.analysis import analyse
+
+    return analyse(swept)
+
+
+def test_sweep_tables_give_one_tidy_frame_per_metric_from_python(swept):
+    frames = sweep_tables(swept)
+    assert {"turns", "mean_score", "first_seat_edge", "keep_rate"} <= set(frames)
+    turns = frames["turns"]
+    assert set(turns["sweep"]) == {"x", "y"}
+    assert sorted(turns[turns["sweep"] == "y"]["value"]) == [2, 4, 6]
+    printed = turns[turns["printed"]]
+    assert (printed["difference"] == 0).all()  # the printed value against itself
+    for _, row in turns.iterrows():
+        assert row["verdict"] == margins.interval_verdict(row["ci_low"], row["ci_high"],
+                                                           row["margin"])  # fmt: skip
+    assert "keep_rate" in frames and set(frames["keep_rate"]["sweep"]) == {"x"}  # the card
+
+
+def test_swept_values_are_not_ordinary_variants(analysis):
+    variants = analysis.tables["variants"]
+    assert not variants["variant"].str.contains("=").any()
+    keys = [s.key for s in __import__("reports.sections").sections.build(analysis).sections]
+    assert "sweeps" in keys and "variants" not in keys
+
+
+def test_the_sweep_section_puts_each_sentence_before_its_figure(analysis):
+    from reports.html import page
+    from reports.sections import build
+
+    report = build(analysis)
+    section = next(s for s in report.sections if s.key == "sweeps")
+    assert [c.lead for c in section.charts] == [
+        sentence(s, analysis.sweep_tables) for s in analysis.sweeps
+    ]
+    for chart in section.charts:
+        assert len(re.findall(r"[.!?](\s|$)", chart.caption)) == 1  # one sentence
+        assert chart.figure.data  # drawn, not empty
+    text = page(report)
+    for chart in section.charts:
+        lead = text.index(chart.lead.split(" (")[0])
+        figure = text.index("plotly-graph-div", lead)
+        assert lead < figure < text.index(escape(chart.caption), lead)
+    assert "Sweep x" in text and "Sweep y" in text
+    assert report.page_sections[0].key == "sweeps"  # the study's question first
+
+
+def test_the_summary_gives_each_sweep_a_verdict_row(analysis):
+    from reports import answers
+
+    rows = {a.label: a for a in answers.sweeps(analysis)}
+    assert set(rows) == {"Sweep x", "Sweep y"}
+    for answer in rows.values():
+        (cell,) = answer.cells.values()
+        assert cell.light in ("green", "amber")
+        assert cell.text == "no change" or cell.text == "not yet known" or " at " in cell.text
+
+
+def test_markdown_has_the_sweep_section(analysis):
+    from reports.markdown import render
+
+    text = render(analysis)
+    assert "## What do the swept values change?" in text and "### Sweep x" in text
+    assert "Sweeping destinations.24.points (printed: 12)" in text
+    assert "[Sweep x](#what-do-the-swept-values-change)" in text
+
+
+def test_a_study_margin_changes_the_sweep_verdicts(swept):
+    from reports.sweeps import sweep_frames, sweeps_of
+
+    study = sweeps_of(swept.study)
+    wide = sweep_frames(swept.games, swept.seats, swept.destinations, study,
+                        margins={**margins.DEFAULT_MARGINS, "turns": 100.0})  # fmt: skip
+    turns = wide["turns"][~wide["turns"]["printed"]]
+    assert (turns["margin"] == 100.0).all()
+    assert set(turns["verdict"]) <= {"practically equal", "different"}  # nothing is unknown
