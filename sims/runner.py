@@ -341,7 +341,7 @@ def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], No
                 f"{folder}: holds results already; continue them with --resume, "
                 "or choose another --out"
             )
-        if manifest["study"] != _comparable(study.to_dict()):
+        if _comparable(manifest["study"]) != _comparable(study.to_dict()):
             raise ResultsError(
                 f"{folder}: holds results of a different study or settings; "
                 "resume with the same study and options, or choose another --out"
@@ -365,8 +365,11 @@ def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], No
 
 
 def _comparable(study: dict[str, Any]) -> dict[str, Any]:
-    """The study as the manifest stores it (JSON round trip: tuples become lists)."""
-    return json.loads(json.dumps(study, sort_keys=True))
+    """The study as the manifest stores it (JSON round trip: tuples become lists), without
+    what changes no game (the report's margins)."""
+    out: dict[str, Any] = json.loads(json.dumps(study, sort_keys=True))
+    out.pop("report", None)
+    return out
 
 
 def _workers(workers: int | None) -> int:

@@ -50,8 +50,12 @@ DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
-    "isolation", "cards", "sweeps",
+    "isolation", "cards", "sweeps", "report",
 }  # fmt: skip
+# what a study's [report] table may set: the practical margin of each metric
+# (reports/margins.py holds the defaults; a test keeps the names the same)
+REPORT_MARGINS = ("win_share", "log_odds", "score", "turns", "minutes", "steals", "unreached",
+                  "points_per_game")  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
 
@@ -193,6 +197,7 @@ class Study:
             # the folder and a digest of what it held: resume refuses changed cards
             **self._cards_dict(),
             **({"sweeps": self.source["sweeps"]} if self.sweeps else {}),
+            **({"report": self.source["report"]} if self.source.get("report") else {}),
         }
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
@@ -285,6 +290,8 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     strategies = _strategies(data.get("strategies", {}), where)
     lineups = data.get("lineups")
     pool = data.get("pool")
+    if pool == [] and lineups is not None:  # a manifest's line-up study stores no pool as []
+        pool = None
     _need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
     if lineups is None and pool is None:
         pool = ["planner", "random"]
@@ -372,6 +379,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     )
 
     engine = _engine(data.get("engine", "auto"), where)
+    _report_table(data.get("report", {}), where)
 
     from .clock import ThinkTimes
 
@@ -422,6 +430,22 @@ def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
             if problem is not None:
                 label = labels.get(variant, f"variants.{variant}")
                 raise StudyError(f"{where}: {label}: {problem}")
+
+
+def _report_table(table: Any, where: str) -> None:
+    """``[report] margins = { win_share = 0.03 }``: the practical margin of each metric the
+    report gives a verdict on (read by reports/margins.py from the manifest)."""
+    _need(isinstance(table, dict), f"{where}: report", "must be a table (margins)")
+    extra = sorted(set(table) - {"margins"})
+    _need(not extra, f"{where}: report.{extra[0] if extra else ''}", "unknown key (known: margins)")
+    margins = table.get("margins", {})
+    _need(isinstance(margins, dict), f"{where}: report.margins",
+          "must be a table of metric = margin")  # fmt: skip
+    for name, value in margins.items():
+        _need(name in REPORT_MARGINS, f"{where}: report.margins.{name}",
+              f"unknown metric (known: {', '.join(REPORT_MARGINS)})")  # fmt: skip
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+        _need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
 
 
 def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:

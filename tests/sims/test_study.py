@@ -345,3 +345,26 @@ def test_a_valid_study_with_random_changes_gives_only_study_errors(changes):
             table = table[step]
         table[key] = value
     check_document(document)
+
+
+def test_report_margins_are_checked_at_load_and_named_like_the_reports():
+    from reports.margins import DEFAULT_MARGINS
+    from sims.study import REPORT_MARGINS
+
+    assert set(REPORT_MARGINS) == set(DEFAULT_MARGINS)
+    base = {"name": "m", "players": [2], "pool": ["planner", "random"]}
+    study = from_dict({**base, "report": {"margins": {"win_share": 0.03}}}, "m.toml")
+    assert study.to_dict()["report"] == {"margins": {"win_share": 0.03}}
+    for report, message in [
+        ({"margins": {"speed": 1}}, "m.toml: report.margins.speed: unknown metric"),
+        ({"margins": {"score": -1}}, "m.toml: report.margins.score: must be a positive number"),
+        ({"colours": {}}, "m.toml: report.colours: unknown key"),
+    ]:
+        with pytest.raises(StudyError, match=message):
+            from_dict({**base, "report": report}, "m.toml")
+
+
+def test_a_line_up_study_rebuilds_from_its_manifest():
+    study = from_dict({"name": "l", "players": [2], "lineups": [["planner", "thief"]]}, "l.toml")
+    again = from_dict(study.to_dict(), "manifest")
+    assert [c.key for c in again.cells()] == [c.key for c in study.cells()]
