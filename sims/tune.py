@@ -258,7 +258,7 @@ class SeatObjective(Objective):
         return cols
 
     def items(self) -> list[str]:
-        return [f"{p} players, seat {s + 1}" for p in self.context.players for s in range(p)]
+        return [f"{p} players, seat {s}" for p in self.context.players for s in range(p)]
 
     def free_items(self) -> int:
         # a player count's win shares sum to one: p - 1 of them are free

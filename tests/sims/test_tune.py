@@ -302,7 +302,7 @@ def test_seat_objective_by_hand():
     mix = Mix({"seat": 1.0}, context())
     sums = per_deal(games, seats, dests, mix, BASE).sum().to_numpy()
     values = mix.values(sums)[0]
-    # 2 players: seat 1 won 1 + 0.5 of 2 games; 3 players: seat 2 won the only game
+    # 2 players: seat 0 won 1 + 0.5 of 2 games; 3 players: seat 1 won the only game
     expected = [0.75 - 0.5, 0.25 - 0.5, 0 - 1 / 3, 1 - 1 / 3, 0 - 1 / 3]
     assert values == pytest.approx(expected)
     assert float(mix.loss(sums)) == pytest.approx(np.mean((np.array(expected) / 0.015) ** 2))
