@@ -1,4 +1,4 @@
-"""The contract between the two engines, in one place (issue 19): card kinds and colours, every
+"""The contract between the two engines, in one place: card kinds and colours, every
 array bound, the phases and the order of a ``SeatView``'s fields.
 
 The Python engine imports these names (``cardgame.cards``, ``actions``, ``rules``,

@@ -401,7 +401,7 @@ def _deep_search(
 
 
 # ---------------------------------------------------------------------------------------
-# engine dispatch (issue 10): the native kernel is a C port of the functions above that
+# engine dispatch: the native kernel is a C port of the functions above that
 # returns the same set and node count; it declines (None) inputs outside its fixed arrays
 
 

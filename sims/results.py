@@ -209,10 +209,6 @@ def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
         ) from None
 
 
-def write_records(folder: Path, batch_id: str, records: list[dict[str, Any]]) -> None:
-    _write_atomic(folder / "records" / f"part-{batch_id}.jsonl", _jsonl(records))
-
-
 def done_batches(folder: Path) -> set[str]:
     games = folder / "games"
     if not games.is_dir():

@@ -1,4 +1,4 @@
-"""The optional native core (issue 10): compiled kernels, chosen at import time.
+"""The optional native core: compiled kernels, chosen at import time.
 
 The pure-Python engine is the reference; a kernel here must give the same results bit for
 bit (tests/test_native*.py). ``CARDGAME_ENGINE=python|native`` chooses (default: native when

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The native core's C-level interface (issue 10): the state, actions, views and RNG that
+"""The native core's C-level interface: the state, actions, views and RNG that
 ``_core.pyx`` implements and native strategies (``sims/_native``) cimport.
 
 Layout mirrors ``cardgame/state.py`` field by field; the Python engine stays the reference.

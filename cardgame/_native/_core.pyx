@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The native core (issue 10): the game state and rules of ``cardgame/state.py`` in C.
+"""The native core: the game state and rules of ``cardgame/state.py`` in C.
 
 The Python engine is the reference; everything here gives the same results bit for bit:
 the same RNG (CPython's MT19937, loaded from ``random.Random.getstate()``), the same legal
@@ -1876,7 +1876,7 @@ def c_view(NativeState ns, int seat):
     return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
 
 
-# ------------------------------------------------------------------ the contract (issue 19)
+# ------------------------------------------------------------------ the contract
 
 def compiled_layout():
     """The constants of cardgame/layout.py as this module was compiled with them

@@ -1,4 +1,4 @@
-"""The built-in strategies in C (issue 10): optional, like the native core they build on.
+"""The built-in strategies in C: optional, like the native core they build on.
 
 ``native_twin(strategy)`` gives a ``NativeStrategy`` that decides what a built-in Python
 strategy (exact class, perfect memory) would, or None: for another strategy, knobs the C

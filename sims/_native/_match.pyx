@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The decision loop of sims/match.py in C, for line-ups of native twins (issue 10).
+"""The decision loop of sims/match.py in C, for line-ups of native twins.
 
 ``play_native`` plays a ``NativeState`` to the end: the view of the seat to move, its twin's
 decision, the offer rows of each keep, the state's step; it stops where ``play_game`` would

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""``cardgame.knowledge.sample_world`` in C, straight into a ``NativeState`` (issue 10).
+"""``cardgame.knowledge.sample_world`` in C, straight into a ``NativeState``.
 
 An ISMCTS search samples thousands of worlds from one ``Knowledge``: in Python the two
 shuffles and the state's build cost several play-outs on the native core. What does not

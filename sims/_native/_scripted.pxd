@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The built-in strategies' decision rules in C (issue 10): what the native match loop
+"""The built-in strategies' decision rules in C: what the native match loop
 cimports. ``_scripted.pyx`` mirrors sims/strategies/*.py decision for decision."""
 
 from cardgame._native._core cimport (

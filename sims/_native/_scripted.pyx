@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
 """The built-in strategies' decision rules in C, decision for decision the same as
-sims/strategies/*.py with perfect memory (issue 10).
+sims/strategies/*.py with perfect memory.
 
 Every float is computed in the order the Python code computes it (compiled without fused
 multiply-add), and every sort is a stable insertion sort on the same keys, so ties fall as
