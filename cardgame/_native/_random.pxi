@@ -1,0 +1,233 @@
+# CPython's random generator (MT19937) rebuilt in C: seeding from a ``random.Random``'s
+# state, ``random``, ``randrange``, ``shuffle`` and ``gauss`` draw for draw as the standard
+# library does, so the native core shuffles and plays exactly as the Python engine.
+# Included by _core.pyx (one generator, kept apart from the rules).
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+cdef uint32_t MATRIX_A = 0x9908b0df
+cdef uint32_t UPPER_MASK = 0x80000000
+cdef uint32_t LOWER_MASK = 0x7fffffff
+cdef uint32_t TEMPER_B = 0x9d2c5680
+cdef uint32_t TEMPER_C = 0xefc60000
+cdef double TWOPI = 6.283185307179586   # 2.0 * math.pi, as random.TWOPI
+
+
+# ---------------------------------------------------------------------------- the RNG
+
+cdef void mt_load(MT* mt, object random_state) except *:
+    """Load a ``random.Random`` (or its ``getstate()`` tuple) into ``mt``."""
+    if hasattr(random_state, "getstate"):
+        random_state = random_state.getstate()
+    version, internal, gauss_next = random_state
+    if version != 3 or len(internal) != MT_N + 1:
+        raise ValueError("not a random.Random state (version 3, 625 words)")
+    cdef int i
+    for i in range(MT_N):
+        mt.key[i] = <uint32_t>internal[i]
+    mt.pos = internal[MT_N]
+    if gauss_next is None:
+        mt.has_gauss_next = False
+        mt.gauss_next = 0.0
+    else:
+        mt.has_gauss_next = True
+        mt.gauss_next = gauss_next
+
+
+cdef object mt_state(const MT* mt):
+    """The ``random.Random.getstate()`` tuple of ``mt``."""
+    cdef int i
+    internal = tuple([mt.key[i] for i in range(MT_N)] + [mt.pos])
+    return (3, internal, mt.gauss_next if mt.has_gauss_next else None)
+
+
+cdef uint32_t mt_next(MT* mt) noexcept nogil:
+    """genrand_uint32 of CPython's _randommodule.c."""
+    cdef uint32_t y
+    cdef int kk
+    cdef uint32_t* key = mt.key
+    if mt.pos >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+            key[kk] = key[kk + MT_M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+            key[kk] = key[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        y = (key[MT_N - 1] & UPPER_MASK) | (key[0] & LOWER_MASK)
+        key[MT_N - 1] = key[MT_M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        mt.pos = 0
+    y = key[mt.pos]
+    mt.pos += 1
+    y ^= y >> 11
+    y ^= (y << 7) & TEMPER_B
+    y ^= (y << 15) & TEMPER_C
+    y ^= y >> 18
+    return y
+
+
+cdef int mt_randbelow(MT* mt, int n) noexcept nogil:
+    """``Random._randbelow(n)``: getrandbits(n.bit_length()) until it falls below n."""
+    cdef int k = 0
+    cdef uint32_t m = <uint32_t>n
+    cdef uint32_t r
+    while m:
+        k += 1
+        m >>= 1
+    r = mt_next(mt) >> (32 - k)
+    while r >= <uint32_t>n:
+        r = mt_next(mt) >> (32 - k)
+    return <int>r
+
+
+cdef void mt_shuffle(MT* mt, int* x, int n) noexcept nogil:
+    """``Random.shuffle``: for i in reversed(range(1, n)), swap x[i] with x[randbelow(i+1)]."""
+    cdef int i, j, t
+    for i in range(n - 1, 0, -1):
+        j = mt_randbelow(mt, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+
+
+cdef double mt_random(MT* mt) noexcept nogil:
+    """``Random.random()``: 53 bits from two words."""
+    cdef uint32_t a = mt_next(mt) >> 5
+    cdef uint32_t b = mt_next(mt) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef double mt_gauss(MT* mt, double mu, double sigma) noexcept nogil:
+    """``Random.gauss``, with its cached second value (``gauss_next``)."""
+    cdef double z, x2pi, g2rad
+    if mt.has_gauss_next:
+        z = mt.gauss_next
+        mt.has_gauss_next = False
+    else:
+        x2pi = mt_random(mt) * TWOPI
+        g2rad = sqrt(-2.0 * log(1.0 - mt_random(mt)))
+        z = cos(x2pi) * g2rad
+        mt.gauss_next = sin(x2pi) * g2rad
+        mt.has_gauss_next = True
+    return mu + z * sigma
+
+
+cdef void mt_init_genrand(MT* mt, uint32_t seed) noexcept nogil:
+    """init_genrand of CPython's _randommodule.c."""
+    cdef int i
+    mt.key[0] = seed
+    for i in range(1, MT_N):
+        mt.key[i] = <uint32_t>(1812433253 * (mt.key[i - 1] ^ (mt.key[i - 1] >> 30)) + i)
+    mt.pos = MT_N
+
+
+cdef MT genrand_base
+cdef bint genrand_ready = False
+
+
+cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
+    """init_by_array of CPython's _randommodule.c."""
+    global genrand_ready
+    cdef int i = 1
+    cdef int j = 0
+    cdef int k
+    cdef uint32_t* m = mt.key
+    if not genrand_ready:  # init_genrand(19650218) is the same every time: computed once
+        mt_init_genrand(&genrand_base, 19650218)
+        genrand_ready = True
+    memcpy(m, genrand_base.key, sizeof(uint32_t) * MT_N)
+    mt.pos = MT_N
+    k = MT_N if MT_N > n else n
+    while k:
+        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1664525)) + key[j] + <uint32_t>j
+        i += 1
+        j += 1
+        if i >= MT_N:
+            m[0] = m[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        i += 1
+        if i >= MT_N:
+            m[0] = m[MT_N - 1]
+            i = 1
+        k -= 1
+    m[0] = UPPER_MASK
+
+
+cdef void mt_seed(MT* mt, object seed) except *:
+    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
+    cdef bytes data
+    cdef const unsigned char* raw
+    cdef uint32_t words[64]
+    cdef int n, i
+    if isinstance(seed, str):
+        data = seed.encode()
+        seed = int.from_bytes(data + _sha512(data).digest(), "big")
+    elif type(seed) is not int:
+        mt_load(mt, _random.Random(seed))
+        return
+    seed = abs(seed)
+    n = (seed.bit_length() + 31) // 32
+    if n == 0:
+        n = 1
+    if n > 64:  # a huge seed: let CPython do it
+        mt_load(mt, _random.Random(seed))
+        return
+    data = seed.to_bytes(4 * n, "little")
+    raw = data
+    for i in range(n):
+        words[i] = (
+            <uint32_t>raw[4 * i]
+            | (<uint32_t>raw[4 * i + 1] << 8)
+            | (<uint32_t>raw[4 * i + 2] << 16)
+            | (<uint32_t>raw[4 * i + 3] << 24)
+        )
+    mt_init_by_array(mt, words, n)
+    mt.has_gauss_next = False
+    mt.gauss_next = 0.0
+
+
+cdef class NativeRandom:
+    """``random.Random``'s sequence from C (tests prove it equal; native players use MT)."""
+
+    cdef MT mt
+
+    def __init__(self, seed_or_random=None):
+        """A seed (seeded in C for an int or str) or a ``random.Random`` to continue."""
+        if hasattr(seed_or_random, "getstate"):
+            mt_load(&self.mt, seed_or_random)
+        else:
+            mt_seed(&self.mt, seed_or_random)
+
+    def getstate(self):
+        return mt_state(&self.mt)
+
+    def randrange(self, int n):
+        if n < 1:
+            raise ValueError("empty range for randrange()")
+        return mt_randbelow(&self.mt, n)
+
+    def random(self):
+        return mt_random(&self.mt)
+
+    def gauss(self, double mu=0.0, double sigma=1.0):
+        return mt_gauss(&self.mt, mu, sigma)
+
+    def shuffle(self, list x):
+        """Shuffle a list of ints in place, as ``random.Random.shuffle`` does."""
+        cdef int n = len(x)
+        cdef int i
+        cdef int buf[1024]
+        if n > 1024:
+            raise ValueError("at most 1024 items")
+        for i in range(n):
+            buf[i] = x[i]
+        mt_shuffle(&self.mt, buf, n)
+        for i in range(n):
+            x[i] = buf[i]
