@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from . import _native, startup
 from . import record as rec
+from .catalogue import Catalogue, default_catalogue, load_catalogue
 from .errors import CardgameError, RecordError
 from .game import Game
 from .narrate import narrate
@@ -64,7 +65,7 @@ def _play(args: argparse.Namespace) -> int:
         return int(_play_hook()(args) or 0)
     players = DEFAULT_PLAYERS if args.players is None else args.players
     rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
-    game = Game(players, args.seed, rules)
+    game = Game(players, args.seed, rules, cards_of(args))
     state = play_random(game, record=True)
     record = rec.to_record(state, ["random"] * game.players)
     if args.quiet:
@@ -79,6 +80,12 @@ def _play(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.save}: cannot write: {exc.strerror or exc}") from None
         print(f"Saved the game record to {args.save}")
     return 0
+
+
+def cards_of(args: argparse.Namespace) -> Catalogue:
+    """The cards ``--cards FOLDER`` names (checked as a card folder), else the printed ones."""
+    folder = getattr(args, "cards", None)
+    return load_catalogue(Path(folder)) if folder else default_catalogue()
 
 
 def _play_hook() -> Callable[[argparse.Namespace], int]:
@@ -140,6 +147,11 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
     play.add_argument(
         "--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\''
+    )
+    play.add_argument(
+        "--cards",
+        metavar="FOLDER",
+        help="play with the card files in FOLDER (an edition in cardgame/data's format)",
     )
     play.add_argument(
         "--human", type=int, metavar="SEAT", help="you play this seat (0 starts), at the terminal"

@@ -265,4 +265,5 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
     if summary.stopped_on_failure:
         print("Stopped at the first failure (--fail-fast).", file=sys.stderr)
         return EXIT_FAILURES
+    print(f"Report it: {shlex.join(['cardgame', 'report', str(summary.folder)])}")
     return 0

@@ -26,6 +26,7 @@ from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import actions as A
 from cardgame.cards import CARD_NAMES, COLOURS
 from cardgame.catalogue import Catalogue
+from cardgame.cli import cards_of
 from cardgame.knowledge import KnowledgeTracker
 from cardgame.narrate import destination, narrate, pile_text, plural, resolution_lines, turn_line
 from cardgame.record import save, to_record
@@ -279,7 +280,17 @@ def _rivals(game: Game, names: Sequence[str], human: int | None) -> list[Strateg
     """Each scripted seat's strategy, with the RNG the simulator (and `cardgame watch`)
     gives that seat in that game."""
     seats = tuple(map(spec, names))
-    table = GameSpec("play", "play", "base", game.rules, game.players, seats, 0, game.seed)
+    table = GameSpec(
+        "play",
+        "play",
+        "base",
+        game.rules,
+        game.players,
+        seats,
+        0,
+        game.seed,
+        catalogue=game.catalogue,
+    )
     out: list[Strategy | None] = []
     for seat, seat_spec in enumerate(seats):
         if seat == human:
@@ -367,7 +378,7 @@ def play(args: argparse.Namespace) -> int:
     """The ``cardgame.play`` hook: `cardgame play` with ``--human`` or ``--strategies``."""
     names = seat_names(args.players, args.human, args.strategies)
     rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
-    game = Game(len(names), args.seed, rules)
+    game = Game(len(names), args.seed, rules, cards_of(args))
     human = args.human
     person = Person(names, game.catalogue) if human is not None else None
     if person is not None:

@@ -72,3 +72,25 @@ def test_an_edited_game_scores_its_own_cards_and_its_record_replays(players):
     assert "cards" not in plain  # the printed cards are not repeated in every record
     record["cards"]["destinations"][5][3] = 20  # a record edited after the game
     assert not replay(record).ok
+
+
+def test_play_with_a_card_folder_records_and_replays_its_cards(tmp_path, capsys):
+    import json
+    import shutil
+    from importlib import resources
+
+    from cardgame.cli import main
+
+    folder = tmp_path / "edition"
+    shutil.copytree(resources.files("cardgame") / "data", folder)
+    path = folder / "destinations.csv"
+    path.write_text(path.read_text().replace("24,Miami,Boston,12,", "24,Miami,Boston,18,"))
+    saved = tmp_path / "g.json"
+    assert (
+        main(["play", "--players", "2", "--cards", str(folder), "--quiet", "--save", str(saved)])
+        == 0
+    )
+    record = json.loads(saved.read_text())
+    assert record["cards"]["destinations"][23][3] == 18 and replay(record).ok
+    assert main(["play", "--cards", str(tmp_path / "none"), "--quiet"]) == 2
+    assert "cannot read" in capsys.readouterr().err
