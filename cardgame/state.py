@@ -250,6 +250,35 @@ class GameState:
         """A frozen snapshot of what ``seat`` may know (R9)."""
         return self.view(seat).snapshot()
 
+    def position(self, shuffles: ShuffleSource) -> GameState:
+        """This position on lists of its own, with another source for later shuffles and no
+        record: where a play-out (or a sampled world) starts."""
+        out = GameState(self.game, shuffles, deal=False)
+        out.deck = list(self.deck)
+        out.dest_deck = list(self.dest_deck)
+        out.face_up = list(self.face_up)
+        out.discard = list(self.discard)
+        out.hands = [list(h) for h in self.hands]
+        out.circulation = [list(c) for c in self.circulation]
+        out.yard_owner = list(self.yard_owner)
+        out.yard_wagons = list(self.yard_wagons)
+        out.yard_locos = list(self.yard_locos)
+        out.held = [list(h) for h in self.held]
+        out.offers = [list(o) for o in self.offers]
+        out.reached = [list(r) for r in self.reached]
+        out.round_points = [list(p) for p in self.round_points]
+        out._round_facts = out._freeze_round_facts()
+        out.phase = self.phase
+        out.seat = self.seat
+        out.round = self.round
+        out.turn = self.turn
+        out.final_turns_left = self.final_turns_left
+        out.last_seat = self.last_seat
+        out.steals = list(self.steals)
+        out.stolen_from = list(self.stolen_from)
+        out.reached_round = dict(self.reached_round)
+        return out
+
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now, as an immutable copy: what strategies get (R9).
 

@@ -286,37 +286,13 @@ def _world(state: GameState, rng: random.Random, unseen: int) -> GameState:
     """The true state with everything no seat has seen put in a new random order: the
     train deck, the top ``unseen`` cards of the destination deck (those under them were put
     back in a known order, R13), and the shuffles of later rounds (R19)."""
-    world = GameState(state.game, SeededShuffles(rng.getrandbits(64)), deal=False)
-    deck = list(state.deck)
-    rng.shuffle(deck)
-    dest = list(state.dest_deck)
+    world = state.position(SeededShuffles(rng.getrandbits(64)))
+    rng.shuffle(world.deck)
+    dest = world.dest_deck
     if unseen > 1:
         top = dest[len(dest) - unseen :]
         rng.shuffle(top)
         dest[len(dest) - unseen :] = top
-    world.deck = deck
-    world.dest_deck = dest
-    world.face_up = list(state.face_up)
-    world.discard = list(state.discard)
-    world.hands = [list(h) for h in state.hands]
-    world.circulation = [list(c) for c in state.circulation]
-    world.yard_owner = list(state.yard_owner)
-    world.yard_wagons = list(state.yard_wagons)
-    world.yard_locos = list(state.yard_locos)
-    world.held = [list(h) for h in state.held]
-    world.offers = [list(o) for o in state.offers]
-    world.reached = [list(r) for r in state.reached]
-    world.round_points = [list(p) for p in state.round_points]
-    world._round_facts = world._freeze_round_facts()
-    world.phase = state.phase
-    world.seat = state.seat
-    world.round = state.round
-    world.turn = state.turn
-    world.final_turns_left = state.final_turns_left
-    world.last_seat = state.last_seat
-    world.steals = list(state.steals)
-    world.stolen_from = list(state.stolen_from)
-    world.reached_round = dict(state.reached_round)
     return world
 
 
