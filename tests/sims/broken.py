@@ -158,7 +158,10 @@ class Gated(Planner):
             try:
                 if gate.exists():
                     break
-                Path(f"{gate}.waiting").write_text(str(os.getpid()))
+                # whole or not at all: a reader never sees a half-written id
+                part = Path(f"{gate}.waiting.{os.getpid()}")
+                part.write_text(str(os.getpid()))
+                os.replace(part, f"{gate}.waiting")
                 time.sleep(0.01)
             except DecisionTimeout:
                 continue

@@ -17,9 +17,11 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from tests.sims.broken import GATE
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 180  # for an event that comes in a second on an idle machine
 EXIT_SECONDS = 60  # for a process told to stop
@@ -59,6 +61,14 @@ class Gate:
         """A Gated game is waiting (so the run cannot end before the gate opens)."""
         return Path(f"{self.path}.waiting").exists()
 
+    def waiting_pid(self) -> int | None:
+        """The process id of a worker whose Gated game is waiting, if one is."""
+        try:
+            text = Path(f"{self.path}.waiting").read_text()
+        except OSError:
+            return None
+        return int(text) if text.isdigit() else None
+
     def open(self) -> None:
         self.path.touch()
 
@@ -77,11 +87,13 @@ def gated_study(folder: Path, name: str = "gated", plain: int = 8, gated: int = 
     return study
 
 
-def wait_until(condition: Callable[[], bool], what: str, seconds: float = READY_SECONDS) -> None:
+def wait_until(condition: Callable[[], T], what: str, seconds: float = READY_SECONDS) -> T:
+    """The condition's first true value."""
     deadline = time.monotonic() + seconds
-    while not condition():
+    while not (value := condition()):
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.02)
+    return value
 
 
 def parts(out: Path) -> int:

@@ -7,7 +7,6 @@ import os
 import signal
 import struct
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -287,10 +286,10 @@ def test_a_worker_killed_from_outside_costs_no_game(tmp_path, monkeypatch):
     study = load_study(gated_study(tmp_path, gated=4))
 
     def kill_a_waiting_worker():  # as the OOM killer or an administrator might
-        waiting = Path(f"{gate.path}.waiting")
-        wait_until(lambda: waiting.exists() and waiting.read_text().isdigit(), "a held game")
-        os.kill(int(waiting.read_text()), signal.SIGKILL)
-        gate.open()
+        try:
+            os.kill(wait_until(gate.waiting_pid, "a held game"), signal.SIGKILL)
+        finally:
+            gate.open()  # whatever happened here, the run must be able to end
 
     killer = threading.Thread(target=kill_a_waiting_worker, daemon=True)
     killer.start()
