@@ -22,9 +22,9 @@ through it; the method in brief:
   from a bootstrap over deals (stratified by player count), normal with the bootstrap's
   standard error.
 * **Screen**: the current design alone (10% of the budget): is the target already met? For the
-  ``destinations`` objective it fixes the z-scales and names the suspects: the tickets (and big
-  cities) furthest from the deck, whose values are then tried (points only in the direction
-  that brings the ticket back towards the deck).
+  ``destinations`` objective it fixes each ticket's expected deal value for its cost and the
+  z-scales, and names the suspects: the tickets (and big cities) furthest from that, whose
+  values are then tried (points only in the direction that brings the ticket back in line).
 * **Racing** (per round): the arms are played in increments of deals; an arm is dropped once it
   is worse than the best arm (the current design included) at 99% (one-sided), or once it
   cannot improve on the current design by the indifference margin (2% of the current loss)
@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from cardgame import CardgameError, Catalogue, Rules, default_catalogue
+from cardgame import CardgameError, Catalogue, Destination, Rules, default_catalogue
 from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import CardEdits
 
@@ -197,7 +197,12 @@ class Context:
     card_cities: dict[int, tuple[str, str]]
     city_names: tuple[str, ...]
     bands: dict[str, float]
-    # destinations: the fixed z-scales (logit keep rate, margin, win share), set by the screen
+    # destinations: what each ticket costs or brings besides its points (circles, the bonus
+    # points of the big cities it names), from the starting cards; none: judged by the deck
+    card_costs: dict[int, tuple[float, float]] | None = None
+    # destinations: each ticket's expected deal value given its cost (cards, 3) and the
+    # z-scales of the three parts (logit keep rate, margin, win share), set by the screen
+    expected: np.ndarray | None = None
     scales: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
@@ -308,8 +313,16 @@ class StrategiesObjective(Objective):
 
 
 class DestinationsObjective(Objective):
-    """Every ticket as good a deal as the deck: robust z of keep rate, holders' margin and win
-    share, averaged; items are the tickets' deviations from the deck's median."""
+    """Every ticket as good a deal as the deck for what it costs.
+
+    A ticket's deal value has three parts: the logit of its keep rate when offered, and its
+    holders' margin and win share. A ticket with more circles to cover is worth more points,
+    and one naming big cities brings their bonuses as well, so each part is compared with
+    what a ticket of that cost gets in this deck: a robust (Huber) fit of the part on circles
+    and named bonus points across the tickets, made once on the screen. An item is the mean
+    over the parts of the ticket's residual in robust z units (1.4826 MAD), less the deck's
+    median residual: a ticket whose points are out of line with its cost stands out, where a
+    cheap ticket simply kept more often does not."""
 
     name = "destinations"
     PARTS = ("offered", "kept", "margin", "win")
@@ -330,23 +343,62 @@ class DestinationsObjective(Objective):
             per_win = np.where(kept > 0, win / kept, np.nan)
         return np.stack([logit, per_margin, per_win], axis=-1)
 
-    def values(self, agg: np.ndarray) -> np.ndarray:
+    def residuals(self, agg: np.ndarray) -> np.ndarray:
+        """(..., cards, 3): each part less its expected value, centred on the deck."""
         raw = self.raw(agg)
+        if self.context.expected is not None:
+            raw = raw - self.context.expected
         with warnings_off():
-            centre = np.nanmedian(raw, axis=-2, keepdims=True)
-            z = (raw - centre) / np.asarray(self.context.scales)
-            return np.nanmean(z, axis=-1)
+            return raw - np.nanmedian(raw, axis=-2, keepdims=True)
 
-    def scales_from(self, agg: np.ndarray) -> tuple[float, float, float]:
-        """Robust spreads across the deck (1.4826 MAD) of the three parts."""
-        raw = self.raw(agg)
-        out = []
+    def values(self, agg: np.ndarray) -> np.ndarray:
         with warnings_off():
-            for k in range(3):
-                column = raw[:, k]
-                mad = 1.4826 * np.nanmedian(np.abs(column - np.nanmedian(column)))
-                out.append(float(mad) if np.isfinite(mad) and mad > 0 else 1.0)
-        return (out[0], out[1], out[2])
+            return np.nanmean(self.residuals(agg) / np.asarray(self.context.scales), axis=-1)
+
+    def fit(self, agg: np.ndarray) -> None:
+        """Fix the expected values and the z-scales from one sample's sums (the screen's)."""
+        costs = self.context.card_costs
+        if costs is not None:
+            self.context.expected = expected_values(
+                self.raw(agg), np.array([costs[c] for c in self.context.card_ids], dtype=float)
+            )
+        self.context.scales = robust_scales(self.residuals(agg))
+
+
+def expected_values(raw: np.ndarray, costs: np.ndarray) -> np.ndarray:
+    """(cards, parts): each part's Huber fit on [1, costs] across the tickets; a part the
+    fit cannot take (too few tickets, no spread) keeps the deck's median."""
+    import warnings
+
+    import statsmodels.api as sm
+
+    out = np.full(raw.shape, np.nan)
+    design = np.column_stack([np.ones(len(costs)), costs])
+    usable = design[:, 1:].std(axis=0) > 0
+    design = design[:, np.r_[True, usable]]
+    for k in range(raw.shape[1]):
+        y = raw[:, k]
+        seen = np.isfinite(y)
+        if seen.sum() > design.shape[1] + 2:
+            with warnings.catch_warnings():  # a perfect fit warns of a zero scale: it is fine
+                warnings.simplefilter("ignore")
+                model = sm.RLM(y[seen], design[seen], M=sm.robust.norms.HuberT())
+                out[:, k] = design @ model.fit().params
+        else:
+            with warnings_off():
+                out[:, k] = np.nanmedian(y) if seen.any() else 0.0
+    return out
+
+
+def robust_scales(residuals: np.ndarray) -> tuple[float, float, float]:
+    """Robust spreads across the deck (1.4826 MAD) of the three parts' residuals."""
+    out = []
+    with warnings_off():
+        for k in range(3):
+            column = residuals[:, k]
+            mad = 1.4826 * np.nanmedian(np.abs(column - np.nanmedian(column)))
+            out.append(float(mad) if np.isfinite(mad) and mad > 0 else 1.0)
+    return (out[0], out[1], out[2])
 
 
 OBJECTIVE_CLASSES: dict[str, type[Objective]] = {
@@ -530,6 +582,13 @@ def _choices(parameter: str) -> tuple[str, ...]:
     from cardgame import rules as rules_module
 
     return tuple(getattr(rules_module, f"{parameter.upper()}S", ()))
+
+
+def ticket_cost(card: Destination, cards: Catalogue) -> tuple[float, float]:
+    """What a ticket costs or brings besides its points: its circles (the cards it needs)
+    and the bonus points of the big cities it names."""
+    bonus = {city.city: city.points for city in cards.big_cities}
+    return float(len(card.colours)), float(bonus.get(card.city_a, 0) + bonus.get(card.city_b, 0))
 
 
 def _base_cards(study: Study) -> Catalogue:
@@ -1178,6 +1237,7 @@ class Tuner:
             card_cities={d.id: (d.city_a, d.city_b) for d in cards.destinations},
             city_names=cards.big_city_names,
             bands=self.bands,
+            card_costs={d.id: ticket_cost(d, cards) for d in cards.destinations},
         )
 
     def settings(self) -> dict[str, Any]:
@@ -1287,9 +1347,7 @@ class Tuner:
         destinations = self.mix.get("destinations")
         if isinstance(destinations, DestinationsObjective):
             total, _ = sample.agg(BASE)
-            self.context.scales = destinations.scales_from(
-                total[self.mix.slices[self.mix.objectives.index(destinations)]]
-            )
+            destinations.fit(total[self.mix.slices[self.mix.objectives.index(destinations)]])
         met, _ = self.record_items("screen", sample, BASE, design)
         self.record_arms("screen", 0, 0, sample, {BASE: design}, {}, design)
         self.trace.append(

@@ -21,10 +21,12 @@ from sims.tune import (
     TuneError,
     Tuner,
     _margins,
+    expected_values,
     parse_bands,
     parse_edits,
     parse_objective,
     per_deal,
+    robust_scales,
     to_toml,
     tune,
 )
@@ -348,6 +350,42 @@ def test_destinations_objective_by_hand():
     d = ((raw - centre) / np.array(ctx.scales)).mean(axis=1)
     assert mix.values(sums)[0] == pytest.approx(d)
     assert float(mix.loss(sums)) == pytest.approx(np.mean((d / 2.5) ** 2))
+    # with expected values for each ticket's cost, the residuals are centred instead
+    ctx.expected = np.array([[0.1, 4.0, 0.2], [0.3, -1.0, 0.0]])
+    resid = raw - ctx.expected
+    d = ((resid - resid.mean(axis=0)) / np.array(ctx.scales)).mean(axis=1)
+    assert mix.values(sums)[0] == pytest.approx(d)
+
+
+def test_a_tickets_expected_value_follows_its_cost_not_its_points():
+    """The Huber fit on circles and named bonus points recovers an exact line through the
+    fairly priced tickets and leaves the overpaid one as the only outlier."""
+    rng = np.random.default_rng(3)
+    circles = rng.integers(1, 6, 40).astype(float)
+    bonus = rng.choice([0.0, 8.0, 12.0, 20.0, 27.0], 40)
+    part = 0.2 + 0.5 * circles + 0.05 * bonus  # a deal value wholly explained by cost
+    raw = np.stack([part, 2 * part, part / 10], axis=1)
+    raw[7] += [2.0, 4.0, 0.2]  # one ticket overpaid
+    expected = expected_values(raw, np.column_stack([circles, bonus]))
+    fair = np.delete(np.arange(40), 7)
+    np.testing.assert_allclose(expected[fair], raw[fair], atol=1e-6)
+    np.testing.assert_allclose(expected[7], raw[7] - [2.0, 4.0, 0.2], atol=1e-6)
+    # by the deck alone the cheapest and dearest tickets stand out; by cost only #7 does
+    by_deck = raw - np.median(raw, axis=0)
+    assert int(np.argmax(np.abs(by_deck[:, 0]))) != 7
+    residual = raw - expected
+    assert np.flatnonzero(np.abs(residual).max(axis=1) > 1e-6).tolist() == [7]
+    assert robust_scales(np.stack([np.arange(9.0)] * 3, axis=1)) == pytest.approx((2.9652,) * 3)
+
+
+def test_a_cost_the_deck_does_not_vary_is_left_out_of_the_fit():
+    circles = np.arange(20.0) % 5 + 1
+    raw = np.stack([circles, circles + 1, 2 * circles], axis=1)
+    raw[3] += 5.0
+    costs = np.column_stack([circles, np.full(20, 12.0)])  # every ticket: bonus 12
+    expected = expected_values(raw, costs)
+    fair = np.delete(np.arange(20), 3)
+    np.testing.assert_allclose(expected[fair], raw[fair], atol=1e-6)
 
 
 # racing -----------------------------------------------------------------------------------
