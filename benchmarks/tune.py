@@ -86,6 +86,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
     order = random.Random(args.seed).sample(cards, len(cards))[: args.cards_to_plant]
     rows = []
     for number, card in enumerate(order):
+        if args.only and card not in args.only:
+            continue
         raise_by = 6 if number % 2 == 0 else 5
         folder = root / f"cards-{card}"
         printed = planted_folder(card, raise_by, folder)
@@ -101,6 +103,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             workers=args.workers,
             out=root / f"tune-{card}",
             players=args.players,
+            bands=args.bands,
             progress=False,
             log=lambda line: None,
         )
@@ -181,6 +184,9 @@ def main() -> int:
     parser.add_argument("--study", default="destinations", help="planted: the study tuned")
     parser.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=None)
     parser.add_argument("--seed", type=int, default=15, help="planted: which tickets")
+    parser.add_argument("--bands", default=None, help="as tune's --bands, e.g. destinations=2")
+    parser.add_argument("--only", type=lambda t: [int(x) for x in t.split(",")], default=None,
+                        help="planted: just these of the drawn tickets")
     parser.add_argument("--keep", metavar="DIR", help="keep the tunes' folders here")
     args = parser.parse_args()
     defaults = {"planted": (120_000, 0, 1), "seat": (240_000, 20_000, 2)}[args.goal]
