@@ -363,7 +363,7 @@ def _holdout_figure(holdout: Any, objective: str) -> Any:
     what = {
         "seat": "win share minus the fair share",
         "strategies": "win rate minus what the field would win",
-        "destinations": "deal value against the deck",
+        "destinations": "deal value against tickets of its cost",
     }[objective]
     when = "before and after" if not after.empty else "the starting design (no edit)"
     fig.update_layout(
@@ -622,7 +622,8 @@ def _method(settings: dict[str, Any]) -> str:
         "beat the current design at 95% (one-sided, Bonferroni over the survivors) are "
         "significant; the best is applied and the other significant parameters are tried again "
         "from the new design (greedy combination). For <em>destinations</em> the candidates "
-        "are the tickets (and cities) furthest from the deck (the suspects), tried in the "
+        "are the tickets (and cities) furthest from what their cost earns (the suspects), "
+        "tried in the "
         "direction that brings them "
         "back. The search stops at the maximum number of edits, when the target is met, "
         "when nothing significant is left, or when its budget is spent.</p>"

@@ -10,10 +10,11 @@ through it; the method in brief:
   ``seat``: every seat's win share minus its fair share 1/players, per player count (band
   1.5 points). ``strategies``: every non-random strategy's win rate minus what the field would
   win (reports/stats.py's ``vs_field``), only the excess counts (band 5 points).
-  ``destinations``: every ticket's deal value against the deck's, in robust z units (band 2.5):
-  the mean of three robust z-scores across the deck (median, MAD): how often it is kept when
-  offered (logit), and its holders' winning margin and win share (each minus the mean of its
-  cell and seat), that is, what keeping it does for its holder.
+  ``destinations``: every ticket's deal value against what a ticket of its cost gets, in
+  robust z units (band 2.5): for how often it is kept when offered (logit), and its holders'
+  winning margin and win share (each minus the mean of its cell and seat), that is, what
+  keeping it does for its holder, the residual from a Huber fit across the deck on its
+  circles and named bonus points; the mean of the three in robust z units (MAD).
 * **Evaluation on common deals**: every step plays, for each line-up of the study, a study
   whose variants are the current design (``base``) and the candidate edits
   (``PARAMETER=VALUE``), paired by deals (for ``seat``: by seatings, each deal in every seat
@@ -1408,7 +1409,7 @@ class Tuner:
         return {"destination", "big_city"} if "destinations" in self.weights else set()
 
     def suspect_parameters(self, sample: Sample, arm: str, design: Design) -> list[str]:
-        """The tickets (and cities) furthest from the deck's deal value, worst first."""
+        """The tickets (and cities) furthest from what their cost earns, worst first."""
         objective = self.mix.get("destinations")
         if not isinstance(objective, DestinationsObjective):
             return []
