@@ -185,8 +185,12 @@ def main() -> int:
     parser.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=None)
     parser.add_argument("--seed", type=int, default=15, help="planted: which tickets")
     parser.add_argument("--bands", default=None, help="as tune's --bands, e.g. destinations=2")
-    parser.add_argument("--only", type=lambda t: [int(x) for x in t.split(",")], default=None,
-                        help="planted: just these of the drawn tickets")
+    parser.add_argument(
+        "--only",
+        type=lambda t: [int(x) for x in t.split(",")],
+        default=None,
+        help="planted: just these of the drawn tickets",
+    )
     parser.add_argument("--keep", metavar="DIR", help="keep the tunes' folders here")
     args = parser.parse_args()
     defaults = {"planted": (120_000, 0, 1), "seat": (240_000, 20_000, 2)}[args.goal]
