@@ -24,6 +24,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -373,12 +374,13 @@ def load_results(folder: str | Path) -> Results:
     if games.empty:
         raise ResultsError(f"{folder}: holds no finished games")
     _refuse_run_faults(folder, games)
-    done = set(zip(games["cell"], games["game_index"], strict=True))
+    done = pd.MultiIndex.from_arrays([games["cell"], games["game_index"]])
     for table in ("seats", "destinations"):  # drop rows of batches whose games part is missing
         frame = frames[table]
         if not frame.empty:
-            keys = pd.Series(list(zip(frame["cell"], frame["game_index"], strict=True)))
-            frames[table] = frame[keys.isin(done).to_numpy()].reset_index(drop=True)
+            keep = pd.MultiIndex.from_arrays([frame["cell"], frame["game_index"]]).isin(done)
+            if not keep.all():
+                frames[table] = frame[keep].reset_index(drop=True)
     return Results(
         frames["games"], frames["seats"], frames["destinations"], manifest["study"], folder
     )
@@ -407,8 +409,39 @@ def _refuse_run_faults(folder: Path, games: pd.DataFrame) -> None:
 
 
 def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:
-    """One table's parts as one frame, in the table's schema (columns even with no rows)."""
+    """One table's parts as one frame, in the table's schema (columns even with no rows),
+    sorted by game (and seat, ticket)."""
     target = schema(table)
+    if not parts:
+        return target.empty_table().to_pandas()
+    frame = _read_whole(target, parts)
+    if frame is None:
+        frame = _read_one_by_one(table, target, parts)
+    return _sorted(frame).reset_index(drop=True)
+
+
+def _read_whole(target: pa.Schema, parts: list[Path]) -> pd.DataFrame | None:
+    """Every part in one threaded pass (a dataset): None when any part is not plainly of the
+    table (unreadable, a column missing or of another type), for the part-by-part read to
+    name it."""
+    import pyarrow.dataset as ds
+
+    try:
+        dataset = ds.dataset([str(p) for p in parts], format="parquet")
+        for fragment in dataset.get_fragments():
+            found = fragment.physical_schema
+            for name in target.names:
+                index = found.get_field_index(name)
+                if index < 0 or found.field(index).type != target.field(name).type:
+                    return None
+        return dataset.to_table(columns=target.names).cast(target).to_pandas()
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+
+
+def _read_one_by_one(table: str, target: pa.Schema, parts: list[Path]) -> pd.DataFrame:
+    """The parts one at a time, converting what can be converted; one ResultsError naming
+    the first part that cannot be read as the table."""
     tables = []
     for part in parts:
         try:
@@ -422,7 +455,32 @@ def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:
             tables.append(found.select(target.names).cast(target))
         except (pa.ArrowException, ValueError) as exc:
             raise ResultsError(f"{part}: columns of the wrong type ({exc})") from None
-    frame = pa.concat_tables(tables).to_pandas() if tables else target.empty_table().to_pandas()
-    sort = [c for c in ("cell", "game_index", "seat", "offered_turn", "destination_id")
-            if c in frame.columns]  # fmt: skip
-    return frame.sort_values(sort, kind="stable").reset_index(drop=True)
+    return pa.concat_tables(tables).to_pandas()
+
+
+SORT_KEYS = ("cell", "game_index", "seat", "offered_turn", "destination_id")
+
+
+def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows in key order, ties in read order: a stable sort on the keys' codes (the cell
+    names' in their sorted order, as pandas sorts them), as one integer where they fit."""
+    keys = [c for c in SORT_KEYS if c in frame.columns]
+    columns = []
+    for name in keys:
+        column = frame[name]
+        if column.dtype.kind in "iub":
+            columns.append(column.to_numpy())
+        else:
+            codes, _ = pd.factorize(column, sort=True, use_na_sentinel=False)
+            columns.append(codes)
+    # one integer key when the keys' ranges fit in 63 bits (always, for real studies)
+    composite = np.zeros(len(frame), dtype=np.int64)
+    room = 1
+    for values in columns:
+        low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+        span = high - low + 1
+        room *= span
+        if room >= 2**63:
+            return frame.take(np.lexsort(columns[::-1]))
+        composite = composite * span + (values.astype(np.int64) - low)
+    return frame.take(np.argsort(composite, kind="stable"))

@@ -4,6 +4,7 @@ one-line errors for an output path that cannot take results."""
 import json
 import os
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
@@ -241,3 +242,53 @@ def test_a_game_that_cannot_even_be_set_up_is_still_a_row():
     broken = GameSpec("s", "c", "base", Rules(), 7, (spec("planner"),) * 7, 0, 1)  # 7 players
     row = crashed_game(broken, RuntimeError("x")).game
     assert row["failed"] and row["turns"] == 0 and list(row) == schema("games").names
+
+
+def test_one_pass_and_part_by_part_reads_give_the_same_frames(mixed):
+    from sims.results import _read_one_by_one, _read_whole, _sorted
+
+    for table in TABLES:
+        parts = sorted((mixed / table).glob("part-*.parquet"))
+        target = schema(table)
+        whole = _sorted(_read_whole(target, parts)).reset_index(drop=True)
+        one_by_one = _sorted(_read_one_by_one(table, target, parts)).reset_index(drop=True)
+        pd.testing.assert_frame_equal(whole, one_by_one, check_exact=True)
+
+
+def test_rows_are_sorted_as_pandas_stable_sort_sorts_them_ties_in_read_order():
+    from sims.results import _sorted
+
+    rng = np.random.default_rng(5)
+    n = 5000
+    frame = pd.DataFrame(
+        {
+            "cell": pd.array(rng.choice(["b/x", "a/y", "a/x", "é/z", "B/q"], n), dtype="str"),
+            "game_index": rng.integers(0, 30, n),
+            "seat": rng.integers(0, 4, n),
+            "row": np.arange(n),  # ties keep this order
+        }
+    )
+    expected = frame.sort_values(["cell", "game_index", "seat"], kind="stable")
+    assert _sorted(frame).index.tolist() == expected.index.tolist()
+    wide = frame.assign(game_index=frame["game_index"] * 2**40, seat=frame["seat"] * 2**40)
+    expected = wide.sort_values(["cell", "game_index", "seat"], kind="stable")
+    assert _sorted(wide).index.tolist() == expected.index.tolist()  # numpy's lexsort
+
+
+def test_rows_of_a_batch_whose_games_part_is_missing_are_left_out(tmp_path):
+    folder = tmp_path / "r"
+    study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
+                        batch_size=2)  # fmt: skip
+    run(study, workers=1, out=folder, progress=False)
+    whole = load_results(folder)
+    lost = sorted((folder / "games").glob("part-*.parquet"))[1]
+    lost_rows = pq.read_table(lost, columns=["cell", "game_index"]).to_pydict()
+    gone = set(zip(lost_rows["cell"], lost_rows["game_index"], strict=True))
+    lost.unlink()
+    results = load_results(folder)
+    for name in ("seats", "destinations"):
+        before, after = getattr(whole, name), getattr(results, name)
+        keys = zip(before["cell"], before["game_index"], strict=True)
+        kept = before[[key not in gone for key in keys]].reset_index(drop=True)
+        pd.testing.assert_frame_equal(after, kept, check_exact=True)
+        assert len(after) < len(before)
