@@ -208,31 +208,32 @@ def _build(
 ) -> GameState:
     v = k.view
     # the world's own shuffles (R19's round-two deck) come from the sampler's rng too
-    state = GameState(k.game, SeededShuffles(seed), deal=False)
-    state.deck = deck
-    state.face_up = list(v.face_up)
-    state.discard = list(v.discard)
-    state.hands = hands
-    state.circulation = circulation
-    state.yard_owner = list(v.yard_owner)
-    state.yard_wagons = list(v.yard_wagons)
-    state.yard_locos = list(v.yard_locos)
-    state.dest_deck = dest_deck
-    state.held = held
-    state.offers = offers
-    state.reached = [list(r) for r in v.reached]
-    state.round_points = [list(p) for p in v.round_points]
-    state._round_facts = state._freeze_round_facts()
-    state.phase = v.phase
-    state.seat = k.to_move
-    state.round = v.round
-    state.turn = v.turn
-    state.final_turns_left = k.final_turns_left
-    state.last_seat = k.last_seat
-    state.steals = list(k.steals)
-    state.stolen_from = list(k.stolen_from)
-    state.reached_round = dict(k.reached_round)
-    return state
+    return GameState.at(
+        k.game,
+        SeededShuffles(seed),
+        deck=deck,
+        dest_deck=dest_deck,
+        face_up=list(v.face_up),
+        discard=list(v.discard),
+        hands=hands,
+        circulation=circulation,
+        yard_owner=list(v.yard_owner),
+        yard_wagons=list(v.yard_wagons),
+        yard_locos=list(v.yard_locos),
+        held=held,
+        offers=offers,
+        reached=[list(r) for r in v.reached],
+        round_points=[list(p) for p in v.round_points],
+        phase=v.phase,
+        seat=k.to_move,
+        round=v.round,
+        turn=v.turn,
+        final_turns_left=k.final_turns_left,
+        last_seat=k.last_seat,
+        steals=list(k.steals),
+        stolen_from=list(k.stolen_from),
+        reached_round=dict(k.reached_round),
+    )
 
 
 __all__ = ["Knowledge", "KnowledgeTracker", "sample_world", "unseen_cards"]

@@ -52,6 +52,23 @@ def _expand(counts: list[int]) -> list[int]:
     return out
 
 
+# what makes a position: the fields ``GameState.at`` sets (the rest follows from the game)
+POSITION_FIELDS = (
+    "deck", "dest_deck", "face_up", "discard", "hands", "circulation", "yard_owner",
+    "yard_wagons", "yard_locos", "held", "offers", "reached", "round_points", "phase", "seat",
+    "round", "turn", "final_turns_left", "last_seat", "steals", "stolen_from", "reached_round",
+)  # fmt: skip
+
+
+def _copied(value: Any) -> Any:
+    """A position field on containers of its own (lists of lists two deep, dicts)."""
+    if isinstance(value, list):
+        return [list(item) if isinstance(item, list) else item for item in value]
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
 class GameState:
     """One game in progress. Use ``Game.new_state()`` to make one."""
 
@@ -250,34 +267,27 @@ class GameState:
         """A frozen snapshot of what ``seat`` may know (R9)."""
         return self.view(seat).snapshot()
 
+    @classmethod
+    def at(cls, game: Game, shuffles: ShuffleSource, **position: Any) -> GameState:
+        """A position set field by field, with no record: every one of ``POSITION_FIELDS``,
+        taken as given (the caller's own lists). One that is left out or unknown is a
+        TypeError, so a field added to the state cannot be forgotten where positions are
+        made (a play-out's start, a sampled world)."""
+        if position.keys() != set(POSITION_FIELDS):
+            wrong = sorted(set(POSITION_FIELDS) ^ position.keys())
+            raise TypeError(f"a position needs exactly POSITION_FIELDS; check {wrong}")
+        out = cls(game, shuffles, deal=False)
+        for name, value in position.items():
+            setattr(out, name, value)
+        out._round_facts = out._freeze_round_facts()
+        return out
+
     def position(self, shuffles: ShuffleSource) -> GameState:
         """This position on lists of its own, with another source for later shuffles and no
         record: where a play-out (or a sampled world) starts."""
-        out = GameState(self.game, shuffles, deal=False)
-        out.deck = list(self.deck)
-        out.dest_deck = list(self.dest_deck)
-        out.face_up = list(self.face_up)
-        out.discard = list(self.discard)
-        out.hands = [list(h) for h in self.hands]
-        out.circulation = [list(c) for c in self.circulation]
-        out.yard_owner = list(self.yard_owner)
-        out.yard_wagons = list(self.yard_wagons)
-        out.yard_locos = list(self.yard_locos)
-        out.held = [list(h) for h in self.held]
-        out.offers = [list(o) for o in self.offers]
-        out.reached = [list(r) for r in self.reached]
-        out.round_points = [list(p) for p in self.round_points]
-        out._round_facts = out._freeze_round_facts()
-        out.phase = self.phase
-        out.seat = self.seat
-        out.round = self.round
-        out.turn = self.turn
-        out.final_turns_left = self.final_turns_left
-        out.last_seat = self.last_seat
-        out.steals = list(self.steals)
-        out.stolen_from = list(self.stolen_from)
-        out.reached_round = dict(self.reached_round)
-        return out
+        return GameState.at(
+            self.game, shuffles, **{name: _copied(getattr(self, name)) for name in POSITION_FIELDS}
+        )
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now, as an immutable copy: what strategies get (R9).

@@ -205,3 +205,22 @@ def test_knowledge_leads_nowhere_near_the_state():
     live |= {id(state.held), *map(id, state.held), id(state.circulation)}
     assert not [path for key, (obj, path) in found.items() if key in live]
     assert not [path for obj, path in found.values() if isinstance(obj, GameState)]
+
+
+def test_a_position_is_the_states_fields_on_containers_of_its_own():
+    from cardgame.shuffling import SeededShuffles
+    from cardgame.state import POSITION_FIELDS
+
+    state = Game(3, seed=21).new_state()
+    for _ in range(25):
+        state.apply(state.legal_actions()[0])
+    copy = state.position(SeededShuffles(4))
+    for name in POSITION_FIELDS:
+        assert getattr(copy, name) == getattr(state, name), name
+    copy.hands[0][0] += 1
+    copy.deck.pop()
+    assert copy.hands[0] != state.hands[0] and len(copy.deck) == len(state.deck) - 1
+    fields = {name: getattr(state, name) for name in POSITION_FIELDS}
+    del fields["steals"]
+    with pytest.raises(TypeError, match="steals"):
+        GameState.at(state.game, SeededShuffles(4), **fields)
