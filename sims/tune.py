@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from cardgame import CardgameError, Catalogue, Destination, Rules, default_catalogue
+from cardgame import CardgameError, Catalogue, Rules, default_catalogue
 from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import CardEdits
 
@@ -585,11 +585,14 @@ def _choices(parameter: str) -> tuple[str, ...]:
     return tuple(getattr(rules_module, f"{parameter.upper()}S", ()))
 
 
-def ticket_cost(card: Destination, cards: Catalogue) -> tuple[float, float]:
-    """What a ticket costs or brings besides its points: its circles (the cards it needs)
-    and the bonus points of the big cities it names."""
+def ticket_costs(cards: Catalogue) -> dict[int, tuple[float, float]]:
+    """What each ticket costs or brings besides its points: its circles (the cards it
+    needs) and the bonus points of the big cities it names."""
     bonus = {city.city: city.points for city in cards.big_cities}
-    return float(len(card.colours)), float(bonus.get(card.city_a, 0) + bonus.get(card.city_b, 0))
+    return {
+        d.id: (float(len(d.colours)), float(bonus.get(d.city_a, 0) + bonus.get(d.city_b, 0)))
+        for d in cards.destinations
+    }
 
 
 def _base_cards(study: Study) -> Catalogue:
@@ -1072,11 +1075,18 @@ class Sample:
             counts = rng.multinomial(len(rows), np.full(len(rows), 1.0 / len(rows)), size=BOOTSTRAP)
             weights[:, rows] = counts
         self.weights = weights
+        self._sums: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def agg(self, arm: str) -> tuple[np.ndarray, np.ndarray]:
-        """The sums over all deals, and over each bootstrap resample."""
-        matrix = self.stats[arm]
-        return matrix.sum(axis=0), self.weights @ matrix
+        """The sums over all deals, and over each bootstrap resample (read-only: made once
+        per arm, however often racing, significance and the records ask)."""
+        if arm not in self._sums:
+            matrix = self.stats[arm]
+            total, boot = matrix.sum(axis=0), self.weights @ matrix
+            total.setflags(write=False)
+            boot.setflags(write=False)
+            self._sums[arm] = (total, boot)
+        return self._sums[arm]
 
 
 def normal_z(level: float) -> float:
@@ -1238,7 +1248,7 @@ class Tuner:
             card_cities={d.id: (d.city_a, d.city_b) for d in cards.destinations},
             city_names=cards.big_city_names,
             bands=self.bands,
-            card_costs={d.id: ticket_cost(d, cards) for d in cards.destinations},
+            card_costs=ticket_costs(cards),
         )
 
     def settings(self) -> dict[str, Any]:
