@@ -19,6 +19,7 @@ from importlib import resources
 from typing import NoReturn
 
 from .errors import RunStopped, StudyError
+from .stopping import Stop, routed_to
 from .strategy import strategy_help
 
 EXIT_FAILURES = 1
@@ -27,7 +28,6 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 BACKENDS = ("local", "dask")  # as sims.runner.BACKENDS, without importing the runner
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_GRACE_SECONDS = 10.0  # after a stop signal the process is gone within this, whatever
 DEFAULT_STUDY = "strategy-ladder"  # as sims.study.DEFAULT_STUDY
 
@@ -144,29 +144,25 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
     return shlex.join([*argv, "--resume"])
 
 
-class _Signals:
+class _Signals(Stop):
     """SIGINT and SIGTERM as a flag for the whole command, which the runner polls.
 
     Installed before the heavy imports, so a Ctrl-C at any moment of the command is a clean
-    stop and never a traceback. A signal ignored from the start (``nohup``, a background job
-    of a script) stays ignored: that is what the caller asked for. Once a signal came, a
-    watchdog thread ends the process if the clean-up has not within ``STOP_GRACE_SECONDS``
-    (printing the resume command first): the run stops whatever its pool or cluster does.
+    stop and never a traceback. Once a signal came, a watchdog thread ends the process if the
+    clean-up has not within ``STOP_GRACE_SECONDS`` (printing the resume command first): the
+    run stops whatever its pool or cluster does.
     """
 
     def __init__(self) -> None:
-        self.signal: int | None = None
+        super().__init__()
         self.since = 0.0
         self.hint = ""  # the line that says how to resume, once the study is known
         self.active = True
 
-    def __bool__(self) -> bool:
-        return self.signal is not None
-
     def handler(self, signum: int, frame: object) -> None:
         if self.signal is None:
             self.since = time.monotonic()
-            self.signal = signum
+        super().handler(signum, frame)
 
     def code(self) -> int:
         return EXIT_TERMINATED if self.signal == signal.SIGTERM else EXIT_INTERRUPTED
@@ -185,19 +181,12 @@ def _stop_signals() -> Iterator[_Signals]:
     """Route SIGINT and SIGTERM to a ``_Signals`` flag until the command returns; after a
     stop, leave them ignored: a second Ctrl-C must not cut the exit short."""
     flag = _Signals()
-    if threading.current_thread() is not threading.main_thread():
-        yield flag
-        return
-    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-    for sig, old in previous.items():
-        if old is not signal.SIG_IGN:
-            signal.signal(sig, flag.handler)
-    threading.Thread(target=flag.watch, name="stop-watchdog", daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        threading.Thread(target=flag.watch, name="stop-watchdog", daemon=True).start()
     try:
-        yield flag
+        with routed_to(flag, ignore_after_stop=True):
+            yield flag
     finally:
-        for sig, old in previous.items():
-            signal.signal(sig, signal.SIG_IGN if flag else old)
         flag.active = False
 
 
@@ -207,7 +196,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
-    from .runner import check_scheduler, run
+    from .cluster import check_scheduler
+    from .runner import run
 
     study = build_study(args)
     if args.scheduler and args.backend != "dask":

@@ -71,7 +71,7 @@ from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import CardEdits
 
 from .errors import SimsError, StudyError
-from .runner import catch_stop_signals
+from .stopping import catch_stop_signals
 from .study import BASE, Study, from_dict
 from .sweep import printed_value, set_value, show_value
 

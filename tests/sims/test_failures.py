@@ -175,7 +175,7 @@ def test_watch_stops_a_strategy_that_loops_forever(capsys):
 
 
 def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypatch):
-    import sims.runner as runner
+    import sims.batch as batch_module
     from sims.study import from_dict
 
     study = from_dict({"players": [2], "pool": ["planner", "random"], "games_per_cell": 2})
@@ -187,8 +187,8 @@ def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypat
             raise RuntimeError("engine bug")
         return play_game(spec, *args)
 
-    monkeypatch.setattr(runner, "play_game", flaky)
-    result = runner.run_batch(next(iter(runner.plan_batches(study))))  # a lazy plan
+    monkeypatch.setattr(batch_module, "play_game", flaky)
+    result = batch_module.run_batch(next(iter(batch_module.plan_batches(study))))  # a lazy plan
     games = result.tables["games"]
     assert [g["failed"] for g in games] == [True, False]
     assert games[0]["failure_error"] == "internal error: RuntimeError: engine bug"
@@ -213,7 +213,7 @@ def test_bad_time_limits_in_a_study_are_one_line(limits, message):
 
 
 def test_the_study_time_limit_reaches_the_batches():
-    from sims.runner import plan_batches
+    from sims.batch import plan_batches
     from sims.study import from_dict
 
     study = from_dict({"pool": ["planner", "random"], "limits": {"decision_seconds": 0}})

@@ -30,8 +30,8 @@ pytest.importorskip("dask.distributed")
 # the CLI with the no-worker limit a test can wait for
 SHORT_NO_WORKERS = """
 import sys
-import sims.runner
-sims.runner.DASK_NO_WORKERS_SECONDS = 2.0
+import sims.cluster
+sims.cluster.DASK_NO_WORKERS_SECONDS = 2.0
 from cardgame.cli import main
 sys.exit(main(sys.argv[1:]))
 """

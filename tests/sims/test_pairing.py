@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from cardgame import Game
+from sims.batch import plan_batches
 from sims.errors import ResultsError, StudyError
 from sims.results import load_results
-from sims.runner import plan_batches, run
+from sims.runner import run
 from sims.seeding import game_seed
 from sims.study import from_dict, load_study
 

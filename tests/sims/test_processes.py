@@ -11,10 +11,12 @@ import threading
 import pytest
 
 import sims.cli
+import sims.pool as pool_module
 import sims.runner as runner
 from cardgame.cli import main
+from sims.pool import WORKER_DIED
 from sims.results import load_results
-from sims.runner import WORKER_DIED, run
+from sims.runner import run
 from sims.strategies.planner import Planner
 from sims.study import from_dict, load_study
 from tests.sims.broken import GATE
@@ -177,9 +179,9 @@ def test_ctrl_c_at_any_stage_of_the_command_is_a_clean_stop(
 
 STUCK_CLEAN_UP = """
 import sys, threading
-import sims.cli, sims.runner
+import sims.cli, sims.pool
 sims.cli.STOP_GRACE_SECONDS = 1.0
-sims.runner._close_pool = lambda pool, kill: threading.Event().wait()  # never returns
+sims.pool.close_pool = lambda pool, kill: threading.Event().wait()  # never returns
 from cardgame.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -199,14 +201,14 @@ def test_a_clean_up_that_never_ends_cannot_keep_the_process_after_a_signal(procs
 
 
 def test_a_pool_whose_worker_died_mid_send_still_shuts_down():
-    pool = runner._new_pool(1)
+    pool = pool_module.new_pool(1)
     pool.submit(threading.Event().wait)  # a worker, busy
     wait_until(lambda: any(p.is_alive() for p in pool._processes.values()), "a worker")
     # half a message in the result pipe, as from a worker killed while sending its parts:
     # the pool's manager thread reads the header and waits for the other 990 bytes
     writer = pool._result_queue._writer.fileno()
     os.write(writer, struct.pack("!i", 1000) + b"x" * 10)
-    closing = threading.Thread(target=runner._close_pool, args=(pool, True), daemon=True)
+    closing = threading.Thread(target=pool_module.close_pool, args=(pool, True), daemon=True)
     closing.start()
     closing.join(EXIT_SECONDS)
     if closing.is_alive():

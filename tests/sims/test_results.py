@@ -11,7 +11,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-import sims.runner as runner
+import sims.batch as batch_module
 from cardgame.cli import main
 from sims.errors import ResultsError
 from sims.results import MANIFEST, TABLES, load_results, schema, write_batch
@@ -108,7 +108,7 @@ def test_a_run_that_fails_before_its_first_batch_leaves_no_folder(tmp_path, monk
         raise RuntimeError("cannot write")
 
     study = mixed_study(lineups=[["planner", "random"]], players=[2])
-    monkeypatch.setattr(runner, "batch_tables", broken)
+    monkeypatch.setattr(batch_module, "batch_tables", broken)
     with pytest.raises(RuntimeError):
         run(study, workers=1, out=tmp_path / "r", progress=False)
     assert not (tmp_path / "r").exists()
@@ -200,14 +200,14 @@ def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
 
 
 def test_points_beyond_int64_stop_the_run_with_one_line_and_leave_no_folder(tmp_path, monkeypatch):
-    real = runner.batch_tables
+    real = batch_module.batch_tables
 
     def huge(batch_id, tables):  # as if a game had scored 10**20 (the parent checks rows)
         tables["seats"][0]["score"] = 10**20
         return real(batch_id, tables)
 
     study = mixed_study(lineups=[["planner", "random"]], players=[2])
-    monkeypatch.setattr(runner, "batch_tables", huge)
+    monkeypatch.setattr(batch_module, "batch_tables", huge)
     with pytest.raises(ResultsError, match="seats row does not fit the results schema"):
         run(study, workers=1, out=tmp_path / "r", progress=False)
     assert not (tmp_path / "r").exists()

@@ -290,17 +290,17 @@ def test_a_local_dask_cluster_writes_the_same_bytes(tmp_path):
 
 
 def test_the_parent_never_turns_rows_into_parts_when_no_game_fails(tmp_path, monkeypatch):
-    import sims.runner as runner
+    import sims.batch as batch_module
 
     parent, calls = os.getpid(), tmp_path / "calls"
-    real = runner.batch_tables
+    real = batch_module.batch_tables
 
     def counted(batch_id, rows):  # appends the pid of the process that converts rows
         with open(calls, "a") as out:
             out.write(f"{os.getpid()}\n")
         return real(batch_id, rows)
 
-    monkeypatch.setattr(runner, "batch_tables", counted)
+    monkeypatch.setattr(batch_module, "batch_tables", counted)
     study = small_study(players=[2], pool=["random", "thief"], games_per_cell=12, batch_size=2)
     run(study, workers=2, out=tmp_path / "r", progress=False)
     pids = calls.read_text().split()
@@ -311,9 +311,9 @@ def test_the_parent_never_turns_rows_into_parts_when_no_game_fails(tmp_path, mon
 def test_no_more_than_two_batches_per_worker_are_in_flight_however_slow_they_are(
     tmp_path, monkeypatch
 ):
-    import sims.runner as runner
+    import sims.pool as pool_module
 
-    real, in_flight = runner.wait, []
+    real, in_flight = pool_module.wait, []
 
     def slow(futures, timeout=None, return_when=None):  # the first polls find nothing done,
         in_flight.append(len(futures))  # as on a loaded machine
@@ -321,7 +321,7 @@ def test_no_more_than_two_batches_per_worker_are_in_flight_however_slow_they_are
             return set(), set(futures)
         return real(futures, timeout=timeout, return_when=return_when)
 
-    monkeypatch.setattr(runner, "wait", slow)
+    monkeypatch.setattr(pool_module, "wait", slow)
     study = small_study(players=[2], pool=["random", "thief"], games_per_cell=16, batch_size=2)
     run(study, workers=1, out=tmp_path / "r", progress=False)
     assert max(in_flight) == 2  # and so only the first two go back to be written here
@@ -330,7 +330,7 @@ def test_no_more_than_two_batches_per_worker_are_in_flight_however_slow_they_are
 def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
     import pickle
 
-    from sims.runner import land_batch, plan_batches
+    from sims.batch import land_batch, plan_batches
 
     study = small_study(players=[2], pool=["random", "thief"], games_per_cell=40, batch_size=40)
     batch = next(iter(plan_batches(study)))
@@ -345,16 +345,17 @@ def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
 def test_workers_write_parts_once_the_manifest_exists_and_only_on_a_shared_disk(
     tmp_path, monkeypatch, scheduler, written_by_workers
 ):
-    import sims.runner as runner
+    import sims.cluster as cluster
+    from sims.batch import land_batch
 
     folders = []
 
     def in_process(todo, workers, scheduler, finished, summary, stop):  # as Dask would
         for batch in todo:
             folders.append(batch.folder)
-            finished(runner.land_batch(batch))
+            finished(land_batch(batch))
 
-    monkeypatch.setattr(runner, "_run_dask", in_process)
+    monkeypatch.setattr(cluster, "run_dask", in_process)
     study = small_study(players=[2], pool=["random", "thief"], games_per_cell=8, batch_size=2)
     run(study, backend="dask", scheduler=scheduler, out=tmp_path / "r", progress=False)
     # the first batch goes back to the parent, which writes the manifest before its parts;

@@ -11,9 +11,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from cardgame import Rules
+from sims.batch import plan_batches
 from sims.clock import ThinkTimes
 from sims.errors import StudyError, UnknownStrategyError
-from sims.runner import plan_batches
 from sims.strategy import registered
 from sims.study import (
     ROTATIONS,

@@ -1,0 +1,174 @@
+"""A batch: a slice of one cell's games, the unit a worker plays and writes as a part.
+
+Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
+in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
+the backend or the number of workers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .clock import ThinkTimes
+from .deadline import DEFAULT_DECISION_SECONDS
+from .match import GameOutcome, GameSpec, crashed_game, play_game
+from .results import batch_tables, encode_parts, land_files
+from .seeding import deal_key, deal_number, game_seed, stream_seed
+from .study import Cell, Study
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A slice of one cell's games: the unit shipped to a worker and written as a part."""
+
+    id: str
+    study: str
+    root_seed: int
+    rotation: str
+    cell: Cell
+    seats: dict[str, Any]  # label -> StrategySpec, for this cell's line-up
+    start: int
+    stop: int
+    clock: ThinkTimes
+    records: bool
+    decision_seconds: float = DEFAULT_DECISION_SECONDS
+    pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
+    folder: str | None = None  # where the worker writes its parts; None: send them back
+    engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
+    isolation: str = "none"  # "process": strategies of one's own in their own processes
+
+    def seed(self, index: int, seatings: int) -> int:
+        """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
+        if self.pairing != "none":
+            deal = deal_number(index, seatings, self.rotation, self.pairing)
+            return game_seed(self.root_seed, deal_key(self.cell.players), deal)
+        return game_seed(self.root_seed, self.cell.key, index)
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+    def specs(self) -> Iterator[GameSpec]:
+        seatings = self.cell.seatings()
+        for index in range(self.start, self.stop):
+            seed = self.seed(index, len(seatings))
+            if self.rotation == "permutations":
+                order = seatings[index % len(seatings)]
+            else:
+                order = random.Random(stream_seed(seed, "seating")).choice(seatings)
+            yield GameSpec(
+                study=self.study,
+                cell=self.cell.key,
+                variant=self.cell.variant,
+                rules=self.cell.rules,
+                players=self.cell.players,
+                seats=tuple(self.seats[label] for label in order),
+                index=index,
+                seed=seed,
+                isolation=self.isolation,
+                catalogue=self.cell.catalogue,
+            )
+
+
+@dataclass
+class BatchResult:
+    id: str
+    tables: dict[str, list[dict[str, Any]]]
+    records: list[dict[str, Any]]
+    failures: list[str]
+    games: int
+
+    def add(self, outcome: GameOutcome) -> None:
+        """Append one game's rows, record and failure line."""
+        self.tables["games"].append(outcome.game)
+        self.tables["seats"].extend(outcome.seats)
+        self.tables["destinations"].extend(outcome.destinations)
+        if outcome.record is not None:
+            self.records.append(outcome.record)
+        if outcome.game["failed"]:
+            g = outcome.game
+            seat = g["failure_seat"]
+            who = f"seat {seat} ({g['failure_strategy']}): " if seat != -1 else ""
+            self.failures.append(f"{g['cell']} game {g['game_index']}: {who}{g['failure_error']}")
+        self.games += 1
+
+    def extend(self, other: BatchResult) -> None:
+        """Append the games of ``other`` (a later slice of the same batch)."""
+        for table, rows in other.tables.items():
+            self.tables[table].extend(rows)
+        self.records.extend(other.records)
+        self.failures.extend(other.failures)
+        self.games += other.games
+
+
+def run_batch(batch: Batch) -> BatchResult:
+    """Play a batch (in a worker): tidy rows for the three tables."""
+    result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
+    for spec in batch.specs():
+        try:
+            outcome = play_game(
+                spec, batch.clock, batch.records, batch.decision_seconds, batch.engine
+            )
+        except Exception as exc:  # never let one game take the worker down
+            outcome = crashed_game(spec, exc)
+        result.add(outcome)
+    return result
+
+
+@dataclass
+class BatchSummary:
+    """What a worker sends back: no rows. ``files`` holds the batch's encoded parts when the
+    worker did not write them (``Batch.folder`` None); ``suspect`` marks a batch whose worker
+    may have died mid-write (its temporary files are removed when it lands)."""
+
+    id: str
+    games: int
+    failures: list[str]
+    files: dict[str, bytes] | None = None
+    suspect: bool = False
+
+
+def land_batch(batch: Batch) -> BatchSummary:
+    """Play a batch and write its parts (in a worker); a value that does not fit the schemas
+    is a ResultsError before anything is written."""
+    return land(batch, run_batch(batch))
+
+
+def land(batch: Batch, result: BatchResult) -> BatchSummary:
+    records = result.records if batch.records else None
+    files = encode_parts(result.id, batch_tables(result.id, result.tables), records)
+    if batch.folder is None:  # sent back for the parent to write
+        return BatchSummary(result.id, result.games, result.failures, files)
+    land_files(Path(batch.folder), files)
+    return BatchSummary(result.id, result.games, result.failures)
+
+
+def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
+    """The study's batches in a fixed order, made as they are needed: memory stays flat
+    however many games a cell has."""
+    for number, cell in enumerate(study.cells()):
+        seats = {label: study.strategies[label] for label in set(cell.lineup)}
+        for start in range(0, cell.games, study.batch_size):
+            stop = min(cell.games, start + study.batch_size)
+            yield (
+                Batch(
+                    id=f"c{number:04d}-g{start:07d}",
+                    study=study.name,
+                    root_seed=study.seed,
+                    rotation=study.rotation,
+                    cell=cell,
+                    seats=seats,
+                    start=start,
+                    stop=stop,
+                    clock=study.clock,
+                    records=records,
+                    decision_seconds=study.decision_seconds,
+                    pairing=study.pairing,
+                    engine=study.engine,
+                    isolation=study.isolation,
+                )
+            )
