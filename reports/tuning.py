@@ -1,6 +1,6 @@
 """`cardgame tune`: search the allowed edits for a design that meets a balance target.
 
-The search is sims/tune.py; this module registers the command and writes ``tune.html``: the
+The search is sims/tune/; this module registers the command and writes ``tune.html``: the
 verdict, the edits, the before/after intervals from the held-out deals, the search's trace
 (every candidate's effect on the objective, when it was dropped) and the method. One
 self-contained page: plotly.js inlined, the tables downloadable as CSV, readable offline.

@@ -50,3 +50,12 @@ def brief_repr(value: object) -> str:
     except Exception:
         text = f"<{type(value).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+class TuneError(SimsError):
+    """A tune that cannot run: a bad option, objective, edits file or output folder."""
+
+
+class TuneInterrupted(SimsError):
+    """Stopped by Ctrl-C or SIGTERM: the evaluations that finished are kept; the same tune
+    continues from them."""

@@ -20,8 +20,8 @@ from sims.tune import (
     Sample,
     TuneError,
     Tuner,
-    _margins,
     expected_values,
+    margins,
     parse_bands,
     parse_edits,
     parse_objective,
@@ -326,7 +326,7 @@ def test_strategies_objective_by_hand():
 
 def test_margins_are_score_minus_the_best_other():
     _, seats, _ = frames()
-    assert _margins(seats).tolist() == [10, -10, 0, 0, -30, 20, -20]
+    assert margins(seats).tolist() == [10, -10, 0, 0, -30, 20, -20]
 
 
 def test_destinations_objective_by_hand():

@@ -1,0 +1,1002 @@
+"""The search itself: screen, racing rounds, greedy combination and the hold-out check."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import math
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SimsError, TuneError
+from ..stopping import catch_stop_signals
+from ..study import BASE, Study, from_dict
+from ..sweep import show_value
+from .evaluation import Runner, step_seed
+from .objectives import (
+    Context,
+    DestinationsObjective,
+    Mix,
+    parse_bands,
+    parse_objective,
+    warnings_off,
+)
+from .sample import Sample, normal_z
+from .settings import (
+    DEFAULT_BUDGET,
+    DEFAULT_HOLDOUT,
+    DEFAULT_MAX_EDITS,
+    DEFAULT_SUSPECTS,
+    DROP_LEVEL,
+    EVIDENCE_ARMS,
+    INCREMENTS,
+    INDIFFERENCE_FLOOR,
+    INDIFFERENCE_SHARE,
+    MAX_EDITS_LIMIT,
+    MIN_DEALS_TO_DECIDE,
+    SCREEN_SHARE,
+    SIGNIFICANCE,
+    TARGET_LEVEL,
+)
+from .space import (
+    Design,
+    Space,
+    arm_name,
+    base_cards,
+    default_edits,
+    load_edits,
+    parse_edits,
+    ticket_costs,
+    whole,
+)
+from .study_file import write_study_file
+
+# the tune ---------------------------------------------------------------------------------
+
+
+@dataclass
+class TuneResult:
+    """What ``tune`` found: the edits (parameter -> value), every evaluation (one row per arm
+    and step), the hold-out comparison (one row per item and design), and the verdict."""
+
+    edits: dict[str, int | bool]
+    evaluations: pd.DataFrame
+    holdout: pd.DataFrame
+    target_met: bool | None
+    summary: list[str]
+    folder: Path
+    study_file: Path | None = None
+    trace: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Tuner:
+    """One tune: settings checked up front (nothing is written before), then the search."""
+
+    def __init__(
+        self,
+        study: Study,
+        objective: str | Mapping[str, float] = "seat",
+        edits: str | Path | Mapping[str, Any] | None = None,
+        max_edits: int = DEFAULT_MAX_EDITS,
+        budget: int = DEFAULT_BUDGET,
+        holdout: int = DEFAULT_HOLDOUT,
+        cards: str | None = None,
+        workers: int | None = None,
+        out: str | Path = "tune",
+        players: list[int] | tuple[int, ...] | None = None,
+        seed: int | None = None,
+        bands: str | Mapping[str, float] | None = None,
+        suspects: int = DEFAULT_SUSPECTS,
+        progress: bool = True,
+        stop: Any = None,
+        log: Any = None,
+    ) -> None:
+        self.weights = parse_objective(objective)
+        self.bands = parse_bands(bands)
+        self.max_edits = whole(max_edits, "max-edits", "tune", 1)
+        if self.max_edits > MAX_EDITS_LIMIT:
+            raise TuneError(f"tune: max-edits: at most {MAX_EDITS_LIMIT}, got {max_edits}")
+        self.budget = whole(budget, "budget", "tune", 1)
+        self.holdout = whole(holdout, "holdout", "tune", 0)
+        self.suspects = whole(suspects, "suspects", "tune", 1)
+        self.workers = workers
+        if workers is not None:
+            whole(workers, "workers", "tune", 1)
+        self.out = Path(out)
+        self.progress = progress
+        self.log = log or self._say
+        self.study = self._study(study, cards, players, seed)
+        self.cards = self.study.cards
+        self.players = self.study.players
+        self.seed = self.study.seed
+        self.source = copy.deepcopy(self.study.source)
+        # common random numbers: every arm replays the same deals; for the seat objective each
+        # deal is also played in every seat order of a line-up, so that within a deal the
+        # strategies' strengths cancel and what is left is the seats' own
+        self.pairing = (
+            "seatings"
+            if "seat" in self.weights and self.study.rotation == "permutations"
+            else "deals"
+        )
+        self.base_table = self._base_table()
+        if isinstance(edits, str | Path):
+            self.parameters, self.edits_data = load_edits(edits, self.study, self.base_table)
+        else:
+            data = (
+                dict(edits)
+                if edits is not None
+                else default_edits(self.weights, tuple(self.study.players))
+            )
+            where = "edits" if edits is not None else "default edits"
+            self.parameters = parse_edits(
+                data, self.study, self.base_table, where, lenient=edits is None
+            )
+            self.edits_data = data
+        self.space = Space(self.parameters, self.study, self.base_table)
+        self.allowed = self.space.parameters  # name -> Parameter
+        self.context = self._context()
+        self.mix = Mix(self.weights, self.context)
+        self.runner = Runner(self)
+        self.stop = stop
+        self.bar: Any = None
+        self.spent = 0
+        self.trace: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.item_rows: list[dict[str, Any]] = []
+        self.notes: list[str] = []
+
+    def _say(self, line: str) -> None:
+        """A line on stderr that leaves the progress bar intact."""
+        if getattr(self, "bar", None) is not None and not self.bar.disable:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
+
+    # setup ---------------------------------------------------------------------------------
+
+    def _study(self, study: Study, cards: str | None, players: Any, seed: int | None) -> Study:
+        if not study.source:
+            raise TuneError("study: build it with sims.study.load_study or from_dict")
+        data = copy.deepcopy(study.source)
+        if cards is not None:
+            data["cards"] = str(cards)
+        if players is not None:
+            data["players"] = list(players)
+            if isinstance(data.get("lineups"), list):  # keep the line-ups of these counts
+                kept = [
+                    x
+                    for x in data["lineups"]
+                    if len(x["seats"] if isinstance(x, dict) else x) in set(players)
+                ]
+                if not kept:
+                    raise TuneError(f"players: the study has no line-up of {players} players")
+                data["lineups"] = kept
+        if seed is not None:
+            data["seed"] = whole(seed, "seed", "tune", 0)
+        data.pop("sweeps", None)
+        variants = data.get("variants")
+        if isinstance(variants, dict):  # the tune starts from the study's base variant
+            data["variants"] = {BASE: variants.get(BASE, {})}
+        try:
+            return from_dict(data, study.name if study.source else "study")
+        except SimsError as exc:
+            raise TuneError(str(exc)) from None
+
+    def _base_table(self) -> dict[str, Any]:
+        variants = self.source.get("variants") or {}
+        table = dict(variants.get(BASE, {}))
+        table.pop("players", None)
+        return table
+
+    def _context(self) -> Context:
+        cards = base_cards(self.study)
+        labels = sorted({s for cell in self.study.cells() for s in cell.lineup})
+        randoms = frozenset(k for k, v in self.study.strategies.items() if v.base == "random")
+        if "strategies" in self.weights and not [x for x in labels if x not in randoms]:
+            raise TuneError("objective strategies: the study seats no strategy but random")
+        if "strategies" in self.weights and all(
+            len(set(c.lineup)) == 1 for c in self.study.cells()
+        ):
+            raise TuneError("objective strategies: no line-up seats two different strategies")
+        return Context(
+            players=self.study.players,
+            random_labels=randoms,
+            labels=tuple(labels),
+            card_ids=tuple(d.id for d in cards.destinations),
+            card_cities={d.id: (d.city_a, d.city_b) for d in cards.destinations},
+            city_names=cards.big_city_names,
+            bands=self.bands,
+            card_costs=ticket_costs(cards),
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """What fixes the tune's decisions (a rerun with other settings is refused)."""
+        return json.loads(
+            json.dumps(
+                {
+                    "study": self.study.to_dict(),
+                    "objective": self.weights,
+                    "bands": {k: v for k, v in self.bands.items() if k in self.weights},
+                    "edits": self.edits_data,
+                    "max_edits": self.max_edits,
+                    "budget": self.budget,
+                    "holdout": self.holdout,
+                    "suspects": self.suspects,
+                },
+                sort_keys=True,
+                default=str,
+            )
+        )
+
+    def prepare_folder(self, resume: bool) -> None:
+        """Refuse a folder that holds something else, or other settings; write the settings."""
+        out = self.out
+        if out.exists() and not out.is_dir():
+            raise TuneError(f"{out}: is a file, not a folder")
+        state = out / "tune.json"
+        if state.is_file():
+            try:
+                saved = json.loads(state.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise TuneError(f"{state}: cannot read ({exc})") from None
+            old = saved.get("settings", {})
+            new = self.settings()
+            if old != new:
+                changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                raise TuneError(
+                    f"{out}: holds a tune with other settings ({', '.join(changed)} differ); "
+                    "rerun it with the same ones, or choose another --out"
+                )
+            return
+        if resume:
+            raise TuneError(f"{out}: holds no tune to resume")
+        if out.exists() and any(out.iterdir()):
+            raise TuneError(f"{out}: folder is not empty and holds no tune")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            _write_json(state, {"settings": self.settings(), "status": "running"})
+        except OSError as exc:
+            raise TuneError(f"{out}: cannot write: {exc.strerror or exc}") from None
+
+    # progress ------------------------------------------------------------------------------
+
+    def spent_bar(self, games: int, label: str) -> None:
+        self.spent += games if not label.startswith("holdout") else 0
+        if self.bar is not None:
+            self.bar.update(games)
+            self.bar.set_postfix_str(label)
+
+    # the search ----------------------------------------------------------------------------
+
+    def run(self, resume: bool = False) -> TuneResult:
+        self.prepare_folder(resume)
+        with stop_signals(self) as stop:
+            self.stop = stop
+            from tqdm import tqdm
+
+            holdout_games = self.holdout * 2
+            self.bar = tqdm(
+                total=self.budget + holdout_games,
+                unit="game",
+                desc="tune",
+                file=sys.stderr,
+                disable=not self.progress,
+                dynamic_ncols=True,
+            )
+            try:
+                design, met = self.search()
+                result = self.confirm(design, met)
+                self.bar.total = self.bar.n  # the search may stop before its budget
+                self.bar.refresh()
+            finally:
+                self.bar.close()
+        return result
+
+    def _announce(self) -> None:
+        names = ", ".join(
+            f"{k}={v:g}" if len(self.weights) > 1 else k for k, v in self.weights.items()
+        )
+        self.log(
+            f"tune {self.study.name}: objective {names}; {len(self.parameters)} parameter(s) "
+            f"may change; at most {self.max_edits} edit(s); search budget {self.budget:,} games, "
+            f"hold-out {self.holdout:,} games per design -> {self.out}"
+        )
+
+    def search(self) -> tuple[Design, bool | None]:
+        self._announce()
+        design = Design(self.base_table)
+        screen_games = max(1, int(self.budget * SCREEN_SHARE))
+        unit, cost = self.runner.deal_cost({BASE: design})
+        deals = max(unit, int(screen_games // cost) // unit * unit)
+        if deals * cost > self.budget:
+            self.notes.append("the budget does not cover the smallest screen: nothing searched")
+            return design, None
+        screen = self.runner.play("screen", {BASE: design}, deals)
+        sample = Sample(screen.deals, screen.stats, step_seed(self.seed, "boot:screen"))
+        destinations = self.mix.get("destinations")
+        if isinstance(destinations, DestinationsObjective):
+            total, _ = sample.agg(BASE)
+            destinations.fit(total[self.mix.slices[self.mix.objectives.index(destinations)]])
+        met, _ = self.record_items("screen", sample, BASE, design)
+        self.record_arms("screen", 0, 0, sample, {BASE: design}, {}, design)
+        self.trace.append(
+            {
+                "step": "screen",
+                "games": screen.games,
+                "deals": len(screen.deals),
+                "design": design.describe(),
+                "target_met": met,
+            }
+        )
+        self.log(
+            f"screen: {screen.games:,} games, {len(screen.deals):,} deals; "
+            f"target {'met' if met else 'not met'} by {design.describe()}"
+        )
+        if met:
+            return design, True
+        pending = self.first_parameters(sample, design)
+        rounds = 0
+        while rounds < self.max_edits and pending:
+            rounds += 1
+            left = self.budget - self.spent
+            share = left / (self.max_edits - rounds + 1)
+            outcome = self.round(rounds, design, pending, share)
+            if outcome is None:
+                break
+            winner, significant, winner_sample = outcome
+            if winner is None:
+                self.log(f"round {rounds}: no edit beats {design.describe()} significantly")
+                break
+            parameter, value = winner
+            design = design.with_edit(parameter, value)
+            met, _ = self.record_items(
+                f"round {rounds}", winner_sample, arm_name(parameter, value), design
+            )
+            self.log(
+                f"round {rounds}: applied {parameter} = {show_value(value)}; target "
+                f"{'met' if met else 'not met'} on the search's deals"
+            )
+            if met:
+                return design, True
+            pending = [p for p in significant if p != parameter]
+            if not pending and not isinstance(destinations, DestinationsObjective):
+                self.log(f"round {rounds}: no other significant edit to combine with it")
+            if isinstance(destinations, DestinationsObjective):
+                extra = self.suspect_parameters(winner_sample, arm_name(parameter, value), design)
+                pending += [p for p in extra if p not in pending and p not in dict(design.edits)]
+        return design, False
+
+    def first_parameters(self, sample: Sample, design: Design) -> list[str]:
+        """Round 1's parameters: every one allowed, the screened kinds only where suspect."""
+        screened = self._screened()
+        names = [p for p in self.allowed if self.allowed[p].kind not in screened]
+        names += self.suspect_parameters(sample, BASE, design)
+        return names
+
+    def _screened(self) -> set[str]:
+        return {"destination", "big_city"} if "destinations" in self.weights else set()
+
+    def suspect_parameters(self, sample: Sample, arm: str, design: Design) -> list[str]:
+        """The tickets (and cities) furthest from what their cost earns, worst first."""
+        objective = self.mix.get("destinations")
+        if not isinstance(objective, DestinationsObjective):
+            return []
+        index = self.mix.objectives.index(objective)
+        total, _ = sample.agg(arm)
+        d = objective.values(total[self.mix.slices[index]])
+        scores: dict[str, float] = {}
+        for c, value in zip(self.context.card_ids, d, strict=True):
+            name = f"destinations.{c}.points"
+            if name in self.allowed and np.isfinite(value):
+                scores[name] = abs(float(value))
+        for city in self.context.city_names:
+            name = f"big_cities.{city}"
+            if name in self.allowed:
+                mine = [
+                    v
+                    for c, v in zip(self.context.card_ids, d, strict=True)
+                    if city in self.context.card_cities[c] and np.isfinite(v)
+                ]
+                if mine:
+                    scores[name] = abs(float(np.mean(mine)))
+        chosen = sorted(scores, key=lambda k: (-scores[k], k))[: self.suspects]
+        self.direction = getattr(self, "direction", {})
+        for name in chosen:
+            if name.startswith("destinations."):
+                c = int(name.split(".")[1])
+                self.direction[name] = -1 if d[self.context.card_ids.index(c)] > 0 else 1
+        self.log("suspects: " + ", ".join(f"{n} ({scores[n]:.2f})" for n in chosen))
+        return chosen
+
+    def arms_for(self, design: Design, names: list[str]) -> dict[str, tuple[str, int | bool]]:
+        arms = {}
+        for parameter, value in self.space.candidates(design, names):
+            direction = getattr(self, "direction", {}).get(parameter)
+            if direction is not None:
+                current = self.space.current(design, parameter)
+                if (value - current) * direction < 0:
+                    continue
+            arms[arm_name(parameter, value)] = (parameter, value)
+        return arms
+
+    def round(
+        self, number: int, design: Design, names: list[str], budget: float
+    ) -> tuple[tuple[str, int | bool] | None, list[str], Sample] | None:
+        arms = self.arms_for(design, names)
+        if not arms:
+            self.notes.append(f"round {number}: no candidate edit is a valid game")
+            return None
+        alive = dict(arms)
+        designs = {BASE: design, **{a: design.with_edit(p, v) for a, (p, v) in arms.items()}}
+        blocks: dict[str, list[np.ndarray]] = {a: [] for a in designs}
+        deals_frames: list[pd.DataFrame] = []
+        spent = 0.0
+        increment_games = budget / INCREMENTS
+        step = 0
+        dropped: dict[str, str] = {}
+        sample: Sample | None = None
+        self.log(
+            f"round {number}: {len(arms)} candidate edit(s) of "
+            f"{len({p for p, _ in arms.values()})} "
+            f"parameter(s) from {design.describe()}"
+        )
+        while True:
+            current = {BASE: design, **{a: designs[a] for a in alive}}
+            unit, cost = self.runner.deal_cost(current)
+            left = min(budget - spent, self.budget - self.spent)
+            target = min(max(increment_games, unit * cost), left)
+            deals = int(target // cost) // unit * unit
+            if deals < unit or (sample is not None and target < increment_games / 2):
+                # the round's share is spent: with nothing significant yet there is no later
+                # round to save for, so the round goes on with what is left of the budget
+                whole = spent + self.budget - self.spent
+                if sample is None or whole <= budget or self.significant(sample, alive, arms)[0]:
+                    break
+                budget = whole
+                continue
+            step += 1
+            evaluation = self.runner.play(f"r{number}-s{step:02d}", current, deals)
+            spent += evaluation.games
+            deals_frames.append(evaluation.deals.assign(step=step))
+            for a in current:
+                blocks[a].append(evaluation.stats[a])
+            all_deals = pd.concat(deals_frames, ignore_index=True)
+            stats = {a: np.concatenate(blocks[a]) for a in current}
+            sample = Sample(all_deals, stats, step_seed(self.seed, f"boot:r{number}-s{step:02d}"))
+            decided = self.race(number, step, sample, alive, arms, dropped, design, len(all_deals))
+            self.trace.append(
+                {
+                    "step": f"r{number}-s{step:02d}",
+                    "games": evaluation.games,
+                    "deals": len(evaluation.deals),
+                    "arms": len(current) - 1,
+                    "design": design.describe(),
+                }
+            )
+            if decided:
+                break
+        if sample is None:
+            self.notes.append(f"round {number}: the budget left does not cover one increment")
+            return None
+        return self.conclude(number, step, sample, alive, arms, design)
+
+    def _estimates(self, sample: Sample, arms: list[str]) -> dict[str, tuple[float, np.ndarray]]:
+        """Each arm's loss and its bootstrap replicates, as the search compares them."""
+        base_total, base_boot = sample.agg(BASE)
+        out = {}
+        for a in arms:
+            total, boot = sample.agg(a)
+            borrowed = self._borrowed_columns(a)
+            if borrowed.size:
+                total, boot = total.copy(), boot.copy()
+                total[borrowed] = base_total[borrowed]
+                boot[:, borrowed] = base_boot[:, borrowed]
+            out[a] = (float(self.mix.loss(total)), np.asarray(self.mix.loss(boot)))
+        return out
+
+    def _borrowed_columns(self, arm: str) -> np.ndarray:
+        """For an arm that edits a ticket's points (or a big city's bonus), the destinations
+        statistics of every other ticket (of every ticket not naming the city), which the
+        search takes from the current design.
+
+        Once the edited ticket is dealt the paired games diverge, so every ticket's deal
+        value differs between the arms by sampling noise: summed over 46 tickets, that noise
+        drowns the gain on the one ticket the edit is about (a planted ticket's best fix gained
+        0.015 on a loss of 0.154 with a standard error of 0.023). An edit's real effect on
+        the other tickets is small; the hold-out, which compares every ticket, judges it."""
+        objective = self.mix.get("destinations")
+        if arm == BASE or not isinstance(objective, DestinationsObjective):
+            return np.empty(0, dtype=int)
+        parameter = arm.split("=", 1)[0]
+        ids = self.context.card_ids
+        if parameter.startswith("destinations.") and parameter.endswith(".points"):
+            focus = {int(parameter.split(".")[1])}
+        elif parameter.startswith("big_cities."):
+            city = parameter.split(".", 1)[1]
+            focus = {c for c in ids if city in self.context.card_cities[c]}
+        else:
+            return np.empty(0, dtype=int)
+        start = self.mix.slices[self.mix.objectives.index(objective)].start
+        width = len(DestinationsObjective.PARTS)
+        return np.array(
+            [
+                start + width * i + k
+                for i, c in enumerate(ids)
+                if c not in focus
+                for k in range(width)
+            ],
+            dtype=int,
+        )
+
+    def race(
+        self,
+        number: int,
+        step: int,
+        sample: Sample,
+        alive: dict[str, tuple[str, Any]],
+        arms: dict[str, tuple[str, Any]],
+        dropped: dict[str, str],
+        design: Design,
+        deals: int,
+    ) -> bool:
+        """Drop the arms that lost; True when the round is decided."""
+        est = self._estimates(sample, [BASE, *alive])
+        base_loss, base_boot = est[BASE]
+        margin = max(INDIFFERENCE_FLOOR, INDIFFERENCE_SHARE * base_loss)
+        z_drop = normal_z(DROP_LEVEL)
+        if deals >= MIN_DEALS_TO_DECIDE:
+            best = min([BASE, *alive], key=lambda a: (est[a][0], a))
+            for a in alive:
+                if a == best:
+                    continue
+                diff = est[a][0] - est[best][0]
+                se = float(np.std(est[a][1] - est[best][1], ddof=1))
+                if diff - z_drop * se > 0:
+                    dropped[a] = f"worse than {best} at 99% at step {step}"
+                    continue
+                gain = est[a][0] - base_loss
+                se = float(np.std(est[a][1] - base_boot, ddof=1))
+                if gain - z_drop * se > -margin:
+                    dropped[a] = (
+                        f"cannot gain {margin:.3g} on the current design at 99% at step {step}"
+                    )
+        for a in list(alive):
+            if a in dropped:
+                del alive[a]
+        self.record_arms(
+            f"r{number}-s{step:02d}",
+            number,
+            step,
+            sample,
+            {BASE: design, **{a: design.with_edit(*arms[a]) for a in arms}},
+            dropped,
+            design,
+            est,
+        )
+        if not alive:
+            return True
+        # decided: one arm left, and it beats the current design
+        return len(alive) == 1 and bool(self.significant(sample, alive, arms)[0])
+
+    def conclude(
+        self,
+        number: int,
+        step: int,
+        sample: Sample,
+        alive: dict[str, tuple[str, Any]],
+        arms: dict[str, tuple[str, Any]],
+        design: Design,
+    ) -> tuple[tuple[str, int | bool] | None, list[str], Sample]:
+        significant, best_of = self.significant(sample, alive, arms)
+        for row in self.rows:
+            if row["step"] == f"r{number}-s{step:02d}" and row["arm"] in best_of.values():
+                row["status"] = "significant" if row["parameter"] in significant else row["status"]
+        for a in [BASE, *alive]:  # the evidence: each arm's items at the end of the round
+            self.record_items(
+                f"r{number}-end", sample, a, design if a == BASE else design.with_edit(*arms[a])
+            )
+        if not significant:
+            return None, [], sample
+        winner = best_of[significant[0]]
+        for row in self.rows:
+            if row["step"] == f"r{number}-s{step:02d}" and row["arm"] == winner:
+                row["status"] = "applied"
+        return arms[winner], significant, sample
+
+    def significant(
+        self, sample: Sample, alive: dict[str, tuple[str, Any]], arms: dict[str, tuple[str, Any]]
+    ) -> tuple[list[str], dict[str, str]]:
+        """The parameters whose best surviving arm beats the current design at 95% (one-sided,
+        Bonferroni over the surviving arms), best first; and each one's best arm."""
+        est = self._estimates(sample, [BASE, *alive])
+        base_loss, base_boot = est[BASE]
+        z_sig = normal_z(1 - (1 - SIGNIFICANCE) / max(1, len(alive)))
+        best_of: dict[str, str] = {}
+        for a, (p, _) in alive.items():
+            if p not in best_of or (est[a][0], a) < (est[best_of[p]][0], best_of[p]):
+                best_of[p] = a
+        significant = []
+        if len(sample.deals) >= MIN_DEALS_TO_DECIDE:
+            for p, a in best_of.items():
+                se = float(np.std(est[a][1] - base_boot, ddof=1))
+                if est[a][0] - base_loss + z_sig * se < 0:
+                    significant.append(p)
+        significant.sort(key=lambda p: (est[best_of[p]][0], p))
+        return significant, best_of
+
+    # records -------------------------------------------------------------------------------
+
+    def record_arms(
+        self,
+        label: str,
+        number: int,
+        step: int,
+        sample: Sample,
+        designs: dict[str, Design],
+        dropped: dict[str, str],
+        design: Design,
+        est: dict[str, tuple[float, np.ndarray]] | None = None,
+    ) -> None:
+        present = [a for a in designs if a in sample.stats]
+        if est is None:
+            est = self._estimates(sample, present)
+        base_loss, base_boot = est[BASE]
+        for a in present:
+            if a not in est:
+                continue
+            loss, boot = est[a]
+            parameter, value = (None, None) if a == BASE else a.split("=", 1)
+            diff_se = float(np.std(boot - base_boot, ddof=1)) if a != BASE else 0.0
+            just_dropped = a in dropped and dropped[a].endswith(f" at step {step}")
+            self.rows.append(
+                {
+                    "step": label,
+                    "round": number,
+                    "increment": step,
+                    "arm": a,
+                    "parameter": parameter,
+                    "value": value,
+                    "design": designs[a].describe(),
+                    "deals": len(sample.deals),
+                    "loss": loss,
+                    "loss_se": float(np.std(boot, ddof=1)),
+                    "difference": loss - base_loss if a != BASE else 0.0,
+                    "difference_se": diff_se,
+                    "status": (
+                        "current"
+                        if a == BASE
+                        else f"dropped: {dropped[a]}"
+                        if just_dropped
+                        else "racing"
+                    ),
+                }
+            )
+
+    def record_items(
+        self, label: str, sample: Sample, arm: str, design: Design
+    ) -> tuple[bool, list[dict[str, Any]]]:
+        """Each item's estimate and interval for one arm; whether the target is met."""
+        total, boot = sample.agg(arm)
+        rows = []
+        met = True
+        for objective, values, bvalues in zip(
+            self.mix.objectives,
+            self.mix.values(total),
+            self.mix.values(boot),
+            strict=True,
+        ):
+            z = normal_z(
+                1 - (1 - TARGET_LEVEL) / (2 if objective.two_sided else 1) / objective.free_items()
+            )
+            with warnings_off():
+                se = np.nanstd(bvalues, axis=0, ddof=1)
+            inside = objective.within(values, se, z)
+            inside = np.where(np.isfinite(values), inside, False)
+            met = met and bool(np.all(inside))
+            for name, v, e, ok in zip(objective.items(), values, se, inside, strict=True):
+                rows.append(
+                    {
+                        "step": label,
+                        "arm": arm,
+                        "design": design.describe(),
+                        "objective": objective.name,
+                        "item": name,
+                        "estimate": float(v),
+                        "se": float(e),
+                        "low": float(v - z * e),
+                        "high": float(v + z * e),
+                        "band": objective.band,
+                        "within": bool(ok),
+                    }
+                )
+        self.item_rows += rows
+        return met, rows
+
+    # hold-out ------------------------------------------------------------------------------
+
+    def confirm(self, design: Design, met_in_search: bool | None) -> TuneResult:
+        start = Design(self.base_table)
+        edited = bool(design.edits)
+        holdout = pd.DataFrame()
+        target_met: bool | None = None
+        summary: list[str] = []
+        if self.holdout > 0:
+            designs = {BASE: start, **({"tuned": design} if edited else {})}
+            unit, cost = self.runner.deal_cost(designs)
+            deals = max(unit, math.ceil(self.holdout * len(designs) / cost / unit) * unit)
+            evaluation = self.runner.play("holdout", designs, deals)
+            sample = Sample(
+                evaluation.deals, evaluation.stats, step_seed(self.seed, "boot:holdout")
+            )
+            before_met, before = self.record_items("holdout", sample, BASE, start)
+            target_met = before_met
+            after = before
+            if edited:
+                target_met, after = self.record_items("holdout", sample, "tuned", design)
+            holdout = self.paired(sample, before, after, edited)
+            self.trace.append(
+                {
+                    "step": "holdout",
+                    "games": evaluation.games,
+                    "deals": len(evaluation.deals),
+                    "design": design.describe(),
+                    "target_met": target_met,
+                }
+            )
+        summary = self.verdict(start, design, target_met, holdout, met_in_search)
+        for line in summary:
+            self.log(line)
+        return self.write(design, holdout, target_met, summary)
+
+    def paired(
+        self,
+        sample: Sample,
+        before: list[dict[str, Any]],
+        after: list[dict[str, Any]],
+        edited: bool,
+    ) -> pd.DataFrame:
+        """Items before and after on the held-out deals, with the paired difference; and the
+        loss of each design."""
+        frame = pd.DataFrame(before).assign(design_label="before")
+        if edited:
+            frame = pd.concat([frame, pd.DataFrame(after).assign(design_label="after")])
+        frame = frame.reset_index(drop=True)
+        if edited:
+            tb, bb = sample.agg(BASE)
+            ta, ba = sample.agg("tuned")
+            diffs = []
+            for vb, va, bvb, bva in zip(
+                self.mix.values(tb),
+                self.mix.values(ta),
+                self.mix.values(bb),
+                self.mix.values(ba),
+                strict=True,
+            ):
+                with warnings_off():
+                    se = np.nanstd(bva - bvb, axis=0, ddof=1)
+                diffs += list(zip(va - vb, se, strict=True))
+            z = normal_z(0.975)
+            n = len(diffs)
+            frame["difference"] = [d for d, _ in diffs] * 2
+            frame["difference_low"] = [d - z * e for d, e in diffs] * 2
+            frame["difference_high"] = [d + z * e for d, e in diffs] * 2
+            assert len(frame) == 2 * n
+            lb, bl = float(self.mix.loss(tb)), self.mix.loss(bb)
+            la, al = float(self.mix.loss(ta)), self.mix.loss(ba)
+            self.holdout_loss = {
+                "before": lb,
+                "after": la,
+                "before_se": float(np.std(bl, ddof=1)),
+                "after_se": float(np.std(al, ddof=1)),
+                "difference_se": float(np.std(al - bl, ddof=1)),
+            }
+        else:
+            tb, bb = sample.agg(BASE)
+            self.holdout_loss = {
+                "before": float(self.mix.loss(tb)),
+                "before_se": float(np.std(self.mix.loss(bb), ddof=1)),
+            }
+        return frame
+
+    def verdict(
+        self,
+        start: Design,
+        design: Design,
+        target_met: bool | None,
+        holdout: pd.DataFrame,
+        met_in_search: bool | None,
+    ) -> list[str]:
+        lines = []
+        edits = ", ".join(
+            f"{p} {show_value(self.space.current(start, p))} -> {show_value(v)}"
+            for p, v in design.edits
+        )
+        if design.edits:
+            lines.append(f"Edits found: {edits}.")
+        elif met_in_search:
+            lines.append("No edit needed: the starting design meets the target on the screen.")
+        else:
+            lines.append("No edit within the allowed set improves the objective significantly.")
+        lines += self.evidence()
+        if holdout.empty:
+            lines.append("No hold-out confirmation (holdout = 0).")
+            return lines
+        designs = 2 if design.edits else 1
+        games = int(self.trace[-1]["games"])
+        deals = int(self.trace[-1]["deals"])
+        held = f"{games // designs:,} held-out games per design ({deals:,} deals)"
+        worst = self._worst(holdout)
+        if target_met:
+            lines.append(
+                f"Confirmed on {held}: every item of the tuned design within its band at 95%"
+                + (f" (worst: {worst})." if worst else ".")
+            )
+        else:
+            what = "the tuned design" if design.edits else "the starting design"
+            lines.append(
+                f"On {held} {what} does NOT meet the target at 95%"
+                + (f" (worst: {worst})" if worst else "")
+                + f": no set of at most {self.max_edits} allowed edit(s) reached it in this search."
+            )
+        return lines
+
+    def evidence(self) -> list[str]:
+        """Per round: the best candidate and how sure the search was of it, and where each
+        arm still racing at the end left the objective's worst item."""
+        lines = []
+        frame = pd.DataFrame(self.rows)
+        if frame.empty:
+            return lines
+        race = frame[(frame["round"] > 0) & (frame["arm"] != BASE)]
+        items = pd.DataFrame(self.item_rows)
+        for number, part in race.groupby("round"):
+            last = part.sort_values("increment").groupby("arm").tail(1)
+            best = last.loc[last["difference"].idxmin()]
+            dropped = last[last["status"].str.startswith("dropped")]
+            z = normal_z(0.975)
+            lines.append(
+                f"Round {number}: {len(last)} candidate(s), {len(dropped)} dropped; best "
+                f"{best['arm']}: loss {best['difference']:+.3g} from the current design "
+                f"({best['difference'] - z * best['difference_se']:+.3g} to "
+                f"{best['difference'] + z * best['difference_se']:+.3g}, 95%, "
+                f"{int(best['deals']):,} deals): {best['status']}."
+            )
+            end = items[items["step"] == f"r{number}-end"] if not items.empty else items
+            if not end.empty:
+                shown = []
+                for arm, mine in end.groupby("arm", sort=False):
+                    row = mine.loc[shown_item(str(arm), mine)]
+                    shown.append((str(arm), row, float(_excess(row.to_frame().T).iloc[0])))
+                current = [x for x in shown if x[0] == BASE]
+                others = sorted((x for x in shown if x[0] != BASE), key=lambda x: (x[2], x[0]))
+                listed = current + others[:EVIDENCE_ARMS]
+                more = len(others) - EVIDENCE_ARMS
+                lines.append(
+                    f"Round {number} at its end (the edited ticket, else the worst item; "
+                    "closest to the target first): "
+                    + "; ".join(
+                        f"{'current design' if a == BASE else a}: {r['item']} {_fmt(r)}"
+                        for a, r, _ in listed
+                    )
+                    + (
+                        f"; and {more} more (evaluations.parquet, items.parquet)"
+                        if more > 0
+                        else ""
+                    )
+                    + "."
+                )
+            if not dropped.empty:
+                lines.append(
+                    f"Round {number}, dropped: "
+                    + "; ".join(f"{r['arm']} ({r['status'].removeprefix('dropped: ')})"
+                                for _, r in dropped.iterrows())
+                    + "."
+                )  # fmt: skip
+        return lines
+
+    def _worst(self, holdout: pd.DataFrame) -> str:
+        label = "after" if (holdout["design_label"] == "after").any() else "before"
+        part = holdout[holdout["design_label"] == label]
+        if part.empty:
+            return ""
+        row = part.loc[_excess(part).idxmax()]
+        return f"{row['item']} {_fmt(row)}"
+
+    # outputs -------------------------------------------------------------------------------
+
+    def write(
+        self, design: Design, holdout: pd.DataFrame, target_met: bool | None, summary: list[str]
+    ) -> TuneResult:
+        evaluations = pd.DataFrame(self.rows)
+        items = pd.DataFrame(self.item_rows)
+        evaluations.to_parquet(self.out / "evaluations.parquet", index=False)
+        if not items.empty:
+            items.to_parquet(self.out / "items.parquet", index=False)
+        if not holdout.empty:
+            holdout.to_parquet(self.out / "holdout.parquet", index=False)
+        study_file = self.out / "edits.toml"
+        write_study_file(study_file, self, design)
+        edits = {p: v for p, v in design.edits}
+        start = Design(self.base_table)
+        _write_json(
+            self.out / "tune.json",
+            {
+                "settings": self.settings(),
+                "status": "done",
+                "edits": [
+                    {"parameter": p, "from": self.space.current(start, p), "to": v}
+                    for p, v in design.edits
+                ],
+                "target_met": target_met,
+                "summary": summary,
+                "notes": self.notes,
+                "trace": self.trace,
+                "games": {
+                    "search": self.spent,
+                    "holdout": int(self.trace[-1]["games"])
+                    if self.trace and self.trace[-1]["step"] == "holdout"
+                    else 0,
+                },
+                "holdout_loss": getattr(self, "holdout_loss", None),
+            },
+        )
+        return TuneResult(
+            edits, evaluations, holdout, target_met, summary, self.out, study_file, self.trace
+        )
+
+
+def shown_item(arm: str, items: pd.DataFrame) -> Any:
+    """The item that says most about an arm: the ticket it edits, else its worst item."""
+    if arm.startswith("destinations."):
+        card = f"#{arm.split('.')[1]} "
+        mine = items[items["item"].str.startswith(card)]
+        if not mine.empty:
+            return mine.index[0]
+    return _excess(items).idxmax()
+
+
+def _excess(frame: pd.DataFrame) -> pd.Series:
+    """Each item's deviation in bands (for strategies only an excess counts), rounded so that
+    mirror images (the two seats at 2 players) tie and the first is named."""
+    size = frame["estimate"] / frame["band"]
+    return size.abs().where(frame["objective"] != "strategies", size).round(9)
+
+
+def _fmt(row: pd.Series) -> str:
+    if row["objective"] == "destinations":
+        return (
+            f"{row['estimate']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f}, "
+            f"band ±{row['band']:g})"
+        )
+    scale = 100
+    return (
+        f"{row['estimate'] * scale:+.1f} points ({row['low'] * scale:+.1f} to "
+        f"{row['high'] * scale:+.1f}, band ±{row['band'] * scale:g})"
+    )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8")
+    temp.replace(path)
+
+
+# signals ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def stop_signals(tuner: Tuner) -> Iterator[Any]:
+    """SIGINT/SIGTERM set a flag that the runs and the search poll (unless the caller gave
+    one): the evaluation in flight stops cleanly and the tune can be continued."""
+    if tuner.stop is not None:
+        yield tuner.stop
+        return
+    with catch_stop_signals() as flag:
+        yield flag
