@@ -20,7 +20,8 @@ from sims.errors import ResultsError
 
 from . import answers, study_kinds
 from .analysis import Analysis
-from .sections import Report, StudyFacts, build
+from .document import Report, StudyFacts
+from .sections import build
 
 STYLE = """
 .partial{background:#fff3cd;padding:.5em 1em;border-radius:4px}

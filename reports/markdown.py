@@ -10,7 +10,8 @@ import pandas as pd
 
 from . import answers
 from .analysis import Analysis
-from .sections import Block, Heading, Report, StudyFacts, Table, build
+from .document import Block, Heading, Report, StudyFacts, Table
+from .sections import build
 from .study_kinds import for_people, order_sections, quoted_rulings
 
 
