@@ -108,3 +108,30 @@ class Report:
     def page_sections(self) -> list[Section]:
         """The sections the page shows, those answering the study's question first."""
         return study_kinds.order_sections([s for s in self.sections if s.on_page], self.order)
+
+
+def for_people(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table as shown to a reader: counts as integers. Seats keep the one numbering used
+    everywhere (command line, records, docs: seat 0 plays first, R6)."""
+    out = frame.copy()
+    for column in out.columns:
+        is_count = column.startswith("n_") or column in (
+            "offered",
+            "kept",
+            "games",
+            "kept_games",
+            "successes",
+            "n",
+            "needed",
+            "games_unpaired",
+            "deals_paired",
+            "deals",
+            "lineups",
+            "family",
+            "family_size",
+        )
+        if is_count and pd.api.types.is_numeric_dtype(out[column]):
+            values = out[column]
+            if values.dropna().eq(values.dropna().round()).all():
+                out[column] = values.round().astype("Int64")
+    return out

@@ -18,9 +18,10 @@ from plotly.offline import get_plotlyjs
 
 from sims.errors import ResultsError
 
-from . import answers, study_kinds
+from . import answers
 from .analysis import Analysis
-from .document import Report, StudyFacts
+from .document import Report, StudyFacts, for_people
+from .rulings import quoted_rulings
 from .sections import build
 
 STYLE = """
@@ -74,7 +75,7 @@ def _csv_link(name: str, frame: pd.DataFrame) -> str:
 
 
 def _table(name: str, frame: pd.DataFrame) -> str:
-    frame = study_kinds.for_people(frame)  # counts as integers
+    frame = for_people(frame)  # counts as integers
     shown = frame.head(60).to_html(
         index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
     )
@@ -246,7 +247,7 @@ def _about(report: Report) -> str:
 
 def _rulings(text: str) -> str:
     """Every ruling the page cites, quoted from the rules digest (docs/rules/rulings.md)."""
-    cited = study_kinds.quoted_rulings(text)
+    cited = quoted_rulings(text)
     if not cited:
         return ""
     items = "".join(f"<li><strong>R{n}</strong>: {html.escape(quote)}</li>" for n, quote in cited)

@@ -10,9 +10,10 @@ import pandas as pd
 
 from . import answers
 from .analysis import Analysis
-from .document import Block, Heading, Report, StudyFacts, Table
+from .document import Block, Heading, Report, StudyFacts, Table, for_people
+from .rulings import quoted_rulings
 from .sections import build
-from .study_kinds import for_people, order_sections, quoted_rulings
+from .study_kinds import order_sections
 
 
 def _cell(value: object) -> str:

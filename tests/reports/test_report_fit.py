@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from reports import figures, study_kinds
+from reports import document, figures, rulings, study_kinds
 from reports.analysis import analyse
 from reports.findings import headline
 from reports.html import render
@@ -75,14 +75,14 @@ def test_no_destination_chart_from_zero_fitted_cards(analysis):
 def test_every_cited_ruling_is_quoted(analysis):
     page = render(analysis)
     text = re.sub(r"<script.*?</script>", "", page, flags=re.S)
-    cited = study_kinds.cited_rulings(re.sub(r"<[^>]+>", " ", text))
+    cited = rulings.cited_rulings(re.sub(r"<[^>]+>", " ", text))
     assert {6, 9, 20, 21, 22} <= set(cited)
     for number in cited:
         assert f"<strong>R{number}</strong>: " in page, number
 
 
 def test_cited_rulings_expand_ranges():
-    assert study_kinds.cited_rulings("rounds (R18-R19), R9 and R20-R22") == [
+    assert rulings.cited_rulings("rounds (R18-R19), R9 and R20-R22") == [
         9,
         15,
         16,
@@ -110,7 +110,7 @@ def test_strategies_are_described_from_their_intent(analysis):
 
 
 def test_one_seat_numbering_everywhere_and_counts_are_integers(analysis):
-    shown = study_kinds.for_people(analysis.tables["seat_advantage"])
+    shown = document.for_people(analysis.tables["seat_advantage"])
     assert shown["seat"].min() == 0  # seat 0 plays first: command line, records, docs, report
     assert str(shown["n_games"].dtype) == "Int64"
     text = markdown(analysis)
