@@ -52,8 +52,20 @@ def observe(state: Any, seat: int) -> Observation:
 _FIELDS = SEAT_VIEW_FIELDS
 
 
-def _field(index: int) -> property:
-    return property(itemgetter(index), doc=f"{_FIELDS[index]} (a copy taken with the view)")
+_AT = {name: index for index, name in enumerate(_FIELDS)}
+
+
+def _field(name: str) -> property:
+    return property(itemgetter(_AT[name]), doc=f"{name} (a copy taken with the view)")
+
+
+# the positions the methods below read (by name: the layout decides the numbers)
+_SEAT, _TO_MOVE, _PHASE, _HAND = _AT["seat"], _AT["to_move"], _AT["phase"], _AT["hand"]
+_HELD, _OFFER, _FACE_UP = _AT["held_ids"], _AT["offer_ids"], _AT["face_up"]
+_OWNER, _WAGONS, _LOCOS = _AT["yard_owner"], _AT["yard_wagons"], _AT["yard_locos"]
+_CIRCULATIONS, _DECK = _AT["circulations"], _AT["deck_size"]
+_DESTINATION_DECK, _RULES = _AT["destination_deck_size"], _AT["rules"]
+_BY_ID = _AT["destinations_by_id"]
 
 
 class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
@@ -68,73 +80,73 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
 
     __slots__ = ()
 
-    seat: int = _field(0)  # type: ignore[assignment]
-    to_move: bool = _field(1)  # type: ignore[assignment]
-    players: int = _field(2)  # type: ignore[assignment]
-    phase: A.Phase = _field(3)  # type: ignore[assignment]
-    round: int = _field(4)  # type: ignore[assignment]
-    rounds_total: int = _field(5)  # type: ignore[assignment]
-    turn: int = _field(6)  # type: ignore[assignment]
-    hand: tuple[int, ...] = _field(7)  # type: ignore[assignment]
-    held_ids: tuple[int, ...] = _field(8)  # type: ignore[assignment]
-    offer_ids: tuple[int, ...] = _field(9)  # type: ignore[assignment]
-    reached: tuple[tuple[int, ...], ...] = _field(10)  # type: ignore[assignment]
-    face_up: tuple[int, ...] = _field(11)  # type: ignore[assignment]
-    yard_owner: tuple[int, ...] = _field(12)  # type: ignore[assignment]
-    yard_wagons: tuple[int, ...] = _field(13)  # type: ignore[assignment]
-    yard_locos: tuple[int, ...] = _field(14)  # type: ignore[assignment]
-    circulations: tuple[tuple[int, ...], ...] = _field(15)  # type: ignore[assignment]
-    hand_sizes: tuple[int, ...] = _field(16)  # type: ignore[assignment]
-    held_counts: tuple[int, ...] = _field(17)  # type: ignore[assignment]
-    discard: tuple[int, ...] = _field(18)  # type: ignore[assignment]
-    deck_size: int = _field(19)  # type: ignore[assignment]
-    destination_deck_size: int = _field(20)  # type: ignore[assignment]
-    final_round: bool = _field(21)  # type: ignore[assignment]
-    round_points: tuple[tuple[int, ...], ...] = _field(22)  # type: ignore[assignment]
-    rules: Rules = _field(23)  # type: ignore[assignment]
-    big_cities: frozenset[str] = _field(24)  # type: ignore[assignment]
-    destinations_by_id: tuple[Destination | None, ...] = _field(25)  # type: ignore[assignment]
+    seat: int = _field("seat")  # type: ignore[assignment]
+    to_move: bool = _field("to_move")  # type: ignore[assignment]
+    players: int = _field("players")  # type: ignore[assignment]
+    phase: A.Phase = _field("phase")  # type: ignore[assignment]
+    round: int = _field("round")  # type: ignore[assignment]
+    rounds_total: int = _field("rounds_total")  # type: ignore[assignment]
+    turn: int = _field("turn")  # type: ignore[assignment]
+    hand: tuple[int, ...] = _field("hand")  # type: ignore[assignment]
+    held_ids: tuple[int, ...] = _field("held_ids")  # type: ignore[assignment]
+    offer_ids: tuple[int, ...] = _field("offer_ids")  # type: ignore[assignment]
+    reached: tuple[tuple[int, ...], ...] = _field("reached")  # type: ignore[assignment]
+    face_up: tuple[int, ...] = _field("face_up")  # type: ignore[assignment]
+    yard_owner: tuple[int, ...] = _field("yard_owner")  # type: ignore[assignment]
+    yard_wagons: tuple[int, ...] = _field("yard_wagons")  # type: ignore[assignment]
+    yard_locos: tuple[int, ...] = _field("yard_locos")  # type: ignore[assignment]
+    circulations: tuple[tuple[int, ...], ...] = _field("circulations")  # type: ignore[assignment]
+    hand_sizes: tuple[int, ...] = _field("hand_sizes")  # type: ignore[assignment]
+    held_counts: tuple[int, ...] = _field("held_counts")  # type: ignore[assignment]
+    discard: tuple[int, ...] = _field("discard")  # type: ignore[assignment]
+    deck_size: int = _field("deck_size")  # type: ignore[assignment]
+    destination_deck_size: int = _field("destination_deck_size")  # type: ignore[assignment]
+    final_round: bool = _field("final_round")  # type: ignore[assignment]
+    round_points: tuple[tuple[int, ...], ...] = _field("round_points")  # type: ignore[assignment]
+    rules: Rules = _field("rules")  # type: ignore[assignment]
+    big_cities: frozenset[str] = _field("big_cities")  # type: ignore[assignment]
+    destinations_by_id: tuple[Destination | None, ...] = _field("destinations_by_id")  # type: ignore[assignment]
     # how many train cards of each kind the game has (R1: public; the catalogue's deck)
-    train_cards: tuple[int, ...] = _field(26)  # type: ignore[assignment]
+    train_cards: tuple[int, ...] = _field("train_cards")  # type: ignore[assignment]
 
     @property
     def held(self) -> tuple[Destination, ...]:
         """The seat's destinations in hand (``held_ids`` is cheaper, for caching)."""
-        by_id = self[25]
-        return tuple(by_id[d] for d in self[8])
+        by_id = self[_BY_ID]
+        return tuple(by_id[d] for d in self[_HELD])
 
     @property
     def offer(self) -> tuple[Destination, ...]:
-        by_id = self[25]
-        return tuple(by_id[d] for d in self[9])
+        by_id = self[_BY_ID]
+        return tuple(by_id[d] for d in self[_OFFER])
 
     def circulation(self, seat: int | None = None) -> tuple[int, ...]:
         """A seat's circulation pile (own by default): public by R9."""
-        return self[15][self[0] if seat is None else seat]
+        return self[_CIRCULATIONS][self[_SEAT] if seat is None else seat]
 
     def legal_actions(self) -> list[A.Action]:
         """The legal actions now (empty unless this seat is to move)."""
-        if not self[1]:
+        if not self[_TO_MOVE]:
             return []
         return A.legal_actions(*self._legality_fields())
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is legal now for this seat; any object may be asked about."""
-        return bool(self[1]) and A.problem(action, *self._legality_fields()) is None
+        return bool(self[_TO_MOVE]) and A.problem(action, *self._legality_fields()) is None
 
     def _legality_fields(self) -> tuple[Any, ...]:
         return (
-            self[3],
-            self[0],
-            self[7],
-            self[12],
-            self[13],
-            self[14],
-            self[11],
-            self[19],
-            self[20],
-            self[9],
-            self[23].destinations_min_keep,
+            self[_PHASE],
+            self[_SEAT],
+            self[_HAND],
+            self[_OWNER],
+            self[_WAGONS],
+            self[_LOCOS],
+            self[_FACE_UP],
+            self[_DECK],
+            self[_DESTINATION_DECK],
+            self[_OFFER],
+            self[_RULES].destinations_min_keep,
         )
 
     def snapshot(self) -> Observation:
