@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -43,7 +44,7 @@ class Analysis:
     margins: dict[str, float] = field(default_factory=dict)  # practical margins (margins.py)
     sweeps: list[SweepInfo] = field(default_factory=list)  # the study's sweeps
     sweep_tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # metric -> frame
-    edge_test: dict[str, float] = field(default_factory=dict)  # edge across player counts
+    edge_test: dict[str, Any] = field(default_factory=dict)  # edge across player counts
 
     @property
     def partial_note(self) -> str:

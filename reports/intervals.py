@@ -75,7 +75,9 @@ def game_ids(frame: pd.DataFrame) -> np.ndarray:
     ].to_numpy(dtype=np.int64)
 
 
-def cluster_fit(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
+def cluster_fit(
+    y: np.ndarray, x: np.ndarray, groups: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int]:
     """OLS with the cluster-robust (CR1) covariance by game: the Liang-Zeger sandwich with the
     small-sample factor G/(G-1) (N-1)/(N-K), t with G-1 degrees of freedom (Cameron and
     Miller 2015); what statsmodels ``OLS(...).fit(cov_type="cluster", use_t=True)`` gives,

@@ -219,7 +219,7 @@ def judge(
     finite = np.isfinite(dof.to_numpy())
     clipped = dof.clip(lower=1).to_numpy()
 
-    def quantile(level: np.ndarray) -> np.ndarray:
+    def quantile(level: float | np.ndarray) -> np.ndarray:
         return np.where(finite, sps.t.ppf(level, clipped), sps.norm.ppf(level))
 
     value = out[estimate].astype(float).to_numpy()

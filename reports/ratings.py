@@ -261,7 +261,7 @@ def pooling_test(seats: pd.DataFrame, fits: dict | None = None) -> pd.DataFrame:
         return pd.DataFrame(columns=columns)
     labels = sorted(seats["strategy"].unique())
     rated = [set(np.flatnonzero(np.isfinite(f["theta"]))) for f in fits.values()]
-    common = sorted(set.intersection(*rated))
+    common = sorted(int(i) for i in set.intersection(*rated))
     if len(common) < 2:
         return pd.DataFrame(columns=columns)
     blocks = [_restrict(rank_matrix(g, labels), common) for _, g in seats.groupby("players")]

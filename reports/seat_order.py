@@ -8,6 +8,8 @@ Bonferroni for the first seat's edge, whose verdict is read off its interval).""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
@@ -119,7 +121,7 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
                  family_name="the player counts together")  # fmt: skip
 
 
-def edge_heterogeneity(edge: pd.DataFrame) -> dict[str, float]:
+def edge_heterogeneity(edge: pd.DataFrame) -> dict[str, Any]:
     """Does the first seat's edge differ between player counts? Cochran's Q of the edges
     with inverse-variance weights, chi-square with (counts - 1) degrees of freedom (the
     homogeneity test of a fixed-effect meta-analysis; statsmodels ``combine_effects`` gives

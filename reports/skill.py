@@ -214,7 +214,7 @@ def memory_pair(labels, specs: dict | None) -> tuple[str, str] | None:
         knobs = dict(spec.get("knobs") or {}) if isinstance(spec, dict) else {}
         base = spec.get("base") if isinstance(spec, dict) else None
         if label in labels and knobs.get("memory") == "human" and base in labels:
-            return base, label
+            return str(base), label
     return None
 
 

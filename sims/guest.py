@@ -343,7 +343,7 @@ class _Channel:
         line = self.reader.readline(MAX_MESSAGE + 1)
         if not line:
             return None
-        return json.loads(line)  # type: ignore[no-any-return]
+        return json.loads(line)
 
     def write(self, message: dict[str, Any]) -> None:
         self.writer.write(json.dumps(message).encode() + b"\n")

@@ -10,6 +10,7 @@ every decision would cost about 10%).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from cardgame import Catalogue, GameState, Phase
 from cardgame.cards import CARD_NAMES, LOCO, NUM_COLOURS
@@ -56,7 +57,7 @@ def _cards(state: GameState) -> str | None:
         problem = _pile(name, counts)
         if problem is not None:
             return problem
-        for card, n in enumerate(counts):  # type: ignore[arg-type]
+        for card, n in enumerate(cast(list[int], counts)):  # a list of counts: _pile checked
             totals[card] += n
     for name, cards in (("deck", state.deck), ("face-up row", state.face_up)):
         for card in cards:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cardgame import (
     Action,
@@ -270,7 +270,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
                 seat_spec, rng, spec.rules, game.catalogue, game.big_city_set, decision_seconds
             )
 
-        return _guarded(spec, seat, limit, build, rng)  # type: ignore[no-any-return]
+        return _guarded(spec, seat, limit, build, rng)
     built = _guarded(spec, seat, limit, seat_spec.build, rng)
     if not isinstance(built, Strategy):
         raise StrategyFailure(seat, seat_spec.label, f"built {brief_repr(built)}, not a Strategy")
@@ -351,7 +351,9 @@ def _stepper(
             action = _guarded(spec, seat, limit, strategies[seat].decide, state.view(seat))
         else:
             knowledge = tracker.knowledge(state)
-            action = _guarded(spec, seat, limit, strategies[seat].decide_knowing, knowledge)
+            # a tracker is made only for a strategy that remembers the game (decide_knowing)
+            decide = cast(Any, strategies[seat]).decide_knowing
+            action = _guarded(spec, seat, limit, decide, knowledge)
         keep = phase in (SETUP_KEEP, KEEP_DRAWN)
         if keep:
             offered = list(state.offers[seat])

@@ -331,7 +331,7 @@ def _source_hash() -> str:
 
     parts = []
     for package in (cardgame, sims):
-        root = Path(package.__file__).parent
+        root = Path(str(package.__file__)).parent
         # the native core's sources too: the results are meant to be the same on it, but a
         # change there is a change of the simulator all the same
         sources = [p for pattern in ("*.py", "*.pyx", "*.pxd") for p in root.rglob(pattern)]

@@ -31,6 +31,9 @@ class Knobs:
     """Tunable settings of a strategy; subclasses add fields."""
 
 
+AnyKnobs = Knobs  # the type, for annotations inside Strategy (where ``Knobs`` is the class's own)
+
+
 @dataclass(frozen=True)
 class MemoryKnobs(Knobs):
     """How the seat remembers its own circulation pile (sims/memory.py): every built-in's
@@ -75,7 +78,7 @@ class Strategy:
             return
         Strategy._registry[name] = cls  # a re-imported module replaces its own class
 
-    def __init__(self, rng: random.Random, knobs: Knobs | None = None) -> None:
+    def __init__(self, rng: random.Random, knobs: AnyKnobs | None = None) -> None:
         self.rng = rng
         self.knobs = knobs if knobs is not None else self.Knobs()
         if isinstance(self.knobs, MemoryKnobs) and self.knobs.memory == "human":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from cardgame import CardgameError, Catalogue, Rules, default_catalogue, load_catalogue
 from cardgame.catalogue import catalogue_rows
@@ -224,7 +224,7 @@ class Study:
         return data
 
 
-def _need(cond: bool, where: str, message: str) -> None:
+def _need(cond: object, where: str, message: str) -> None:
     if not cond:
         raise StudyError(f"{where}: {message}")
 
@@ -314,6 +314,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
             isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
             f"{where}: pool", "must be a list of strategy names",
         )  # fmt: skip
+        pool = cast(list[str], pool)  # checked just above
         _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
         labels = list(pool)
     for label in labels:
@@ -331,7 +332,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     cards = _cards_folder(data.get("cards"), where)
     printed = _catalogue(cards, NO_EDITS) or default_catalogue()
     sweeps: dict[str, Sweep] = {}
-    labels: dict[str, str] = {}  # a sweep's variant -> how messages name it
+    variant_labels: dict[str, str] = {}  # a sweep's variant -> how messages name it
     if "sweeps" in data:
         variants_data = dict(variants_data)
         variants_data.setdefault(BASE, {})  # every value is compared with the printed one
@@ -341,13 +342,13 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         _need(not clash, f"{where}: sweeps", f"variant {clash[0] if clash else ''!r} is "
               "named twice (a sweep's variants are NAME=VALUE)")  # fmt: skip
         variants_data.update(swept)
-        labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}" for s in sweeps.values()
-                  for v in s.variants if v != BASE}  # fmt: skip
+        variant_labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}"
+                          for s in sweeps.values() for v in s.variants if v != BASE}  # fmt: skip
     variants = {}
     variant_cards: dict[str, CardEdits] = {}
     explicit: dict[str, tuple[int, ...]] = {}
     for variant, rules in variants_data.items():
-        label = labels.get(variant, f"variants.{variant}")
+        label = variant_labels.get(variant, f"variants.{variant}")
         _need(isinstance(rules, dict), f"{where}: {label}",
               f"must be a table of rule settings, got {rules!r}")  # fmt: skip
         rules = dict(rules)
@@ -355,7 +356,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
             explicit[variant] = _variant_counts(rules.pop("players"), f"{where}: {label}")
         edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
         try:
-            named = "" if variant in labels else label  # a sweep's: "sweeps.x at 9: key"
+            named = "" if variant in variant_labels else label  # a sweep's: "sweeps.x at 9: key"
             variant_cards[variant] = CardEdits.from_dict(edits, printed, named)
             variants[variant] = Rules.from_dict(rules)
         except CardgameError as exc:
@@ -416,7 +417,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         variant_cards=variant_cards,
         sweeps=sweeps,
     )
-    _check_deals(study, labels, where)
+    _check_deals(study, variant_labels, where)
     return study
 
 

@@ -149,10 +149,10 @@ def printed_value(parameter: str, rules: Rules, cards: Catalogue, here: str) -> 
         return rules.rounds_for(int(parts[1]))
     if parts[0] in SEAT_LEVERS and len(parts) == 2:
         if parts[1] in tuple(map(str, range(MAX_PLAYERS))):
-            return getattr(rules, parts[0])[int(parts[1])]  # type: ignore[no-any-return]
+            return getattr(rules, parts[0])[int(parts[1])]
         raise StudyError(f"{here}: {parameter}: not a seat (0-{MAX_PLAYERS - 1})")
     if len(parts) == 1 and parts[0] in _NUMBERS:
-        return getattr(rules, parts[0])  # type: ignore[no-any-return]
+        return getattr(rules, parts[0])
     known = ", ".join(_NUMBERS)
     raise StudyError(
         f"{here}: unknown parameter {parameter!r} (a rule setting: {known}; rounds.N; "

@@ -262,9 +262,10 @@ def _select(
         options = candidates(view, legal)
     else:
         key = view[:-_GAME_FIELDS]  # cheaper to hash than the whole view
-        options = priors.get(key)
-        if options is None:
-            options = priors[key] = candidates(view, legal)
+        known = priors.get(key)
+        if known is None:
+            known = priors[key] = candidates(view, legal)
+        options = known
     width = 1 + int(settings.widening * math.sqrt(node.visits))
     options = options[:width]
     order = node.order

@@ -239,9 +239,10 @@ class NativeEngine:
         else:
             # a scripted policy draws nothing and keeps per-game state: new twins per
             # play-out, from fresh strategies made once (they never decide themselves)
-            strategies = self._fresh.get((name, players))
-            if strategies is None:
-                strategies = self._fresh[name, players] = rollout_strategies(name, players, rng)
+            fresh = self._fresh.get((name, players))
+            if fresh is None:
+                fresh = self._fresh[name, players] = rollout_strategies(name, players, rng)
+            strategies = fresh
             twins = self._make_twins(name, strategies)
         return NativeSeats(twins, self._play_out, self._move)
 

@@ -69,10 +69,10 @@ class Rusher(Scripted):
                 if value > best[0]:
                     best = (value, A.COLUMNS[c][have][locos])
         if len(free) >= 3:
-            combo = tuple(sorted(free, key=lambda c: -situation.deficit[c])[:3])
+            first, second, third = sorted(sorted(free, key=lambda c: -situation.deficit[c])[:3])
             value = 3 + 3 * self.knobs.column_value
             if value > best[0]:
-                best = (value, A.THREES[tuple(sorted(combo))])
+                best = (value, A.THREES[first, second, third])
         return best
 
     def turn(self, view: SeatView) -> Action:

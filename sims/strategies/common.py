@@ -3,6 +3,7 @@ whose hooks each family overrides (Axelrod style: small classes, one idea each).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from cardgame import Action, Destination, KeepDestinations
@@ -13,7 +14,7 @@ from cardgame.layout import MIN_COLUMN, NO_CARD, NOBODY
 from cardgame.observation import SeatView
 from cardgame.resolution import colour_need, covers
 
-from ..strategy import MemoryKnobs, Strategy
+from ..strategy import AnyKnobs, MemoryKnobs, Strategy
 
 # The heuristics' constants, each named once: the native twins (sims/_native/_scripted.pyx)
 # read these values when they load, so both engines' strategies always use the same ones
@@ -125,7 +126,7 @@ class Scripted(Strategy):
     Knobs = ScriptedKnobs
     knobs: ScriptedKnobs
 
-    def __init__(self, rng, knobs=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, rng: random.Random, knobs: AnyKnobs | None = None) -> None:
         super().__init__(rng, knobs)
         self._pause_until = 0  # turn number before which no destination draw
         self._need_key: tuple[int, ...] | None = None
@@ -258,14 +259,14 @@ class Scripted(Strategy):
                 size = w + lo
                 if value > best_value or (value == best_value and size > best_size):
                     best_value, best_size, best_action = value, size, columns[c][w][lo]
-        best = (best_value, best_size, best_action)
+        best: tuple[float, int, Action | None] = (best_value, best_size, best_action)
         if len(free) >= 3 and situation.future_turns > 0:
             # the three free colours most needed (stable: lowest colour first among equals)
-            deficit = situation.deficit
-            ranked = sorted(free, key=lambda c: deficit[c] <= 0)[:3]
-            value = float(sum(1 for c in ranked if deficit[c] > 0))
+            ranked = sorted(free, key=lambda c: deficits[c] <= 0)[:3]
+            value = float(sum(1 for c in ranked if deficits[c] > 0))
             if (value, 3) > best[:2]:
-                best = (value, 3, A.THREES[tuple(sorted(ranked))])  # type: ignore[index]
+                first, second, third = sorted(ranked)
+                best = (value, 3, A.THREES[first, second, third])
         return best[0], best[2]
 
     def should_place(self, value: float, situation: Situation) -> bool:

@@ -205,7 +205,7 @@ def per_deal(
         for p in ctx.players:
             at = counts.index.get_level_values("players") == p
             for s in range(p):
-                column = wins[s] if s in wins.columns else 0.0
+                column = wins[s] if s in wins.columns else pd.Series(0.0, index=wins.index)
                 frame[f"seat:{p}:{s}"] = np.where(at, column.reindex(counts.index).fillna(0.0), 0.0)
             frame[f"games:{p}"] = np.where(at, counts, 0)
         parts.append(frame)

@@ -7,6 +7,7 @@ import contextlib
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from .settings import (
 def parse_objective(text: str | Mapping[str, float]) -> dict[str, float]:
     """``seat``, ``destinations``, ``strategies`` or a weighted sum ``seat=1,destinations=0.5``."""
     if isinstance(text, Mapping):
-        parts = [(str(k), v) for k, v in text.items()]
+        parts: list[tuple[str, Any]] = [(str(k), v) for k, v in text.items()]
     else:
         if not isinstance(text, str) or not text.strip():
             raise TuneError(f"objective: give one of {', '.join(OBJECTIVES)} or a weighted sum")
@@ -317,7 +318,7 @@ class Mix:
         return [o.values(agg[..., s]) for o, s in zip(self.objectives, self.slices, strict=True)]
 
     def loss(self, agg: np.ndarray) -> np.ndarray:
-        total = 0.0
+        total: np.ndarray | float = 0.0
         for objective, values in zip(self.objectives, self.values(agg), strict=True):
             total = total + self.weights[objective.name] * objective.loss(values)
         return np.asarray(total)

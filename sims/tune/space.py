@@ -47,6 +47,7 @@ class Parameter:
 
     def grid(self, current: Any) -> list[Any]:
         """Every value this parameter may take from ``current`` (current left out)."""
+        options: list[Any]
         if isinstance(current, str):
             options = list(self.values) if self.values is not None else list(_choices(self.name))
             return [v for v in options if v != current]

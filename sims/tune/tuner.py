@@ -850,7 +850,7 @@ class Tuner:
     def evidence(self) -> list[str]:
         """Per round: the best candidate and how sure the search was of it, and where each
         arm still racing at the end left the objective's worst item."""
-        lines = []
+        lines: list[str] = []
         frame = pd.DataFrame(self.rows)
         if frame.empty:
             return lines

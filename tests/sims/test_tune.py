@@ -310,6 +310,15 @@ def test_seat_objective_by_hand():
     assert float(mix.loss(sums)) == pytest.approx(np.mean((np.array(expected) / 0.015) ** 2))
 
 
+def test_seat_objective_with_a_player_count_not_yet_dealt():
+    # the mix counts 4 players but the sample holds none yet: seat 3 has no column at all
+    games, seats, dests = frames()
+    mix = Mix({"seat": 1.0}, context(players=(2, 3, 4)))
+    sums = per_deal(games, seats, dests, mix, BASE).sum()
+    assert sums["seat:4:3"] == 0.0 and sums["games:4"] == 0.0
+    assert sums["seat:2:0"] == pytest.approx(1.5)
+
+
 def test_strategies_objective_by_hand():
     games, seats, dests = frames()
     mix = Mix({"strategies": 1.0}, context())
