@@ -1,4 +1,4 @@
-"""Build the optional native core (issue 10); all metadata lives in pyproject.toml.
+"""Build the optional native core; all metadata lives in pyproject.toml.
 
 The extension is ``optional``: when Cython or a C compiler is missing or the compile fails,
 setuptools warns and the install goes on, and the package runs on the pure-Python engine.

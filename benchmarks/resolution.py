@@ -1,7 +1,7 @@
 """R16 resolution speed, by CPU time (time.process_time), on the same holdings in one run:
 
 1. the previous algorithm (tests/resolution_reference.py) against the current one (Python);
-2. the current one on both engines, pure Python against the native kernel (issue 10), with
+2. the current one on both engines, pure Python against the native kernel, with
    resolutions per second; then whole random-play games per second with each engine, which
    shows how much a native R16 alone buys the engine.
 

@@ -1,4 +1,4 @@
-"""The tuner's goals (issue 15): a planted imbalance found and undone, the printed game's first
+"""The tuner's goals: a planted imbalance found and undone, the printed game's first
 seat at 2 players, and the cost of a whole tune (games, wall time). Not a test.
 
     python benchmarks/tune.py planted [--cards-to-plant N] [--workers W] [--budget GAMES]

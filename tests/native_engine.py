@@ -1,4 +1,4 @@
-"""Both engines under the same rules tests (issue 10, item 3).
+"""Both engines under the same rules tests.
 
 The rules tests arrange and inspect a Python ``GameState`` field by field (``state.hands``,
 ``state.deck = [...]``, ``state.record``). ``NativeBackedState`` keeps those fields but hands

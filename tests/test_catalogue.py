@@ -77,7 +77,7 @@ def test_missing_data_file_is_one_clear_error(tmp_path):
         load_catalogue(tmp_path)
 
 
-# ------------------------------------------------------------------ issue 9 item 10
+# ------------------------------------------------------------------ a corrected edition refused
 def _edited(tmp_path: Path, old: str, new: str, file: str = "destinations.csv") -> Path:
     for name in ("big_cities.csv", "destinations.csv"):
         text = (DATA / name).read_text()

@@ -1,4 +1,4 @@
-"""The contract between the Python engine and the native core (issue 19, docs/architecture.md).
+"""The contract between the Python engine and the native core (docs/architecture.md).
 
 Each fact is stated once: card kinds, array bounds, phases and the SeatView field order in
 ``cardgame/layout.py`` (the C side compiled from the include the build writes from it); R12's

@@ -1,4 +1,4 @@
-"""The train deck as card data (issue 15, item 1; R1, R3): ``deck.csv`` in the catalogue,
+"""The train deck as card data (R1, R3): ``deck.csv`` in the catalogue,
 edits by kind, sweeps over a kind's count, the deal it must allow, on both engines."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card edits (issue 15, item 1): the printed numbers as study parameters, on both engines."""
+"""Card edits: the printed numbers as study parameters, on both engines."""
 
 from __future__ import annotations
 

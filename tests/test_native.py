@@ -1,4 +1,4 @@
-"""The native core (issue 10): built where it can be, identical to the Python engine, and
+"""The native core: built where it can be, identical to the Python engine, and
 never required. The resolution tests parametrise over ``ENGINES`` from here; the rules tests
 run on both engines through the ``engine`` fixture (tests/conftest.py, tests/native_engine.py;
 docs/native-core-spike.md, "How both engines are tested").

@@ -1,5 +1,5 @@
 """The native core's state and rules (cardgame/_native/_core.pyx) against the Python engine:
-the same RNG, the same legal actions, the same games bit for bit (issue 10)."""
+the same RNG, the same legal actions, the same games bit for bit."""
 
 from __future__ import annotations
 

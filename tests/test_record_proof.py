@@ -1,4 +1,4 @@
-"""Records that prove themselves (issue 17, part 4): final hands and face-up row, only the rule
+"""Records that prove themselves: final hands and face-up row, only the rule
 settings that apply, no key named twice, and a content digest, so `replay` detects any edit."""
 
 import copy

@@ -1,4 +1,4 @@
-"""Replay checks every field of a record, not only the turns (issue 9, item 4)."""
+"""Replay checks every field of a record, not only the turns."""
 
 import copy
 import json

@@ -1,4 +1,4 @@
-"""The levers designers use against a seat edge (issue 15, item 1; docs/rules.md "Levers
+"""The levers designers use against a seat edge (docs/rules.md "Levers
 against a seat edge"): extra train cards and extra locomotives at setup by seat, and a first
 turn limited to one train card for the first seat. Rule settings, off by default, on both
 engines."""

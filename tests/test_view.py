@@ -1,4 +1,4 @@
-"""R9 and issue 9 item 1: a strategy's view is a copy that cannot cheat."""
+"""R9: a strategy's view is a copy that cannot cheat."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_assigning_any_attribute_of_a_view_raises():
 
 
 class SwitchesSeat(Planner):
-    """The cheat of issue 9: look at the rival's hand by relabelling the view."""
+    """The cheat: look at the rival's hand by relabelling the view."""
 
     def turn(self, view):
         view.seat = 1 - view.seat

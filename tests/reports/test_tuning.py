@@ -1,4 +1,4 @@
-"""`cardgame tune` (issue 15): the command's errors, and tune.html drawn offline."""
+"""`cardgame tune`: the command's errors, and tune.html drawn offline."""
 
 from __future__ import annotations
 

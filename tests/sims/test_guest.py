@@ -1,4 +1,4 @@
-"""Tournament mode (issue 17, item 2): a strategy of one's own in a process of its own.
+"""Tournament mode: a strategy of one's own in a process of its own.
 
 Well-behaved guests play the same games isolated or not; broken ones fail only their own
 seat's game; the gc, frame, seed, module-state and import-time tricks that work in process

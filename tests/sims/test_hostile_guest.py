@@ -1,5 +1,5 @@
 """A strategy is a guest: whatever it mutates of what it can reach in process, rivals, scores
-and later games stay as they were (issue 17, item 1).
+and later games stay as they were.
 
 The vandal below plays exactly like the planner, but before each decision it tries to change
 every object reachable from its view, the public catalogue, the rules and the action

@@ -1,5 +1,5 @@
 """The decision loop in C (sims/_native/_match.play_native) plays the game sims/match.py
-plays: same game, seat and destination rows, records, clock minutes and failures (issue 10).
+plays: same game, seat and destination rows, records, clock minutes and failures.
 Skipped where the extension is not built (CI requires it: tests/sims/test_native_strategies)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ISMCTS on the native core (issue 10): the search plays its sampled worlds on a
+"""ISMCTS on the native core: the search plays its sampled worlds on a
 ``NativeState`` with native twins of the rollout policies, and finds what it finds on the
 Python engine, bit for bit: the same result (move, visits, mean rewards) at every decision."""
 

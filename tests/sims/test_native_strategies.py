@@ -1,6 +1,6 @@
 """The built-in strategies in C (sims/_native) decide what the Python ones decide, at every
 decision: same views in, same actions out, over mixed line-ups, player counts, rule variants
-and knob values (issue 10). Skipped where the extension is not built, except in CI
+and knob values. Skipped where the extension is not built, except in CI
 (REQUIRE_NATIVE=1), where a missing build fails."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sweeps (issue 15, item 2): a parameter at several values, each a variant on common deals."""
+"""Sweeps: a parameter at several values, each a variant on common deals."""
 
 from __future__ import annotations
 

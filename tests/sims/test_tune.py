@@ -1,4 +1,4 @@
-"""The tuner (issue 15, item 3): edits files, objectives by hand, racing, hold-out, resume."""
+"""The tuner: edits files, objectives by hand, racing, hold-out, resume."""
 
 from __future__ import annotations
 
