@@ -168,7 +168,7 @@ def sample_world(k: Knowledge, rng: random.Random, own_unknown: int = 0) -> Game
                 hands[r][pool.pop()] += 1
     if len(pool) != v.deck_size:
         raise ValueError(f"knowledge leaves {len(pool)} unseen cards for a deck of {v.deck_size}")
-    ids = _unseen_destinations(k)
+    ids = unseen_destinations(k)
     rng.shuffle(ids)
     held: list[list[int]] = []
     offers: list[list[int]] = []
@@ -180,7 +180,7 @@ def sample_world(k: Knowledge, rng: random.Random, own_unknown: int = 0) -> Game
     return _build(k, pool, hands, circulation, held, offers, dest_deck, rng.getrandbits(64))
 
 
-def _unseen_destinations(k: Knowledge) -> list[int]:
+def unseen_destinations(k: Knowledge) -> list[int]:
     v = k.view
     seen = set(v.held_ids) | set(v.offer_ids) | {d for _, d in k.bottom}
     for ids in v.reached:

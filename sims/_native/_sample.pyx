@@ -65,7 +65,7 @@ cdef class WorldSampler:
     cdef int dest_size
 
     def __init__(self, knowledge, int own_unknown=0):
-        from cardgame.knowledge import _unseen_destinations, sample_world, unseen_cards
+        from cardgame.knowledge import unseen_destinations, sample_world, unseen_cards
 
         import random
 
@@ -84,7 +84,7 @@ cdef class WorldSampler:
         self.pool_n = len(pool)
         for i, card in enumerate(pool):
             self.pool[i] = card
-        ids = _unseen_destinations(knowledge)
+        ids = unseen_destinations(knowledge)
         self.ids_n = len(ids)
         for i, d in enumerate(ids):
             self.ids[i] = d
