@@ -45,6 +45,16 @@ class Parameter:
         head = self.name.split(".")[0]
         return {"destinations": "destination", "big_cities": "big_city"}.get(head, "rule")
 
+    @property
+    def card(self) -> int | str | None:
+        """What a card edit is about: the ticket's id (its points) or the big city (its
+        bonus); None for a rule setting."""
+        if self.kind == "destination":
+            return int(self.name.split(".")[1])
+        if self.kind == "big_city":
+            return self.name.split(".", 1)[1]
+        return None
+
     def grid(self, current: Any) -> list[Any]:
         """Every value this parameter may take from ``current`` (current left out)."""
         options: list[Any]

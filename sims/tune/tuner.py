@@ -514,13 +514,12 @@ class Tuner:
         objective = self.mix.get("destinations")
         if arm == BASE or not isinstance(objective, DestinationsObjective):
             return np.empty(0, dtype=int)
-        parameter = arm.split("=", 1)[0]
+        parameter = self.allowed[arm.split("=", 1)[0]]
         ids = self.context.card_ids
-        if parameter.startswith("destinations.") and parameter.endswith(".points"):
-            focus = {int(parameter.split(".")[1])}
-        elif parameter.startswith("big_cities."):
-            city = parameter.split(".", 1)[1]
-            focus = {c for c in ids if city in self.context.card_cities[c]}
+        if parameter.kind == "destination":
+            focus = {parameter.card}
+        elif parameter.kind == "big_city":
+            focus = {c for c in ids if parameter.card in self.context.card_cities[c]}
         else:
             return np.empty(0, dtype=int)
         start = self.mix.slices[self.mix.objectives.index(objective)].start
