@@ -47,6 +47,7 @@ from .settings import (
 )
 from .space import (
     Design,
+    Parameter,
     Space,
     arm_name,
     base_cards,
@@ -514,7 +515,7 @@ class Tuner:
         objective = self.mix.get("destinations")
         if arm == BASE or not isinstance(objective, DestinationsObjective):
             return np.empty(0, dtype=int)
-        parameter = self.allowed[arm.split("=", 1)[0]]
+        parameter = Parameter(arm.split("=", 1)[0])  # what it edits follows from its name
         ids = self.context.card_ids
         if parameter.kind == "destination":
             focus = {parameter.card}
