@@ -30,12 +30,12 @@ sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).pa
 import numpy as np  # noqa: E402
 
 from cardgame import Rules  # noqa: E402
+from sims.calibration import report  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
 from sims.strategy import spec  # noqa: E402
 from sims.winchance import Oracle, positions  # noqa: E402
 
 POOL = ("planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city")
-BINS = 10
 
 
 Row = tuple[int, int, int, float, float]
@@ -68,70 +68,6 @@ def one_game(args: tuple[int, int, int, int, str | None]) -> list[Row]:
     return rows
 
 
-def metrics(p: np.ndarray, y: np.ndarray) -> tuple[float, float, list[tuple[int, float, float]]]:
-    """Brier score, ECE and the reliability bins (count, mean estimate, mean outcome)."""
-    brier = float(np.mean((p - y) ** 2))
-    which = np.minimum((p * BINS).astype(int), BINS - 1)
-    bins = []
-    ece = 0.0
-    for b in range(BINS):
-        inside = which == b
-        n = int(inside.sum())
-        if n == 0:
-            bins.append((0, float("nan"), float("nan")))
-            continue
-        mean_p, mean_y = float(p[inside].mean()), float(y[inside].mean())
-        bins.append((n, mean_p, mean_y))
-        ece += n / len(p) * abs(mean_p - mean_y)
-    return brier, ece, bins
-
-
-def bootstrap(rows: np.ndarray, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Brier and ECE of ``draws`` resamples of whole games."""
-    games = np.unique(rows[:, 0])
-    by_game = {g: rows[rows[:, 0] == g] for g in games}
-    rng = np.random.default_rng(seed)
-    briers, eces = [], []
-    for _ in range(draws):
-        sample = np.concatenate([by_game[g] for g in rng.choice(games, len(games))])
-        brier, ece, _ = metrics(sample[:, 3], sample[:, 4])
-        briers.append(brier)
-        eces.append(ece)
-    return np.array(briers), np.array(eces)
-
-
-def report(rows: np.ndarray, draws: int, seed: int) -> dict:
-    p, y = rows[:, 3], rows[:, 4]
-    brier, ece, bins = metrics(p, y)
-    uninformed = float(np.mean((1 / rows[:, 1] - y) ** 2))
-    briers, eces = bootstrap(rows, draws, seed)
-    out = {
-        "games": len(np.unique(rows[:, 0])),
-        "estimates": len(rows),
-        "brier": brier,
-        "brier_ci": [float(np.percentile(briers, 2.5)), float(np.percentile(briers, 97.5))],
-        "brier_uninformed": uninformed,
-        "ece": ece,
-        "ece_ci": [float(np.percentile(eces, 2.5)), float(np.percentile(eces, 97.5))],
-        "bins": [
-            {"low": b / BINS, "high": (b + 1) / BINS, "n": n, "mean_estimate": mp, "won": my}
-            for b, (n, mp, my) in enumerate(bins)
-        ],
-        "by_players": {},
-    }
-    for players in (2, 3, 4):
-        part = rows[rows[:, 1] == players]
-        if len(part):
-            b, e, _ = metrics(part[:, 3], part[:, 4])
-            out["by_players"][players] = {
-                "games": len(np.unique(part[:, 0])),
-                "brier": b,
-                "brier_uninformed": float(np.mean((1 / players - part[:, 4]) ** 2)),
-                "ece": e,
-            }
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -150,7 +86,7 @@ def main() -> None:
         for part in pool.map(one_game, jobs, chunksize=8):
             rows.extend(part)
     table = np.array(rows, dtype=float)
-    figures = report(table, args.bootstrap, args.seed)
+    figures = report(table[:, 0], table[:, 1], table[:, 3], table[:, 4], args.bootstrap, args.seed)
     figures["playouts"] = args.playouts
     figures["policy"] = args.policy or "record"
     figures["seconds"] = time.perf_counter() - start

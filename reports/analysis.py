@@ -17,6 +17,7 @@ from .destinations import card_balance
 from .game_length import game_length
 from .margins import margins_of
 from .points import round_shares, score_parts
+from .quality import quality_effects, quality_summary
 from .ratings import (
     leaders,
     pairwise,
@@ -145,6 +146,12 @@ def analyse(
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
+    if results.quality is not None:
+        say("game quality")
+        tables["quality"] = quality_summary(games, results.quality)
+        tables["quality_variants"] = quality_effects(
+            games, results.quality, rules=results.study.get("variants"), margins=margins
+        )
     frames = {}
     if sweeps:
         say("sweeps")

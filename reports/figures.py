@@ -415,23 +415,42 @@ VARIANT_METRICS = {
 }
 
 
-def variant_effects(table: pd.DataFrame, metrics=tuple(VARIANT_METRICS)) -> go.Figure:
+QUALITY_TITLES = {
+    "lead_changes_chance": "lead changes (favourite)",
+    "lead_changes_points": "lead changes (points)",
+    "drama": "drama",
+    "decisive_fraction": "share played before decided",
+    "excitement": "excitement",
+    "comeback": "comeback",
+    "final_margin": "winning margin (points)",
+}
+QUALITY_METRICS = {metric: (title, 1.0, "") for metric, title in QUALITY_TITLES.items()}
+
+
+def variant_effects(
+    table: pd.DataFrame,
+    metrics=tuple(VARIANT_METRICS),
+    labels: dict[str, tuple[str, float, str]] | None = None,
+    title: str = "Rule variants: variant minus the printed game (each panel its own scale)",
+) -> go.Figure:
     """Small multiples: one panel per metric (rows) and variant (columns), each with its own
     scale, so no variant's effect flattens the others; a point per player count with its
-    interval, the practical margin as a grey band, the verdict in the hover."""
+    interval, the practical margin as a grey band, the verdict in the hover. ``labels``:
+    metric -> (row title, scale, margin name), VARIANT_METRICS by default."""
     from plotly.subplots import make_subplots
 
+    labels = labels or VARIANT_METRICS
     variants = sorted(table["variant"].unique())
     metrics = [m for m in metrics if (table["metric"] == m).any()]
     fig = make_subplots(
         rows=max(len(metrics), 1), cols=max(len(variants), 1), shared_yaxes=False,
-        column_titles=variants, row_titles=[VARIANT_METRICS[m][0] for m in metrics],
-        horizontal_spacing=0.06, vertical_spacing=0.08,
+        column_titles=variants, row_titles=[labels[m][0] for m in metrics],
+        horizontal_spacing=0.06, vertical_spacing=0.08 if len(metrics) < 6 else 0.04,
     )  # fmt: skip
     colours = {2: PALETTE[0], 3: PALETTE[1], 4: PALETTE[2]}
     shown = set()
     for r, metric in enumerate(metrics, start=1):
-        _, scale, _ = VARIANT_METRICS[metric]
+        _, scale, _ = labels[metric]
         for c, variant in enumerate(variants, start=1):
             rows = table[(table["metric"] == metric) & (table["variant"] == variant)]
             if rows.empty:
@@ -466,7 +485,37 @@ def variant_effects(table: pd.DataFrame, metrics=tuple(VARIANT_METRICS)) -> go.F
         height=max(320, 230 * len(metrics) + 110),
         legend={"orientation": "h", "y": -0.08, "x": 0},
     )
-    return _layout(fig, "Rule variants: variant minus the printed game (each panel its own scale)")
+    return _layout(fig, title)
+
+
+def game_quality(table: pd.DataFrame) -> go.Figure:
+    """Each quality metric by player count: the mean per game with its 95% interval, one
+    panel per metric on its own scale."""
+    from plotly.subplots import make_subplots
+
+    metrics = [m for m in QUALITY_TITLES if (table["metric"] == m).any()]
+    cols = 4
+    rows_n = -(-len(metrics) // cols)
+    fig = make_subplots(
+        rows=rows_n, cols=cols, subplot_titles=[QUALITY_TITLES[m] for m in metrics],
+        horizontal_spacing=0.07, vertical_spacing=0.22,
+    )  # fmt: skip
+    for i, metric in enumerate(metrics):
+        rows = table[(table["metric"] == metric) & table["mean"].notna()]
+        fig.add_bar(
+            x=rows["players"].map(lambda p: f"{p} players"),
+            y=rows["mean"],
+            error_y=_errors(rows, "mean"),
+            marker_color=[PALETTE[int(p) - 2] for p in rows["players"]],
+            showlegend=False,
+            customdata=rows[["n_games", "median"]],
+            hovertemplate="%{x}: mean %{y:.3g}, median %{customdata[1]:.3g} "
+            "(%{customdata[0]} games)<extra></extra>",
+            row=i // cols + 1,
+            col=i % cols + 1,
+        )
+    fig.update_layout(height=300 * rows_n + 80)
+    return _layout(fig, "Game quality by player count (mean per game, 95% interval)")
 
 
 def variant_seat_edge(table: pd.DataFrame) -> go.Figure:

@@ -47,6 +47,12 @@ DEFAULT_MARGINS: dict[str, float] = {
     "steals": 0.1,  # steals per game
     "unreached": 0.1,  # destinations left unreached per seat
     "points_per_game": 0.25,  # a swept ticket's net points per game
+    # game quality (reports/quality.py), each a mean per game
+    "lead_changes": 0.25,  # a quarter of a lead change per game
+    "drama": 0.01,  # how far behind the eventual winner was, in win chance
+    "excitement": 0.05,  # total change of win chance over a game
+    "decisive_fraction": 0.02,  # 2% of the game earlier or later before it was decided
+    "comeback": 0.25,  # 1 / the winner's lowest chance
 }
 MARGIN_WORDS = {
     "win_share": "percentage points of win share",
@@ -57,6 +63,11 @@ MARGIN_WORDS = {
     "steals": "steals per game",
     "unreached": "unreached destinations per seat",
     "points_per_game": "net points per game",
+    "lead_changes": "lead changes per game",
+    "drama": "of win chance (drama)",
+    "excitement": "of win chance moved per game (excitement)",
+    "decisive_fraction": "of the game before it was decided",
+    "comeback": "of the comeback factor",
 }
 
 

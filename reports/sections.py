@@ -80,6 +80,8 @@ def _sections(analysis: Analysis) -> list[Section]:
         out.append(_variants(analysis))
     if analysis.sweeps:
         out.append(_sweeps(analysis))
+    if "quality" in t:
+        out.append(_quality(analysis))
     out.append(_designers(analysis))
     if "skill_pairs" in t:
         out.append(_skill(analysis))
@@ -595,6 +597,88 @@ def _variants(analysis: Analysis) -> Section:
         tables=tables,
         summary=variants_summary(effects, t),
     )
+
+
+def _quality(analysis: Analysis) -> Section:
+    """Game quality per player count, and what each variant (or swept value) does to it."""
+    t = analysis.tables
+    summary, effects = t["quality"], t["quality_variants"]
+    charts = [
+        Chart(
+            partial(figures.game_quality, summary),
+            "How close the games are at each player count: lead changes, drama, when the game "
+            "is decided, excitement, comebacks and the winning margin.",
+            "One value per finished game of the printed game (sims/quality.py defines each), "
+            "from each seat's chance of winning after every turn as the learned model "
+            "estimates it (sims/winmodel.py, docs/viewer.md); mean with a Student t 95% "
+            "interval over games.",
+        )
+    ]
+    if not effects.empty:
+        charts.append(
+            Chart(
+                partial(
+                    figures.variant_effects,
+                    effects,
+                    tuple(figures.QUALITY_METRICS),
+                    figures.QUALITY_METRICS,
+                    "Game quality: variant minus the printed game (each panel its own scale)",
+                ),
+                "What each variant (or swept value) changes in how close the games are.",
+                "Variant minus base per game; in a paired study averaged per deal, paired t "
+                "95% interval over deals; grey band: the metric's practical margin; the "
+                "verdict is Bonferroni over the variants and player counts of a metric.",
+            )
+        )
+    tables = [Table("quality", summary)]
+    if not effects.empty:
+        tables.append(Table("quality_variants", effects))
+    return Section(
+        key="quality",
+        title="Are the games close, and when are they decided?",
+        intro="A game's quality from the chance each seat had of winning after every turn: "
+        "how often the favourite changed, how far behind the eventual winner was (drama), "
+        "how much of the game was played before the winner's chance stayed above one half "
+        "(decisiveness), how much the chances moved in all (excitement), the winner's "
+        "lowest chance (comeback) and the final winning margin.",
+        charts=charts,
+        tables=tables,
+        summary=quality_blocks(summary, effects),
+    )
+
+
+def quality_blocks(summary: pd.DataFrame, effects: pd.DataFrame) -> list[Block]:
+    """The summary's quality part: per player count the headline metrics, then each variant
+    metric whose verdict is not "practically equal"."""
+    blocks: list[Block] = [Heading("Are the games close?")]
+
+    def say(row: pd.DataFrame, metric: str, digits: int = 2) -> str:
+        r = row.loc[metric]
+        return f"{r['mean']:.{digits}f} [{r['ci_low']:.{digits}f}, {r['ci_high']:.{digits}f}]"
+
+    for players, here in summary.groupby("players", sort=True):
+        row = here.set_index("metric")
+        if row["n_games"].max() == 0:
+            continue
+
+        blocks.append(
+            f"At {players} players ({int(row['n_games'].max()):,} games) the favourite changes "
+            f"{say(row, 'lead_changes_chance')} times a game and the points leader "
+            f"{say(row, 'lead_changes_points')}; a game is decided after "
+            f"{100 * row.loc['decisive_fraction', 'mean']:.0f}% of its turns on average "
+            f"(the winner's chance above 1/2 from then on), and the winner wins by "
+            f"{say(row, 'final_margin', 1)} points."
+        )
+    if not effects.empty:
+        moved = effects[effects["verdict"] != "practically equal"]
+        blocks.append(Heading("Does a variant change that?", 3))
+        if moved.empty:
+            blocks.append("No variant changes any quality metric beyond its practical margin.")
+        else:
+            blocks.append(Table("quality_variants", moved, [
+                "variant", "players", "metric", "base", "value", "difference", "ci_low",
+                "ci_high", "verdict"]))  # fmt: skip
+    return blocks
 
 
 def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block]:

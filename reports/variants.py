@@ -93,6 +93,8 @@ def variant_effects(
     base: str = "base",
     rules: dict | None = None,
     margins: dict[str, float] | None = None,
+    metrics: dict[str, pd.DataFrame] | None = None,
+    metric_margins: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """Each variant's difference from the base game per player count and metric (turns,
     simulated minutes, steals, mean score, seat 0's win share, destinations left unreached
@@ -108,10 +110,14 @@ def variant_effects(
     ``verdict`` its interval against the metric's practical margin (reports/margins.py),
     with ``needed`` deals (or games) to decide where not yet known. ``detectable`` is the
     smallest difference the test finds with 80% power at 0.05 / the family size.
-    ``rules`` (the manifest's variants) drops counts where a variant equals base."""
+    ``rules`` (the manifest's variants) drops counts where a variant equals base.
+    ``metrics`` (one value per game, as ``_variant_metrics`` makes them) and
+    ``metric_margins`` (metric -> its margin's name) compare other per-game metrics."""
     if base not in set(games["variant"].unique()) or games["variant"].nunique() < 2:
         return judge(pd.DataFrame(columns=VARIANT_COLUMNS), 0.0, [])
-    metrics = _variant_metrics(games, seats)
+    if metrics is None:
+        metrics = _variant_metrics(games, seats)
+    margin_of = metric_margins or METRIC_MARGINS
     rows = []
     for variant in sorted(set(games["variant"].unique()) - {base}):
         for players in sorted(set(games["players"].unique())):
@@ -146,7 +152,7 @@ def variant_effects(
     table["units"] = table["n_deals"].where(table["method"] == "paired t", table["n_games"])
     margins = margins or DEFAULT_MARGINS
     parts = [
-        judge(part, margins[METRIC_MARGINS[metric]], [], df="df", n="units",
+        judge(part, margins[margin_of[metric]], [], df="df", n="units",
               family_name=f"{metric}: every variant and player count")
         for metric, part in table.groupby("metric", sort=False)
     ]  # fmt: skip

@@ -40,6 +40,7 @@ class Batch:
     folder: str | None = None  # where the worker writes its parts; None: send them back
     engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
     isolation: str = "none"  # "process": strategies of one's own in their own processes
+    quality: bool = False  # each game's quality row too ([metrics] quality = true)
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
@@ -82,9 +83,19 @@ class BatchResult:
     failures: list[str]
     games: int
 
+    @classmethod
+    def empty(cls, batch: Batch) -> BatchResult:
+        """No game yet, with a list for every table the batch writes."""
+        tables: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "destinations": []}
+        if batch.quality:
+            tables["quality"] = []
+        return cls(batch.id, tables, [], [], 0)
+
     def add(self, outcome: GameOutcome) -> None:
         """Append one game's rows, record and failure line."""
         self.tables["games"].append(outcome.game)
+        if outcome.quality is not None and "quality" in self.tables:
+            self.tables["quality"].append(outcome.quality)
         self.tables["seats"].extend(outcome.seats)
         self.tables["destinations"].extend(outcome.destinations)
         if outcome.record is not None:
@@ -107,11 +118,16 @@ class BatchResult:
 
 def run_batch(batch: Batch) -> BatchResult:
     """Play a batch (in a worker): tidy rows for the three tables."""
-    result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
+    result = BatchResult.empty(batch)
     for spec in batch.specs():
         try:
             outcome = play_game(
-                spec, batch.clock, batch.records, batch.decision_seconds, batch.engine
+                spec,
+                batch.clock,
+                batch.records,
+                batch.decision_seconds,
+                batch.engine,
+                batch.quality,
             )
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(spec, exc)
@@ -170,5 +186,6 @@ def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
                     pairing=study.pairing,
                     engine=study.engine,
                     isolation=study.isolation,
+                    quality=study.quality,
                 )
             )

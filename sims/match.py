@@ -9,9 +9,12 @@ error (seat -1 when a broken invariant cannot be blamed on one seat).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any, cast
+
+import numpy as np
 
 from cardgame import (
     Action,
@@ -32,9 +35,12 @@ from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .errors import UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
+from .quality import Quality, quality
 from .seeding import stream_seed
+from .standing import points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
+QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
 MAX_ERROR = 300  # characters of a failure message kept in the games table
@@ -69,6 +75,7 @@ class GameOutcome:
     seats: list[dict[str, Any]] = field(default_factory=list)
     destinations: list[dict[str, Any]] = field(default_factory=list)
     record: dict[str, Any] | None = None
+    quality: dict[str, Any] | None = None  # a finished game's quality row, when asked for
 
 
 class StrategyFailure(Exception):
@@ -91,16 +98,19 @@ def play_game(
     record: bool = False,
     decision_seconds: float = DEFAULT_DECISION_SECONDS,
     engine: str = "auto",
+    quality: bool = False,
 ) -> GameOutcome:
     """Play one game; ``times=None`` plays without the clock (for measuring its overhead).
 
     ``decision_seconds`` is the wall-clock limit of each decision (0: none). ``engine``
     "auto" or "native" plays a line-up of built-in strategies on the native core when it is
     built (the same game, bit for bit); "python", or any other line-up, plays here.
+    ``quality``: the outcome's quality row too (sims/quality.py), from each seat's chance
+    estimated by the learned model (sims/standing.py) at every position.
     """
     guests = spec.isolation == "process" and any(map(is_guest, spec.seats))
     if engine != "python" and not guests:  # a guest's module is never imported here
-        outcome = _play_native(spec, times, record)
+        outcome = _play_native(spec, times, record, quality)
         if outcome is not None:
             return outcome
     game = spec.game()
@@ -114,6 +124,9 @@ def play_game(
         offers: list[dict[str, Any]] = []
         trackers = _trackers(state, strategies)
         step = _stepper(spec, state, strategies, limit, offers, trackers)
+        positions = Positions(state) if quality else None
+        if positions is not None:
+            step = positions.watching(step)
         if times is None:
             while not state.is_over:
                 step()
@@ -133,13 +146,20 @@ def play_game(
     finally:
         if guests:
             finish_guests(strategies)
-    return _finished(spec, state, minutes, offers, record)
+    features = positions.features if positions is not None else None
+    return _finished(spec, state, minutes, offers, record, features)
 
 
 def _finished(
-    spec: GameSpec, state: GameState, minutes: float, offers: list[dict[str, Any]], record: bool
+    spec: GameSpec,
+    state: GameState,
+    minutes: float,
+    offers: list[dict[str, Any]],
+    record: bool,
+    features: list[Any] | None = None,
 ) -> GameOutcome:
-    """The rows (and record) of a game played to its end, on either engine's final state."""
+    """The rows (and record) of a game played to its end, on either engine's final state;
+    its quality row when ``features`` holds each position's (``Positions``)."""
     outcome = GameOutcome(
         game=game_row(spec, state, minutes, None),
         seats=_seat_rows(spec, state),
@@ -147,10 +167,52 @@ def _finished(
     )
     if record:
         outcome.record = to_record(state, [s.label for s in spec.seats])
+    if features is not None:
+        outcome.quality = quality_row(spec, state, features)
     return outcome
 
 
-def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> GameOutcome | None:
+class Positions:
+    """Each seat's standing (sims/standing.py) at every position of a game played here:
+    after setup, then after each turn (the positions of ``sims.winchance.positions``: the
+    state at the next decision), the last one the finished game."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.turn = state.turn
+        self.features: list[Any] = []
+
+    def watching(self, step: Any) -> Any:
+        """``step`` (one decision), noting the position whenever a turn has ended."""
+
+        def watched() -> Any:
+            done = step()
+            state = self.state
+            if state.turn != self.turn or state.is_over:
+                self.turn = state.turn
+                self.features.append(standing(state))
+            return done
+
+        return watched
+
+
+def quality_row(spec: GameSpec, state: GameState, positions: list[Any]) -> dict[str, Any]:
+    """The quality table's row of a finished game: the model's chance of each seat at every
+    position but the last, which is the result itself (a shared win split evenly)."""
+    winners = list(state.winners)
+    features = np.asarray(positions, dtype=float)
+    chances = shipped_model().chances_many(features)
+    chances[-1] = [1.0 / len(winners) if s in winners else 0.0 for s in range(spec.players)]
+    scores = [score.total for score in state.scores]
+    points = points_now(features)
+    points[-1] = scores
+    measured = quality(chances, winners, points, scores)
+    return {**_base(spec), **{name: getattr(measured, name) for name in QUALITY_FIELDS}}
+
+
+def _play_native(
+    spec: GameSpec, times: ThinkTimes | None, record: bool, quality: bool = False
+) -> GameOutcome | None:
     """The game played by the native decision loop, or None when it cannot be (not built,
     the engine forced to Python, a seat without a native twin): the caller then plays it.
 
@@ -169,13 +231,14 @@ def _play_native(spec: GameSpec, times: ThinkTimes | None, record: bool) -> Game
     start = native.NativeState.new(game, record=record)
     # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
     clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
-    played, offers, minutes, failed = native.play_native(start, twins, clock)
+    positions: list[Any] | None = [] if quality else None  # each position's features, by C
+    played, offers, minutes, failed = native.play_native(start, twins, clock, positions)
     state = played.to_state()
     if failed is not None:
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
         return GameOutcome(game=game_row(spec, state, minutes, failure))
-    return _finished(spec, state, minutes, offers, record)
+    return _finished(spec, state, minutes, offers, record, positions)
 
 
 class _NativeLoop:

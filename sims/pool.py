@@ -130,7 +130,7 @@ def _failed_game(batch: Batch, error: str) -> BatchResult:
 
     from .match import StrategyFailure, game_row
 
-    result = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
+    result = BatchResult.empty(batch)
     for spec in batch.specs():
         try:
             state = Game(spec.players, spec.seed, spec.rules).new_state()
@@ -230,7 +230,7 @@ def run_alone(
     batch's parts are the bytes an undisturbed worker writes. The batch is suspect: an earlier
     worker may have died while writing it.
     """
-    whole = BatchResult(batch.id, {"games": [], "seats": [], "destinations": []}, [], [], 0)
+    whole = BatchResult.empty(batch)
     pool: ProcessPoolExecutor | None = None
     busy = False
     try:

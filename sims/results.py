@@ -33,6 +33,9 @@ from .errors import ResultsError, ResultsWriteError
 
 SCHEMA_VERSION = 1
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
+# written only by a study that asks for them ([metrics] quality = true), before the games part
+OPTIONAL_TABLES = ("quality",)
+WRITE_ORDER = ("seats", "destinations", "quality", "games")
 MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"
 
@@ -98,7 +101,24 @@ _COLUMNS: dict[str, list[tuple[str, pa.DataType]]] = {
         ("net_points", pa.int64()),
     ],
 }
-NULLABLE_INTS = {"seats": ("round2_points",), "destinations": ("reached_round",)}
+_COLUMNS["quality"] = [  # one row per finished game (sims/quality.py defines each metric)
+    *_BASE,
+    ("positions", pa.int64()),
+    ("lead_changes_chance", pa.int64()),
+    ("lead_changes_points", pa.int64()),
+    ("drama", pa.float64()),
+    ("decisive_at", pa.int64()),  # null when the winner's chance never stays above 1/2
+    ("decisive_fraction", pa.float64()),
+    ("excitement", pa.float64()),
+    ("comeback", pa.float64()),
+    ("lowest_chance", pa.float64()),
+    ("final_margin", pa.int64()),
+]
+NULLABLE_INTS = {
+    "seats": ("round2_points",),
+    "destinations": ("reached_round",),
+    "quality": ("decisive_at",),
+}
 
 
 @cache
@@ -127,7 +147,8 @@ def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, An
 def batch_tables(batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> dict[str, pa.Table]:
     """A batch's rows as Arrow tables in the schemas; a value that does not fit is a
     ResultsError before anything is written."""
-    return {table: _arrow(table, batch_id, tables.get(table, [])) for table in TABLES}
+    names = [t for t in WRITE_ORDER if t in TABLES or t in tables]
+    return {table: _arrow(table, batch_id, tables.get(table, [])) for table in names}
 
 
 def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
@@ -140,7 +161,7 @@ def encode_parts(
     """A batch's files as bytes by path within the results folder, in landing order: the
     games part last (it marks the batch done), so records land before it too."""
     files = {}
-    for table in TABLES:
+    for table in (t for t in WRITE_ORDER if t in arrow):
         if table == "games" and records is not None:
             files[f"records/part-{batch_id}.jsonl"] = _jsonl(records)
         sink = pa.BufferOutputStream()
@@ -356,6 +377,7 @@ class Results:
     destinations: pd.DataFrame
     study: dict[str, Any]
     folder: Path
+    quality: pd.DataFrame | None = None  # a study with [metrics] quality = true
 
 
 def load_results(folder: str | Path) -> Results:
@@ -367,7 +389,8 @@ def load_results(folder: str | Path) -> Results:
     if manifest is None:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")
     frames = {}
-    for table in TABLES:
+    quality = bool(manifest["study"].get("metrics", {}).get("quality"))
+    for table in (*TABLES, *(("quality",) if quality else ())):
         parts = sorted((folder / table).glob("part-*.parquet"))
         frames[table] = _read_parts(table, parts)
     games = frames["games"]
@@ -375,14 +398,21 @@ def load_results(folder: str | Path) -> Results:
         raise ResultsError(f"{folder}: holds no finished games")
     _refuse_run_faults(folder, games)
     done = pd.MultiIndex.from_arrays([games["cell"], games["game_index"]])
-    for table in ("seats", "destinations"):  # drop rows of batches whose games part is missing
-        frame = frames[table]
+    for table in ("seats", "destinations", "quality"):  # rows of batches without a games part
+        frame = frames.get(table)
+        if frame is None:
+            continue
         if not frame.empty:
             keep = pd.MultiIndex.from_arrays([frame["cell"], frame["game_index"]]).isin(done)
             if not keep.all():
                 frames[table] = frame[keep].reset_index(drop=True)
     return Results(
-        frames["games"], frames["seats"], frames["destinations"], manifest["study"], folder
+        frames["games"],
+        frames["seats"],
+        frames["destinations"],
+        manifest["study"],
+        folder,
+        frames.get("quality"),
     )
 
 

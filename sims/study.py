@@ -50,12 +50,15 @@ DEFAULT_STUDY = "strategy-ladder"
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
-    "isolation", "cards", "sweeps", "report",
+    "isolation", "cards", "sweeps", "report", "metrics",
 }  # fmt: skip
+# what a study's [metrics] table may turn on: tables beyond the three every study writes
+METRICS = ("quality",)
 # what a study's [report] table may set: the practical margin of each metric
 # (reports/margins.py holds the defaults; a test keeps the names the same)
 REPORT_MARGINS = ("win_share", "log_odds", "score", "turns", "minutes", "steals", "unreached",
-                  "points_per_game")  # fmt: skip
+                  "points_per_game", "lead_changes", "drama", "excitement",
+                  "decisive_fraction", "comeback")  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
 
@@ -111,6 +114,9 @@ class Study:
     variant_cards: dict[str, CardEdits] = field(default_factory=dict)
     # each sweep's values and the variants that play them (their variants are the study's)
     sweeps: dict[str, Sweep] = field(default_factory=dict)
+    # [metrics] quality = true: each game's quality (lead changes, drama, decisiveness...)
+    # from each seat's estimated chance after every turn, in a ``quality`` table
+    quality: bool = False
 
     def catalogue_for(self, variant: str) -> Catalogue | None:
         """The cards ``variant`` is played with (None: the printed cards, unedited)."""
@@ -198,6 +204,8 @@ class Study:
             **self._cards_dict(),
             **({"sweeps": self.source["sweeps"]} if self.sweeps else {}),
             **({"report": self.source["report"]} if self.source.get("report") else {}),
+            # only when on: results made before the option existed still resume
+            **({"metrics": {"quality": True}} if self.quality else {}),
         }
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
@@ -381,6 +389,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
 
     engine = _engine(data.get("engine", "auto"), where)
     _report_table(data.get("report", {}), where)
+    metrics = _metrics_table(data.get("metrics", {}), where)
 
     from .clock import ThinkTimes
 
@@ -413,6 +422,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         lineup_games=lineup_games,
         engine=engine,
         isolation=isolation,
+        quality=metrics["quality"],
         cards=cards,
         variant_cards=variant_cards,
         sweeps=sweeps,
@@ -447,6 +457,18 @@ def _report_table(table: Any, where: str) -> None:
               f"unknown metric (known: {', '.join(REPORT_MARGINS)})")  # fmt: skip
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
         _need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
+
+
+def _metrics_table(table: Any, where: str) -> dict[str, bool]:
+    """``[metrics] quality = true``: the optional tables a study writes (each off by default)."""
+    _need(isinstance(table, dict), f"{where}: metrics", "must be a table (quality = true)")
+    extra = sorted(set(table) - set(METRICS))
+    _need(not extra, f"{where}: metrics.{extra[0] if extra else ''}",
+          f"unknown key (known: {', '.join(METRICS)})")  # fmt: skip
+    for name, value in table.items():
+        _need(isinstance(value, bool), f"{where}: metrics.{name}",
+              f"must be true or false, got {value!r}")  # fmt: skip
+    return {name: bool(table.get(name, False)) for name in METRICS}
 
 
 def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:

@@ -38,6 +38,7 @@ from cardgame._native._core cimport (
     view_from_seatview,
 )
 from sims._native._scripted cimport NativeStrategy, act_to_action
+from sims._native._standing cimport standing_rows
 
 # sims.match.MAX_TURNS (tests check they agree)
 TURN_LIMIT = 2000
@@ -62,7 +63,7 @@ cdef double turn_mean(const double* means, const Act* a) noexcept:
     return means[3]  # pass
 
 
-def play_native(NativeState state, twins, clock=None):
+def play_native(NativeState state, twins, clock=None, positions=None):
     """Play ``state`` to its end with one ``NativeStrategy`` per seat.
 
     ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
@@ -71,6 +72,8 @@ def play_native(NativeState state, twins, clock=None):
     ``(state, offers, minutes, failure)``: the offer rows of every keep decision as
     ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
     fail (the error text is the Python engine's; minutes are nan then, as there).
+    ``positions``: a list that gets each seat's standing (sims/standing.py) after setup and
+    after each turn, as ``sims.match.Positions`` notes them on the Python engine.
     """
     cdef CState* s = &state.s
     cdef int players = s.players, seat, phase, i, turn, round_number, before_round
@@ -111,6 +114,8 @@ def play_native(NativeState state, twins, clock=None):
     failure = None
     round_number = s.round
     turn = s.turn
+    cdef bint noting = positions is not None
+    cdef int noted_turn = s.turn
     while s.phase != PH_OVER:
         seat = s.seat
         phase = s.phase
@@ -135,6 +140,9 @@ def play_native(NativeState state, twins, clock=None):
                 offered[i] = s.offers[seat][i]
             offered_turn, offered_round = s.turn, s.round
         state.apply_act(&act)
+        if noting and (s.turn != noted_turn or s.phase == PH_OVER):
+            noted_turn = s.turn
+            positions.append(standing_rows(s, &state.cat))
         if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
             for i in range(offered_n):
                 offers.append(
