@@ -2,7 +2,7 @@
 error, with intervals from a bootstrap over games.
 
 Shared by the play-out oracle's benchmark (benchmarks/winchance.py) and the learned model's
-(benchmarks/winmodel.py), so both are measured by the same code. An estimate is a seat's
+(benchmarks/standing.py), so both are measured by the same code. An estimate is a seat's
 chance at one position; its outcome is the seat's share of the real win (1, 0, or 1/k of a
 shared win). The positions and seats of one game are not independent, so intervals resample
 whole games.

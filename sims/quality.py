@@ -2,9 +2,9 @@
 
 The input is a chance matrix, one row per position (after setup, then after each turn, as
 ``sims.winchance.positions`` numbers them) and one column per seat, from either estimator
-(the play-out oracle, ``sims.winchance``, or the learned model, ``sims.winmodel``); the last
+(the play-out oracle, ``sims.winchance``, or the learned model, ``sims.standing``); the last
 row is normally the result itself. Optionally a points matrix of the same shape (each seat's
-standing in points at each position, e.g. ``sims.winmodel.standing``), the winners and the
+standing in points at each position, e.g. ``sims.standing.points_now``), the winners and the
 final scores.
 
 **A shared win** (R22: a tie still standing) is handled by treating its winners as one side:
