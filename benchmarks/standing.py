@@ -13,8 +13,14 @@ with 95% intervals by a bootstrap over games (sims/calibration.py, the oracle's 
 code), overall and per player count; and the scoring speed. ``--write`` stores the figures
 in the model file.
 
+``compare``: the model against the play-out oracle (sims/winchance.py) at ``--positions``
+positions drawn from each of ``--games`` other games (recorded, replayed): mean absolute
+difference and correlation of the two chances, and each one's Brier score and ECE on the same
+positions (the oracle with ``--playouts`` play-outs).
+
     python benchmarks/standing.py train --games 6000
     python benchmarks/standing.py calibrate --games 2000 --write
+    python benchmarks/standing.py compare --games 300 --positions 4 --playouts 32
 """
 
 from __future__ import annotations
@@ -158,15 +164,54 @@ def calibrate(args: argparse.Namespace) -> None:
         MODEL_PATH.write_text(json.dumps(data, indent=1) + "\n")
 
 
+def compare(args: argparse.Namespace) -> None:
+    from sims.calibration import bootstrap, brier, ece, interval
+    from sims.match import play_game
+    from sims.standing import standing
+    from sims.winchance import Oracle, positions
+
+    model = StandingModel.from_dict(json.loads(MODEL_PATH.read_text()))
+    rows = []  # game, model chance, oracle chance, outcome
+    start = time.perf_counter()
+    for index in range(args.games):
+        rng = random.Random(f"standing-compare:{index}")
+        players = 2 + index % 3
+        names = [rng.choice(POOL) for _ in range(players)]
+        game_ = GameSpec("compare", "c", "base", Rules(), players, tuple(map(spec, names)), index,
+                         rng.getrandbits(63))  # fmt: skip
+        record = play_game(game_, None, True, 0).record
+        winners = record["result"]["winners"]
+        shares = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
+        chosen = set(rng.sample(range(len(record["turns"])), args.positions))
+        oracle = Oracle(record, args.playouts)
+        for position in positions(record):
+            if position.index in chosen:
+                mine = model.chances_many([standing(position.state)])[0]
+                theirs = oracle.at(position).chance
+                rows.extend((index, mine[s], theirs[s], shares[s]) for s in range(players))
+    table = np.array(rows)
+    game_of, mine, theirs, won = table.T
+    seconds = time.perf_counter() - start
+    print(f"{args.games} games x {args.positions} positions, {len(table)} estimates, oracle "
+          f"{args.playouts} play-outs, {seconds:.0f} s")  # fmt: skip
+    print(f"model - oracle: mean |difference| {np.abs(mine - theirs).mean():.3f}, "
+          f"correlation {np.corrcoef(mine, theirs)[0, 1]:.3f}")  # fmt: skip
+    for name, p in (("model", mine), ("oracle", theirs)):
+        briers, eces = bootstrap(game_of, p, won, args.bootstrap, 2026)
+        print(f"{name:<6}: Brier {brier(p, won):.4f} {interval(briers)}, ECE {ece(p, won):.4f} "
+              f"{interval(eces)}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("train", "calibrate"))
+    parser.add_argument("command", choices=("train", "calibrate", "compare"))
+    parser.add_argument("--playouts", type=int, default=32, help="compare: the oracle's")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--positions", type=int, default=12, help="positions per game (train)")
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--write", action="store_true", help="calibrate: store the figures")
     args = parser.parse_args()
-    (train if args.command == "train" else calibrate)(args)
+    {"train": train, "calibrate": calibrate, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ QUESTIONS = {
     ),
     "player-counts": (
         "How does the game change from 2 to 3 to 4 players when every seat plays well?",
-        ["players", "seats", "convergence", "points", "cities", "destinations"],
+        ["players", "quality", "seats", "convergence", "points", "cities", "destinations"],
     ),
     "destinations": (
         "Which destination cards are out of line with cards of their printed points and trains?",
