@@ -1,0 +1,83 @@
+"""Calibration figures (sims/calibration.py) against values worked out by hand, and the
+bootstrap's sums against resampling the rows of whole games directly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sims.calibration import bin_index, bootstrap, brier, ece, reliability, report
+
+
+def test_brier_and_ece_by_hand():
+    p = np.array([0.05, 0.15, 0.15, 0.95])
+    y = np.array([0.0, 1.0, 0.0, 1.0])
+    # (0.05^2 + 0.85^2 + 0.15^2 + 0.05^2) / 4
+    assert brier(p, y) == pytest.approx((0.0025 + 0.7225 + 0.0225 + 0.0025) / 4)
+    # bins 0, 1, 9: gaps 0.05 (1 estimate), |0.15 - 0.5| (2), 0.05 (1)
+    assert ece(p, y) == pytest.approx((0.05 + 2 * 0.35 + 0.05) / 4)
+    assert ece(np.array([0.3, 0.3]), np.array([0.0, 1.0])) == pytest.approx(0.2)
+
+
+def test_bins_are_equal_width_and_one_is_in_the_last():
+    assert bin_index(np.array([0.0, 0.0999, 0.1, 0.55, 0.9, 1.0])).tolist() == [0, 0, 1, 5, 9, 9]
+    bins = reliability(np.array([0.25, 0.35, 1.0]), np.array([1.0, 0.0, 1.0]))
+    assert [b.n for b in bins] == [0, 0, 1, 1, 0, 0, 0, 0, 0, 1]
+    assert bins[2].mean_estimate == 0.25 and bins[2].won == 1.0
+    assert np.isnan(bins[0].mean_estimate) and (bins[9].low, bins[9].high) == (0.9, 1.0)
+
+
+def direct(game, p, y, draws, seed):
+    """The bootstrap spelled out: draw games, gather their rows, score them."""
+    games = np.unique(game)
+    rng = np.random.default_rng(seed)
+    briers, eces = [], []
+    for _ in range(draws):
+        rows = np.concatenate([np.flatnonzero(game == g) for g in rng.choice(games, len(games))])
+        briers.append(brier(p[rows], y[rows]))
+        eces.append(ece(p[rows], y[rows]))
+    return np.array(briers), np.array(eces)
+
+
+def sample(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    game, players, p, y = [], [], [], []
+    for g in range(games):
+        n = 2 + g % 3
+        for _ in range(1 + g % 4):
+            chance = rng.dirichlet(np.ones(n))
+            won = rng.choice(n, p=chance)
+            for seat in range(n):
+                game.append(g)
+                players.append(n)
+                p.append(chance[seat])
+                y.append(float(seat == won))
+    return np.array(game), np.array(players), np.array(p), np.array(y)
+
+
+def test_the_bootstrap_resamples_whole_games():
+    game, _, p, y = sample(30, 1)
+    fast = bootstrap(game, p, y, 40, 7)
+    slow = direct(game, p, y, 40, 7)
+    assert np.allclose(fast[0], slow[0]) and np.allclose(fast[1], slow[1])
+    # the draws depend only on the seed and the games: the same resamples for another estimate
+    other = bootstrap(game, np.full(len(p), 0.5), y, 40, 7)
+    assert np.allclose(other[0], direct(game, np.full(len(p), 0.5), y, 40, 7)[0])
+
+
+def test_the_report_per_player_count():
+    game, players, p, y = sample(60, 2)
+    figures = report(game, players, p, y, 50, 3)
+    assert figures["games"] == 60 and figures["estimates"] == len(p)
+    assert figures["brier"] == pytest.approx(brier(p, y))
+    low, high = figures["ece_ci"]
+    assert low <= high
+    by = figures["by_players"]
+    assert sorted(by) == [2, 3, 4] and by[2]["games"] == 20
+    # one winner a game: 1/2 is off by 1/2 for both seats; 1/3 by 2/3 once and 1/3 twice
+    assert by[2]["brier_uninformed"] == pytest.approx(0.25)
+    assert by[3]["brier_uninformed"] == pytest.approx((4 / 9 + 2 / 9) / 3)
+    assert by[4]["brier_uninformed"] == pytest.approx((9 / 16 + 3 / 16) / 4)
+    part = players == 3
+    assert by[3]["ece"] == pytest.approx(ece(p[part], y[part]))
+    assert by[3]["brier_ci"][0] <= by[3]["brier"] <= by[3]["brier_ci"][1]
