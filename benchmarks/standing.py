@@ -69,7 +69,6 @@ def game(index: int, stream: str) -> tuple[int, np.ndarray, tuple[int, ...]]:
 
 
 def train(args: argparse.Namespace) -> None:
-    import statsmodels.api as sm  # noqa: F401  (statsmodels' conditional models live below)
     from statsmodels.discrete.conditional_models import ConditionalLogit
 
     start = time.perf_counter()

@@ -49,7 +49,6 @@ at position ``t``, ``r_t = max of p_{t,s} over s not in W`` the best rival's, po
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -77,66 +76,6 @@ class Quality:
     final_margin: int | float | None
 
 
-def leader(row: Sequence[float]) -> int | None:
-    """The one seat with the highest value, or None when several share it."""
-    best = max(row)
-    top = [seat for seat, value in enumerate(row) if value == best]
-    return top[0] if len(top) == 1 else None
-
-
-def lead_changes(rows: Sequence[Sequence[float]]) -> int:
-    """How many times the leader changes (positions without a single leader skipped)."""
-    changes = 0
-    previous: int | None = None
-    for row in rows:
-        current = leader(row)
-        if current is None:
-            continue
-        if previous is not None and current != previous:
-            changes += 1
-        previous = current
-    return changes
-
-
-def winner_chance(row: Sequence[float], winners: Sequence[int]) -> float:
-    """The winners' side's chance at one position: the sum of its seats' chances."""
-    return float(sum(row[s] for s in winners))
-
-
-def rival_chance(row: Sequence[float], winners: Sequence[int]) -> float:
-    """The best chance of a seat outside the winners (0 when every seat won)."""
-    return float(max((p for s, p in enumerate(row) if s not in winners), default=0.0))
-
-
-def drama(chances: Sequence[Sequence[float]], winners: Sequence[int]) -> float:
-    """Mean over the positions before the result of ``max(0, best rival - winner)``."""
-    before = chances[:-1]
-    if not before:
-        return 0.0
-    gaps = [max(0.0, rival_chance(row, winners) - winner_chance(row, winners)) for row in before]
-    return sum(gaps) / len(gaps)
-
-
-def decisiveness(
-    chances: Sequence[Sequence[float]], winners: Sequence[int], threshold: float = DECISIVE
-) -> int | None:
-    """The first position from which the winner's chance stays above ``threshold``."""
-    at = None
-    for t in range(len(chances) - 1, -1, -1):
-        if winner_chance(chances[t], winners) <= threshold:
-            break
-        at = t
-    return at
-
-
-def excitement(chances: Sequence[Sequence[float]]) -> float:
-    """The total-variation distance between consecutive rows, summed over the game."""
-    total = 0.0
-    for before, after in itertools.pairwise(chances):
-        total += sum(abs(a - b) for a, b in zip(after, before, strict=True)) / 2
-    return total
-
-
 def final_margin(scores: Sequence[int | float], winners: Sequence[int]) -> int | float:
     """The winners' score minus the best score outside them (0 if every seat won)."""
     rivals = [score for seat, score in enumerate(scores) if seat not in winners]
@@ -153,7 +92,7 @@ def quality(
     threshold: float = DECISIVE,
 ) -> Quality:
     """Every metric of one game (see the module doc for the definitions), computed on arrays:
-    a study scores every game (the functions above say the same one position at a time)."""
+    a study scores every game."""
     rows = np.asarray(chances, dtype=float)
     if rows.ndim != 2 or not len(rows):
         raise ValueError("quality: no positions" if not len(rows) else "quality: a matrix")
@@ -189,7 +128,8 @@ def quality(
 
 
 def _lead_changes(rows: np.ndarray) -> int:
-    """``lead_changes`` on a matrix: positions with a shared top value skipped."""
+    """How many times the one seat with the highest value changes (positions where several
+    share it have no leader and are skipped)."""
     top = rows == rows.max(axis=1, keepdims=True)
     single = top.sum(axis=1) == 1
     leaders = top.argmax(axis=1)[single]

@@ -33,8 +33,7 @@ from .errors import ResultsError, ResultsWriteError
 
 SCHEMA_VERSION = 1
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
-# written only by a study that asks for them ([metrics] quality = true), before the games part
-OPTIONAL_TABLES = ("quality",)
+# in landing order; "quality" only for a study that asks for it ([metrics] quality = true)
 WRITE_ORDER = ("seats", "destinations", "quality", "games")
 MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from cardgame import GameState
-from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.cards import NUM_COLOURS
+from cardgame.resolution import covers
 
 FEATURES = (
     "banked",  # points of destinations reached in earlier rounds (R18)
@@ -50,16 +51,6 @@ MODEL_FILE = "standing.json"
 FORMAT = 1
 
 
-def covered_alone(circulation: list[int], need: tuple[int, ...]) -> bool:
-    """Whether the pile covers one ticket's colours on its own, locomotives making up what a
-    colour lacks (R16 for a single ticket)."""
-    deficit = 0
-    for colour in range(NUM_COLOURS):
-        if need[colour] > circulation[colour]:
-            deficit += need[colour] - circulation[colour]
-    return deficit <= circulation[LOCO]
-
-
 def standing(state: GameState) -> list[list[float]]:
     """Each seat's ``FEATURES`` at this position (the C twin computes the same numbers)."""
     catalogue = state.game.catalogue
@@ -71,7 +62,7 @@ def standing(state: GameState) -> list[list[float]]:
         covered = uncovered = 0
         for dest_id in state.held[seat]:
             dest = catalogue.destination(dest_id)
-            if covered_alone(circulation, dest.need):
+            if covers(circulation, dest.need):  # R16, this ticket alone
                 covered += dest.points
             else:
                 uncovered += dest.points

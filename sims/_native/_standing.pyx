@@ -17,7 +17,7 @@ from cardgame._native._core cimport (
 
 
 cdef bint covered_alone(const int* circulation, const CDest* d) noexcept:
-    """sims.standing.covered_alone: the pile covers one ticket on its own (R16)."""
+    """cardgame.resolution.covers for one ticket: the pile covers it on its own (R16)."""
     cdef int colour, deficit = 0
     for colour in range(NUM_COLOURS):
         if d.need[colour] > circulation[colour]:

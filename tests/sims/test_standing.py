@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from cardgame import Rules
+from cardgame.resolution import covers
 from sims.match import GameSpec, Positions, play_game
 from sims.standing import (
     FEATURES,
     StandingModel,
-    covered_alone,
     points_now,
     shipped_model,
     standing,
@@ -86,10 +86,10 @@ def test_the_standing_of_a_state_is_the_same_read_by_either_engine():
 
 def test_a_ticket_is_covered_alone_when_locomotives_make_up_what_colours_lack():
     need = (2, 0, 0, 0, 0, 0, 0, 1)
-    assert covered_alone([2, 0, 0, 0, 0, 0, 0, 1, 0], need)
-    assert covered_alone([1, 0, 0, 0, 0, 0, 0, 0, 2], need)
-    assert not covered_alone([1, 0, 0, 0, 0, 0, 0, 0, 1], need)
-    assert covered_alone([0] * 9, (0,) * 8)
+    assert covers([2, 0, 0, 0, 0, 0, 0, 1, 0], need)
+    assert covers([1, 0, 0, 0, 0, 0, 0, 0, 2], need)
+    assert not covers([1, 0, 0, 0, 0, 0, 0, 0, 1], need)
+    assert covers([0] * 9, (0,) * 8)
 
 
 def test_chances_are_the_softmax_statsmodels_maximises():
