@@ -95,6 +95,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="FOLDER",
         help="play with the card files in FOLDER (an edition in cardgame/data's format)",
     )
+    parser.add_argument(
+        "--keep-parts",
+        action="store_true",
+        help="keep one Parquet part per batch; a finished run otherwise merges each table into "
+        "one file (docs/data.md)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     _one_line_errors(parser)
     parser.set_defaults(run=main)
@@ -138,7 +144,7 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
         if value is not None:
             argv += [option, str(value)]
     switches = {"--fail-fast": args.fail_fast, "--records": args.records,
-                "--isolate": args.isolate,
+                "--isolate": args.isolate, "--keep-parts": args.keep_parts,
                 "--no-progress": args.no_progress}  # fmt: skip
     argv += [switch for switch, on in switches.items() if on]
     return shlex.join([*argv, "--resume"])
@@ -232,6 +238,7 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
             resume=args.resume,
             fail_fast=args.fail_fast,
             records=args.records,
+            keep_parts=args.keep_parts,
             progress=not args.no_progress,
             announce=announce,
             stop=stop,

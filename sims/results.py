@@ -1,4 +1,5 @@
-"""The results folder: Parquet parts written as batches finish, and reading them back.
+"""The results folder: Parquet parts written as batches finish, one compact file per table
+once the run is done, and reading them back.
 
 Layout (docs/data.md): ``manifest.json`` (the study, schema version and fingerprint, written
 atomically when the first batch lands), then one part per batch in ``games/``, ``seats/``,
@@ -7,8 +8,10 @@ themselves (``land_files``): each file goes to a hidden temporary name in its ow
 renamed; the games part is renamed last, so a batch counts as done exactly when its games part
 exists - a killed run loses no finished batch and a resumed one counts none twice. Temporary
 files start with a dot (pandas, pyarrow and DuckDB skip them) and a resume removes those left by
-killed workers. Every part of a table has the same explicit Arrow schema, so each table folder
-reads whole with pandas, pyarrow or DuckDB.
+killed workers. A run that has played every batch merges each table into ``compact.parquet``
+(``compact``): the games file last, naming the batches it holds. Every file of a table has the
+same explicit Arrow schema, in compact types, so each table folder reads whole with pandas,
+pyarrow or DuckDB; ``load_results`` hands the tables back in wide types.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata, resources
@@ -31,87 +36,95 @@ import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: compact column types, zstd, a finished run's parts compacted
+READABLE_VERSIONS = (1, 2)  # load_results reads both; a run resumes only its own version
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
 # in landing order; "quality" only for a study that asks for it ([metrics] quality = true)
 WRITE_ORDER = ("seats", "destinations", "quality", "games")
 MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"
+COMPACT = "compact.parquet"  # a finished run's table, in one file (``compact``)
+BATCHES_KEY = b"ttr_cardgame.batches"  # the batches a compact file holds (JSON list of ids)
+COMPRESSION = "zstd"
 
+# On disk each column has the smallest type that holds every value the game can produce, and
+# text is dictionary-encoded (pandas reads it as a category); ``load_results`` hands back the
+# wide types (int64, str) whatever the file holds.
+_TEXT = pa.dictionary(pa.int32(), pa.string())
 _BASE = [
-    ("study", pa.string()),
-    ("cell", pa.string()),
-    ("variant", pa.string()),
-    ("players", pa.int64()),
-    ("game_index", pa.int64()),
+    ("study", _TEXT),
+    ("cell", _TEXT),
+    ("variant", _TEXT),
+    ("players", pa.int8()),
+    ("game_index", pa.int32()),
     ("seed", pa.int64()),
 ]
 _COLUMNS: dict[str, list[tuple[str, pa.DataType]]] = {
     "games": [
         *_BASE,
-        ("seats", pa.string()),
-        ("winners", pa.string()),
-        ("winner_strategies", pa.string()),
-        ("n_winners", pa.int64()),
-        ("turns", pa.int64()),
-        ("rounds", pa.int64()),
+        ("seats", _TEXT),
+        ("winners", _TEXT),
+        ("winner_strategies", _TEXT),
+        ("n_winners", pa.int8()),
+        ("turns", pa.int16()),
+        ("rounds", pa.int8()),
         ("sim_minutes", pa.float64()),
-        ("steals", pa.int64()),
+        ("steals", pa.int16()),
         ("failed", pa.bool_()),
-        ("failure_seat", pa.int64()),
-        ("failure_strategy", pa.string()),
-        ("failure_error", pa.string()),
+        ("failure_seat", pa.int8()),
+        ("failure_strategy", _TEXT),
+        ("failure_error", _TEXT),
     ],
     "seats": [
         *_BASE,
-        ("seat", pa.int64()),
-        ("strategy", pa.string()),
-        ("score", pa.int64()),
-        ("destination_points", pa.int64()),
-        ("penalties", pa.int64()),
-        ("bonus_points", pa.int64()),
-        ("big_cities", pa.string()),
-        ("n_big_cities", pa.int64()),
-        ("kept", pa.int64()),
-        ("reached", pa.int64()),
-        ("unreached", pa.int64()),
+        ("seat", pa.int8()),
+        ("strategy", _TEXT),
+        ("score", pa.int16()),
+        ("destination_points", pa.int16()),
+        ("penalties", pa.int16()),
+        ("bonus_points", pa.int16()),
+        ("big_cities", _TEXT),
+        ("n_big_cities", pa.int8()),
+        ("kept", pa.int16()),
+        ("reached", pa.int16()),
+        ("unreached", pa.int16()),
         ("is_winner", pa.bool_()),
         ("win_share", pa.float64()),
-        ("rank", pa.int64()),
-        ("hand_left", pa.int64()),
-        ("circulation_end", pa.int64()),
-        ("steals_made", pa.int64()),
-        ("steals_suffered", pa.int64()),
-        ("round1_points", pa.int64()),
-        ("round2_points", pa.int64()),  # null with one round
+        ("rank", pa.int8()),
+        ("hand_left", pa.int16()),
+        ("circulation_end", pa.int16()),
+        ("steals_made", pa.int16()),
+        ("steals_suffered", pa.int16()),
+        ("round1_points", pa.int16()),
+        ("round2_points", pa.int16()),  # null with one round
     ],
     "destinations": [
         *_BASE,
-        ("seat", pa.int64()),
-        ("destination_id", pa.int64()),
-        ("offered_turn", pa.int64()),
-        ("offered_round", pa.int64()),
+        ("seat", pa.int8()),
+        ("destination_id", pa.int16()),
+        ("offered_turn", pa.int16()),
+        ("offered_round", pa.int8()),
         ("kept", pa.bool_()),
-        ("strategy", pa.string()),
-        ("points", pa.int64()),
-        ("cards", pa.int64()),
+        ("strategy", _TEXT),
+        ("points", pa.int16()),
+        ("cards", pa.int16()),
         ("reached", pa.bool_()),
-        ("reached_round", pa.int64()),  # null unless reached
-        ("net_points", pa.int64()),
+        ("reached_round", pa.int8()),  # null unless reached
+        ("net_points", pa.int16()),
     ],
 }
 _COLUMNS["quality"] = [  # one row per finished game (sims/quality.py defines each metric)
     *_BASE,
-    ("positions", pa.int64()),
-    ("lead_changes_chance", pa.int64()),
-    ("lead_changes_points", pa.int64()),
+    ("positions", pa.int16()),
+    ("lead_changes_chance", pa.int16()),
+    ("lead_changes_points", pa.int16()),
     ("drama", pa.float64()),
-    ("decisive_at", pa.int64()),  # null when the winner's chance never stays above 1/2
+    ("decisive_at", pa.int16()),  # null when the winner's chance never stays above 1/2
     ("decisive_fraction", pa.float64()),
     ("excitement", pa.float64()),
     ("comeback", pa.float64()),
     ("lowest_chance", pa.float64()),
-    ("final_margin", pa.int64()),
+    ("final_margin", pa.int16()),
 ]
 NULLABLE_INTS = {
     "seats": ("round2_points",),
@@ -122,12 +135,30 @@ NULLABLE_INTS = {
 
 @cache
 def schema(table: str) -> pa.Schema:
-    """The one Arrow schema of ``table``, for every part (empty ones too).
+    """The one Arrow schema of ``table`` on disk, for every part (empty ones too).
 
     Its pandas metadata makes the integer columns that may be missing read back as pandas'
-    nullable ``Int64`` (not float) with ``pd.read_parquet``, as with ``load_results``.
+    nullable integers (``Int16``, not float) with ``pd.read_parquet``.
     """
     plain = pa.schema(_COLUMNS[table])
+    frame = plain.empty_table().to_pandas()
+    for column in NULLABLE_INTS.get(table, ()):
+        frame[column] = frame[column].astype(frame[column].dtype.name.capitalize())
+    return plain.with_metadata(pa.Schema.from_pandas(frame, preserve_index=False).metadata)
+
+
+@cache
+def wide_schema(table: str) -> pa.Schema:
+    """``table`` as ``load_results`` hands it over: whole numbers ``int64``, text plain
+    strings, whatever the files hold (the frames reports are written against)."""
+    fields = []
+    for name, kind in _COLUMNS[table]:
+        if pa.types.is_dictionary(kind):
+            kind = pa.string()
+        elif pa.types.is_integer(kind):
+            kind = pa.int64()
+        fields.append(pa.field(name, kind))
+    plain = pa.schema(fields)
     frame = plain.empty_table().to_pandas()
     for column in NULLABLE_INTS.get(table, ()):
         frame[column] = frame[column].astype("Int64")
@@ -164,7 +195,7 @@ def encode_parts(
         if table == "games" and records is not None:
             files[f"records/part-{batch_id}.jsonl"] = _jsonl(records)
         sink = pa.BufferOutputStream()
-        pq.write_table(arrow[table], sink)
+        pq.write_table(arrow[table], sink, compression=COMPRESSION)
         files[f"{table}/{part_name(batch_id)}"] = sink.getvalue().to_pybytes()
     return files
 
@@ -211,11 +242,14 @@ def _discard(temp: Path) -> None:
 
 def remove_temp_files(folder: Path, batch_id: str = "") -> None:
     """Remove the temporary files of killed writers (all, or one batch's): never results."""
-    for sub in (*TABLES, "records"):
+    patterns = [f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"]  # and older names
+    if not batch_id:
+        patterns.append(f".{COMPACT}.*.tmp")  # a compaction's
+    for sub in (*WRITE_ORDER, "records"):
         where = folder / sub
         if not where.is_dir():
             continue
-        for pattern in (f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"):  # and older names
+        for pattern in patterns:
             with contextlib.suppress(OSError):
                 for path in list(where.glob(pattern)):
                     _discard(path)
@@ -231,12 +265,147 @@ def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
 
 
 def done_batches(folder: Path) -> set[str]:
-    games = folder / "games"
-    if not games.is_dir():
+    """The batches that landed: a games part each, or named by the compact games file."""
+    return _part_ids(folder / "games") | _compact_ids(folder / "games")
+
+
+def _part_ids(where: Path) -> set[str]:
+    if not where.is_dir():
         return set()
     return {
-        p.name.removeprefix("part-").removesuffix(".parquet") for p in games.glob("part-*.parquet")
+        p.name.removeprefix("part-").removesuffix(".parquet") for p in where.glob("part-*.parquet")
     }
+
+
+def _compact_ids(where: Path) -> set[str]:
+    """The batches ``where``'s compact file holds (read from its footer); none without one."""
+    path = where / COMPACT
+    if not path.exists():
+        return set()
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
+    try:
+        ids = json.loads(metadata[BATCHES_KEY])
+    except (KeyError, ValueError):
+        ids = None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise ResultsError(f"{path}: not a compacted table (no list of its batches)")
+    return set(ids)
+
+
+def table_files(folder: Path, table: str) -> list[Path]:
+    """The files holding ``table``'s rows: its compact file when it holds the same batches as
+    the games one (else it is what an interrupted compaction left), and every part of a
+    batch the compact games file does not hold."""
+    where = folder / table
+    merged = _compact_ids(folder / "games")
+    files = []
+    if merged and (where / COMPACT).exists() and _compact_ids(where) == merged:
+        files.append(where / COMPACT)
+    parts = sorted(where.glob("part-*.parquet")) if where.is_dir() else []
+    files += [
+        p for p in parts if p.name.removeprefix("part-").removesuffix(".parquet") not in merged
+    ]
+    return files
+
+
+def tidy_compaction(folder: Path) -> None:
+    """Settle a compaction that was interrupted: remove the parts the compact games file
+    already holds, and compact files of other tables that do not match it (never rows that
+    are nowhere else)."""
+    merged = _compact_ids(folder / "games")
+    for table in WRITE_ORDER:
+        where = folder / table
+        if not where.is_dir():
+            continue
+        if table != "games" and (where / COMPACT).exists():
+            try:
+                stale = not merged or _compact_ids(where) != merged
+            except ResultsError:
+                stale = True
+            if stale:
+                _discard(where / COMPACT)
+        for batch in _part_ids(where) & merged:
+            _discard(where / part_name(batch))
+
+
+COMPACT_ROWS = 1 << 20  # rows buffered per row group of a compact file: memory stays bounded
+
+
+def compact(folder: Path) -> bool:
+    """Merge a finished run's parts into one file per table (``TABLE/compact.parquet``, rows
+    in the order ``load_results`` gives) and remove them: a folder of a million games is a
+    handful of files, not one per batch and table. The games file lands last and names the
+    batches it holds, so an interrupted compaction loses nothing (``tidy_compaction``).
+    Returns whether there was anything to merge."""
+    tidy_compaction(folder)
+    parts = _part_ids(folder / "games")
+    if not parts:
+        return False
+    if _compact_ids(folder / "games"):
+        raise ResultsError(
+            f"{folder}: holds a compacted table and parts it does not hold; "
+            "load it with load_results, or run the study again into another --out"
+        )
+    batches = sorted(parts)
+    cells: dict[str, list[str]] = {}  # a batch id starts with its cell's number: c0007-g0000048
+    for batch in batches:
+        cells.setdefault(batch.split("-")[0], []).append(batch)
+    games = folder / "games"
+    named = [_read_part("games", games / part_name(ids[0]), ["cell"]) for ids in cells.values()]
+    order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
+    tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
+    for table in tables:
+        _write_compact(folder / table, table, batches, order)
+    for table in tables:
+        for batch in batches:
+            _discard(folder / table / part_name(batch))
+    return True
+
+
+def _write_compact(where: Path, table: str, batches: list[str], cells: list[list[str]]) -> None:
+    """One table's parts as its compact file: ``cells`` (each cell's batches) in the cells'
+    name order, each cell's rows sorted as ``load_results`` sorts them."""
+    target = schema(table)
+    metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
+    path = where / COMPACT
+    temp = temp_path(path)
+    try:
+        with pq.ParquetWriter(temp, target.with_metadata(metadata), compression=COMPRESSION) as out:
+            buffer: list[pa.Table] = []
+            rows = 0
+            for arrow in _cell_tables(where, table, cells):
+                buffer.append(arrow)
+                rows += arrow.num_rows
+                if rows >= COMPACT_ROWS:
+                    out.write_table(pa.concat_tables(buffer), row_group_size=rows)
+                    buffer, rows = [], 0
+            if buffer:
+                out.write_table(pa.concat_tables(buffer), row_group_size=max(rows, 1))
+        os.replace(temp, path)
+    except OSError as exc:
+        _discard(temp)
+        raise ResultsWriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+CELLS_AHEAD = 64  # cells read ahead by the threads of a compaction
+
+
+def _cell_tables(where: Path, table: str, cells: list[list[str]]) -> Iterator[pa.Table]:
+    """Each cell's rows of ``table``, sorted, in order; read by threads (Parquet decoding
+    lets go of the GIL), a window of cells at a time so memory stays bounded."""
+
+    def read(ids: list[str]) -> pa.Table:
+        parts = [where / part_name(i) for i in ids]
+        arrow = pa.concat_tables([_read_part(table, p) for p in parts if p.exists()])
+        keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
+        return arrow.take(np.lexsort([arrow[k].to_numpy() for k in keys[::-1]]))
+
+    with ThreadPoolExecutor(max_workers=min(16, os.cpu_count() or 1)) as pool:
+        for start in range(0, len(cells), CELLS_AHEAD):
+            yield from pool.map(read, cells[start : start + CELLS_AHEAD])
 
 
 def check_output_folder(folder: Path) -> None:
@@ -289,10 +458,11 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
         manifest = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
-    if not isinstance(manifest, dict) or manifest.get("schema_version") != SCHEMA_VERSION:
+    if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
         version = manifest.get("schema_version") if isinstance(manifest, dict) else None
+        readable = " and ".join(map(str, READABLE_VERSIONS))
         raise ResultsError(
-            f"{path}: results schema version {version!r}; this version reads {SCHEMA_VERSION}"
+            f"{path}: results schema version {version!r}; this version reads {readable}"
         )
     if not isinstance(manifest.get("study"), dict):
         raise ResultsError(f"{path}: the manifest names no study")
@@ -390,8 +560,7 @@ def load_results(folder: str | Path) -> Results:
     frames = {}
     quality = bool(manifest["study"].get("metrics", {}).get("quality"))
     for table in (*TABLES, *(("quality",) if quality else ())):
-        parts = sorted((folder / table).glob("part-*.parquet"))
-        frames[table] = _read_parts(table, parts)
+        frames[table] = _read_parts(table, table_files(folder, table))
     games = frames["games"]
     if games.empty:
         raise ResultsError(f"{folder}: holds no finished games")
@@ -438,18 +607,26 @@ def _refuse_run_faults(folder: Path, games: pd.DataFrame) -> None:
 
 
 def _read_parts(table: str, parts: list[Path]) -> pd.DataFrame:
-    """One table's parts as one frame, in the table's schema (columns even with no rows),
-    sorted by game (and seat, ticket)."""
-    target = schema(table)
+    """One table's files as one frame in the table's wide schema (columns even with no
+    rows), sorted by game (and seat, ticket)."""
+    target = wide_schema(table)
     if not parts:
         return target.empty_table().to_pandas()
-    frame = _read_whole(target, parts)
-    if frame is None:
-        frame = _read_one_by_one(table, target, parts)
+    frame = _read_arrow(table, schema(table), parts).cast(target).to_pandas()
     return _sorted(frame).reset_index(drop=True)
 
 
-def _read_whole(target: pa.Schema, parts: list[Path]) -> pd.DataFrame | None:
+def _read_arrow(table: str, target: pa.Schema, parts: list[Path]) -> pa.Table:
+    """Files of ``table`` as one Arrow table in ``target``: in one threaded pass when every
+    file is plainly of the table, else one by one (older files converted, the first that
+    cannot be read named)."""
+    if not parts:
+        return target.empty_table()
+    whole = _read_whole(target, parts)
+    return whole if whole is not None else _read_one_by_one(table, target, parts)
+
+
+def _read_whole(target: pa.Schema, parts: list[Path]) -> pa.Table | None:
     """Every part in one threaded pass (a dataset): None when any part is not plainly of the
     table (unreadable, a column missing or of another type), for the part-by-part read to
     name it."""
@@ -463,28 +640,40 @@ def _read_whole(target: pa.Schema, parts: list[Path]) -> pd.DataFrame | None:
                 index = found.get_field_index(name)
                 if index < 0 or found.field(index).type != target.field(name).type:
                     return None
-        return dataset.to_table(columns=target.names).cast(target).to_pandas()
+        return dataset.to_table(columns=target.names).cast(target)
     except (OSError, pa.ArrowException, ValueError):
         return None
 
 
-def _read_one_by_one(table: str, target: pa.Schema, parts: list[Path]) -> pd.DataFrame:
-    """The parts one at a time, converting what can be converted; one ResultsError naming
-    the first part that cannot be read as the table."""
-    tables = []
-    for part in parts:
-        try:
-            found = pq.read_table(part)
-        except (OSError, pa.ArrowException) as exc:
-            raise ResultsError(f"{part}: corrupt Parquet file ({exc})") from None
-        missing = [name for name in target.names if name not in found.column_names]
-        if missing:
-            raise ResultsError(f"{part}: not a {table} part: no column {', '.join(missing)}")
-        try:
-            tables.append(found.select(target.names).cast(target))
-        except (pa.ArrowException, ValueError) as exc:
-            raise ResultsError(f"{part}: columns of the wrong type ({exc})") from None
-    return pa.concat_tables(tables).to_pandas()
+def _read_one_by_one(table: str, target: pa.Schema, parts: list[Path]) -> pa.Table:
+    """The parts one at a time, converting what can be converted (the wider types of
+    schema version 1 too); one ResultsError naming the first part that cannot be read as
+    the table."""
+    return pa.concat_tables([_read_part(table, part, target=target) for part in parts])
+
+
+def _read_part(
+    table: str, part: Path, columns: list[str] | None = None, target: pa.Schema | None = None
+) -> Any:
+    """One part in ``table``'s schema (or ``target``); with ``columns``, the first row's
+    value of the first of them. One ResultsError naming a part that is not the table's."""
+    target = target or schema(table)
+    try:
+        found = pq.ParquetFile(part).read(columns=columns, use_threads=False)
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{part}: corrupt Parquet file ({exc})") from None
+    names = columns or target.names
+    missing = [name for name in names if name not in found.column_names]
+    if missing:
+        raise ResultsError(f"{part}: not a {table} part: no column {', '.join(missing)}")
+    if columns is not None:
+        return found.column(0)[0].as_py()
+    if found.schema.equals(target, check_metadata=False):
+        return found.replace_schema_metadata(target.metadata)
+    try:
+        return found.select(target.names).cast(target)
+    except (pa.ArrowException, ValueError) as exc:
+        raise ResultsError(f"{part}: columns of the wrong type ({exc})") from None
 
 
 SORT_KEYS = ("cell", "game_index", "seat", "offered_turn", "destination_id")

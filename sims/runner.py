@@ -9,7 +9,9 @@ its parts back as finished Parquet bytes for the parent to write instead.
 
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
-the backend or the number of workers.
+the backend or the number of workers. A run that plays its last batch merges each table's
+parts into one file (``results.compact``), the same bytes whatever the backend, the number of
+workers, or the stops and resumes on the way.
 
 Faults of the run are not games (a worker that dies, a pool that breaks, a Dask worker lost,
 a batch that escapes its games' guards): the batch is played again alone (sims/pool.py,
@@ -40,7 +42,9 @@ from .batch import BatchSummary, plan_batches
 from .errors import ResultsError, StudyError
 from .pool import run_local
 from .results import (
+    SCHEMA_VERSION,
     check_output_folder,
+    compact,
     done_batches,
     fingerprint,
     fingerprint_change,
@@ -48,6 +52,7 @@ from .results import (
     land_files,
     read_manifest,
     remove_temp_files,
+    tidy_compaction,
     write_manifest,
 )
 from .stopping import StopFlag, catch_stop_signals
@@ -81,6 +86,7 @@ def run(
     progress: bool = True,
     announce: Callable[[], None] | None = None,
     stop: StopFlag | None = None,
+    keep_parts: bool = False,
 ) -> RunSummary:
     """Run ``study``; results go to ``out`` (default: the study's output folder).
 
@@ -89,6 +95,8 @@ def run(
     flag the caller's own SIGINT/SIGTERM handlers set (the CLI installs them before its heavy
     imports); without it the run routes those signals to a flag of its own while it lasts.
     Raises ``RunStopped`` when a fault outside the games stops it (see the module docstring).
+    A run that plays its last batch compacts the folder: one file per table instead of one
+    per batch (``keep_parts`` keeps the parts).
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -98,9 +106,10 @@ def run(
     if announce is not None:
         announce()
 
-    done = done_batches(folder) if resume else set()
     if resume:
         remove_temp_files(folder)  # left by workers killed mid-write
+        tidy_compaction(folder)  # and by an interrupted compaction
+    done = done_batches(folder) if resume else set()
     plan = (b for b in plan_batches(study, records) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
@@ -146,6 +155,8 @@ def run(
         if flag:
             summary.interrupted = True
             summary.stop_signal = flag.signal
+    if not (keep_parts or summary.interrupted or summary.stopped_on_failure):
+        compact(folder)
     return summary
 
 
@@ -169,6 +180,12 @@ def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], No
             raise ResultsError(
                 f"{folder}: holds results of a different study or settings; "
                 "resume with the same study and options, or choose another --out"
+            )
+        if manifest["schema_version"] != SCHEMA_VERSION:
+            raise ResultsError(
+                f"{folder}: cannot resume: written in results schema version "
+                f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
+                "run into another --out"
             )
         changed = fingerprint_change(manifest.get("fingerprint"), current)
         if changed is not None:

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from cardgame.cli import main
@@ -66,14 +66,18 @@ def test_report_refuses_a_table_missing_a_column(results_folder, tmp_path, capsy
     folder = tmp_path / "copy"
     shutil.copytree(results_folder, folder)
     for part in (folder / "seats").glob("*.parquet"):
-        pd.read_parquet(part).drop(columns=["score"]).to_parquet(part)
+        table = pq.read_table(part)  # its metadata kept: still the run's compacted table
+        without = table.drop_columns(["score"]).replace_schema_metadata(table.schema.metadata)
+        pq.write_table(without, part)
     assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
     _one_line_error(capsys, "no column score")  # the reader checks every part's schema
 
 
-def test_a_partial_results_folder_is_reported_as_partial(results_folder, tmp_path, capsys):
-    folder = tmp_path / "copy"
-    shutil.copytree(results_folder, folder)
+def test_a_partial_results_folder_is_reported_as_partial(tmp_path, capsys):
+    from tests.reports.conftest import STUDY
+
+    folder = tmp_path / "copy"  # a run stopped before it finished keeps its parts
+    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, keep_parts=True)
     parts = sorted((folder / "games").glob("*.parquet"))
     parts[-1].unlink()  # as if the run had been stopped before its last batch
     out = tmp_path / "r.md"

@@ -1,8 +1,10 @@
-"""The results folder: one schema per table, an atomic manifest with a fingerprint, and
-one-line errors for an output path that cannot take results."""
+"""The results folder: one schema per table, compact files of a finished run, an atomic
+manifest with a fingerprint, and one-line errors for an output path that cannot take
+results."""
 
 import json
 import os
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -14,7 +16,18 @@ import pytest
 import sims.batch as batch_module
 from cardgame.cli import main
 from sims.errors import ResultsError
-from sims.results import MANIFEST, TABLES, load_results, schema, write_batch
+from sims.results import (
+    COMPACT,
+    MANIFEST,
+    TABLES,
+    compact,
+    done_batches,
+    load_results,
+    schema,
+    tidy_compaction,
+    wide_schema,
+    write_batch,
+)
 from sims.runner import run
 from sims.study import from_dict
 
@@ -35,6 +48,14 @@ def mixed_study(**changes):
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results") / "mixed"
+    run(mixed_study(), workers=1, out=folder, progress=False, keep_parts=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def compacted(tmp_path_factory, mixed):
+    """The same results as a finished run leaves them: one file per table."""
+    folder = tmp_path_factory.mktemp("results") / "compacted"
     run(mixed_study(), workers=1, out=folder, progress=False)
     return folder
 
@@ -53,24 +74,30 @@ def test_every_part_of_a_table_has_the_tables_schema_even_empty_ones(mixed):
     assert empty.num_rows == 0 and empty.schema.names == schema("seats").names
 
 
-def test_each_table_folder_reads_whole_with_pandas_and_pyarrow(mixed):
+@pytest.mark.parametrize("folder", ["mixed", "compacted"])
+def test_each_table_folder_reads_whole_with_pandas_and_pyarrow(request, folder):
+    mixed = request.getfixturevalue(folder)
     seats = pd.read_parquet(mixed / "seats")
-    assert str(seats["round2_points"].dtype) == "Int64"  # nullable int, not float
+    assert str(seats["round2_points"].dtype) == "Int16"  # nullable int, not float
     assert seats["round2_points"].isna().any() and seats["round2_points"].notna().any()
+    assert str(seats["strategy"].dtype) == "category" and str(seats["rank"].dtype) == "int8"
     destinations = pd.read_parquet(mixed / "destinations")
-    assert str(destinations["reached_round"].dtype) == "Int64"
+    assert str(destinations["reached_round"].dtype) == "Int8"
     games = pd.read_parquet(mixed / "games")
     assert games["failed"].sum() == 2 and len(games) == 2 + 24 + 2
     for table in TABLES:
         whole = ds.dataset(mixed / table, format="parquet").to_table()
         assert whole.schema.names == schema(table).names
-    results = load_results(mixed)
+    results = load_results(mixed)  # the wide types, whatever the files hold
     assert str(results.seats["round2_points"].dtype) == "Int64"
+    assert results.seats["rank"].dtype == np.int64 and results.seats["strategy"].dtype != "category"
     assert len(results.seats) == 2 * 2 + 24 * 4
 
 
-def test_each_table_folder_reads_whole_with_duckdb(mixed):
+@pytest.mark.parametrize("folder", ["mixed", "compacted"])
+def test_each_table_folder_reads_whole_with_duckdb(request, folder):
     duckdb = pytest.importorskip("duckdb")
+    mixed = request.getfixturevalue(folder)
     for table in TABLES:
         query = f"select count(*) from read_parquet('{mixed}/{table}/*.parquet')"
         assert duckdb.sql(query).fetchall()[0][0] == len(pd.read_parquet(mixed / table))
@@ -130,7 +157,7 @@ def test_a_run_that_fails_before_its_first_batch_leaves_no_folder(tmp_path, monk
 def test_resume_refuses_results_made_with_other_data_rules_or_code(tmp_path, key, value, message):
     study = mixed_study(lineups=[["planner", "random"]], players=[2], batch_size=1)
     folder = tmp_path / "r"
-    run(study, workers=1, out=folder, progress=False)
+    run(study, workers=1, out=folder, progress=False, keep_parts=True)
     manifest = json.loads((folder / MANIFEST).read_text())
     if key is None:
         del manifest["fingerprint"]
@@ -145,7 +172,7 @@ def test_resume_refuses_results_made_with_other_data_rules_or_code(tmp_path, key
 def test_resume_with_the_same_fingerprint_goes_on(tmp_path):
     study = mixed_study(lineups=[["planner", "random"]], players=[2], batch_size=1)
     folder = tmp_path / "r"
-    run(study, workers=1, out=folder, progress=False)
+    run(study, workers=1, out=folder, progress=False, keep_parts=True)
     os.remove(next((folder / "games").glob("*.parquet")))
     summary = run(study, workers=1, out=folder, progress=False, resume=True)
     assert summary.games_played == 1 and summary.games_skipped == 1
@@ -192,7 +219,7 @@ def test_an_unwritable_output_folder_is_one_line_exit_2(tmp_path, capsys):
 def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
     folder = tmp_path / "old"
     run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
-        progress=False)  # fmt: skip
+        progress=False, keep_parts=True)  # fmt: skip
     part = next((folder / "seats").glob("*.parquet"))
     legacy = pq.read_table(part).to_pylist()
     pq.write_table(pa.Table.from_pylist(legacy), part)  # round2_points typed null
@@ -222,7 +249,7 @@ def test_resume_of_a_run_stopped_before_its_first_batch_starts_afresh(tmp_path):
 def test_a_part_missing_a_column_or_a_manifest_without_a_study_is_one_line(tmp_path):
     folder = tmp_path / "r"
     run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
-        progress=False)  # fmt: skip
+        progress=False, keep_parts=True)  # fmt: skip
     part = next((folder / "seats").glob("*.parquet"))
     pq.write_table(pq.read_table(part).drop_columns(["score"]), part)
     with pytest.raises(ResultsError, match="not a seats part: no column score"):
@@ -250,8 +277,9 @@ def test_one_pass_and_part_by_part_reads_give_the_same_frames(mixed):
     for table in TABLES:
         parts = sorted((mixed / table).glob("part-*.parquet"))
         target = schema(table)
-        whole = _sorted(_read_whole(target, parts)).reset_index(drop=True)
-        one_by_one = _sorted(_read_one_by_one(table, target, parts)).reset_index(drop=True)
+        whole = _sorted(_read_whole(target, parts).to_pandas()).reset_index(drop=True)
+        one_by_one = _read_one_by_one(table, target, parts).to_pandas()
+        one_by_one = _sorted(one_by_one).reset_index(drop=True)
         pd.testing.assert_frame_equal(whole, one_by_one, check_exact=True)
 
 
@@ -279,7 +307,7 @@ def test_rows_of_a_batch_whose_games_part_is_missing_are_left_out(tmp_path):
     folder = tmp_path / "r"
     study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
                         batch_size=2)  # fmt: skip
-    run(study, workers=1, out=folder, progress=False)
+    run(study, workers=1, out=folder, progress=False, keep_parts=True)
     whole = load_results(folder)
     lost = sorted((folder / "games").glob("part-*.parquet"))[1]
     lost_rows = pq.read_table(lost, columns=["cell", "game_index"]).to_pydict()
@@ -292,3 +320,96 @@ def test_rows_of_a_batch_whose_games_part_is_missing_are_left_out(tmp_path):
         kept = before[[key not in gone for key in keys]].reset_index(drop=True)
         pd.testing.assert_frame_equal(after, kept, check_exact=True)
         assert len(after) < len(before)
+
+
+def test_a_finished_run_leaves_one_file_per_table_with_the_same_rows(mixed, compacted):
+    for table in TABLES:
+        assert [p.name for p in (compacted / table).iterdir()] == [COMPACT]
+        found = pq.read_schema(compacted / table / COMPACT)
+        assert found.remove_metadata().equals(schema(table).remove_metadata())
+    assert done_batches(compacted) == done_batches(mixed) and len(done_batches(mixed)) == 3
+    before, after = load_results(mixed), load_results(compacted)
+    for table in TABLES:
+        pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
+        # the file holds the rows in load order: plain readers see what load_results gives
+        plain = pd.read_parquet(compacted / table).astype({"cell": str})
+        keys = ["cell", "game_index"]
+        expected = getattr(after, table)[keys].astype({"cell": str})
+        pd.testing.assert_frame_equal(plain[keys].astype({"game_index": "int64"}), expected)
+
+
+def test_compaction_is_the_same_bytes_whatever_the_order_parts_landed(tmp_path, mixed):
+    one, two = tmp_path / "one", tmp_path / "two"
+    shutil.copytree(mixed, one)
+    run(mixed_study(), workers=2, out=two, progress=False)
+    compact(one)
+    for table in TABLES:
+        assert (one / table / COMPACT).read_bytes() == (two / table / COMPACT).read_bytes()
+
+
+def test_a_resume_of_a_finished_folder_plays_nothing_and_changes_nothing(tmp_path, compacted):
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    summary = run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    assert summary.games_played == 0 and summary.games_skipped == summary.games_total
+    for table in TABLES:
+        assert (folder / table / COMPACT).read_bytes() == (compacted / table / COMPACT).read_bytes()
+
+
+def test_an_interrupted_compaction_loses_nothing_and_counts_nothing_twice(tmp_path, mixed):
+    whole = load_results(mixed)
+    # stopped after the seats file landed, before the games one: the parts still hold it all
+    early = tmp_path / "early"
+    shutil.copytree(mixed, early)
+    compact(early)
+    for table in ("games", "destinations"):
+        (early / table / COMPACT).unlink()
+    shutil.copytree(mixed / "games", early / "games", dirs_exist_ok=True)
+    shutil.copytree(mixed / "destinations", early / "destinations", dirs_exist_ok=True)
+    shutil.copytree(mixed / "seats", early / "seats", dirs_exist_ok=True)
+    # stopped after the games file landed, before the parts were removed
+    late = tmp_path / "late"
+    shutil.copytree(mixed, late)
+    compact(late)
+    for table in TABLES:
+        shutil.copytree(mixed / table, late / table, dirs_exist_ok=True)
+    for folder in (early, late):
+        results = load_results(folder)
+        for table in TABLES:
+            pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
+        tidy_compaction(folder)
+        results = load_results(folder)
+        for table in TABLES:
+            pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
+    assert not (early / "seats" / COMPACT).exists()  # the stale file, gone
+    assert [p.name for p in (late / "seats").iterdir()] == [COMPACT]  # the merged parts, gone
+    summary = run(mixed_study(), workers=1, out=early, progress=False, resume=True)
+    assert summary.games_played == 0
+    assert [p.name for p in (early / "seats").iterdir()] == [COMPACT]  # compacted now
+
+
+def test_a_corrupt_compact_file_is_one_line(tmp_path, compacted):
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    (folder / "games" / COMPACT).write_bytes(b"junk")
+    with pytest.raises(ResultsError, match="corrupt Parquet file"):
+        load_results(folder)
+    with pytest.raises(ResultsError, match="corrupt Parquet file"):
+        run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+
+
+def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed):
+    folder = tmp_path / "old"
+    shutil.copytree(mixed, folder)
+    for table in TABLES:  # version 1 wrote int64 and plain strings
+        old = wide_schema(table)
+        for part in (folder / table).glob("part-*.parquet"):
+            pq.write_table(pq.read_table(part).cast(old), part)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["schema_version"] = 1
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    before, after = load_results(mixed), load_results(folder)
+    for table in TABLES:
+        pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
+    with pytest.raises(ResultsError, match="cannot resume: written in results schema version 1"):
+        run(mixed_study(), workers=1, out=folder, progress=False, resume=True)

@@ -14,7 +14,7 @@ from cardgame import Rules
 from sims.clock import ThinkTimes
 from sims.errors import ResultsError
 from sims.match import GameSpec, play_game
-from sims.results import load_results
+from sims.results import done_batches, load_results
 from sims.runner import run
 from sims.seeding import game_seed
 from sims.strategy import spec
@@ -255,7 +255,7 @@ run(from_dict(json.loads(sys.argv[1]), "test"), workers=1, out=sys.argv[2], prog
 """
 
 
-def test_parts_are_the_same_bytes_with_one_worker_two_and_after_a_kill_mid_write(tmp_path):
+def test_the_folder_is_the_same_bytes_with_one_worker_two_and_after_a_kill_mid_write(tmp_path):
     import json
 
     study = small_study()
@@ -277,7 +277,8 @@ def test_parts_are_the_same_bytes_with_one_worker_two_and_after_a_kill_mid_write
     assert summary.games_played == study.total_games - len(landed)
     assert not list(killed.rglob("*.tmp"))
     one = result_files(tmp_path / "one")
-    assert len([name for name in one if name.startswith("games/")]) == 8
+    assert [name for name in one if name.startswith("games/")] == ["games/compact.parquet"]
+    assert len(done_batches(tmp_path / "one")) == 8  # the batches it holds, in its footer
     assert one == result_files(tmp_path / "two") == result_files(killed)
 
 
