@@ -701,4 +701,6 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
         if room >= 2**63:
             return frame.take(np.lexsort(columns[::-1]))
         composite = composite * span + (values.astype(np.int64) - low)
+    if len(composite) < 2 or bool((composite[1:] >= composite[:-1]).all()):
+        return frame  # in order already, as a compact file is: no copy
     return frame.take(np.argsort(composite, kind="stable"))
