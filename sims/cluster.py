@@ -67,8 +67,13 @@ def run_dask(
         import dask
 
         # a batch whose worker dies is replayed locally at once (see KilledWorker below):
-        # retrying it on Dask would only kill more workers
-        with _quiet_workers(), dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        # retrying it on Dask would only kill more workers; and no worker profiler, which
+        # samples the playing thread's stack every 10 ms for a dashboard this run does not show
+        settings = {
+            "distributed.scheduler.allowed-failures": 0,
+            "distributed.worker.profile.enabled": False,
+        }
+        with _quiet_workers(), dask.config.set(settings):
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
