@@ -32,8 +32,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import Batch, BatchSummary, land_batch
-from .errors import ResultsError, RunStopped, StudyError
+from .batch import Batch, BatchSummary, land, run_batch
+from .errors import ResultsError, ResultsWriteError, RunStopped, StudyError
 from .pool import clean_context, run_alone
 from .results import MANIFEST
 from .stopping import POLL_SECONDS, StopFlag
@@ -201,16 +201,24 @@ def land_bundle(batches: list[Batch], mark: str | None) -> tuple[list[BatchSumma
 
     A worker writes a batch's parts itself only where it sees the run's mark (a file the
     client placed in the results folder, named for this run): the same path on another
-    machine may be another folder, or none. Elsewhere it sends the parts back as bytes.
-    The mark is looked for before each batch, so once the client has ended the run and
-    removed it, a worker still playing writes nothing more there.
+    machine may be another folder, or none. Elsewhere, and once a write has failed here (a
+    mount this worker may not write, as with NFS's root squash), it sends the parts back as
+    bytes: the client writes them, and stops the run if it cannot either. The mark is looked
+    for before each batch is written, so once the client has ended the run and removed it, a
+    worker still playing writes nothing more there.
     """
     start = time.perf_counter()
     results = []
+    writes = True
     for batch in batches:
-        if batch.folder is not None and not sees_mark(batch.folder, mark):
-            batch = replace(batch, folder=None)
-        results.append(land_batch(batch))
+        result = run_batch(batch)
+        if batch.folder is not None and writes and sees_mark(batch.folder, mark):
+            try:
+                results.append(land(batch, result))
+                continue
+            except ResultsWriteError:  # nothing half written: files land whole or not at all
+                writes = False
+        results.append(land(replace(batch, folder=None), result))
     return results, time.perf_counter() - start
 
 

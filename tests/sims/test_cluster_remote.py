@@ -92,6 +92,24 @@ def test_a_worker_that_does_not_see_the_mark_sends_the_bytes_back(tmp_path, seen
     assert sent == written
 
 
+def test_a_worker_that_cannot_write_there_sends_the_bytes_back(tmp_path, monkeypatch):
+    import sims.results as results
+
+    folder = results_folder(tmp_path / "r")
+    mark = cluster.RunMark()
+    name = mark.place(str(folder))
+
+    def refused(path, data):  # a mount this worker may not write (NFS root squash)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(results, "_write_file", refused)
+    batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4))]
+    got, _seconds = cluster.land_bundle(batches, name)
+    assert [r.id for r in got] == [b.id for b in batches]
+    assert all(r.files is not None and r.games == 2 for r in got)
+    assert sorted(p.name for p in folder.rglob("*") if p.is_file()) == [name, "manifest.json"]
+
+
 def test_a_run_s_mark_replaces_one_a_killed_client_left(tmp_path):
     folder = results_folder(tmp_path / "r")
     left = cluster.RunMark()
