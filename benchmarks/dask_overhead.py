@@ -103,9 +103,11 @@ def timed_run(
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [sys.executable, "-c", RUN_SNIPPET, str(games), f"{folder}/r", str(workers), backend],
-            capture_output=True, text=True, check=True, env=env,
+            capture_output=True, text=True, env=env,
             cwd=folder,  # not this checkout: `python -c` puts the working folder first
         )  # fmt: skip
+    if out.returncode != 0:
+        raise RuntimeError(f"the {backend} run failed: {out.stderr.strip()[-2000:]}")
     result = json.loads(out.stdout)
     assert result["games"] == games, result
     return dict(result)
@@ -146,7 +148,11 @@ def main() -> None:
             print(f"{workers} worker(s), round {round_ + 1}: local {local:6.1f} s "
                   f"({args.games / local:5.0f} games/s)", flush=True)  # fmt: skip
             for kind, source in kinds.items():
-                got = timed_run(args.games, workers, "dask", source)
+                try:
+                    got = timed_run(args.games, workers, "dask", source)
+                except RuntimeError as exc:
+                    print(f"  {kind}: {exc}", flush=True)
+                    continue
                 line = f"  {kind}: {got['seconds']:6.1f} s, {local / got['seconds']:.2f}x local"
                 if "tasks" in got:
                     line += (f" (cluster start {got['start']:.1f} s, {got['tasks']:.0f} tasks, "

@@ -17,6 +17,7 @@ local runner's. A lost scheduler, or a cluster with no workers for
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -27,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
+from concurrent.futures import TimeoutError as FetchTimeout
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -326,14 +328,31 @@ def _dask_result(
     future: Any, stop: StopFlag, watch: _DaskWatch
 ) -> tuple[list[BatchSummary], float] | None:
     """A finished future's result, or None when stopped: a result lost with its worker is
-    recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster."""
-    while not stop:
-        try:
-            landed: tuple[list[BatchSummary], float] = future.result(timeout=POLL_SECONDS)
-            return landed
-        except TimeoutError:
-            watch.check()
-    return None
+    recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster.
+
+    The result is fetched on the client's event loop and waited for here in short steps:
+    ``future.result(timeout=...)`` cancels its fetch at each timeout, and on Python 3.11 a
+    cancellation that meets the fetch's end can leave Dask's ``sync`` with neither result
+    nor error (an UnboundLocalError, seen on a loaded machine).
+    """
+    client = future.client
+    fetch = asyncio.run_coroutine_threadsafe(_gather(client, future), client.loop.asyncio_loop)
+    try:
+        while not stop:
+            try:
+                landed: tuple[list[BatchSummary], float] = fetch.result(timeout=POLL_SECONDS)
+                return landed
+            except FetchTimeout:
+                if fetch.done():  # the fetch's own error, not our wait's
+                    raise
+                watch.check()
+        return None
+    finally:
+        fetch.cancel()
+
+
+async def _gather(client: Any, future: Any) -> Any:
+    return await client.gather(future, asynchronous=True)
 
 
 def dask_setup(worker: object) -> None:
