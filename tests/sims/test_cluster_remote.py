@@ -218,11 +218,13 @@ def test_a_lost_worker_s_batches_are_played_again_and_the_folder_is_a_local_run_
     assert killed and killed[0] in workers
     assert summary.games_played == 18 and not summary.failures and not summary.interrupted
 
-    # the folder: every batch once, no temporary file or mark left, a local run's bytes
+    # the folder: every game once, no temporary file or mark left, a local run's bytes
     games = load_results(out).games
-    assert len(games) == 18 and not games.duplicated(["cell", "game_index"]).any()
+    assert sorted(games.groupby("cell")["game_index"].apply(sorted)) == [
+        list(range(8)),
+        list(range(10)),
+    ]
     assert not [p for p in out.rglob(".*")]
-    assert sorted(p.name for p in (out / "games").iterdir()) == [f"part-{i}.parquet" for i in plan]
     # the workers wrote every part but those of the tasks sent before the manifest existed
     assert sorted(by_parent) == plan[:4]
     run(study, workers=1, out=tmp_path / "local", progress=False)
