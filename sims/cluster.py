@@ -1,6 +1,14 @@
 """The Dask backend: the same batches on a Dask distributed cluster (a local one when no
 scheduler address is given).
 
+Several batches go to one task (``Bundler``), so Dask's cost per task (a millisecond or two)
+stays under 1% of the task; a batch's id, games and files are unchanged by it. A worker
+writes its batches' parts itself where it sees the run's mark in the results folder (a
+shared folder: NFS and the like), and sends them back as bytes for the client to write where
+it does not (``land_bundle``). A worker lost on a remote cluster has its tasks played again
+by Dask on another worker: a part is named for its batch and written whole (a rename), so a
+batch played twice is written twice with the same bytes, never recorded twice.
+
 A Dask worker lost (``KilledWorker``) or a batch that escapes its games' guards costs no
 game: the batch is replayed alone in local processes (sims/pool.py), so the verdict is the
 local runner's. A lost scheduler, or a cluster with no workers for
@@ -9,22 +17,27 @@ local runner's. A lost scheduler, or a cluster with no workers for
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import itertools
 import logging
 import os
+import secrets
 import signal
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
+from concurrent.futures import TimeoutError as FetchTimeout
 from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import Batch, BatchSummary, land_batch
-from .errors import ResultsError, RunStopped, StudyError
+from .batch import Batch, BatchSummary, land, run_batch
+from .errors import ResultsError, ResultsWriteError, RunStopped, StudyError
 from .pool import clean_context, run_alone
+from .results import MANIFEST
 from .stopping import POLL_SECONDS, StopFlag
 
 if TYPE_CHECKING:
@@ -43,7 +56,8 @@ def run_dask(
     summary: RunSummary,
     stop: StopFlag,
 ) -> None:
-    """The same batches on a Dask distributed cluster (a local one when no address)."""
+    """The same batches on a Dask distributed cluster (a local one when no address), several
+    to a task (``Bundler``), each written by its worker where it sees the results folder."""
     from dask.distributed import Client, LocalCluster, as_completed
     from distributed import KilledWorker
 
@@ -55,8 +69,13 @@ def run_dask(
         import dask
 
         # a batch whose worker dies is replayed locally at once (see KilledWorker below):
-        # retrying it on Dask would only kill more workers
-        with _quiet_workers(), dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        # retrying it on Dask would only kill more workers; and no worker profiler, which
+        # samples the playing thread's stack every 10 ms for a dashboard this run does not show
+        settings = {
+            "distributed.scheduler.allowed-failures": 0,
+            "distributed.worker.profile.enabled": False,
+        }
+        with _quiet_workers(), dask.config.set(settings):
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -68,55 +87,199 @@ def run_dask(
             )
         client = Client(cluster)
     watch = _DaskWatch(client, f"at {scheduler}" if scheduler else "of the local cluster")
+    mark = RunMark()
+    # the runner hands a remote cluster's workers no folder, as they may not see this disk:
+    # here they get it too, and each finds out whether it sees this run's mark there
+    remote = os.path.abspath(summary.folder) if scheduler else None
     try:
-        queue = iter(todo)
-        batches = {}
+        bundler = Bundler(todo)
+        bundles: dict[str, list[Batch]] = {}
         futures = as_completed()
 
-        def submit(batch: Batch) -> None:
+        def submit() -> bool:
+            bundle = bundler.next()
+            if not bundle:
+                return False
+            folder = bundle[0].folder  # one for the whole bundle (Bundler)
+            if folder is None and remote is not None and mark.placeable(remote):
+                folder = remote
+                bundle = [replace(batch, folder=remote) for batch in bundle]
+            name = mark.place(folder) if folder is not None else None
             try:
-                future = client.submit(land_batch, batch, pure=False)
+                future = client.submit(land_bundle, bundle, name, pure=False)
             except Exception as exc:  # a client that lost its scheduler
                 raise watch.lost(exc) from None
-            batches[future.key] = batch
+            bundles[future.key] = bundle
             futures.add(future)
+            return True
 
-        for batch in itertools.islice(queue, 2 * workers):
-            submit(batch)
+        def fill() -> None:
+            while len(bundles) < 2 * max(workers, watch.threads) and submit():
+                pass
+
+        fill()
         while not futures.is_empty():
             if stop:
                 return
             ready = futures.next_batch(block=False)
             if not ready:
                 watch.check()
-                time.sleep(POLL_SECONDS)
+                time.sleep(DASK_POLL_SECONDS)
                 continue
-            for future in sorted(ready, key=lambda f: batches[f.key].id):
-                batch = batches.pop(future.key)
+            for future in sorted(ready, key=lambda f: bundles[f.key][0].id):
+                bundle = bundles.pop(future.key)
                 try:
-                    result = _dask_result(future, stop, watch)
+                    landed = _dask_result(future, stop, watch)
                 except ResultsError:
                     raise
                 except KilledWorker:
-                    # Dask blames every batch queued on a dying worker: replay this one alone
-                    # in a local process, so the verdict is the local runner's
-                    result = run_alone(batch, stop, clean_context())
+                    # Dask blames every task queued on a dying worker: replay its batches
+                    # alone in local processes, so the verdict is the local runner's
+                    landed = _alone(bundle, stop)
                 except CancelledError as exc:  # only a lost scheduler cancels our futures
                     raise watch.lost(exc) from None
                 except Exception as exc:
                     if getattr(future, "status", "error") != "error":
                         raise watch.lost(exc) from None  # the client's failure, not the batch's
-                    result = run_alone(batch, stop, clean_context())  # escaped its guards
-                if result is None:
+                    landed = _alone(bundle, stop)  # escaped its guards
+                if landed is None:
                     return
-                if finished(result):
-                    summary.stopped_on_failure = True
-                    return
-                nxt = next(queue, None)
-                if nxt is not None:
-                    submit(nxt)
+                results, seconds = landed
+                bundler.took(sum(b.games for b in bundle), seconds)
+                for result in results:
+                    if finished(result):
+                        summary.stopped_on_failure = True
+                        return
+                fill()
     finally:
         _close_dask(client, cluster)
+        mark.remove()
+
+
+DASK_POLL_SECONDS = 0.02  # how often the client looks for finished tasks
+DASK_TASK_SECONDS = 0.25  # a task plays this long at least: Dask's ~1-2 ms a task is <1%
+DASK_BUNDLE_BATCHES = 64  # and holds at most this many batches
+MARK_PREFIX = ".dask-run-"
+
+
+class Bundler:
+    """The plan's batches, several to a Dask task: enough games for ``DASK_TASK_SECONDS`` at
+    the rate of the tasks played so far (one batch a task until a rate is known). A bundle
+    changes no batch: ids, seeds, files and bytes are those of the batches played one by
+    one, so the results do not depend on the bundling."""
+
+    def __init__(self, todo: Iterable[Batch]) -> None:
+        self.queue = iter(todo)
+        self.ahead: Batch | None = None
+        self.per_game: float | None = None  # seconds a game, smoothed over the tasks
+
+    def took(self, games: int, seconds: float) -> None:
+        """A task of ``games`` games played in ``seconds`` on its worker."""
+        if games <= 0 or seconds <= 0:
+            return
+        rate = seconds / games
+        self.per_game = rate if self.per_game is None else (self.per_game + rate) / 2
+
+    def next(self) -> list[Batch]:
+        """The next bundle, in plan order; empty when the plan is done."""
+        wanted = 1 if self.per_game is None else DASK_TASK_SECONDS / self.per_game
+        bundle: list[Batch] = []
+        games = 0
+        while len(bundle) < DASK_BUNDLE_BATCHES and (not bundle or games < wanted):
+            batch = self.ahead or next(self.queue, None)
+            self.ahead = None
+            if batch is None:
+                break
+            if bundle and batch.folder != bundle[0].folder:
+                self.ahead = batch  # a bundle writes to one place
+                break
+            bundle.append(batch)
+            games += batch.games
+        return bundle
+
+
+def land_bundle(batches: list[Batch], mark: str | None) -> tuple[list[BatchSummary], float]:
+    """Play and land a bundle's batches (in a Dask worker), and say how long that took.
+
+    A worker writes a batch's parts itself only where it sees the run's mark (a file the
+    client placed in the results folder, named for this run): the same path on another
+    machine may be another folder, or none. Elsewhere, and once a write has failed here (a
+    mount this worker may not write, as with NFS's root squash), it sends the parts back as
+    bytes: the client writes them, and stops the run if it cannot either. The mark is looked
+    for before each batch is written, so once the client has ended the run and removed it, a
+    worker still playing writes nothing more there.
+    """
+    start = time.perf_counter()
+    results = []
+    writes = True
+    for batch in batches:
+        result = run_batch(batch)
+        if batch.folder is not None and writes and sees_mark(batch.folder, mark):
+            try:
+                results.append(land(batch, result))
+                continue
+            except ResultsWriteError:  # nothing half written: files land whole or not at all
+                writes = False
+        results.append(land(replace(batch, folder=None), result))
+    return results, time.perf_counter() - start
+
+
+def sees_mark(folder: str, mark: str | None) -> bool:
+    """Whether this process sees the run's mark in ``folder`` (so it is THE results
+    folder, shared with the client)."""
+    if mark is None:
+        return False
+    try:
+        return os.path.isfile(os.path.join(folder, mark))
+    except (OSError, ValueError):
+        return False
+
+
+class RunMark:
+    """The run's mark in its results folder: an empty hidden file with a random name, placed
+    once the folder exists (its manifest written) and removed when the run ends; a mark left
+    by a killed client is removed by the next run that places one."""
+
+    def __init__(self) -> None:
+        self.name = f"{MARK_PREFIX}{secrets.token_hex(16)}"
+        self.path: Path | None = None
+
+    def placeable(self, folder: str) -> bool:
+        """Whether the mark is, or may now be, in ``folder``: once the client has written the
+        manifest there, so that workers never write into a folder before it is one."""
+        return self.path is not None or os.path.isfile(os.path.join(folder, MANIFEST))
+
+    def place(self, folder: str) -> str | None:
+        """The mark's name, placed in ``folder`` if it is not yet; None if it cannot be (the
+        workers then send every part back)."""
+        if self.path is None:
+            path = Path(folder) / self.name
+            try:
+                for old in Path(folder).glob(f"{MARK_PREFIX}*"):
+                    old.unlink(missing_ok=True)
+                path.touch()
+            except OSError:
+                return None
+            self.path = path
+        return self.name
+
+    def remove(self) -> None:
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)
+            self.path = None
+
+
+def _alone(bundle: list[Batch], stop: StopFlag) -> tuple[list[BatchSummary], float] | None:
+    """A bundle's batches replayed one by one, alone in local processes; None when stopped.
+    No time is reported: a replay says nothing of the cluster's rate."""
+    results = []
+    for batch in bundle:
+        result = run_alone(batch, stop, clean_context())
+        if result is None:
+            return None
+        results.append(result)
+    return results, 0.0
 
 
 class _DaskWatch:
@@ -128,6 +291,7 @@ class _DaskWatch:
         self.where = where
         self.seen = time.monotonic()  # when the scheduler last had a worker
         self.due = 0.0
+        self.threads = 0  # the cluster's threads when last asked: tasks it can play at once
 
     def lost(self, exc: BaseException) -> RunStopped:
         reason = getattr(exc, "reason", None) or " ".join(str(exc).split()) or type(exc).__name__
@@ -150,6 +314,7 @@ class _DaskWatch:
         except Exception:  # unanswered: the connection check above will tell
             return
         count = info.get("n_workers", len(info.get("workers", {})))
+        self.threads = int(info.get("total_threads", count) or 0)
         if count:
             self.seen = now
         elif now - self.seen >= DASK_NO_WORKERS_SECONDS:
@@ -159,15 +324,35 @@ class _DaskWatch:
             )
 
 
-def _dask_result(future: Any, stop: StopFlag, watch: _DaskWatch) -> BatchSummary | None:
+def _dask_result(
+    future: Any, stop: StopFlag, watch: _DaskWatch
+) -> tuple[list[BatchSummary], float] | None:
     """A finished future's result, or None when stopped: a result lost with its worker is
-    recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster."""
-    while not stop:
-        try:
-            return future.result(timeout=POLL_SECONDS)
-        except TimeoutError:
-            watch.check()
-    return None
+    recomputed, and a Ctrl-C must not wait for that, nor a lost or empty cluster.
+
+    The result is fetched on the client's event loop and waited for here in short steps:
+    ``future.result(timeout=...)`` cancels its fetch at each timeout, and on Python 3.11 a
+    cancellation that meets the fetch's end can leave Dask's ``sync`` with neither result
+    nor error (an UnboundLocalError, seen on a loaded machine).
+    """
+    client = future.client
+    fetch = asyncio.run_coroutine_threadsafe(_gather(client, future), client.loop.asyncio_loop)
+    try:
+        while not stop:
+            try:
+                landed: tuple[list[BatchSummary], float] = fetch.result(timeout=POLL_SECONDS)
+                return landed
+            except FetchTimeout:
+                if fetch.done():  # the fetch's own error, not our wait's
+                    raise
+                watch.check()
+        return None
+    finally:
+        fetch.cancel()
+
+
+async def _gather(client: Any, future: Any) -> Any:
+    return await client.gather(future, asynchronous=True)
 
 
 def dask_setup(worker: object) -> None:
