@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from .batch import Batch, BatchSummary, land, run_batch
 from .errors import ResultsError, ResultsWriteError, RunStopped, StudyError
 from .pool import clean_context, run_alone
-from .results import MANIFEST
+from .results import MANIFEST, RUN_MARK_PREFIX
 from .stopping import POLL_SECONDS, StopFlag
 
 if TYPE_CHECKING:
@@ -159,7 +159,6 @@ def run_dask(
 DASK_POLL_SECONDS = 0.02  # how often the client looks for finished tasks
 DASK_TASK_SECONDS = 0.25  # a task plays this long at least: Dask's ~1-2 ms a task is <1%
 DASK_BUNDLE_BATCHES = 64  # and holds at most this many batches
-MARK_PREFIX = ".dask-run-"
 
 
 class Bundler:
@@ -241,7 +240,7 @@ class RunMark:
     by a killed client is removed by the next run that places one."""
 
     def __init__(self) -> None:
-        self.name = f"{MARK_PREFIX}{secrets.token_hex(16)}"
+        self.name = f"{RUN_MARK_PREFIX}{secrets.token_hex(16)}"
         self.path: Path | None = None
 
     def placeable(self, folder: str) -> bool:
@@ -255,7 +254,7 @@ class RunMark:
         if self.path is None:
             path = Path(folder) / self.name
             try:
-                for old in Path(folder).glob(f"{MARK_PREFIX}*"):
+                for old in Path(folder).glob(f"{RUN_MARK_PREFIX}*"):
                     old.unlink(missing_ok=True)
                 path.touch()
             except OSError:

@@ -46,6 +46,7 @@ PACKAGE = "ttr-cardgame"
 COMPACT = "compact.parquet"  # a finished run's table, in one file (``compact``)
 BATCHES_KEY = b"ttr_cardgame.batches"  # the batches a compact file holds (JSON list of ids)
 COMPRESSION = "zstd"
+RUN_MARK_PREFIX = ".dask-run-"  # the mark a Dask run places in its folder (sims/cluster.py)
 
 # On disk each column has the smallest type that holds every value the game can produce, and
 # text is dictionary-encoded (pandas reads it as a category); ``load_results`` hands back the
@@ -253,6 +254,10 @@ def remove_temp_files(folder: Path, batch_id: str = "") -> None:
             with contextlib.suppress(OSError):
                 for path in list(where.glob(pattern)):
                     _discard(path)
+    if not batch_id:  # and the mark a killed Dask client left (sims/cluster.py RunMark)
+        with contextlib.suppress(OSError):
+            for path in list(folder.glob(f"{RUN_MARK_PREFIX}*")):
+                _discard(path)
 
 
 def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:

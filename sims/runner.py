@@ -4,8 +4,9 @@ to Parquet as batches finish, resumable, with a progress bar.
 Workers write their batch's Parquet parts themselves and send back a small summary (counts
 and failure lines), so the parent only records which batches landed and is no serial cap on
 the number of workers. Until the first batch has landed (the manifest is written then, by the
-parent), and on a remote Dask scheduler (whose workers may not see this disk), a worker sends
-its parts back as finished Parquet bytes for the parent to write instead.
+parent), a worker sends its parts back as finished Parquet bytes for the parent to write
+instead; so does a worker of a remote Dask scheduler that does not see the results folder
+(sims/cluster.py: the run's mark in the folder tells).
 
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever

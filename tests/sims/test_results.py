@@ -413,3 +413,11 @@ def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed
         pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
     with pytest.raises(ResultsError, match="cannot resume: written in results schema version 1"):
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+
+
+def test_a_resume_removes_the_mark_a_killed_dask_client_left(tmp_path, compacted):
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    (folder / ".dask-run-0123").touch()  # its client killed before it could remove it
+    run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    assert not list(folder.glob(".dask-run-*"))
