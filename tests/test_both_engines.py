@@ -79,7 +79,9 @@ WITHOUT_CORE = (
     "import sys\n"
     "sys.modules['cardgame._native._core'] = None\n"  # as on a machine without a C compiler
     "import pytest\n"
-    "sys.exit(pytest.main(['-p', 'no:cacheprovider', '-rs', '-k', 'r3_setup and 2]',\n"
+    # -n 0: in this process, where the core is hidden (a test process would import it)
+    "sys.exit(pytest.main(['-n', '0', '-p', 'no:cacheprovider', '-rs',\n"
+    "                      '-k', 'r3_setup and 2]',\n"
     "                      'tests/test_rules_setup.py']))\n"
 )
 
