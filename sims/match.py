@@ -199,11 +199,18 @@ class Positions:
 def quality_row(spec: GameSpec, state: GameState, positions: list[Any]) -> dict[str, Any]:
     """The quality table's row of a finished game: the model's chance of each seat at every
     position but the last, which is the result itself (a shared win split evenly)."""
-    winners = list(state.winners)
+    scores = [score.total for score in state.scores]
+    return _quality_row(spec, list(state.winners), scores, positions)
+
+
+def _quality_row(
+    spec: GameSpec, winners: list[int], scores: list[int], positions: list[Any]
+) -> dict[str, Any]:
+    """``quality_row`` from the result alone (the winning seats, each seat's final total):
+    what a game finished on the native core hands over without a ``GameState``."""
     features = np.asarray(positions, dtype=float)
     chances = shipped_model().chances_many(features)
     chances[-1] = [1.0 / len(winners) if s in winners else 0.0 for s in range(spec.players)]
-    scores = [score.total for score in state.scores]
     points = points_now(features)
     points[-1] = scores
     measured = quality(chances, winners, points, scores)
@@ -216,10 +223,12 @@ def _play_native(
     """The game played by the native decision loop, or None when it cannot be (not built,
     the engine forced to Python, a seat without a native twin): the caller then plays it.
 
-    Rows, records and failures come from the same functions as the Python path, on the final
-    state the core hands back, so both paths give the same tables (tests/sims/
-    test_native_match.py). The invariant check is the Python path's guard against a
-    strategy that reaches the state by introspection; native twins are C code that only
+    A game finished without a record gets its rows straight from the C state
+    (``_rows.finished_rows``: no ``GameState`` rebuilt, which cost more than the game); a
+    record or a failure takes the Python path's functions on the state the core hands back.
+    Either way both paths give the same tables (tests/sims/test_native_match.py,
+    tests/sims/test_native_rows.py). The invariant check is the Python path's guard against
+    a strategy that reaches the state by introspection; native twins are C code that only
     reads its view, so it is left out here (a fifth of this path's time)."""
     native = native_loop()
     if native is None:
@@ -232,13 +241,23 @@ def _play_native(
     # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
     clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
     positions: list[Any] | None = [] if quality else None  # each position's features, by C
-    played, offers, minutes, failed = native.play_native(start, twins, clock, positions)
-    state = played.to_state()
+    played, offers, minutes, failed = native.play_native(
+        start, twins, clock, positions, offer_rows=record
+    )
     if failed is not None:
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
-        return GameOutcome(game=game_row(spec, state, minutes, failure))
-    return _finished(spec, state, minutes, offers, record, positions)
+        return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
+    if record:
+        return _finished(spec, played.to_state(), minutes, offers, record, positions)
+    labels = [seat.label for seat in spec.seats]
+    game, seats, destinations, winners, scores = native.finished_rows(
+        played, _base(spec), labels, offers, minutes
+    )
+    outcome = GameOutcome(game=game, seats=seats, destinations=destinations)
+    if positions is not None:
+        outcome.quality = _quality_row(spec, winners, scores, positions)
+    return outcome
 
 
 class _NativeLoop:
@@ -250,11 +269,13 @@ class _NativeLoop:
 
         from ._native import native_twin, twin_classes
         from ._native._match import play_native
+        from ._native._rows import finished_rows
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
+        self.finished_rows = finished_rows
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[StrategySpec, tuple[type[Strategy], Any] | None] = {}

@@ -269,9 +269,11 @@ def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
         assert minutes[0] == minutes[1] and minutes[0] > 0
 
 
-def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
+@pytest.mark.parametrize("records", [True, False])
+def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path, records):
     """``engine = "auto"`` (built-in line-ups on the native loop) and ``engine = "python"``
-    write the same result files, byte for byte: records, a rule variant, the clock, and a
+    write the same result files, byte for byte: records (their games' rows from the rebuilt
+    state) or none (rows straight from the C state), a rule variant, the clock, and a
     line-up with a seat that has no twin (ismcts: that game stays on the Python path)."""
     from sims.runner import run
     from sims.study import from_dict
@@ -290,13 +292,15 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
                                 "seat_extra_cards": [0, 1, 1], "first_turn": "one_card"}},
         "games_per_cell": 4,
         "batch_size": 3,
+        "metrics": {"quality": True},
     }  # fmt: skip
     folders = {}
     for engine in ("python", "auto"):
         folders[engine] = tmp_path / engine
         summary = run(from_dict({**study, "engine": engine}, "test"), workers=1,
-                      out=folders[engine], progress=False, records=True)  # fmt: skip
+                      out=folders[engine], progress=False, records=records)  # fmt: skip
         assert summary.games_played == summary.games_total == 36
     python, native = result_files(folders["python"]), result_files(folders["auto"])
-    assert len([name for name in python if name.startswith("records/")]) > 0
+    assert (len([name for name in python if name.startswith("records/")]) > 0) == records
+    assert len([name for name in python if name.startswith("quality/")]) > 0
     assert python == native
