@@ -262,7 +262,9 @@ def _play_native(
 
 class _NativeLoop:
     """What the native path needs from the compiled modules, found once, and each seat
-    spec's class and knobs, made once per process (knobs are frozen: safe to share)."""
+    spec's twin, made once per process from a newly built strategy and copied fresh for
+    each game (``NativeStrategy.fresh``: building the Python strategy and reading its
+    knobs cost more than a C game's set-up)."""
 
     def __init__(self) -> None:
         from cardgame._native._core import NativeState
@@ -278,12 +280,13 @@ class _NativeLoop:
         self.finished_rows = finished_rows
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
-        self.made: dict[StrategySpec, tuple[type[Strategy], Any] | None] = {}
+        self.made: dict[StrategySpec, tuple[Any, bool] | None] = {}
         self.unused_rng = random.Random(0)
 
     def twin(self, spec: GameSpec, seat: int) -> Any:
         """The native twin of the seat's strategy, or None: a class without a twin (a
-        strategy of one's own is not even built here), or knobs the twin cannot hold."""
+        strategy of one's own is not even built here), or knobs the twin cannot hold. A
+        random twin's RNG is seeded as ``seat_rng`` seeds the strategy's."""
         seat_spec = spec.seats[seat]
         try:
             made = self.made[seat_spec]
@@ -293,18 +296,23 @@ class _NativeLoop:
             made = self._make(seat_spec)
         if made is None:
             return None
-        cls, knobs = made
-        rng = seat_rng(spec, seat) if cls is self.seeded else self.unused_rng
-        return self.native_twin(cls(rng, knobs))
+        prototype, seeded = made
+        if seeded:
+            return prototype.fresh(seat_seed(spec, seat))
+        return prototype.fresh()
 
-    def _make(self, seat_spec: StrategySpec) -> tuple[type[Strategy], Any] | None:
+    def _make(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
+        """The twin of a newly built strategy of ``seat_spec`` (never played: each game
+        gets a fresh copy), and whether its class reads its RNG."""
         try:
             cls = strategy_class(seat_spec.base)
             if cls not in self.classes:
                 return None
-            return cls, make_knobs(cls, dict(seat_spec.knobs), f"strategy {seat_spec.label!r}")
+            knobs = make_knobs(cls, dict(seat_spec.knobs), f"strategy {seat_spec.label!r}")
+            prototype = self.native_twin(cls(self.unused_rng, knobs))
         except Exception:  # an unloadable class or bad knobs: the Python path reports it
             return None
+        return None if prototype is None else (prototype, cls is self.seeded)
 
 
 _loop: list[_NativeLoop | None] = []
@@ -363,7 +371,12 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
 def seat_rng(spec: GameSpec, seat: int) -> random.Random:
     """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
-    return random.Random(stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}"))
+    return random.Random(seat_seed(spec, seat))
+
+
+def seat_seed(spec: GameSpec, seat: int) -> str:
+    """The seed of ``seat_rng``."""
+    return stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}")
 
 
 def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:

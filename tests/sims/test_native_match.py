@@ -22,6 +22,8 @@ from sims.match import (
     GameSpec,
     _play_native,
     play_game,
+    seat_rng,
+    seat_seed,
 )
 from sims.seeding import stream_seed
 from sims.strategy import StrategySpec, spec
@@ -304,3 +306,30 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path, records):
     assert (len([name for name in python if name.startswith("records/")]) > 0) == records
     assert len([name for name in python if name.startswith("quality/")]) > 0
     assert python == native
+
+
+def test_a_fresh_copy_of_a_twin_plays_as_a_twin_of_a_newly_built_strategy():
+    """The loop makes each spec's twin once and copies it fresh per game
+    (``NativeStrategy.fresh``): the games are those of twins of strategies built per game,
+    a random seat's RNG seeded as ``seat_rng`` seeds its strategy's."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    rng = random.Random(5)
+    prototypes = {name: _native.native_twin(spec(name).build(random.Random(0))) for name in NAMES}
+    for index in range(30):
+        players = 2 + index % 3
+        seats = tuple(spec(rng.choice(NAMES)) for _ in range(players))
+        game = GameSpec("s", "c", "v", Rules(), players, seats, index, 600 + index)
+        built = [_native.native_twin(s.build(seat_rng(game, i))) for i, s in enumerate(seats)]
+        copied = [
+            prototypes[s.base].fresh(seat_seed(game, i) if s.base == "random" else None)
+            for i, s in enumerate(seats)
+        ]
+        results = []
+        for twins in (built, copied):
+            played, offers, _, failure = play_native(NativeState.new(game.game()), twins)
+            results.append((played.winners, played.scores, played.turn, offers, failure))
+        assert results[0] == results[1]
+    with pytest.raises(ValueError, match="seed"):
+        prototypes["random"].fresh()
