@@ -22,6 +22,19 @@ from cardgame._native._core cimport (
 )
 
 
+# the keys each row adds to ``sims.match._base``, in the order sims/match.py writes them
+cdef dict _SEAT_KEYS = dict.fromkeys((
+    "seat", "strategy", "score", "destination_points", "penalties", "bonus_points",
+    "big_cities", "n_big_cities", "kept", "reached", "unreached", "is_winner", "win_share",
+    "rank", "hand_left", "circulation_end", "steals_made", "steals_suffered", "round1_points",
+    "round2_points",
+))
+cdef dict _DESTINATION_KEYS = dict.fromkeys((
+    "seat", "destination_id", "offered_turn", "offered_round", "kept", "strategy", "points",
+    "cards", "reached", "reached_round", "net_points",
+))
+
+
 def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     """The games row, seat rows and destination rows of a game played to its end without
     a failure, and its winners and final totals (what ``quality_row`` reads).
@@ -40,6 +53,9 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     cdef int players = s.players, n_won, seat, i, b, k, rank, hand, circulation, steals = 0
     cdef int dest, points, reached_in
     cdef bint kept, reached
+    cdef dict game, row, seat_template, dest_template
+    cdef list seats, destinations
+    cdef tuple offer
     if s.phase != PH_OVER:
         raise ValueError("the game is not over: no result rows yet")
     if len(labels) != players:
@@ -70,8 +86,14 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     game["failure_strategy"] = ""
     game["failure_error"] = ""
 
+    # each row a copy of a template holding every key in order: copying a dict of the
+    # final size and overwriting its values never resizes it (a third of the cost)
     names = state.game.catalogue.big_city_names
     share = 1.0 / n_won
+    seat_template = base.copy()
+    seat_template.update(_SEAT_KEYS)
+    dest_template = base.copy()
+    dest_template.update(_DESTINATION_KEYS)
     seats = []
     for seat in range(players):
         rank = 1
@@ -82,7 +104,7 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
             hand += s.hands[seat][k]
             circulation += s.circulation[seat][k]
         big = [names[b] for b in range(cat.n_big) if sc[seat].big[b]]
-        row = base.copy()
+        row = seat_template.copy()
         row["seat"] = seat
         row["strategy"] = labels[seat]
         row["score"] = total[seat]
@@ -117,7 +139,7 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
                 if s.reached[seat][i] == dest:
                     reached = True
                     break
-        row = base.copy()
+        row = dest_template.copy()
         row["seat"] = seat
         row["destination_id"] = dest
         row["offered_turn"] = offered_turn
