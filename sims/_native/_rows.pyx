@@ -35,6 +35,19 @@ cdef dict _DESTINATION_KEYS = dict.fromkeys((
 ))
 
 
+cdef object _names_of = None  # the catalogue whose big-city names _names holds (kept alive)
+cdef tuple _names = ()
+
+
+cdef tuple big_city_names(object catalogue):
+    """``catalogue.big_city_names`` (a tuple built per call), kept for the last catalogue."""
+    global _names_of, _names
+    if catalogue is not _names_of:
+        _names = tuple(catalogue.big_city_names)
+        _names_of = catalogue
+    return _names
+
+
 def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     """The games row, seat rows and destination rows of a game played to its end without
     a failure, and its winners and final totals (what ``quality_row`` reads).
@@ -88,7 +101,7 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
 
     # each row a copy of a template holding every key in order: copying a dict of the
     # final size and overwriting its values never resizes it (a third of the cost)
-    names = state.game.catalogue.big_city_names
+    names = big_city_names(state.game.catalogue)
     share = 1.0 / n_won
     seat_template = base.copy()
     seat_template.update(_SEAT_KEYS)
