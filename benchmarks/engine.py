@@ -5,7 +5,10 @@ Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the 
 
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree
-add``), in interleaved rounds of fresh processes.
+add``), in interleaved rounds of fresh processes. Measured 2026-11-26, 2-core machine
+shared with two other jobs (load 4.5-5), 5,000 games, 5 rounds: main at 957dfb4 5,685
+games/s, with ``Game()``'s facts kept and the printed rules shared 10,148 games/s (1.8x;
+callgrind: 537 k and 319 k instructions a game).
 """
 
 from __future__ import annotations
