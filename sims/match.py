@@ -229,7 +229,8 @@ def _play_native(
     Either way both paths give the same tables (tests/sims/test_native_match.py,
     tests/sims/test_native_rows.py). The invariant check is the Python path's guard against
     a strategy that reaches the state by introspection; native twins are C code that only
-    reads its view, so it is left out here (a fifth of this path's time)."""
+    reads its view, so it is left out here (it reads a ``GameState``, which would have to be
+    rebuilt for it)."""
     native = native_loop()
     if native is None:
         return None
