@@ -3,6 +3,16 @@ peak memory of a run at two sizes, and a strategy-ladder run on all cores; the P
 native engines side by side (CPU time beside wall time for the planner tables).
 
 Run: python benchmarks/sims.py [--games N] [--ladder GAMES]. Not a test.
+
+``--worker-vs DIR`` measures only a worker's throughput on the strategy-ladder mix (its
+batches played by ``run_batch`` and encoded by ``batch_tables`` and ``encode_parts``, one
+core, CPU time, no pool) here against DIR, another checkout (``git worktree add``), in
+interleaved rounds; ``--profile`` adds a cProfile breakdown of this checkout's worker.
+Measured 2026-11-26, 2-core machine shared with two other jobs (load 4.5-5), ``--ladder 48
+--rounds 5`` (4,368 games): main at 957dfb4 1,070 games/s, rows from C and cheap set-up
+1,838 games/s (1.7x; rounds swing by 1.5x under the load). Of the rest about 45% is
+writing the tables (pyarrow's ``from_pylist`` and Parquet), about 46% the native game
+through ``play_game``.
 """
 
 from __future__ import annotations
@@ -112,11 +122,77 @@ def ladder_run(games_per_cell: int, workers: int, engine: str) -> dict:
     return json.loads(out.stdout)
 
 
+WORKER_SNIPPET = """
+import cProfile, json, pstats, sys, time
+sys.path.insert(0, sys.argv[1])
+import sims
+from sims.batch import plan_batches, run_batch
+from sims.results import batch_tables, encode_parts
+from sims.study import load_study, quick_study
+assert sims.__file__.startswith(sys.argv[1]), sims.__file__
+study = quick_study(load_study("strategy-ladder"), games=int(sys.argv[2]), out="unused")
+batches = list(plan_batches(study))
+def work():
+    games = 0
+    for batch in batches:
+        result = run_batch(batch)
+        encode_parts(result.id, batch_tables(result.id, result.tables), None)
+        games += result.games
+    return games
+work()  # warm: twins, caches, imports of the first game
+start = time.process_time()
+games = work()
+seconds = time.process_time() - start
+if sys.argv[3] == "profile":
+    cProfile.run("work()", sys.argv[4])
+print(json.dumps({"games": games, "seconds": seconds}))
+"""
+
+
+def worker_rate(source: Path, games_per_cell: int, profile: str | None = None) -> float:
+    """Games/s (CPU time) of one worker of ``source`` on the strategy-ladder batches."""
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER_SNIPPET, str(source), str(games_per_cell),
+         "profile" if profile else "none", profile or ""],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    result = json.loads(out.stdout)
+    return result["games"] / result["seconds"]
+
+
+def worker_versus(before: Path, games_per_cell: int, rounds: int, profile: bool) -> None:
+    """This checkout's worker against ``before``'s, in alternating rounds (a drifting
+    machine speed hits both alike): median games/s and the ratio of medians."""
+    here = Path(__file__).resolve().parents[1]
+    rates: dict[Path, list[float]] = {before: [], here: []}
+    for _ in range(rounds):
+        for source in rates:
+            rates[source].append(worker_rate(source, games_per_cell))
+    median = {source: sorted(r)[len(r) // 2] for source, r in rates.items()}
+    for source, got in rates.items():
+        shown = ", ".join(f"{r:.0f}" for r in got)
+        print(f"  {source}: median {median[source]:.0f} games/s (rounds: {shown})")
+    print(f"  ratio here/before: {median[here] / median[before]:.2f}x")
+    if profile:
+        with tempfile.TemporaryDirectory() as folder:
+            worker_rate(here, games_per_cell, f"{folder}/worker.prof")
+            import pstats
+
+            pstats.Stats(f"{folder}/worker.prof").sort_stats("tottime").print_stats(20)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300, help="games per planner table")
     parser.add_argument("--ladder", type=int, default=48, help="strategy-ladder games per cell")
+    parser.add_argument("--worker-vs", type=Path, help="a checkout to compare a worker with")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of --worker-vs")
+    parser.add_argument("--profile", action="store_true", help="with --worker-vs: cProfile")
     args = parser.parse_args()
+    if args.worker_vs is not None:
+        print(f"worker throughput, strategy ladder, {args.ladder} games per cell, one core:")
+        worker_versus(args.worker_vs.resolve(), args.ladder, args.rounds, args.profile)
+        return
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
     print("planner-only tables, one core, Python engine:")

@@ -199,11 +199,18 @@ class Positions:
 def quality_row(spec: GameSpec, state: GameState, positions: list[Any]) -> dict[str, Any]:
     """The quality table's row of a finished game: the model's chance of each seat at every
     position but the last, which is the result itself (a shared win split evenly)."""
-    winners = list(state.winners)
+    scores = [score.total for score in state.scores]
+    return _quality_row(spec, list(state.winners), scores, positions)
+
+
+def _quality_row(
+    spec: GameSpec, winners: list[int], scores: list[int], positions: list[Any]
+) -> dict[str, Any]:
+    """``quality_row`` from the result alone (the winning seats, each seat's final total):
+    what a game finished on the native core hands over without a ``GameState``."""
     features = np.asarray(positions, dtype=float)
     chances = shipped_model().chances_many(features)
     chances[-1] = [1.0 / len(winners) if s in winners else 0.0 for s in range(spec.players)]
-    scores = [score.total for score in state.scores]
     points = points_now(features)
     points[-1] = scores
     measured = quality(chances, winners, points, scores)
@@ -216,11 +223,14 @@ def _play_native(
     """The game played by the native decision loop, or None when it cannot be (not built,
     the engine forced to Python, a seat without a native twin): the caller then plays it.
 
-    Rows, records and failures come from the same functions as the Python path, on the final
-    state the core hands back, so both paths give the same tables (tests/sims/
-    test_native_match.py). The invariant check is the Python path's guard against a
-    strategy that reaches the state by introspection; native twins are C code that only
-    reads its view, so it is left out here (a fifth of this path's time)."""
+    A game finished without a record gets its rows straight from the C state
+    (``_rows.finished_rows``: no ``GameState`` rebuilt, which cost more than the game); a
+    record or a failure takes the Python path's functions on the state the core hands back.
+    Either way both paths give the same tables (tests/sims/test_native_match.py,
+    tests/sims/test_native_rows.py). The invariant check is the Python path's guard against
+    a strategy that reaches the state by introspection; native twins are C code that only
+    reads its view, so it is left out here (it reads a ``GameState``, which would have to be
+    rebuilt for it)."""
     native = native_loop()
     if native is None:
         return None
@@ -232,37 +242,52 @@ def _play_native(
     # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
     clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
     positions: list[Any] | None = [] if quality else None  # each position's features, by C
-    played, offers, minutes, failed = native.play_native(start, twins, clock, positions)
-    state = played.to_state()
+    played, offers, minutes, failed = native.play_native(
+        start, twins, clock, positions, offer_rows=record
+    )
     if failed is not None:
         seat, error = failed
         failure = StrategyFailure(seat, _label(spec, seat), error)
-        return GameOutcome(game=game_row(spec, state, minutes, failure))
-    return _finished(spec, state, minutes, offers, record, positions)
+        return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
+    if record:
+        return _finished(spec, played.to_state(), minutes, offers, record, positions)
+    labels = [seat.label for seat in spec.seats]
+    game, seats, destinations, winners, scores = native.finished_rows(
+        played, _base(spec), labels, offers, minutes
+    )
+    outcome = GameOutcome(game=game, seats=seats, destinations=destinations)
+    if positions is not None:
+        outcome.quality = _quality_row(spec, winners, scores, positions)
+    return outcome
 
 
 class _NativeLoop:
     """What the native path needs from the compiled modules, found once, and each seat
-    spec's class and knobs, made once per process (knobs are frozen: safe to share)."""
+    spec's twin, made once per process from a newly built strategy and copied fresh for
+    each game (``NativeStrategy.fresh``: building the Python strategy and reading its
+    knobs cost more than a C game's set-up)."""
 
     def __init__(self) -> None:
         from cardgame._native._core import NativeState
 
         from ._native import native_twin, twin_classes
         from ._native._match import play_native
+        from ._native._rows import finished_rows
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
+        self.finished_rows = finished_rows
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
-        self.made: dict[StrategySpec, tuple[type[Strategy], Any] | None] = {}
+        self.made: dict[StrategySpec, tuple[Any, bool] | None] = {}
         self.unused_rng = random.Random(0)
 
     def twin(self, spec: GameSpec, seat: int) -> Any:
         """The native twin of the seat's strategy, or None: a class without a twin (a
-        strategy of one's own is not even built here), or knobs the twin cannot hold."""
+        strategy of one's own is not even built here), or knobs the twin cannot hold. A
+        random twin's RNG is seeded as ``seat_rng`` seeds the strategy's."""
         seat_spec = spec.seats[seat]
         try:
             made = self.made[seat_spec]
@@ -272,18 +297,23 @@ class _NativeLoop:
             made = self._make(seat_spec)
         if made is None:
             return None
-        cls, knobs = made
-        rng = seat_rng(spec, seat) if cls is self.seeded else self.unused_rng
-        return self.native_twin(cls(rng, knobs))
+        prototype, seeded = made
+        if seeded:
+            return prototype.fresh(seat_seed(spec, seat))
+        return prototype.fresh()
 
-    def _make(self, seat_spec: StrategySpec) -> tuple[type[Strategy], Any] | None:
+    def _make(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
+        """The twin of a newly built strategy of ``seat_spec`` (never played: each game
+        gets a fresh copy), and whether its class reads its RNG."""
         try:
             cls = strategy_class(seat_spec.base)
             if cls not in self.classes:
                 return None
-            return cls, make_knobs(cls, dict(seat_spec.knobs), f"strategy {seat_spec.label!r}")
+            knobs = make_knobs(cls, dict(seat_spec.knobs), f"strategy {seat_spec.label!r}")
+            prototype = self.native_twin(cls(self.unused_rng, knobs))
         except Exception:  # an unloadable class or bad knobs: the Python path reports it
             return None
+        return None if prototype is None else (prototype, cls is self.seeded)
 
 
 _loop: list[_NativeLoop | None] = []
@@ -342,7 +372,12 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
 def seat_rng(spec: GameSpec, seat: int) -> random.Random:
     """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
-    return random.Random(stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}"))
+    return random.Random(seat_seed(spec, seat))
+
+
+def seat_seed(spec: GameSpec, seat: int) -> str:
+    """The seed of ``seat_rng``."""
+    return stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}")
 
 
 def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:

@@ -10,6 +10,7 @@ as game ``index``; ``pairing = "seatings"`` also replays each deal in every seat
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,10 +21,33 @@ def cell_token(cell_key: str) -> int:
 
 
 def game_seed(root: int, cell_key: str, index: int) -> int:
-    """The seed of game ``index`` of a cell: 63 bits from SeedSequence(root, spawn_key)."""
-    sequence = np.random.SeedSequence(root, spawn_key=(cell_token(cell_key), index))
-    high, low = sequence.generate_state(2, dtype=np.uint32)
+    """The seed of game ``index`` of a cell: 63 bits from SeedSequence(root, spawn_key).
+
+    Its hashing runs in C where the extension is built and the numbers fit 64 bits
+    (sims/_native/_seeding.pyx, the same words as numpy's: tests/sims/test_seeding.py)."""
+    token = cell_token(cell_key)
+    words = _seed_words()
+    if words is not None and 0 <= root < 2**64 and 0 <= index < 2**64:
+        high, low = words(root, token, index)
+    else:
+        sequence = np.random.SeedSequence(root, spawn_key=(token, index))
+        high, low = sequence.generate_state(2, dtype=np.uint32)
     return (int(high) << 31) ^ int(low)
+
+
+_found: list[Callable[[int, int, int], tuple[int, int]] | None] = []
+
+
+def _seed_words() -> Callable[[int, int, int], tuple[int, int]] | None:
+    """``_seeding.seed_words`` when built, else None (numpy hashes), looked up once."""
+    if not _found:
+        try:
+            from ._native._seeding import seed_words
+
+            _found.append(seed_words)
+        except ImportError:
+            _found.append(None)
+    return _found[0]
 
 
 def deal_key(players: int) -> str:

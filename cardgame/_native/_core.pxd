@@ -147,6 +147,16 @@ ctypedef struct CView:
     int train_cards[CARD_KINDS]   # the game's train deck: cards of each kind (R1)
 
 
+ctypedef struct CScore:
+    # scoring.SeatScore of one seat (R20, R21): its total is points - penalties + bonus
+    int destination_points
+    int penalties
+    int bonus_points
+    int reached
+    int n_big
+    bint big[BIG_CITIES]      # by the catalogue's big-city order
+
+
 # ---------------------------------------------------------------- RNG (exactly CPython's)
 cdef void mt_load(MT* mt, object random_state) except *   # from random.Random.getstate()
 cdef object mt_state(const MT* mt)                        # for random.Random.setstate()
@@ -165,6 +175,10 @@ cdef int legal_from_view(const CView* v, Act* out) noexcept nogil   # A.legal_ac
 cdef int act_ruling(const CView* v, const Act* a) noexcept nogil
 cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil   # GameState.view
 cdef void load_catalogue(CCatalogue* cat, object catalogue) except *
+# scoring.final_scores (R20, R21), one CScore per seat; scoring.winners (R22): the seats
+# in ``out``, their count returned
+cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil
+cdef int winners_c(const CScore* sc, int players, int* out) noexcept nogil
 cdef int view_from_seatview(object view, CView* v) except -1   # lengths checked
 
 

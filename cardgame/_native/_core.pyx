@@ -1065,15 +1065,6 @@ cdef int act_from_action(object action, const int* offer, int offer_n, Act* out)
     return 0
 
 
-ctypedef struct CScore:
-    int destination_points
-    int penalties
-    int bonus_points
-    int reached
-    int n_big
-    bint big[BIG_CITIES]
-
-
 cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil:
     """``scoring.final_scores`` (R20, R21) into ``out``, one per seat."""
     cdef int counts[MAX_SEATS][BIG_CITIES]

@@ -63,7 +63,7 @@ cdef double turn_mean(const double* means, const Act* a) noexcept:
     return means[3]  # pass
 
 
-def play_native(NativeState state, twins, clock=None, positions=None):
+def play_native(NativeState state, twins, clock=None, positions=None, bint offer_rows=True):
     """Play ``state`` to its end with one ``NativeStrategy`` per seat.
 
     ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
@@ -74,6 +74,8 @@ def play_native(NativeState state, twins, clock=None, positions=None):
     fail (the error text is the Python engine's; minutes are nan then, as there).
     ``positions``: a list that gets each seat's standing (sims/standing.py) after setup and
     after each turn, as ``sims.match.Positions`` notes them on the Python engine.
+    ``offer_rows`` False: each offer as a tuple ``(seat, destination_id, offered_turn,
+    offered_round, kept)`` instead of a dict, what ``_rows.finished_rows`` reads.
     """
     cdef CState* s = &state.s
     cdef int players = s.players, seat, phase, i, turn, round_number, before_round
@@ -143,7 +145,12 @@ def play_native(NativeState state, twins, clock=None, positions=None):
         if noting and (s.turn != noted_turn or s.phase == PH_OVER):
             noted_turn = s.turn
             positions.append(standing_rows(s, &state.cat))
-        if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+        if (phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN) and not offer_rows:
+            for i in range(offered_n):
+                offers.append(
+                    (seat, offered[i], offered_turn, offered_round, bool((act.a >> i) & 1))
+                )
+        elif phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
             for i in range(offered_n):
                 offers.append(
                     {

@@ -11,6 +11,7 @@ mirrored here, and tests/sims/test_native_strategies.py compares both at every d
 
 from libc.math cimport isfinite
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
     Act,
@@ -43,6 +44,7 @@ from cardgame._native._core cimport (
     K_KEEP,
     K_PASS,
     cards_to_beat,
+    mt_seed,
     legal_from_view,
     mt_load,
     mt_state,
@@ -243,6 +245,43 @@ cdef class NativeStrategy:
 
     def __repr__(self):
         return f"NativeStrategy({self.name!r})"
+
+    def fresh(self, seed=None):
+        """A new twin with this one's family, knobs and memory, for a game of its own: made
+        from a twin of a newly built strategy, it is what ``native_twin`` gives for another
+        newly built one (a worker makes each spec's twin once, not its strategy per game).
+        A random twin's RNG is seeded here as ``random.Random(seed)`` would be."""
+        cdef NativeStrategy twin = NativeStrategy()
+        twin.family = self.family
+        twin.name = self.name
+        twin.card_share = self.card_share
+        twin.future_cards = self.future_cards
+        twin.steal_bonus = self.steal_bonus
+        twin.city_bonus = self.city_bonus
+        twin.hunt_value = self.hunt_value
+        twin.column_value = self.column_value
+        twin.min_useful = self.min_useful
+        twin.extra_cards = self.extra_cards
+        twin.min_column = self.min_column
+        twin.loco_pick_missing = self.loco_pick_missing
+        twin.ticket_turns = self.ticket_turns
+        twin.ticket_margin = self.ticket_margin
+        twin.ticket_pause = self.ticket_pause
+        twin.slack = self.slack
+        twin.pause_until = self.pause_until
+        twin.need_key_n = self.need_key_n
+        memcpy(twin.need_key, self.need_key, sizeof(self.need_key))
+        memcpy(twin.need, self.need, sizeof(self.need))
+        twin.first_pick = self.first_pick
+        twin.has_first_pick = self.has_first_pick
+        twin.first_pick_turn = self.first_pick_turn
+        if self.family == F_RANDOM:
+            if seed is None:
+                raise ValueError("a random twin needs the seed of its RNG")
+            twin.rng_box = RngBox()
+            mt_seed(&twin.rng_box.mt, seed)
+            twin.rng = &twin.rng_box.mt
+        return twin
 
     cdef void situation(self, Sit* s, const CView* v, const CCatalogue* cat) noexcept:
         """Scripted.situation: the need vector is recomputed only when the destinations

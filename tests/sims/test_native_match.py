@@ -22,6 +22,8 @@ from sims.match import (
     GameSpec,
     _play_native,
     play_game,
+    seat_rng,
+    seat_seed,
 )
 from sims.seeding import stream_seed
 from sims.strategy import StrategySpec, spec
@@ -271,9 +273,11 @@ def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
         assert minutes[0] == minutes[1] and minutes[0] > 0
 
 
-def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
+@pytest.mark.parametrize("records", [True, False])
+def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path, records):
     """``engine = "auto"`` (built-in line-ups on the native loop) and ``engine = "python"``
-    write the same result files, byte for byte: records, a rule variant, the clock, and a
+    write the same result files, byte for byte: records (their games' rows from the rebuilt
+    state) or none (rows straight from the C state), a rule variant, the clock, and a
     line-up with a seat that has no twin (ismcts: that game stays on the Python path)."""
     from sims.runner import run
     from sims.study import from_dict
@@ -292,13 +296,42 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path):
                                 "seat_extra_cards": [0, 1, 1], "first_turn": "one_card"}},
         "games_per_cell": 4,
         "batch_size": 3,
+        "metrics": {"quality": True},
     }  # fmt: skip
     folders = {}
     for engine in ("python", "auto"):
         folders[engine] = tmp_path / engine
         summary = run(from_dict({**study, "engine": engine}, "test"), workers=1,
-                      out=folders[engine], progress=False, records=True)  # fmt: skip
+                      out=folders[engine], progress=False, records=records)  # fmt: skip
         assert summary.games_played == summary.games_total == 36
     python, native = result_files(folders["python"]), result_files(folders["auto"])
-    assert len([name for name in python if name.startswith("records/")]) > 0
+    assert (len([name for name in python if name.startswith("records/")]) > 0) == records
+    assert len([name for name in python if name.startswith("quality/")]) > 0
     assert python == native
+
+
+def test_a_fresh_copy_of_a_twin_plays_as_a_twin_of_a_newly_built_strategy():
+    """The loop makes each spec's twin once and copies it fresh per game
+    (``NativeStrategy.fresh``): the games are those of twins of strategies built per game,
+    a random seat's RNG seeded as ``seat_rng`` seeds its strategy's."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+
+    rng = random.Random(5)
+    prototypes = {name: _native.native_twin(spec(name).build(random.Random(0))) for name in NAMES}
+    for index in range(30):
+        players = 2 + index % 3
+        seats = tuple(spec(rng.choice(NAMES)) for _ in range(players))
+        game = GameSpec("s", "c", "v", Rules(), players, seats, index, 600 + index)
+        built = [_native.native_twin(s.build(seat_rng(game, i))) for i, s in enumerate(seats)]
+        copied = [
+            prototypes[s.base].fresh(seat_seed(game, i) if s.base == "random" else None)
+            for i, s in enumerate(seats)
+        ]
+        results = []
+        for twins in (built, copied):
+            played, offers, _, failure = play_native(NativeState.new(game.game()), twins)
+            results.append((played.winners, played.scores, played.turn, offers, failure))
+        assert results[0] == results[1]
+    with pytest.raises(ValueError, match="seed"):
+        prototypes["random"].fresh()

@@ -1,0 +1,41 @@
+"""Game seeds hashed in C (sims/_native/_seeding.pyx) are numpy's SeedSequence words, for
+every size of root and index the C path takes, and numpy's own beyond it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sims import seeding
+from sims.seeding import cell_token, game_seed
+
+
+def numpy_seed(root: int, cell_key: str, index: int) -> int:
+    """``game_seed`` as numpy computes it."""
+    sequence = np.random.SeedSequence(root, spawn_key=(cell_token(cell_key), index))
+    high, low = sequence.generate_state(2, dtype=np.uint32)
+    return (int(high) << 31) ^ int(low)
+
+
+def test_the_c_words_are_numpys():
+    words = seeding._seed_words()
+    if words is None:
+        pytest.skip("sims/_native/_seeding is not built")
+    rng = random.Random(3)
+    for _ in range(20_000):
+        root = rng.choice([0, 1, 2**32 - 1, 2**32, 2**64 - 1, rng.getrandbits(rng.randrange(65))])
+        token = rng.choice([0, 2**32 - 1, rng.getrandbits(32)])
+        index = rng.choice([0, 2**32, 2**64 - 1, rng.getrandbits(rng.randrange(65))])
+        sequence = np.random.SeedSequence(root, spawn_key=(token, index))
+        assert words(root, token, index) == tuple(map(int, sequence.generate_state(2, np.uint32)))
+
+
+@pytest.mark.parametrize(
+    ("root", "index"), [(0, 0), (7, 3), (2**63, 10**6), (2**64 - 1, 2**64 - 1), (2**64, 5),
+                        (3, 2**64), (2**100, 2**70)],
+)  # fmt: skip
+def test_game_seeds_are_numpys_on_either_side_of_64_bits(root, index):
+    for key in ("base/2p/a+b", "deals/3p", ""):
+        assert game_seed(root, key, index) == numpy_seed(root, key, index)
