@@ -237,6 +237,18 @@ def _need(cond: object, where: str, message: str) -> None:
         raise StudyError(f"{where}: {message}")
 
 
+BATCH_GAMES = (50, 1000)  # a study's default games a batch: at least, and at most
+
+
+def default_batch_size(games_per_cell: int) -> int:
+    """The batch of a study that names none: 50 games, or an eighth of a cell where that is
+    more (up to 1,000). A big study then writes few parts (each costs a millisecond or two to
+    write and to merge at the end, however small) and still has several batches a cell for
+    the workers to share."""
+    low, high = BATCH_GAMES
+    return max(low, min(high, -(-games_per_cell // 8)))
+
+
 def _int(
     data: dict[str, Any], key: str, default: int, low: int, where: str, high: int | None = None
 ) -> int:
@@ -280,7 +292,7 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
     seed = _int(data, "seed", 2026, 0, where)
     games = _int(data, "games_per_cell", 100, 1, where, MAX_GAMES)
-    batch = _int(data, "batch_size", 50, 1, where)
+    batch = _int(data, "batch_size", default_batch_size(games), 1, where)
 
     players = data.get("players", [2, 3, 4])
     if isinstance(players, int) and not isinstance(players, bool):

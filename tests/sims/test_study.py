@@ -368,3 +368,14 @@ def test_a_line_up_study_rebuilds_from_its_manifest():
     study = from_dict({"name": "l", "players": [2], "lineups": [["planner", "thief"]]}, "l.toml")
     again = from_dict(study.to_dict(), "manifest")
     assert [c.key for c in again.cells()] == [c.key for c in study.cells()]
+
+
+def test_a_study_that_names_no_batch_size_gets_few_parts_for_big_cells():
+    from sims.study import default_batch_size
+
+    small = from_dict({"name": "s", "pool": ["random", "planner"], "games_per_cell": 400}, "t")
+    assert small.batch_size == 50  # as always for a small study
+    big = quick_study(small, games=80_000)
+    assert big.batch_size == 1000 and default_batch_size(4_000) == 500
+    named = from_dict({"pool": ["random"], "games_per_cell": 80_000, "batch_size": 7}, "t")
+    assert named.batch_size == 7  # a study's own batch size is kept
