@@ -141,11 +141,7 @@ def schema(table: str) -> pa.Schema:
     Its pandas metadata makes the integer columns that may be missing read back as pandas'
     nullable integers (``Int16``, not float) with ``pd.read_parquet``.
     """
-    plain = pa.schema(_COLUMNS[table])
-    frame = plain.empty_table().to_pandas()
-    for column in NULLABLE_INTS.get(table, ()):
-        frame[column] = frame[column].astype(frame[column].dtype.name.capitalize())
-    return plain.with_metadata(pa.Schema.from_pandas(frame, preserve_index=False).metadata)
+    return _with_pandas_metadata(table, pa.schema(_COLUMNS[table]))
 
 
 @cache
@@ -159,15 +155,25 @@ def wide_schema(table: str) -> pa.Schema:
         elif pa.types.is_integer(kind):
             kind = pa.int64()
         fields.append(pa.field(name, kind))
-    plain = pa.schema(fields)
+    return _with_pandas_metadata(table, pa.schema(fields))
+
+
+def _with_pandas_metadata(table: str, plain: pa.Schema) -> pa.Schema:
+    """``plain`` with the pandas metadata that reads its integer columns that may be missing
+    as pandas' nullable integers of the same width (``Int16``, ``Int64``), not floats."""
     frame = plain.empty_table().to_pandas()
     for column in NULLABLE_INTS.get(table, ()):
-        frame[column] = frame[column].astype("Int64")
+        frame[column] = frame[column].astype(frame[column].dtype.name.capitalize())
     return plain.with_metadata(pa.Schema.from_pandas(frame, preserve_index=False).metadata)
 
 
 def part_name(batch_id: str) -> str:
     return f"part-{batch_id}.parquet"
+
+
+def batch_of(part: Path) -> str:
+    """The batch a part holds (``part_name``'s inverse)."""
+    return part.name.removeprefix("part-").removesuffix(".parquet")
 
 
 def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:
@@ -219,10 +225,19 @@ def temp_path(target: Path) -> Path:
 
 
 def _write_atomic(target: Path, data: bytes) -> None:
+    with _atomic(target) as temp:
+        _write_file(temp, data)
+
+
+@contextlib.contextmanager
+def _atomic(target: Path) -> Iterator[Path]:
+    """A temporary path to write ``target`` to, renamed to it when the block ends: the file
+    is whole or absent, and a failed write (a full disk) leaves no temporary file and is one
+    ResultsWriteError."""
     temp = temp_path(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_file(temp, data)
+        yield temp
         os.replace(temp, target)
     except OSError as exc:
         _discard(temp)
@@ -277,9 +292,7 @@ def done_batches(folder: Path) -> set[str]:
 def _part_ids(where: Path) -> set[str]:
     if not where.is_dir():
         return set()
-    return {
-        p.name.removeprefix("part-").removesuffix(".parquet") for p in where.glob("part-*.parquet")
-    }
+    return {batch_of(p) for p in where.glob("part-*.parquet")}
 
 
 def _compact_ids(where: Path) -> set[str]:
@@ -300,19 +313,16 @@ def _compact_ids(where: Path) -> set[str]:
     return set(ids)
 
 
-def table_files(folder: Path, table: str) -> list[Path]:
+def table_files(folder: Path, table: str, merged: set[str]) -> list[Path]:
     """The files holding ``table``'s rows: its compact file when it holds the same batches as
-    the games one (else it is what an interrupted compaction left), and every part of a
-    batch the compact games file does not hold."""
+    the games one (``merged``, else it is what an interrupted compaction left), and every
+    part of a batch the compact games file does not hold."""
     where = folder / table
-    merged = _compact_ids(folder / "games")
     files = []
     if merged and (where / COMPACT).exists() and _compact_ids(where) == merged:
         files.append(where / COMPACT)
     parts = sorted(where.glob("part-*.parquet")) if where.is_dir() else []
-    files += [
-        p for p in parts if p.name.removeprefix("part-").removesuffix(".parquet") not in merged
-    ]
+    files += [p for p in parts if batch_of(p) not in merged]
     return files
 
 
@@ -359,7 +369,8 @@ def compact(folder: Path) -> bool:
     for batch in batches:
         cells.setdefault(batch.split("-")[0], []).append(batch)
     games = folder / "games"
-    named = [_read_part("games", games / part_name(ids[0]), ["cell"]) for ids in cells.values()]
+    first = [_read_part("games", games / part_name(ids[0])) for ids in cells.values()]
+    named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
     tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
     for table in tables:
@@ -375,24 +386,20 @@ def _write_compact(where: Path, table: str, batches: list[str], cells: list[list
     name order, each cell's rows sorted as ``load_results`` sorts them."""
     target = schema(table)
     metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
-    path = where / COMPACT
-    temp = temp_path(path)
-    try:
-        with pq.ParquetWriter(temp, target.with_metadata(metadata), compression=COMPRESSION) as out:
-            buffer: list[pa.Table] = []
-            rows = 0
-            for arrow in _cell_tables(where, table, cells):
-                buffer.append(arrow)
-                rows += arrow.num_rows
-                if rows >= COMPACT_ROWS:
-                    out.write_table(pa.concat_tables(buffer), row_group_size=rows)
-                    buffer, rows = [], 0
-            if buffer:
-                out.write_table(pa.concat_tables(buffer), row_group_size=max(rows, 1))
-        os.replace(temp, path)
-    except OSError as exc:
-        _discard(temp)
-        raise ResultsWriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    with (
+        _atomic(where / COMPACT) as temp,
+        pq.ParquetWriter(temp, target.with_metadata(metadata), compression=COMPRESSION) as out,
+    ):
+        buffer: list[pa.Table] = []
+        rows = 0
+        for arrow in _cell_tables(where, table, cells):
+            buffer.append(arrow)
+            rows += arrow.num_rows
+            if rows >= COMPACT_ROWS:
+                out.write_table(pa.concat_tables(buffer), row_group_size=rows)
+                buffer, rows = [], 0
+        if buffer:
+            out.write_table(pa.concat_tables(buffer), row_group_size=max(rows, 1))
 
 
 CELLS_AHEAD = 64  # cells read ahead by the threads of a compaction
@@ -564,8 +571,9 @@ def load_results(folder: str | Path) -> Results:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")
     frames = {}
     quality = bool(manifest["study"].get("metrics", {}).get("quality"))
+    merged = _compact_ids(folder / "games")
     for table in (*TABLES, *(("quality",) if quality else ())):
-        frames[table] = _read_parts(table, table_files(folder, table))
+        frames[table] = _read_parts(table, table_files(folder, table, merged))
     games = frames["games"]
     if games.empty:
         raise ResultsError(f"{folder}: holds no finished games")
@@ -657,22 +665,17 @@ def _read_one_by_one(table: str, target: pa.Schema, parts: list[Path]) -> pa.Tab
     return pa.concat_tables([_read_part(table, part, target=target) for part in parts])
 
 
-def _read_part(
-    table: str, part: Path, columns: list[str] | None = None, target: pa.Schema | None = None
-) -> Any:
-    """One part in ``table``'s schema (or ``target``); with ``columns``, the first row's
-    value of the first of them. One ResultsError naming a part that is not the table's."""
+def _read_part(table: str, part: Path, target: pa.Schema | None = None) -> pa.Table:
+    """One part in ``table``'s schema (or ``target``); one ResultsError naming a part that
+    is not the table's."""
     target = target or schema(table)
     try:
-        found = pq.ParquetFile(part).read(columns=columns, use_threads=False)
+        found = pq.ParquetFile(part).read(use_threads=False)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{part}: corrupt Parquet file ({exc})") from None
-    names = columns or target.names
-    missing = [name for name in names if name not in found.column_names]
+    missing = [name for name in target.names if name not in found.column_names]
     if missing:
         raise ResultsError(f"{part}: not a {table} part: no column {', '.join(missing)}")
-    if columns is not None:
-        return found.column(0)[0].as_py()
     if found.schema.equals(target, check_metadata=False):
         return found.replace_schema_metadata(target.metadata)
     try:
