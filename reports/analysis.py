@@ -13,9 +13,11 @@ from sims.results import Results
 
 from . import designer, skill
 from .big_cities import big_cities
-from .destinations import card_balance
+from .destinations import card_balance_of
 from .game_length import game_length
 from .margins import margins_of
+from .offers import COLUMNS as OFFER_COLUMNS
+from .offers import offer_sums
 from .points import round_shares, score_parts
 from .quality import quality_effects, quality_summary
 from .ratings import (
@@ -101,7 +103,7 @@ def analyse(
     margins = margins_of(results.study)
     sweeps = sweeps_of(results.study)
     swept = swept_variants(sweeps)
-    seats, games, destinations = results.seats, results.games, results.destinations
+    seats, games = results.seats, results.games
     base = _base_rules(seats)
     tables: dict[str, pd.DataFrame] = {}
     say("strategies: win rates, ratings, pairwise verdicts")
@@ -130,7 +132,9 @@ def analyse(
     tables["game_length"] = game_length(_base_rules(games))
     tables["round_shares"] = round_shares(base)
     say("destination cards and big cities")
-    tables["destinations"] = card_balance(_base_rules(destinations))
+    # the offer rows, summed a chunk of games at a time: never held whole (reports/offers.py)
+    offers = _base_rules(offer_sums(results.destination_chunks(OFFER_COLUMNS), seats))
+    tables["destinations"] = card_balance_of(offers)
     cities = list(default_catalogue().big_city_names)
     tables["big_cities"] = big_cities(base, cities)
     ordinary_games = games[~games["variant"].isin(list(swept))] if swept else games
@@ -142,7 +146,7 @@ def analyse(
     )
     tables.update(variant_tables(ordinary_games, ordinary_seats, tables, margins))
     say("what designers ask: first seat, margins, cards and winning, meta-game")
-    tables.update(designer_tables(base, _base_rules(destinations), tables["head_to_head"]))
+    tables.update(designer_tables(base, offers, tables["head_to_head"]))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
@@ -155,7 +159,9 @@ def analyse(
     frames = {}
     if sweeps:
         say("sweeps")
-        frames = sweep_frames(games, seats, destinations, sweeps, margins=margins)
+        cards = {sweep.card for sweep in sweeps if sweep.card is not None}
+        swept_cards = results.destination_rows(cards)
+        frames = sweep_frames(games, seats, swept_cards, sweeps, margins=margins)
     return Analysis(
         results, tables, planned_games, margins=margins, sweeps=sweeps, sweep_tables=frames,
         edge_test=edge_heterogeneity(tables["seat_edge"]),
@@ -214,10 +220,11 @@ def _equal_games(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 def designer_tables(
-    seats: pd.DataFrame, destinations: pd.DataFrame, head_to_head: pd.DataFrame
+    seats: pd.DataFrame, offers: pd.DataFrame, head_to_head: pd.DataFrame
 ) -> dict[str, pd.DataFrame]:
-    """What designers ask (reports/designer.py): base rules, per player count."""
-    contribution = designer.card_contribution(destinations, seats)
+    """What designers ask (reports/designer.py): base rules, per player count; ``offers``
+    are the destination offers' sums (reports/offers.py)."""
+    contribution = designer.card_contribution_of(offers)
     return {
         "first_seat": designer.first_seat_advantage(seats),
         "score_margins": designer.score_margins(seats),

@@ -66,7 +66,9 @@ def main(args: argparse.Namespace) -> int:
     check_out_path(out)
     folder = Path(args.results) if args.results else _default_results(args.workers)
     stage(f"reading {folder}")
-    results = load_results(folder)  # every problem with the folder is one clear line
+    # every problem with the folder is one clear line; the destinations table, the longest,
+    # is summed from its files a chunk at a time (reports/offers.py), never loaded whole
+    results = load_results(folder, destinations=False)
     check_reportable(results)
     margins_of(results.study)  # a bad [report] table is one line too, before any progress
     stage.release()

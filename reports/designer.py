@@ -238,8 +238,16 @@ def pooled_z(x1: float, n1: int, x2: float, n2: int) -> float:
 def card_contribution(
     destinations: pd.DataFrame, seats: pd.DataFrame, min_each: int = MIN_EACH
 ) -> pd.DataFrame:
+    """``card_contribution_of`` the offer rows' sums, with the seats' win shares."""
+    from .offers import offer_sums
+
+    return card_contribution_of(offer_sums([destinations], seats), min_each)
+
+
+def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.DataFrame:
     """Per player count and card, among the seats that kept it: win rate of the seats that
-    completed it minus the seats that kept and failed it.
+    completed it minus the seats that kept and failed it (from offer sums, reports/offers.py,
+    the variants pooled).
 
     There is one copy of each card, so it is kept at most once per game: its rows are one
     per game, two independent samples of games. Interval: Newcombe's hybrid score; test:
@@ -247,22 +255,14 @@ def card_contribution(
     over the cards tested at a player count. A correlation, not a cause: weak seats fail
     cards and lose games for the same reasons."""
     from .destinations import card_label
+    from .offers import pooled
 
-    kept = destinations[destinations["kept"]]
-    keys = [*GAME, "seat"]
-    kept = kept.merge(seats[[*keys, "win_share"]], on=keys, how="inner")
-    done = kept["reached"].astype(bool)
-    share = kept["win_share"].astype(float)
-    game = kept.groupby(GAME, sort=False).ngroup()
-    sums = (
-        kept.assign(done=done, failed=~done, won_done=share.where(done, 0.0),
-                    won_failed=share.where(~done, 0.0), game=game)
-        .groupby(["players", "destination_id"], sort=True)
-        .agg(points=("points", "first"), cards=("cards", "first"), n_games=("game", "nunique"),
-             n_kept=("game", "size"), n_done=("done", "sum"), n_failed=("failed", "sum"),
-             won_done=("won_done", "sum"), won_failed=("won_failed", "sum"))
-        .reset_index()
+    sums = pooled(sums, ["players", "destination_id"])
+    sums = sums[sums["kept"] > 0].rename(
+        columns={"kept_games": "n_games", "kept": "n_kept", "reached": "n_done",
+                 "won_reached": "won_done"}
     )  # fmt: skip
+    sums = sums.assign(n_failed=sums["n_kept"] - sums["n_done"])
     rows = []
     for r in sums.itertuples(index=False):
         n_done, n_failed = int(r.n_done), int(r.n_failed)

@@ -25,10 +25,10 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import holm, wilson
+from .offers import clustered, offer_sums, pooled
 
 ALPHA = 0.05
 MIN_KEPT = 20  # a card kept fewer times is described but neither fitted nor tested
-GAME_KEYS = ("variant", "cell", "game_index")
 FLAG_OVER = "over-rewarded (earns more than cards of its points and trains)"
 FLAG_UNDER = "under-rewarded (earns less than cards of its points and trains)"
 
@@ -72,38 +72,6 @@ def card_label(dest_id: int, catalogue: Any | None = None) -> str:
 
 
 # ------------------------------------------------------------------ game-clustered rates
-def _with_games(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows with a ``game`` key (one per game; one per row if games are not recorded)
-    and a ``players`` column (0 = player count not recorded)."""
-    frame = frame.copy()
-    keys = [k for k in GAME_KEYS if k in frame.columns]
-    if "game_index" in keys:
-        frame["game"] = frame.groupby(keys, sort=False, dropna=False).ngroup()
-    else:
-        frame["game"] = np.arange(len(frame))
-    if "players" not in frame.columns:
-        frame["players"] = 0
-    return frame
-
-
-def clustered_mean(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
-    """Per group of ``by``: n rows, games, the mean of ``column`` and its cluster-robust
-    variance with the game as the cluster (ratio estimator; CR1 small-sample factor
-    G/(G-1), the same as statsmodels OLS on a constant with cov_type="cluster")."""
-    values = frame.assign(_y=frame[column].astype(float))
-    per_game = values.groupby([*by, "game"], sort=True)["_y"].agg(["sum", "count"]).reset_index()
-    totals = per_game.groupby(by, sort=True)[["sum", "count"]].transform("sum")
-    mean = totals["sum"] / totals["count"]
-    per_game["_e2"] = (per_game["sum"] - mean * per_game["count"]) ** 2
-    out = per_game.groupby(by, sort=True).agg(
-        n=("count", "sum"), games=("game", "size"), total=("sum", "sum"), e2=("_e2", "sum")
-    )
-    out["mean"] = out["total"] / out["n"]
-    g = out["games"]
-    out["var"] = (g / (g - 1)).where(g > 1) * out["e2"] / out["n"] ** 2
-    return out.drop(columns=["e2"]).reset_index()
-
-
 def _rate_interval(successes: pd.Series, n: pd.Series, var: pd.Series) -> tuple:
     """Wilson 95% interval on the effective sample size p(1-p)/var of the game-clustered
     variance (Kish design effect, never above the row count)."""
@@ -115,38 +83,52 @@ def _rate_interval(successes: pd.Series, n: pd.Series, var: pd.Series) -> tuple:
 
 def card_summary(destinations: pd.DataFrame) -> pd.DataFrame:
     """Per (players, destination_id): offers, keep rate, completion, mean net points when
-    kept, each with its game-clustered 95% interval."""
-    frame = _with_games(destinations)
-    by = ["players", "destination_id"]
-    info = frame.groupby(by, sort=True).agg(points=("points", "first"), cards=("cards", "first"))
-    keep = clustered_mean(frame, by, "kept").set_index(by)
-    table = info.join(keep[["n", "games", "total", "mean", "var"]])
-    table = table.rename(
-        columns={"n": "offered", "total": "kept", "mean": "keep_rate", "var": "_keep_var"}
-    )
+    kept, each with its game-clustered 95% interval (``card_summary_of`` its offer sums)."""
+    return card_summary_of(offer_sums([destinations]))
+
+
+def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
+    """``card_summary`` from offer sums (reports/offers.py), the variants pooled."""
+    table = pooled(sums, ["players", "destination_id"])
+    table["offered"] = table["offered"].astype(int)
+    table["games"] = table["games"].astype(int)
+    table["keep_rate"], keep_var = clustered(
+        table["offered"], table["games"], table["kept"], table["kept_sq"],
+        table["kept_offered"], table["offered_sq"],
+    )  # fmt: skip
     table["kept"] = table["kept"].astype(int)
-    kept_rows = frame[frame["kept"].astype(bool)]
-    done = clustered_mean(kept_rows, by, "reached").set_index(by)
-    net = clustered_mean(kept_rows, by, "net_points").set_index(by)
-    table["reached"] = done["total"].reindex(table.index).fillna(0).astype(int)
-    table["completion"] = done["mean"].reindex(table.index)
-    table["_done_var"] = done["var"].reindex(table.index)
-    table["net_mean"] = net["mean"].reindex(table.index)
-    table["net_var"] = net["var"].reindex(table.index)
-    table["kept_games"] = net["games"].reindex(table.index).fillna(0).astype(int)
-    table = table.reset_index()
-    table["keep_ci_low"], table["keep_ci_high"] = _rate_interval(
-        table["kept"], table["offered"], table["_keep_var"]
-    )
     kept = table["kept"].where(table["kept"] > 0)
+    completion, done_var = clustered(
+        kept, table["kept_games"], table["reached"], table["reached_sq"],
+        table["reached_kept"], table["kept_sq"],
+    )  # fmt: skip
+    net_mean, net_var = clustered(
+        kept, table["kept_games"], table["net"], table["net_sq"], table["net_kept"],
+        table["kept_sq"],
+    )  # fmt: skip
+    table["reached"] = table["reached"].astype(int)
+    table["completion"], table["completion_var"] = completion, done_var
+    table["net_mean"], table["net_var"] = net_mean, net_var
+    table["kept_games"] = table["kept_games"].astype(int)
+    table["keep_ci_low"], table["keep_ci_high"] = _rate_interval(
+        table["kept"], table["offered"], pd.Series(keep_var, index=table.index)
+    )
     table["completion_ci_low"], table["completion_ci_high"] = _rate_interval(
-        table["reached"], kept, table["_done_var"]
+        table["reached"], kept, table["completion_var"]
     )
     dof = (table["kept_games"] - 1).where(table["kept_games"] > 1)
     half = sps.t.ppf(1 - ALPHA / 2, dof) * np.sqrt(table["net_var"])
     table["net_ci_low"] = table["net_mean"] - half
     table["net_ci_high"] = table["net_mean"] + half
-    return table.drop(columns=["_keep_var"]).rename(columns={"_done_var": "completion_var"})
+    return table[SUMMARY_COLUMNS]
+
+
+SUMMARY_COLUMNS = [
+    "players", "destination_id", "points", "cards", "offered", "games", "kept", "keep_rate",
+    "reached", "completion", "completion_var", "net_mean", "net_var", "kept_games",
+    "keep_ci_low", "keep_ci_high", "completion_ci_low", "completion_ci_high", "net_ci_low",
+    "net_ci_high",
+]  # fmt: skip
 
 
 # ------------------------------------------------------------------ the model
@@ -279,6 +261,13 @@ def _fit_one_count(table: pd.DataFrame, min_kept: int) -> pd.DataFrame:
 def card_balance(
     destinations: pd.DataFrame, min_kept: int = MIN_KEPT, catalogue: Any | None = None
 ) -> pd.DataFrame:
+    """``card_balance_of`` the offer rows' sums."""
+    return card_balance_of(offer_sums([destinations]), min_kept, catalogue)
+
+
+def card_balance_of(
+    sums: pd.DataFrame, min_kept: int = MIN_KEPT, catalogue: Any | None = None
+) -> pd.DataFrame:
     """One row per (players, card): the summary of ``card_summary``; the completion and net
     points expected of a card of its printed points and trains (leave-one-out fit); its
     excess, z, raw and Holm-adjusted p (Holm over every card tested, all player counts
@@ -289,7 +278,7 @@ def card_balance(
         from cardgame import default_catalogue
 
         catalogue = default_catalogue()
-    table = card_summary(destinations)
+    table = card_summary_of(sums)
     fits = [_fit_one_count(group, min_kept) for _, group in table.groupby("players", sort=True)]
     columns = ["tau", "tested", "expected_completion", "expected", "excess", "z", "p"]
     columns.append("plays_like")

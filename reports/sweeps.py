@@ -151,7 +151,8 @@ def sweep_tables(results: Results) -> dict[str, pd.DataFrame]:
     sweeps = sweeps_of(results.study)
     if not sweeps:
         return {}
-    return sweep_frames(results.games, results.seats, results.destinations, sweeps,
+    cards = {sweep.card for sweep in sweeps if sweep.card is not None}
+    return sweep_frames(results.games, results.seats, results.destination_rows(cards), sweeps,
                         margins=margins_of(results.study))  # fmt: skip
 
 

@@ -551,18 +551,56 @@ def _package_version() -> str:
 
 @dataclass
 class Results:
-    """A study's tidy tables (docs/data.md)."""
+    """A study's tidy tables (docs/data.md). The destinations table, by far the longest
+    (some 46 rows a game), is read only when asked for (``load_results(folder,
+    destinations=False)``): ``destination_chunks`` and ``destination_rows`` read the folder a
+    bounded chunk at a time, so a report of a million games never holds it whole."""
 
     games: pd.DataFrame
     seats: pd.DataFrame
-    destinations: pd.DataFrame
+    _destinations: pd.DataFrame | None  # None: still in the folder's files
     study: dict[str, Any]
     folder: Path
     quality: pd.DataFrame | None = None  # a study with [metrics] quality = true
 
+    @property
+    def destinations(self) -> pd.DataFrame:
+        """Every destination row, in wide types, sorted (read from the folder once)."""
+        if self._destinations is None:
+            self._destinations = self.destination_rows()
+        return self._destinations
 
-def load_results(folder: str | Path) -> Results:
-    """Read a results folder; one clear ResultsError for anything missing or corrupt."""
+    def destination_chunks(self, columns: list[str]) -> Iterator[pd.DataFrame | pa.Table]:
+        """The destination rows' ``columns``, whole games at a time: the frame itself when it
+        is in memory, else the folder's files as Arrow tables in compact types, a bounded
+        chunk at a time (``table_chunks``)."""
+        if self._destinations is not None:
+            yield self._destinations[columns]
+            return
+        yield from table_chunks(self.folder, "destinations", columns)
+
+    def destination_rows(self, cards: set[int] | None = None) -> pd.DataFrame:
+        """The destination rows (of ``cards`` only, if given) in wide types, sorted, as
+        ``load_results`` would give them."""
+        if self._destinations is not None:
+            frame = self._destinations
+            return frame if cards is None else frame[frame["destination_id"].isin(cards)]
+        names = wide_schema("destinations").names
+        if cards is not None and not cards:
+            return _as_wide("destinations", [])
+        pieces = []
+        for chunk in table_chunks(self.folder, "destinations", names):
+            if cards is not None:
+                keep = np.isin(chunk.column("destination_id").to_numpy(), list(cards))
+                chunk = chunk.filter(pa.array(keep))
+            pieces.append(chunk)
+        return _as_wide("destinations", pieces)
+
+
+def load_results(folder: str | Path, destinations: bool = True) -> Results:
+    """Read a results folder; one clear ResultsError for anything missing or corrupt.
+    ``destinations=False`` leaves that table in its files until it is asked for
+    (``Results.destinations``, ``destination_chunks``)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ResultsError(f"{folder}: no such results folder")
@@ -572,7 +610,8 @@ def load_results(folder: str | Path) -> Results:
     frames = {}
     quality = bool(manifest["study"].get("metrics", {}).get("quality"))
     merged = _compact_ids(folder / "games")
-    for table in (*TABLES, *(("quality",) if quality else ())):
+    tables = [t for t in TABLES if destinations or t != "destinations"]
+    for table in (*tables, *(("quality",) if quality else ())):
         frames[table] = _read_parts(table, table_files(folder, table, merged))
     games = frames["games"]
     if games.empty:
@@ -587,14 +626,111 @@ def load_results(folder: str | Path) -> Results:
             keep = pd.MultiIndex.from_arrays([frame["cell"], frame["game_index"]]).isin(done)
             if not keep.all():
                 frames[table] = frame[keep].reset_index(drop=True)
+    if not destinations:
+        _check_table_files(folder, "destinations", merged)
     return Results(
         frames["games"],
         frames["seats"],
-        frames["destinations"],
+        frames.get("destinations"),
         manifest["study"],
         folder,
         frames.get("quality"),
     )
+
+
+CHUNK_ROWS = 1 << 20  # rows a chunk of ``table_chunks`` holds, about: memory stays bounded
+
+
+def table_chunks(folder: Path, table: str, columns: list[str]) -> Iterator[pa.Table]:
+    """``table``'s rows of the folder's finished games (those ``load_results`` gives), its
+    ``columns`` in compact types, about ``CHUNK_ROWS`` at a time; a game's rows are never
+    split between chunks (a compact file is in game order: the rows of the game a chunk
+    ends in go on to the next). Chunks come in file order, not sorted across files."""
+    merged = _compact_ids(folder / "games")
+    done = done_batches(folder)
+    target = schema(table)
+    buffer: list[pa.Table] = []
+    rows = 0
+    for path in table_files(folder, table, merged):
+        if path.name == COMPACT:
+            yield from _compact_chunks(table, path, target, columns)
+            continue
+        if batch_of(path) not in done:
+            continue  # its games part never landed: not a finished batch
+        part = _read_part(table, path).select(columns)
+        buffer.append(part)
+        rows += part.num_rows
+        if rows >= CHUNK_ROWS:
+            yield pa.concat_tables(buffer)
+            buffer, rows = [], 0
+    if buffer:
+        yield pa.concat_tables(buffer)
+
+
+def _compact_chunks(
+    table: str, path: Path, target: pa.Schema, columns: list[str]
+) -> Iterator[pa.Table]:
+    """A compact file's rows in chunks of whole games (its rows are in game order)."""
+    try:
+        file = pq.ParquetFile(path)
+        _check_columns(table, path, file.schema_arrow, target)
+        carry: pa.Table | None = None
+        wanted = list(dict.fromkeys([*columns, "cell", "game_index"]))
+        for batch in file.iter_batches(batch_size=CHUNK_ROWS, columns=wanted, use_threads=True):
+            chunk = pa.Table.from_batches([batch])
+            if carry is not None:
+                chunk = pa.concat_tables([carry, chunk])
+            chunk = chunk.unify_dictionaries().combine_chunks()
+            cut = _last_game_start(chunk)
+            carry = chunk.slice(cut)
+            if cut:
+                yield chunk.slice(0, cut).select(columns)
+        if carry is not None and carry.num_rows:
+            yield carry.select(columns)
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
+
+
+def _last_game_start(chunk: pa.Table) -> int:
+    """The index of the first row of the chunk's last game."""
+    if not chunk.num_rows:
+        return 0
+    index = chunk.column("game_index").to_numpy()
+    cell = chunk.column("cell").combine_chunks()  # one dictionary: equal texts, equal codes
+    codes = cell.indices.to_numpy(zero_copy_only=False)
+    same = (codes == codes[-1]) & (index == index[-1])
+    return int(np.argmax(same))
+
+
+def _check_columns(table: str, path: Path, found: pa.Schema, target: pa.Schema) -> None:
+    for name in target.names:
+        index = found.get_field_index(name)
+        if index < 0:
+            raise ResultsError(f"{path}: not a {table} part: no column {name}")
+        if found.field(index).type != target.field(name).type:
+            raise ResultsError(f"{path}: columns of the wrong type ({name})")
+
+
+def _check_table_files(folder: Path, table: str, merged: set[str]) -> None:
+    """What ``load_results`` would refuse in a table it does not read yet, refused now (a
+    missing or corrupt file is one line before any work, not halfway through a report)."""
+    target = schema(table)
+    for path in table_files(folder, table, merged):
+        try:
+            found = pq.read_schema(path)
+        except (OSError, pa.ArrowException) as exc:
+            raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
+        if path.name == COMPACT:
+            _check_columns(table, path, found, target)
+
+
+def _as_wide(table: str, pieces: list[pa.Table]) -> pd.DataFrame:
+    """Compact Arrow pieces of ``table`` as one sorted frame in its wide types."""
+    target = wide_schema(table)
+    if not pieces:
+        return target.empty_table().to_pandas()
+    whole = pa.concat_tables([p.cast(schema(table)) for p in pieces]).cast(target)
+    return _sorted(whole.to_pandas()).reset_index(drop=True)
 
 
 # how older versions recorded a batch whose worker could not report (a lost Dask scheduler, a

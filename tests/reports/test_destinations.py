@@ -67,19 +67,6 @@ def test_the_balance_table_lists_dominated_cards_and_city_names():
 
 
 # ------------------------------------------------------------------ reference values
-def test_clustered_variance_matches_statsmodels_cluster_robust_errors():
-    rng = np.random.default_rng(4)
-    games = np.repeat(np.arange(60), 3)
-    y = rng.normal(size=60)[games] + rng.normal(size=len(games))
-    frame = pd.DataFrame({"players": 3, "game": games, "y": y})
-    ours = dm.clustered_mean(frame, ["players"], "y").iloc[0]
-    # statsmodels: sm.OLS(y, ones).fit(cov_type="cluster", cov_kwds={"groups": games})
-    fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": games})
-    assert ours["mean"] == pytest.approx(fit.params[0])
-    assert np.sqrt(ours["var"]) == pytest.approx(fit.bse[0], rel=1e-9)
-    assert int(ours["games"]) == 60
-
-
 def test_dersimonian_laird_matches_statsmodels_without_covariates():
     rng = np.random.default_rng(7)
     v = rng.uniform(0.05, 0.5, 30)
