@@ -421,3 +421,47 @@ def test_a_resume_removes_the_mark_a_killed_dask_client_left(tmp_path, compacted
     (folder / ".dask-run-0123").touch()  # its client killed before it could remove it
     run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
     assert not list(folder.glob(".dask-run-*"))
+
+
+@pytest.mark.parametrize("folder", ["mixed", "compacted"])
+def test_chunks_hold_whole_games_and_every_row_once(request, folder, monkeypatch):
+    import sims.results as results_module
+
+    folder = request.getfixturevalue(folder)
+    monkeypatch.setattr(results_module, "CHUNK_ROWS", 7)  # games cut by chunk ends: carried
+    names = wide_schema("destinations").names
+    chunks = list(results_module.table_chunks(folder, "destinations", names))
+    assert len(chunks) >= 2  # a part is never cut; a compact file is, at a game's end
+    games = [
+        set(zip(c["cell"].to_pylist(), c["game_index"].to_pylist(), strict=True)) for c in chunks
+    ]
+    assert sum(len(g) for g in games) == len(set().union(*games))  # no game in two chunks
+    eager = load_results(folder)
+    lazy = load_results(folder, destinations=False)
+    assert lazy._destinations is None
+    pd.testing.assert_frame_equal(
+        results_module._as_wide("destinations", chunks), eager.destinations
+    )
+    pd.testing.assert_frame_equal(lazy.destination_rows(), eager.destinations, check_exact=True)
+    some = eager.destinations[eager.destinations["destination_id"].isin({3, 24})]
+    pd.testing.assert_frame_equal(lazy.destination_rows({3, 24}), some.reset_index(drop=True))
+    assert lazy.destination_rows(set()).empty
+    pd.testing.assert_frame_equal(lazy.destinations, eager.destinations)
+
+
+def test_a_lazy_load_leaves_out_what_an_eager_one_does(tmp_path):
+    folder = tmp_path / "r"
+    study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
+                        batch_size=2)  # fmt: skip
+    run(study, workers=1, out=folder, progress=False, keep_parts=True)
+    sorted((folder / "games").glob("part-*.parquet"))[1].unlink()
+    eager, lazy = load_results(folder), load_results(folder, destinations=False)
+    pd.testing.assert_frame_equal(lazy.destinations, eager.destinations, check_exact=True)
+
+
+def test_a_corrupt_destinations_file_is_one_line_even_when_not_read_yet(tmp_path, compacted):
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    (folder / "destinations" / COMPACT).write_bytes(b"junk")
+    with pytest.raises(ResultsError, match="corrupt Parquet file"):
+        load_results(folder, destinations=False)
