@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .intervals import cluster_difference, game_ids, wilson
+from .intervals import cluster_codes, cluster_difference, game_ids, wilson
 
 
 def big_cities(seats: pd.DataFrame, cities: list[str]) -> pd.DataFrame:
@@ -16,11 +16,14 @@ def big_cities(seats: pd.DataFrame, cities: list[str]) -> pd.DataFrame:
     rows = []
     for players, group in seats.groupby("players"):
         ids = game_ids(group)
-        games = len(np.unique(ids))
-        split = group["big_cities"].fillna("").str.split("|")
+        game = cluster_codes(ids)
+        games = int(game.max()) + 1 if len(game) else 0
+        # a seat's bonuses are one of a few texts ("Chicago|New York"): split each text once
+        combination, texts = pd.factorize(group["big_cities"].fillna(""))
+        won = [set(str(text).split("|")) for text in texts]
         for city in cities:
-            holders = split.apply(lambda xs, c=city: c in xs).to_numpy()
-            per_game = pd.Series(holders).groupby(ids).sum()
+            holders = np.array([city in cities_won for cities_won in won], bool)[combination]
+            per_game = np.bincount(game, weights=holders, minlength=games)
             awarded = int((per_game >= 1).sum())
             shared = int((per_game >= 2).sum())
             lift, low, high, p = cluster_difference(group["win_share"], holders, ids)

@@ -75,6 +75,17 @@ def game_ids(frame: pd.DataFrame) -> np.ndarray:
     ].to_numpy(dtype=np.int64)
 
 
+def cluster_codes(groups: np.ndarray) -> np.ndarray:
+    """The clusters as codes 0..G-1 (in order of first appearance): a hash, not a sort."""
+    return pd.factorize(np.asarray(groups))[0]
+
+
+def several(groups: np.ndarray) -> bool:
+    """Whether ``groups`` holds at least two different clusters."""
+    groups = np.asarray(groups)
+    return len(groups) > 0 and bool((groups != groups[0]).any())
+
+
 def cluster_fit(
     y: np.ndarray, x: np.ndarray, groups: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, int]:
@@ -86,12 +97,14 @@ def cluster_fit(
     y = np.asarray(y, dtype=float)
     x = np.asarray(x, dtype=float)
     n, k = x.shape
-    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    codes = cluster_codes(groups)
     g = int(codes.max()) + 1
     bread = np.linalg.inv(x.T @ x)
     beta = bread @ (x.T @ y)
-    scores = np.zeros((g, k))
-    np.add.at(scores, codes, x * (y - x @ beta)[:, None])
+    residual = y - x @ beta
+    scores = np.column_stack(
+        [np.bincount(codes, weights=x[:, j] * residual, minlength=g) for j in range(k)]
+    )
     factor = g / (g - 1) * (n - 1) / (n - k)
     return beta, factor * bread @ (scores.T @ scores) @ bread, g - 1
 
@@ -113,7 +126,7 @@ def cluster_mean(values, groups) -> tuple[float, float, float]:
     if len(y) == 0:
         return np.nan, np.nan, np.nan
     mean = float(y.mean())
-    if len(np.unique(groups)) < 2:
+    if not several(groups):
         return mean, np.nan, np.nan
     if np.ptp(y) == 0:
         return mean, mean, mean
@@ -127,7 +140,7 @@ def cluster_difference(values, flag, groups) -> tuple[float, float, float, float
     y = np.asarray(values, dtype=float)
     x = np.asarray(flag, dtype=float)
     groups = np.asarray(groups)
-    if x.sum() < 2 or (1 - x).sum() < 2 or len(np.unique(groups)) < 2:
+    if x.sum() < 2 or (1 - x).sum() < 2 or not several(groups):
         return np.nan, np.nan, np.nan, np.nan
     diff = float(y[x == 1].mean() - y[x == 0].mean())
     if np.ptp(y) == 0:
@@ -178,16 +191,16 @@ def mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
 def cluster_mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
     """Means of seat rows: intervals clustered by game, ``n_games`` and ``n_seats``."""
     rows = []
-    for key, group in frame.groupby(by, sort=True):
+    ids = game_ids(frame)  # once for the frame, not per group
+    values = frame[column].to_numpy(dtype=float)
+    for key, where in sorted(frame.groupby(by, sort=True).indices.items()):
         key = key if isinstance(key, tuple) else (key,)
-        values = group[column].astype(float)
-        ids = game_ids(group)
-        mean, low, high = cluster_mean(values, ids)
+        mean, low, high = cluster_mean(values[where], ids[where])
         rows.append(
             {
                 **dict(zip(by, key, strict=True)),
-                "n_games": len(np.unique(ids)),
-                "n_seats": len(values),
+                "n_games": len(pd.unique(ids[where])),
+                "n_seats": len(where),
                 "mean": mean,
                 "ci_low": low,
                 "ci_high": high,

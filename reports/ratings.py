@@ -21,16 +21,32 @@ SCALE = "log-odds; 0 = mean of the non-random strategies rated"
 def rank_matrix(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
     """One row per game: strategy indices in finishing order (R22; ties left after it are
     ordered by seat), padded with -1. A strategy may appear more than once in a row."""
-    index = {label: i for i, label in enumerate(labels)}
-    ordered = seats.sort_values(
-        [*GAME, "score", "reached", "n_big_cities", "seat"],
-        ascending=[True, True, False, False, False, True],
-    )
-    grouped = ordered.groupby(GAME, sort=False)
-    game, place = grouped.ngroup().to_numpy(), grouped.cumcount().to_numpy()
+    codes, found = pd.factorize(seats["strategy"])
+    strategy = np.array([labels.index(s) if s in labels else -1 for s in found], int)[codes]
+    cell = pd.factorize(seats["cell"], sort=True)[0]
+    keys = [seats[name].to_numpy(np.int64) for name in ("seat", "n_big_cities", "reached")]
+    # games in (cell, game_index) order; in each, the finishing order (score, reached,
+    # bonuses won: higher first; then seat)
+    order = np.lexsort(
+        (keys[0], -keys[1], -keys[2], -seats["score"].to_numpy(np.int64),
+         seats["game_index"].to_numpy(np.int64), cell)
+    )  # fmt: skip
+    game = np.cumsum(_starts(cell[order], seats["game_index"].to_numpy()[order])) - 1
+    first = np.flatnonzero(_starts(cell[order], seats["game_index"].to_numpy()[order]))
+    place = np.arange(len(order)) - first[game]
     out = np.full((game.max() + 1, place.max() + 1), -1, dtype=int)
-    out[game, place] = ordered["strategy"].map(index).to_numpy()
+    out[game, place] = strategy[order]
     return out
+
+
+def _starts(*keys: np.ndarray) -> np.ndarray:
+    """Where a run of equal keys begins, as a boolean per row."""
+    start = np.zeros(len(keys[0]), bool)
+    if len(start):
+        start[0] = True
+        for key in keys:
+            start[1:] |= key[1:] != key[:-1]
+    return start
 
 
 def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian: bool):
@@ -96,9 +112,21 @@ def _restrict(ranks: np.ndarray, keep: list[int]) -> np.ndarray:
 
 
 def _compact(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Identical rankings counted once, with their count as weight."""
-    unique, counts = np.unique(ranks, axis=0, return_counts=True)
-    return unique, counts.astype(float)
+    """Identical rankings counted once, with their count as weight, in the rankings' order
+    (as ``np.unique(ranks, axis=0)`` gives them): each ranking read as one number whose
+    digits are its places, so a count, not a sort of rows, finds them."""
+    base = int(ranks.max(initial=-1)) + 2
+    width = ranks.shape[1]
+    if base**width > 2**24:  # too many possible rankings to count: sort the rows
+        unique, counts = np.unique(ranks, axis=0, return_counts=True)
+        return unique, counts.astype(float)
+    code = np.zeros(len(ranks), np.int64)
+    for place in range(width):
+        code = code * base + (ranks[:, place] + 1)
+    counts = np.bincount(code, minlength=base**width)
+    seen = np.flatnonzero(counts)
+    digits = (seen[:, None] // base ** np.arange(width - 1, -1, -1)[None, :]) % base
+    return digits.astype(ranks.dtype) - 1, counts[seen].astype(float)
 
 
 def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
