@@ -225,10 +225,11 @@ def designer_tables(
     """What designers ask (reports/designer.py): base rules, per player count; ``offers``
     are the destination offers' sums (reports/offers.py)."""
     contribution = designer.card_contribution_of(offers)
+    outcomes = designer.game_outcomes(seats)
     return {
         "first_seat": designer.first_seat_advantage(seats),
-        "score_margins": designer.score_margins(seats),
-        "margin_distribution": designer.margin_distribution(seats),
+        "score_margins": designer.score_margins(seats, outcomes),
+        "margin_distribution": designer.margin_distribution(seats, outcomes),
         "card_contribution": contribution,
         "card_contribution_shown": designer.top_and_bottom(contribution),
         "non_transitivity": designer.non_transitivity(head_to_head),

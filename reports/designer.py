@@ -161,11 +161,12 @@ def median_ci(values) -> tuple[float, float, float]:
     return median, float(ci.low), float(ci.high)
 
 
-def score_margins(seats: pd.DataFrame) -> pd.DataFrame:
+def score_margins(seats: pd.DataFrame, outcomes: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player count, one margin per game (winner minus runner-up): mean (Student t),
     median (order-statistic interval); how often the top score is shared so that R22's
-    tie-break decides (``tie_rate``, Wilson over games), and how it was decided."""
-    outcomes = game_outcomes(seats)
+    tie-break decides (``tie_rate``, Wilson over games), and how it was decided.
+    ``outcomes``: the seats' ``game_outcomes``, if already found."""
+    outcomes = game_outcomes(seats) if outcomes is None else outcomes
     rows = []
     for players, group in outcomes.groupby("players", sort=True):
         margin = group["margin"].to_numpy(dtype=float)
@@ -205,9 +206,9 @@ def score_margins(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def margin_distribution(seats: pd.DataFrame) -> pd.DataFrame:
+def margin_distribution(seats: pd.DataFrame, outcomes: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player count and margin (points): games and their share, for the histogram."""
-    outcomes = game_outcomes(seats)
+    outcomes = game_outcomes(seats) if outcomes is None else outcomes
     table = outcomes.groupby(["players", "margin"]).size().rename("n_games").reset_index()
     table["share"] = table["n_games"] / table.groupby("players")["n_games"].transform("sum")
     return table

@@ -20,33 +20,38 @@ SCALE = "log-odds; 0 = mean of the non-random strategies rated"
 
 def rank_matrix(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
     """One row per game: strategy indices in finishing order (R22; ties left after it are
-    ordered by seat), padded with -1. A strategy may appear more than once in a row."""
+    ordered by seat), padded with -1. A strategy may appear more than once in a row. Rows
+    come in (cell, game_index) order."""
     codes, found = pd.factorize(seats["strategy"])
     strategy = np.array([labels.index(s) if s in labels else -1 for s in found], int)[codes]
-    cell = pd.factorize(seats["cell"], sort=True)[0]
-    keys = [seats[name].to_numpy(np.int64) for name in ("seat", "n_big_cities", "reached")]
-    # games in (cell, game_index) order; in each, the finishing order (score, reached,
-    # bonuses won: higher first; then seat)
-    order = np.lexsort(
-        (keys[0], -keys[1], -keys[2], -seats["score"].to_numpy(np.int64),
-         seats["game_index"].to_numpy(np.int64), cell)
-    )  # fmt: skip
-    game = np.cumsum(_starts(cell[order], seats["game_index"].to_numpy()[order])) - 1
-    first = np.flatnonzero(_starts(cell[order], seats["game_index"].to_numpy()[order]))
-    place = np.arange(len(order)) - first[game]
-    out = np.full((game.max() + 1, place.max() + 1), -1, dtype=int)
-    out[game, place] = strategy[order]
+    cell = pd.factorize(seats["cell"], sort=True)[0].astype(np.int64)
+    index = seats["game_index"].to_numpy(np.int64)
+    game_key = cell * (int(index.max(initial=0)) + 1) + index
+    score, reached, big, seat = (
+        seats[name].to_numpy(np.int64) for name in ("score", "reached", "n_big_cities", "seat")
+    )
+    # the finishing order as one number, higher first: score, reached, bonuses won, then
+    # the lower seat
+    strength = score - score.min(initial=0)
+    for value in (reached, big, seat.max(initial=0) - seat):
+        strength = strength * (int(value.max(initial=0)) + 1) + value
+    order = np.arange(len(seats))
+    if len(seats) and not bool((game_key[1:] >= game_key[:-1]).all()):
+        order = np.argsort(game_key, kind="stable")  # games apart: put each one together
+    game_key, strength, strategy = game_key[order], strength[order], strategy[order]
+    start = np.ones(len(order), bool)
+    start[1:] = game_key[1:] != game_key[:-1]
+    game = np.cumsum(start) - 1
+    # a seat's place: how many seats of its game finished ahead of it (at most 3 others)
+    place = np.zeros(len(order), int)
+    for apart in range(1, int(np.bincount(game).max(initial=1)) if len(order) else 1):
+        same = game_key[apart:] == game_key[:-apart]
+        ahead = strength[apart:] > strength[:-apart]  # the later seat finished ahead
+        place[:-apart] += same & ahead
+        place[apart:] += same & ~ahead
+    out = np.full((game.max(initial=-1) + 1, place.max(initial=-1) + 1), -1, dtype=int)
+    out[game, place] = strategy
     return out
-
-
-def _starts(*keys: np.ndarray) -> np.ndarray:
-    """Where a run of equal keys begins, as a boolean per row."""
-    start = np.zeros(len(keys[0]), bool)
-    if len(start):
-        start[0] = True
-        for key in keys:
-            start[1:] |= key[1:] != key[:-1]
-    return start
 
 
 def _pl_terms(theta: np.ndarray, ranks: np.ndarray, weights: np.ndarray, hessian: bool):

@@ -14,6 +14,7 @@ from . import answers, figures, planning, power, skill, study_kinds, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Report, Section, StudyFacts, Table
 from .findings import headline, players_know
+from .intervals import game_ids
 
 
 def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Report:
@@ -1027,7 +1028,7 @@ def _convergence(analysis: Analysis, colours: dict[str, str]) -> Section:
     base = base if len(base) else analysis.seats
     frame = power.key_convergence(base)
     plan = planning.planning(base, analysis.tables["variants"])
-    n_games = int(base[["cell", "game_index"]].drop_duplicates().shape[0])
+    n_games = len(pd.unique(game_ids(base)))
     what = (
         "each strategy's win rate"
         if frame.empty or set(frame["strategy"]) != {"seat 0"}

@@ -58,7 +58,7 @@ def search_labels(labels, specs: dict | None) -> set[str]:
 def applies(study: dict, seats: pd.DataFrame) -> bool:
     """Whether a report shows the skill ladder: the ``skill`` study, or a search player
     seated beside another strategy."""
-    labels = set(seats["strategy"])
+    labels = set(seats["strategy"].unique())
     return study.get("name") == SKILL_STUDY or (
         bool(search_labels(labels, study.get("strategies"))) and len(labels) > 1
     )
@@ -285,7 +285,7 @@ def search_ranking(seats: pd.DataFrame, specs: dict | None) -> pd.DataFrame:
     of head-to-head comparisons it won against scripted opponents (games without a search
     seat) and against search opponents (only its comparisons with the search seats of
     games that had one), each over games, and its rank by each (1 = best)."""
-    search = search_labels(set(seats["strategy"]), specs)
+    search = search_labels(set(seats["strategy"].unique()), specs)
     if not search or seats.empty:
         return pd.DataFrame(columns=RANK_COLUMNS)
     flagged = seats.assign(_search=seats["strategy"].isin(search))
@@ -359,7 +359,7 @@ def skill_tables(
         "skill_pairs": pair_shares(head_to_head),
         "skill_share": skill_share(seats),
         "memory_value": memory_value(
-            head_to_head, swaps, memory_pair(set(seats["strategy"]), specs)
+            head_to_head, swaps, memory_pair(set(seats["strategy"].unique()), specs)
         ),
         "skill_ranking": ranking,
         "skill_agreement": ranking_agreement(ranking),

@@ -130,7 +130,7 @@ def completion_rates(seats: pd.DataFrame) -> dict[int, float]:
 def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:
     """What the simulated players know, and what follows from it; ``specs`` (the study's
     configured strategies) names the seats with a human-like memory and the search seats."""
-    present = set(seats["strategy"]) if "strategy" in seats else set()
+    present = set(seats["strategy"].unique()) if "strategy" in seats else set()
     specs = specs or {}
     forgetful = {
         label: (spec.get("knobs") or {})
