@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +19,7 @@ from .destinations import card_balance_of
 from .game_length import game_length
 from .margins import margins_of
 from .offers import COLUMNS as OFFER_COLUMNS
-from .offers import offer_sums
+from .offers import SeatShares, offer_sums
 from .points import round_shares, score_parts
 from .quality import quality_effects, quality_summary
 from .ratings import (
@@ -106,34 +108,20 @@ def analyse(
     seats, games = results.seats, results.games
     base = _base_rules(seats)
     tables: dict[str, pd.DataFrame] = {}
-    say("strategies: win rates, ratings, pairwise verdicts")
-    tables["win_rates"] = win_rates(base, margins)
-    tables["head_to_head"] = head_to_head(base)
-    fits = rating_fits(base)
-    tables["ratings"] = ratings(base, fits)
-    tables["rating_pooling"] = pooling_test(base, fits)
-    pooled = pooled_fit(base) if len(tables["rating_pooling"]) else None
-    tables["ratings_pooled"] = pooled_ratings(base, pooled)
-    tables["pairwise"] = pairwise(base, margins, fits)
-    tables["pairwise_pooled"] = (
-        pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
-    )
-    tables["leaders"] = pd.concat(
-        [leaders(tables["ratings"], tables["pairwise"]),
-         leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
-         if len(tables["pairwise_pooled"]) else None],
-        ignore_index=True,
-    )  # fmt: skip
-    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
-    say("seats, points and game length")
-    tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
-    tables["seat_edge"] = seat_edge(base, margins)
-    tables["score_parts"] = score_parts(base)
-    tables["game_length"] = game_length(_base_rules(games))
-    tables["round_shares"] = round_shares(base)
-    say("destination cards and big cities")
-    # the offer rows, summed a chunk of games at a time: never held whole (reports/offers.py)
-    offers = _base_rules(offer_sums(results.destination_chunks(OFFER_COLUMNS), seats))
+    # the offer rows are summed from their files by a thread while the seat statistics run
+    # (reading Parquet and numpy's array work let go of the interpreter lock)
+    stop = threading.Event()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        summing = pool.submit(
+            offer_sums, results.destination_chunks(OFFER_COLUMNS), SeatShares(seats), stop
+        )
+        try:
+            _seat_tables(results, base, margins, tables, say)
+            say("destination cards and big cities")
+            offers = _base_rules(summing.result())
+        except BaseException:
+            stop.set()  # Ctrl-C or an error: the thread stops at its next chunk
+            raise
     tables["destinations"] = card_balance_of(offers)
     cities = list(default_catalogue().big_city_names)
     tables["big_cities"] = big_cities(base, cities)
@@ -166,6 +154,42 @@ def analyse(
         results, tables, planned_games, margins=margins, sweeps=sweeps, sweep_tables=frames,
         edge_test=edge_heterogeneity(tables["seat_edge"]),
     )  # fmt: skip
+
+
+def _seat_tables(
+    results: Results,
+    base: pd.DataFrame,
+    margins: dict[str, float],
+    tables: dict[str, pd.DataFrame],
+    say: Callable[[str], None],
+) -> None:
+    """The strategy, seat, points and game-length tables, into ``tables``."""
+    games = results.games
+    say("strategies: win rates, ratings, pairwise verdicts")
+    tables["win_rates"] = win_rates(base, margins)
+    tables["head_to_head"] = head_to_head(base)
+    fits = rating_fits(base)
+    tables["ratings"] = ratings(base, fits)
+    tables["rating_pooling"] = pooling_test(base, fits)
+    pooled = pooled_fit(base) if len(tables["rating_pooling"]) else None
+    tables["ratings_pooled"] = pooled_ratings(base, pooled)
+    tables["pairwise"] = pairwise(base, margins, fits)
+    tables["pairwise_pooled"] = (
+        pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
+    )
+    tables["leaders"] = pd.concat(
+        [leaders(tables["ratings"], tables["pairwise"]),
+         leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
+         if len(tables["pairwise_pooled"]) else None],
+        ignore_index=True,
+    )  # fmt: skip
+    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
+    say("seats, points and game length")
+    tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
+    tables["seat_edge"] = seat_edge(base, margins)
+    tables["score_parts"] = score_parts(base)
+    tables["game_length"] = game_length(_base_rules(games))
+    tables["round_shares"] = round_shares(base)
 
 
 def variant_tables(

@@ -12,6 +12,7 @@ aside), exact in float64 far beyond a billion games.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,13 +39,23 @@ SUMS = [
 ]  # fmt: skip
 
 
-def offer_sums(chunks: Iterable[Chunk], seats: pd.DataFrame | None = None) -> pd.DataFrame:
+def offer_sums(
+    chunks: Iterable[Chunk],
+    seats: pd.DataFrame | SeatShares | None = None,
+    stop: threading.Event | None = None,
+) -> pd.DataFrame:
     """One row per (variant, players, destination_id) with the card's ``points`` and
     ``cards`` and the ``SUMS`` over every chunk of offer rows (each chunk whole games).
-    ``seats`` (with ``cell``, ``game_index``, ``seat``, ``win_share``) gives the win shares;
-    without it they are NaN."""
-    shares = _SeatShares(seats) if seats is not None else None
-    parts = [_chunk_sums(chunk, shares) for chunk in chunks if _rows(chunk)]
+    ``seats`` (with ``cell``, ``game_index``, ``seat``, ``win_share``, or their
+    ``SeatShares``) gives the win shares; without it they are NaN. ``stop``, once set, ends
+    the reading at the next chunk (the result is then incomplete: for a caller that gave up)."""
+    shares = SeatShares(seats) if isinstance(seats, pd.DataFrame) else seats
+    parts = []
+    for chunk in chunks:
+        if stop is not None and stop.is_set():
+            break
+        if _rows(chunk):
+            parts.append(_chunk_sums(chunk, shares))
     if not parts:
         return pd.DataFrame(columns=[*GROUP, "points", "cards", *SUMS])
     whole = pd.concat(parts, ignore_index=True)
@@ -130,8 +141,9 @@ def _game_codes(chunk: Chunk, rows: int) -> np.ndarray:
     return pd.factorize(key, sort=False)[0].astype(np.int64)
 
 
-class _SeatShares:
-    """Each seat's win share, found by (cell, game, seat) for the rows of a chunk."""
+class SeatShares:
+    """Each seat's win share, found by (cell, game, seat) for the rows of a chunk (made once,
+    then only read: a thread summing offers can use it while others read the seats)."""
 
     def __init__(self, seats: pd.DataFrame) -> None:
         codes, cells = _text(seats, "cell")
@@ -157,7 +169,7 @@ class _SeatShares:
         return self.share[at]
 
 
-def _chunk_sums(chunk: Chunk, shares: _SeatShares | None) -> pd.DataFrame:
+def _chunk_sums(chunk: Chunk, shares: SeatShares | None) -> pd.DataFrame:
     """The ``SUMS`` of one chunk of whole games, per group: each (game, card) pair's totals
     by one ``bincount`` over a dense pair index (games x card ids, about as many as rows),
     then each group's sums by another over the pairs."""

@@ -106,17 +106,109 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
     return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)
 
 
+R22_KEYS = ("score", "reached", "n_big_cities")  # who finished ahead: each in turn
+
+
 def finished_ahead(pairs: pd.DataFrame) -> np.ndarray:
     """1 where the seat finished ahead of the other (score, then reached, then big cities:
     R22), 0 where behind, 0.5 on a full tie."""
-    ahead = np.full(len(pairs), 0.5)
-    decided = np.zeros(len(pairs), dtype=bool)
-    for key in ("score", "reached", "n_big_cities"):
-        mine, theirs = pairs[key].to_numpy(), pairs[f"{key}_other"].to_numpy()
-        ahead = np.where(~decided & (mine > theirs), 1.0, ahead)
-        ahead = np.where(~decided & (mine < theirs), 0.0, ahead)
-        decided |= mine != theirs
+    return ahead_of(
+        [pairs[k].to_numpy() for k in R22_KEYS], [pairs[f"{k}_other"].to_numpy() for k in R22_KEYS]
+    )
+
+
+def ahead_of(mine: list[np.ndarray], theirs: list[np.ndarray]) -> np.ndarray:
+    """``finished_ahead`` of the ``R22_KEYS`` values of seats and of their rivals."""
+    ahead = np.full(len(mine[0]), 0.5)
+    decided = np.zeros(len(mine[0]), dtype=bool)
+    for mine_key, their_key in zip(mine, theirs, strict=True):
+        ahead = np.where(~decided & (mine_key > their_key), 1.0, ahead)
+        ahead = np.where(~decided & (mine_key < their_key), 0.0, ahead)
+        decided |= mine_key != their_key
     return ahead
+
+
+def _game_table(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each seat's game (0..games-1, in (cell, game_index) order) and place in it, and the
+    order that puts each game's seats together (seats apart are put together)."""
+    cell = pd.factorize(seats["cell"], sort=True)[0].astype(np.int64)
+    index = seats["game_index"].to_numpy(np.int64)
+    key = cell * (int(index.max(initial=0)) + 1) + index
+    order = np.arange(len(key))
+    if len(key) and not bool((key[1:] >= key[:-1]).all()):
+        order = np.argsort(key, kind="stable")
+    key = key[order]
+    start = np.ones(len(key), bool)
+    start[1:] = key[1:] != key[:-1]
+    game = np.cumsum(start) - 1
+    place = np.arange(len(key)) - np.flatnonzero(start)[game]
+    return game, place, order
+
+
+def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and ordered pair of different strategies at one table: the games
+    they met in (``n_games``), their seat pairs (``n_pairs``) and ``successes``, the sum over
+    games of the share of the game's seat pairs the first finished ahead in. Each game's
+    seats as a row of a small matrix, so pairs are columns, not a self-join of every seat."""
+    columns = ["players", "strategy", "opponent", "n_games", "n_pairs", "successes"]
+    if seats.empty:
+        return pd.DataFrame(columns=columns)
+    game, place, order = _game_table(seats)
+    codes, names = pd.factorize(seats["strategy"], sort=True)
+    n_games, width, k = int(game[-1]) + 1, int(place.max()) + 1, len(names)
+
+    def matrix(values: np.ndarray, empty: int) -> np.ndarray:
+        out = np.full((n_games, width), empty, dtype=np.int64)
+        out[game, place] = values[order]
+        return out
+
+    strategy = matrix(codes.astype(np.int64), -1)
+    keys = [matrix(seats[c].to_numpy(np.int64), 0) for c in R22_KEYS]
+    players = np.zeros(n_games, np.int64)
+    players[game] = seats["players"].to_numpy(np.int64)[order]
+    table_size, counts = np.unique(players, return_inverse=True)
+    combos, aheads = [], []
+    for a in range(width):
+        for b in range(width):
+            if a == b:
+                continue
+            met = (strategy[:, a] >= 0) & (strategy[:, b] >= 0) & (strategy[:, a] != strategy[:, b])
+            ahead = ahead_of([key[:, a] for key in keys], [key[:, b] for key in keys])
+            combo = (counts * k + strategy[:, a]) * k + strategy[:, b]
+            combos.append(np.where(met, combo, -1))
+            aheads.append(ahead)
+    if not combos:
+        return pd.DataFrame(columns=columns)
+    combo = np.column_stack(combos)
+    ahead = np.column_stack(aheads)
+    # one run per (game, pair of strategies): sort each game's pairs by their pair
+    by = np.argsort(combo, axis=1, kind="stable")
+    combo = np.take_along_axis(combo, by, axis=1).ravel()
+    ahead = np.take_along_axis(ahead, by, axis=1).ravel()
+    run_start = np.ones(len(combo), bool)
+    run_start[1:] = combo[1:] != combo[:-1]
+    run_start[:: combo.size // n_games] = True  # a new game starts a new run
+    run = np.cumsum(run_start) - 1
+    run_combo = combo[run_start]
+    pairs = np.bincount(run, minlength=len(run_combo))
+    share = np.bincount(run, weights=ahead, minlength=len(run_combo)) / pairs
+    met = run_combo >= 0
+    run_combo, pairs, share = run_combo[met], pairs[met], share[met]
+    found = np.unique(run_combo)
+    at = np.searchsorted(found, run_combo)
+    table = pd.DataFrame(
+        {
+            "players": table_size[found // (k * k)],
+            "strategy": np.asarray(names, dtype=object)[(found // k) % k],
+            "opponent": np.asarray(names, dtype=object)[found % k],
+            "n_games": np.bincount(at, minlength=len(found)),
+            "n_pairs": np.bincount(at, weights=pairs, minlength=len(found)).astype(np.int64),
+            "successes": np.bincount(at, weights=share, minlength=len(found)),
+        }
+    )
+    table["strategy"] = table["strategy"].astype(str)
+    table["opponent"] = table["opponent"].astype(str)
+    return table.sort_values(["players", "strategy", "opponent"]).reset_index(drop=True)
 
 
 def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
@@ -128,20 +220,7 @@ def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
     and the score test of 0.5 (its inversion; conservative when ties or repeated seats make a
     game's value fractional). ``p_adjusted``: Holm over the pairs of each player count.
     """
-    left = seats[[*GAME, "players", "strategy", "seat", "score", "reached", "n_big_cities"]]
-    pairs = left.merge(left, on=[*GAME, "players"], suffixes=("", "_other"))
-    pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
-    pairs = pairs.assign(ahead=finished_ahead(pairs)).rename(columns={"strategy_other": "opponent"})
-    per_game = (
-        pairs.groupby(["players", "strategy", "opponent", *GAME])["ahead"]
-        .agg(["mean", "size"])
-        .reset_index()
-    )
-    table = (
-        per_game.groupby(["players", "strategy", "opponent"])
-        .agg(n_games=("mean", "size"), n_pairs=("size", "sum"), successes=("mean", "sum"))
-        .reset_index()
-    )
+    table = _pair_counts(seats)
     table["rate"] = table["successes"] / table["n_games"]
     table["ci_low"], table["ci_high"] = wilson(table["successes"], table["n_games"])
     z = (table["rate"] - 0.5) / np.sqrt(0.25 / table["n_games"])

@@ -1,0 +1,70 @@
+"""The report's array versions of its seat statistics against plain pandas versions of the
+same definitions: pairs of strategies at a table (repeated strategies, ties, rows in any
+order) and finishing orders."""
+
+import numpy as np
+import pandas as pd
+
+from reports import ratings, wins
+from reports.intervals import GAME
+
+
+def _tables(rng, games=400):
+    """Seats of 2-4 player games, some with a strategy in two seats, scores that tie."""
+    rows = []
+    for g in range(games):
+        players = 2 + g % 3
+        names = rng.choice(["a", "b", "c", "random"], size=players, replace=bool(g % 5 == 0))
+        for seat, name in enumerate(names):
+            rows.append({"cell": f"c{g % 4}", "game_index": g, "players": players, "seat": seat,
+                         "strategy": str(name), "score": int(rng.integers(0, 4)),
+                         "reached": int(rng.integers(0, 2)),
+                         "n_big_cities": int(rng.integers(0, 2))})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _pair_counts_by_join(seats):
+    """The definition as a self-join of every seat of a game with every other."""
+    left = seats[[*GAME, "players", "strategy", "score", "reached", "n_big_cities"]]
+    pairs = left.merge(left, on=[*GAME, "players"], suffixes=("", "_other"))
+    pairs = pairs[pairs["strategy"] != pairs["strategy_other"]]
+    pairs = pairs.assign(ahead=wins.finished_ahead(pairs)).rename(
+        columns={"strategy_other": "opponent"}
+    )
+    per_game = pairs.groupby(["players", "strategy", "opponent", *GAME])["ahead"].agg(
+        ["mean", "size"]
+    )
+    return (
+        per_game.groupby(["players", "strategy", "opponent"])
+        .agg(n_games=("mean", "size"), n_pairs=("size", "sum"), successes=("mean", "sum"))
+        .reset_index()
+    )
+
+
+def test_pairs_at_a_table_match_the_self_join_in_any_row_order():
+    seats = _tables(np.random.default_rng(1))
+    expected = _pair_counts_by_join(seats)
+    assert (expected["n_pairs"] > expected["n_games"]).any()  # a strategy seated twice
+    for frame in (seats, seats.sample(frac=1, random_state=2)):
+        got = wins._pair_counts(frame)
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-12)
+
+
+def test_finishing_orders_match_a_sort_in_any_row_order():
+    seats = _tables(np.random.default_rng(3))
+    labels = sorted(seats["strategy"].unique())
+    ordered = seats.sort_values(
+        [*GAME, "score", "reached", "n_big_cities", "seat"],
+        ascending=[True, True, False, False, False, True],
+    )
+    expected = [list(g["strategy"].map(labels.index)) for _, g in ordered.groupby(GAME, sort=True)]
+    for frame in (seats, seats.sample(frac=1, random_state=4)):
+        got = ratings.rank_matrix(frame, labels)
+        assert [[i for i in row if i >= 0] for row in got.tolist()] == expected
+
+
+def test_identical_rankings_are_counted_in_sorted_order():
+    ranks = np.random.default_rng(5).integers(-1, 5, size=(2000, 4))
+    unique, counts = np.unique(ranks, axis=0, return_counts=True)
+    got, weights = ratings._compact(ranks)
+    assert (got == unique).all() and (weights == counts).all()
