@@ -1,0 +1,121 @@
+"""A study from its games to its report, at scale: the built-in strategy ladder with its games
+per cell scaled, played on local processes (and on Dask) at several worker counts, then
+``cardgame report`` on the first small folder and on the biggest, held to a few cores (as on a
+small machine: its process pinned to them, Arrow's and BLAS's threads as many).
+
+Each step runs in a fresh interpreter, so start-up and peak memory are its own. ``--before
+DIR`` also reports the small folder with another version of the code (a source tree put first
+on PYTHONPATH), for a ratio from one run. Prints one JSON line per step.
+
+Run: python benchmarks/scaling.py [--games 1000000] [--workers 16] [--backends local dask]
+[--small-games 100000 --small-workers 1 2] [--report-cores 2] [--before DIR] [--keep DIR].
+Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# this folder holds a file named like the package it measures: keep it off the import path
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+
+CELLS = 91  # the ladder's cells: every line-up of 2, 3 and 4 of its 7 strategies
+
+PLAY = """
+import json, sys, time
+from sims.runner import run
+from sims.study import load_study, quick_study
+per_cell, out, workers, backend = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+study = quick_study(load_study("strategy-ladder"), games=per_cell, out=out)
+start = time.perf_counter()
+summary = run(study, workers=workers, backend=backend, progress=False)
+print(json.dumps({"games": summary.games_played, "seconds": time.perf_counter() - start}))
+"""
+
+REPORT = """
+import os, sys
+cores = int(sys.argv[3])
+os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:cores]))
+import json, resource, time
+import pyarrow
+pyarrow.set_cpu_count(cores)
+start = time.perf_counter()
+import argparse
+from reports.cli import main  # the command itself: no installed entry points needed
+assert main(argparse.Namespace(results=sys.argv[1], out=sys.argv[2], format="html",
+                               workers=None)) == 0
+print(json.dumps({"seconds": time.perf_counter() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _child(code: str, args: list[str], path: str | None = None, cores: int | None = None) -> dict:
+    env = dict(os.environ)
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, env.get("PYTHONPATH")]))
+    if cores:
+        for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            env[name] = str(cores)
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+        cwd=path or None,
+    )  # fmt: skip
+    if done.returncode:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _say(line: dict) -> None:
+    print(json.dumps(line), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--workers", type=int, nargs="+", default=[os.cpu_count() or 1])
+    parser.add_argument("--backends", nargs="+", default=["local"])
+    parser.add_argument("--small-games", type=int, default=0)
+    parser.add_argument("--small-workers", type=int, nargs="*", default=[])
+    parser.add_argument("--report-cores", type=int, default=2)
+    parser.add_argument("--before", help="another version's source tree, for the report")
+    parser.add_argument("--keep", help="keep the results folders here")
+    args = parser.parse_args()
+    _say({"machine": platform.platform(), "cpus": os.cpu_count(), "python": sys.version.split()[0]})
+    root = Path(args.keep or tempfile.mkdtemp(prefix="scaling-"))
+    root.mkdir(parents=True, exist_ok=True)
+    runs = [(args.small_games, "local", w, f"small-{w}") for w in args.small_workers]
+    runs += [(args.games, b, w, f"{b}-{w}") for b in args.backends for w in args.workers]
+    biggest = small = None
+    for games, backend, workers, name in runs:
+        folder = root / name
+        found = _child(PLAY, [str(round(games / CELLS)), str(folder), str(workers), backend])
+        rate = round(found.get("games", 0) / found.get("seconds", 1))
+        _say({"step": "play", "backend": backend, "workers": workers, **found, "games_per_s": rate})
+        if name.startswith("small"):
+            small = small or folder
+        else:
+            biggest = biggest or folder
+    cores = str(args.report_cores)
+    for folder in (small, biggest):
+        if folder is None:
+            continue
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        target = [str(folder), str(folder / "report.html"), cores]
+        found = _child(REPORT, target, cores=args.report_cores)
+        _say({"step": "report", "folder": folder.name, "bytes": size, "cores": cores, **found})
+        if args.before and folder == small:  # an older report may not fit the big folder
+            before = str(Path(args.before).resolve())
+            target[1] = str(folder / "before.html")
+            found = _child(REPORT, target, before, cores=args.report_cores)
+            _say({"step": "report before", "folder": folder.name, "cores": cores, **found})
+
+
+if __name__ == "__main__":
+    main()
