@@ -373,8 +373,15 @@ def compact(folder: Path) -> bool:
     named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
     tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
-    for table in tables:
+
+    def write(table: str) -> None:
         _write_compact(folder / table, table, batches, order)
+
+    # the other tables side by side (Parquet's encoding lets go of the interpreter lock),
+    # then the games one, whose file marks the compaction done
+    with ThreadPoolExecutor(max_workers=len(tables)) as pool:
+        list(pool.map(write, [t for t in tables if t != "games"]))
+    write("games")
     for table in tables:
         for batch in batches:
             _discard(folder / table / part_name(batch))
