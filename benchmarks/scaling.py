@@ -35,8 +35,14 @@ from sims.study import load_study, quick_study
 per_cell, out, workers, backend = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 study = quick_study(load_study("strategy-ladder"), games=per_cell, out=out)
 start = time.perf_counter()
-summary = run(study, workers=workers, backend=backend, progress=False)
-print(json.dumps({"games": summary.games_played, "seconds": time.perf_counter() - start}))
+summary = run(study, workers=workers, backend=backend, progress=False, keep_parts=True)
+played = time.perf_counter()
+from pathlib import Path
+from sims.results import compact
+compact(Path(out))  # what a run does after its last batch, timed on its own
+end = time.perf_counter()
+print(json.dumps({"games": summary.games_played, "seconds": end - start,
+                  "play": played - start, "compaction": end - played}))
 """
 
 REPORT = """
