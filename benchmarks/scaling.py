@@ -1,5 +1,6 @@
 """A study from its games to its report, at scale: the built-in strategy ladder with its games
-per cell scaled, played on local processes (and on Dask) at several worker counts, then
+per cell scaled, played on local processes (and on Dask) at several worker counts, its parts
+and compaction measured (size on disk as parts and compacted, the compaction's time), then
 ``cardgame report`` on the first small folder and on the biggest, held to a few cores (as on a
 small machine: its process pinned to them, Arrow's and BLAS's threads as many).
 
@@ -39,10 +40,15 @@ summary = run(study, workers=workers, backend=backend, progress=False, keep_part
 played = time.perf_counter()
 from pathlib import Path
 from sims.results import compact
+def size():
+    return sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())
+parts = size()
 compact(Path(out))  # what a run does after its last batch, timed on its own
 end = time.perf_counter()
-print(json.dumps({"games": summary.games_played, "seconds": end - start,
-                  "play": played - start, "compaction": end - played}))
+n = summary.games_played
+print(json.dumps({"games": n, "seconds": end - start, "play": played - start,
+                  "compaction": end - played, "parts_bytes_per_game": round(parts / n),
+                  "compact_bytes_per_game": round(size() / n)}))
 """
 
 REPORT = """
