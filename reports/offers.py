@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -91,7 +91,8 @@ def clustered(
     return mean, var
 
 
-Chunk = pd.DataFrame | pa.Table  # a frame of one's own, or a chunk read from a folder
+# a frame of one's own, or a chunk read from a folder
+Chunk: TypeAlias = pd.DataFrame | pa.Table
 
 
 def _has(chunk: Chunk, name: str) -> bool:
