@@ -109,3 +109,21 @@ def test_a_study_margin_changes_the_sweep_verdicts(swept):
     turns = wide["turns"][~wide["turns"]["printed"]]
     assert (turns["margin"] == 100.0).all()
     assert set(turns["verdict"]) <= {"practically equal", "different"}  # nothing is unknown
+
+
+def test_a_report_that_reads_the_offers_from_their_files_gives_the_same_tables(swept, analysis):
+    """``cardgame report`` leaves the destinations table in its files (the swept card's rows
+    read alone, every offer summed a chunk at a time): the same tables and sweep frames."""
+    import pandas as pd
+
+    from reports.analysis import analyse
+    from sims.results import load_results
+
+    lazy = load_results(swept.folder, destinations=False)
+    streamed = analyse(lazy)
+    assert lazy._destinations is None  # never loaded whole
+    assert streamed.tables.keys() == analysis.tables.keys()
+    for name, table in analysis.tables.items():
+        pd.testing.assert_frame_equal(streamed.tables[name], table, check_exact=True)
+    for metric, frame in analysis.sweep_tables.items():
+        pd.testing.assert_frame_equal(streamed.sweep_tables[metric], frame, check_exact=True)
