@@ -411,6 +411,8 @@ def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed
     before, after = load_results(mixed), load_results(folder)
     for table in TABLES:
         pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
+    lazy = load_results(folder, destinations=False)  # read a chunk at a time, converted
+    pd.testing.assert_frame_equal(lazy.destination_rows(), before.destinations)
     with pytest.raises(ResultsError, match="cannot resume: written in results schema version 1"):
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
 
