@@ -20,7 +20,9 @@ import contextlib
 import hashlib
 import json
 import os
+import queue
 import tempfile
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -256,10 +258,11 @@ def _discard(temp: Path) -> None:
         temp.unlink()
 
 
-def remove_temp_files(folder: Path, batch_id: str = "") -> None:
-    """Remove the temporary files of killed writers (all, or one batch's): never results."""
+def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True) -> None:
+    """Remove the temporary files of killed writers (all, or one batch's): never results;
+    ``compaction=False`` keeps those of a compaction (one still writing)."""
     patterns = [f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"]  # and older names
-    if not batch_id:
+    if not batch_id and compaction:
         patterns.append(f".{COMPACT}.*.tmp")  # a compaction's
     for sub in (*WRITE_ORDER, "records"):
         where = folder / sub
@@ -391,22 +394,80 @@ def compact(folder: Path) -> bool:
 def _write_compact(where: Path, table: str, batches: list[str], cells: list[list[str]]) -> None:
     """One table's parts as its compact file: ``cells`` (each cell's batches) in the cells'
     name order, each cell's rows sorted as ``load_results`` sorts them."""
-    target = schema(table)
-    metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
-    with (
-        _atomic(where / COMPACT) as temp,
-        pq.ParquetWriter(temp, target.with_metadata(metadata), compression=COMPRESSION) as out,
-    ):
-        buffer: list[pa.Table] = []
-        rows = 0
+    writer = _CompactWriter(where, table, batches)
+    try:
         for arrow in _cell_tables(where, table, cells):
-            buffer.append(arrow)
-            rows += arrow.num_rows
-            if rows >= COMPACT_ROWS:
-                out.write_table(pa.concat_tables(buffer), row_group_size=rows)
-                buffer, rows = [], 0
-        if buffer:
-            out.write_table(pa.concat_tables(buffer), row_group_size=max(rows, 1))
+            writer.add(arrow)
+        writer.close()
+        writer.land()
+    finally:
+        writer.discard()
+
+
+class _CompactWriter:
+    """One table's compact file as it is written: cells' rows appended in order, a row group
+    per ``COMPACT_ROWS`` rows or so, the footer naming ``batches``; a temporary file until
+    ``land`` renames it (``discard`` removes what was not landed). The bytes depend only on
+    the rows appended, in their order, not on when."""
+
+    def __init__(self, where: Path, table: str, batches: list[str]) -> None:
+        target = schema(table)
+        metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
+        self.path = where / COMPACT
+        self.temp = temp_path(self.path)
+        self.buffer: list[pa.Table] = []
+        self.rows = 0
+        self.landed = False
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            self.out: pq.ParquetWriter | None = pq.ParquetWriter(
+                self.temp, target.with_metadata(metadata), compression=COMPRESSION
+            )
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def add(self, arrow: pa.Table) -> None:
+        self.buffer.append(arrow)
+        self.rows += arrow.num_rows
+        if self.rows >= COMPACT_ROWS:
+            self._flush(self.rows)
+
+    def _flush(self, group: int) -> None:
+        assert self.out is not None
+        try:
+            self.out.write_table(pa.concat_tables(self.buffer), row_group_size=group)
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.buffer, self.rows = [], 0
+
+    def close(self) -> None:
+        """The last rows and the footer: the file is whole (not yet in place)."""
+        if self.buffer:
+            self._flush(max(self.rows, 1))
+        if self.out is not None:
+            try:
+                self.out.close()
+            except OSError as exc:
+                raise self._failed(exc) from None
+            self.out = None
+
+    def land(self) -> None:
+        try:
+            os.replace(self.temp, self.path)
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.landed = True
+
+    def discard(self) -> None:
+        if self.out is not None:
+            with contextlib.suppress(OSError, pa.ArrowException):
+                self.out.close()
+            self.out = None
+        if not self.landed:
+            _discard(self.temp)
+
+    def _failed(self, exc: OSError) -> ResultsWriteError:
+        return ResultsWriteError(f"{self.path}: cannot write ({exc.strerror or exc})")
 
 
 CELLS_AHEAD = 64  # cells read ahead by the threads of a compaction
@@ -417,14 +478,126 @@ def _cell_tables(where: Path, table: str, cells: list[list[str]]) -> Iterator[pa
     lets go of the GIL), a window of cells at a time so memory stays bounded."""
 
     def read(ids: list[str]) -> pa.Table:
-        parts = [where / part_name(i) for i in ids]
-        arrow = pa.concat_tables([_read_part(table, p) for p in parts if p.exists()])
-        keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
-        return arrow.take(np.lexsort([arrow[k].to_numpy() for k in keys[::-1]]))
+        return _cell_rows(where, table, ids)
 
     with ThreadPoolExecutor(max_workers=min(16, os.cpu_count() or 1)) as pool:
         for start in range(0, len(cells), CELLS_AHEAD):
             yield from pool.map(read, cells[start : start + CELLS_AHEAD])
+
+
+def _cell_rows(where: Path, table: str, ids: list[str]) -> pa.Table:
+    """One cell's rows of ``table`` (its batches ``ids``), sorted as ``load_results`` sorts."""
+    parts = [where / part_name(i) for i in ids]
+    arrow = pa.concat_tables([_read_part(table, p) for p in parts if p.exists()])
+    keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
+    return arrow.take(np.lexsort([arrow[k].to_numpy() for k in keys[::-1]]))
+
+
+class Compaction:
+    """A run's compaction done while it plays, in the parent (which otherwise waits on its
+    workers): each cell is appended to every table's compact file, in the cells' name order,
+    as soon as all its batches have landed, one thread per table. ``finish`` appends what is
+    left and lands the files as ``compact`` does (the games one last, the parts removed
+    after); the files are the same bytes as ``compact``'s. ``abandon`` (a stopped run)
+    removes what was written and leaves the parts."""
+
+    def __init__(self, folder: Path, cells: list[tuple[str, list[str]]], landed: set[str]):
+        self.folder = folder
+        self.order = [ids for _, ids in sorted(cells)]  # the cells' name order
+        self.batches = sorted(b for _, ids in cells for b in ids)
+        self.landed = set(landed)
+        self.inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.writers: dict[str, _CompactWriter] = {}
+        self.feeds: dict[str, queue.SimpleQueue[list[str] | None]] = {}
+        self.threads: list[threading.Thread] = []
+        self.error: BaseException | None = None
+        self.stopping = threading.Event()
+        self.appended = 0
+        self.lead = threading.Thread(target=self._lead, name="compaction", daemon=True)
+        self.lead.start()
+
+    def batch_landed(self, batch_id: str) -> None:
+        self.inbox.put(batch_id)
+
+    def _lead(self) -> None:
+        """Hands each cell whose batches have all landed, in order, to the tables' threads."""
+        try:
+            while True:
+                batch = self.inbox.get()
+                if batch is None:
+                    break
+                self.landed.add(batch)
+                while self.appended < len(self.order) and not self.stopping.is_set():
+                    ids = self.order[self.appended]
+                    if not self.landed.issuperset(ids):
+                        break
+                    self._start_tables()
+                    for feed in self.feeds.values():
+                        feed.put(ids)
+                    self.appended += 1
+        except BaseException as exc:
+            self.error = self.error or exc
+        finally:
+            for feed in self.feeds.values():
+                feed.put(None)
+
+    def _start_tables(self) -> None:
+        if self.writers:
+            return
+        for table in (t for t in WRITE_ORDER if (self.folder / t).is_dir()):
+            self.writers[table] = _CompactWriter(self.folder / table, table, self.batches)
+            self.feeds[table] = queue.SimpleQueue()
+            thread = threading.Thread(
+                target=self._append, args=(table,), name=f"compaction-{table}", daemon=True
+            )
+            self.threads.append(thread)
+            thread.start()
+
+    def _append(self, table: str) -> None:
+        writer, feed = self.writers[table], self.feeds[table]
+        while (ids := feed.get()) is not None:
+            if self.stopping.is_set() or self.error is not None:
+                continue  # drain: nothing more is written
+            try:
+                writer.add(_cell_rows(self.folder / table, table, ids))
+            except BaseException as exc:
+                self.error = self.error or exc
+
+    def _stop(self) -> None:
+        self.inbox.put(None)
+        self.lead.join()
+        for thread in self.threads:
+            thread.join()
+
+    def finish(self) -> None:
+        """Every batch has landed: append the rest, land the files, remove the parts."""
+        try:
+            for batch in self.batches:  # each landed already: said again, harmlessly
+                self.inbox.put(batch)
+            self._stop()
+            if self.error is not None:
+                raise self.error
+            if self.appended < len(self.order):
+                raise ResultsError(f"{self.folder}: a compaction stopped before its end")
+            tables = [t for t in WRITE_ORDER if t in self.writers]
+            for table in tables:
+                self.writers[table].close()
+            for table in (*[t for t in tables if t != "games"], "games"):
+                if table in self.writers:
+                    self.writers[table].land()
+            for table in tables:
+                for batch in self.batches:
+                    _discard(self.folder / table / part_name(batch))
+        finally:
+            self.abandon()
+
+    def abandon(self) -> None:
+        """Stop; remove the files not landed (the parts hold every row)."""
+        self.stopping.set()
+        if self.lead.is_alive() or any(t.is_alive() for t in self.threads):
+            self._stop()
+        for writer in self.writers.values():
+            writer.discard()
 
 
 def check_output_folder(folder: Path) -> None:

@@ -10,8 +10,10 @@ instead; so does a worker of a remote Dask scheduler that does not see the resul
 
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
-the backend or the number of workers. A run that plays its last batch merges each table's
-parts into one file (``results.compact``), the same bytes whatever the backend, the number of
+the backend or the number of workers. While it plays, a run merges each table's parts into
+one file (``results.Compaction``: a cell as soon as all its batches have landed, by threads
+of the parent, which otherwise waits on its workers) and lands the files when the last batch
+has: the same bytes as ``results.compact`` gives, whatever the backend, the number of
 workers, or the stops and resumes on the way.
 
 Faults of the run are not games (a worker that dies, a pool that breaks, a Dask worker lost,
@@ -44,6 +46,7 @@ from .errors import ResultsError, StudyError
 from .pool import run_local
 from .results import (
     SCHEMA_VERSION,
+    Compaction,
     check_output_folder,
     compact,
     done_batches,
@@ -96,8 +99,8 @@ def run(
     flag the caller's own SIGINT/SIGTERM handlers set (the CLI installs them before its heavy
     imports); without it the run routes those signals to a flag of its own while it lasts.
     Raises ``RunStopped`` when a fault outside the games stops it (see the module docstring).
-    A run that plays its last batch compacts the folder: one file per table instead of one
-    per batch (``keep_parts`` keeps the parts).
+    A run compacts the folder while it plays and lands the files after its last batch: one
+    file per table instead of one per batch (``keep_parts`` keeps the parts).
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -111,6 +114,7 @@ def run(
         remove_temp_files(folder)  # left by workers killed mid-write
         tidy_compaction(folder)  # and by an interrupted compaction
     done = done_batches(folder) if resume else set()
+    whole_plan = list(plan_batches(study))
     plan = (b for b in plan_batches(study, records) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
@@ -119,12 +123,20 @@ def run(
     target = os.path.abspath(folder)
     todo = (replace(b, folder=target) if shared and landed[0] else b for b in plan)
     total = study.total_games
-    skipped = sum(b.games for b in plan_batches(study) if b.id in done) if done else 0
+    skipped = sum(b.games for b in whole_plan if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped)
     bar = tqdm(
         total=total, initial=skipped, unit="game", desc=study.name, disable=not progress,
         smoothing=0.1, file=sys.stderr, dynamic_ncols=True,
     )  # fmt: skip
+
+    # the folder is compacted while the games are played, a cell as soon as it is whole
+    compaction = None
+    if not keep_parts and any(b.id not in done for b in whole_plan):
+        cells: dict[str, tuple[str, list[str]]] = {}
+        for b in whole_plan:
+            cells.setdefault(b.cell.key, (b.cell.key, []))[1].append(b.id)
+        compaction = Compaction(folder, list(cells.values()), done)
 
     def finished(result: BatchSummary) -> bool:
         first_landing()
@@ -133,6 +145,8 @@ def run(
             remove_temp_files(folder, result.id)
         if result.files is not None:
             land_files(folder, result.files)
+        if compaction is not None:
+            compaction.batch_landed(result.id)
         summary.games_played += result.games
         summary.failures.extend(result.failures)
         bar.update(result.games)
@@ -149,15 +163,24 @@ def run(
                 run_local(todo, workers, finished, summary, flag)
         except KeyboardInterrupt:  # a Ctrl-C before the signal handlers took over
             summary.interrupted = True
+        except BaseException:
+            if compaction is not None:
+                compaction.abandon()
+            raise
         finally:
             bar.close()
             # the workers are gone: what they were writing is no part (a resume removes it too)
-            remove_temp_files(folder)
+            remove_temp_files(folder, compaction=False)
         if flag:
             summary.interrupted = True
             summary.stop_signal = flag.signal
-    if not (keep_parts or summary.interrupted or summary.stopped_on_failure):
-        compact(folder)
+    if keep_parts or summary.interrupted or summary.stopped_on_failure:
+        if compaction is not None:
+            compaction.abandon()
+    elif compaction is not None:
+        compaction.finish()
+    else:
+        compact(folder)  # nothing played: parts a kept-parts run left, say
     return summary
 
 

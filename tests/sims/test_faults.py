@@ -55,6 +55,33 @@ def test_a_full_disk_is_one_line_with_the_resume_command_and_leaves_no_temporary
     assert not load_results(out).games["failed"].any()
 
 
+def test_a_full_disk_while_compacting_is_one_line_and_keeps_every_part(
+    tmp_path, monkeypatch, capsys
+):
+    """The folder is compacted while the games are played: a compact file that cannot be
+    written stops the run in one line, with no temporary file, and every part still there
+    for the resume, which compacts to a whole run's bytes."""
+    study = tmp_path / "disk.toml"
+    study.write_text(STUDY)
+
+    class NoSpace(pq.ParquetWriter):  # what the compaction writes with (parts: pq.write_table)
+        def write_table(self, table, *args, **kwargs):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pq, "ParquetWriter", NoSpace)
+    out = tmp_path / "out"
+    assert simulate(study, out) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "Traceback" not in err and "No space left on device" in err, err
+    assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # no temporary file
+    assert not list(out.rglob(results.COMPACT))
+    assert len(list((out / "games").glob("part-*.parquet"))) == 8  # every batch's part
+    monkeypatch.undo()  # space freed
+    assert simulate(study, out, "--resume") == 0
+    assert simulate(study, tmp_path / "whole") == 0
+    assert result_files(out) == result_files(tmp_path / "whole")
+
+
 def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_path, capsys):
     study = tmp_path / "old.toml"
     study.write_text(STUDY)
