@@ -21,6 +21,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sims.errors import ResultsError
+
 GROUP = ["variant", "players", "destination_id"]
 # what a chunk must hold; a frame of one's own may lack the game keys, players, variant or
 # net points (each row is then its own game, player count 0, one variant, no net points)
@@ -166,7 +168,10 @@ class SeatShares:
         keys = self._keys(cell, game, _numbers(chunk, "seat", np.int64)[rows])
         at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
         if not len(self.keys) or not (self.keys[at] == keys).all() or (cell < 0).any():
-            raise ValueError("destination rows of a seat the seats table does not hold")
+            raise ResultsError(
+                "destination rows of a seat the seats table does not hold (a results folder "
+                "whose tables do not match: run the study again into another --out)"
+            )
         return self.share[at]
 
 

@@ -12,6 +12,7 @@ import statsmodels.api as sm
 from reports import designer
 from reports import destinations as dm
 from reports.offers import SUMS, clustered, offer_sums
+from sims.errors import ResultsError
 
 
 def _rows(rng, games=300):
@@ -106,7 +107,7 @@ def test_a_row_of_a_seat_the_seats_table_lacks_is_refused():
         seats.index[(seats["game_index"] == rows.at[kept, "game_index"])
                     & (seats["seat"] == rows.at[kept, "seat"])]
     )  # fmt: skip
-    with pytest.raises(ValueError, match="seats table"):
+    with pytest.raises(ResultsError, match="seats table does not hold"):
         offer_sums([rows], lacking)
 
 
