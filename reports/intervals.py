@@ -75,6 +75,24 @@ def game_ids(frame: pd.DataFrame) -> np.ndarray:
     ].to_numpy(dtype=np.int64)
 
 
+def game_table(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The seats as a games x places table: ``order`` takes the seats so each game's are
+    together (in (cell, game_index) order; as they come where they already are), and for
+    the seats taken in that order their game (0..games-1) and place within it."""
+    cell = pd.factorize(seats["cell"], sort=True)[0].astype(np.int64)
+    index = seats["game_index"].to_numpy(np.int64)
+    key = cell * (int(index.max(initial=0)) + 1) + index
+    order = np.arange(len(key))
+    if len(key) and not bool((key[1:] >= key[:-1]).all()):
+        order = np.argsort(key, kind="stable")
+    key = key[order]
+    start = np.ones(len(key), bool)
+    start[1:] = key[1:] != key[:-1]
+    game = np.cumsum(start) - 1
+    place = np.arange(len(key)) - np.flatnonzero(start)[game]
+    return game, place, order
+
+
 def cluster_codes(groups: np.ndarray) -> np.ndarray:
     """The clusters as codes 0..G-1 (in order of first appearance): a hash, not a sort."""
     return pd.factorize(np.asarray(groups))[0]

@@ -30,7 +30,6 @@ COLUMNS = [
     "variant", "cell", "game_index", "players", "seat", "destination_id", "kept", "reached",
     "net_points", "points", "cards",
 ]  # fmt: skip
-GAME_KEYS = ("variant", "cell", "game_index")
 # per group; with c, k, r, t a game's offers, kept cards, kept cards reached and net points
 # of kept cards: sums of c, 1 (games), k, k^2, k c, c^2, [k > 0], r, r^2, r k, t, t^2, t k,
 # and the holders' win shares over kept cards reached and failed
@@ -60,10 +59,7 @@ def offer_sums(
             parts.append(_chunk_sums(chunk, shares))
     if not parts:
         return pd.DataFrame(columns=[*GROUP, "points", "cards", *SUMS])
-    whole = pd.concat(parts, ignore_index=True)
-    grouped = whole.groupby(GROUP, sort=True)
-    out = grouped[["points", "cards"]].first().join(grouped[SUMS].sum(min_count=1))
-    return out.reset_index()
+    return pooled(pd.concat(parts, ignore_index=True), GROUP)
 
 
 def _rows(chunk: Chunk) -> int:
@@ -71,8 +67,8 @@ def _rows(chunk: Chunk) -> int:
 
 
 def pooled(sums: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """The sums added up over the groups that share ``by`` (the variants of a player count,
-    say): games of different variants are different games, so their sums add."""
+    """The sums added up over the rows that share ``by`` (one group's chunks; the variants
+    of a player count): they hold different games, so their sums add."""
     grouped = sums.groupby(by, sort=True)
     return grouped[["points", "cards"]].first().join(grouped[SUMS].sum(min_count=1)).reset_index()
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, Z95, one_sample
+from .intervals import ALPHA, GAME, Z95, game_table, one_sample
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES, per_game_shares
 
@@ -24,33 +24,23 @@ def rank_matrix(seats: pd.DataFrame, labels: list[str]) -> np.ndarray:
     come in (cell, game_index) order."""
     codes, found = pd.factorize(seats["strategy"])
     strategy = np.array([labels.index(s) if s in labels else -1 for s in found], int)[codes]
-    cell = pd.factorize(seats["cell"], sort=True)[0].astype(np.int64)
-    index = seats["game_index"].to_numpy(np.int64)
-    game_key = cell * (int(index.max(initial=0)) + 1) + index
     score, reached, big, seat = (
         seats[name].to_numpy(np.int64) for name in ("score", "reached", "n_big_cities", "seat")
     )
     # the finishing order as one number, higher first: score, reached, bonuses won, then
-    # the lower seat
+    # the lower seat (never negative: an empty place of the table below is -1)
     strength = score - score.min(initial=0)
     for value in (reached, big, seat.max(initial=0) - seat):
         strength = strength * (int(value.max(initial=0)) + 1) + value
-    order = np.arange(len(seats))
-    if len(seats) and not bool((game_key[1:] >= game_key[:-1]).all()):
-        order = np.argsort(game_key, kind="stable")  # games apart: put each one together
-    game_key, strength, strategy = game_key[order], strength[order], strategy[order]
-    start = np.ones(len(order), bool)
-    start[1:] = game_key[1:] != game_key[:-1]
-    game = np.cumsum(start) - 1
-    # a seat's place: how many seats of its game finished ahead of it (at most 3 others)
-    place = np.zeros(len(order), int)
-    for apart in range(1, int(np.bincount(game).max(initial=1)) if len(order) else 1):
-        same = game_key[apart:] == game_key[:-apart]
-        ahead = strength[apart:] > strength[:-apart]  # the later seat finished ahead
-        place[:-apart] += same & ahead
-        place[apart:] += same & ~ahead
-    out = np.full((game.max(initial=-1) + 1, place.max(initial=-1) + 1), -1, dtype=int)
-    out[game, place] = strategy
+    if not len(seats):
+        return np.full((0, 0), -1, dtype=int)
+    game, place, order = game_table(seats)
+    table = np.full((int(game[-1]) + 1, int(place.max()) + 1), -1, dtype=np.int64)
+    table[game, place] = strength[order]
+    # each seat's finishing place: how many seats of its game finished ahead of it
+    finish = (table[:, None, :] > table[:, :, None]).sum(axis=2)
+    out = np.full(table.shape, -1, dtype=int)
+    out[game, finish[game, place]] = strategy[order]
     return out
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, adjust, one_sample, wilson
+from .intervals import ALPHA, GAME, adjust, game_table, one_sample, wilson
 from .margins import DEFAULT_MARGINS, judge
 
 BASELINES = frozenset({"random"})  # reference players: never part of the "field" or the anchor
@@ -128,23 +128,6 @@ def ahead_of(mine: list[np.ndarray], theirs: list[np.ndarray]) -> np.ndarray:
     return ahead
 
 
-def _game_table(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each seat's game (0..games-1, in (cell, game_index) order) and place in it, and the
-    order that puts each game's seats together (seats apart are put together)."""
-    cell = pd.factorize(seats["cell"], sort=True)[0].astype(np.int64)
-    index = seats["game_index"].to_numpy(np.int64)
-    key = cell * (int(index.max(initial=0)) + 1) + index
-    order = np.arange(len(key))
-    if len(key) and not bool((key[1:] >= key[:-1]).all()):
-        order = np.argsort(key, kind="stable")
-    key = key[order]
-    start = np.ones(len(key), bool)
-    start[1:] = key[1:] != key[:-1]
-    game = np.cumsum(start) - 1
-    place = np.arange(len(key)) - np.flatnonzero(start)[game]
-    return game, place, order
-
-
 def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     """Per player count and ordered pair of different strategies at one table: the games
     they met in (``n_games``), their seat pairs (``n_pairs``) and ``successes``, the sum over
@@ -153,7 +136,7 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     columns = ["players", "strategy", "opponent", "n_games", "n_pairs", "successes"]
     if seats.empty:
         return pd.DataFrame(columns=columns)
-    game, place, order = _game_table(seats)
+    game, place, order = game_table(seats)
     codes, names = pd.factorize(seats["strategy"], sort=True)
     n_games, width, k = int(game[-1]) + 1, int(place.max()) + 1, len(names)
 

@@ -376,32 +376,33 @@ def compact(folder: Path) -> bool:
     named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
     tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
+    writers = {t: _CompactWriter(folder / t, t, batches) for t in tables}
 
     def write(table: str) -> None:
-        _write_compact(folder / table, table, batches, order)
+        for arrow in _cell_tables(folder / table, table, order):
+            writers[table].add(arrow)
+        writers[table].close()
 
-    # the other tables side by side (Parquet's encoding lets go of the interpreter lock),
-    # then the games one, whose file marks the compaction done
-    with ThreadPoolExecutor(max_workers=len(tables)) as pool:
-        list(pool.map(write, [t for t in tables if t != "games"]))
-    write("games")
-    for table in tables:
-        for batch in batches:
-            _discard(folder / table / part_name(batch))
+    try:  # the tables side by side (Parquet's encoding lets go of the interpreter lock)
+        with ThreadPoolExecutor(max_workers=len(tables)) as pool:
+            list(pool.map(write, tables))
+        _land_compaction(folder, writers, batches)
+    finally:
+        for writer in writers.values():
+            writer.discard()
     return True
 
 
-def _write_compact(where: Path, table: str, batches: list[str], cells: list[list[str]]) -> None:
-    """One table's parts as its compact file: ``cells`` (each cell's batches) in the cells'
-    name order, each cell's rows sorted as ``load_results`` sorts them."""
-    writer = _CompactWriter(where, table, batches)
-    try:
-        for arrow in _cell_tables(where, table, cells):
-            writer.add(arrow)
-        writer.close()
-        writer.land()
-    finally:
-        writer.discard()
+def _land_compaction(folder: Path, writers: dict[str, _CompactWriter], batches: list[str]) -> None:
+    """Put the written compact files in place, the games one last (it marks the compaction
+    done), then remove the parts they hold."""
+    tables = [t for t in WRITE_ORDER if t in writers]
+    for table in (*[t for t in tables if t != "games"], "games"):
+        if table in writers:
+            writers[table].land()
+    for table in tables:
+        for batch in batches:
+            _discard(folder / table / part_name(batch))
 
 
 class _CompactWriter:
@@ -579,15 +580,9 @@ class Compaction:
                 raise self.error
             if self.appended < len(self.order):
                 raise ResultsError(f"{self.folder}: a compaction stopped before its end")
-            tables = [t for t in WRITE_ORDER if t in self.writers]
-            for table in tables:
-                self.writers[table].close()
-            for table in (*[t for t in tables if t != "games"], "games"):
-                if table in self.writers:
-                    self.writers[table].land()
-            for table in tables:
-                for batch in self.batches:
-                    _discard(self.folder / table / part_name(batch))
+            for writer in self.writers.values():
+                writer.close()
+            _land_compaction(self.folder, self.writers, self.batches)
         finally:
             self.abandon()
 
@@ -827,7 +822,7 @@ def table_chunks(folder: Path, table: str, columns: list[str]) -> Iterator[pa.Ta
     split between chunks (a compact file is in game order: the rows of the game a chunk
     ends in go on to the next). Chunks come in file order, not sorted across files."""
     merged = _compact_ids(folder / "games")
-    done = done_batches(folder)
+    done = _part_ids(folder / "games") | merged  # done_batches, the footer read once
     target = schema(table)
     buffer: list[pa.Table] = []
     rows = 0
@@ -883,12 +878,23 @@ def _last_game_start(chunk: pa.Table) -> int:
 
 
 def _check_columns(table: str, path: Path, found: pa.Schema, target: pa.Schema) -> None:
+    missing, wrong = _schema_problem(found, target)
+    if missing:
+        raise ResultsError(f"{path}: not a {table} part: no column {missing}")
+    if wrong:
+        raise ResultsError(f"{path}: columns of the wrong type ({wrong})")
+
+
+def _schema_problem(found: pa.Schema, target: pa.Schema) -> tuple[str, str]:
+    """The first column of ``target`` a file of schema ``found`` lacks, and the first it
+    holds in another type ('' for none)."""
     for name in target.names:
         index = found.get_field_index(name)
         if index < 0:
-            raise ResultsError(f"{path}: not a {table} part: no column {name}")
+            return name, ""
         if found.field(index).type != target.field(name).type:
-            raise ResultsError(f"{path}: columns of the wrong type ({name})")
+            return "", name
+    return "", ""
 
 
 def _check_table_files(folder: Path, table: str, merged: set[str]) -> None:
@@ -978,11 +984,8 @@ def _read_whole(target: pa.Schema, parts: list[Path]) -> pa.Table | None:
     try:
         dataset = ds.dataset([str(p) for p in parts], format="parquet")
         for fragment in dataset.get_fragments():
-            found = fragment.physical_schema
-            for name in target.names:
-                index = found.get_field_index(name)
-                if index < 0 or found.field(index).type != target.field(name).type:
-                    return None
+            if any(_schema_problem(fragment.physical_schema, target)):
+                return None
         return dataset.to_table(columns=target.names).cast(target)
     except (OSError, pa.ArrowException, ValueError):
         return None
