@@ -17,6 +17,7 @@ from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .match import GameOutcome, GameSpec, crashed_game, play_game
 from .results import batch_tables, encode_parts, land_files
+from .rows import TableRows
 from .seeding import deal_key, deal_number, game_seed, stream_seed
 from .study import Cell, Study
 
@@ -78,39 +79,40 @@ class Batch:
 @dataclass
 class BatchResult:
     id: str
-    tables: dict[str, list[dict[str, Any]]]
+    tables: dict[str, TableRows]
     records: list[dict[str, Any]]
     failures: list[str]
     games: int
 
     @classmethod
     def empty(cls, batch: Batch) -> BatchResult:
-        """No game yet, with a list for every table the batch writes."""
-        tables: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "destinations": []}
-        if batch.quality:
-            tables["quality"] = []
-        return cls(batch.id, tables, [], [], 0)
+        """No game yet, with the rows of every table the batch writes."""
+        names = ["games", "seats", "destinations"] + (["quality"] if batch.quality else [])
+        return cls(batch.id, {name: TableRows(name) for name in names}, [], [], 0)
 
     def add(self, outcome: GameOutcome) -> None:
-        """Append one game's rows, record and failure line."""
-        self.tables["games"].append(outcome.game)
+        """Append one game's rows (unless the native core wrote them into ``tables``
+        already), record and failure line."""
         if outcome.quality is not None and "quality" in self.tables:
             self.tables["quality"].append(outcome.quality)
-        self.tables["seats"].extend(outcome.seats)
-        self.tables["destinations"].extend(outcome.destinations)
         if outcome.record is not None:
             self.records.append(outcome.record)
+        self.games += 1
+        if outcome.game is None:  # a finished game, in the native columns
+            return
+        self.tables["games"].append(outcome.game)
+        self.tables["seats"].extend(outcome.seats)
+        self.tables["destinations"].extend(outcome.destinations)
         if outcome.game["failed"]:
             g = outcome.game
             seat = g["failure_seat"]
             who = f"seat {seat} ({g['failure_strategy']}): " if seat != -1 else ""
             self.failures.append(f"{g['cell']} game {g['game_index']}: {who}{g['failure_error']}")
-        self.games += 1
 
     def extend(self, other: BatchResult) -> None:
         """Append the games of ``other`` (a later slice of the same batch)."""
         for table, rows in other.tables.items():
-            self.tables[table].extend(rows)
+            self.tables[table].add(rows)
         self.records.extend(other.records)
         self.failures.extend(other.failures)
         self.games += other.games
@@ -128,6 +130,7 @@ def run_batch(batch: Batch) -> BatchResult:
                 batch.decision_seconds,
                 batch.engine,
                 batch.quality,
+                result.tables,
             )
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(spec, exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -36,6 +37,7 @@ from .errors import UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .quality import Quality, quality
+from .rows import NATIVE_TABLES, TableRows
 from .seeding import stream_seed
 from .standing import points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
@@ -71,7 +73,7 @@ class GameSpec:
 
 @dataclass
 class GameOutcome:
-    game: dict[str, Any]
+    game: dict[str, Any] | None  # None: the rows are in the batch's native columns
     seats: list[dict[str, Any]] = field(default_factory=list)
     destinations: list[dict[str, Any]] = field(default_factory=list)
     record: dict[str, Any] | None = None
@@ -99,6 +101,7 @@ def play_game(
     decision_seconds: float = DEFAULT_DECISION_SECONDS,
     engine: str = "auto",
     quality: bool = False,
+    tables: Mapping[str, TableRows] | None = None,
 ) -> GameOutcome:
     """Play one game; ``times=None`` plays without the clock (for measuring its overhead).
 
@@ -107,10 +110,12 @@ def play_game(
     built (the same game, bit for bit); "python", or any other line-up, plays here.
     ``quality``: the outcome's quality row too (sims/quality.py), from each seat's chance
     estimated by the learned model (sims/standing.py) at every position.
+    ``tables``: a batch's rows; a game finished on the native core writes its rows there
+    itself and hands back an outcome whose ``game`` is None.
     """
     guests = spec.isolation == "process" and any(map(is_guest, spec.seats))
     if engine != "python" and not guests:  # a guest's module is never imported here
-        outcome = _play_native(spec, times, record, quality)
+        outcome = _play_native(spec, times, record, quality, tables)
         if outcome is not None:
             return outcome
     game = spec.game()
@@ -218,19 +223,24 @@ def _quality_row(
 
 
 def _play_native(
-    spec: GameSpec, times: ThinkTimes | None, record: bool, quality: bool = False
+    spec: GameSpec,
+    times: ThinkTimes | None,
+    record: bool,
+    quality: bool = False,
+    tables: Mapping[str, TableRows] | None = None,
 ) -> GameOutcome | None:
     """The game played by the native decision loop, or None when it cannot be (not built,
     the engine forced to Python, a seat without a native twin): the caller then plays it.
 
-    A game finished without a record gets its rows straight from the C state
-    (``_rows.finished_rows``: no ``GameState`` rebuilt, which cost more than the game); a
-    record or a failure takes the Python path's functions on the state the core hands back.
-    Either way both paths give the same tables (tests/sims/test_native_match.py,
-    tests/sims/test_native_rows.py). The invariant check is the Python path's guard against
-    a strategy that reaches the state by introspection; native twins are C code that only
-    reads its view, so it is left out here (it reads a ``GameState``, which would have to be
-    rebuilt for it)."""
+    A game finished without a record writes its rows straight from the C state into the
+    batch's columns (``_rows.add_finished``: no ``GameState`` rebuilt, which cost more than
+    the game, and no Python object per value); without ``tables`` it hands back dict rows
+    read from one-game columns. A record or a failure takes the Python path's functions on
+    the state the core hands back. Either way both paths give the same tables
+    (tests/sims/test_native_match.py, tests/sims/test_native_rows.py). The invariant check
+    is the Python path's guard against a strategy that reaches the state by introspection;
+    native twins are C code that only reads its view, so it is left out here (it reads a
+    ``GameState``, which would have to be rebuilt for it)."""
     native = native_loop()
     if native is None:
         return None
@@ -251,13 +261,25 @@ def _play_native(
         return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
     if record:
         return _finished(spec, played.to_state(), minutes, offers, record, positions)
+    alone = tables is None
+    rows = {name: TableRows(name) for name in NATIVE_TABLES} if tables is None else tables
+    columns = [rows[name].columns() for name in NATIVE_TABLES]
+    marks = [block.mark() for block in columns]
+    base = (spec.study, spec.cell, spec.variant, spec.players, spec.index, spec.seed)
     labels = [seat.label for seat in spec.seats]
-    game, seats, destinations, winners, scores = native.finished_rows(
-        played, _base(spec), labels, offers, minutes
-    )
-    outcome = GameOutcome(game=game, seats=seats, destinations=destinations)
-    if positions is not None:
-        outcome.quality = _quality_row(spec, winners, scores, positions)
+    try:
+        winners, scores = native.add_finished(*columns, played, base, labels, offers, minutes)
+        outcome = GameOutcome(game=None)
+        if positions is not None:
+            outcome.quality = _quality_row(spec, winners, scores, positions)
+    except BaseException:  # the game's rows leave the batch: its failure row replaces them
+        for block, mark in zip(columns, marks, strict=True):
+            block.rollback(mark)
+        raise
+    if alone:
+        outcome.game = rows["games"].rows()[0]
+        outcome.seats = rows["seats"].rows()
+        outcome.destinations = rows["destinations"].rows()
     return outcome
 
 
@@ -272,13 +294,13 @@ class _NativeLoop:
 
         from ._native import native_twin, twin_classes
         from ._native._match import play_native
-        from ._native._rows import finished_rows
+        from ._native._rows import add_finished
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
-        self.finished_rows = finished_rows
+        self.add_finished = add_finished
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[StrategySpec, tuple[Any, bool] | None] = {}

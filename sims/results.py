@@ -23,13 +23,13 @@ import os
 import queue
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
+
+if TYPE_CHECKING:
+    from .rows import TableRows
 
 SCHEMA_VERSION = 2  # 2: compact column types, zstd, a finished run's parts compacted
 READABLE_VERSIONS = (1, 2)  # load_results reads both; a run resumes only its own version
@@ -183,11 +186,19 @@ def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, An
     write_parts(folder, batch_id, batch_tables(batch_id, tables))
 
 
-def batch_tables(batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> dict[str, pa.Table]:
-    """A batch's rows as Arrow tables in the schemas; a value that does not fit is a
-    ResultsError before anything is written."""
+def batch_tables(
+    batch_id: str, tables: Mapping[str, list[dict[str, Any]] | TableRows]
+) -> dict[str, pa.Table]:
+    """A batch's rows (dicts, or a table's ``sims.rows.TableRows``) as Arrow tables in the
+    schemas; a value that does not fit is a ResultsError before anything is written."""
     names = [t for t in WRITE_ORDER if t in TABLES or t in tables]
-    return {table: _arrow(table, batch_id, tables.get(table, [])) for table in names}
+    arrow = {}
+    for table in names:
+        rows = tables.get(table, [])
+        arrow[table] = (
+            arrow_rows(table, batch_id, rows) if isinstance(rows, list) else rows.arrow(batch_id)
+        )
+    return arrow
 
 
 def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
@@ -278,7 +289,9 @@ def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True)
                 _discard(path)
 
 
-def _arrow(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
+def arrow_rows(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
+    """Dict rows as an Arrow table in ``table``'s schema; one that does not fit is a
+    ResultsError."""
     try:
         return pa.Table.from_pylist(rows, schema=schema(table))
     except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:

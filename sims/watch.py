@@ -52,14 +52,15 @@ def main(args: argparse.Namespace) -> int:
         seat.check()
     game = GameSpec("watch", "watch", "base", Rules(), len(seats), seats, 0, args.seed)
     outcome = play_game(game, ThinkTimes(), True, args.decision_seconds)
-    if outcome.game["failed"]:
-        g = outcome.game
+    g = outcome.game
+    assert g is not None  # dict rows: no batch's columns to write into
+    if g["failed"]:
         raise StudyError(
             f"seat {g['failure_seat']} ({g['failure_strategy']}) failed: {g['failure_error']}"
         )
     for line in narrate(outcome.record):  # type: ignore[arg-type]
         print(line)
-    print(f"Simulated table time: {outcome.game['sim_minutes']:.0f} minutes.")
+    print(f"Simulated table time: {g['sim_minutes']:.0f} minutes.")
     if args.save:
         try:
             save(outcome.record, Path(args.save))  # type: ignore[arg-type]

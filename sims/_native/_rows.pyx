@@ -1,13 +1,20 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The result rows of a game the native loop finished, read straight from its C state.
+"""The result rows of a game the native loop finished, written straight from its C state
+into a batch's columns.
 
-``sims.match`` builds a game's rows from a Python ``GameState`` (``game_row``,
-``_seat_rows``, ``_destination_rows``); rebuilding that state from the core costs more than
-the game itself. ``finished_rows`` builds the same dicts from the ``CState``: the same keys
-in the same order, the same values of the same Python types (int, bool, float, None, str),
-so the Parquet files stay byte for byte the same (tests/sims/test_native_rows.py).
+Building a row as a Python dict and handing the batch's dicts to Arrow cost a worker more
+than the game itself. ``add_finished`` writes each value of the games, seats and
+destinations rows into ``Columns``: one growable block of 64-bit slots per table, a row at a
+time, text as a code into the column's dictionary (its values in order of first appearance,
+as Arrow's own dictionary builder orders them). ``sims.rows`` turns a block into an Arrow
+table in the results schema; the tables equal those Arrow builds from the Python path's
+dict rows, so the Parquet files stay byte for byte the same (tests/sims/test_native_rows.py).
 """
+
+from libc.stdint cimport int64_t, INT64_MIN
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
     CARD_KINDS,
@@ -21,18 +28,137 @@ from cardgame._native._core cimport (
     winners_c,
 )
 
+# the slot of a missing whole number (Arrow null); no count of the game comes near it
+NULL_SLOT = INT64_MIN
 
-# the keys each row adds to ``sims.match._base``, in the order sims/match.py writes them
-cdef dict _SEAT_KEYS = dict.fromkeys((
+_BASE = ("study", "cell", "variant", "players", "game_index", "seed")
+# each table's columns in the order add_finished writes them (sims.rows maps them by name)
+GAME_COLUMNS = _BASE + (
+    "seats", "winners", "winner_strategies", "n_winners", "turns", "rounds", "sim_minutes",
+    "steals", "failed", "failure_seat", "failure_strategy", "failure_error",
+)
+SEAT_COLUMNS = _BASE + (
     "seat", "strategy", "score", "destination_points", "penalties", "bonus_points",
     "big_cities", "n_big_cities", "kept", "reached", "unreached", "is_winner", "win_share",
     "rank", "hand_left", "circulation_end", "steals_made", "steals_suffered", "round1_points",
     "round2_points",
-))
-cdef dict _DESTINATION_KEYS = dict.fromkeys((
+)
+DESTINATION_COLUMNS = _BASE + (
     "seat", "destination_id", "offered_turn", "offered_round", "kept", "strategy", "points",
     "cards", "reached", "reached_round", "net_points",
-))
+)
+
+
+cdef class Columns:
+    """One table's rows of a batch, column by column: ``rows`` rows of ``len(names)``
+    64-bit slots (a whole number, a bool as 0/1, a float's bits, a text's code, or
+    ``NULL_SLOT``), and each text column's dictionary. Pickles as its bytes (a batch
+    replayed in another process sends its result back)."""
+
+    cdef readonly tuple names
+    cdef readonly Py_ssize_t rows
+    cdef Py_ssize_t width, capacity
+    cdef int64_t* data
+    cdef list dictionaries  # per column: its texts by code, or None
+    cdef list codes         # per column: text -> code, or None
+
+    def __cinit__(self, tuple names):
+        self.names = names
+        self.width = len(names)
+        self.rows = self.capacity = 0
+        self.data = NULL
+        self.dictionaries = [None] * self.width
+        self.codes = [None] * self.width
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int64_t* new_row(self) except NULL:
+        """The slots of one more row (the block grows by half when full)."""
+        cdef Py_ssize_t capacity
+        cdef int64_t* grown
+        if self.rows == self.capacity:
+            capacity = self.capacity + self.capacity // 2 + 64
+            grown = <int64_t*>realloc(self.data, capacity * self.width * sizeof(int64_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.data, self.capacity = grown, capacity
+        self.rows += 1
+        return self.data + (self.rows - 1) * self.width
+
+    cdef int64_t text(self, Py_ssize_t column, str value) except -1:
+        """The code of ``value`` in the column's dictionary, added when new."""
+        cdef dict codes = self.codes[column]
+        if codes is None:
+            codes = self.codes[column] = {}
+            self.dictionaries[column] = []
+        code = codes.get(value)
+        if code is None:
+            code = codes[value] = len(codes)
+            (<list>self.dictionaries[column]).append(value)
+        return code
+
+    def dictionary(self, Py_ssize_t column):
+        """The texts of a text column by code (empty for a column with no row)."""
+        texts = self.dictionaries[column]
+        return [] if texts is None else list(texts)
+
+    def mark(self):
+        """Where the block stands: ``rollback`` returns to it."""
+        return self.rows, tuple(0 if d is None else len(d) for d in self.dictionaries)
+
+    def rollback(self, mark):
+        """Forget the rows and texts added since ``mark``: a game that failed while its
+        rows were written leaves nothing behind (its failure row takes their place)."""
+        cdef Py_ssize_t column
+        rows, sizes = mark
+        if not 0 <= rows <= self.rows:
+            raise ValueError(f"no mark at {rows} rows in a block of {self.rows}")
+        self.rows = rows
+        for column in range(self.width):
+            texts = self.dictionaries[column]
+            if texts is not None:
+                for value in texts[sizes[column]:]:
+                    del self.codes[column][value]
+                del texts[sizes[column]:]
+
+    def slots(self):
+        """The rows' slots as bytes, row after row."""
+        return (<char*>self.data)[:self.rows * self.width * sizeof(int64_t)]
+
+    def __reduce__(self):
+        return (_restored, (self.names, self.rows, self.slots(), self.dictionaries))
+
+
+def _restored(tuple names, Py_ssize_t rows, bytes slots, list dictionaries):
+    cdef Columns columns = Columns(names)
+    cdef Py_ssize_t i
+    for i in range(rows):
+        columns.new_row()
+    if rows:
+        memcpy(columns.data, <char*>slots, len(slots))
+    for i, texts in enumerate(dictionaries):
+        if texts is not None:
+            for value in texts:
+                columns.text(i, value)
+    return columns
+
+
+cdef inline int64_t float_slot(double value) noexcept:
+    cdef int64_t slot
+    memcpy(&slot, &value, sizeof(double))
+    return slot
+
+
+cdef int put_base(Columns table, int64_t* row, tuple base) except -1:
+    """The columns every row starts with (``_BASE``): study, cell, variant as text."""
+    row[0] = table.text(0, base[0])
+    row[1] = table.text(1, base[1])
+    row[2] = table.text(2, base[2])
+    row[3] = base[3]
+    row[4] = base[4]
+    row[5] = base[5]
+    return 0
 
 
 cdef object _names_of = None  # the catalogue whose big-city names _names holds (kept alive)
@@ -48,14 +174,17 @@ cdef tuple big_city_names(object catalogue):
     return _names
 
 
-def finished_rows(NativeState state, dict base, labels, list offers, minutes):
-    """The games row, seat rows and destination rows of a game played to its end without
-    a failure, and its winners and final totals (what ``quality_row`` reads).
+def add_finished(
+    Columns games, Columns seats, Columns destinations, NativeState state, tuple base,
+    labels, list offers, double minutes,
+):
+    """Write the games row, seat rows and destination rows of a game played to its end
+    without a failure, the values ``sims.match`` gives for it (``game_row``, ``_seat_rows``,
+    ``_destination_rows``); return its winners and final totals (what ``quality_row`` reads).
 
-    ``base``: ``sims.match._base(spec)``; ``labels``: each seat's strategy label;
-    ``offers``: ``play_native``'s offer tuples ``(seat, destination id, turn, round,
-    kept)``; ``minutes``: the table clock's (nan without one). Returns
-    ``(game, seats, destinations, winners, totals)``.
+    ``base``: (study, cell, variant, players, game index, seed); ``labels``: each seat's
+    strategy label; ``offers``: ``play_native``'s offer tuples ``(seat, destination id,
+    turn, round, kept)``; ``minutes``: the table clock's (nan without one).
     """
     cdef CState* s = &state.s
     cdef CCatalogue* cat = &state.cat
@@ -63,16 +192,22 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     cdef int won[MAX_SEATS]
     cdef long long total[MAX_SEATS]
     cdef bint is_winner[MAX_SEATS]
+    cdef int64_t seat_code[MAX_SEATS]
     cdef int players = s.players, n_won, seat, i, b, k, rank, hand, circulation, steals = 0
-    cdef int dest, points, reached_in
+    cdef int dest, points, offered_turn, offered_round
     cdef bint kept, reached
-    cdef dict game, row, seat_template, dest_template
-    cdef list seats, destinations
+    cdef int64_t* row
     cdef tuple offer
     if s.phase != PH_OVER:
         raise ValueError("the game is not over: no result rows yet")
     if len(labels) != players:
         raise ValueError(f"{len(labels)} labels for {players} seats")
+    if len(base) != len(_BASE):
+        raise ValueError(f"a base of {len(base)} values, not {len(_BASE)}")
+    if games.names != GAME_COLUMNS or seats.names != SEAT_COLUMNS or (
+        destinations.names != DESTINATION_COLUMNS
+    ):
+        raise ValueError("columns of other tables than games, seats, destinations")
     score_c(s, cat, sc)
     n_won = winners_c(sc, players, won)
     for seat in range(players):
@@ -85,29 +220,25 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
     totals = [total[seat] for seat in range(players)]
     labels = list(labels)
 
-    game = base.copy()
-    game["seats"] = "|".join(labels)
-    game["winners"] = "|".join([str(w) for w in winners])
-    game["winner_strategies"] = "|".join([labels[w] for w in winners])
-    game["n_winners"] = n_won
-    game["turns"] = s.turn
-    game["rounds"] = s.round
-    game["sim_minutes"] = minutes
-    game["steals"] = steals
-    game["failed"] = False
-    game["failure_seat"] = -1
-    game["failure_strategy"] = ""
-    game["failure_error"] = ""
+    row = games.new_row()
+    put_base(games, row, base)
+    row[6] = games.text(6, "|".join(labels))
+    row[7] = games.text(7, "|".join([str(w) for w in winners]))
+    row[8] = games.text(8, "|".join([labels[w] for w in winners]))
+    row[9] = n_won
+    row[10] = s.turn
+    row[11] = s.round
+    row[12] = float_slot(minutes)
+    row[13] = steals
+    row[14] = False
+    row[15] = -1
+    row[16] = games.text(16, "")
+    row[17] = games.text(17, "")
 
-    # each row a copy of a template holding every key in order: copying a dict of the
-    # final size and overwriting its values never resizes it (a third of the cost)
     names = big_city_names(state.game.catalogue)
     share = 1.0 / n_won
-    seat_template = base.copy()
-    seat_template.update(_SEAT_KEYS)
-    dest_template = base.copy()
-    dest_template.update(_DESTINATION_KEYS)
-    seats = []
+    for seat in range(players):
+        seat_code[seat] = seats.text(7, labels[seat])
     for seat in range(players):
         rank = 1
         for i in range(players):
@@ -117,31 +248,32 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
             hand += s.hands[seat][k]
             circulation += s.circulation[seat][k]
         big = [names[b] for b in range(cat.n_big) if sc[seat].big[b]]
-        row = seat_template.copy()
-        row["seat"] = seat
-        row["strategy"] = labels[seat]
-        row["score"] = total[seat]
-        row["destination_points"] = sc[seat].destination_points
-        row["penalties"] = sc[seat].penalties
-        row["bonus_points"] = sc[seat].bonus_points
-        row["big_cities"] = "|".join(big)
-        row["n_big_cities"] = len(big)
-        row["kept"] = s.reached_n[seat] + s.held_n[seat]
-        row["reached"] = s.reached_n[seat]
-        row["unreached"] = s.held_n[seat]
-        row["is_winner"] = is_winner[seat]
-        row["win_share"] = share if is_winner[seat] else 0.0
-        row["rank"] = rank
-        row["hand_left"] = hand
-        row["circulation_end"] = circulation
-        row["steals_made"] = s.steals[seat]
-        row["steals_suffered"] = s.stolen_from[seat]
+        row = seats.new_row()
+        put_base(seats, row, base)
+        row[6] = seat
+        row[7] = seat_code[seat]
+        row[8] = total[seat]
+        row[9] = sc[seat].destination_points
+        row[10] = sc[seat].penalties
+        row[11] = sc[seat].bonus_points
+        row[12] = seats.text(12, "|".join(big))
+        row[13] = len(big)
+        row[14] = s.reached_n[seat] + s.held_n[seat]
+        row[15] = s.reached_n[seat]
+        row[16] = s.held_n[seat]
+        row[17] = is_winner[seat]
+        row[18] = float_slot(share if is_winner[seat] else 0.0)
+        row[19] = rank
+        row[20] = hand
+        row[21] = circulation
+        row[22] = s.steals[seat]
+        row[23] = s.stolen_from[seat]
         # GameState.round_points holds the rounds played: all of them once the game is over
-        row["round1_points"] = s.round_points[seat][0] if s.round >= 1 else 0
-        row["round2_points"] = s.round_points[seat][1] if s.round >= 2 else None
-        seats.append(row)
+        row[24] = s.round_points[seat][0] if s.round >= 1 else 0
+        row[25] = s.round_points[seat][1] if s.round >= 2 else INT64_MIN
 
-    destinations = []
+    for seat in range(players):
+        seat_code[seat] = -1  # a label enters the dictionary with its seat's first offer
     for offer in offers:
         seat, dest, offered_turn, offered_round, kept = offer
         points = cat.dest[dest].points
@@ -152,17 +284,19 @@ def finished_rows(NativeState state, dict base, labels, list offers, minutes):
                 if s.reached[seat][i] == dest:
                     reached = True
                     break
-        row = dest_template.copy()
-        row["seat"] = seat
-        row["destination_id"] = dest
-        row["offered_turn"] = offered_turn
-        row["offered_round"] = offered_round
-        row["kept"] = kept
-        row["strategy"] = labels[seat]
-        row["points"] = points
-        row["cards"] = cat.dest[dest].ncolours
-        row["reached"] = reached
-        row["reached_round"] = s.reached_round[dest] if reached else None
-        row["net_points"] = (points if reached else -points) if kept else 0
-        destinations.append(row)
-    return game, seats, destinations, winners, totals
+        row = destinations.new_row()
+        put_base(destinations, row, base)
+        row[6] = seat
+        row[7] = dest
+        row[8] = offered_turn
+        row[9] = offered_round
+        row[10] = kept
+        if seat_code[seat] < 0:
+            seat_code[seat] = destinations.text(11, labels[seat])
+        row[11] = seat_code[seat]
+        row[12] = points
+        row[13] = cat.dest[dest].ncolours
+        row[14] = reached
+        row[15] = s.reached_round[dest] if reached else INT64_MIN
+        row[16] = (points if reached else -points) if kept else 0
+    return winners, totals

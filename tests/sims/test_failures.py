@@ -189,7 +189,7 @@ def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypat
 
     monkeypatch.setattr(batch_module, "play_game", flaky)
     result = batch_module.run_batch(next(iter(batch_module.plan_batches(study))))  # a lazy plan
-    games = result.tables["games"]
+    games = result.tables["games"].rows()
     assert [g["failed"] for g in games] == [True, False]
     assert games[0]["failure_error"] == "internal error: RuntimeError: engine bug"
     assert len(result.failures) == 1

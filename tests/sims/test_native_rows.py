@@ -17,6 +17,7 @@ from cardgame import Catalogue, Game, Rules, default_catalogue
 from cardgame.edits import CardEdits
 from sims.clock import ThinkTimes
 from sims.match import GameOutcome, GameSpec, _finished, native_loop, play_game
+from sims.rows import NATIVE_TABLES, TableRows
 from sims.seeding import stream_seed
 from sims.strategy import spec
 from tests.sims.test_native_strategies import NAMES, VARIANTS, needs_native
@@ -60,21 +61,21 @@ def old_path(spec_: GameSpec, times: ThinkTimes | None, quality: bool) -> GameOu
     return _finished(spec_, played.to_state(), minutes, offers, False, positions)
 
 
-ROWS_FROM_C: list[int] = []  # one entry per call of _rows.finished_rows
+ROWS_FROM_C: list[int] = []  # one entry per call of _rows.add_finished
 
 
 @pytest.fixture(autouse=True)
 def counted(monkeypatch):
-    """Count the native path's calls of ``finished_rows``: a test's rows must come from it."""
+    """Count the native path's calls of ``add_finished``: a test's rows must come from it."""
     native = native_loop()
     assert native is not None
-    real = native.finished_rows
+    real = native.add_finished
 
-    def finished_rows(*args: Any) -> Any:
+    def add_finished(*args: Any) -> Any:
         ROWS_FROM_C.append(1)
         return real(*args)
 
-    monkeypatch.setattr(native, "finished_rows", finished_rows)
+    monkeypatch.setattr(native, "add_finished", add_finished)
 
 
 def assert_rows_exact(spec_: GameSpec, times: ThinkTimes | None, quality: bool) -> GameOutcome:
@@ -181,10 +182,153 @@ def test_a_shared_win_splits_the_share_as_the_python_path_does(name, variant, se
     assert [row["win_share"] for row in outcome.seats] == [0.5, 0.5]
 
 
-def test_finished_rows_refuses_a_game_not_over():
+def test_add_finished_refuses_a_game_not_over():
     from cardgame._native._core import NativeState
-    from sims._native._rows import finished_rows
+    from sims._native._rows import add_finished
 
     state = NativeState.new(Game(2, 1, Rules()))
+    blocks = [TableRows(name).columns() for name in NATIVE_TABLES]
     with pytest.raises(ValueError, match="not over"):
-        finished_rows(state, {}, ["a", "b"], [], float("nan"))
+        add_finished(*blocks, state, ("s", "c", "v", 2, 0, 1), ["a", "b"], [], math.nan)
+    assert [block.rows for block in blocks] == [0, 0, 0]
+
+
+def test_the_columns_c_writes_are_the_schema_columns():
+    from sims._native import _rows
+    from sims.results import schema
+
+    written = (_rows.GAME_COLUMNS, _rows.SEAT_COLUMNS, _rows.DESTINATION_COLUMNS)
+    for table, names in zip(NATIVE_TABLES, written, strict=True):
+        assert names == tuple(schema(table).names), table
+
+
+def assert_same_table(ours: Any, theirs: Any) -> None:
+    """Equal Arrow tables, a nan equal to a nan (``Table.equals`` says not): the schema
+    with its metadata, each text column's dictionary in order and codes, every value."""
+    assert ours.schema.equals(theirs.schema, check_metadata=True)
+    for name in ours.column_names:
+        mine, other = ours.column(name).combine_chunks(), theirs.column(name).combine_chunks()
+        if hasattr(mine, "dictionary"):
+            assert mine.dictionary.equals(other.dictionary), name
+            assert mine.indices.equals(other.indices), name
+        else:
+            assert [typed({"v": v}) for v in mine.to_pylist()] == [
+                typed({"v": v}) for v in other.to_pylist()
+            ], name
+
+
+def batch_of_both_paths(players: int, games: int) -> tuple[dict[str, TableRows], list[Any]]:
+    """A batch's rows where games on the native core (rows in columns) alternate with games
+    on the Python engine (dict rows) in runs of one to three, seats and labels drawn so the
+    text dictionaries grow in every piece; and every game's rows from the Python engine."""
+    rng = random.Random(players)
+    tables = {name: TableRows(name) for name in NATIVE_TABLES}
+    python_rows: dict[str, list[dict[str, Any]]] = {name: [] for name in NATIVE_TABLES}
+    native = True
+    left = 0
+    for index in range(games):
+        if left == 0:
+            native, left = not native, rng.randint(1, 3)
+        left -= 1
+        seats = tuple(spec(rng.choice(NAMES)) for _ in range(players))
+        game = GameSpec("s", f"c{index % 2}", "base", Rules(), players, seats, index, 7 * index)
+        times = ThinkTimes() if index % 3 else None
+        python = play_game(game, times, decision_seconds=0, engine="python")
+        python_rows["games"].append(python.game)
+        python_rows["seats"].extend(python.seats)
+        python_rows["destinations"].extend(python.destinations)
+        if native:
+            assert play_game(game, times, decision_seconds=0, tables=tables).game is None
+        else:
+            tables["games"].append(python.game)
+            tables["seats"].extend(python.seats)
+            tables["destinations"].extend(python.destinations)
+    return tables, python_rows
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_native_columns_and_dict_rows_in_one_batch_give_the_python_engines_bytes(players):
+    """Pieces of either kind in one batch: the table, and its Parquet file, are those of
+    every game's dict rows (each text column's dictionary in order of first appearance)."""
+    from sims.results import arrow_rows, encode_parts
+
+    tables, python_rows = batch_of_both_paths(players, 14)
+    assert all(len(tables[name].pieces) > 2 for name in NATIVE_TABLES)
+    ours = {name: tables[name].arrow("b") for name in NATIVE_TABLES}
+    theirs = {name: arrow_rows(name, "b", python_rows[name]) for name in NATIVE_TABLES}
+    for name in NATIVE_TABLES:
+        assert_same_table(ours[name], theirs[name])
+    assert encode_parts("b", ours) == encode_parts("b", theirs)
+    assert typed(tables["seats"].rows()) == typed(python_rows["seats"])
+
+
+def test_a_batch_result_with_native_columns_survives_pickling():
+    """A batch replayed game by game in other processes sends its rows back pickled."""
+    import pickle
+
+    tables, _ = batch_of_both_paths(3, 8)
+    copied = pickle.loads(pickle.dumps(tables))
+    for name in NATIVE_TABLES:
+        assert_same_table(copied[name].arrow("b"), tables[name].arrow("b"))
+
+
+def test_a_game_that_fails_after_writing_its_rows_leaves_none_behind(monkeypatch):
+    """An exception after the rows went into the columns (here: the quality row) takes
+    them out again, texts included: the batch holds the crashed game's failure row alone,
+    and the table is still the one Arrow builds from the dict rows."""
+    import sims.match as match_module
+    from sims.batch import run_batch
+    from sims.results import arrow_rows
+    from sims.runner import plan_batches
+    from sims.study import from_dict
+
+    study = from_dict(
+        {"name": "q", "seed": 3, "players": [2], "lineups": [["planner", "rusher"]],
+         "games_per_cell": 4, "batch_size": 4, "metrics": {"quality": True}},
+        "test",
+    )  # fmt: skip
+    real = match_module._quality_row
+
+    def broken(spec_: GameSpec, *args: Any) -> Any:
+        if spec_.index == 2:
+            raise RuntimeError("quality broke")
+        return real(spec_, *args)
+
+    monkeypatch.setattr(match_module, "_quality_row", broken)
+    result = run_batch(next(iter(plan_batches(study))))
+    games = result.tables["games"].rows()
+    assert [g["failed"] for g in games] == [False, False, True, False]
+    assert "quality broke" in games[2]["failure_error"]
+    seats = result.tables["seats"].rows()
+    assert [row["game_index"] for row in seats] == [0, 0, 1, 1, 3, 3]
+    for name in NATIVE_TABLES:
+        rows = result.tables[name].rows()
+        assert_same_table(result.tables[name].arrow("b"), arrow_rows(name, "b", rows))
+
+
+class FakeBlock:
+    """A native block of seats rows whose score is ``score`` (C writes 64-bit slots)."""
+
+    def __init__(self, score: int) -> None:
+        from sims._native._rows import SEAT_COLUMNS
+
+        self.names, self.rows = SEAT_COLUMNS, 1
+        self.values = [0] * len(SEAT_COLUMNS)
+        self.values[SEAT_COLUMNS.index("score")] = score
+
+    def slots(self) -> bytes:
+        import numpy as np
+
+        return np.asarray(self.values, dtype=np.int64).tobytes()
+
+    def dictionary(self, column: int) -> list[str]:
+        return ["x"]
+
+
+def test_a_native_value_beyond_its_column_type_is_a_results_error():
+    from sims.errors import ResultsError
+    from sims.rows import columns_table
+
+    assert columns_table("seats", "b", FakeBlock(32767)).column("score")[0].as_py() == 32767
+    with pytest.raises(ResultsError, match="batch b: a seats row does not fit"):
+        columns_table("seats", "b", FakeBlock(40_000))

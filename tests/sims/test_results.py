@@ -28,6 +28,7 @@ from sims.results import (
     wide_schema,
     write_batch,
 )
+from sims.rows import TableRows
 from sims.runner import run
 from sims.study import from_dict
 
@@ -230,7 +231,10 @@ def test_points_beyond_int64_stop_the_run_with_one_line_and_leave_no_folder(tmp_
     real = batch_module.batch_tables
 
     def huge(batch_id, tables):  # as if a game had scored 10**20 (the parent checks rows)
-        tables["seats"][0]["score"] = 10**20
+        rows = tables["seats"].rows()
+        rows[0]["score"] = 10**20
+        tables["seats"] = TableRows("seats")
+        tables["seats"].extend(rows)
         return real(batch_id, tables)
 
     study = mixed_study(lineups=[["planner", "random"]], players=[2])

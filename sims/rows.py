@@ -1,0 +1,118 @@
+"""A batch's rows of one table, in game order: dict rows from the Python path and blocks of
+columns the native core wrote (sims/_native/_rows.pyx), turned into one Arrow table.
+
+A game finished on the native core writes its rows into ``Columns`` without a Python object
+per value; a game played here, a failed game or one with a record adds dict rows. Either way
+the table is the one ``pa.Table.from_pylist`` builds from the dict rows of every game:
+values, types and each text column's dictionary in order of first appearance (Arrow's
+``combine_chunks`` merges the pieces' dictionaries in that order), so the Parquet files are
+the same bytes whichever path played a game (tests/sims/test_native_rows.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from .errors import ResultsError
+from .results import arrow_rows, schema
+
+NATIVE_TABLES = ("games", "seats", "destinations")  # the tables the native core writes
+
+
+class TableRows:
+    """One table's rows of a batch, in the order its games were played."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.pieces: list[list[dict[str, Any]] | Any] = []  # dict rows or native Columns
+
+    def append(self, row: dict[str, Any]) -> None:
+        self.extend([row])
+
+    def extend(self, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        if not self.pieces or not isinstance(self.pieces[-1], list):
+            self.pieces.append([])
+        self.pieces[-1].extend(rows)
+
+    def columns(self) -> Any:
+        """The native block the next game's rows go to (after every row so far)."""
+        if not self.pieces or isinstance(self.pieces[-1], list):
+            from ._native._rows import DESTINATION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, Columns
+
+            names = {"games": GAME_COLUMNS, "seats": SEAT_COLUMNS,
+                     "destinations": DESTINATION_COLUMNS}  # fmt: skip
+            self.pieces.append(Columns(names[self.table]))
+        return self.pieces[-1]
+
+    def add(self, other: TableRows) -> None:
+        """Append ``other``'s rows (a later slice of the same batch)."""
+        for piece in other.pieces:
+            if isinstance(piece, list):
+                self.extend(piece)
+            else:
+                self.pieces.append(piece)
+
+    def arrow(self, batch_id: str) -> pa.Table:
+        """The rows as one table in the results schema; a value that does not fit is a
+        ResultsError."""
+        if len(self.pieces) == 1 and isinstance(self.pieces[0], list):
+            return arrow_rows(self.table, batch_id, self.pieces[0])
+        tables = [
+            arrow_rows(self.table, batch_id, piece)
+            if isinstance(piece, list)
+            else columns_table(self.table, batch_id, piece)
+            for piece in self.pieces
+        ]
+        if not tables:
+            return arrow_rows(self.table, batch_id, [])
+        return pa.concat_tables(tables).combine_chunks()
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows as dicts, as the Python path builds them (Arrow gives back the same
+        Python types: int, bool, float, None, str)."""
+        if len(self.pieces) == 1 and isinstance(self.pieces[0], list):
+            return list(self.pieces[0])
+        return self.arrow("rows").to_pylist()
+
+    def __len__(self) -> int:
+        return sum(len(p) if isinstance(p, list) else p.rows for p in self.pieces)
+
+
+def columns_table(table: str, batch_id: str, columns: Any) -> pa.Table:
+    """A native block of ``table`` (``Columns``) as an Arrow table in the results schema."""
+    from ._native._rows import NULL_SLOT
+
+    target = schema(table)
+    width = len(columns.names)
+    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, width)
+    missing_names = [name for name in target.names if name not in columns.names]
+    if missing_names:
+        raise ValueError(f"native {table} columns lack {missing_names}")
+    arrays = []
+    try:
+        for field in target:
+            index = columns.names.index(field.name)
+            values = np.ascontiguousarray(slots[:, index])
+            kind = field.type
+            if pa.types.is_dictionary(kind):
+                texts = pa.array(columns.dictionary(index), kind.value_type)
+                codes = pa.array(values.astype(np.int32), kind.index_type)
+                arrays.append(pa.DictionaryArray.from_arrays(codes, texts))
+            elif pa.types.is_floating(kind):
+                arrays.append(pa.array(values.view(np.float64), kind))
+            elif pa.types.is_boolean(kind):
+                arrays.append(pa.array(values != 0, kind))
+            else:
+                missing = values == NULL_SLOT
+                mask = missing if missing.any() else None
+                arrays.append(pa.array(values, pa.int64(), mask=mask).cast(kind))
+    except (pa.ArrowException, ValueError) as exc:
+        raise ResultsError(
+            f"batch {batch_id}: a {table} row does not fit the results schema ({exc})"
+        ) from None
+    return pa.Table.from_arrays(arrays, schema=target)
