@@ -27,16 +27,19 @@ from pathlib import Path
 
 PLAY = """
 import sys
+from dataclasses import replace
 sys.path.insert(0, sys.argv[1])
-from cardgame import Rules
-from sims.clock import ThinkTimes
-from sims.match import GameSpec, play_game
-from sims.strategy import spec
-import sims.strategies
-seats = (spec("planner"), spec("planner"))
-clock = None if sys.argv[3] == "none" else ThinkTimes()
-for i in range(int(sys.argv[2])):  # game i: the same games in both runs
-    play_game(GameSpec("b", "c", "base", Rules(), 2, seats, i, i), clock)
+from sims.batch import plan_batches, run_batch
+from sims.results import batch_tables, encode_parts
+from sims.study import from_dict
+games = int(sys.argv[2])  # games 0 to games - 1: the same games in both runs
+study = from_dict({"name": "b", "seed": 1, "players": [2], "lineups": [["planner", "planner"]],
+                   "games_per_cell": games, "batch_size": games}, "bench")
+for batch in plan_batches(study):  # one batch: its games' rows, then its Parquet parts
+    if sys.argv[3] == "none":
+        batch = replace(batch, clock=None)
+    result = run_batch(batch)
+    encode_parts(result.id, batch_tables(result.id, result.tables))
 """
 
 

@@ -9,8 +9,9 @@ DIR`` also reports the small folder with another version of the code (a source t
 on PYTHONPATH), for a ratio from one run. Prints one JSON line per step.
 
 Run: python benchmarks/scaling.py [--games 1000000] [--workers 16] [--backends local dask]
-[--small-games 100000 --small-workers 1 2] [--report-cores 2] [--before DIR] [--keep DIR].
-Not a test.
+[--small-games 100000 --small-workers 1 2] [--report-cores 2] [--before DIR] [--keep DIR]
+[--keep-parts]. A run compacts its folder while it plays; ``--keep-parts`` times its play
+and a compaction afterwards apart instead (and the parts' size). Not a test.
 """
 
 from __future__ import annotations
@@ -31,24 +32,36 @@ CELLS = 91  # the ladder's cells: every line-up of 2, 3 and 4 of its 7 strategie
 
 PLAY = """
 import json, sys, time
+from pathlib import Path
 from sims.runner import run
+from sims.results import compact
 from sims.study import load_study, quick_study
 per_cell, out, workers, backend = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+parts = sys.argv[5] == "parts"  # keep the parts, then compact: each step timed on its own
 study = quick_study(load_study("strategy-ladder"), games=per_cell, out=out)
-start = time.perf_counter()
-summary = run(study, workers=workers, backend=backend, progress=False, keep_parts=True)
-played = time.perf_counter()
-from pathlib import Path
-from sims.results import compact
+import sims.runner
+finishing = []  # when the last game had landed: the compaction's tail follows
+class Timed(sims.runner.Compaction):
+    def finish(self):
+        finishing.append(time.perf_counter())
+        super().finish()
+sims.runner.Compaction = Timed
 def size():
     return sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())
-parts = size()
-compact(Path(out))  # what a run does after its last batch, timed on its own
+start = time.perf_counter()
+summary = run(study, workers=workers, backend=backend, progress=False, keep_parts=parts)
+played = time.perf_counter()
+found = {"games": summary.games_played}
+if parts:
+    found["parts_bytes_per_game"] = round(size() / summary.games_played)
+    compact(Path(out))
+    found["play"], found["compaction"] = played - start, time.perf_counter() - played
 end = time.perf_counter()
-n = summary.games_played
-print(json.dumps({"games": n, "seconds": end - start, "play": played - start,
-                  "compaction": end - played, "parts_bytes_per_game": round(parts / n),
-                  "compact_bytes_per_game": round(size() / n)}))
+found["seconds"] = end - start  # a run compacts while it plays, unless it keeps its parts
+if finishing:  # the games' time, and the compaction left once the last game had landed
+    found["play"], found["tail"] = finishing[0] - start, end - finishing[0]
+found["compact_bytes_per_game"] = round(size() / summary.games_played)
+print(json.dumps(found))
 """
 
 REPORT = """
@@ -98,6 +111,9 @@ def main() -> None:
     parser.add_argument("--report-cores", type=int, default=2)
     parser.add_argument("--before", help="another version's source tree, for the report")
     parser.add_argument("--keep", help="keep the results folders here")
+    parser.add_argument(
+        "--keep-parts", action="store_true", help="keep parts, then compact: each timed apart"
+    )
     args = parser.parse_args()
     _say({"machine": platform.platform(), "cpus": os.cpu_count(), "python": sys.version.split()[0]})
     root = Path(args.keep or tempfile.mkdtemp(prefix="scaling-"))
@@ -107,7 +123,8 @@ def main() -> None:
     biggest = small = None
     for games, backend, workers, name in runs:
         folder = root / name
-        found = _child(PLAY, [str(round(games / CELLS)), str(folder), str(workers), backend])
+        mode = "parts" if args.keep_parts else "whole"
+        found = _child(PLAY, [str(round(games / CELLS)), str(folder), str(workers), backend, mode])
         rate = round(found.get("games", 0) / found.get("seconds", 1))
         _say({"step": "play", "backend": backend, "workers": workers, **found, "games_per_s": rate})
         if name.startswith("small"):
