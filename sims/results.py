@@ -41,15 +41,21 @@ from .errors import ResultsError, ResultsWriteError
 if TYPE_CHECKING:
     from .rows import TableRows
 
-SCHEMA_VERSION = 2  # 2: compact column types, zstd, a finished run's parts compacted
-READABLE_VERSIONS = (1, 2)  # load_results reads both; a run resumes only its own version
+# 2: compact column types, zstd, a finished run's parts compacted; 3: a big run's table
+# compacted into several files (``SHARD_BATCHES``), which an older reader would half read
+SCHEMA_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # load_results reads each; a run resumes only its own version
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
 # in landing order; "quality" only for a study that asks for it ([metrics] quality = true)
 WRITE_ORDER = ("seats", "destinations", "quality", "games")
 MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"
-COMPACT = "compact.parquet"  # a finished run's table, in one file (``compact``)
-BATCHES_KEY = b"ttr_cardgame.batches"  # the batches a compact file holds (JSON list of ids)
+COMPACT = "compact.parquet"  # a finished run's table (``compact``); the last file to land
+BATCHES_KEY = b"ttr_cardgame.batches"  # the batches a compaction holds (JSON list of ids)
+SHARDS_KEY = b"ttr_cardgame.shards"  # the files a compaction wrote per table, when several
+# batches, about, a compact file holds: the files of a big run are written side by side by
+# threads of their own (Parquet's encoding takes one core per file), in the cells' order
+SHARD_BATCHES = 200
 COMPRESSION = "zstd"
 RUN_MARK_PREFIX = ".dask-run-"  # the mark a Dask run places in its folder (sims/cluster.py)
 
@@ -274,7 +280,7 @@ def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True)
     ``compaction=False`` keeps those of a compaction (one still writing)."""
     patterns = [f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"]  # and older names
     if not batch_id and compaction:
-        patterns.append(f".{COMPACT}.*.tmp")  # a compaction's
+        patterns.append(".compact*.parquet.*.tmp")  # a compaction's
     for sub in (*WRITE_ORDER, "records"):
         where = folder / sub
         if not where.is_dir():
@@ -311,66 +317,111 @@ def _part_ids(where: Path) -> set[str]:
     return {batch_of(p) for p in where.glob("part-*.parquet")}
 
 
+def compact_name(shard: int) -> str:
+    """The file of a table's ``shard``-th share of a compaction: ``COMPACT`` for the first."""
+    return COMPACT if shard == 0 else f"compact-{shard}.parquet"
+
+
+def is_compact(path: Path) -> bool:
+    return path.name == COMPACT or (
+        path.name.startswith("compact-") and path.name.endswith(".parquet")
+    )
+
+
 def _compact_ids(where: Path) -> set[str]:
-    """The batches ``where``'s compact file holds (read from its footer); none without one."""
-    path = where / COMPACT
-    if not path.exists():
-        return set()
+    """The batches ``where``'s compaction holds (read from its first file's footer); none
+    without one."""
+    return _footer(where / COMPACT)[0] if (where / COMPACT).exists() else set()
+
+
+def _footer(path: Path) -> tuple[set[str], int]:
+    """The batches of the compaction a compact file belongs to, and its number of files."""
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
     try:
         ids = json.loads(metadata[BATCHES_KEY])
+        shards = int(metadata.get(SHARDS_KEY, b"1"))
     except (KeyError, ValueError):
-        ids = None
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        ids, shards = None, 0
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or shards < 1:
         raise ResultsError(f"{path}: not a compacted table (no list of its batches)")
-    return set(ids)
+    return set(ids), shards
+
+
+def _compact_files(where: Path, merged: set[str]) -> list[Path] | None:
+    """A table's compact files in order, when they are whole and hold the batches
+    ``merged`` (the games table's compaction); else None (what an interrupted compaction
+    left, or nothing)."""
+    if not merged or not (where / COMPACT).exists():
+        return None
+    ids, shards = _footer(where / COMPACT)
+    paths = [where / compact_name(shard) for shard in range(shards)]
+    if ids != merged or not all(p.exists() and _footer(p) == (ids, shards) for p in paths):
+        return None
+    return paths
 
 
 def table_files(folder: Path, table: str, merged: set[str]) -> list[Path]:
-    """The files holding ``table``'s rows: its compact file when it holds the same batches as
-    the games one (``merged``, else it is what an interrupted compaction left), and every
-    part of a batch the compact games file does not hold."""
+    """The files holding ``table``'s rows: its compact files when they hold the same batches
+    as the games ones (``merged``, else they are what an interrupted compaction left), and
+    every part of a batch the games compaction does not hold."""
     where = folder / table
-    files = []
-    if merged and (where / COMPACT).exists() and _compact_ids(where) == merged:
-        files.append(where / COMPACT)
+    files = _compact_files(where, merged) or []
+    if merged and table == "games" and not files:
+        raise ResultsError(f"{where}: a compact file of its compaction is missing or corrupt")
     parts = sorted(where.glob("part-*.parquet")) if where.is_dir() else []
     files += [p for p in parts if batch_of(p) not in merged]
     return files
 
 
 def tidy_compaction(folder: Path) -> None:
-    """Settle a compaction that was interrupted: remove the parts the compact games file
-    already holds, and compact files of other tables that do not match it (never rows that
-    are nowhere else)."""
+    """Settle a compaction that was interrupted: remove the parts the games compaction
+    already holds, and compact files that are not part of it (never rows that are nowhere
+    else)."""
     merged = _compact_ids(folder / "games")
+    if merged:
+        table_files(folder, "games", merged)  # the games compaction whole, or an error
     for table in WRITE_ORDER:
         where = folder / table
         if not where.is_dir():
             continue
-        if table != "games" and (where / COMPACT).exists():
-            try:
-                stale = not merged or _compact_ids(where) != merged
-            except ResultsError:
-                stale = True
-            if stale:
-                _discard(where / COMPACT)
+        try:
+            kept = set(_compact_files(where, merged) or [])
+        except ResultsError:  # an unreadable file: the games table's is an error above
+            kept = set()
+        for path in list(where.glob("compact*.parquet")):
+            if is_compact(path) and path not in kept:
+                _discard(path)
         for batch in _part_ids(where) & merged:
             _discard(where / part_name(batch))
+
+
+def shards_of(cells: list[list[str]]) -> list[list[list[str]]]:
+    """Cells (each its batches), in order, grouped into the files of a compaction: whole
+    cells, each file at least ``SHARD_BATCHES`` batches but the last."""
+    shards: list[list[list[str]]] = [[]]
+    held = 0
+    for ids in cells:
+        if held >= SHARD_BATCHES:
+            shards.append([])
+            held = 0
+        shards[-1].append(ids)
+        held += len(ids)
+    return shards
 
 
 COMPACT_ROWS = 1 << 20  # rows buffered per row group of a compact file: memory stays bounded
 
 
 def compact(folder: Path) -> bool:
-    """Merge a finished run's parts into one file per table (``TABLE/compact.parquet``, rows
-    in the order ``load_results`` gives) and remove them: a folder of a million games is a
-    handful of files, not one per batch and table. The games file lands last and names the
-    batches it holds, so an interrupted compaction loses nothing (``tidy_compaction``).
-    Returns whether there was anything to merge."""
+    """Merge a finished run's parts into a few files per table (``TABLE/compact.parquet``,
+    and for a big run ``compact-1.parquet`` and on: ``shards_of``; rows in the order
+    ``load_results`` gives) and remove them: a folder of a million games is a few dozen
+    files, not one per batch and table. The games table's first file lands last and names
+    the batches they all hold, so an interrupted compaction loses nothing
+    (``tidy_compaction``). Returns whether there was anything to merge."""
     tidy_compaction(folder)
     parts = _part_ids(folder / "games")
     if not parts:
@@ -389,16 +440,23 @@ def compact(folder: Path) -> bool:
     named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
     tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
-    writers = {t: _CompactWriter(folder / t, t, batches) for t in tables}
+    shards = shards_of(order)
+    writers = {
+        (t, k): _CompactWriter(folder / t, t, batches, k, len(shards))
+        for t in tables
+        for k in range(len(shards))
+    }
 
-    def write(table: str) -> None:
-        for arrow in _cell_tables(folder / table, table, order):
-            writers[table].add(arrow)
-        writers[table].close()
+    def write(key: tuple[str, int]) -> None:
+        table, shard = key
+        readers = 16 // len(writers) + 1  # the files' reading threads: about 16 in all
+        for arrow in _cell_tables(folder / table, table, shards[shard], readers):
+            writers[key].add(arrow)
+        writers[key].close()
 
-    try:  # the tables side by side (Parquet's encoding lets go of the interpreter lock)
-        with ThreadPoolExecutor(max_workers=len(tables)) as pool:
-            list(pool.map(write, tables))
+    try:  # the files side by side (Parquet's encoding lets go of the interpreter lock)
+        with ThreadPoolExecutor(max_workers=min(len(writers), os.cpu_count() or 1)) as pool:
+            list(pool.map(write, writers))
         _land_compaction(folder, writers, batches)
     finally:
         for writer in writers.values():
@@ -406,13 +464,18 @@ def compact(folder: Path) -> bool:
     return True
 
 
-def _land_compaction(folder: Path, writers: dict[str, _CompactWriter], batches: list[str]) -> None:
-    """Put the written compact files in place, the games one last (it marks the compaction
-    done), then remove the parts they hold."""
-    tables = [t for t in WRITE_ORDER if t in writers]
-    for table in (*[t for t in tables if t != "games"], "games"):
-        if table in writers:
-            writers[table].land()
+def _land_compaction(
+    folder: Path, writers: dict[tuple[str, int], _CompactWriter], batches: list[str]
+) -> None:
+    """Put the written compact files in place, the games table's first one last (it marks
+    the compaction done), then remove the parts they hold."""
+    last = ("games", 0)
+    for key in sorted(writers, key=lambda k: (k[0] == "games", -k[1])):
+        if key != last:
+            writers[key].land()
+    if last in writers:
+        writers[last].land()
+    tables = [t for t in WRITE_ORDER if any(key[0] == t for key in writers)]
     for table in tables:
         for batch in batches:
             _discard(folder / table / part_name(batch))
@@ -424,10 +487,14 @@ class _CompactWriter:
     ``land`` renames it (``discard`` removes what was not landed). The bytes depend only on
     the rows appended, in their order, not on when."""
 
-    def __init__(self, where: Path, table: str, batches: list[str]) -> None:
+    def __init__(
+        self, where: Path, table: str, batches: list[str], shard: int = 0, shards: int = 1
+    ) -> None:
         target = schema(table)
         metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
-        self.path = where / COMPACT
+        if shards > 1:
+            metadata[SHARDS_KEY] = str(shards).encode()
+        self.path = where / compact_name(shard)
         self.temp = temp_path(self.path)
         self.buffer: list[pa.Table] = []
         self.rows = 0
@@ -487,14 +554,16 @@ class _CompactWriter:
 CELLS_AHEAD = 64  # cells read ahead by the threads of a compaction
 
 
-def _cell_tables(where: Path, table: str, cells: list[list[str]]) -> Iterator[pa.Table]:
+def _cell_tables(
+    where: Path, table: str, cells: list[list[str]], readers: int = 16
+) -> Iterator[pa.Table]:
     """Each cell's rows of ``table``, sorted, in order; read by threads (Parquet decoding
     lets go of the GIL), a window of cells at a time so memory stays bounded."""
 
     def read(ids: list[str]) -> pa.Table:
         return _cell_rows(where, table, ids)
 
-    with ThreadPoolExecutor(max_workers=min(16, os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(readers, os.cpu_count() or 1))) as pool:
         for start in range(0, len(cells), CELLS_AHEAD):
             yield from pool.map(read, cells[start : start + CELLS_AHEAD])
 
@@ -518,11 +587,13 @@ class Compaction:
     def __init__(self, folder: Path, cells: list[tuple[str, list[str]]], landed: set[str]):
         self.folder = folder
         self.order = [ids for _, ids in sorted(cells)]  # the cells' name order
+        self.shards = shards_of(self.order)
+        self.shard_of = [k for k, shard in enumerate(self.shards) for _ in shard]
         self.batches = sorted(b for _, ids in cells for b in ids)
         self.landed = set(landed)
         self.inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        self.writers: dict[str, _CompactWriter] = {}
-        self.feeds: dict[str, queue.SimpleQueue[list[str] | None]] = {}
+        self.writers: dict[tuple[str, int], _CompactWriter] = {}
+        self.feeds: dict[tuple[str, int], queue.SimpleQueue[list[str] | None]] = {}
         self.threads: list[threading.Thread] = []
         self.error: BaseException | None = None
         self.stopping = threading.Event()
@@ -546,8 +617,10 @@ class Compaction:
                     if not self.landed.issuperset(ids):
                         break
                     self._start_tables()
-                    for feed in self.feeds.values():
-                        feed.put(ids)
+                    shard = self.shard_of[self.appended]
+                    for (_, k), feed in self.feeds.items():
+                        if k == shard:
+                            feed.put(ids)
                     self.appended += 1
         except BaseException as exc:
             self.error = self.error or exc
@@ -556,19 +629,26 @@ class Compaction:
                 feed.put(None)
 
     def _start_tables(self) -> None:
+        """A writer and a thread for each table's file of each shard."""
         if self.writers:
             return
+        shards = len(self.shards)
         for table in (t for t in WRITE_ORDER if (self.folder / t).is_dir()):
-            self.writers[table] = _CompactWriter(self.folder / table, table, self.batches)
-            self.feeds[table] = queue.SimpleQueue()
-            thread = threading.Thread(
-                target=self._append, args=(table,), name=f"compaction-{table}", daemon=True
-            )
-            self.threads.append(thread)
-            thread.start()
+            for shard in range(shards):
+                key = (table, shard)
+                where = self.folder / table
+                self.writers[key] = _CompactWriter(where, table, self.batches, shard, shards)
+                self.feeds[key] = queue.SimpleQueue()
+                thread = threading.Thread(
+                    target=self._append, args=(key,), name=f"compaction-{table}-{shard}",
+                    daemon=True,
+                )  # fmt: skip
+                self.threads.append(thread)
+                thread.start()
 
-    def _append(self, table: str) -> None:
-        writer, feed = self.writers[table], self.feeds[table]
+    def _append(self, key: tuple[str, int]) -> None:
+        writer, feed = self.writers[key], self.feeds[key]
+        table = key[0]
         while (ids := feed.get()) is not None:
             if self.stopping.is_set() or self.error is not None:
                 continue  # drain: nothing more is written
@@ -840,7 +920,7 @@ def table_chunks(folder: Path, table: str, columns: list[str]) -> Iterator[pa.Ta
     buffer: list[pa.Table] = []
     rows = 0
     for path in table_files(folder, table, merged):
-        if path.name == COMPACT:
+        if is_compact(path):
             yield from _compact_chunks(table, path, target, columns)
             continue
         if batch_of(path) not in done:
@@ -919,7 +999,7 @@ def _check_table_files(folder: Path, table: str, merged: set[str]) -> None:
             found = pq.read_schema(path)
         except (OSError, pa.ArrowException) as exc:
             raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
-        if path.name == COMPACT:
+        if is_compact(path):
             _check_columns(table, path, found, target)
 
 

@@ -24,6 +24,7 @@ from sims.results import (
     done_batches,
     load_results,
     schema,
+    table_chunks,
     tidy_compaction,
     wide_schema,
     write_batch,
@@ -471,3 +472,87 @@ def test_a_corrupt_destinations_file_is_one_line_even_when_not_read_yet(tmp_path
     (folder / "destinations" / COMPACT).write_bytes(b"junk")
     with pytest.raises(ResultsError, match="corrupt Parquet file"):
         load_results(folder, destinations=False)
+
+
+def sharded_study():
+    """Cells of several batches, so that a compaction of two batches a file splits cells
+    between files only at their edges."""
+    return mixed_study(games_per_cell=5, batch_size=2)
+
+
+@pytest.fixture
+def sharded(tmp_path, monkeypatch):
+    import sims.results as results_module
+
+    """The sharded study as parts, and compacted while it played, four batches a file (two
+    cells of three batches)."""
+    monkeypatch.setattr(results_module, "SHARD_BATCHES", 4)
+    parts, played = tmp_path / "parts", tmp_path / "played"
+    run(sharded_study(), workers=2, out=parts, progress=False, keep_parts=True)
+    run(sharded_study(), workers=1, out=played, progress=False)
+    return parts, played
+
+
+def compact_names(where):
+    return sorted(p.name for p in where.iterdir())
+
+
+def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sharded):
+    import sims.results as results_module
+
+    """Files of whole cells (each at least SHARD_BATCHES batches but the last), written side
+    by side; compact() after the run and the compaction during play give the same bytes, and
+    load_results the same tables as the parts."""
+    parts, played = sharded
+    whole = load_results(parts)
+    afterwards = parts.parent / "afterwards"
+    shutil.copytree(parts, afterwards)
+    compact(afterwards)
+    cells: dict[str, list[str]] = {}
+    for batch in batch_module.plan_batches(sharded_study()):
+        cells.setdefault(batch.cell.key, []).append(batch.id)
+    shards = results_module.shards_of([cells[key] for key in sorted(cells)])
+    assert len(shards) > 1 and max(len(cells) for cells in shards) > 1
+    expected = [COMPACT] + [f"compact-{k}.parquet" for k in range(1, len(shards))]
+    for table in TABLES:
+        assert compact_names(played / table) == sorted(expected)
+        for name in expected:
+            mine, theirs = (played / table / name), (afterwards / table / name)
+            assert mine.read_bytes() == theirs.read_bytes(), (table, name)
+    for folder in (played, afterwards):
+        results = load_results(folder)
+        for table in TABLES:
+            pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
+        chunks = pa.concat_tables(list(table_chunks(folder, "seats", ["cell", "game_index"])))
+        assert chunks.num_rows == len(whole.seats)
+        assert done_batches(folder) == done_batches(parts)
+
+
+def test_a_sharded_compaction_stopped_while_landing_loses_nothing(sharded):
+    """Stopped after the other files landed, before the games table's first (the mark):
+    the parts hold every row, the landed files are set aside, and a resume compacts."""
+    parts, played = sharded
+    whole = load_results(parts)
+    stopped = parts.parent / "stopped"
+    shutil.copytree(played, stopped)
+    (stopped / "games" / COMPACT).unlink()
+    for table in TABLES:
+        shutil.copytree(parts / table, stopped / table, dirs_exist_ok=True)
+    results = load_results(stopped)
+    for table in TABLES:
+        pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
+    summary = run(sharded_study(), workers=1, out=stopped, progress=False, resume=True)
+    assert summary.games_played == 0
+    for table in TABLES:
+        assert compact_names(stopped / table) == compact_names(played / table)
+        for name in compact_names(played / table):
+            assert (stopped / table / name).read_bytes() == (played / table / name).read_bytes()
+
+
+def test_a_missing_file_of_a_games_compaction_is_one_line(sharded):
+    _, played = sharded
+    (played / "games" / "compact-1.parquet").unlink()
+    with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
+        load_results(played)
+    with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
+        run(sharded_study(), workers=1, out=played, progress=False, resume=True)
