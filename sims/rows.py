@@ -88,31 +88,36 @@ def columns_table(table: str, batch_id: str, columns: Any) -> pa.Table:
     from ._native._rows import NULL_SLOT
 
     target = schema(table)
-    width = len(columns.names)
-    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, width)
     missing_names = [name for name in target.names if name not in columns.names]
     if missing_names:
         raise ValueError(f"native {table} columns lack {missing_names}")
+    width = len(columns.names)
+    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, width)
+    by_column = slots.T.copy()  # each column's values side by side
     arrays = []
-    try:
-        for field in target:
-            index = columns.names.index(field.name)
-            values = np.ascontiguousarray(slots[:, index])
-            kind = field.type
-            if pa.types.is_dictionary(kind):
-                texts = pa.array(columns.dictionary(index), kind.value_type)
-                codes = pa.array(values.astype(np.int32), kind.index_type)
-                arrays.append(pa.DictionaryArray.from_arrays(codes, texts))
-            elif pa.types.is_floating(kind):
-                arrays.append(pa.array(values.view(np.float64), kind))
-            elif pa.types.is_boolean(kind):
-                arrays.append(pa.array(values != 0, kind))
-            else:
-                missing = values == NULL_SLOT
-                mask = missing if missing.any() else None
-                arrays.append(pa.array(values, pa.int64(), mask=mask).cast(kind))
-    except (pa.ArrowException, ValueError) as exc:
-        raise ResultsError(
-            f"batch {batch_id}: a {table} row does not fit the results schema ({exc})"
-        ) from None
+    for field in target:
+        index = columns.names.index(field.name)
+        values = by_column[index]
+        kind = field.type
+        if pa.types.is_dictionary(kind):
+            texts = pa.array(columns.dictionary(index), kind.value_type)
+            codes = pa.array(values.astype(np.int32), kind.index_type)
+            arrays.append(pa.DictionaryArray.from_arrays(codes, texts))
+        elif pa.types.is_floating(kind):
+            arrays.append(pa.array(values.view(np.float64), kind))
+        elif pa.types.is_boolean(kind):
+            arrays.append(pa.array(values != 0, kind))
+        else:
+            missing = values == NULL_SLOT
+            mask = missing if missing.any() else None
+            present = values[~missing] if mask is not None else values
+            dtype = np.dtype(kind.to_pandas_dtype())
+            bounds = np.iinfo(dtype)
+            if present.size and (present.min() < bounds.min or present.max() > bounds.max):
+                beyond = present[(present < bounds.min) | (present > bounds.max)][0]
+                raise ResultsError(
+                    f"batch {batch_id}: a {table} row does not fit the results schema "
+                    f"({field.name} {beyond} beyond {kind})"
+                )
+            arrays.append(pa.array(values.astype(dtype), kind, mask=mask))
     return pa.Table.from_arrays(arrays, schema=target)
