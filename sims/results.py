@@ -647,13 +647,18 @@ class Compaction:
                 thread.start()
 
     def _append(self, key: tuple[str, int]) -> None:
+        """Append the shard's cells to its file, and write its last rows and footer as soon
+        as the last one is in (not after the run's last game)."""
         writer, feed = self.writers[key], self.feeds[key]
-        table = key[0]
+        table, left = key[0], len(self.shards[key[1]])
         while (ids := feed.get()) is not None:
             if self.stopping.is_set() or self.error is not None:
                 continue  # drain: nothing more is written
             try:
                 writer.add(_cell_rows(self.folder / table, table, ids))
+                left -= 1
+                if left == 0:
+                    writer.close()
             except BaseException as exc:
                 self.error = self.error or exc
 
