@@ -9,11 +9,13 @@ count per game is that of games ``warm`` to ``warm + games - 1`` (two runs subtr
 first games' one-time costs (lazy imports, a worker's caches) are left out, as a worker pays
 them once for thousands of games.
 
-Measured 2026-11-26 (2-core machine shared with two other jobs; counts do not depend on the
-load): native, 2-player planner games with the clock, 30 counted after 3 warm ones: 1.73 M
-instructions a game on main at 957dfb4 (``--source`` a worktree of it), 0.72 M with the
-rows read from the C state, twins copied per game, ``Game()``'s facts kept and the seed
-hashed in C. Goal: at most 0.8 M.
+The games are played as a study plays them: one batch, its rows, its Parquet parts.
+
+Measured 2026-11-27 (counts do not depend on the load): native, 2-player planner games with
+the clock, 30 counted after 3 warm ones: 1.37 M instructions a game on main at 957dfb4
+(``--source`` a tree of it), 0.66 M with the rows written from the C state into columns,
+twins copied per game, ``Game()``'s facts kept and the seed hashed in C. Goal: at most 0.8 M.
+(2026-11-26, through ``play_game`` alone: 1.73 M and 0.72 M.)
 """
 
 from __future__ import annotations

@@ -10,9 +10,12 @@ core, CPU time, no pool) here against DIR, another checkout (``git worktree add`
 interleaved rounds; ``--profile`` adds a cProfile breakdown of this checkout's worker.
 Measured 2026-11-26, 2-core machine shared with two other jobs (load 4.5-5), ``--ladder 48
 --rounds 5`` (4,368 games): main at 957dfb4 1,070 games/s, rows from C and cheap set-up
-1,838 games/s (1.7x; rounds swing by 1.5x under the load). Of the rest about 45% is
-writing the tables (pyarrow's ``from_pylist`` and Parquet), about 46% the native game
-through ``play_game``.
+1,838 games/s (1.7x; rounds swing by 1.5x under the load). 2026-11-27, rows written from the
+C state into columns (no dict per row, no ``from_pylist``), ``--worker-vs`` a tree of 957dfb4:
+3.60x on the 2-core machine (``--ladder 200 --rounds 3``: 1,198 against 4,307 games/s), 2.96x
+and 3.66x on a 16-core one (``--ladder 100``, 3 and 5 rounds). What is left of a worker's time:
+the native game about 45%, Python per game (specs, twins, ``Game``) about 20%, the Parquet
+parts about 20%, the columns to Arrow about 5-10%.
 """
 
 from __future__ import annotations
