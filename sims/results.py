@@ -483,9 +483,10 @@ def _land_compaction(
 
 class _CompactWriter:
     """One table's compact file as it is written: cells' rows appended in order, a row group
-    per ``COMPACT_ROWS`` rows or so, the footer naming ``batches``; a temporary file until
-    ``land`` renames it (``discard`` removes what was not landed). The bytes depend only on
-    the rows appended, in their order, not on when."""
+    per ``COMPACT_ROWS`` rows or so, the footer naming ``batches``; a temporary file (opened
+    with the first rows: a big run's files are not all open at once) until ``land`` renames
+    it (``discard`` removes what was not landed). The bytes depend only on the rows appended,
+    in their order, not on when."""
 
     def __init__(
         self, where: Path, table: str, batches: list[str], shard: int = 0, shards: int = 1
@@ -494,18 +495,22 @@ class _CompactWriter:
         metadata = {**(target.metadata or {}), BATCHES_KEY: json.dumps(batches).encode()}
         if shards > 1:
             metadata[SHARDS_KEY] = str(shards).encode()
+        self.target = target.with_metadata(metadata)
         self.path = where / compact_name(shard)
         self.temp = temp_path(self.path)
         self.buffer: list[pa.Table] = []
         self.rows = 0
-        self.landed = False
-        try:
-            where.mkdir(parents=True, exist_ok=True)
-            self.out: pq.ParquetWriter | None = pq.ParquetWriter(
-                self.temp, target.with_metadata(metadata), compression=COMPRESSION
-            )
-        except OSError as exc:
-            raise self._failed(exc) from None
+        self.out: pq.ParquetWriter | None = None
+        self.closed = self.landed = False
+
+    def _open(self) -> pq.ParquetWriter:
+        if self.out is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.out = pq.ParquetWriter(self.temp, self.target, compression=COMPRESSION)
+            except OSError as exc:
+                raise self._failed(exc) from None
+        return self.out
 
     def add(self, arrow: pa.Table) -> None:
         self.buffer.append(arrow)
@@ -514,23 +519,25 @@ class _CompactWriter:
             self._flush(self.rows)
 
     def _flush(self, group: int) -> None:
-        assert self.out is not None
+        out = self._open()
         try:
-            self.out.write_table(pa.concat_tables(self.buffer), row_group_size=group)
+            out.write_table(pa.concat_tables(self.buffer), row_group_size=group)
         except OSError as exc:
             raise self._failed(exc) from None
         self.buffer, self.rows = [], 0
 
     def close(self) -> None:
         """The last rows and the footer: the file is whole (not yet in place)."""
+        if self.closed:
+            return
         if self.buffer:
             self._flush(max(self.rows, 1))
-        if self.out is not None:
-            try:
-                self.out.close()
-            except OSError as exc:
-                raise self._failed(exc) from None
-            self.out = None
+        out = self._open()
+        try:
+            out.close()
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.out, self.closed = None, True
 
     def land(self) -> None:
         try:
@@ -579,7 +586,8 @@ def _cell_rows(where: Path, table: str, ids: list[str]) -> pa.Table:
 class Compaction:
     """A run's compaction done while it plays, in the parent (which otherwise waits on its
     workers): each cell is appended to every table's compact file, in the cells' name order,
-    as soon as all its batches have landed, one thread per table. ``finish`` appends what is
+    as soon as all its batches have landed, a thread per table and file (``shards_of``),
+    started with the file's first cell and done with its last. ``finish`` appends what is
     left and lands the files as ``compact`` does (the games one last, the parts removed
     after); the files are the same bytes as ``compact``'s. ``abandon`` (a stopped run)
     removes what was written and leaves the parts."""
@@ -595,6 +603,7 @@ class Compaction:
         self.writers: dict[tuple[str, int], _CompactWriter] = {}
         self.feeds: dict[tuple[str, int], queue.SimpleQueue[list[str] | None]] = {}
         self.threads: list[threading.Thread] = []
+        self.tables: list[str] = []  # the folder's tables, found when the first cell is in
         self.error: BaseException | None = None
         self.stopping = threading.Event()
         self.appended = 0
@@ -616,11 +625,10 @@ class Compaction:
                     ids = self.order[self.appended]
                     if not self.landed.issuperset(ids):
                         break
-                    self._start_tables()
                     shard = self.shard_of[self.appended]
-                    for (_, k), feed in self.feeds.items():
-                        if k == shard:
-                            feed.put(ids)
+                    self._start_shard(shard)
+                    for table in self.tables:
+                        self.feeds[(table, shard)].put(ids)
                     self.appended += 1
         except BaseException as exc:
             self.error = self.error or exc
@@ -628,23 +636,24 @@ class Compaction:
             for feed in self.feeds.values():
                 feed.put(None)
 
-    def _start_tables(self) -> None:
-        """A writer and a thread for each table's file of each shard."""
-        if self.writers:
-            return
+    def _start_shard(self, shard: int) -> None:
+        """A writer and a thread for each table's file of ``shard``, once."""
+        if not self.tables:
+            self.tables = [t for t in WRITE_ORDER if (self.folder / t).is_dir()]
         shards = len(self.shards)
-        for table in (t for t in WRITE_ORDER if (self.folder / t).is_dir()):
-            for shard in range(shards):
-                key = (table, shard)
-                where = self.folder / table
-                self.writers[key] = _CompactWriter(where, table, self.batches, shard, shards)
-                self.feeds[key] = queue.SimpleQueue()
-                thread = threading.Thread(
-                    target=self._append, args=(key,), name=f"compaction-{table}-{shard}",
-                    daemon=True,
-                )  # fmt: skip
-                self.threads.append(thread)
-                thread.start()
+        for table in self.tables:
+            key = (table, shard)
+            if key in self.writers:
+                continue
+            where = self.folder / table
+            self.writers[key] = _CompactWriter(where, table, self.batches, shard, shards)
+            self.feeds[key] = queue.SimpleQueue()
+            thread = threading.Thread(
+                target=self._append, args=(key,), name=f"compaction-{table}-{shard}",
+                daemon=True,
+            )  # fmt: skip
+            self.threads.append(thread)
+            thread.start()
 
     def _append(self, key: tuple[str, int]) -> None:
         """Append the shard's cells to its file, and write its last rows and footer as soon
@@ -659,6 +668,7 @@ class Compaction:
                 left -= 1
                 if left == 0:
                     writer.close()
+                    return
             except BaseException as exc:
                 self.error = self.error or exc
 

@@ -556,3 +556,17 @@ def test_a_missing_file_of_a_games_compaction_is_one_line(sharded):
         load_results(played)
     with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
         run(sharded_study(), workers=1, out=played, progress=False, resume=True)
+
+
+def test_a_compact_file_is_opened_with_its_first_rows_and_written_even_without_any(tmp_path):
+    """A big run's later files are not open (nor their threads alive) before their cells
+    are in; a file that gets no rows is still whole, with its schema and footer."""
+    from sims.results import _CompactWriter
+
+    writer = _CompactWriter(tmp_path / "seats", "seats", ["c0000-g0000000"], 1, 2)
+    assert not writer.temp.exists()
+    writer.close()
+    writer.land()
+    found = pq.read_table(tmp_path / "seats" / "compact-1.parquet")
+    assert found.num_rows == 0 and found.schema.names == schema("seats").names
+    assert found.schema.metadata[b"ttr_cardgame.shards"] == b"2"
