@@ -111,6 +111,7 @@ def main() -> None:
     parser.add_argument("--report-cores", type=int, default=2)
     parser.add_argument("--before", help="another version's source tree, for the report")
     parser.add_argument("--keep", help="keep the results folders here")
+    parser.add_argument("--no-report", action="store_true", help="the runs only")
     parser.add_argument(
         "--keep-parts", action="store_true", help="keep parts, then compact: each timed apart"
     )
@@ -133,7 +134,7 @@ def main() -> None:
             biggest = biggest or folder
     cores = str(args.report_cores)
     for folder in (small, biggest):
-        if folder is None:
+        if folder is None or args.no_report:
             continue
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         target = [str(folder), str(folder / "report.html"), cores]
