@@ -36,6 +36,7 @@ sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).pa
 from cardgame import Rules, _native, resolution  # noqa: E402
 from sims.clock import ThinkTimes  # noqa: E402
 from sims.match import GameSpec, play_game  # noqa: E402
+from sims.rows import NATIVE_TABLES, TableRows  # noqa: E402
 from sims.seeding import game_seed  # noqa: E402
 from sims.strategy import spec  # noqa: E402
 
@@ -50,7 +51,11 @@ def _play(mode: str, game: GameSpec) -> None:
         _bare_native(game)
         return
     with resolution.engine_in_use("python" if mode == "python" else "native"):
-        play_game(game, None, engine="python" if mode.startswith("python") else "native")
+        if mode == "native":  # the rows into a batch's columns, as a study writes them
+            tables = {name: TableRows(name) for name in NATIVE_TABLES}
+            play_game(game, None, engine="native", tables=tables)
+        else:
+            play_game(game, None, engine="python")
 
 
 def _bare_native(game: GameSpec) -> None:
