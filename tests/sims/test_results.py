@@ -422,6 +422,20 @@ def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
 
 
+def test_results_of_schema_version_2_still_load_but_never_resume(tmp_path, compacted):
+    """Version 2 wrote one compact file per table, as a small run of version 3 does."""
+    folder = tmp_path / "v2"
+    shutil.copytree(compacted, folder)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["schema_version"] = 2
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    before, after = load_results(compacted), load_results(folder)
+    for table in TABLES:
+        pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
+    with pytest.raises(ResultsError, match="cannot resume: written in results schema version 2"):
+        run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+
+
 def test_a_resume_removes_the_mark_a_killed_dask_client_left(tmp_path, compacted):
     folder = tmp_path / "r"
     shutil.copytree(compacted, folder)
