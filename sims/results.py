@@ -558,21 +558,23 @@ class _CompactWriter:
         return ResultsWriteError(f"{self.path}: cannot write ({exc.strerror or exc})")
 
 
-CELLS_AHEAD = 64  # cells read ahead by the threads of a compaction
+CELLS_AHEAD = 64  # cells read ahead by the 16 reading threads of a compaction, in all
 
 
 def _cell_tables(
     where: Path, table: str, cells: list[list[str]], readers: int = 16
 ) -> Iterator[pa.Table]:
-    """Each cell's rows of ``table``, sorted, in order; read by threads (Parquet decoding
-    lets go of the GIL), a window of cells at a time so memory stays bounded."""
+    """Each cell's rows of ``table``, sorted, in order; read by ``readers`` threads (Parquet
+    decoding lets go of the GIL), a window of cells at a time (its share of ``CELLS_AHEAD``)
+    so memory stays bounded however many files are written at once."""
 
     def read(ids: list[str]) -> pa.Table:
         return _cell_rows(where, table, ids)
 
+    ahead = max(2, CELLS_AHEAD * readers // 16)
     with ThreadPoolExecutor(max_workers=max(1, min(readers, os.cpu_count() or 1))) as pool:
-        for start in range(0, len(cells), CELLS_AHEAD):
-            yield from pool.map(read, cells[start : start + CELLS_AHEAD])
+        for start in range(0, len(cells), ahead):
+            yield from pool.map(read, cells[start : start + ahead])
 
 
 def _cell_rows(where: Path, table: str, ids: list[str]) -> pa.Table:
