@@ -261,21 +261,17 @@ def _play_native(
         return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
     if record:
         return _finished(spec, played.to_state(), minutes, offers, record, positions)
+    outcome = GameOutcome(game=None)
+    if positions is not None:  # before the rows: a game that fails here has none
+        winners, scores = native.final_scores(played)
+        outcome.quality = _quality_row(spec, winners, scores, positions)
     alone = tables is None
     rows = {name: TableRows(name) for name in NATIVE_TABLES} if tables is None else tables
-    columns = [rows[name].columns() for name in NATIVE_TABLES]
-    marks = [block.mark() for block in columns]
     base = (spec.study, spec.cell, spec.variant, spec.players, spec.index, spec.seed)
     labels = [seat.label for seat in spec.seats]
-    try:
-        winners, scores = native.add_finished(*columns, played, base, labels, offers, minutes)
-        outcome = GameOutcome(game=None)
-        if positions is not None:
-            outcome.quality = _quality_row(spec, winners, scores, positions)
-    except BaseException:  # the game's rows leave the batch: its failure row replaces them
-        for block, mark in zip(columns, marks, strict=True):
-            block.rollback(mark)
-        raise
+    # all the game's rows, or none (a failure row takes their place)
+    native.add_finished(*[rows[name].columns() for name in NATIVE_TABLES], played, base,
+                        labels, offers, minutes)  # fmt: skip
     if alone:
         outcome.game = rows["games"].rows()[0]
         outcome.seats = rows["seats"].rows()
@@ -294,13 +290,14 @@ class _NativeLoop:
 
         from ._native import native_twin, twin_classes
         from ._native._match import play_native
-        from ._native._rows import add_finished
+        from ._native._rows import add_finished, final_scores
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
         self.add_finished = add_finished
+        self.final_scores = final_scores
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[StrategySpec, tuple[Any, bool] | None] = {}

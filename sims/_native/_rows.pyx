@@ -174,18 +174,61 @@ cdef tuple big_city_names(object catalogue):
     return _names
 
 
+def final_scores(NativeState state):
+    """The winners (R22) and each seat's final total of a finished game (what
+    ``quality_row`` reads), as ``add_finished`` scores it."""
+    cdef CScore sc[MAX_SEATS]
+    cdef int won[MAX_SEATS]
+    cdef int n_won, seat
+    if state.s.phase != PH_OVER:
+        raise ValueError("the game is not over: no scores yet")
+    score_c(&state.s, &state.cat, sc)
+    n_won = winners_c(sc, state.s.players, won)
+    totals = [
+        sc[seat].destination_points - sc[seat].penalties + sc[seat].bonus_points
+        for seat in range(state.s.players)
+    ]
+    return [won[seat] for seat in range(n_won)], totals
+
+
 def add_finished(
     Columns games, Columns seats, Columns destinations, NativeState state, tuple base,
     labels, list offers, double minutes,
 ):
     """Write the games row, seat rows and destination rows of a game played to its end
     without a failure, the values ``sims.match`` gives for it (``game_row``, ``_seat_rows``,
-    ``_destination_rows``); return its winners and final totals (what ``quality_row`` reads).
+    ``_destination_rows``): all of them, or, if anything fails on the way, none (the blocks
+    are as they were, their texts included).
 
     ``base``: (study, cell, variant, players, game index, seed); ``labels``: each seat's
     strategy label; ``offers``: ``play_native``'s offer tuples ``(seat, destination id,
     turn, round, kept)``; ``minutes``: the table clock's (nan without one).
     """
+    if state.s.phase != PH_OVER:
+        raise ValueError("the game is not over: no result rows yet")
+    if len(labels) != state.s.players:
+        raise ValueError(f"{len(labels)} labels for {state.s.players} seats")
+    if len(base) != len(_BASE):
+        raise ValueError(f"a base of {len(base)} values, not {len(_BASE)}")
+    if games.names != GAME_COLUMNS or seats.names != SEAT_COLUMNS or (
+        destinations.names != DESTINATION_COLUMNS
+    ):
+        raise ValueError("columns of other tables than games, seats, destinations")
+    marks = (games.mark(), seats.mark(), destinations.mark())
+    try:
+        write_rows(games, seats, destinations, state, base, list(labels), offers, minutes)
+    except BaseException:
+        games.rollback(marks[0])
+        seats.rollback(marks[1])
+        destinations.rollback(marks[2])
+        raise
+
+
+cdef int write_rows(
+    Columns games, Columns seats, Columns destinations, NativeState state, tuple base,
+    list labels, list offers, double minutes,
+) except -1:
+    """``add_finished``'s rows, written in order (a failure leaves some)."""
     cdef CState* s = &state.s
     cdef CCatalogue* cat = &state.cat
     cdef CScore sc[MAX_SEATS]
@@ -198,16 +241,6 @@ def add_finished(
     cdef bint kept, reached
     cdef int64_t* row
     cdef tuple offer
-    if s.phase != PH_OVER:
-        raise ValueError("the game is not over: no result rows yet")
-    if len(labels) != players:
-        raise ValueError(f"{len(labels)} labels for {players} seats")
-    if len(base) != len(_BASE):
-        raise ValueError(f"a base of {len(base)} values, not {len(_BASE)}")
-    if games.names != GAME_COLUMNS or seats.names != SEAT_COLUMNS or (
-        destinations.names != DESTINATION_COLUMNS
-    ):
-        raise ValueError("columns of other tables than games, seats, destinations")
     score_c(s, cat, sc)
     n_won = winners_c(sc, players, won)
     for seat in range(players):
@@ -217,8 +250,6 @@ def add_finished(
     for i in range(n_won):
         is_winner[won[i]] = True
     winners = [won[i] for i in range(n_won)]
-    totals = [total[seat] for seat in range(players)]
-    labels = list(labels)
 
     row = games.new_row()
     put_base(games, row, base)
@@ -299,4 +330,4 @@ def add_finished(
         row[14] = reached
         row[15] = s.reached_round[dest] if reached else INT64_MIN
         row[16] = (points if reached else -points) if kept else 0
-    return winners, totals
+    return 0

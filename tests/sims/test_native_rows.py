@@ -272,10 +272,9 @@ def test_a_batch_result_with_native_columns_survives_pickling():
         assert_same_table(copied[name].arrow("b"), tables[name].arrow("b"))
 
 
-def test_a_game_that_fails_after_writing_its_rows_leaves_none_behind(monkeypatch):
-    """An exception after the rows went into the columns (here: the quality row) takes
-    them out again, texts included: the batch holds the crashed game's failure row alone,
-    and the table is still the one Arrow builds from the dict rows."""
+def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
+    """A finished game whose quality row fails: the batch holds the crashed game's failure
+    row alone, and the table is still the one Arrow builds from the dict rows."""
     import sims.match as match_module
     from sims.batch import run_batch
     from sims.results import arrow_rows
@@ -304,6 +303,32 @@ def test_a_game_that_fails_after_writing_its_rows_leaves_none_behind(monkeypatch
     for name in NATIVE_TABLES:
         rows = result.tables[name].rows()
         assert_same_table(result.tables[name].arrow("b"), arrow_rows(name, "b", rows))
+
+
+def test_rows_that_fail_halfway_leave_the_blocks_as_they_were():
+    """``add_finished`` writes all of a game's rows or none: a failure after the first
+    slots and texts went in (a label that is no text) takes them out again."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+    from sims._native._rows import add_finished
+
+    native = native_loop()
+    assert native is not None
+    seats = (spec("planner"), spec("random"))
+    game = GameSpec("s", "c", "base", Rules(), 2, seats, 0, 5)
+    tables = {name: TableRows(name) for name in NATIVE_TABLES}
+    play_game(game, decision_seconds=0, tables=tables)  # one whole game in the blocks
+    blocks = [tables[name].columns() for name in NATIVE_TABLES]
+    before = [(block.rows, block.slots(), block.mark()) for block in blocks]
+    twins = [native.twin(game, seat) for seat in range(2)]
+    played, offers, minutes, _ = play_native(NativeState.new(game.game()), twins, None, None,
+                                             offer_rows=False)  # fmt: skip
+    base = ("another study", "c", "base", 2, 1, 6)  # a new text enters the dictionaries first
+    with pytest.raises(TypeError):
+        add_finished(*blocks, played, base, ["planner", 7], offers, minutes)
+    assert [(block.rows, block.slots(), block.mark()) for block in blocks] == before
+    add_finished(*blocks, played, base, ["planner", "random"], offers, minutes)
+    assert blocks[0].dictionary(0) == ["s", "another study"]
 
 
 class FakeBlock:
