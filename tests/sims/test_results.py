@@ -403,37 +403,41 @@ def test_a_corrupt_compact_file_is_one_line(tmp_path, compacted):
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
 
 
-def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed):
-    folder = tmp_path / "old"
-    shutil.copytree(mixed, folder)
-    for table in TABLES:  # version 1 wrote int64 and plain strings
-        old = wide_schema(table)
-        for part in (folder / table).glob("part-*.parquet"):
-            pq.write_table(pq.read_table(part).cast(old), part)
+def as_version(source, folder, version):
+    """A copy of the results ``source`` whose manifest says schema ``version``."""
+    shutil.copytree(source, folder)
     manifest = json.loads((folder / MANIFEST).read_text())
-    manifest["schema_version"] = 1
+    manifest["schema_version"] = version
     (folder / MANIFEST).write_text(json.dumps(manifest))
-    before, after = load_results(mixed), load_results(folder)
+    return folder
+
+
+def assert_old_folder_loads_and_never_resumes(source, folder, version):
+    before, after = load_results(source), load_results(folder)
     for table in TABLES:
         pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
     lazy = load_results(folder, destinations=False)  # read a chunk at a time, converted
     pd.testing.assert_frame_equal(lazy.destination_rows(), before.destinations)
-    with pytest.raises(ResultsError, match="cannot resume: written in results schema version 1"):
+    with pytest.raises(
+        ResultsError, match=f"cannot resume: written in results schema version {version}"
+    ):
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+
+
+def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed):
+    folder = as_version(mixed, tmp_path / "old", 1)
+    for table in TABLES:  # version 1 wrote int64 and plain strings
+        old = wide_schema(table)
+        for part in (folder / table).glob("part-*.parquet"):
+            pq.write_table(pq.read_table(part).cast(old), part)
+    assert_old_folder_loads_and_never_resumes(mixed, folder, 1)
 
 
 def test_results_of_schema_version_2_still_load_but_never_resume(tmp_path, compacted):
     """Version 2 wrote one compact file per table, as a small run of version 3 does."""
-    folder = tmp_path / "v2"
-    shutil.copytree(compacted, folder)
-    manifest = json.loads((folder / MANIFEST).read_text())
-    manifest["schema_version"] = 2
-    (folder / MANIFEST).write_text(json.dumps(manifest))
-    before, after = load_results(compacted), load_results(folder)
-    for table in TABLES:
-        pd.testing.assert_frame_equal(getattr(before, table), getattr(after, table))
-    with pytest.raises(ResultsError, match="cannot resume: written in results schema version 2"):
-        run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    assert_old_folder_loads_and_never_resumes(
+        compacted, as_version(compacted, tmp_path / "v2", 2), 2
+    )
 
 
 def test_a_resume_removes_the_mark_a_killed_dask_client_left(tmp_path, compacted):
