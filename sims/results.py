@@ -317,9 +317,11 @@ def _part_ids(where: Path) -> set[str]:
     return {batch_of(p) for p in where.glob("part-*.parquet")}
 
 
-def compact_name(shard: int) -> str:
-    """The file of a table's ``shard``-th share of a compaction: ``COMPACT`` for the first."""
-    return COMPACT if shard == 0 else f"compact-{shard}.parquet"
+def compact_name(shard: int, shards: int) -> str:
+    """The file of a table's ``shard``-th share of a compaction of ``shards`` files: the last
+    is ``COMPACT`` (the games table's marks the compaction done), the others
+    ``compact-00000.parquet`` and on, so that the names sort in the rows' order."""
+    return COMPACT if shard == shards - 1 else f"compact-{shard:05d}.parquet"
 
 
 def is_compact(path: Path) -> bool:
@@ -329,8 +331,8 @@ def is_compact(path: Path) -> bool:
 
 
 def _compact_ids(where: Path) -> set[str]:
-    """The batches ``where``'s compaction holds (read from its first file's footer); none
-    without one."""
+    """The batches ``where``'s compaction holds (read from its ``COMPACT`` file's footer);
+    none without one."""
     return _footer(where / COMPACT)[0] if (where / COMPACT).exists() else set()
 
 
@@ -357,7 +359,7 @@ def _compact_files(where: Path, merged: set[str]) -> list[Path] | None:
     if not merged or not (where / COMPACT).exists():
         return None
     ids, shards = _footer(where / COMPACT)
-    paths = [where / compact_name(shard) for shard in range(shards)]
+    paths = [where / compact_name(shard, shards) for shard in range(shards)]
     if ids != merged or not all(p.exists() and _footer(p) == (ids, shards) for p in paths):
         return None
     return paths
@@ -417,11 +419,12 @@ COMPACT_ROWS = 1 << 20  # rows buffered per row group of a compact file: memory 
 
 def compact(folder: Path) -> bool:
     """Merge a finished run's parts into a few files per table (``TABLE/compact.parquet``,
-    and for a big run ``compact-1.parquet`` and on: ``shards_of``; rows in the order
-    ``load_results`` gives) and remove them: a folder of a million games is a few dozen
-    files, not one per batch and table. The games table's first file lands last and names
-    the batches they all hold, so an interrupted compaction loses nothing
-    (``tidy_compaction``). Returns whether there was anything to merge."""
+    for a big run preceded by ``compact-00000.parquet`` and on: ``shards_of``; rows in the
+    order ``load_results`` gives, file after file in the names' order) and remove them: a
+    folder of a million games is a few dozen files, not one per batch and table. The games
+    table's ``compact.parquet`` lands last and names the batches they all hold, so an
+    interrupted compaction loses nothing (``tidy_compaction``). Returns whether there was
+    anything to merge."""
     tidy_compaction(folder)
     parts = _part_ids(folder / "games")
     if not parts:
@@ -467,14 +470,14 @@ def compact(folder: Path) -> bool:
 def _land_compaction(
     folder: Path, writers: dict[tuple[str, int], _CompactWriter], batches: list[str]
 ) -> None:
-    """Put the written compact files in place, the games table's first one last (it marks
+    """Put the written compact files in place, the games table's ``COMPACT`` last (it marks
     the compaction done), then remove the parts they hold."""
-    last = ("games", 0)
-    for key in sorted(writers, key=lambda k: (k[0] == "games", -k[1])):
-        if key != last:
+    marks = [key for key, writer in writers.items() if key[0] == "games" and writer.is_mark]
+    for key in sorted(writers, key=lambda k: (k[0] == "games", k[1])):
+        if key not in marks:
             writers[key].land()
-    if last in writers:
-        writers[last].land()
+    for key in marks:
+        writers[key].land()
     tables = [t for t in WRITE_ORDER if any(key[0] == t for key in writers)]
     for table in tables:
         for batch in batches:
@@ -496,7 +499,8 @@ class _CompactWriter:
         if shards > 1:
             metadata[SHARDS_KEY] = str(shards).encode()
         self.target = target.with_metadata(metadata)
-        self.path = where / compact_name(shard)
+        self.path = where / compact_name(shard, shards)
+        self.is_mark = self.path.name == COMPACT
         self.temp = temp_path(self.path)
         self.buffer: list[pa.Table] = []
         self.rows = 0

@@ -531,7 +531,7 @@ def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sha
         cells.setdefault(batch.cell.key, []).append(batch.id)
     shards = results_module.shards_of([cells[key] for key in sorted(cells)])
     assert len(shards) > 1 and max(len(cells) for cells in shards) > 1
-    expected = [COMPACT] + [f"compact-{k}.parquet" for k in range(1, len(shards))]
+    expected = [f"compact-{k:05d}.parquet" for k in range(len(shards) - 1)] + [COMPACT]
     for table in TABLES:
         assert compact_names(played / table) == sorted(expected)
         for name in expected:
@@ -541,6 +541,13 @@ def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sha
         results = load_results(folder)
         for table in TABLES:
             pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
+            # the files' names sort in the rows' order: a plain reader sees the load order
+            plain = pd.read_parquet(folder / table).astype({"cell": str})
+            keys = ["cell", "game_index"]
+            expected_keys = getattr(results, table)[keys].astype({"cell": str})
+            pd.testing.assert_frame_equal(
+                plain[keys].astype({"game_index": "int64"}), expected_keys
+            )
         chunks = pa.concat_tables(list(table_chunks(folder, "seats", ["cell", "game_index"])))
         assert chunks.num_rows == len(whole.seats)
         assert done_batches(folder) == done_batches(parts)
@@ -569,7 +576,7 @@ def test_a_sharded_compaction_stopped_while_landing_loses_nothing(sharded):
 
 def test_a_missing_file_of_a_games_compaction_is_one_line(sharded):
     _, played = sharded
-    (played / "games" / "compact-1.parquet").unlink()
+    (played / "games" / "compact-00000.parquet").unlink()
     with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
         load_results(played)
     with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
@@ -581,10 +588,10 @@ def test_a_compact_file_is_opened_with_its_first_rows_and_written_even_without_a
     are in; a file that gets no rows is still whole, with its schema and footer."""
     from sims.results import _CompactWriter
 
-    writer = _CompactWriter(tmp_path / "seats", "seats", ["c0000-g0000000"], 1, 2)
+    writer = _CompactWriter(tmp_path / "seats", "seats", ["c0000-g0000000"], 0, 2)
     assert not writer.temp.exists()
     writer.close()
     writer.land()
-    found = pq.read_table(tmp_path / "seats" / "compact-1.parquet")
+    found = pq.read_table(tmp_path / "seats" / "compact-00000.parquet")
     assert found.num_rows == 0 and found.schema.names == schema("seats").names
     assert found.schema.metadata[b"ttr_cardgame.shards"] == b"2"
