@@ -1,5 +1,5 @@
-"""The results folder: Parquet parts written as batches finish, one compact file per table
-once the run is done, and reading them back.
+"""The results folder: Parquet parts written as batches finish, a few compact files per
+table once the run is done, and reading them back.
 
 Layout (docs/data.md): ``manifest.json`` (the study, schema version and fingerprint, written
 atomically when the first batch lands), then one part per batch in ``games/``, ``seats/``,
@@ -8,8 +8,10 @@ themselves (``land_files``): each file goes to a hidden temporary name in its ow
 renamed; the games part is renamed last, so a batch counts as done exactly when its games part
 exists - a killed run loses no finished batch and a resumed one counts none twice. Temporary
 files start with a dot (pandas, pyarrow and DuckDB skip them) and a resume removes those left by
-killed workers. A run that has played every batch merges each table into ``compact.parquet``
-(``compact``): the games file last, naming the batches it holds. Every file of a table has the
+killed workers. A run merges each table into ``compact.parquet`` (a big run: files of about
+``SHARD_BATCHES`` batches, ``compact-00000.parquet`` and on, before it) while it plays
+(``Compaction``) or after (``compact``): the games table's ``compact.parquet`` last, naming
+the batches they hold. Every file of a table has the
 same explicit Arrow schema, in compact types, so each table folder reads whole with pandas,
 pyarrow or DuckDB; ``load_results`` hands the tables back in wide types.
 """
