@@ -81,9 +81,6 @@ class TableRows:
             rows.extend(piece if isinstance(piece, list) else dict_rows(self.table, piece))
         return rows
 
-    def __len__(self) -> int:
-        return sum(len(p) if isinstance(p, list) else p.rows for p in self.pieces)
-
 
 @cache
 def _kinds(table: str) -> tuple[tuple[str, str], ...]:
