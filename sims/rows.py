@@ -11,6 +11,7 @@ the same bytes whichever path played a game (tests/sims/test_native_rows.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -83,20 +84,32 @@ class TableRows:
 
 
 @cache
-def _kinds(table: str) -> tuple[tuple[str, str], ...]:
-    """Each column of ``table`` and how its slots read back: text, float, bool or int."""
-    kinds = []
+def _plan(table: str, names: tuple[str, ...]) -> tuple[tuple[pa.Field, str, int], ...]:
+    """Each schema column of ``table``, how its slots read back (text, float, bool or int)
+    and its index in a native block of columns ``names``."""
+    missing = [name for name in schema(table).names if name not in names]
+    if missing:
+        raise ValueError(f"native {table} columns lack {missing}")
+    plan = []
     for field in schema(table):
-        kind = field.type
-        if pa.types.is_dictionary(kind):
-            kinds.append((field.name, "text"))
-        elif pa.types.is_floating(kind):
-            kinds.append((field.name, "float"))
-        elif pa.types.is_boolean(kind):
-            kinds.append((field.name, "bool"))
+        if pa.types.is_dictionary(field.type):
+            kind = "text"
+        elif pa.types.is_floating(field.type):
+            kind = "float"
+        elif pa.types.is_boolean(field.type):
+            kind = "bool"
         else:
-            kinds.append((field.name, "int"))
-    return tuple(kinds)
+            kind = "int"
+        plan.append((field, kind, names.index(field.name)))
+    return tuple(plan)
+
+
+def _by_column(table: str, columns: Any) -> Iterator[tuple[pa.Field, str, int, np.ndarray]]:
+    """Each schema column of ``table`` with its kind, its index in the native block and
+    its slots (side by side: the block copied once)."""
+    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, -1).T.copy()
+    for field, kind, index in _plan(table, columns.names):
+        yield field, kind, index, slots[index]
 
 
 def dict_rows(table: str, columns: Any) -> list[dict[str, Any]]:
@@ -104,22 +117,19 @@ def dict_rows(table: str, columns: Any) -> list[dict[str, Any]]:
     cheaper than through Arrow for a few rows)."""
     from ._native._rows import NULL_SLOT
 
-    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, -1)
-    by_column = slots.T.tolist()
-    names, values = [], []
-    for name, kind in _kinds(table):
-        index = columns.names.index(name)
-        column = by_column[index]
+    names, values = schema(table).names, []
+    for _, kind, index, slots in _by_column(table, columns):
         if kind == "text":
             texts = columns.dictionary(index)
-            column = [texts[code] for code in column]
+            column = [texts[code] for code in slots.tolist()]
         elif kind == "float":
-            column = slots[:, index].copy().view(np.float64).tolist()
+            column = slots.view(np.float64).tolist()
         elif kind == "bool":
-            column = [value != 0 for value in column]
-        elif NULL_SLOT in column:
-            column = [None if value == NULL_SLOT else value for value in column]
-        names.append(name)
+            column = (slots != 0).tolist()
+        else:
+            column = slots.tolist()
+            if NULL_SLOT in column:
+                column = [None if value == NULL_SLOT else value for value in column]
         values.append(column)
     return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
 
@@ -128,37 +138,27 @@ def columns_table(table: str, batch_id: str, columns: Any) -> pa.Table:
     """A native block of ``table`` (``Columns``) as an Arrow table in the results schema."""
     from ._native._rows import NULL_SLOT
 
-    target = schema(table)
-    missing_names = [name for name in target.names if name not in columns.names]
-    if missing_names:
-        raise ValueError(f"native {table} columns lack {missing_names}")
-    width = len(columns.names)
-    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, width)
-    by_column = slots.T.copy()  # each column's values side by side
     arrays = []
-    for field in target:
-        index = columns.names.index(field.name)
-        values = by_column[index]
-        kind = field.type
-        if pa.types.is_dictionary(kind):
-            texts = pa.array(columns.dictionary(index), kind.value_type)
-            codes = pa.array(values.astype(np.int32), kind.index_type)
+    for field, kind, index, values in _by_column(table, columns):
+        if kind == "text":
+            texts = pa.array(columns.dictionary(index), field.type.value_type)
+            codes = pa.array(values.astype(np.int32), field.type.index_type)
             arrays.append(pa.DictionaryArray.from_arrays(codes, texts))
-        elif pa.types.is_floating(kind):
-            arrays.append(pa.array(values.view(np.float64), kind))
-        elif pa.types.is_boolean(kind):
-            arrays.append(pa.array(values != 0, kind))
+        elif kind == "float":
+            arrays.append(pa.array(values.view(np.float64), field.type))
+        elif kind == "bool":
+            arrays.append(pa.array(values != 0, field.type))
         else:
             missing = values == NULL_SLOT
             mask = missing if missing.any() else None
             present = values[~missing] if mask is not None else values
-            dtype = np.dtype(kind.to_pandas_dtype())
+            dtype = np.dtype(field.type.to_pandas_dtype())
             bounds = np.iinfo(dtype)
             if present.size and (present.min() < bounds.min or present.max() > bounds.max):
                 beyond = present[(present < bounds.min) | (present > bounds.max)][0]
                 raise ResultsError(
                     f"batch {batch_id}: a {table} row does not fit the results schema "
-                    f"({field.name} {beyond} beyond {kind})"
+                    f"({field.name} {beyond} beyond {field.type})"
                 )
-            arrays.append(pa.array(values.astype(dtype), kind, mask=mask))
-    return pa.Table.from_arrays(arrays, schema=target)
+            arrays.append(pa.array(values.astype(dtype), field.type, mask=mask))
+    return pa.Table.from_arrays(arrays, schema=schema(table))
