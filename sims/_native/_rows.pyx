@@ -174,21 +174,27 @@ cdef tuple big_city_names(object catalogue):
     return _names
 
 
+cdef int scored(NativeState state, CScore* sc, int* won, long long* total) noexcept:
+    """Score a finished game: each seat's ``CScore`` and final total, the winners (R22) in
+    ``won``; returns how many."""
+    cdef int seat
+    score_c(&state.s, &state.cat, sc)
+    for seat in range(state.s.players):
+        total[seat] = sc[seat].destination_points - sc[seat].penalties + sc[seat].bonus_points
+    return winners_c(sc, state.s.players, won)
+
+
 def final_scores(NativeState state):
-    """The winners (R22) and each seat's final total of a finished game (what
-    ``quality_row`` reads), as ``add_finished`` scores it."""
+    """The winners and each seat's final total of a finished game (what ``quality_row``
+    reads), as ``add_finished`` scores it."""
     cdef CScore sc[MAX_SEATS]
     cdef int won[MAX_SEATS]
+    cdef long long total[MAX_SEATS]
     cdef int n_won, seat
     if state.s.phase != PH_OVER:
         raise ValueError("the game is not over: no scores yet")
-    score_c(&state.s, &state.cat, sc)
-    n_won = winners_c(sc, state.s.players, won)
-    totals = [
-        sc[seat].destination_points - sc[seat].penalties + sc[seat].bonus_points
-        for seat in range(state.s.players)
-    ]
-    return [won[seat] for seat in range(n_won)], totals
+    n_won = scored(state, sc, won, total)
+    return [won[seat] for seat in range(n_won)], [total[seat] for seat in range(state.s.players)]
 
 
 def add_finished(
@@ -241,10 +247,8 @@ cdef int write_rows(
     cdef bint kept, reached
     cdef int64_t* row
     cdef tuple offer
-    score_c(s, cat, sc)
-    n_won = winners_c(sc, players, won)
+    n_won = scored(state, sc, won, total)
     for seat in range(players):
-        total[seat] = sc[seat].destination_points - sc[seat].penalties + sc[seat].bonus_points
         is_winner[seat] = False
         steals += s.steals[seat]
     for i in range(n_won):
