@@ -362,7 +362,8 @@ def _compact_files(where: Path, merged: set[str]) -> list[Path] | None:
         return None
     ids, shards = _footer(where / COMPACT)
     paths = [where / compact_name(shard, shards) for shard in range(shards)]
-    if ids != merged or not all(p.exists() and _footer(p) == (ids, shards) for p in paths):
+    others = paths[:-1]  # the last is COMPACT, read above
+    if ids != merged or not all(p.exists() and _footer(p) == (ids, shards) for p in others):
         return None
     return paths
 
