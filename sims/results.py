@@ -569,7 +569,7 @@ CELLS_AHEAD = 64  # cells read ahead by the 16 reading threads of a compaction, 
 
 
 def _cell_tables(
-    where: Path, table: str, cells: list[list[str]], readers: int = 16
+    where: Path, table: str, cells: list[list[str]], readers: int
 ) -> Iterator[pa.Table]:
     """Each cell's rows of ``table``, sorted, in order; read by ``readers`` threads (Parquet
     decoding lets go of the GIL), a window of cells at a time (its share of ``CELLS_AHEAD``)
