@@ -78,6 +78,19 @@ def test_random_and_gauss_equal_random_random(seed):
     assert native.getstate() == python.getstate()
 
 
+@pytest.mark.parametrize("draws", [0, 1, 226, 227, 228, 396, 397, 622, 623, 624, 625, 1249])
+def test_state_mid_block_equals_random_random(draws):
+    """A block is twisted word by word as drawn: its state at any word is CPython's."""
+    python, native = random.Random(5), _core.NativeRandom(5)
+    for _ in range(draws):
+        assert native.randrange(2**31 - 1) == python.randrange(2**31 - 1)
+    assert native.getstate() == python.getstate()
+    loaded = _core.NativeRandom(native)  # and a state loaded mid-block draws on the same
+    assert [loaded.randrange(2**31 - 1) for _ in range(700)] == [
+        python.randrange(2**31 - 1) for _ in range(700)
+    ]
+
+
 def test_state_loads_from_a_used_generator_and_round_trips():
     python = random.Random("seed")
     for _ in range(1000):  # past one regeneration of the 624 words, and a cached gauss

@@ -48,6 +48,7 @@ ctypedef struct MT:
     # Python's random.Random (MT19937) state, loaded from ``Random.getstate()``.
     uint32_t key[624]
     int pos
+    bint lazy              # words pos..623 still await this block's twist (mt_next)
     bint has_gauss_next
     double gauss_next
 

@@ -28,6 +28,7 @@ cdef void mt_load(MT* mt, object random_state) except *:
     for i in range(MT_N):
         mt.key[i] = <uint32_t>internal[i]
     mt.pos = internal[MT_N]
+    mt.lazy = False
     if gauss_next is None:
         mt.has_gauss_next = False
         mt.gauss_next = 0.0
@@ -38,27 +39,41 @@ cdef void mt_load(MT* mt, object random_state) except *:
 
 cdef object mt_state(const MT* mt):
     """The ``random.Random.getstate()`` tuple of ``mt``."""
+    cdef uint32_t key[MT_N]
     cdef int i
-    internal = tuple([mt.key[i] for i in range(MT_N)] + [mt.pos])
+    memcpy(key, mt.key, sizeof(uint32_t) * MT_N)
+    if mt.lazy:  # the block's words not drawn yet, as CPython holds them: twisted
+        for i in range(mt.pos, MT_N):
+            mt_twist_word(key, i)
+    internal = tuple([key[i] for i in range(MT_N)] + [mt.pos])
     return (3, internal, mt.gauss_next if mt.has_gauss_next else None)
 
 
-cdef uint32_t mt_next(MT* mt) noexcept nogil:
-    """genrand_uint32 of CPython's _randommodule.c."""
+cdef inline void mt_twist_word(uint32_t* key, int kk) noexcept nogil:
+    """Word ``kk`` of the next block, in place: CPython's whole-block twist, one word at a
+    time in the same order (each word reads words after it still old, before it new)."""
     cdef uint32_t y
-    cdef int kk
-    cdef uint32_t* key = mt.key
-    if mt.pos >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
-            key[kk] = key[kk + MT_M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
-            key[kk] = key[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    if kk < MT_N - MT_M:
+        y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+        key[kk] = key[kk + MT_M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    elif kk < MT_N - 1:
+        y = (key[kk] & UPPER_MASK) | (key[kk + 1] & LOWER_MASK)
+        key[kk] = key[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    else:
         y = (key[MT_N - 1] & UPPER_MASK) | (key[0] & LOWER_MASK)
         key[MT_N - 1] = key[MT_M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+
+
+cdef uint32_t mt_next(MT* mt) noexcept nogil:
+    """genrand_uint32 of CPython's _randommodule.c. A block is twisted word by word as it
+    is drawn (``lazy``): a game draws a few hundred of a block's 624 words."""
+    cdef uint32_t y
+    if mt.pos >= MT_N:
         mt.pos = 0
-    y = key[mt.pos]
+        mt.lazy = True
+    if mt.lazy:
+        mt_twist_word(mt.key, mt.pos)
+    y = mt.key[mt.pos]
     mt.pos += 1
     y ^= y >> 11
     y ^= (y << 7) & TEMPER_B
@@ -132,29 +147,34 @@ cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     cdef int i = 1
     cdef int j = 0
     cdef int k
+    cdef uint32_t prev
     cdef uint32_t* m = mt.key
     if not genrand_ready:  # init_genrand(19650218) is the same every time: computed once
         mt_init_genrand(&genrand_base, 19650218)
         genrand_ready = True
     memcpy(m, genrand_base.key, sizeof(uint32_t) * MT_N)
     mt.pos = MT_N
+    mt.lazy = False
     k = MT_N if MT_N > n else n
+    prev = m[0]  # the chain runs in a register: a reload would add a store's latency
     while k:
-        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1664525)) + key[j] + <uint32_t>j
+        prev = (m[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525)) + (key[j] + <uint32_t>j)
+        m[i] = prev
         i += 1
         j += 1
         if i >= MT_N:
-            m[0] = m[MT_N - 1]
+            m[0] = prev
             i = 1
         if j >= n:
             j = 0
         k -= 1
     k = MT_N - 1
     while k:
-        m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        prev = (m[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        m[i] = prev
         i += 1
         if i >= MT_N:
-            m[0] = m[MT_N - 1]
+            m[0] = prev
             i = 1
         k -= 1
     m[0] = UPPER_MASK
