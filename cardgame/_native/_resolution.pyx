@@ -194,25 +194,28 @@ cdef long long budget
 cdef bint over
 
 
-cdef double cheap_bound(int i, const long long* clipped, long long locos) noexcept:
-    """Fractional knapsack on the useful cards."""
+cdef long long size_before[MAXN + 1]   # sizes of the items before j, summed
+cdef long long value_before[MAXN + 1]  # and their values
+
+
+cdef inline double cheap_bound(int i, const long long* clipped, long long locos) noexcept:
+    """Fractional knapsack on the useful cards: the items from ``i`` on while they fit
+    whole, then a share of the next. The whole ones are summed as integers: the engine adds
+    them as floats one by one, exactly, as every partial sum is a whole number below 2**53."""
     cdef long long capacity = locos
-    cdef long long size
-    cdef double total = 0.0
-    cdef int c, j
+    cdef long long left
+    cdef int c
+    cdef int j = i
     for c in range(NCOL):
         capacity += clipped[c]
-    for j in range(i, n_items):
-        if capacity <= 0:
-            break
-        size = sizes[j]
-        if size <= capacity:
-            total += <double>values[j]
-            capacity -= size
-        else:
-            total += <double>(values[j] * capacity) / <double>size
-            capacity = 0
-    return total
+    while j < n_items and size_before[j + 1] - size_before[i] <= capacity:
+        j += 1
+    left = capacity - (size_before[j] - size_before[i])
+    if j == n_items or left <= 0:
+        return <double>(value_before[j] - value_before[i])
+    return <double>(value_before[j] - value_before[i]) + (
+        <double>(values[j] * left) / <double>sizes[j]
+    )
 
 
 cdef void cheap(int i, const long long* rem, long long current) noexcept:
@@ -269,6 +272,11 @@ cdef void cheap_search(long long cheap_budget) noexcept:
     for i in range(n_items - 1, -1, -1):
         for c in range(NCOL):
             suffix_need[i][c] = suffix_need[i + 1][c] + needs[i][c]
+    size_before[0] = 0
+    value_before[0] = 0
+    for i in range(n_items):
+        size_before[i + 1] = size_before[i] + sizes[i]
+        value_before[i + 1] = value_before[i] + values[i]
     budget = cheap_budget
     over = False
     chosen_len = 0
@@ -323,6 +331,11 @@ cdef void round_heuristic(const double* reduced) noexcept:
     offer(value, key)
 
 
+cdef int need_n[MAXN]               # each item's colours needed, for the price loop
+cdef int need_colour[MAXN][NCOL]
+cdef double need_count[MAXN][NCOL]
+
+
 cdef void tune_prices(double* best_prices) noexcept:
     """Held-Karp subgradient descent on the Lagrangian dual of the per-colour limits."""
     cdef double ratios[MAXN]
@@ -344,6 +357,13 @@ cdef void tune_prices(double* best_prices) noexcept:
             k -= 1
         ratios[k + 1] = r
     start = ratios[n_items // 2]
+    for j in range(n_items):
+        need_n[j] = 0
+        for c in range(NCOL):
+            if needs[j][c]:
+                need_colour[j][need_n[j]] = c
+                need_count[j][need_n[j]] = <double>needs[j][c]
+                need_n[j] += 1
     for c in range(NCOL):
         prices[c] = start
         best_prices[c] = start
@@ -360,14 +380,13 @@ cdef void tune_prices(double* best_prices) noexcept:
         bound = pysum(prod, NCOL) + top_price * <double>have[LOCO]
         for j in range(n_items):
             r = <double>values[j]
-            for c in range(NCOL):
-                if needs[j][c]:
-                    r -= prices[c] * <double>needs[j][c]
+            for k in range(need_n[j]):  # the colours it needs, in order
+                r -= prices[need_colour[j][k]] * need_count[j][k]
             reduced[j] = r
             if r > 0:
                 bound += r
-                for c in range(NCOL):
-                    used[c] += needs[j][c]
+                for k in range(need_n[j]):
+                    used[need_colour[j][k]] += <long long>need_count[j][k]
         if bound < best_bound:
             best_bound = bound
             for c in range(NCOL):
