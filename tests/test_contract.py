@@ -158,7 +158,6 @@ def test_both_engines_build_views_in_the_layout_order():
 LITERAL_ARRAYS = {
     ("cardgame/_native/_core.pxd", "key"): "MT19937's 624 words (CPython's _randommodule.c)",
     ("cardgame/_native/_core.pxd", "big_index"): "a destination's two cities",
-    ("cardgame/_native/_random.pxi", "words"): "a seed of up to 64 words (else CPython seeds)",
     ("cardgame/_native/_random.pxi", "buf"): "NativeRandom.shuffle's limit of 1024 items",
     ("cardgame/_native/_core.pyx", "colours"): "R12b: three colours",
     ("sims/_native/_scripted.pyx", "ranked"): "R12b: three colours",

@@ -78,6 +78,16 @@ def test_random_and_gauss_equal_random_random(seed):
     assert native.getstate() == python.getstate()
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_seeded_together_equal_random_random(seed):
+    """Two generators seeded at once (their chains interleaved) are each CPython's, whatever
+    the other's key length; a seed C leaves to CPython falls back for both."""
+    for other in (3, "random-player:9", 2**40 + 3, "x" * 300, 2**3000, 1.5):
+        first, second = _core.NativeRandom.two(seed, other)
+        assert first.getstate() == random.Random(seed).getstate()
+        assert second.getstate() == random.Random(other).getstate()
+
+
 @pytest.mark.parametrize("draws", [0, 1, 226, 227, 228, 396, 397, 622, 623, 624, 625, 1249])
 def test_state_mid_block_equals_random_random(draws):
     """A block is twisted word by word as drawn: its state at any word is CPython's."""

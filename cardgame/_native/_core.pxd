@@ -167,6 +167,7 @@ cdef void mt_shuffle(MT* mt, int* x, int n) noexcept nogil   # Random.shuffle
 cdef double mt_random(MT* mt) noexcept nogil              # Random.random()
 cdef double mt_gauss(MT* mt, double mu, double sigma) noexcept nogil   # Random.gauss
 cdef void mt_seed(MT* mt, object seed) except *     # random.Random(seed), int or str (H2: clock)
+cdef void mt_seed_two(MT* a, object seed_a, MT* b, object seed_b) except *   # both at once
 
 
 # ---------------------------------------------------------------- legality (no GIL needed)

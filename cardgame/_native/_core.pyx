@@ -1143,22 +1143,7 @@ cdef class NativeState:
     @staticmethod
     def new(game, record=False, shuffles=None):
         """A fresh state after setup (R3-R5), as ``game.new_state(record, shuffles)``."""
-        cdef NativeState ns = blank(game)
-        if shuffles is None:
-            mt_seed(&ns.shuffle_rng, game.seed)
-            ns.seeded_in_c = True
-        else:
-            use_source(ns, shuffles)
-        if record:
-            ns.record = {
-                "shuffles": [],
-                "rounds": [],
-                "setup": {"dealt": [], "kept": []},
-                "turns": [],
-                "resolutions": [],
-            }
-        setup(ns)
-        return ns
+        return new_state(game, record, shuffles, NULL, None)
 
     @staticmethod
     def from_state(gs):
@@ -1568,6 +1553,31 @@ cdef NativeState blank(object game):
     return ns
 
 
+cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
+                           object other_seed):
+    """``NativeState.new``: a fresh state after setup (R3-R5); ``other``, when given, is
+    seeded from ``other_seed`` with the game's own generator, the two chains interleaved."""
+    cdef NativeState ns = blank(game)
+    if shuffles is not None:
+        use_source(ns, shuffles)
+    else:
+        if other != NULL:
+            mt_seed_two(&ns.shuffle_rng, game.seed, other, other_seed)
+        else:
+            mt_seed(&ns.shuffle_rng, game.seed)
+        ns.seeded_in_c = True
+    if record:
+        ns.record = {
+            "shuffles": [],
+            "rounds": [],
+            "setup": {"dealt": [], "kept": []},
+            "turns": [],
+            "resolutions": [],
+        }
+    setup(ns)
+    return ns
+
+
 cdef void use_source(NativeState ns, object shuffles) except *:
     """Seed in C from a ``SeededShuffles`` (its RNG is written back later), else keep the
     Python source to call."""
@@ -1592,11 +1602,10 @@ cdef void fill(int* out, int* n, object values, int capacity, str what) except *
 def play_random(game, record=False, checked=True):
     """``cardgame.randomplay.play_random`` on the native core: the same game, in C.
     (``checked`` is for the same signature: the random player only takes legal actions.)"""
-    cdef NativeState ns = NativeState.new(game, record)
     cdef MT rng
+    cdef NativeState ns = new_state(game, record, None, &rng, f"random-player:{game.seed}")
     cdef Act out[MAX_ACTIONS]
     cdef int n
-    mt_seed(&rng, f"random-player:{game.seed}")
     while ns.s.phase != PH_OVER:
         n = ns.legal(out)
         if n == 0:

@@ -6,6 +6,7 @@
 cdef enum:
     MT_N = 624
     MT_M = 397
+    SEED_WORDS = 64  # a longer seed is left to CPython
 
 cdef uint32_t MATRIX_A = 0x9908b0df
 cdef uint32_t UPPER_MASK = 0x80000000
@@ -141,20 +142,28 @@ cdef MT genrand_base
 cdef bint genrand_ready = False
 
 
+cdef inline void genrand_copy(MT* mt) noexcept nogil:
+    """init_genrand(19650218), the start of every init_by_array: the same every time, so
+    computed once and copied."""
+    global genrand_ready
+    if not genrand_ready:
+        mt_init_genrand(&genrand_base, 19650218)
+        genrand_ready = True
+    memcpy(mt.key, genrand_base.key, sizeof(uint32_t) * MT_N)
+    mt.pos = MT_N
+    mt.lazy = False
+    mt.has_gauss_next = False
+    mt.gauss_next = 0.0
+
+
 cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     """init_by_array of CPython's _randommodule.c."""
-    global genrand_ready
     cdef int i = 1
     cdef int j = 0
     cdef int k
     cdef uint32_t prev
     cdef uint32_t* m = mt.key
-    if not genrand_ready:  # init_genrand(19650218) is the same every time: computed once
-        mt_init_genrand(&genrand_base, 19650218)
-        genrand_ready = True
-    memcpy(m, genrand_base.key, sizeof(uint32_t) * MT_N)
-    mt.pos = MT_N
-    mt.lazy = False
+    genrand_copy(mt)
     k = MT_N if MT_N > n else n
     prev = m[0]  # the chain runs in a register: a reload would add a store's latency
     while k:
@@ -180,25 +189,75 @@ cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     m[0] = UPPER_MASK
 
 
-cdef void mt_seed(MT* mt, object seed) except *:
-    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
+cdef void mt_init_by_arrays(
+    MT* a, const uint32_t* key_a, int n_a, MT* b, const uint32_t* key_b, int n_b,
+) noexcept nogil:
+    """``mt_init_by_array`` of two generators at once (keys of at most 624 words): each
+    seeding is one long chain of dependent multiplies, so two interleaved take the time of
+    one."""
+    cdef int i = 1
+    cdef int j_a = 0
+    cdef int j_b = 0
+    cdef int k
+    cdef uint32_t prev_a, prev_b
+    cdef uint32_t* m_a = a.key
+    cdef uint32_t* m_b = b.key
+    genrand_copy(a)
+    genrand_copy(b)
+    prev_a = m_a[0]
+    prev_b = m_b[0]
+    for k in range(MT_N):
+        prev_a = (m_a[i] ^ ((prev_a ^ (prev_a >> 30)) * <uint32_t>1664525)) + (
+            key_a[j_a] + <uint32_t>j_a
+        )
+        prev_b = (m_b[i] ^ ((prev_b ^ (prev_b >> 30)) * <uint32_t>1664525)) + (
+            key_b[j_b] + <uint32_t>j_b
+        )
+        m_a[i] = prev_a
+        m_b[i] = prev_b
+        i += 1
+        j_a += 1
+        j_b += 1
+        if i >= MT_N:
+            m_a[0] = prev_a
+            m_b[0] = prev_b
+            i = 1
+        if j_a >= n_a:
+            j_a = 0
+        if j_b >= n_b:
+            j_b = 0
+    for k in range(MT_N - 1):
+        prev_a = (m_a[i] ^ ((prev_a ^ (prev_a >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        prev_b = (m_b[i] ^ ((prev_b ^ (prev_b >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        m_a[i] = prev_a
+        m_b[i] = prev_b
+        i += 1
+        if i >= MT_N:
+            m_a[0] = prev_a
+            m_b[0] = prev_b
+            i = 1
+    m_a[0] = UPPER_MASK
+    m_b[0] = UPPER_MASK
+
+
+cdef int seed_words(object seed, uint32_t* words) except -2:
+    """The key ``random.seed`` (version 2) makes of an int or str seed: at most SEED_WORDS
+    words written, their count returned; -1 for a seed to leave to CPython (another type, or
+    a huge int)."""
     cdef bytes data
     cdef const unsigned char* raw
-    cdef uint32_t words[64]
     cdef int n, i
     if isinstance(seed, str):
         data = seed.encode()
         seed = int.from_bytes(data + _sha512(data).digest(), "big")
     elif type(seed) is not int:
-        mt_load(mt, _random.Random(seed))
-        return
+        return -1
     seed = abs(seed)
     n = (seed.bit_length() + 31) // 32
     if n == 0:
         n = 1
-    if n > 64:  # a huge seed: let CPython do it
-        mt_load(mt, _random.Random(seed))
-        return
+    if n > SEED_WORDS:
+        return -1
     data = seed.to_bytes(4 * n, "little")
     raw = data
     for i in range(n):
@@ -208,9 +267,30 @@ cdef void mt_seed(MT* mt, object seed) except *:
             | (<uint32_t>raw[4 * i + 2] << 16)
             | (<uint32_t>raw[4 * i + 3] << 24)
         )
-    mt_init_by_array(mt, words, n)
-    mt.has_gauss_next = False
-    mt.gauss_next = 0.0
+    return n
+
+
+cdef void mt_seed(MT* mt, object seed) except *:
+    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
+    cdef uint32_t words[SEED_WORDS]
+    cdef int n = seed_words(seed, words)
+    if n < 0:
+        mt_load(mt, _random.Random(seed))
+    else:
+        mt_init_by_array(mt, words, n)
+
+
+cdef void mt_seed_two(MT* a, object seed_a, MT* b, object seed_b) except *:
+    """``mt_seed`` of two generators, their chains interleaved (``mt_init_by_arrays``)."""
+    cdef uint32_t words_a[SEED_WORDS]
+    cdef uint32_t words_b[SEED_WORDS]
+    cdef int n_a = seed_words(seed_a, words_a)
+    cdef int n_b = seed_words(seed_b, words_b)
+    if n_a < 0 or n_b < 0:
+        mt_seed(a, seed_a)
+        mt_seed(b, seed_b)
+    else:
+        mt_init_by_arrays(a, words_a, n_a, b, words_b, n_b)
 
 
 cdef class NativeRandom:
@@ -224,6 +304,14 @@ cdef class NativeRandom:
             mt_load(&self.mt, seed_or_random)
         else:
             mt_seed(&self.mt, seed_or_random)
+
+    @staticmethod
+    def two(seed_a, seed_b):
+        """Two generators seeded together (``mt_seed_two``), as a pair."""
+        cdef NativeRandom a = NativeRandom.__new__(NativeRandom)
+        cdef NativeRandom b = NativeRandom.__new__(NativeRandom)
+        mt_seed_two(&a.mt, seed_a, &b.mt, seed_b)
+        return a, b
 
     def getstate(self):
         return mt_state(&self.mt)
