@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -95,48 +96,74 @@ def native_alone(players: int, games: int) -> float:
     return games / (time.process_time() - start)
 
 
-RANDOM_SNIPPET = """
+RANDOM_PLAYER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import cardgame
 from cardgame import Game
 from cardgame._native._core import play_random
 assert cardgame.__file__.startswith(sys.argv[1]), cardgame.__file__
-games = int(sys.argv[2])
-for seed in range(games):  # warm
+for seed in range(3000):  # warm
     play_random(Game(2, seed))
-start = time.process_time()
-for seed in range(games):
-    play_random(Game(2, seed))
-print(json.dumps(games / (time.process_time() - start)))
+first = 3000
+for line in sys.stdin:  # a round: this many games, their rate by CPU time
+    games = int(line)
+    start = time.process_time()
+    for seed in range(first, first + games):
+        play_random(Game(2, seed))
+    first += games
+    print(json.dumps(games / (time.process_time() - start)), flush=True)
 """
 
 
 def random_versus(before: Path, games: int, rounds: int) -> None:
     """Native random play at 2 players, ``Game()`` counted, games/s by CPU time: this
-    checkout against ``before``, alternating fresh processes; medians and their ratio."""
+    checkout against ``before``, one process each, in short alternating rounds of the same
+    games. The estimate is the median of the rounds' paired ratios: a machine whose speed
+    drifts from second to second (a shared one) slows both sides of a pair alike."""
     here = Path(__file__).resolve().parents[1]
-    rates: dict[Path, list[float]] = {before: [], here: []}
-    for _ in range(rounds):
-        for source in rates:
-            out = subprocess.run(
-                [sys.executable, "-c", RANDOM_SNIPPET, str(source), str(games)],
-                capture_output=True, text=True, check=True,
-                env={**os.environ, "CARDGAME_ENGINE": "native"},
-            )  # fmt: skip
-            rates[source].append(json.loads(out.stdout))
-    median = {source: sorted(r)[len(r) // 2] for source, r in rates.items()}
-    for source, got in rates.items():
-        shown = ", ".join(f"{r:,.0f}" for r in got)
-        print(f"  {source}: median {median[source]:,.0f} games/s (rounds: {shown})")
-    print(f"  ratio here/before: {median[here] / median[before]:.2f}x")
+    sources = [before, here]
+    env = {**os.environ, "CARDGAME_ENGINE": "native"}
+    players = [
+        subprocess.Popen(
+            [sys.executable, "-c", RANDOM_PLAYER, str(source)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for source in sources
+    ]
+    rates: list[list[float]] = [[], []]
+    for round_ in range(rounds):
+        for i in (0, 1) if round_ % 2 == 0 else (1, 0):  # each side first in turn
+            stdin, stdout = players[i].stdin, players[i].stdout
+            assert stdin is not None and stdout is not None
+            stdin.write(f"{games}\n")
+            stdin.flush()
+            rates[i].append(json.loads(stdout.readline()))
+    for player in players:
+        assert player.stdin is not None
+        player.stdin.close()
+        player.wait()
+    for source, got in zip(sources, rates, strict=True):
+        print(
+            f"  {source}: median {statistics.median(got):,.0f} games/s, "
+            f"best {max(got):,.0f} ({rounds} rounds of {games})"
+        )
+    ratios = [after / first for first, after in zip(*rates, strict=True)]
+    low, _, high = statistics.quantiles(ratios, n=4)
+    print(
+        f"  here/before: median paired ratio {statistics.median(ratios):.3f}x "
+        f"(quartiles {low:.3f}-{high:.3f})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--versus", type=Path, help="a checkout to compare random play with")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of --versus")
+    parser.add_argument("--rounds", type=int, default=41, help="rounds of --versus")
     args = parser.parse_args()
     if args.versus is not None:
         print(f"native random play, 2 players, Game() counted, {args.games} games, one core:")

@@ -44,8 +44,17 @@ for batch in plan_batches(study):  # one batch: its games' rows, then its Parque
     encode_parts(result.id, batch_tables(result.id, result.tables))
 """
 
+RANDOM = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from cardgame import Game
+from cardgame._native._core import play_random
+for seed in range(int(sys.argv[2])):  # native random play, 2 players, Game() counted
+    play_random(Game(2, seed))
+"""
 
-def instructions(source: Path, games: int, clock: bool, engine: str) -> int:
+
+def instructions(source: Path, games: int, clock: bool, engine: str, random: bool = False) -> int:
     result = subprocess.run(
         [
             "valgrind",
@@ -53,7 +62,7 @@ def instructions(source: Path, games: int, clock: bool, engine: str) -> int:
             "--callgrind-out-file=/dev/null",
             sys.executable,
             "-c",
-            PLAY,
+            RANDOM if random else PLAY,
             str(source),
             str(games),
             "clock" if clock else "none",
@@ -68,12 +77,21 @@ def instructions(source: Path, games: int, clock: bool, engine: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=30)
+    # fewer games swing the count by up to 2x (the collector, Arrow's threads under valgrind)
+    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--warm", type=int, default=3, help="games left out of the count")
     parser.add_argument("--engine", choices=["python", "native"], help="only this engine")
     parser.add_argument("--no-clock", action="store_true")
     parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--random", action="store_true", help="native random play instead")
     args = parser.parse_args()
+    if args.random:
+        start = instructions(args.source, args.warm, False, "native", random=True)
+        total = instructions(args.source, args.warm + args.games, False, "native", random=True)
+        per_game = (total - start) / args.games
+        print(f"{args.source} [native]: {per_game / 1e3:.0f} k instructions per 2-player "
+              "random game, Game() counted")  # fmt: skip
+        return
     engines = ["python", "native"] if _native_built(args.source) else ["python"]
     if args.engine is not None:
         engines = [args.engine]
