@@ -92,7 +92,7 @@ def run_dask(
     # here they get it too, and each finds out whether it sees this run's mark there
     remote = os.path.abspath(summary.folder) if scheduler else None
     try:
-        bundler = Bundler(todo)
+        bundler = Bundler(todo, summary.games_total - summary.games_skipped)
         bundles: dict[str, list[Batch]] = {}
         futures = as_completed()
 
@@ -114,7 +114,8 @@ def run_dask(
             return True
 
         def fill() -> None:
-            while len(bundles) < 2 * max(workers, watch.threads) and submit():
+            bundler.threads = max(workers, watch.threads)
+            while len(bundles) < 2 * bundler.threads and submit():
                 pass
 
         fill()
@@ -159,18 +160,33 @@ def run_dask(
 DASK_POLL_SECONDS = 0.02  # how often the client looks for finished tasks
 DASK_TASK_SECONDS = 0.25  # a task plays this long at least: Dask's ~1-2 ms a task is <1%
 DASK_BUNDLE_BATCHES = 64  # and holds at most this many batches
+# Each task also costs the client process (its event loop: client, and a local cluster's
+# scheduler and nannies) about 14 ms of CPU, measured on 2 workers (docs/scaling.md): at
+# 16 workers and 0.25 s tasks that is 0.9 of a core, under the GIL the compaction threads
+# need too. So tasks lengthen with the cluster, to keep that under a quarter of a core.
+DASK_CLIENT_TASK_SECONDS = 0.014
+DASK_CLIENT_SHARE = 0.25
+DASK_TAIL_ROUNDS = 2  # the last tasks shrink: the plan's end is spread over this many rounds
 
 
 class Bundler:
-    """The plan's batches, several to a Dask task: enough games for ``DASK_TASK_SECONDS`` at
-    the rate of the tasks played so far (one batch a task until a rate is known). A bundle
-    changes no batch: ids, seeds, files and bytes are those of the batches played one by
-    one, so the results do not depend on the bundling."""
+    """The plan's batches, several to a Dask task: enough games for ``task_seconds()`` at
+    the rate of the tasks played so far (one batch a task until a rate is known), and never
+    more than the games left over ``DASK_TAIL_ROUNDS`` tasks per thread, so the last tasks
+    end together. A bundle changes no batch: ids, seeds, files and bytes are those of the
+    batches played one by one, so the results do not depend on the bundling."""
 
-    def __init__(self, todo: Iterable[Batch]) -> None:
+    def __init__(self, todo: Iterable[Batch], games_left: int | None = None) -> None:
         self.queue = iter(todo)
         self.ahead: Batch | None = None
         self.per_game: float | None = None  # seconds a game, smoothed over the tasks
+        self.games_left = games_left  # in the plan, not yet bundled (None: not known)
+        self.threads = 1  # tasks the cluster plays at once (run_dask keeps it current)
+
+    def task_seconds(self) -> float:
+        """How long a task should play: long enough that the client's cost per task stays
+        under ``DASK_CLIENT_SHARE`` of a core at this many threads."""
+        return max(DASK_TASK_SECONDS, self.threads * DASK_CLIENT_TASK_SECONDS / DASK_CLIENT_SHARE)
 
     def took(self, games: int, seconds: float) -> None:
         """A task of ``games`` games played in ``seconds`` on its worker."""
@@ -181,7 +197,9 @@ class Bundler:
 
     def next(self) -> list[Batch]:
         """The next bundle, in plan order; empty when the plan is done."""
-        wanted = 1 if self.per_game is None else DASK_TASK_SECONDS / self.per_game
+        wanted = 1 if self.per_game is None else self.task_seconds() / self.per_game
+        if self.games_left is not None:
+            wanted = min(wanted, self.games_left / (DASK_TAIL_ROUNDS * max(1, self.threads)))
         bundle: list[Batch] = []
         games = 0
         while len(bundle) < DASK_BUNDLE_BATCHES and (not bundle or games < wanted):
@@ -194,6 +212,8 @@ class Bundler:
                 break
             bundle.append(batch)
             games += batch.games
+        if self.games_left is not None:
+            self.games_left -= games
         return bundle
 
 

@@ -141,6 +141,27 @@ def test_bundles_keep_the_plan_s_order_and_grow_to_the_measured_rate(monkeypatch
     assert [b.id for bundle in bundles for b in bundle] == [b.id for b in plan]
 
 
+def test_tasks_lengthen_with_the_cluster_and_shrink_at_the_plan_s_end(monkeypatch):
+    """The client pays about DASK_CLIENT_TASK_SECONDS of CPU per task: more threads, longer
+    tasks (at most DASK_CLIENT_SHARE of a core); and the last tasks share out what is left."""
+    monkeypatch.setattr(cluster, "DASK_BUNDLE_BATCHES", 100)
+    plan = list(plan_batches(cheap_study(4000)))  # 2,000 batches of 2 games
+    assert cluster.Bundler(plan).task_seconds() == cluster.DASK_TASK_SECONDS
+    wide = cluster.Bundler(plan)
+    wide.threads = 64
+    assert wide.task_seconds() == pytest.approx(64 * 0.014 / 0.25)  # 3.6 s
+    bundler = cluster.Bundler(plan, games_left=4000)
+    bundler.threads = 4
+    bundler.took(2, 0.01)  # 0.005 s a game: a 0.25 s task is 50 games
+    sizes, left = [], 4000
+    for bundle in iter(bundler.next, []):
+        sizes.append(sum(b.games for b in bundle))
+        assert sizes[-1] < min(50, left / (2 * 4)) + 2  # a batch (2 games) past the share
+        left -= sizes[-1]
+    assert sizes[:72] == [50] * 72  # until the last 400 games: then two rounds' share
+    assert sizes[-1] == 2 and left == 0 and bundler.games_left == 0
+
+
 def test_a_bundle_never_mixes_batches_the_worker_writes_with_batches_it_sends_back():
     plan = list(plan_batches(cheap_study(12)))
     todo = [*plan[:2], *(replace(b, folder="/r") for b in plan[2:])]
