@@ -5,10 +5,11 @@ Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the 
 
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree
-add``), in interleaved rounds of fresh processes. Measured 2026-11-26, 2-core machine
-shared with two other jobs (load 4.5-5), 5,000 games, 5 rounds: main at 957dfb4 5,685
-games/s, with ``Game()``'s facts kept and the printed rules shared 10,148 games/s (1.8x;
-callgrind: 537 k and 319 k instructions a game).
+add``): one process each, in short alternating rounds of the same games, the estimate being
+the median of the rounds' paired ratios (``--games 2000 --rounds 41``). Measured 2026-11-27
+on the shared 2-core machine: 1.12x against 002000e (quartiles 1.11-1.16x; medians 10.5k
+and 11.8k games/s, best rounds 13.8k and 15.4k). 2026-11-26, in rounds of fresh processes:
+957dfb4 5,685 games/s, with ``Game()``'s facts kept and the printed rules shared 10,148.
 """
 
 from __future__ import annotations
