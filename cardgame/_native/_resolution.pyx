@@ -198,16 +198,13 @@ cdef long long size_before[MAXN + 1]   # sizes of the items before j, summed
 cdef long long value_before[MAXN + 1]  # and their values
 
 
-cdef inline double cheap_bound(int i, const long long* clipped, long long locos) noexcept:
-    """Fractional knapsack on the useful cards: the items from ``i`` on while they fit
-    whole, then a share of the next. The whole ones are summed as integers: the engine adds
-    them as floats one by one, exactly, as every partial sum is a whole number below 2**53."""
-    cdef long long capacity = locos
+cdef inline double cheap_bound(int i, long long capacity) noexcept:
+    """Fractional knapsack on the useful cards (``capacity`` of them): the items from ``i``
+    on while they fit whole, then a share of the next. The whole ones are summed as integers:
+    the engine adds them as floats one by one, exactly, as every partial sum is a whole
+    number below 2**53."""
     cdef long long left
-    cdef int c
     cdef int j = i
-    for c in range(NCOL):
-        capacity += clipped[c]
     while j < n_items and size_before[j + 1] - size_before[i] <= capacity:
         j += 1
     left = capacity - (size_before[j] - size_before[i])
@@ -222,7 +219,7 @@ cdef void cheap(int i, const long long* rem, long long current) noexcept:
     global nodes, over, best_value, best_len, best_greedy, chosen_len
     cdef long long clipped[NCOL]
     cdef long long after[KINDS]
-    cdef long long locos
+    cdef long long locos, capacity
     cdef int c
     cdef Slot* slot
     cdef uint64_t state
@@ -238,10 +235,12 @@ cdef void cheap(int i, const long long* rem, long long current) noexcept:
         best_greedy = False
     if i == n_items:
         return
+    locos = rem[LOCO]
+    capacity = locos  # summed as clipped is written: a reload from memory would stall
     for c in range(NCOL):
         clipped[c] = rem[c] if rem[c] < suffix_need[i][c] else suffix_need[i][c]
-    locos = rem[LOCO]
-    if <double>current + cheap_bound(i, clipped, locos) <= <double>best_value:
+        capacity += clipped[c]
+    if <double>current + cheap_bound(i, capacity) <= <double>best_value:
         return
     state = pack(i, clipped, locos)
     slot = memo_find(state)
