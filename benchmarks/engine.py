@@ -7,8 +7,9 @@ Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the 
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree
 add``): one process each, in short alternating rounds of the same games, the estimate being
 the median of the rounds' paired ratios (``--games 2000 --rounds 41``). Measured 2026-11-27
-on the shared 2-core machine: 1.12x against 002000e (quartiles 1.11-1.16x; medians 10.5k
-and 11.8k games/s, best rounds 13.8k and 15.4k). 2026-11-26, in rounds of fresh processes:
+on the shared 2-core machine: 1.17x against 002000e (quartiles 1.14-1.20x; medians 9.5k
+and 11.1k games/s, best rounds 10.1k and 12.9k: the machine had slowed by a third since
+the session's first rounds). 2026-11-26, in rounds of fresh processes:
 957dfb4 5,685 games/s, with ``Game()``'s facts kept and the printed rules shared 10,148.
 """
 
