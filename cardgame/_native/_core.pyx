@@ -1560,6 +1560,8 @@ cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
     cdef NativeState ns = blank(game)
     if shuffles is not None:
         use_source(ns, shuffles)
+        if other != NULL:
+            mt_seed(other, other_seed)
     else:
         if other != NULL:
             mt_seed_two(&ns.shuffle_rng, game.seed, other, other_seed)
