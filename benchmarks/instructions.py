@@ -88,11 +88,16 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--random", action="store_true", help="native random play instead")
     args = parser.parse_args()
+
+    def per_game(clock: bool, engine: str, random: bool = False) -> float:
+        """Imports, set-up and the warm games; then those and the games counted."""
+        start = instructions(args.source, args.warm, clock, engine, random)
+        total = instructions(args.source, args.warm + args.games, clock, engine, random)
+        return (total - start) / args.games
+
     if args.random:
-        start = instructions(args.source, args.warm, False, "native", random=True)
-        total = instructions(args.source, args.warm + args.games, False, "native", random=True)
-        per_game = (total - start) / args.games
-        print(f"{args.source} [native]: {per_game / 1e3:.0f} k instructions per 2-player "
+        count = per_game(False, "native", random=True)
+        print(f"{args.source} [native]: {count / 1e3:.0f} k instructions per 2-player "
               "random game, Game() counted")  # fmt: skip
         return
     engines = ["python", "native"] if _native_built(args.source) else ["python"]
@@ -100,10 +105,7 @@ def main() -> None:
         engines = [args.engine]
     counts = {}
     for engine in engines:
-        # imports, set-up and the warm games; then those and the games counted
-        start = instructions(args.source, args.warm, not args.no_clock, engine)
-        total = instructions(args.source, args.warm + args.games, not args.no_clock, engine)
-        counts[engine] = (total - start) / args.games
+        counts[engine] = per_game(not args.no_clock, engine)
         print(
             f"{args.source} [{engine}]: {counts[engine] / 1e6:.2f} M instructions per "
             f"2-player planner game ({'no clock' if args.no_clock else 'with clock'})"

@@ -156,6 +156,16 @@ cdef inline void genrand_copy(MT* mt) noexcept nogil:
     mt.gauss_next = 0.0
 
 
+cdef inline uint32_t mix_key(uint32_t word, uint32_t prev, uint32_t key, int j) noexcept nogil:
+    """A step of init_by_array's first loop: the word mixed with the one before and the key."""
+    return (word ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525)) + (key + <uint32_t>j)
+
+
+cdef inline uint32_t mix_again(uint32_t word, uint32_t prev, int i) noexcept nogil:
+    """A step of its second loop."""
+    return (word ^ ((prev ^ (prev >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+
+
 cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     """init_by_array of CPython's _randommodule.c."""
     cdef int i = 1
@@ -167,7 +177,7 @@ cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
     k = MT_N if MT_N > n else n
     prev = m[0]  # the chain runs in a register: a reload would add a store's latency
     while k:
-        prev = (m[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525)) + (key[j] + <uint32_t>j)
+        prev = mix_key(m[i], prev, key[j], j)
         m[i] = prev
         i += 1
         j += 1
@@ -179,7 +189,7 @@ cdef void mt_init_by_array(MT* mt, const uint32_t* key, int n) noexcept nogil:
         k -= 1
     k = MT_N - 1
     while k:
-        prev = (m[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        prev = mix_again(m[i], prev, i)
         m[i] = prev
         i += 1
         if i >= MT_N:
@@ -207,12 +217,8 @@ cdef void mt_init_by_arrays(
     prev_a = m_a[0]
     prev_b = m_b[0]
     for k in range(MT_N):
-        prev_a = (m_a[i] ^ ((prev_a ^ (prev_a >> 30)) * <uint32_t>1664525)) + (
-            key_a[j_a] + <uint32_t>j_a
-        )
-        prev_b = (m_b[i] ^ ((prev_b ^ (prev_b >> 30)) * <uint32_t>1664525)) + (
-            key_b[j_b] + <uint32_t>j_b
-        )
+        prev_a = mix_key(m_a[i], prev_a, key_a[j_a], j_a)
+        prev_b = mix_key(m_b[i], prev_b, key_b[j_b], j_b)
         m_a[i] = prev_a
         m_b[i] = prev_b
         i += 1
@@ -227,8 +233,8 @@ cdef void mt_init_by_arrays(
         if j_b >= n_b:
             j_b = 0
     for k in range(MT_N - 1):
-        prev_a = (m_a[i] ^ ((prev_a ^ (prev_a >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
-        prev_b = (m_b[i] ^ ((prev_b ^ (prev_b >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        prev_a = mix_again(m_a[i], prev_a, i)
+        prev_b = mix_again(m_b[i], prev_b, i)
         m_a[i] = prev_a
         m_b[i] = prev_b
         i += 1
@@ -270,14 +276,18 @@ cdef int seed_words(object seed, uint32_t* words) except -2:
     return n
 
 
-cdef void mt_seed(MT* mt, object seed) except *:
-    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
-    cdef uint32_t words[SEED_WORDS]
-    cdef int n = seed_words(seed, words)
+cdef void seed_from(MT* mt, object seed, const uint32_t* words, int n) except *:
+    """``mt`` seeded from ``seed``'s key (``seed_words``), or by CPython where it has none."""
     if n < 0:
         mt_load(mt, _random.Random(seed))
     else:
         mt_init_by_array(mt, words, n)
+
+
+cdef void mt_seed(MT* mt, object seed) except *:
+    """``random.Random(seed)`` for an int or str seed (version 2), without building one."""
+    cdef uint32_t words[SEED_WORDS]
+    seed_from(mt, seed, words, seed_words(seed, words))
 
 
 cdef void mt_seed_two(MT* a, object seed_a, MT* b, object seed_b) except *:
@@ -287,8 +297,8 @@ cdef void mt_seed_two(MT* a, object seed_a, MT* b, object seed_b) except *:
     cdef int n_a = seed_words(seed_a, words_a)
     cdef int n_b = seed_words(seed_b, words_b)
     if n_a < 0 or n_b < 0:
-        mt_seed(a, seed_a)
-        mt_seed(b, seed_b)
+        seed_from(a, seed_a, words_a, n_a)
+        seed_from(b, seed_b, words_b, n_b)
     else:
         mt_init_by_arrays(a, words_a, n_a, b, words_b, n_b)
 

@@ -332,7 +332,6 @@ cdef void round_heuristic(const double* reduced) noexcept:
 
 cdef int need_n[MAXN]               # each item's colours needed, for the price loop
 cdef int need_colour[MAXN][NCOL]
-cdef double need_count[MAXN][NCOL]
 
 
 cdef void tune_prices(double* best_prices) noexcept:
@@ -361,7 +360,6 @@ cdef void tune_prices(double* best_prices) noexcept:
         for c in range(NCOL):
             if needs[j][c]:
                 need_colour[j][need_n[j]] = c
-                need_count[j][need_n[j]] = <double>needs[j][c]
                 need_n[j] += 1
     for c in range(NCOL):
         prices[c] = start
@@ -380,12 +378,14 @@ cdef void tune_prices(double* best_prices) noexcept:
         for j in range(n_items):
             r = <double>values[j]
             for k in range(need_n[j]):  # the colours it needs, in order
-                r -= prices[need_colour[j][k]] * need_count[j][k]
+                c = need_colour[j][k]
+                r -= prices[c] * <double>needs[j][c]
             reduced[j] = r
             if r > 0:
                 bound += r
                 for k in range(need_n[j]):
-                    used[need_colour[j][k]] += <long long>need_count[j][k]
+                    c = need_colour[j][k]
+                    used[c] += needs[j][c]
         if bound < best_bound:
             best_bound = bound
             for c in range(NCOL):
