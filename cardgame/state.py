@@ -60,6 +60,17 @@ POSITION_FIELDS = (
 )  # fmt: skip
 
 
+def empty_record() -> dict[str, Any]:
+    """A game's record before setup; both engines start theirs from it (records are equal)."""
+    return {
+        "shuffles": [],
+        "rounds": [],
+        "setup": {"dealt": [], "kept": []},
+        "turns": [],
+        "resolutions": [],
+    }
+
+
 def _copied(value: Any) -> Any:
     """A position field on containers of its own (lists of lists two deep, dicts)."""
     if isinstance(value, list):
@@ -155,13 +166,7 @@ class GameState:
         self.record: dict[str, Any] | None = None
         self._turn_record: dict[str, Any] | None = None
         if record:
-            self.record = {
-                "shuffles": [],
-                "rounds": [],
-                "setup": {"dealt": [], "kept": []},
-                "turns": [],
-                "resolutions": [],
-            }
+            self.record = empty_record()
         if deal:
             self._setup()
 

@@ -36,7 +36,7 @@ from cardgame.observation import SeatView as _SeatView
 from cardgame.rules import FIRST_TURNS as _FIRST_TURNS
 from cardgame.scoring import SeatScore as _SeatScore
 from cardgame.shuffling import SeededShuffles as _SeededShuffles
-from cardgame.state import GameState as _GameState
+from cardgame.state import GameState as _GameState, empty_record as _empty_record
 
 from cardgame._native._resolution cimport resolve_held
 
@@ -1569,13 +1569,7 @@ cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
             mt_seed(&ns.shuffle_rng, game.seed)
         ns.seeded_in_c = True
     if record:
-        ns.record = {
-            "shuffles": [],
-            "rounds": [],
-            "setup": {"dealt": [], "kept": []},
-            "turns": [],
-            "resolutions": [],
-        }
+        ns.record = _empty_record()
     setup(ns)
     return ns
 
