@@ -39,9 +39,9 @@ from .cards import LOCO, NUM_COLOURS, Destination
 # Lexicographic objective packed into one int: points >> count >> big-city names.
 _COUNT_WEIGHT = 128  # > 2 names * 46 destinations
 _POINTS_WEIGHT = 128 * 64  # > count weight * 46 + names
-_CHEAP_NODES = 1000
-_PRICE_STEPS = 150  # subgradient steps at most (each ~50 us)
-_HEURISTIC_EVERY = 5  # steps between two roundings of the Lagrangian solution
+_CHEAP_NODES = 150  # past this, tuned prices prune better than the count of useful cards
+_PRICE_STEPS_PER_ITEM = 2  # subgradient steps at most, per destination (each ~50 us)
+_HEURISTIC_EVERY = 10  # steps between two roundings of the Lagrangian solution
 _STALL_STEPS = 5  # steps without a better bound before the step size halves
 _SLACK = 0.5  # bounds are floats; values are ints: prune only when clearly below
 
@@ -245,6 +245,18 @@ class _Best:
         return self.value + (_SLACK if self.greedy else -_SLACK)
 
 
+def search_settings() -> dict[str, float]:
+    """The search's budgets and steps; the native kernel reports its own, held equal by
+    tests/test_contract.py."""
+    return {
+        "cheap_nodes": _CHEAP_NODES,
+        "price_steps_per_item": _PRICE_STEPS_PER_ITEM,
+        "heuristic_every": _HEURISTIC_EVERY,
+        "stall_steps": _STALL_STEPS,
+        "slack": _SLACK,
+    }
+
+
 def _sparse(needs: list[tuple[int, ...]]) -> list[tuple[tuple[int, int], ...]]:
     return [tuple((c, n) for c, n in enumerate(need) if n) for need in needs]
 
@@ -271,7 +283,7 @@ def _tune_prices(
     best_prices = list(prices)
     step_scale = 2.0
     stall = 0
-    for step in range(_PRICE_STEPS):
+    for step in range(_PRICE_STEPS_PER_ITEM * count):
         top = max(prices)
         bound = sum(map(mul, prices, have)) + top * have[LOCO]
         used = [0] * NUM_COLOURS

@@ -20,7 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from cardgame import Game, Rules, cards, catalogue, layout, observation, rules, state
+from cardgame import (
+    Game,
+    Rules,
+    cards,
+    catalogue,
+    layout,
+    observation,
+    resolution,
+    rules,
+    state,
+)
 from cardgame import actions as A
 from cardgame.actions import KeepDestinations
 
@@ -58,6 +68,11 @@ def test_the_compiled_core_was_built_from_this_layout():
     assert compiled == layout.c_constants(), (
         "the native core was compiled from another cardgame/layout.py: rebuild (pip install -e .)"
     )
+
+
+def test_both_resolution_searches_run_with_the_same_budgets_and_steps():
+    kernel = pytest.importorskip("cardgame._native._resolution", reason="native core not built")
+    assert kernel.search_settings() == resolution.search_settings()
 
 
 def test_the_generated_include_is_current():

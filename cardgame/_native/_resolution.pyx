@@ -31,10 +31,10 @@ cdef enum:
     COUNT_WEIGHT = 128
     POINTS_WEIGHT = 8192
     MAXPOINTS = 1000000
-    PRICE_STEPS = 150
-    HEURISTIC_EVERY = 5
+    PRICE_STEPS_PER_ITEM = 2
+    HEURISTIC_EVERY = 10
     STALL_STEPS = 5
-    CHEAP_NODES = 1000
+    CHEAP_NODES = 150
 
 cdef double SLACK = 0.5
 # CPython 3.12 made sum() of floats compensated (Neumaier); bounds must add up the same
@@ -364,7 +364,7 @@ cdef void tune_prices(double* best_prices) noexcept:
     for c in range(NCOL):
         prices[c] = start
         best_prices[c] = start
-    for step in range(PRICE_STEPS):
+    for step in range(PRICE_STEPS_PER_ITEM * n_items):
         top_price = prices[0]
         star = 0
         for c in range(1, NCOL):
@@ -725,6 +725,18 @@ cdef int resolve_held(
     for i in range(k):
         out[i] = <int>got[i]
     return k
+
+
+def search_settings():
+    """The search's budgets and steps as compiled: tests/test_contract.py holds them equal to
+    ``cardgame/resolution.py``'s, so that both engines visit the same nodes."""
+    return {
+        "cheap_nodes": CHEAP_NODES,
+        "price_steps_per_item": PRICE_STEPS_PER_ITEM,
+        "heuristic_every": HEURISTIC_EVERY,
+        "stall_steps": STALL_STEPS,
+        "slack": SLACK,
+    }
 
 
 def resolve(circulation, destinations, big_cities):
