@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgame import Game, Rules, default_catalogue
+from cardgame import Game, Rules, default_catalogue, layout
 from cardgame import actions as A
 from cardgame.actions import KeepDestinations
 from cardgame.catalogue import Catalogue
@@ -528,6 +528,18 @@ def test_a_copy_plays_on_alone():
     # and the copy is the game the original would have played
     _random_moves(native, random.Random(5), 10**6)
     _assert_same_state(native.to_state(), twin.to_state())
+
+
+def test_every_offers_keeps_are_listed_as_the_python_engine_lists_them():
+    for offer in range(layout.MAX_OFFER + 1):
+        for minimum in range(-1, offer + 2):
+            expected = [
+                sum(1 << i for i in keep.ids)
+                for keep in A.keep_subsets(range(offer), max(minimum, 0))
+            ]
+            assert _core.keep_masks(offer, minimum) == expected, (offer, minimum)
+    with pytest.raises(ValueError, match="an offer of 0 to"):
+        _core.keep_masks(layout.MAX_OFFER + 1, 0)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

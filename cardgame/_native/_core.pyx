@@ -90,15 +90,13 @@ cdef int placements_core(
     return n
 
 
-cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
-    """``actions.keep_subsets`` as offer-position masks (R5, R13): by size, largest first,
-    each size in ``itertools.combinations`` order."""
+cdef int list_keep_subsets(int offer_n, Act* out) noexcept nogil:
+    """``actions.keep_subsets`` of an offer with no minimum, as offer-position masks (R5,
+    R13): by size, largest first, each size in ``itertools.combinations`` order."""
     cdef int n = 0
     cdef int idx[MAX_OFFER]
     cdef int size, i, j, mask
-    if minimum < 0:
-        minimum = 0
-    for size in range(offer_n, minimum - 1, -1):
+    for size in range(offer_n, -1, -1):
         for i in range(size):
             idx[i] = i
         while True:
@@ -115,6 +113,45 @@ cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
             idx[i] += 1
             for j in range(i + 1, size):
                 idx[j] = idx[j - 1] + 1
+    return n
+
+
+# every offer's keeps, listed once: with a minimum, an offer's keeps are a prefix of its list
+cdef Act keep_lists[2 << MAX_OFFER]
+cdef int keep_start[MAX_OFFER + 1]
+cdef int keep_prefix[MAX_OFFER + 1][MAX_OFFER + 2]  # keeps of at least k cards
+
+
+cdef inline int binomial(int n, int k) noexcept nogil:
+    cdef int out = 1, i
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+cdef void list_every_offer() noexcept nogil:
+    cdef int offer_n, k, start = 0
+    for offer_n in range(MAX_OFFER + 1):
+        keep_start[offer_n] = start
+        start += list_keep_subsets(offer_n, &keep_lists[start])
+        keep_prefix[offer_n][offer_n + 1] = 0
+        for k in range(offer_n, -1, -1):
+            keep_prefix[offer_n][k] = keep_prefix[offer_n][k + 1] + binomial(offer_n, k)
+
+
+list_every_offer()
+
+
+cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
+    """``actions.keep_subsets`` as offer-position masks (R5, R13): by size, largest first,
+    each size in ``itertools.combinations`` order (copied from the lists made at import)."""
+    cdef int n
+    if minimum < 0:
+        minimum = 0
+    if minimum > offer_n:
+        return 0
+    n = keep_prefix[offer_n][minimum]
+    memcpy(out, &keep_lists[keep_start[offer_n]], n * sizeof(Act))
     return n
 
 
@@ -1608,6 +1645,15 @@ def play_random(game, record=False, checked=True):
             raise ValueError("empty range for randrange()")
         apply_core(ns, &out[mt_randbelow(&rng, n)])
     return ns
+
+
+def keep_masks(int offer_n, int minimum):
+    """The keeps ``legal_core`` lists for an offer of ``offer_n`` with ``minimum``, as masks
+    (tests hold them to ``actions.keep_subsets``)."""
+    cdef Act out[2 << MAX_OFFER]
+    if not 0 <= offer_n <= MAX_OFFER:
+        raise ValueError(f"an offer of 0 to {MAX_OFFER} destinations, not {offer_n}")
+    return [out[i].a for i in range(keep_subsets_core(offer_n, minimum, out))]
 
 
 def c_view(NativeState ns, int seat):
