@@ -8,11 +8,23 @@ cdef enum:
     MT_M = 397
     SEED_WORDS = 64  # a longer seed is left to CPython
 
-cdef uint32_t MATRIX_A = 0x9908b0df
-cdef uint32_t UPPER_MASK = 0x80000000
-cdef uint32_t LOWER_MASK = 0x7fffffff
-cdef uint32_t TEMPER_B = 0x9d2c5680
-cdef uint32_t TEMPER_C = 0xefc60000
+# constants the C compiler sees (folded into the instructions, not loaded from memory), and
+# the count of leading zeros for ``int.bit_length``
+cdef extern from *:
+    """
+    #define CG_MT_MATRIX_A 0x9908b0dfU
+    #define CG_MT_UPPER_MASK 0x80000000U
+    #define CG_MT_LOWER_MASK 0x7fffffffU
+    #define CG_MT_TEMPER_B 0x9d2c5680U
+    #define CG_MT_TEMPER_C 0xefc60000U
+    #define CG_BIT_LENGTH(n) (32 - __builtin_clz(n))
+    """
+    const uint32_t MATRIX_A "CG_MT_MATRIX_A"
+    const uint32_t UPPER_MASK "CG_MT_UPPER_MASK"
+    const uint32_t LOWER_MASK "CG_MT_LOWER_MASK"
+    const uint32_t TEMPER_B "CG_MT_TEMPER_B"
+    const uint32_t TEMPER_C "CG_MT_TEMPER_C"
+    int bit_length "CG_BIT_LENGTH"(uint32_t n) noexcept nogil  # n > 0
 cdef double TWOPI = 6.283185307179586   # 2.0 * math.pi, as random.TWOPI
 
 
@@ -84,13 +96,10 @@ cdef uint32_t mt_next(MT* mt) noexcept nogil:
 
 
 cdef int mt_randbelow(MT* mt, int n) noexcept nogil:
-    """``Random._randbelow(n)``: getrandbits(n.bit_length()) until it falls below n."""
-    cdef int k = 0
-    cdef uint32_t m = <uint32_t>n
+    """``Random._randbelow(n)``: getrandbits(n.bit_length()) until it falls below n (n > 0,
+    as every caller's range has a member)."""
+    cdef int k = bit_length(<uint32_t>n)
     cdef uint32_t r
-    while m:
-        k += 1
-        m >>= 1
     r = mt_next(mt) >> (32 - k)
     while r >= <uint32_t>n:
         r = mt_next(mt) >> (32 - k)
