@@ -9,7 +9,10 @@ add``): one process each, in short alternating rounds of the same games, the est
 the median of the rounds' paired ratios (``--games 2000 --rounds 41``). Measured 2026-11-27
 on the shared 2-core machine: 1.17x against 002000e (quartiles 1.14-1.20x; medians 9.5k
 and 11.1k games/s, best rounds 10.1k and 12.9k: the machine had slowed by a third since
-the session's first rounds). 2026-11-26, in rounds of fresh processes:
+the session's first rounds). Later that day, after R16's new budgets, the offers' keeps
+listed once and MT19937's constants folded: 1.40x against 002000e (quartiles 1.35-1.52x;
+medians 11.8k and 16.9k); main's median 21.4k in a fast hour, 15.0k in a slow one.
+2026-11-26, in rounds of fresh processes:
 957dfb4 5,685 games/s, with ``Game()``'s facts kept and the printed rules shared 10,148.
 """
 

@@ -18,7 +18,9 @@ twins copied per game, ``Game()``'s facts kept and the seed hashed in C. Goal: a
 (2026-11-26, through ``play_game`` alone: 1.73 M and 0.72 M.)
 2026-11-27, 300 games (30 swung the count between 0.5 and 1.0 M): 0.58-0.60 M at 002000e,
 0.54-0.57 M with the MT19937 and R16 changes and -O3 for the core (4 runs). ``--random``: native
-random play, 332 k and 279 k instructions a game (1,000 games after 200 warm).
+random play, 332 k and 279 k instructions a game (1,000 games after 200 warm); with the
+default count, 304 k at 002000e, 265 k at 46547f5 and 223 k with R16's new budgets, the
+offers' keeps listed once and MT19937's constants folded.
 """
 
 from __future__ import annotations
