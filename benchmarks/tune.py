@@ -3,6 +3,7 @@ seat at 2 players, and the cost of a whole tune (games, wall time). Not a test.
 
     python benchmarks/tune.py planted [--cards-to-plant N] [--workers W] [--budget GAMES]
     python benchmarks/tune.py seat [--workers W] [--budget GAMES] [--holdout GAMES]
+    python benchmarks/tune.py twins
 
 ``planted``: for N tickets of 12 points or fewer (a seeded draw), a copy of the card folder
 with that ticket's points raised by 6 (by 5 for every second one) is tuned with the
@@ -10,6 +11,12 @@ with that ticket's points raised by 6 (by 5 for every second one) is tuned with 
 to a value within 1 of the printed one, for at least 9 of 10 tickets. Each row prints the
 planted ticket, the screen's suspects (worst first) with their deal values, the applied edit,
 and whether both parts of the goal hold.
+
+``twins``: the printed tickets that cost the same in play (circles, repeats, big cities named)
+and whether one price lies within 1 of all their printed points: an objective that judges a
+ticket by what it does in play gives such tickets one fair price, so the planted goal can be
+met for a class only where that window exists (and the objective lands in it). Each planted
+row shows its class and window too.
 
 ``seat``: the printed game at 2 players on the default ladder (strategy-ladder), objective
 ``seat`` with its default edits: at most 2 edits that bring the first seat within 1.5 points
@@ -60,6 +67,46 @@ def planted_folder(card: int, raise_by: int, folder: Path) -> int:
         writer.writeheader()
         writer.writerows(rows)
     return printed
+
+
+def same_cost() -> dict[int, list[tuple[int, int]]]:
+    """Each ticket's class of tickets that cost the same in play: the same circles (counted
+    with their repeats) and the same big cities named, as (id, printed points). The colours
+    themselves are left out: the deck holds 10 of each, and the tickets ask for each colour
+    16 to 18 times."""
+    with open(DATA / "big_cities.csv", newline="", encoding="utf-8") as handle:
+        big = {r["city"] for r in csv.DictReader(handle)}
+    with open(DATA / "destinations.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    classes: dict[tuple, list[tuple[int, int]]] = {}
+    for row in rows:
+        colours = row["colors"].split("-")
+        repeats = tuple(sorted((colours.count(c) for c in set(colours)), reverse=True))
+        names = tuple(sorted(c for c in (row["city_a"], row["city_b"]) if c in big))
+        classes.setdefault((repeats, names), []).append((int(row["id"]), int(row["points"])))
+    return {card: members for members in classes.values() for card, _ in members}
+
+
+def fair_window(members: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The prices within 1 of every member's printed points, or None when there is none."""
+    low = max(points for _, points in members) - 1
+    high = min(points for _, points in members) + 1
+    return (low, high) if low <= high else None
+
+
+def twins() -> int:
+    """What the planted goal asks of an objective that prices a ticket by what it does in
+    play: one price per class, within 1 of every member's printed points."""
+    shown_classes = {tuple(m) for m in same_cost().values() if len(m) > 1}
+    for members in sorted(shown_classes):
+        window = fair_window(list(members))
+        if window is None:
+            answer = "none"
+        else:
+            answer = str(window[0]) if window[0] == window[1] else f"{window[0]} to {window[1]}"
+        shown = ", ".join(f"#{c} {p}" for c, p in members)
+        print(f"  {shown}: a price within 1 of every one: {answer}")
+    return 0
 
 
 def eligible_cards() -> list[int]:
@@ -114,6 +161,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             f"{r['item'].split()[0]} ({r['estimate']:+.2f})" for _, r in top.iterrows()
         )
         planted_d = float(screen[screen["item"].str.startswith(f"#{card} ")]["estimate"].iloc[0])
+        members = same_cost()[card]
+        window = fair_window(members)
         first = state["edits"][0] if state["edits"] else None
         named = first is not None and first["parameter"] == f"destinations.{card}.points"
         close = named and abs(first["to"] - printed) <= 1
@@ -132,6 +181,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
                 "first_edit": edit,
                 "named_first": named,
                 "within_1": close,
+                "same_cost": " ".join(f"#{c}:{p}" for c, p in members if c != card) or "-",
+                "one_price": "none" if window is None else f"{window[0]}-{window[1]}",
                 "games": state["games"]["search"] + state["games"]["holdout"],
                 "seconds": round(seconds),
             }
@@ -175,7 +226,7 @@ def seat(args: argparse.Namespace, root: Path) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("goal", choices=("planted", "seat"))
+    parser.add_argument("goal", choices=("planted", "seat", "twins"))
     parser.add_argument("--cards-to-plant", type=int, default=10)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
@@ -193,6 +244,8 @@ def main() -> int:
     )
     parser.add_argument("--keep", metavar="DIR", help="keep the tunes' folders here")
     args = parser.parse_args()
+    if args.goal == "twins":
+        return twins()
     defaults = {"planted": (120_000, 0, 1), "seat": (240_000, 20_000, 2)}[args.goal]
     args.budget = args.budget or defaults[0]
     args.holdout = defaults[1] if args.holdout is None else args.holdout
