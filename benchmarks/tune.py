@@ -44,6 +44,7 @@ sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).pa
 import pandas as pd  # noqa: E402
 
 from cardgame import _native  # noqa: E402
+from cardgame.catalogue import default_catalogue  # noqa: E402
 from sims.study import load_study  # noqa: E402
 from sims.tune import tune  # noqa: E402
 
@@ -70,28 +71,27 @@ def planted_folder(card: int, raise_by: int, folder: Path) -> int:
 
 
 def same_cost() -> dict[int, list[tuple[int, int]]]:
-    """Each ticket's class of tickets that cost the same in play: the same circles (counted
-    with their repeats) and the same big cities named, as (id, printed points). The colours
-    themselves are left out: the deck holds 10 of each, and the tickets ask for each colour
-    16 to 18 times."""
-    with open(DATA / "big_cities.csv", newline="", encoding="utf-8") as handle:
-        big = {r["city"] for r in csv.DictReader(handle)}
-    with open(DATA / "destinations.csv", newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
+    """Each printed ticket's class of tickets that cost the same in play: the same circles
+    (counted with their repeats) and the same big cities named, as (id, printed points). The
+    colours themselves are left out: the deck holds 10 of each, and the tickets ask for each
+    colour 16 to 18 times."""
+    catalogue = default_catalogue()
+    big = set(catalogue.big_city_names)
     classes: dict[tuple, list[tuple[int, int]]] = {}
-    for row in rows:
-        colours = row["colors"].split("-")
-        repeats = tuple(sorted((colours.count(c) for c in set(colours)), reverse=True))
-        names = tuple(sorted(c for c in (row["city_a"], row["city_b"]) if c in big))
-        classes.setdefault((repeats, names), []).append((int(row["id"]), int(row["points"])))
+    for ticket in catalogue.destinations:
+        repeats = tuple(sorted((n for n in ticket.need if n), reverse=True))
+        names = tuple(sorted(c for c in (ticket.city_a, ticket.city_b) if c in big))
+        classes.setdefault((repeats, names), []).append((ticket.id, ticket.points))
     return {card: members for members in classes.values() for card, _ in members}
 
 
-def fair_window(members: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The prices within 1 of every member's printed points, or None when there is none."""
+def fair_window(members: list[tuple[int, int]]) -> str:
+    """The prices within 1 of every member's printed points, in words ("none" if none)."""
     low = max(points for _, points in members) - 1
     high = min(points for _, points in members) + 1
-    return (low, high) if low <= high else None
+    if low > high:
+        return "none"
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def twins() -> int:
@@ -99,13 +99,8 @@ def twins() -> int:
     play: one price per class, within 1 of every member's printed points."""
     shown_classes = {tuple(m) for m in same_cost().values() if len(m) > 1}
     for members in sorted(shown_classes):
-        window = fair_window(list(members))
-        if window is None:
-            answer = "none"
-        else:
-            answer = str(window[0]) if window[0] == window[1] else f"{window[0]} to {window[1]}"
         shown = ", ".join(f"#{c} {p}" for c, p in members)
-        print(f"  {shown}: a price within 1 of every one: {answer}")
+        print(f"  {shown}: a price within 1 of every one: {fair_window(list(members))}")
     return 0
 
 
@@ -131,6 +126,7 @@ def timed(label: str, **kwargs) -> tuple[object, float, dict]:
 def planted(args: argparse.Namespace, root: Path) -> int:
     cards = eligible_cards()
     order = random.Random(args.seed).sample(cards, len(cards))[: args.cards_to_plant]
+    classes = same_cost()
     rows = []
     for number, card in enumerate(order):
         if args.only and card not in args.only:
@@ -161,8 +157,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             f"{r['item'].split()[0]} ({r['estimate']:+.2f})" for _, r in top.iterrows()
         )
         planted_d = float(screen[screen["item"].str.startswith(f"#{card} ")]["estimate"].iloc[0])
-        members = same_cost()[card]
-        window = fair_window(members)
+        members = classes[card]
         first = state["edits"][0] if state["edits"] else None
         named = first is not None and first["parameter"] == f"destinations.{card}.points"
         close = named and abs(first["to"] - printed) <= 1
@@ -182,7 +177,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
                 "named_first": named,
                 "within_1": close,
                 "same_cost": " ".join(f"#{c}:{p}" for c, p in members if c != card) or "-",
-                "one_price": "none" if window is None else f"{window[0]}-{window[1]}",
+                "one_price": fair_window(members),
                 "games": state["games"]["search"] + state["games"]["holdout"],
                 "seconds": round(seconds),
             }
