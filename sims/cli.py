@@ -98,8 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--keep-parts",
         action="store_true",
-        help="keep one Parquet part per batch; a finished run otherwise merges each table into "
-        "one file (docs/data.md)",
+        help="keep one Arrow IPC part per batch (TABLE/_parts); a finished run otherwise merges "
+        "each table into one file (docs/data.md)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     _one_line_errors(parser)

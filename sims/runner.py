@@ -1,10 +1,10 @@
 """The Monte Carlo runner: a study's games in batches, on local processes or Dask, streamed
-to Parquet as batches finish, resumable, with a progress bar.
+to the results folder as batches finish, resumable, with a progress bar.
 
-Workers write their batch's Parquet parts themselves and send back a small summary (counts
+Workers write their batch's parts themselves and send back a small summary (counts
 and failure lines), so the parent only records which batches landed and is no serial cap on
 the number of workers. Until the first batch has landed (the manifest is written then, by the
-parent), a worker sends its parts back as finished Parquet bytes for the parent to write
+parent), a worker sends its parts back as the finished files' bytes for the parent to write
 instead; so does a worker of a remote Dask scheduler that does not see the results folder
 (sims/cluster.py: the run's mark in the folder tells).
 

@@ -78,7 +78,7 @@ def test_a_partial_results_folder_is_reported_as_partial(tmp_path, capsys):
 
     folder = tmp_path / "copy"  # a run stopped before it finished keeps its parts
     run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, keep_parts=True)
-    parts = sorted((folder / "games").glob("*.parquet"))
+    parts = sorted((folder / "games" / "_parts").glob("*.arrows.lz4"))
     parts[-1].unlink()  # as if the run had been stopped before its last batch
     out = tmp_path / "r.md"
     assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from sims.results import part_files
 from tests.sims.broken import GATE
 
 T = TypeVar("T")
@@ -98,7 +99,7 @@ def wait_until(condition: Callable[[], T], what: str, seconds: float = READY_SEC
 
 def parts(out: Path) -> int:
     """Batches landed in a results folder."""
-    return len(list((out / "games").glob("part-*.parquet")))
+    return len(part_files(out / "games"))
 
 
 def wait_ready(out: Path, gate: Gate, landed: int = 4) -> None:

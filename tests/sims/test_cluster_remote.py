@@ -61,8 +61,8 @@ def test_a_worker_that_sees_the_run_s_mark_writes_its_parts_itself(tmp_path):
     results, seconds = cluster.land_bundle(batches, name)
     assert [r.id for r in results] == [b.id for b in batches] and seconds > 0
     assert all(r.files is None for r in results)  # written, not sent back
-    assert sorted(p.name for p in (folder / "games").iterdir()) == [
-        f"part-{b.id}.parquet" for b in batches
+    assert sorted(p.name for p in (folder / "games" / "_parts").iterdir()) == [
+        f"part-{b.id}.arrows.lz4" for b in batches
     ]
     mark.remove()
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []
@@ -212,7 +212,7 @@ def test_a_lost_worker_s_batches_are_played_again_and_the_folder_is_a_local_run_
     by_parent: list[str] = []
 
     def land_files(folder, files):  # the parts the client writes (sent back by a worker)
-        by_parent.extend(n.split("part-")[1].removesuffix(".parquet") for n in files
+        by_parent.extend(n.split("part-")[1].removesuffix(".arrows.lz4") for n in files
                          if n.startswith("games/"))  # fmt: skip
         real_land_files(folder, files)
 

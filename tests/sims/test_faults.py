@@ -34,7 +34,7 @@ def test_a_full_disk_is_one_line_with_the_resume_command_and_leaves_no_temporary
     real = results._write_file
 
     def fills_up(path, data):  # half the games part of one batch, then no space left
-        if path.parent.name == "games" and part in path.name:
+        if path.parent.parent.name == "games" and part in path.name:
             real(path, data[: len(data) // 2])
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data)
@@ -64,7 +64,7 @@ def test_a_full_disk_while_compacting_is_one_line_and_keeps_every_part(
     study = tmp_path / "disk.toml"
     study.write_text(STUDY)
 
-    class NoSpace(pq.ParquetWriter):  # what the compaction writes with (parts: pq.write_table)
+    class NoSpace(pq.ParquetWriter):  # what the compaction writes with (parts are Arrow IPC)
         def write_table(self, table, *args, **kwargs):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -75,7 +75,7 @@ def test_a_full_disk_while_compacting_is_one_line_and_keeps_every_part(
     assert "Traceback" not in err and "No space left on device" in err, err
     assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # no temporary file
     assert not list(out.rglob(results.COMPACT))
-    assert len(list((out / "games").glob("part-*.parquet"))) == 8  # every batch's part
+    assert len(results.part_files(out / "games")) == 8  # every batch's part
     monkeypatch.undo()  # space freed
     assert simulate(study, out, "--resume") == 0
     assert simulate(study, tmp_path / "whole") == 0
@@ -86,8 +86,11 @@ def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_
     study = tmp_path / "old.toml"
     study.write_text(STUDY)
     assert simulate(study, tmp_path / "old", "--keep-parts") == 0  # as older versions left it
-    part = sorted((tmp_path / "old" / "games").glob("*.parquet"))[-1]
-    rows = pq.read_table(part).to_pylist()
+    games = tmp_path / "old" / "games"
+    batch, part = list(results.part_files(games).items())[-1]
+    rows = results.read_part(part).to_pylist()
+    part.unlink()  # older versions wrote Parquet parts beside the compact files
+    part = games / f"part-{batch}.parquet"
     for row in rows:  # as older versions wrote the batches in flight when the scheduler went
         row.update(failed=True, failure_seat=-1, failure_strategy="", failure_error=(
             "worker error: FutureCancelledError: land_batch-4f1 cancelled for reason: "

@@ -22,7 +22,10 @@ from sims.results import (
     TABLES,
     compact,
     done_batches,
+    encode_part,
     load_results,
+    part_files,
+    read_part,
     schema,
     table_chunks,
     tidy_compaction,
@@ -62,47 +65,78 @@ def compacted(tmp_path_factory, mixed):
     return folder
 
 
+def parts_of(folder, table):
+    return list(part_files(folder / table).values())
+
+
+def as_parquet_part(part, rows):
+    """Replace a part with a Parquet one where versions 1 to 3 wrote it."""
+    where = part.parent.parent
+    pq.write_table(rows, where / part.name.replace(".arrows.lz4", ".parquet"))
+    part.unlink()
+
+
 def test_every_part_of_a_table_has_the_tables_schema_even_empty_ones(mixed):
     for table in TABLES:
-        parts = sorted((mixed / table).glob("*.parquet"))
-        assert len(parts) == 3
+        parts = parts_of(mixed, table)
+        assert len(parts) == 3 and all(p.parent.name == "_parts" for p in parts)
         for part in parts:
-            assert pq.read_schema(part).equals(schema(table)), part
-    games = {
-        p.name: pq.read_table(p).column("failed").to_pylist() for p in (mixed / "games").iterdir()
-    }
+            assert read_part(part).schema.equals(schema(table)), part
+    games = {p.name: read_part(p).column("failed").to_pylist() for p in parts_of(mixed, "games")}
     (failed_only,) = [name for name, failed in games.items() if all(failed)]
-    empty = pq.read_table(mixed / "seats" / failed_only)
+    empty = read_part(mixed / "seats" / "_parts" / failed_only)
     assert empty.num_rows == 0 and empty.schema.names == schema("seats").names
+
+
+def table_read_whole(folder, table, kept_parts):
+    """A table folder as pyarrow reads it: a finished run's compact files, or the parts a
+    run kept (LZ4-compressed Arrow IPC streams, in the table's ``_parts`` folder)."""
+    if kept_parts:
+        return pa.concat_tables(read_part(p) for p in parts_of(folder, table))
+    return ds.dataset(folder / table, format="parquet").to_table()
 
 
 @pytest.mark.parametrize("folder", ["mixed", "compacted"])
 def test_each_table_folder_reads_whole_with_pandas_and_pyarrow(request, folder):
     mixed = request.getfixturevalue(folder)
-    seats = pd.read_parquet(mixed / "seats")
+    kept_parts = folder == "mixed"
+    seats = table_read_whole(mixed, "seats", kept_parts).to_pandas()
     assert str(seats["round2_points"].dtype) == "Int16"  # nullable int, not float
     assert seats["round2_points"].isna().any() and seats["round2_points"].notna().any()
     assert str(seats["strategy"].dtype) == "category" and str(seats["rank"].dtype) == "int8"
-    destinations = pd.read_parquet(mixed / "destinations")
+    destinations = table_read_whole(mixed, "destinations", kept_parts).to_pandas()
     assert str(destinations["reached_round"].dtype) == "Int8"
-    games = pd.read_parquet(mixed / "games")
+    games = table_read_whole(mixed, "games", kept_parts).to_pandas()
     assert games["failed"].sum() == 2 and len(games) == 2 + 24 + 2
     for table in TABLES:
-        whole = ds.dataset(mixed / table, format="parquet").to_table()
+        whole = table_read_whole(mixed, table, kept_parts)
         assert whole.schema.names == schema(table).names
+        if not kept_parts:
+            plain = pd.read_parquet(mixed / table)
+            pd.testing.assert_frame_equal(plain, whole.to_pandas())
     results = load_results(mixed)  # the wide types, whatever the files hold
     assert str(results.seats["round2_points"].dtype) == "Int64"
     assert results.seats["rank"].dtype == np.int64 and results.seats["strategy"].dtype != "category"
     assert len(results.seats) == 2 * 2 + 24 * 4
 
 
-@pytest.mark.parametrize("folder", ["mixed", "compacted"])
-def test_each_table_folder_reads_whole_with_duckdb(request, folder):
+def test_each_table_folder_reads_whole_with_duckdb(compacted):
     duckdb = pytest.importorskip("duckdb")
-    mixed = request.getfixturevalue(folder)
     for table in TABLES:
-        query = f"select count(*) from read_parquet('{mixed}/{table}/*.parquet')"
-        assert duckdb.sql(query).fetchall()[0][0] == len(pd.read_parquet(mixed / table))
+        query = f"select count(*) from read_parquet('{compacted}/{table}/*.parquet')"
+        assert duckdb.sql(query).fetchall()[0][0] == len(pd.read_parquet(compacted / table))
+
+
+def test_pandas_skips_the_parts_of_a_table_being_compacted(tmp_path, compacted):
+    """A table folder that holds parts beside its compact files (a run still playing, or
+    one stopped) reads as its compact files: the parts' folder is skipped."""
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    (folder / "games" / "_parts").mkdir()
+    (folder / "games" / "_parts" / "part-x.arrows.lz4").write_bytes(encode_part(
+        pd.read_parquet(compacted / "games").pipe(pa.Table.from_pandas, preserve_index=False)
+    ))  # fmt: skip
+    assert len(pd.read_parquet(folder / "games")) == len(pd.read_parquet(compacted / "games"))
 
 
 def test_the_rows_of_a_game_match_the_schemas_exactly():
@@ -117,8 +151,8 @@ def test_the_rows_of_a_game_match_the_schemas_exactly():
     assert list(outcome.destinations[0]) == schema("destinations").names
 
 
-def test_a_value_that_does_not_fit_is_one_clear_results_error(tmp_path, mixed):
-    row = pd.read_parquet(mixed / "seats").iloc[0].to_dict()
+def test_a_value_that_does_not_fit_is_one_clear_results_error(tmp_path, compacted):
+    row = pd.read_parquet(compacted / "seats").iloc[0].to_dict()
     row = {k: (None if pd.isna(v) else v) for k, v in row.items()}
     row["score"] = 10**20
     with pytest.raises(ResultsError, match="a seats row does not fit the results schema"):
@@ -166,7 +200,7 @@ def test_resume_refuses_results_made_with_other_data_rules_or_code(tmp_path, key
     else:
         manifest["fingerprint"][key] = value
     (folder / MANIFEST).write_text(json.dumps(manifest))
-    os.remove(next((folder / "games").glob("*.parquet")))
+    os.remove(parts_of(folder, "games")[0])
     with pytest.raises(ResultsError, match=f"cannot resume: {message}"):
         run(study, workers=1, out=folder, progress=False, resume=True)
 
@@ -175,7 +209,7 @@ def test_resume_with_the_same_fingerprint_goes_on(tmp_path):
     study = mixed_study(lineups=[["planner", "random"]], players=[2], batch_size=1)
     folder = tmp_path / "r"
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
-    os.remove(next((folder / "games").glob("*.parquet")))
+    os.remove(parts_of(folder, "games")[0])
     summary = run(study, workers=1, out=folder, progress=False, resume=True)
     assert summary.games_played == 1 and summary.games_skipped == 1
 
@@ -222,9 +256,9 @@ def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
     folder = tmp_path / "old"
     run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
         progress=False, keep_parts=True)  # fmt: skip
-    part = next((folder / "seats").glob("*.parquet"))
-    legacy = pq.read_table(part).to_pylist()
-    pq.write_table(pa.Table.from_pylist(legacy), part)  # round2_points typed null
+    part = parts_of(folder, "seats")[0]
+    legacy = read_part(part).to_pylist()
+    as_parquet_part(part, pa.Table.from_pylist(legacy))  # round2_points typed null
     assert load_results(folder).seats["round2_points"].isna().all()
 
 
@@ -255,8 +289,8 @@ def test_a_part_missing_a_column_or_a_manifest_without_a_study_is_one_line(tmp_p
     folder = tmp_path / "r"
     run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
         progress=False, keep_parts=True)  # fmt: skip
-    part = next((folder / "seats").glob("*.parquet"))
-    pq.write_table(pq.read_table(part).drop_columns(["score"]), part)
+    part = parts_of(folder, "seats")[0]
+    part.write_bytes(encode_part(read_part(part).drop_columns(["score"])))
     with pytest.raises(ResultsError, match="not a seats part: no column score"):
         load_results(folder)
     manifest = json.loads((folder / MANIFEST).read_text())
@@ -280,7 +314,7 @@ def test_one_pass_and_part_by_part_reads_give_the_same_frames(mixed):
     from sims.results import _read_one_by_one, _read_whole, _sorted
 
     for table in TABLES:
-        parts = sorted((mixed / table).glob("part-*.parquet"))
+        parts = parts_of(mixed, table)
         target = schema(table)
         whole = _sorted(_read_whole(target, parts).to_pandas()).reset_index(drop=True)
         one_by_one = _read_one_by_one(table, target, parts).to_pandas()
@@ -314,8 +348,8 @@ def test_rows_of_a_batch_whose_games_part_is_missing_are_left_out(tmp_path):
                         batch_size=2)  # fmt: skip
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
     whole = load_results(folder)
-    lost = sorted((folder / "games").glob("part-*.parquet"))[1]
-    lost_rows = pq.read_table(lost, columns=["cell", "game_index"]).to_pydict()
+    lost = parts_of(folder, "games")[1]
+    lost_rows = read_part(lost).select(["cell", "game_index"]).to_pydict()
     gone = set(zip(lost_rows["cell"], lost_rows["game_index"], strict=True))
     lost.unlink()
     results = load_results(folder)
@@ -428,9 +462,20 @@ def test_results_of_schema_version_1_still_load_but_never_resume(tmp_path, mixed
     folder = as_version(mixed, tmp_path / "old", 1)
     for table in TABLES:  # version 1 wrote int64 and plain strings
         old = wide_schema(table)
-        for part in (folder / table).glob("part-*.parquet"):
-            pq.write_table(pq.read_table(part).cast(old), part)
+        for part in parts_of(folder, table):
+            as_parquet_part(part, read_part(part).cast(old))
     assert_old_folder_loads_and_never_resumes(mixed, folder, 1)
+
+
+def test_parquet_parts_of_schema_version_3_still_load_but_never_resume(tmp_path, mixed):
+    """Version 3 wrote its parts in Parquet, beside the compact files."""
+    folder = as_version(mixed, tmp_path / "v3", 3)
+    for table in TABLES:
+        for part in parts_of(folder, table):
+            as_parquet_part(part, read_part(part))
+        assert not list((folder / table / "_parts").iterdir())
+    assert len(done_batches(folder)) == 3
+    assert_old_folder_loads_and_never_resumes(mixed, folder, 3)
 
 
 def test_results_of_schema_version_2_still_load_but_never_resume(tmp_path, compacted):
@@ -479,7 +524,7 @@ def test_a_lazy_load_leaves_out_what_an_eager_one_does(tmp_path):
     study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
                         batch_size=2)  # fmt: skip
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
-    sorted((folder / "games").glob("part-*.parquet"))[1].unlink()
+    parts_of(folder, "games")[1].unlink()
     eager, lazy = load_results(folder), load_results(folder, destinations=False)
     pd.testing.assert_frame_equal(lazy.destinations, eager.destinations, check_exact=True)
 
