@@ -639,7 +639,8 @@ def _cell_rows(where: Path, table: str, ids: list[str]) -> pa.Table:
     parts = [where / part_name(i) for i in ids]  # this version's: only its runs compact
     arrow = pa.concat_tables([_read_part(table, p) for p in parts if p.exists()])
     keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
-    return arrow.take(np.lexsort([arrow[k].to_numpy() for k in keys[::-1]]))
+    order = _key_order([arrow[k].to_numpy() for k in keys])
+    return arrow if order is None else arrow.take(order)
 
 
 class Compaction:
@@ -1224,16 +1225,24 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
         else:
             codes, _ = pd.factorize(column, sort=True, use_na_sentinel=False)
             columns.append(codes)
+    order = _key_order(columns)
+    return frame if order is None else frame.take(order)
+
+
+def _key_order(columns: list[np.ndarray]) -> np.ndarray | None:
+    """The stable order of rows by integer key ``columns`` (the first the most significant);
+    None when they are in order already (as a compact file's rows, and a batch's games and
+    seats rows, are), so nothing is copied."""
     # one integer key when the keys' ranges fit in 63 bits (always, for real studies)
-    composite = np.zeros(len(frame), dtype=np.int64)
+    composite = np.zeros(len(columns[0]) if columns else 0, dtype=np.int64)
     room = 1
     for values in columns:
         low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
         span = high - low + 1
         room *= span
         if room >= 2**63:
-            return frame.take(np.lexsort(columns[::-1]))
+            return np.lexsort(columns[::-1])
         composite = composite * span + (values.astype(np.int64) - low)
     if len(composite) < 2 or bool((composite[1:] >= composite[:-1]).all()):
-        return frame  # in order already, as a compact file is: no copy
-    return frame.take(np.argsort(composite, kind="stable"))
+        return None
+    return np.argsort(composite, kind="stable")

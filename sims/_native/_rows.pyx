@@ -150,15 +150,24 @@ cdef inline int64_t float_slot(double value) noexcept:
     return slot
 
 
-cdef int put_base(Columns table, int64_t* row, tuple base) except -1:
-    """The columns every row starts with (``_BASE``): study, cell, variant as text."""
-    row[0] = table.text(0, base[0])
-    row[1] = table.text(1, base[1])
-    row[2] = table.text(2, base[2])
-    row[3] = base[3]
-    row[4] = base[4]
-    row[5] = base[5]
+cdef enum:
+    BASE_SLOTS = 6  # len(_BASE)
+
+
+cdef int base_slots(Columns table, tuple base, int64_t* slots) except -1:
+    """The slots every row of ``table`` starts with (``_BASE``): study, cell, variant as
+    text codes; worked out once per game and table, copied into each of its rows."""
+    slots[0] = table.text(0, base[0])
+    slots[1] = table.text(1, base[1])
+    slots[2] = table.text(2, base[2])
+    slots[3] = base[3]
+    slots[4] = base[4]
+    slots[5] = base[5]
     return 0
+
+
+cdef inline void put_base(int64_t* row, const int64_t* slots) noexcept:
+    memcpy(row, slots, BASE_SLOTS * sizeof(int64_t))
 
 
 cdef object _names_of = None  # the catalogue whose big-city names _names holds (kept alive)
@@ -246,6 +255,8 @@ cdef int write_rows(
     cdef int dest, points, offered_turn, offered_round
     cdef bint kept, reached
     cdef int64_t* row
+    cdef int64_t base_row[BASE_SLOTS]
+    cdef bint based = False
     cdef tuple offer
     n_won = scored(state, sc, won, total)
     for seat in range(players):
@@ -256,7 +267,8 @@ cdef int write_rows(
     winners = [won[i] for i in range(n_won)]
 
     row = games.new_row()
-    put_base(games, row, base)
+    base_slots(games, base, base_row)
+    put_base(row, base_row)
     row[6] = games.text(6, "|".join(labels))
     row[7] = games.text(7, "|".join([str(w) for w in winners]))
     row[8] = games.text(8, "|".join([labels[w] for w in winners]))
@@ -272,6 +284,7 @@ cdef int write_rows(
 
     names = big_city_names(state.game.catalogue)
     share = 1.0 / n_won
+    base_slots(seats, base, base_row)
     for seat in range(players):
         seat_code[seat] = seats.text(7, labels[seat])
     for seat in range(players):
@@ -284,7 +297,7 @@ cdef int write_rows(
             circulation += s.circulation[seat][k]
         big = [names[b] for b in range(cat.n_big) if sc[seat].big[b]]
         row = seats.new_row()
-        put_base(seats, row, base)
+        put_base(row, base_row)
         row[6] = seat
         row[7] = seat_code[seat]
         row[8] = total[seat]
@@ -319,8 +332,11 @@ cdef int write_rows(
                 if s.reached[seat][i] == dest:
                     reached = True
                     break
+        if not based:  # with the first offer: no text enters a dictionary without a row
+            base_slots(destinations, base, base_row)
+            based = True
         row = destinations.new_row()
-        put_base(destinations, row, base)
+        put_base(row, base_row)
         row[6] = seat
         row[7] = dest
         row[8] = offered_turn
