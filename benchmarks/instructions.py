@@ -49,6 +49,25 @@ for batch in plan_batches(study):  # one batch: its games' rows, then its Parque
     encode_parts(result.id, batch_tables(result.id, result.tables))
 """
 
+LADDER = """
+import sys, tempfile
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from sims.batch import plan_batches, run_batch
+from sims.results import batch_tables, compact, encode_parts, land_files, write_manifest
+from sims.study import load_study, quick_study
+study = quick_study(load_study("strategy-ladder"), games=int(sys.argv[2]), out="unused")
+with tempfile.TemporaryDirectory() as folder:
+    write_manifest(Path(folder), study.to_dict(), {})
+    for batch in plan_batches(study):  # a worker's work: play, rows, parts
+        result = run_batch(batch)
+        files = encode_parts(result.id, batch_tables(result.id, result.tables))
+        if sys.argv[3] == "compact":
+            land_files(Path(folder), files)
+    if sys.argv[3] == "compact":  # and the parent's: the parts merged into compact files
+        compact(Path(folder))
+"""
+
 RANDOM = """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -59,7 +78,10 @@ for seed in range(int(sys.argv[2])):  # native random play, 2 players, Game() co
 """
 
 
-def instructions(source: Path, games: int, clock: bool, engine: str, random: bool = False) -> int:
+def instructions(
+    source: Path, games: int, clock: bool, engine: str, random: bool = False, ladder: str = ""
+) -> int:
+    script = LADDER if ladder else RANDOM if random else PLAY
     result = subprocess.run(
         [
             "valgrind",
@@ -67,10 +89,10 @@ def instructions(source: Path, games: int, clock: bool, engine: str, random: boo
             "--callgrind-out-file=/dev/null",
             sys.executable,
             "-c",
-            RANDOM if random else PLAY,
+            script,
             str(source),
             str(games),
-            "clock" if clock else "none",
+            ladder or ("clock" if clock else "none"),
         ],
         capture_output=True,
         text=True,
@@ -89,7 +111,22 @@ def main() -> None:
     parser.add_argument("--no-clock", action="store_true")
     parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--random", action="store_true", help="native random play instead")
+    parser.add_argument(
+        "--ladder", type=int, nargs=2, metavar=("FEW", "MORE"),
+        help="the strategy ladder's mix instead, FEW then MORE games a cell: a worker's "
+        "instructions per game, then with the parts landed and compacted",
+    )  # fmt: skip
     args = parser.parse_args()
+
+    if args.ladder:
+        few, more = args.ladder
+        games = (more - few) * CELLS
+        for step in ("play", "compact"):
+            count = instructions(args.source, more, True, "native", ladder=step)
+            count -= instructions(args.source, few, True, "native", ladder=step)
+            print(f"{args.source} [native, ladder, {step}]: {count / games / 1e3:.0f} k "
+                  f"instructions per game ({games:,} games)")  # fmt: skip
+        return
 
     def per_game(clock: bool, engine: str, random: bool = False) -> float:
         """Imports, set-up and the warm games; then those and the games counted."""
@@ -114,6 +151,9 @@ def main() -> None:
         )
     if len(counts) == 2:
         print(f"python/native: {counts['python'] / counts['native']:.1f}x fewer instructions")
+
+
+CELLS = 91  # the strategy ladder's cells
 
 
 def _native_built(source: Path) -> bool:
