@@ -3,13 +3,13 @@ for before/after comparisons on a noisy machine (wall-clock rates here swing by 
 the Python engine and, where it is built, the native core (``CARDGAME_ENGINE``).
 
 Run: python benchmarks/instructions.py [--games 300] [--warm 3] [--no-clock] [--source DIR]
-[--engine native] [--random]
+[--engine native] [--random] [--ladder FEW MORE]
 (DIR: a checkout to measure, e.g. a `git worktree` of the commit to compare against.) The
 count per game is that of games ``warm`` to ``warm + games - 1`` (two runs subtracted): the
 first games' one-time costs (lazy imports, a worker's caches) are left out, as a worker pays
 them once for thousands of games.
 
-The games are played as a study plays them: one batch, its rows, its Parquet parts.
+The games are played as a study plays them: one batch, its rows, its parts.
 
 Measured 2026-11-27 (counts do not depend on the load): native, 2-player planner games with
 the clock, 30 counted after 3 warm ones: 1.37 M instructions a game on main at 957dfb4
@@ -21,6 +21,13 @@ twins copied per game, ``Game()``'s facts kept and the seed hashed in C. Goal: a
 random play, 332 k and 279 k instructions a game (1,000 games after 200 warm); with the
 default count, 304 k at 002000e, 265 k at 46547f5 and 223 k with R16's new budgets, the
 offers' keeps listed once and MT19937's constants folded.
+
+``--ladder FEW MORE``: the strategy ladder's mix through a worker's path (every cell's batch
+played, its rows and parts), then with the parts landed and compacted; per game, the count
+at MORE games a cell less that at FEW (each batch's own costs left out). 2026-11-27, ``2 6``:
+a worker 151 k at 22cf9a6 (Parquet parts), 105 k with the parts as LZ4-compressed Arrow IPC
+streams and each game's base columns worked out once per table; with the compaction, 162 k
+and 128 k.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from sims.study import from_dict
 games = int(sys.argv[2])  # games 0 to games - 1: the same games in both runs
 study = from_dict({"name": "b", "seed": 1, "players": [2], "lineups": [["planner", "planner"]],
                    "games_per_cell": games, "batch_size": games}, "bench")
-for batch in plan_batches(study):  # one batch: its games' rows, then its Parquet parts
+for batch in plan_batches(study):  # one batch: its games' rows, then its parts
     if sys.argv[3] == "none":
         batch = replace(batch, clock=None)
     result = run_batch(batch)

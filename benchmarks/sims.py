@@ -15,7 +15,9 @@ C state into columns (no dict per row, no ``from_pylist``), ``--worker-vs`` a tr
 3.60x on the 2-core machine (``--ladder 200 --rounds 3``: 1,198 against 4,307 games/s), 2.96x
 and 3.66x on a 16-core one (``--ladder 100``, 3 and 5 rounds). What is left of a worker's time:
 the native game about 45%, Python per game (specs, twins, ``Game``) about 20%, the Parquet
-parts about 20%, the columns to Arrow about 5-10%.
+parts about 20%, the columns to Arrow about 5-10%. With the parts as LZ4-compressed Arrow IPC
+streams and each game's base columns worked out once (2026-11-27, against 22cf9a6, ``--ladder
+300 --rounds 3``): 1.31x (4,244 against 5,561 games/s); docs/scaling.md has the whole runs.
 """
 
 from __future__ import annotations
