@@ -589,13 +589,18 @@ def _seat_rows(spec: GameSpec, state: GameState) -> list[dict[str, Any]]:
     return rows
 
 
+def _offer_key(offer: dict[str, Any]) -> tuple[int, int, int]:
+    return offer["seat"], offer["offered_turn"], offer["destination_id"]
+
+
 def _destination_rows(
     spec: GameSpec, state: GameState, offers: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     catalogue = state.game.catalogue
     base = _base(spec)
     rows = []
-    for offer in offers:
+    # in the table's key order (results.SORT_KEYS), as the native core writes them
+    for offer in sorted(offers, key=_offer_key):
         dest = catalogue.destination(offer["destination_id"])
         seat = offer["seat"]
         reached_round = state.reached_round.get(dest.id) if offer["kept"] else None

@@ -13,7 +13,7 @@ dict rows, so the Parquet files stay byte for byte the same (tests/sims/test_nat
 """
 
 from libc.stdint cimport int64_t, INT64_MIN
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
@@ -252,12 +252,11 @@ cdef int write_rows(
     cdef bint is_winner[MAX_SEATS]
     cdef int64_t seat_code[MAX_SEATS]
     cdef int players = s.players, n_won, seat, i, b, k, rank, hand, circulation, steals = 0
-    cdef int dest, points, offered_turn, offered_round
-    cdef bint kept, reached
     cdef int64_t* row
     cdef int64_t base_row[BASE_SLOTS]
     cdef bint based = False
-    cdef tuple offer
+    cdef Py_ssize_t n_offers = len(offers), o
+    cdef Py_ssize_t* order
     n_won = scored(state, sc, won, total)
     for seat in range(players):
         is_winner[seat] = False
@@ -322,32 +321,81 @@ cdef int write_rows(
 
     for seat in range(players):
         seat_code[seat] = -1  # a label enters the dictionary with its seat's first offer
-    for offer in offers:
-        seat, dest, offered_turn, offered_round, kept = offer
-        points = cat.dest[dest].points
-        # GameState.reached_round names a destination some seat reached, in a round played
-        reached = False
-        if kept and 1 <= s.reached_round[dest] <= s.round:
-            for i in range(s.reached_n[seat]):
-                if s.reached[seat][i] == dest:
-                    reached = True
-                    break
-        if not based:  # with the first offer: no text enters a dictionary without a row
-            base_slots(destinations, base, base_row)
-            based = True
-        row = destinations.new_row()
-        put_base(row, base_row)
-        row[6] = seat
-        row[7] = dest
-        row[8] = offered_turn
-        row[9] = offered_round
-        row[10] = kept
-        if seat_code[seat] < 0:
-            seat_code[seat] = destinations.text(11, labels[seat])
-        row[11] = seat_code[seat]
-        row[12] = points
-        row[13] = cat.dest[dest].ncolours
-        row[14] = reached
-        row[15] = s.reached_round[dest] if reached else INT64_MIN
-        row[16] = (points if reached else -points) if kept else 0
+    order = <Py_ssize_t*>malloc((n_offers + 1) * sizeof(Py_ssize_t))
+    if order == NULL:
+        raise MemoryError()
+    try:
+        key_order(offers, order, n_offers)
+        for o in range(n_offers):
+            write_offer(destinations, <tuple>offers[order[o]], s, cat, base, base_row, &based,
+                        labels, seat_code)
+    finally:
+        free(order)
+    return 0
+
+
+cdef int key_order(list offers, Py_ssize_t* order, Py_ssize_t n) except -1:
+    """The offers in the destinations table's key order within a game (seat, turn offered,
+    destination id: ``sims.results.SORT_KEYS``), so the compaction finds a batch's rows
+    sorted and copies nothing; insertion sort, the offers being few and nearly sorted."""
+    cdef int64_t* keys = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+    cdef Py_ssize_t i, j, moving
+    cdef int64_t key
+    cdef tuple offer
+    if keys == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            offer = <tuple>offers[i]
+            # seat < 2**15, turn < 2**32, destination id < 2**16: one ordered number
+            keys[i] = ((<int64_t>offer[0]) << 48) | ((<int64_t>offer[2]) << 16) | offer[1]
+            order[i] = i
+        for i in range(1, n):
+            moving = order[i]
+            key = keys[moving]
+            j = i
+            while j > 0 and keys[order[j - 1]] > key:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = moving
+    finally:
+        free(keys)
+    return 0
+
+
+cdef int write_offer(
+    Columns destinations, tuple offer, CState* s, CCatalogue* cat, tuple base,
+    int64_t* base_row, bint* based, list labels, int64_t* seat_code,
+) except -1:
+    """One destination row: an offered card, whether it was kept and reached."""
+    cdef int seat, dest, offered_turn, offered_round, points, i
+    cdef bint kept, reached
+    cdef int64_t* row
+    seat, dest, offered_turn, offered_round, kept = offer
+    points = cat.dest[dest].points
+    # GameState.reached_round names a destination some seat reached, in a round played
+    reached = False
+    if kept and 1 <= s.reached_round[dest] <= s.round:
+        for i in range(s.reached_n[seat]):
+            if s.reached[seat][i] == dest:
+                reached = True
+                break
+    if not based[0]:  # with the first offer: no text enters a dictionary without a row
+        base_slots(destinations, base, base_row)
+        based[0] = True
+    row = destinations.new_row()
+    put_base(row, base_row)
+    row[6] = seat
+    row[7] = dest
+    row[8] = offered_turn
+    row[9] = offered_round
+    row[10] = kept
+    if seat_code[seat] < 0:
+        seat_code[seat] = destinations.text(11, labels[seat])
+    row[11] = seat_code[seat]
+    row[12] = points
+    row[13] = cat.dest[dest].ncolours
+    row[14] = reached
+    row[15] = s.reached_round[dest] if reached else INT64_MIN
+    row[16] = (points if reached else -points) if kept else 0
     return 0

@@ -262,6 +262,20 @@ def test_native_columns_and_dict_rows_in_one_batch_give_the_python_engines_bytes
     assert typed(tables["seats"].rows()) == typed(python_rows["seats"])
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_batchs_destination_rows_come_in_the_tables_key_order_on_both_engines(players):
+    """Each game's destination rows in key order (seat, turn offered, ticket) on either
+    engine: a compaction finds a batch's rows sorted and copies nothing."""
+    from sims.results import SORT_KEYS, _key_order, arrow_rows
+
+    tables, python_rows = batch_of_both_paths(players, 14)
+    native = tables["destinations"].arrow("b")
+    python = arrow_rows("destinations", "b", python_rows["destinations"])
+    for rows in (native, python):
+        keys = [rows[k].to_numpy() for k in SORT_KEYS if k != "cell"]
+        assert rows.num_rows > 14 * players * 3 and _key_order(keys) is None
+
+
 def test_a_batch_result_with_native_columns_survives_pickling():
     """A batch replayed game by game in other processes sends its rows back pickled."""
     import pickle
