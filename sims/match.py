@@ -336,14 +336,17 @@ class _NativeLoop:
 
 
 _loop: list[_NativeLoop | None] = []
+_engines: list[Any] = []  # cardgame._native, imported once (asked for once a game)
 
 
 def native_loop() -> _NativeLoop | None:
     """The native decision loop when the core is built and in use (``CARDGAME_ENGINE``),
     else None."""
-    from cardgame import _native
+    if not _engines:
+        from cardgame import _native
 
-    if _native.ENGINE != "native":
+        _engines.append(_native)
+    if _engines[0].ENGINE != "native":
         return None
     if not _loop:
         try:
