@@ -578,7 +578,10 @@ class _CompactWriter:
     def _flush(self, group: int) -> None:
         out = self._open()
         try:
-            out.write_table(pa.concat_tables(self.buffer), row_group_size=group)
+            # one dictionary per text column, not one per part: the writer then encodes the
+            # codes as they are, where parts' differing dictionaries made it re-hash every text
+            rows = pa.concat_tables(self.buffer).unify_dictionaries()
+            out.write_table(rows, row_group_size=group)
         except OSError as exc:
             raise self._failed(exc) from None
         self.buffer, self.rows = [], 0
