@@ -470,20 +470,18 @@ def compact(folder: Path) -> bool:
     interrupted compaction loses nothing (``tidy_compaction``). Returns whether there was
     anything to merge."""
     tidy_compaction(folder)
-    parts = _part_ids(folder / "games")
-    if not parts:
+    found = part_files(folder / "games")  # by batch, sorted
+    if not found:
         return False
     if _compact_ids(folder / "games"):
         raise ResultsError(
             f"{folder}: holds a compacted table and parts it does not hold; "
             "load it with load_results, or run the study again into another --out"
         )
-    batches = sorted(parts)
+    batches = list(found)
     cells: dict[str, list[str]] = {}  # a batch id starts with its cell's number: c0007-g0000048
     for batch in batches:
         cells.setdefault(batch.split("-")[0], []).append(batch)
-    games = folder / "games"
-    found = part_files(games)
     first = [_read_part("games", found[ids[0]]) for ids in cells.values()]
     named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
