@@ -254,7 +254,6 @@ cdef int write_rows(
     cdef int players = s.players, n_won, seat, i, b, k, rank, hand, circulation, steals = 0
     cdef int64_t* row
     cdef int64_t base_row[BASE_SLOTS]
-    cdef bint based = False
     cdef Py_ssize_t n_offers = len(offers), o
     cdef Py_ssize_t* order
     n_won = scored(state, sc, won, total)
@@ -321,14 +320,16 @@ cdef int write_rows(
 
     for seat in range(players):
         seat_code[seat] = -1  # a label enters the dictionary with its seat's first offer
+    if n_offers:  # no text enters a dictionary without a row
+        base_slots(destinations, base, base_row)
     order = <Py_ssize_t*>malloc((n_offers + 1) * sizeof(Py_ssize_t))
     if order == NULL:
         raise MemoryError()
     try:
         key_order(offers, order, n_offers)
         for o in range(n_offers):
-            write_offer(destinations, <tuple>offers[order[o]], s, cat, base, base_row, &based,
-                        labels, seat_code)
+            write_offer(destinations, <tuple>offers[order[o]], s, cat, base_row, labels,
+                        seat_code)
     finally:
         free(order)
     return 0
@@ -364,8 +365,8 @@ cdef int key_order(list offers, Py_ssize_t* order, Py_ssize_t n) except -1:
 
 
 cdef int write_offer(
-    Columns destinations, tuple offer, CState* s, CCatalogue* cat, tuple base,
-    int64_t* base_row, bint* based, list labels, int64_t* seat_code,
+    Columns destinations, tuple offer, CState* s, CCatalogue* cat, const int64_t* base_row,
+    list labels, int64_t* seat_code,
 ) except -1:
     """One destination row: an offered card, whether it was kept and reached."""
     cdef int seat, dest, offered_turn, offered_round, points, i
@@ -380,9 +381,6 @@ cdef int write_offer(
             if s.reached[seat][i] == dest:
                 reached = True
                 break
-    if not based[0]:  # with the first offer: no text enters a dictionary without a row
-        base_slots(destinations, base, base_row)
-        based[0] = True
     row = destinations.new_row()
     put_base(row, base_row)
     row[6] = seat
