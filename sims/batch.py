@@ -13,11 +13,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgame import Game
+
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
-from .match import GameOutcome, GameSpec, crashed_game, play_game
+from .guest import is_guest
+from .match import (
+    GameOutcome,
+    GameSpec,
+    crashed_game,
+    native_failure,
+    native_loop,
+    play_game,
+    seat_stream_seed,
+)
 from .results import batch_tables, encode_parts, land_files
-from .rows import TableRows
+from .rows import NATIVE_TABLES, TableRows
 from .seeding import deal_key, deal_number, game_seed, stream_seed
 from .study import Cell, Study
 
@@ -54,26 +65,33 @@ class Batch:
     def games(self) -> int:
         return self.stop - self.start
 
+    def seating(self, index: int, seed: int, seatings: list[tuple[str, ...]]) -> tuple[str, ...]:
+        """Game ``index``'s seat order (labels): rotated, or drawn from its seed."""
+        if self.rotation == "permutations":
+            return seatings[index % len(seatings)]
+        return random.Random(stream_seed(seed, "seating")).choice(seatings)
+
     def specs(self) -> Iterator[GameSpec]:
         seatings = self.cell.seatings()
         for index in range(self.start, self.stop):
-            seed = self.seed(index, len(seatings))
-            if self.rotation == "permutations":
-                order = seatings[index % len(seatings)]
-            else:
-                order = random.Random(stream_seed(seed, "seating")).choice(seatings)
-            yield GameSpec(
-                study=self.study,
-                cell=self.cell.key,
-                variant=self.cell.variant,
-                rules=self.cell.rules,
-                players=self.cell.players,
-                seats=tuple(self.seats[label] for label in order),
-                index=index,
-                seed=seed,
-                isolation=self.isolation,
-                catalogue=self.cell.catalogue,
-            )
+            yield self.spec(index, seatings)
+
+    def spec(self, index: int, seatings: list[tuple[str, ...]]) -> GameSpec:
+        """Game ``index``'s spec (``seatings``: the cell's, listed once per batch)."""
+        seed = self.seed(index, len(seatings))
+        order = self.seating(index, seed, seatings)
+        return GameSpec(
+            study=self.study,
+            cell=self.cell.key,
+            variant=self.cell.variant,
+            rules=self.cell.rules,
+            players=self.cell.players,
+            seats=tuple(self.seats[label] for label in order),
+            index=index,
+            seed=seed,
+            isolation=self.isolation,
+            catalogue=self.cell.catalogue,
+        )
 
 
 @dataclass
@@ -121,6 +139,8 @@ class BatchResult:
 def run_batch(batch: Batch) -> BatchResult:
     """Play a batch (in a worker): tidy rows for the three tables."""
     result = BatchResult.empty(batch)
+    if _play_natively(batch, result):
+        return result
     for spec in batch.specs():
         try:
             outcome = play_game(
@@ -136,6 +156,65 @@ def run_batch(batch: Batch) -> BatchResult:
             outcome = crashed_game(spec, exc)
         result.add(outcome)
     return result
+
+
+def _play_natively(batch: Batch, result: BatchResult) -> bool:
+    """Play every game of a batch of built-in strategies on the native core, from the
+    batch's seeds straight into its columns, or return False having played none.
+
+    This is ``play_game``'s native path without a ``GameSpec``, an outcome or a twin
+    looked up per game: the same games, the same rows (tests/sims/test_batch_native.py).
+    A failed or crashed game takes ``play_game``'s failure rows. False when some game would
+    not be played natively: the Python engine asked for, records or quality rows wanted,
+    a strategy of one's own in a process of its own, a seat without a native twin, or no
+    native core."""
+    if batch.engine == "python" or batch.records or batch.quality:
+        return False
+    if batch.isolation == "process" and any(map(is_guest, batch.seats.values())):
+        return False  # a guest's module is never imported here
+    native = native_loop()
+    if native is None:
+        return False
+    made = {label: native.prototype(spec) for label, spec in batch.seats.items()}
+    twins = {label: twin for label, twin in made.items() if twin is not None}
+    if len(twins) < len(made):
+        return False
+    cell, clock, tables = batch.cell, batch.clock, result.tables
+    names = {label: spec.label for label, spec in batch.seats.items()}
+    seatings = cell.seatings()
+    columns: list[Any] | None = None
+    for index in range(batch.start, batch.stop):
+        seed = batch.seed(index, len(seatings))
+        order = batch.seating(index, seed, seatings)
+        labels = [names[label] for label in order]
+        try:
+            seats = []
+            for seat, label in enumerate(order):
+                prototype, seeded = twins[label]
+                seeds = (seat_stream_seed(seed, seat, labels[seat]),) if seeded else ()
+                seats.append(prototype.fresh(*seeds))
+            if cell.catalogue is None:
+                game = Game(cell.players, seed, cell.rules)
+            else:
+                game = Game(cell.players, seed, cell.rules, cell.catalogue)
+            start = native.NativeState.new(game, record=False)
+            timing = (clock, stream_seed(seed, "clock")) if clock is not None else None
+            played, offers, minutes, failed = native.play_native(
+                start, seats, timing, None, offer_rows=False
+            )
+            if failed is None:
+                if columns is None:
+                    columns = [tables[name].columns() for name in NATIVE_TABLES]
+                base = (batch.study, cell.key, cell.variant, cell.players, index, seed)
+                native.add_finished(*columns, played, base, labels, offers, minutes)
+                result.games += 1
+                continue
+            outcome = native_failure(batch.spec(index, seatings), played, minutes, failed)
+        except Exception as exc:  # never let one game take the worker down
+            outcome = crashed_game(batch.spec(index, seatings), exc)
+        result.add(outcome)
+        columns = None  # its dict rows came after the block: the next rows go to a new one
+    return True
 
 
 @dataclass

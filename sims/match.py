@@ -256,9 +256,7 @@ def _play_native(
         start, twins, clock, positions, offer_rows=record
     )
     if failed is not None:
-        seat, error = failed
-        failure = StrategyFailure(seat, _label(spec, seat), error)
-        return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
+        return native_failure(spec, played, minutes, failed)
     if record:
         return _finished(spec, played.to_state(), minutes, offers, record, positions)
     outcome = GameOutcome(game=None)
@@ -277,6 +275,16 @@ def _play_native(
         outcome.seats = rows["seats"].rows()
         outcome.destinations = rows["destinations"].rows()
     return outcome
+
+
+def native_failure(
+    spec: GameSpec, played: Any, minutes: float, failed: tuple[int, str]
+) -> GameOutcome:
+    """The failed-game row of a game the native loop stopped: ``failed`` is the seat and
+    error ``play_native`` named."""
+    seat, error = failed
+    failure = StrategyFailure(seat, _label(spec, seat), error)
+    return GameOutcome(game=game_row(spec, played.to_state(), minutes, failure))
 
 
 class _NativeLoop:
@@ -307,19 +315,24 @@ class _NativeLoop:
         """The native twin of the seat's strategy, or None: a class without a twin (a
         strategy of one's own is not even built here), or knobs the twin cannot hold. A
         random twin's RNG is seeded as ``seat_rng`` seeds the strategy's."""
-        seat_spec = spec.seats[seat]
-        try:
-            made = self.made[seat_spec]
-        except KeyError:
-            made = self.made[seat_spec] = self._make(seat_spec)
-        except TypeError:  # an unhashable knob value: no cache
-            made = self._make(seat_spec)
+        made = self.prototype(spec.seats[seat])
         if made is None:
             return None
         prototype, seeded = made
         if seeded:
             return prototype.fresh(seat_seed(spec, seat))
         return prototype.fresh()
+
+    def prototype(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
+        """The seat spec's twin, never played (``fresh`` copies it for a game), and whether
+        it reads its RNG; None when the strategy has no twin."""
+        try:
+            made = self.made[seat_spec]
+        except KeyError:
+            made = self.made[seat_spec] = self._make(seat_spec)
+        except TypeError:  # an unhashable knob value: no cache
+            made = self._make(seat_spec)
+        return made
 
     def _make(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
         """The twin of a newly built strategy of ``seat_spec`` (never played: each game
@@ -399,7 +412,12 @@ def seat_rng(spec: GameSpec, seat: int) -> random.Random:
 
 def seat_seed(spec: GameSpec, seat: int) -> str:
     """The seed of ``seat_rng``."""
-    return stream_seed(spec.seed, f"seat{seat}:{spec.seats[seat].label}")
+    return seat_stream_seed(spec.seed, seat, spec.seats[seat].label)
+
+
+def seat_stream_seed(game_seed: int, seat: int, label: str) -> str:
+    """``seat_seed`` from the game's seed and the seat's label."""
+    return stream_seed(game_seed, f"seat{seat}:{label}")
 
 
 def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:

@@ -174,20 +174,36 @@ def test_watch_stops_a_strategy_that_loops_forever(capsys):
     assert "seat 1" in err and "decision took over 0.2 s" in err and err.count("\n") == 1
 
 
-def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypatch):
+@pytest.mark.parametrize("engine", ["python", "auto"])
+def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypatch, engine):
+    """Game by game (``play_game``) or a batch played whole on the native core."""
     import sims.batch as batch_module
+    from sims.match import native_loop
     from sims.study import from_dict
 
-    study = from_dict({"players": [2], "pool": ["planner", "random"], "games_per_cell": 2})
-    calls = []
+    document = {"players": [2], "pool": ["planner", "random"], "games_per_cell": 2}
+    study = from_dict({**document, "engine": engine})
+    loop = native_loop()
+    if engine == "python":
 
-    def flaky(spec, *args):
-        calls.append(spec.index)
-        if spec.index == 0:
-            raise RuntimeError("engine bug")
-        return play_game(spec, *args)
+        def flaky(spec, *args):
+            if spec.index == 0:
+                raise RuntimeError("engine bug")
+            return play_game(spec, *args)
 
-    monkeypatch.setattr(batch_module, "play_game", flaky)
+        monkeypatch.setattr(batch_module, "play_game", flaky)
+    elif loop is None:
+        pytest.skip("the native core is not built")
+    else:
+        real, games = loop.play_native, []
+
+        def flaky_native(*args, **kwargs):
+            games.append(args)
+            if len(games) == 1:
+                raise RuntimeError("engine bug")
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(loop, "play_native", flaky_native)
     result = batch_module.run_batch(next(iter(batch_module.plan_batches(study))))  # a lazy plan
     games = result.tables["games"].rows()
     assert [g["failed"] for g in games] == [True, False]
