@@ -13,7 +13,7 @@ dict rows, so the Parquet files stay byte for byte the same (tests/sims/test_nat
 """
 
 from libc.stdint cimport int64_t, INT64_MIN
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
@@ -61,6 +61,8 @@ cdef class Columns:
     cdef int64_t* data
     cdef list dictionaries  # per column: its texts by code, or None
     cdef list codes         # per column: text -> code, or None
+    cdef Py_ssize_t* sizes  # per column: how many texts its dictionary holds
+    cdef Py_ssize_t* saved  # ``save``'s rows, then each column's size then
 
     def __cinit__(self, tuple names):
         self.names = names
@@ -69,9 +71,14 @@ cdef class Columns:
         self.data = NULL
         self.dictionaries = [None] * self.width
         self.codes = [None] * self.width
+        self.sizes = <Py_ssize_t*>calloc(2 * self.width + 1, sizeof(Py_ssize_t))
+        if self.sizes == NULL:
+            raise MemoryError()
+        self.saved = self.sizes + self.width
 
     def __dealloc__(self):
         free(self.data)
+        free(self.sizes)
 
     cdef int64_t* new_row(self) except NULL:
         """The slots of one more row (the block grows by half when full)."""
@@ -96,6 +103,7 @@ cdef class Columns:
         if code is None:
             code = codes[value] = len(codes)
             (<list>self.dictionaries[column]).append(value)
+            self.sizes[column] += 1
         return code
 
     def dictionary(self, Py_ssize_t column):
@@ -105,22 +113,41 @@ cdef class Columns:
 
     def mark(self):
         """Where the block stands: ``rollback`` returns to it."""
-        return self.rows, tuple(0 if d is None else len(d) for d in self.dictionaries)
+        return self.rows, tuple([self.sizes[column] for column in range(self.width)])
 
     def rollback(self, mark):
         """Forget the rows and texts added since ``mark``: a game that failed while its
         rows were written leaves nothing behind (its failure row takes their place)."""
         cdef Py_ssize_t column
         rows, sizes = mark
-        if not 0 <= rows <= self.rows:
+        if not 0 <= rows <= self.rows or len(sizes) != self.width:
             raise ValueError(f"no mark at {rows} rows in a block of {self.rows}")
-        self.rows = rows
         for column in range(self.width):
-            texts = self.dictionaries[column]
-            if texts is not None:
-                for value in texts[sizes[column]:]:
+            if not 0 <= sizes[column] <= self.sizes[column]:
+                raise ValueError(f"no mark at {sizes[column]} texts in column {column}")
+        self.saved[self.width] = rows
+        for column in range(self.width):
+            self.saved[column] = sizes[column]
+        self.restore()
+
+    cdef void save(self) noexcept:
+        """``mark`` in C, kept in the block: ``restore`` returns to it."""
+        memcpy(self.saved, self.sizes, self.width * sizeof(Py_ssize_t))
+        self.saved[self.width] = self.rows
+
+    cdef int restore(self) except -1:
+        """``rollback`` to where ``save`` left the block."""
+        cdef Py_ssize_t column, size
+        self.rows = self.saved[self.width]
+        for column in range(self.width):
+            size = self.saved[column]
+            if size < self.sizes[column]:
+                texts = <list>self.dictionaries[column]
+                for value in texts[size:]:
                     del self.codes[column][value]
-                del texts[sizes[column]:]
+                del texts[size:]
+                self.sizes[column] = size
+        return 0
 
     def slots(self):
         """The rows' slots as bytes, row after row."""
@@ -229,13 +256,15 @@ def add_finished(
         destinations.names != DESTINATION_COLUMNS
     ):
         raise ValueError("columns of other tables than games, seats, destinations")
-    marks = (games.mark(), seats.mark(), destinations.mark())
+    games.save()
+    seats.save()
+    destinations.save()
     try:
         write_rows(games, seats, destinations, state, base, list(labels), offers, minutes)
     except BaseException:
-        games.rollback(marks[0])
-        seats.rollback(marks[1])
-        destinations.rollback(marks[2])
+        games.restore()
+        seats.restore()
+        destinations.restore()
         raise
 
 
