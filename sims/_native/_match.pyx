@@ -9,6 +9,7 @@ sims/clock.py (``play_on_clock``) draw for draw, so minutes match to the last bi
 """
 
 from libc.math cimport exp, NAN
+from libc.stdlib cimport free, realloc
 
 from cardgame._native._core cimport (
     Act,
@@ -36,6 +37,14 @@ from cardgame._native._core cimport (
     mt_seed,
     mt_state,
     view_from_seatview,
+)
+from sims._native._offers cimport (
+    OFFER_DESTINATION,
+    OFFER_FIELDS,
+    OFFER_KEPT,
+    OFFER_ROUND,
+    OFFER_SEAT,
+    OFFER_TURN,
 )
 from sims._native._scripted cimport NativeStrategy, act_to_action
 from sims._native._standing cimport standing_rows
@@ -74,8 +83,9 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
     fail (the error text is the Python engine's; minutes are nan then, as there).
     ``positions``: a list that gets each seat's standing (sims/standing.py) after setup and
     after each turn, as ``sims.match.Positions`` notes them on the Python engine.
-    ``offer_rows`` False: each offer as a tuple ``(seat, destination_id, offered_turn,
-    offered_round, kept)`` instead of a dict, what ``_rows.finished_rows`` reads.
+    ``offer_rows`` False: the offers packed in bytes instead of dicts, ``OFFER_FIELDS``
+    C ints each (seat, destination_id, offered_turn, offered_round, kept): what
+    ``_rows.add_finished`` reads, with no Python object per offer.
     """
     cdef CState* s = &state.s
     cdef int players = s.players, seat, phase, i, turn, round_number, before_round
@@ -83,7 +93,11 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
     cdef Act act
     cdef NativeStrategy twin
     cdef list seats = list(twins)
-    cdef list offers = []
+    cdef object offers = []  # dicts, or (offer_rows False) the packed bytes
+    cdef int* packed = NULL  # offer_rows False: the offers, OFFER_FIELDS ints each
+    cdef int* grown
+    cdef int* row
+    cdef Py_ssize_t packed_n = 0, packed_capacity = 0
     cdef int offered[MAX_OFFER]
     cdef int offered_n, offered_turn, offered_round
     cdef bint timed = clock is not None
@@ -118,68 +132,83 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
     turn = s.turn
     cdef bint noting = positions is not None
     cdef int noted_turn = s.turn
-    while s.phase != PH_OVER:
-        seat = s.seat
-        phase = s.phase
-        if s.turn > MAX_TURNS:
-            failure = (seat, f"no end in sight: over {MAX_TURNS} turns")
-            break
-        fill_view(s, seat, &v)
-        twin = <NativeStrategy>seats[seat]
-        try:
-            twin.decide(&v, &state.cat, &act)
-        except Exception as exc:  # what play_game makes of a strategy that raises
-            failure = (seat, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
-            break
-        if not is_legal(&v, &act):
-            error = _illegal(state, act_to_action(&act, &v))
-            if error is not None:
-                failure = (seat, error)
+    try:
+        while s.phase != PH_OVER:
+            seat = s.seat
+            phase = s.phase
+            if s.turn > MAX_TURNS:
+                failure = (seat, f"no end in sight: over {MAX_TURNS} turns")
                 break
-        if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
-            offered_n = s.offer_n[seat]
-            for i in range(offered_n):
-                offered[i] = s.offers[seat][i]
-            offered_turn, offered_round = s.turn, s.round
-        state.apply_act(&act)
-        if noting and (s.turn != noted_turn or s.phase == PH_OVER):
-            noted_turn = s.turn
-            positions.append(standing_rows(s, &state.cat))
-        if (phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN) and not offer_rows:
-            for i in range(offered_n):
-                offers.append(
-                    (seat, offered[i], offered_turn, offered_round, bool((act.a >> i) & 1))
-                )
-        elif phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
-            for i in range(offered_n):
-                offers.append(
-                    {
-                        "seat": seat,
-                        "destination_id": offered[i],
-                        "offered_turn": offered_turn,
-                        "offered_round": offered_round,
-                        "kept": bool((act.a >> i) & 1),
-                    }
-                )
-        if not timed:
-            continue
-        # clock.play_on_clock: a turn's decisions add their means; one draw per turn block
-        if phase == PH_TURN:
-            mean += turn_mean(means, &act)
-        elif phase == PH_SECOND_PICK:
-            mean += draw_second
-        elif phase == PH_KEEP_DRAWN:
-            mean += keep_destinations
-        else:
-            mean += setup_keep
-        if s.turn != turn or s.phase == PH_OVER or s.phase == PH_SETUP_KEEP:
-            if s.round != round_number or s.phase == PH_OVER:
-                round_number = s.round
-                mean += resolution
-            delay = mean * exp(mt_gauss(&clock_rng, shift, sigma)) if mean > 0 else 0.0
-            now = now + delay
-            mean = 0.0
-            turn = s.turn
+            fill_view(s, seat, &v)
+            twin = <NativeStrategy>seats[seat]
+            try:
+                twin.decide(&v, &state.cat, &act)
+            except Exception as exc:  # what play_game makes of a strategy that raises
+                failure = (seat, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+                break
+            if not is_legal(&v, &act):
+                error = _illegal(state, act_to_action(&act, &v))
+                if error is not None:
+                    failure = (seat, error)
+                    break
+            if phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+                offered_n = s.offer_n[seat]
+                for i in range(offered_n):
+                    offered[i] = s.offers[seat][i]
+                offered_turn, offered_round = s.turn, s.round
+            state.apply_act(&act)
+            if noting and (s.turn != noted_turn or s.phase == PH_OVER):
+                noted_turn = s.turn
+                positions.append(standing_rows(s, &state.cat))
+            if (phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN) and not offer_rows:
+                if packed_n + offered_n > packed_capacity:
+                    packed_capacity = 2 * packed_capacity + 64
+                    grown = <int*>realloc(packed, packed_capacity * OFFER_FIELDS * sizeof(int))
+                    if grown == NULL:
+                        raise MemoryError()
+                    packed = grown
+                for i in range(offered_n):
+                    row = packed + packed_n * OFFER_FIELDS
+                    row[0] = seat
+                    row[1] = offered[i]
+                    row[2] = offered_turn
+                    row[3] = offered_round
+                    row[4] = (act.a >> i) & 1
+                    packed_n += 1
+            elif phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
+                for i in range(offered_n):
+                    offers.append(
+                        {
+                            "seat": seat,
+                            "destination_id": offered[i],
+                            "offered_turn": offered_turn,
+                            "offered_round": offered_round,
+                            "kept": bool((act.a >> i) & 1),
+                        }
+                    )
+            if not timed:
+                continue
+            # clock.play_on_clock: a turn's decisions add their means; one draw per turn block
+            if phase == PH_TURN:
+                mean += turn_mean(means, &act)
+            elif phase == PH_SECOND_PICK:
+                mean += draw_second
+            elif phase == PH_KEEP_DRAWN:
+                mean += keep_destinations
+            else:
+                mean += setup_keep
+            if s.turn != turn or s.phase == PH_OVER or s.phase == PH_SETUP_KEEP:
+                if s.round != round_number or s.phase == PH_OVER:
+                    round_number = s.round
+                    mean += resolution
+                delay = mean * exp(mt_gauss(&clock_rng, shift, sigma)) if mean > 0 else 0.0
+                now = now + delay
+                mean = 0.0
+                turn = s.turn
+        if not offer_rows:
+            offers = (<char*>packed)[:packed_n * OFFER_FIELDS * sizeof(int)] if packed else b""
+    finally:
+        free(packed)
     minutes = NAN
     if timed:
         if rng is not None:

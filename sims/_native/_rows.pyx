@@ -27,6 +27,14 @@ from cardgame._native._core cimport (
     score_c,
     winners_c,
 )
+from sims._native._offers cimport (
+    OFFER_DESTINATION,
+    OFFER_FIELDS,
+    OFFER_KEPT,
+    OFFER_ROUND,
+    OFFER_SEAT,
+    OFFER_TURN,
+)
 
 # the slot of a missing whole number (Arrow null); no count of the game comes near it
 NULL_SLOT = INT64_MIN
@@ -235,7 +243,7 @@ def final_scores(NativeState state):
 
 def add_finished(
     Columns games, Columns seats, Columns destinations, NativeState state, tuple base,
-    labels, list offers, double minutes,
+    labels, bytes offers, double minutes,
 ):
     """Write the games row, seat rows and destination rows of a game played to its end
     without a failure, the values ``sims.match`` gives for it (``game_row``, ``_seat_rows``,
@@ -243,8 +251,9 @@ def add_finished(
     are as they were, their texts included).
 
     ``base``: (study, cell, variant, players, game index, seed); ``labels``: each seat's
-    strategy label; ``offers``: ``play_native``'s offer tuples ``(seat, destination id,
-    turn, round, kept)``; ``minutes``: the table clock's (nan without one).
+    strategy label; ``offers``: ``play_native``'s packed offers (``offer_rows`` False:
+    ``OFFER_FIELDS`` C ints each, sims/_native/_offers.pxd); ``minutes``: the table clock's
+    (nan without one).
     """
     if state.s.phase != PH_OVER:
         raise ValueError("the game is not over: no result rows yet")
@@ -256,6 +265,8 @@ def add_finished(
         destinations.names != DESTINATION_COLUMNS
     ):
         raise ValueError("columns of other tables than games, seats, destinations")
+    if len(offers) % (OFFER_FIELDS * sizeof(int)):
+        raise ValueError(f"{len(offers)} bytes of offers: not whole offers")
     games.save()
     seats.save()
     destinations.save()
@@ -270,7 +281,7 @@ def add_finished(
 
 cdef int write_rows(
     Columns games, Columns seats, Columns destinations, NativeState state, tuple base,
-    list labels, list offers, double minutes,
+    list labels, bytes offers, double minutes,
 ) except -1:
     """``add_finished``'s rows, written in order (a failure leaves some)."""
     cdef CState* s = &state.s
@@ -283,7 +294,8 @@ cdef int write_rows(
     cdef int players = s.players, n_won, seat, i, b, k, rank, hand, circulation, steals = 0
     cdef int64_t* row
     cdef int64_t base_row[BASE_SLOTS]
-    cdef Py_ssize_t n_offers = len(offers), o
+    cdef Py_ssize_t n_offers = len(offers) // (OFFER_FIELDS * sizeof(int)), o
+    cdef const int* packed = <const int*><const char*>offers
     cdef Py_ssize_t* order
     n_won = scored(state, sc, won, total)
     for seat in range(players):
@@ -355,30 +367,31 @@ cdef int write_rows(
     if order == NULL:
         raise MemoryError()
     try:
-        key_order(offers, order, n_offers)
+        key_order(packed, order, n_offers)
         for o in range(n_offers):
-            write_offer(destinations, <tuple>offers[order[o]], s, cat, base_row, labels,
-                        seat_code)
+            write_offer(destinations, packed + order[o] * OFFER_FIELDS, s, cat, base_row,
+                        labels, seat_code)
     finally:
         free(order)
     return 0
 
 
-cdef int key_order(list offers, Py_ssize_t* order, Py_ssize_t n) except -1:
+cdef int key_order(const int* offers, Py_ssize_t* order, Py_ssize_t n) except -1:
     """The offers in the destinations table's key order within a game (seat, turn offered,
     destination id: ``sims.results.SORT_KEYS``), so the compaction finds a batch's rows
     sorted and copies nothing; insertion sort, the offers being few and nearly sorted."""
     cdef int64_t* keys = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     cdef Py_ssize_t i, j, moving
     cdef int64_t key
-    cdef tuple offer
+    cdef const int* offer
     if keys == NULL:
         raise MemoryError()
     try:
         for i in range(n):
-            offer = <tuple>offers[i]
+            offer = offers + i * OFFER_FIELDS
             # seat < 2**15, turn < 2**32, destination id < 2**16: one ordered number
-            keys[i] = ((<int64_t>offer[0]) << 48) | ((<int64_t>offer[2]) << 16) | offer[1]
+            keys[i] = ((<int64_t>offer[OFFER_SEAT]) << 48) | (
+                (<int64_t>offer[OFFER_TURN]) << 16) | offer[OFFER_DESTINATION]
             order[i] = i
         for i in range(1, n):
             moving = order[i]
@@ -394,14 +407,15 @@ cdef int key_order(list offers, Py_ssize_t* order, Py_ssize_t n) except -1:
 
 
 cdef int write_offer(
-    Columns destinations, tuple offer, CState* s, CCatalogue* cat, const int64_t* base_row,
+    Columns destinations, const int* offer, CState* s, CCatalogue* cat, const int64_t* base_row,
     list labels, int64_t* seat_code,
 ) except -1:
     """One destination row: an offered card, whether it was kept and reached."""
     cdef int seat, dest, offered_turn, offered_round, points, i
     cdef bint kept, reached
     cdef int64_t* row
-    seat, dest, offered_turn, offered_round, kept = offer
+    seat, dest = offer[OFFER_SEAT], offer[OFFER_DESTINATION]
+    offered_turn, offered_round, kept = offer[OFFER_TURN], offer[OFFER_ROUND], offer[OFFER_KEPT]
     points = cat.dest[dest].points
     # GameState.reached_round names a destination some seat reached, in a round played
     reached = False

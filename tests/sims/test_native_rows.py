@@ -189,7 +189,25 @@ def test_add_finished_refuses_a_game_not_over():
     state = NativeState.new(Game(2, 1, Rules()))
     blocks = [TableRows(name).columns() for name in NATIVE_TABLES]
     with pytest.raises(ValueError, match="not over"):
-        add_finished(*blocks, state, ("s", "c", "v", 2, 0, 1), ["a", "b"], [], math.nan)
+        add_finished(*blocks, state, ("s", "c", "v", 2, 0, 1), ["a", "b"], b"", math.nan)
+    assert [block.rows for block in blocks] == [0, 0, 0]
+
+
+def test_add_finished_refuses_offers_that_are_not_whole():
+    """The offers come packed from ``play_native``: bytes that are not whole offers are
+    refused before any row is written."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import play_native
+    from sims._native._rows import add_finished
+
+    native = native_loop()
+    game = GameSpec("s", "c", "base", Rules(), 2, (spec("planner"), spec("thief")), 0, 5)
+    twins = [native.twin(game, seat) for seat in range(2)]
+    played, offers, _, _ = play_native(NativeState.new(game.game()), twins, offer_rows=False)
+    assert isinstance(offers, bytes) and len(offers) > 0
+    blocks = [TableRows(name).columns() for name in NATIVE_TABLES]
+    with pytest.raises(ValueError, match="not whole offers"):
+        add_finished(*blocks, played, ("s", "c", "v", 2, 0, 5), ["a", "b"], offers[:-1], 0.0)
     assert [block.rows for block in blocks] == [0, 0, 0]
 
 
