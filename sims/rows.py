@@ -106,8 +106,9 @@ def _plan(table: str, names: tuple[str, ...]) -> tuple[tuple[pa.Field, str, int]
 
 def _by_column(table: str, columns: Any) -> Iterator[tuple[pa.Field, str, int, np.ndarray]]:
     """Each schema column of ``table`` with its kind, its index in the native block and
-    its slots (side by side: the block copied once)."""
-    slots = np.frombuffer(columns.slots(), dtype=np.int64).reshape(columns.rows, -1).T.copy()
+    its slots (column after column: the block copied once, in C)."""
+    width = len(columns.names)
+    slots = np.frombuffer(columns.column_slots(), dtype=np.int64).reshape(width, columns.rows)
     for field, kind, index in _plan(table, columns.names):
         yield field, kind, index, slots[index]
 

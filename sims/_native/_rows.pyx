@@ -14,6 +14,7 @@ dict rows, so the Parquet files stay byte for byte the same (tests/sims/test_nat
 
 from libc.stdint cimport int64_t, INT64_MIN
 from libc.stdlib cimport calloc, free, malloc, realloc
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
@@ -160,6 +161,19 @@ cdef class Columns:
     def slots(self):
         """The rows' slots as bytes, row after row."""
         return (<char*>self.data)[:self.rows * self.width * sizeof(int64_t)]
+
+    def column_slots(self):
+        """The rows' slots as bytes, column after column: what an Arrow table is built
+        from (a strided copy in numpy cost about three times as much)."""
+        cdef Py_ssize_t row, column, rows = self.rows, width = self.width
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, rows * width * sizeof(int64_t))
+        cdef int64_t* to = <int64_t*>PyBytes_AS_STRING(out)
+        cdef const int64_t* source = self.data
+        for row in range(rows):  # read in order; each column's writes are in order too
+            for column in range(width):
+                to[column * rows + row] = source[column]
+            source += width
+        return out
 
     def __reduce__(self):
         return (_restored, (self.names, self.rows, self.slots(), self.dictionaries))

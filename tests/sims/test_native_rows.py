@@ -294,6 +294,22 @@ def test_a_batchs_destination_rows_come_in_the_tables_key_order_on_both_engines(
         assert rows.num_rows > 14 * players * 3 and _key_order(keys) is None
 
 
+def test_a_blocks_column_slots_are_its_row_slots_transposed():
+    import numpy as np
+
+    tables, _ = batch_of_both_paths(3, 6)
+    for name in NATIVE_TABLES:
+        for block in tables[name].pieces:
+            if isinstance(block, list):
+                continue
+            width = len(block.names)
+            rows = np.frombuffer(block.slots(), dtype=np.int64).reshape(block.rows, width)
+            columns = np.frombuffer(block.column_slots(), dtype=np.int64)
+            assert block.rows > 0 and np.array_equal(columns.reshape(width, block.rows), rows.T)
+    empty = TableRows("seats").columns()
+    assert empty.column_slots() == b""
+
+
 def test_a_batch_result_with_native_columns_survives_pickling():
     """A batch replayed game by game in other processes sends its rows back pickled."""
     import pickle
@@ -377,6 +393,8 @@ class FakeBlock:
         import numpy as np
 
         return np.asarray(self.values, dtype=np.int64).tobytes()
+
+    column_slots = slots  # one row: the same bytes row after row or column after column
 
     def dictionary(self, column: int) -> list[str]:
         return ["x"]
