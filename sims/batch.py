@@ -197,8 +197,11 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 game = Game(cell.players, seed, cell.rules)
             else:
                 game = Game(cell.players, seed, cell.rules, cell.catalogue)
-            start = native.NativeState.new(game, record=False)
-            timing = (clock, stream_seed(seed, "clock")) if clock is not None else None
+            if clock is None:
+                start, timing = native.NativeState.new(game, record=False), None
+            else:  # the deal's and the clock's generators seeded together
+                start, clock_rng = native.new_timed(game, stream_seed(seed, "clock"))
+                timing = (clock, clock_rng)
             played, offers, minutes, failed = native.play_native(
                 start, seats, timing, None, offer_rows=False
             )

@@ -297,13 +297,14 @@ class _NativeLoop:
         from cardgame._native._core import NativeState
 
         from ._native import native_twin, twin_classes
-        from ._native._match import play_native
+        from ._native._match import new_timed, play_native
         from ._native._rows import add_finished, final_scores
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
         self.native_twin = native_twin
         self.play_native = play_native
+        self.new_timed = new_timed
         self.add_finished = add_finished
         self.final_scores = final_scores
         self.classes = twin_classes()

@@ -203,3 +203,9 @@ cdef class NativeState:
 
 
 cdef NativeState copy_state(NativeState ns)   # added (H1): an independent copy, for search
+
+
+# NativeState.new; ``other``, when not NULL, seeded from ``other_seed`` alongside the deal's
+# generator (the two seedings interleaved: a study's clock, the random player)
+cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
+                           object other_seed)

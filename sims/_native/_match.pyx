@@ -36,6 +36,7 @@ from cardgame._native._core cimport (
     mt_load,
     mt_seed,
     mt_state,
+    new_state,
     view_from_seatview,
 )
 from sims._native._offers cimport (
@@ -72,12 +73,29 @@ cdef double turn_mean(const double* means, const Act* a) noexcept:
     return means[3]  # pass
 
 
+cdef class ClockRng:
+    """A game's clock generator, seeded in C with its deal's (``new_timed``)."""
+
+    cdef MT mt
+
+
+def new_timed(game, clock_seed):
+    """``(NativeState.new(game), clock)``: the fresh state and its table clock's generator,
+    ``random.Random(clock_seed)`` exactly, the two seeded together in the time of one (a
+    seeding is one long chain of dependent multiplies). ``play_native`` takes the clock as
+    it takes the seed."""
+    cdef ClockRng clock = ClockRng()
+    state = new_state(game, False, None, &clock.mt, clock_seed)
+    return state, clock
+
+
 def play_native(NativeState state, twins, clock=None, positions=None, bint offer_rows=True):
     """Play ``state`` to its end with one ``NativeStrategy`` per seat.
 
     ``clock`` is None (no clock: minutes nan) or ``(times, rng)``: a ``ThinkTimes`` and the
     game's clock ``random.Random`` (left as ``play_on_clock`` leaves it), or instead of the
-    Random its seed (an int or str: seeded in C, as ``random.Random(seed)``). Returns
+    Random its seed (an int or str: seeded in C, as ``random.Random(seed)``) or the
+    ``ClockRng`` ``new_timed`` seeded (a copy is drawn from: it is left as it was). Returns
     ``(state, offers, minutes, failure)``: the offer rows of every keep decision as
     ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
     fail (the error text is the Python engine's; minutes are nan then, as there).
@@ -124,6 +142,9 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
         shift = -sigma * sigma / 2
         if isinstance(rng, (int, str)):
             mt_seed(&clock_rng, rng)
+            rng = None
+        elif type(rng) is ClockRng:
+            clock_rng = (<ClockRng>rng).mt
             rng = None
         else:
             mt_load(&clock_rng, rng.getstate())

@@ -273,6 +273,28 @@ def test_a_clock_seed_seeds_the_clock_in_c_as_random_random_would():
         assert minutes[0] == minutes[1] and minutes[0] > 0
 
 
+def test_a_clock_seeded_with_its_deal_is_the_clock_seeded_alone():
+    """``new_timed`` seeds the deal's and the clock's generators together: the same deal
+    as ``NativeState.new``, the same clock as its seed, and the clock is left as it was."""
+    from cardgame._native._core import NativeState
+    from sims._native._match import new_timed, play_native
+
+    for seed in range(6):
+        game = Game(2 + seed % 3, seed, Rules())
+        clock_seed = stream_seed(seed, "clock") if seed % 2 else 10**12 + seed
+        start, clock = new_timed(game, clock_seed)
+        alone, again = NativeState.new(game), start.copy()
+        assert start.deck == alone.deck and start.hands == alone.hands
+        minutes = []
+        for state, clock_rng in ((start, clock), (alone, clock_seed), (again, clock)):
+            twins = [
+                _native.native_twin(spec("thief").build(random.Random(i)))
+                for i in range(game.players)
+            ]
+            minutes.append(play_native(state, twins, (ThinkTimes(), clock_rng))[2])
+        assert minutes[0] == minutes[1] == minutes[2] and minutes[0] > 0
+
+
 @pytest.mark.parametrize("records", [True, False])
 def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path, records):
     """``engine = "auto"`` (built-in line-ups on the native loop) and ``engine = "python"``
