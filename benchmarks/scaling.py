@@ -117,11 +117,19 @@ def main() -> None:
     )
     args = parser.parse_args()
     _say({"machine": platform.platform(), "cpus": os.cpu_count(), "python": sys.version.split()[0]})
-    root = Path(args.keep or tempfile.mkdtemp(prefix="scaling-"))
-    root.mkdir(parents=True, exist_ok=True)
+    if args.keep:
+        Path(args.keep).mkdir(parents=True, exist_ok=True)
+        _measure(args, Path(args.keep))
+    else:  # a million games' folders take about 0.5 GB: gone with the run
+        with tempfile.TemporaryDirectory(prefix="scaling-") as scratch:
+            _measure(args, Path(scratch))
+
+
+def _measure(args: argparse.Namespace, root: Path) -> None:
     runs = [(args.small_games, "local", w, f"small-{w}") for w in args.small_workers]
     runs += [(args.games, b, w, f"{b}-{w}") for b in args.backends for w in args.workers]
-    biggest = small = None
+    biggest: Path | None = None
+    small: Path | None = None
     for games, backend, workers, name in runs:
         folder = root / name
         mode = "parts" if args.keep_parts else "whole"
@@ -133,8 +141,8 @@ def main() -> None:
         else:
             biggest = biggest or folder
     cores = str(args.report_cores)
-    for folder in (small, biggest):
-        if folder is None or args.no_report:
+    for folder in (f for f in (small, biggest) if f is not None):
+        if args.no_report:
             continue
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         target = [str(folder), str(folder / "report.html"), cores]
