@@ -8,6 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sims.batch as batch_module
 from sims.batch import Batch, BatchResult, plan_batches, run_batch
@@ -15,7 +17,7 @@ from sims.match import native_loop
 from sims.results import batch_tables, encode_parts
 from sims.rows import NATIVE_TABLES
 from sims.study import from_dict
-from tests.sims.test_native_match import BAD, STUCK
+from tests.sims.test_native_match import BAD, STUCK, knobbed_spec
 from tests.sims.test_native_strategies import needs_native
 
 pytestmark = needs_native
@@ -122,3 +124,28 @@ def test_a_line_up_with_a_seat_without_a_twin_is_played_game_by_game():
     batch = batches(document)[0]
     assert not batch_module._play_natively(batch, BatchResult.empty(batch))
     assert_same(run_batch(batch), game_by_game(batch), batch)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**40),
+    players=st.sampled_from([2, 3, 4]),
+    rotation=st.sampled_from(["permutations", "random"]),
+    pairing=st.sampled_from(["none", "deals", "seatings"]),
+    wipe=st.booleans(),
+)
+def test_any_line_up_of_built_ins_plays_whole_as_game_by_game(
+    data, seed, players, rotation, pairing, wipe
+):
+    seats = [data.draw(knobbed_spec(f"s{i}")) for i in range(players)]
+    document = {
+        "players": [players], "lineups": [[s.label for s in seats]], "games_per_cell": 3,
+        "strategies": {s.label: {"base": s.base, "knobs": dict(s.knobs)} for s in seats},
+        "rotation": rotation, "pairing": pairing, "seed": seed,
+        "variants": {"base": {"three_locomotive_wipe": wipe}},
+    }  # fmt: skip
+    for batch in batches(document)[:2]:
+        whole = BatchResult.empty(batch)
+        assert batch_module._play_natively(batch, whole)
+        assert_same(whole, game_by_game(batch), batch)
