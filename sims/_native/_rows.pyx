@@ -22,6 +22,7 @@ from cardgame._native._core cimport (
     CCatalogue,
     CScore,
     CState,
+    MAX_DEST_ID,
     MAX_SEATS,
     NativeState,
     PH_OVER,
@@ -381,6 +382,11 @@ cdef int write_rows(
     if order == NULL:
         raise MemoryError()
     try:
+        for o in range(n_offers):  # C reads what they index: refuse what is not this game's
+            seat = packed[o * OFFER_FIELDS + OFFER_SEAT]
+            i = packed[o * OFFER_FIELDS + OFFER_DESTINATION]
+            if not (0 <= seat < players and 1 <= i <= MAX_DEST_ID):
+                raise ValueError(f"an offer of destination {i} to seat {seat}: not this game's")
         key_order(packed, order, n_offers)
         for o in range(n_offers):
             write_offer(destinations, packed + order[o] * OFFER_FIELDS, s, cat, base_row,

@@ -193,9 +193,11 @@ def test_add_finished_refuses_a_game_not_over():
     assert [block.rows for block in blocks] == [0, 0, 0]
 
 
-def test_add_finished_refuses_offers_that_are_not_whole():
-    """The offers come packed from ``play_native``: bytes that are not whole offers are
-    refused before any row is written."""
+def test_add_finished_refuses_offers_that_are_not_whole_or_not_this_games():
+    """The offers come packed from ``play_native``: bytes that are not whole offers, or an
+    offer to a seat the game has not (C would write beyond its arrays), are refused, and
+    the blocks stay as they were."""
+    import numpy as np
     from cardgame._native._core import NativeState
     from sims._native._match import play_native
     from sims._native._rows import add_finished
@@ -209,6 +211,15 @@ def test_add_finished_refuses_offers_that_are_not_whole():
     with pytest.raises(ValueError, match="not whole offers"):
         add_finished(*blocks, played, ("s", "c", "v", 2, 0, 5), ["a", "b"], offers[:-1], 0.0)
     assert [block.rows for block in blocks] == [0, 0, 0]
+    for field, value in ((0, 2), (0, -1), (1, 0), (1, 10**6)):  # seat, destination id
+        bad = np.frombuffer(offers, dtype=np.intc).copy().reshape(-1, 5)
+        bad[-1, field] = value
+        with pytest.raises(ValueError, match="not this game's"):
+            add_finished(*blocks, played, ("s", "c", "v", 2, 0, 5), ["a", "b"], bad.tobytes(), 0.0)
+        assert [block.rows for block in blocks] == [0, 0, 0]
+        assert blocks[0].dictionary(0) == []
+    add_finished(*blocks, played, ("s", "c", "v", 2, 0, 5), ["a", "b"], offers, 0.0)
+    assert blocks[2].rows == len(offers) // (5 * np.dtype(np.intc).itemsize)
 
 
 def test_the_columns_c_writes_are_the_schema_columns():
