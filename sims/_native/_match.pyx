@@ -165,7 +165,8 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
             try:
                 twin.decide(&v, &state.cat, &act)
             except Exception as exc:  # what play_game makes of a strategy that raises
-                failure = (seat, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+                kind = type(exc).__name__
+                failure = (seat, f"{kind}: {exc}" if str(exc) else kind)
                 break
             if not is_legal(&v, &act):
                 error = _illegal(state, act_to_action(&act, &v))
@@ -190,11 +191,11 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
                     packed = grown
                 for i in range(offered_n):
                     row = packed + packed_n * OFFER_FIELDS
-                    row[0] = seat
-                    row[1] = offered[i]
-                    row[2] = offered_turn
-                    row[3] = offered_round
-                    row[4] = (act.a >> i) & 1
+                    row[OFFER_SEAT] = seat
+                    row[OFFER_DESTINATION] = offered[i]
+                    row[OFFER_TURN] = offered_turn
+                    row[OFFER_ROUND] = offered_round
+                    row[OFFER_KEPT] = (act.a >> i) & 1
                     packed_n += 1
             elif phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN:
                 for i in range(offered_n):
