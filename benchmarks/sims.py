@@ -19,7 +19,7 @@ parts about 20%, the columns to Arrow about 5-10%. With the parts as LZ4-compres
 streams and each game's base columns worked out once (2026-11-27, against 22cf9a6, ``--ladder
 300 --rounds 3``): 1.31x (4,244 against 5,561 games/s); docs/scaling.md has the whole runs.
 A batch played whole on the native core, its offers packed in C (against f4be56b, the same
-measure): 1.28x (4,442 against 5,703 games/s).
+measure): 1.32x (4,746 against 6,282 games/s).
 """
 
 from __future__ import annotations
