@@ -7,7 +7,6 @@ the backend or the number of workers.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from .match import (
 )
 from .results import batch_tables, encode_parts, land_files
 from .rows import NATIVE_TABLES, TableRows
-from .seeding import deal_key, deal_number, game_seed, stream_seed
+from .seeding import deal_key, deal_number, first_draw, game_seed, stream_seed
 from .study import Cell, Study
 
 
@@ -69,7 +68,7 @@ class Batch:
         """Game ``index``'s seat order (labels): rotated, or drawn from its seed."""
         if self.rotation == "permutations":
             return seatings[index % len(seatings)]
-        return random.Random(stream_seed(seed, "seating")).choice(seatings)
+        return seatings[first_draw(stream_seed(seed, "seating"), len(seatings))]
 
     def specs(self) -> Iterator[GameSpec]:
         seatings = self.cell.seatings()

@@ -9,8 +9,10 @@ as game ``index``; ``pairing = "seatings"`` also replays each deal in every seat
 
 from __future__ import annotations
 
+import random
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +68,32 @@ def deal_number(index: int, seatings: int, rotation: str, pairing: str) -> int:
     if pairing == "seatings" and rotation == "permutations":
         return index // seatings
     return index
+
+
+def first_draw(seed: str, n: int) -> int:
+    """``random.Random(seed).choice(range(n))``: the first draw below ``n`` of a generator
+    seeded by ``seed`` (a game's seat order when seats are drawn). Seeded in C where the
+    core is built (``NativeRandom``: the same numbers, tests/sims/test_seeding.py); a
+    ``random.Random`` took about 14 us a game, most of it its seeding."""
+    native = _native_random()
+    if native is not None:
+        return int(native(seed).randrange(n))
+    return random.Random(seed).choice(range(n))
+
+
+_random_class: list[Callable[[str], Any] | None] = []
+
+
+def _native_random() -> Callable[[str], Any] | None:
+    """``cardgame._native._core.NativeRandom`` when built, else None, looked up once."""
+    if not _random_class:
+        try:
+            from cardgame._native._core import NativeRandom
+
+            _random_class.append(NativeRandom)
+        except ImportError:
+            _random_class.append(None)
+    return _random_class[0]
 
 
 def stream_seed(seed: int, purpose: str) -> str:

@@ -39,3 +39,18 @@ def test_the_c_words_are_numpys():
 def test_game_seeds_are_numpys_on_either_side_of_64_bits(root, index):
     for key in ("base/2p/a+b", "deals/3p", ""):
         assert game_seed(root, key, index) == numpy_seed(root, key, index)
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["in C", "random.Random"])
+def test_a_first_draw_is_random_randoms_choice(native, monkeypatch):
+    """A game's drawn seat order: the first draw of ``random.Random(seed)``, seeded in C
+    where the core is built, for seeds of every length and any number of seat orders."""
+    if native and seeding._native_random() is None:
+        pytest.skip("the native core is not built")
+    if not native:
+        monkeypatch.setattr(seeding, "_random_class", [None])
+    rng = random.Random(7)
+    for trial in range(3_000):
+        seed = f"{rng.getrandbits(rng.randrange(1, 80))}:seating" if trial % 3 else str(trial)
+        n = rng.choice([1, 2, 6, 24, rng.randrange(1, 1000), 2**31 - 1])
+        assert seeding.first_draw(seed, n) == random.Random(seed).choice(range(n)), (seed, n)
