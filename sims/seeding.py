@@ -9,6 +9,7 @@ as game ``index``; ``pairing = "seatings"`` also replays each deal in every seat
 
 from __future__ import annotations
 
+import importlib
 import random
 import zlib
 from collections.abc import Callable
@@ -37,19 +38,24 @@ def game_seed(root: int, cell_key: str, index: int) -> int:
     return (int(high) << 31) ^ int(low)
 
 
-_found: list[Callable[[int, int, int], tuple[int, int]] | None] = []
-
-
 def _seed_words() -> Callable[[int, int, int], tuple[int, int]] | None:
-    """``_seeding.seed_words`` when built, else None (numpy hashes), looked up once."""
-    if not _found:
-        try:
-            from ._native._seeding import seed_words
+    """``_seeding.seed_words`` when built, else None (numpy hashes)."""
+    return _built("sims._native._seeding", "seed_words")
 
-            _found.append(seed_words)
+
+_compiled: dict[tuple[str, str], Any] = {}
+
+
+def _built(module: str, name: str) -> Any:
+    """``name`` from the compiled ``module``, or None where it is not built; imported once
+    (asked for once a game)."""
+    key = (module, name)
+    if key not in _compiled:
+        try:
+            _compiled[key] = getattr(importlib.import_module(module), name)
         except ImportError:
-            _found.append(None)
-    return _found[0]
+            _compiled[key] = None
+    return _compiled[key]
 
 
 def deal_key(players: int) -> str:
@@ -81,19 +87,9 @@ def first_draw(seed: str, n: int) -> int:
     return random.Random(seed).choice(range(n))
 
 
-_random_class: list[Callable[[str], Any] | None] = []
-
-
 def _native_random() -> Callable[[str], Any] | None:
-    """``cardgame._native._core.NativeRandom`` when built, else None, looked up once."""
-    if not _random_class:
-        try:
-            from cardgame._native._core import NativeRandom
-
-            _random_class.append(NativeRandom)
-        except ImportError:
-            _random_class.append(None)
-    return _random_class[0]
+    """``cardgame._native._core.NativeRandom`` when built, else None."""
+    return _built("cardgame._native._core", "NativeRandom")
 
 
 def stream_seed(seed: int, purpose: str) -> str:

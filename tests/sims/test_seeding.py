@@ -48,7 +48,7 @@ def test_a_first_draw_is_random_randoms_choice(native, monkeypatch):
     if native and seeding._native_random() is None:
         pytest.skip("the native core is not built")
     if not native:
-        monkeypatch.setattr(seeding, "_random_class", [None])
+        monkeypatch.setattr(seeding, "_native_random", lambda: None)
     rng = random.Random(7)
     for trial in range(3_000):
         seed = f"{rng.getrandbits(rng.randrange(1, 80))}:seating" if trial % 3 else str(trial)
