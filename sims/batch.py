@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgame import Game
-
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
@@ -24,7 +22,7 @@ from .match import (
     native_failure,
     native_loop,
     play_game,
-    seat_stream_seed,
+    table_game,
 )
 from .results import batch_tables, encode_parts, land_files
 from .rows import NATIVE_TABLES, TableRows
@@ -187,20 +185,9 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
         order = batch.seating(index, seed, seatings)
         labels = [names[label] for label in order]
         try:
-            seats = []
-            for seat, label in enumerate(order):
-                prototype, seeded = twins[label]
-                seeds = (seat_stream_seed(seed, seat, labels[seat]),) if seeded else ()
-                seats.append(prototype.fresh(*seeds))
-            if cell.catalogue is None:
-                game = Game(cell.players, seed, cell.rules)
-            else:
-                game = Game(cell.players, seed, cell.rules, cell.catalogue)
-            if clock is None:
-                start, timing = native.NativeState.new(game, record=False), None
-            else:  # the deal's and the clock's generators seeded together
-                start, clock_rng = native.new_timed(game, stream_seed(seed, "clock"))
-                timing = (clock, clock_rng)
+            seats = [native.fresh(twins[name], seed, k, labels[k]) for k, name in enumerate(order)]
+            game = table_game(cell.players, seed, cell.rules, cell.catalogue)
+            start, timing = native.start(game, clock)
             played, offers, minutes, failed = native.play_native(
                 start, seats, timing, None, offer_rows=False
             )

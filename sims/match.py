@@ -66,9 +66,14 @@ class GameSpec:
 
     def game(self) -> Game:
         """The game this spec fixes (before any decision)."""
-        if self.catalogue is None:
-            return Game(self.players, self.seed, self.rules)
-        return Game(self.players, self.seed, self.rules, self.catalogue)
+        return table_game(self.players, self.seed, self.rules, self.catalogue)
+
+
+def table_game(players: int, seed: int, rules: Rules, catalogue: Catalogue | None) -> Game:
+    """The game of a table (``catalogue`` None: the printed cards) dealt from ``seed``."""
+    if catalogue is None:
+        return Game(players, seed, rules)
+    return Game(players, seed, rules, catalogue)
 
 
 @dataclass
@@ -247,10 +252,7 @@ def _play_native(
     twins = [native.twin(spec, seat) for seat in range(spec.players)]
     if any(t is None for t in twins):
         return None  # a strategy of one's own is never even built here, only under the guard
-    game = spec.game()
-    start = native.NativeState.new(game, record=record)
-    # the clock's RNG seeded in C: random.Random(stream_seed(...)) exactly, without a Random
-    clock = (times, stream_seed(spec.seed, "clock")) if times is not None else None
+    start, clock = native.start(spec.game(), times, record)
     positions: list[Any] | None = [] if quality else None  # each position's features, by C
     played, offers, minutes, failed = native.play_native(
         start, twins, clock, positions, offer_rows=record
@@ -319,10 +321,22 @@ class _NativeLoop:
         made = self.prototype(spec.seats[seat])
         if made is None:
             return None
-        prototype, seeded = made
-        if seeded:
-            return prototype.fresh(seat_seed(spec, seat))
-        return prototype.fresh()
+        return self.fresh(made, spec.seed, seat, spec.seats[seat].label)
+
+    def fresh(self, made: tuple[Any, bool], game_seed: int, seat: int, label: str) -> Any:
+        """A copy of the twin ``prototype`` made, for one game; a random twin's RNG is
+        seeded as ``seat_rng`` seeds the strategy's."""
+        twin, seeded = made
+        return twin.fresh(seat_stream_seed(game_seed, seat, label)) if seeded else twin.fresh()
+
+    def start(self, game: Game, times: ThinkTimes | None, record: bool = False) -> Any:
+        """The game's fresh native state and the clock ``play_native`` takes (None without
+        one): the deal's and the clock's generators seeded together in C, the clock exactly
+        ``random.Random(stream_seed(seed, "clock"))``."""
+        if times is None:
+            return self.NativeState.new(game, record=record), None
+        start, clock = self.new_timed(game, stream_seed(game.seed, "clock"), record)
+        return start, (times, clock)
 
     def prototype(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
         """The seat spec's twin, never played (``fresh`` copies it for a game), and whether

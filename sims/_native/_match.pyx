@@ -79,13 +79,13 @@ cdef class ClockRng:
     cdef MT mt
 
 
-def new_timed(game, clock_seed):
-    """``(NativeState.new(game), clock)``: the fresh state and its table clock's generator,
-    ``random.Random(clock_seed)`` exactly, the two seeded together in the time of one (a
-    seeding is one long chain of dependent multiplies). ``play_native`` takes the clock as
-    it takes the seed."""
+def new_timed(game, clock_seed, bint record=False):
+    """``(NativeState.new(game, record), clock)``: the fresh state and its table clock's
+    generator, ``random.Random(clock_seed)`` exactly, the two seeded together in the time of
+    one (a seeding is one long chain of dependent multiplies). ``play_native`` takes the
+    clock as it takes the seed."""
     cdef ClockRng clock = ClockRng()
-    state = new_state(game, False, None, &clock.mt, clock_seed)
+    state = new_state(game, record, None, &clock.mt, clock_seed)
     return state, clock
 
 
