@@ -263,9 +263,12 @@ def _is_part(path: Path) -> bool:
 
 def read_part(path: str | Path) -> pa.Table:
     """A part as its batch wrote it, for a look at a kept or unfinished run's parts
-    (``load_results`` reads them all, checked and sorted)."""
+    (``load_results`` reads them all, checked and sorted); an older version's Parquet part
+    too."""
     path = Path(path)
-    return _part_stream(path).read_all() if _is_part(path) else pq.read_table(path)
+    if _is_part(path):
+        return _part_stream(path).read_all()
+    return pq.ParquetFile(path).read(use_threads=False)
 
 
 def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
@@ -1151,7 +1154,7 @@ def _read_whole(target: pa.Schema, parts: list[Path]) -> pa.Table | None:
     try:
         pieces = []
         for path in (p for p in parts if _is_part(p)):  # cheap to read: one by one
-            piece = _part_stream(path).read_all()
+            piece = read_part(path)
             if any(_schema_problem(piece.schema, target)):
                 return None
             pieces.append(piece.select(target.names))
@@ -1178,10 +1181,7 @@ def _read_part(table: str, part: Path, target: pa.Schema | None = None) -> pa.Ta
     is not the table's."""
     target = target or schema(table)
     try:
-        if _is_part(part):
-            found = _part_stream(part).read_all()
-        else:
-            found = pq.ParquetFile(part).read(use_threads=False)
+        found = read_part(part)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{part}: corrupt {_kind(part)} file ({exc})") from None
     columns = set(found.column_names)
