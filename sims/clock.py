@@ -44,8 +44,13 @@ class ThinkTimes:
         for key, value in data.items():
             if key not in known:
                 raise StudyError(f"{where}.{key}: unknown think time (known: {sorted(known)})")
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise StudyError(f"{where}.{key}: must be a number >= 0, got {value!r}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)  # TOML has nan and inf: no time a game can take
+                or value < 0
+            ):
+                raise StudyError(f"{where}.{key}: must be a finite number >= 0, got {value!r}")
             data[key] = float(value)
         return cls(**data)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
+import math
 import os
 import random
 import re
@@ -211,6 +212,10 @@ def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -
             raise UnknownStrategyError(
                 f"{where}: knob {key!r} of {cls.name!r} must be {type(default).__name__}, "
                 f"got {value!r}"
+            )
+        if isinstance(values[key], float) and math.isnan(values[key]):  # TOML has nan
+            raise UnknownStrategyError(
+                f"{where}: knob {key!r} of {cls.name!r} must be a number, got nan"
             )
     try:
         return cls.Knobs(**values)

@@ -50,7 +50,11 @@ def test_builtin_studies_load_and_expand():
         ("bogus = 1", "bogus: unknown key"),
         ("[variants.x]\nrounds = { 4 = 0 }", "variants.x: rules.rounds"),
         ("pool = 'planner'", "pool: must be a list of strategy names"),
-        ("[clock]\nplace = -1", "clock.place: must be a number >= 0"),
+        ("[clock]\nplace = -1", "clock.place: must be a finite number >= 0"),
+        # a NaN time made every game's minutes NaN, their sign bit the engine's doing
+        ("[clock]\nsigma = nan", "clock.sigma: must be a finite number >= 0, got nan"),
+        ("[clock]\nplace = inf", "clock.place: must be a finite number >= 0, got inf"),
+        ("[clock]\nresolution = 1e400", "clock.resolution: must be a finite number >= 0"),
         ("lineups = [['planner', 'random', 'thief']]\nplayers = [2]", "lineups: line-up"),
         ("seed = ", "not valid TOML"),
         ("engine = 'fast'", "engine: must be one of auto, python, native"),
