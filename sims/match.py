@@ -311,7 +311,7 @@ class _NativeLoop:
         self.final_scores = final_scores
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
-        self.made: dict[StrategySpec, tuple[Any, bool] | None] = {}
+        self.made: dict[tuple[StrategySpec, tuple[type, ...]], tuple[Any, bool] | None] = {}
         self.unused_rng = random.Random(0)
 
     def twin(self, spec: GameSpec, seat: int) -> Any:
@@ -341,10 +341,12 @@ class _NativeLoop:
     def prototype(self, seat_spec: StrategySpec) -> tuple[Any, bool] | None:
         """The seat spec's twin, never played (``fresh`` copies it for a game), and whether
         it reads its RNG; None when the strategy has no twin."""
+        # the knobs' types too: True == 1 and hashes alike, but only 1 is a valid int knob
+        key = (seat_spec, tuple(type(value) for _, value in seat_spec.knobs))
         try:
-            made = self.made[seat_spec]
+            made = self.made[key]
         except KeyError:
-            made = self.made[seat_spec] = self._make(seat_spec)
+            made = self.made[key] = self._make(seat_spec)
         except TypeError:  # an unhashable knob value: no cache
             made = self._make(seat_spec)
         return made

@@ -357,3 +357,23 @@ def test_a_fresh_copy_of_a_twin_plays_as_a_twin_of_a_newly_built_strategy():
         assert results[0] == results[1]
     with pytest.raises(ValueError, match="seed"):
         prototypes["random"].fresh()
+
+
+@pytest.mark.parametrize("order", [("valid", "invalid"), ("invalid", "valid", "invalid")])
+def test_a_knob_of_the_wrong_type_fails_its_game_whatever_was_played_before(order):
+    """The loop keeps one twin per seat spec; ``True == 1`` (and hashes alike), yet only 1
+    is a valid int knob: a spec with ``True`` is a failed game however many games with 1
+    came before, as on the Python engine."""
+    specs = {
+        "valid": StrategySpec("p", "planner", (("min_column", 1),)),
+        "invalid": StrategySpec("p", "planner", (("min_column", True),)),
+    }
+    for name in order:
+        seats = (specs[name], spec("random"))
+        game = GameSpec("s", "c", "v", Rules(), 2, seats, 0, 123)
+        outcome = play_game(game, None)
+        reference = play_game(game, None, engine="python")
+        timeless = [{k: v for k, v in o.game.items() if k != "sim_minutes"}  # NaN: no clock
+                    for o in (outcome, reference)]  # fmt: skip
+        assert timeless[0] == timeless[1]
+        assert outcome.game["failed"] == (name == "invalid")
