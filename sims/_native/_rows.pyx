@@ -75,6 +75,8 @@ cdef class Columns:
     cdef Py_ssize_t* saved  # ``save``'s rows, then each column's size then
 
     def __cinit__(self, tuple names):
+        if not names:  # realloc of no bytes frees the block: a table has columns
+            raise ValueError("a block of rows needs at least one column")
         self.names = names
         self.width = len(names)
         self.rows = self.capacity = 0
@@ -183,6 +185,10 @@ cdef class Columns:
 def _restored(tuple names, Py_ssize_t rows, bytes slots, list dictionaries):
     cdef Columns columns = Columns(names)
     cdef Py_ssize_t i
+    if rows < 0 or len(slots) != rows * columns.width * <Py_ssize_t>sizeof(int64_t):
+        raise ValueError(f"{len(slots)} bytes are not {rows} rows of {columns.width} slots")
+    if len(dictionaries) != columns.width:
+        raise ValueError(f"{len(dictionaries)} dictionaries for {columns.width} columns")
     for i in range(rows):
         columns.new_row()
     if rows:

@@ -331,6 +331,32 @@ def test_a_batch_result_with_native_columns_survives_pickling():
         assert_same_table(copied[name].arrow("b"), tables[name].arrow("b"))
 
 
+def test_a_block_refuses_no_columns_and_a_pickle_whose_sizes_do_not_agree():
+    """C copies a pickle's bytes into the block it sizes from the row count: bytes of
+    another size, or dictionaries of another width, are refused before any copy."""
+    from sims._native._rows import Columns, _restored
+
+    with pytest.raises(ValueError, match="at least one column"):
+        Columns(())
+    block = TableRows("seats").columns()
+    names, rows, slots, dictionaries = block.__reduce__()[1]
+    assert rows == 0 and slots == b""
+    with pytest.raises(ValueError, match="are not 2 rows"):
+        _restored(names, 2, b"\0" * 8, dictionaries)
+    with pytest.raises(ValueError, match="are not -1 rows"):
+        _restored(names, -1, b"", dictionaries)
+    with pytest.raises(ValueError, match="dictionaries for"):
+        _restored(names, 0, b"", dictionaries[1:])
+    tables, _ = batch_of_both_paths(2, 2)
+    for name in NATIVE_TABLES:
+        for piece in tables[name].pieces:
+            if not isinstance(piece, list):
+                names, rows, slots, dictionaries = piece.__reduce__()[1]
+                assert _restored(names, rows, slots, dictionaries).slots() == slots
+                with pytest.raises(ValueError, match="are not"):
+                    _restored(names, rows + 1, slots, dictionaries)
+
+
 def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
     """A finished game whose quality row fails: the batch holds the crashed game's failure
     row alone, and the table is still the one Arrow builds from the dict rows."""
