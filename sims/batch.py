@@ -149,6 +149,8 @@ def run_batch(batch: Batch) -> BatchResult:
                 batch.quality,
                 result.tables,
             )
+        except MemoryError:  # the machine's, not the game's: the batch is played again alone
+            raise
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(spec, exc)
         result.add(outcome)
@@ -199,6 +201,8 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 result.games += 1
                 continue
             outcome = native_failure(batch.spec(index, seatings), played, minutes, failed)
+        except MemoryError:
+            raise
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(batch.spec(index, seatings), exc)
         result.add(outcome)

@@ -5,7 +5,9 @@ batches that were in flight are then played one game at a time in a worker of th
 (``run_alone``) and written by the parent. A game whose worker dies there is played once more
 in a fresh worker; a game that ends its worker twice when alone in it is recorded as failed
 (``WORKER_DIED``): that is reproducible, so it is the game's doing (a strategy's
-``os._exit`` or a crash), and retrying it further would only loop.
+``os._exit`` or a crash), and retrying it further would only loop. Running out of memory is
+the machine's fault too, not the game's: a batch that does is played the same way, and only a
+game that does so twice alone is recorded as failed (``OUT_OF_MEMORY``).
 """
 
 from __future__ import annotations
@@ -121,6 +123,7 @@ def _release_pipes(pool: ProcessPoolExecutor) -> None:
 
 
 WORKER_DIED = "worker died twice playing this game alone (os._exit, a crash or a kill)"
+OUT_OF_MEMORY = "out of memory twice playing this game alone"
 GAME_TRIES = 2  # a game alone in a worker is played at most this often
 
 
@@ -224,11 +227,11 @@ def run_alone(
     when stopped.
 
     For a batch whose worker died or that escaped its games' guards: a game whose worker dies
-    is played again in a fresh worker, and one that ends its worker ``GAME_TRIES`` times is a
-    failed game (``WORKER_DIED``); one that raises past its guards in a live worker is a
-    failed game naming the exception. Every other game is played as anywhere else, so the
-    batch's parts are the bytes an undisturbed worker writes. The batch is suspect: an earlier
-    worker may have died while writing it.
+    or runs out of memory is played again in a fresh worker, and one that does so
+    ``GAME_TRIES`` times is a failed game (``WORKER_DIED``, ``OUT_OF_MEMORY``); one that
+    raises past its guards in a live worker is a failed game naming the exception. Every other
+    game is played as anywhere else, so the batch's parts are the bytes an undisturbed worker
+    writes. The batch is suspect: an earlier worker may have died while writing it.
     """
     whole = BatchResult.empty(batch)
     pool: ProcessPoolExecutor | None = None
@@ -236,7 +239,7 @@ def run_alone(
     try:
         for index in range(batch.start, batch.stop):
             game = replace(batch, start=index, stop=index + 1, folder=None)
-            result = None
+            result, died = None, WORKER_DIED
             for _ in range(GAME_TRIES):
                 pool = pool or new_pool(1, context)
                 future = pool.submit(run_batch, game)
@@ -248,13 +251,14 @@ def run_alone(
                 try:
                     result = future.result()
                     break
-                except BrokenProcessPool:
+                except (BrokenProcessPool, MemoryError) as exc:  # tried again, in a fresh worker
                     close_pool(pool, kill=True)
                     pool = None
+                    died = OUT_OF_MEMORY if isinstance(exc, MemoryError) else WORKER_DIED
                 except BaseException as exc:  # raised by the game in a live worker
                     result = _failed_game(game, _describe(exc))
                     break
-            whole.extend(result or _failed_game(game, WORKER_DIED))
+            whole.extend(result or _failed_game(game, died))
     finally:
         if pool is not None:
             close_pool(pool, kill=busy)

@@ -211,6 +211,65 @@ def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypat
     assert len(result.failures) == 1
 
 
+@pytest.mark.parametrize("engine", ["python", "auto"])
+@pytest.mark.parametrize("raises", [1, 3])
+def test_running_out_of_memory_is_the_machines_fault_not_the_games(
+    tmp_path, monkeypatch, engine, raises
+):
+    """A MemoryError in a game is the machine's, not the game's: its batch is played again
+    alone (the same bytes as a run that never ran short), and only a game that runs out of
+    memory each time it is played alone is recorded as failed. Raises are counted in files:
+    the batch is played in one worker, then each of its games alone in fresh ones."""
+    import sims.batch as batch_module
+    from sims.match import native_loop
+    from sims.pool import OUT_OF_MEMORY
+    from sims.runner import run
+    from sims.study import from_dict
+
+    document = {"players": [2], "pool": ["planner", "random"], "games_per_cell": 4}
+    study = from_dict({**document, "engine": engine, "batch_size": 4})
+    clean = tmp_path / "clean"
+    run(study, workers=1, out=clean, progress=False)
+    unlucky = int(load_results(clean).games.query("game_index == 2")["seed"].iloc[0])
+
+    def short_of_memory(seed):
+        if seed == unlucky and len(list(tmp_path.glob("raised-*"))) < raises:
+            (tmp_path / f"raised-{len(list(tmp_path.glob('raised-*')))}").touch()
+            raise MemoryError()
+
+    loop = native_loop()
+    if engine == "python":
+
+        def flaky(spec, *args):
+            short_of_memory(spec.seed)
+            return play_game(spec, *args)
+
+        monkeypatch.setattr(batch_module, "play_game", flaky)
+    elif loop is None:
+        pytest.skip("the native core is not built")
+    else:
+        real = loop.start
+
+        def flaky_start(game, *args, **kwargs):
+            short_of_memory(game.seed)
+            return real(game, *args, **kwargs)
+
+        monkeypatch.setattr(loop, "start", flaky_start)
+    short = tmp_path / "short"
+    summary = run(study, workers=1, out=short, progress=False)
+    games = load_results(short).games
+    assert len(list(tmp_path.glob("raised-*"))) == raises
+    if raises == 1:  # played again alone: as if it never happened
+        assert not games["failed"].any() and summary.failures == []
+        for path in sorted(clean.rglob("*.parquet")):
+            assert (short / path.relative_to(clean)).read_bytes() == path.read_bytes()
+    else:  # the batch, then the game alone twice
+        failed = games[games["failed"]]
+        assert list(failed["game_index"]) == [2]
+        assert list(failed["failure_error"]) == [OUT_OF_MEMORY]
+        assert games["failed"].sum() == 1
+
+
 @pytest.mark.parametrize(
     ("limits", "message"),
     [
