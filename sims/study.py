@@ -40,6 +40,9 @@ ROTATIONS = ("permutations", "random")
 # "deals": common random numbers across cells; "seatings": also every deal in every seat
 # order (docs/data.md)
 PAIRINGS = ("none", "deals", "seatings")
+# the results join strategy names with these: a cell's line-up with +, a game's seats with |,
+# and a cell's name is VARIANT/PLAYERSp/LINE-UP
+LABEL_SEPARATORS = ("+", "|", "/")
 # "auto": built-in line-ups on the native core when it is built (identical results, faster);
 # "python": every game on the reference engine; "native": the core, or refuse to run
 ENGINES = ("auto", "python", "native")
@@ -325,9 +328,14 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
                     for x in lineups),
             f"{where}: lineups", "must be a list of lists of strategy names",
         )  # fmt: skip
+        seen: dict[tuple[str, ...], list[str]] = {}
         for lineup in lineups:
             _need(len(lineup) in players, f"{where}: lineups",
                   f"line-up {lineup} has {len(lineup)} seats; players are {players}")  # fmt: skip
+            again = seen.setdefault(tuple(sorted(lineup)), lineup)
+            # one cell: its games would be played and counted twice
+            _need(again is lineup, f"{where}: lineups", f"line-up {lineup} is line-up {again} "
+                  "again (the seat orders come from rotation)")  # fmt: skip
         labels = [s for x in lineups for s in x]
     else:
         _need(
@@ -337,6 +345,13 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
         pool = cast(list[str], pool)  # checked just above
         _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
         labels = list(pool)
+    for label in [*labels, *strategies]:
+        _need(
+            bool(label) and label.isprintable() and not set(label) & set(LABEL_SEPARATORS),
+            f"{where}: strategy '{_printable(label)}'",
+            f"must be a name without {' '.join(LABEL_SEPARATORS)} or control characters (the "
+            "results join names with them)",
+        )
     for label in labels:
         if label not in strategies:
             strategies[label] = StrategySpec(label, label)
@@ -368,7 +383,10 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     variant_cards: dict[str, CardEdits] = {}
     explicit: dict[str, tuple[int, ...]] = {}
     for variant, rules in variants_data.items():
-        label = variant_labels.get(variant, f"variants.{variant}")
+        label = variant_labels.get(variant, f"variants.{_printable(variant)}")
+        _need(bool(variant) and variant.isprintable() and "/" not in variant, f"{where}: {label}",
+              "must be a name without / or control characters (a cell's name is "
+              "VARIANT/PLAYERSp/LINE-UP)")  # fmt: skip
         _need(isinstance(rules, dict), f"{where}: {label}",
               f"must be a table of rule settings, got {rules!r}")  # fmt: skip
         rules = dict(rules)

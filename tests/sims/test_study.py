@@ -58,6 +58,19 @@ def test_builtin_studies_load_and_expand():
         ("lineups = [['planner', 'random', 'thief']]\nplayers = [2]", "lineups: line-up"),
         ("seed = ", "not valid TOML"),
         ("engine = 'fast'", "engine: must be one of auto, python, native"),
+        # one cell twice: its games played and counted twice
+        (
+            "lineups = [['planner', 'thief'], ['thief', 'planner']]\nplayers = [2]",
+            r"lineups: line-up \['thief', 'planner'\] is line-up \['planner', 'thief'\] again",
+        ),
+        # the results join names with + and |, and split a cell's name at its first /
+        (
+            "pool = ['planner', 'a|b']\n[strategies.'a|b']\nbase = 'planner'",
+            r"strategy 'a\|b': must be a name without \+ \| / or control characters",
+        ),
+        ("lineups = [['planner', 'x+y']]\nplayers = [2]", r"strategy 'x\+y': must be a name"),
+        ('pool = ["planner", "a\\nb"]', r"strategy 'a\\nb': must be a name"),
+        ("[variants.'x/y']\nface_up = 4", "variants.x/y: must be a name without / or control"),
     ],
 )
 def test_bad_study_file_names_file_and_key(tmp_path, text, message):
