@@ -117,7 +117,7 @@ def _destinations(data: object, catalogue: Catalogue, where: str) -> dict[int, i
     out: dict[int, int] = {}
     for key, edit in data.items():
         text = str(key).strip()
-        if not text.isdigit() or int(text) not in ids:
+        if not (text.isascii() and text.isdigit()) or int(text) not in ids:
             raise RulesError(
                 f"{where}destinations.{key}: unknown destination id (ids {min(ids)}-{max(ids)})"
             )

@@ -233,7 +233,11 @@ def _by_seat(value: Any, key: str) -> tuple[int, ...]:
         counts = list(NO_EXTRAS)
         for seat, count in value.items():
             text = str(seat).strip()
-            if isinstance(seat, bool) or not text.isdigit() or int(text) >= MAX_PLAYERS:
+            if (
+                isinstance(seat, bool)
+                or not (text.isascii() and text.isdigit())
+                or int(text) >= MAX_PLAYERS
+            ):
                 raise RulesError(f"rules.{key}.{seat}: not a seat (0-{MAX_PLAYERS - 1})")
             counts[int(text)] = count
         return tuple(counts)

@@ -398,7 +398,7 @@ def check_scheduler(scheduler: str) -> None:
     if "://" in address:
         return  # tls, ucx, inproc: left to the client's own connect timeout
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise StudyError(f"--scheduler {scheduler}: expected an address like tcp://host:8786")
     try:
         socket.create_connection((host.strip("[]"), int(port)), DASK_CONNECT_SECONDS).close()

@@ -195,7 +195,7 @@ class Person:
             self.write(f"  {number:>3}  {describe(action, view)}")
         while True:
             answer = self._ask(f"Choose 1-{len(choices)} (q to stop): ")
-            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(choices):
                 return choices[int(answer) - 1]
             self.write(f"Not a choice: {answer!r}. Type a number from 1 to {len(choices)}, or q.")
 
@@ -237,7 +237,7 @@ def _picked(answer: str, size: int) -> set[int] | None:
     if answer in ("none", "0"):
         return set()
     words = answer.replace(",", " ").split()
-    if not words or not all(w.isdigit() and 1 <= int(w) <= size for w in words):
+    if not words or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= size for w in words):
         return None
     return {int(w) for w in words}
 

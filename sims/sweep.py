@@ -133,7 +133,11 @@ def printed_value(parameter: str, rules: Rules, cards: Catalogue, here: str) -> 
     """The base game's value of ``parameter`` (refusing a name that is no parameter)."""
     parts = parameter.split(".")
     if parts[0] == "destinations" and len(parts) == 3 and parts[2] == "points":
-        if parts[1].isdigit() and any(d.id == int(parts[1]) for d in cards.destinations):
+        if (
+            parts[1].isascii()
+            and parts[1].isdigit()
+            and any(d.id == int(parts[1]) for d in cards.destinations)
+        ):
             return cards.destination(int(parts[1])).points
         raise StudyError(f"{here}: {parameter}: unknown destination id")
     if parts[0] == "big_cities" and len(parts) in (2, 3) and parts[2:] in ([], ["points"]):

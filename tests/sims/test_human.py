@@ -64,7 +64,8 @@ def test_the_legal_actions_are_numbered_and_destinations_named(tmp_path):
 
 
 def test_input_that_is_no_choice_is_asked_again(tmp_path):
-    stdin = "9\nx\n0\n\n1 1\n" + "abc\n99\n-1\n1\nq\n"  # the keep, then a turn
+    # "²" is a digit to str.isdigit() but not to int(): asked again, no traceback
+    stdin = "9\nx\n0\n\n\u00b2\n1 1\n" + "abc\n99\n-1\n\u00b2\n1\nq\n"  # the keep, a turn
     done = cardgame(["play", "--human", "0", "--seed", "1"], stdin, tmp_path)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -74,6 +75,7 @@ def test_input_that_is_no_choice_is_asked_again(tmp_path):
     assert "Not a choice: ''." in out
     assert "Not a choice: 'abc'. Type a number from 1 to" in out
     assert "Not a choice: '99'." in out and "Not a choice: '-1'." in out
+    assert out.count("Not a choice: '\u00b2'.") == 2
     assert "Game stopped after" in out and done.stderr == ""
 
 

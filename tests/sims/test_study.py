@@ -71,6 +71,12 @@ def test_builtin_studies_load_and_expand():
         ("lineups = [['planner', 'x+y']]\nplayers = [2]", r"strategy 'x\+y': must be a name"),
         ('pool = ["planner", "a\\nb"]', r"strategy 'a\\nb': must be a name"),
         ("[variants.'x/y']\nface_up = 4", "variants.x/y: must be a name without / or control"),
+        # a digit to str.isdigit() but not to int()
+        ("[variants.x]\nseat_extra_cards = { '\u00b2' = 1 }", "cards.\u00b2: not a seat"),
+        (
+            "pairing = 'deals'\n[sweeps.s]\nparameter = 'destinations.\u00b2.points'\nvalues = [3]",
+            "sweeps.s: destinations.\u00b2.points: unknown destination id",
+        ),
     ],
 )
 def test_bad_study_file_names_file_and_key(tmp_path, text, message):
