@@ -770,22 +770,41 @@ class Compaction:
 def check_output_folder(folder: Path) -> None:
     """Fail before any game if results cannot go to ``folder`` (a file, unwritable, /proc).
 
-    Nothing is created: a folder that does not exist is probed with a temporary sibling.
+    Nothing is created: a folder that does not exist is probed with a temporary sibling,
+    and the names it would make are held to what the file system takes.
     """
+    if "\0" in str(folder):
+        raise ResultsError(f"{str(folder)!a}: a folder's name cannot hold a NUL character")
     try:
         if folder.exists() and not folder.is_dir():
             raise ResultsError(f"{folder}: is a file, not a results folder")
-        parent = folder
+        parent, missing = folder, []
         while not parent.exists():
+            missing.append(parent.name)
             parent = parent.parent
         if not parent.is_dir():
             raise ResultsError(f"{folder}: {parent} is a file, not a folder")
         probe = tempfile.mkdtemp(prefix=".probe-", dir=parent)
         os.rmdir(probe)
+        longest = max(missing, key=lambda name: len(os.fsencode(name)), default="")
+        limit = _name_limit(parent)
+        if len(os.fsencode(longest)) > limit:
+            raise ResultsError(
+                f"{folder}: a name in it is {len(os.fsencode(longest))} bytes long; "
+                f"{parent} takes names of at most {limit}"
+            )
     except OSError as exc:
         raise ResultsError(
             f"{folder}: cannot write results there ({exc.strerror or exc})"
         ) from None
+
+
+def _name_limit(folder: Path) -> int:
+    """The longest file name ``folder``'s file system takes, in bytes (255 where unsaid)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 def is_empty_folder(folder: Path) -> bool:

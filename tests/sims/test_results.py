@@ -227,17 +227,26 @@ def simulate_out(tmp_path, out):
         ("under-file", "is a file, not a folder"),
         ("/proc", "cannot write results there"),
         ("/proc/results", "cannot write results there"),
+        # refused before any game, not when the first batch lands (names to be made)
+        ("long", "a name in it is 300 bytes long;"),
+        ("nul", "a folder's name cannot hold a NUL character"),
     ],
 )
 def test_an_output_path_that_cannot_take_results_is_one_line_exit_2(
     tmp_path, capsys, where, message
 ):
     (tmp_path / "file").write_text("x")
-    out = {"file": tmp_path / "file", "under-file": tmp_path / "file" / "r"}.get(where, where)
+    out = {
+        "file": tmp_path / "file",
+        "under-file": tmp_path / "file" / "r",
+        "long": tmp_path / "new" / ("y" * 300) / "r",
+        "nul": tmp_path / "a\0b",
+    }.get(where, where)
     assert simulate_out(tmp_path, out) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert message in err and err.count("\n") == 1, err  # one line: no header before it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "s.toml"]  # nothing made
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write to any folder")
