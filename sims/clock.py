@@ -22,6 +22,11 @@ from cardgame import actions as A
 
 from .errors import StudyError
 
+# a day per decision; and beyond a spread of 3 the median turn takes a hundredth of its mean
+# (past 30 or so the lognormal factor underflows to 0 or overflows: no time at all)
+MAX_THINK_SECONDS = 86_400.0
+MAX_SIGMA = 3.0
+
 
 @dataclass(frozen=True)
 class ThinkTimes:
@@ -44,13 +49,15 @@ class ThinkTimes:
         for key, value in data.items():
             if key not in known:
                 raise StudyError(f"{where}.{key}: unknown think time (known: {sorted(known)})")
+            high = MAX_SIGMA if key == "sigma" else MAX_THINK_SECONDS
             if (
                 isinstance(value, bool)
                 or not isinstance(value, int | float)
-                or not math.isfinite(value)  # TOML has nan and inf: no time a game can take
-                or value < 0
+                or not 0 <= value <= high  # nor nan: TOML has it
             ):
-                raise StudyError(f"{where}.{key}: must be a finite number >= 0, got {value!r}")
+                raise StudyError(
+                    f"{where}.{key}: must be a number from 0 to {high:g}, got {value!r}"
+                )
             data[key] = float(value)
         return cls(**data)
 

@@ -213,9 +213,9 @@ def make_knobs(cls: type[Strategy], values: dict[str, Any] | None, where: str) -
                 f"{where}: knob {key!r} of {cls.name!r} must be {type(default).__name__}, "
                 f"got {value!r}"
             )
-        if isinstance(values[key], float) and math.isnan(values[key]):  # TOML has nan
+        if isinstance(values[key], float) and not math.isfinite(values[key]):  # TOML has them
             raise UnknownStrategyError(
-                f"{where}: knob {key!r} of {cls.name!r} must be a number, got nan"
+                f"{where}: knob {key!r} of {cls.name!r} must be a finite number, got {values[key]}"
             )
     try:
         return cls.Knobs(**values)

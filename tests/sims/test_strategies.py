@@ -61,9 +61,10 @@ def test_knobs_are_configurable_and_checked():
         make_knobs(cls, {"bogus": 1}, "x")
     with pytest.raises(UnknownStrategyError, match="must be int"):
         make_knobs(cls, {"min_useful": "high"}, "x")
-    # NaN compares false with everything: a strategy would follow no knob at all
-    with pytest.raises(UnknownStrategyError, match="'card_share' of 'planner' must be a number"):
-        make_knobs(cls, {"card_share": float("nan")}, "x")
+    # NaN compares false with everything, and 0 x inf is NaN: no strategy to follow
+    for value in ("nan", "inf", "-inf"):
+        with pytest.raises(UnknownStrategyError, match="'card_share' of 'planner' must be a fin"):
+            make_knobs(cls, {"card_share": float(value)}, "x")
 
 
 def _many(lineup, games=60):
