@@ -64,7 +64,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.human is not None or args.strategies is not None:
         return int(_play_hook()(args) or 0)
     players = DEFAULT_PLAYERS if args.players is None else args.players
-    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    rules = Rules.from_json(args.rules) if args.rules else Rules()
     game = Game(players, args.seed, rules, cards_of(args))
     state = play_random(game, record=True)
     record = rec.to_record(state, ["random"] * game.players)

@@ -14,6 +14,7 @@ Whether the game's train deck can deal the setup depends on the deck too (card d
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -192,6 +193,23 @@ class Rules(Value, _RulesFields):
         return data
 
     @classmethod
+    def from_json(cls, text: str) -> Rules:
+        """``from_dict`` of a JSON object (``--rules``); a key given twice is refused (JSON
+        would keep the last without a word)."""
+
+        def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            keys = [key for key, _ in pairs]
+            twice = next((key for key in keys if keys.count(key) > 1), None)
+            if twice is not None:
+                raise RulesError(f"rules: the key {twice!r} is given twice")
+            return dict(pairs)
+
+        data = json.loads(text, object_pairs_hook=unique)
+        if not isinstance(data, dict):
+            raise RulesError(f"rules: must be a JSON object of rule settings, got {text!r}")
+        return cls.from_dict(data)
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Rules:
         """Build rules from a mapping (TOML, JSON); missing keys keep their defaults."""
         if data is None:
@@ -210,13 +228,21 @@ class Rules(Value, _RulesFields):
             if not isinstance(rounds, dict):
                 raise RulesError("rules.rounds: must map player count to rounds")
             merged = dict(DEFAULT_ROUNDS)
+            given: dict[int, Any] = {}
             for key, value in rounds.items():
                 try:
-                    merged[int(key)] = value
+                    count = int(key)
                 except (TypeError, ValueError):
                     raise RulesError(
                         f"rules.rounds: player count {key!r} is not 2, 3 or 4"
                     ) from None
+                if count in given:  # "4" and "04": the last would win without a word
+                    raise RulesError(
+                        f"rules.rounds: player count {count} is given twice "
+                        f"({given[count]!r} and {key!r})"
+                    )
+                given[count] = key
+                merged[count] = value
             values["rounds"] = merged
         return cls(**values)
 
@@ -231,6 +257,7 @@ def _by_seat(value: Any, key: str) -> tuple[int, ...]:
     ones padded with zeros) or a table by seat number (the others zero)."""
     if isinstance(value, Mapping):
         counts = list(NO_EXTRAS)
+        given: dict[int, Any] = {}
         for seat, count in value.items():
             text = str(seat).strip()
             if (
@@ -239,6 +266,12 @@ def _by_seat(value: Any, key: str) -> tuple[int, ...]:
                 or int(text) >= MAX_PLAYERS
             ):
                 raise RulesError(f"rules.{key}.{seat}: not a seat (0-{MAX_PLAYERS - 1})")
+            if int(text) in given:  # "1" and "01"
+                raise RulesError(
+                    f"rules.{key}: seat {int(text)} is given twice ({given[int(text)]!r} and "
+                    f"{seat!r})"
+                )
+            given[int(text)] = seat
             counts[int(text)] = count
         return tuple(counts)
     if isinstance(value, (list, tuple)):

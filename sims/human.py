@@ -17,7 +17,6 @@ stops the game; the record of the turns played so far is saved (``--save``) and 
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -377,7 +376,7 @@ def play_seats(
 def play(args: argparse.Namespace) -> int:
     """The ``cardgame.play`` hook: `cardgame play` with ``--human`` or ``--strategies``."""
     names = seat_names(args.players, args.human, args.strategies)
-    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    rules = Rules.from_json(args.rules) if args.rules else Rules()
     game = Game(len(names), args.seed, rules, cards_of(args))
     human = args.human
     person = Person(names, game.catalogue) if human is not None else None

@@ -77,12 +77,26 @@ def test_the_levers_are_off_by_default_and_round_trip():
         ({"seat_extra_locomotives": [41]}, "rules.seat_extra_locomotives.0: must be between 0 and"),
         ({"first_turn": "none"}, "rules.first_turn: must be one of 'full', 'one_card', got 'none'"),
         ({"first_turn": 1}, "rules.first_turn: must be one of 'full', 'one_card', got 1"),
+        # "²" is a digit to str.isdigit, not to int; one seat or count twice: not the last wins
+        ({"seat_extra_cards": {"\u00b2": 1}}, "rules.seat_extra_cards.\u00b2: not a seat"),
+        ({"seat_extra_cards": {"1": 1, "01": 2}}, "seat 1 is given twice ('1' and '01')"),
+        ({"rounds": {"4": 2, "04": 1}}, "rules.rounds: player count 4 is given twice"),
     ],
 )  # fmt: skip
 def test_a_bad_lever_is_one_line_naming_its_key(data, message):
     with pytest.raises(RulesError) as info:
         Rules.from_dict(data)
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_rules_as_json_refuse_a_key_given_twice():
+    assert Rules.from_json('{"rounds": {"4": 1}}') == Rules.from_dict({"rounds": {"4": 1}})
+    with pytest.raises(RulesError, match="rules: the key 'face_up' is given twice"):
+        Rules.from_json('{"face_up": 5, "face_up": 6}')
+    with pytest.raises(RulesError, match="rules: the key '4' is given twice"):
+        Rules.from_json('{"rounds": {"4": 1, "4": 2}}')
+    with pytest.raises(RulesError, match="must be a JSON object"):
+        Rules.from_json("[1]")
 
 
 # ------------------------------------------------------------------ extra cards, locomotives
