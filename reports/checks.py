@@ -8,6 +8,7 @@ every problem is one line instead of a KeyError deep in pandas.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -61,3 +62,21 @@ def check_out_path(out: Path) -> None:
     parent = out.parent if str(out.parent) else Path(".")
     if parent.exists() and not parent.is_dir():
         raise ResultsError(f"{out}: {parent} is not a folder")
+    why = cannot_write(out)
+    if why is not None:
+        raise ResultsError(f"{out}: cannot write the report: {why}")
+
+
+def cannot_write(out: Path) -> str | None:
+    """Why no file can be made where ``out`` goes, or None: a file is made and removed at once
+    in its folder, or in the nearest one above that exists (writing makes the rest), since
+    only the system knows (a read-only disk, /proc, permissions)."""
+    folder = out.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{out.name}.", suffix=".probe"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None

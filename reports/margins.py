@@ -16,7 +16,8 @@ interval shown to the reader:
   at 0.05/m).
 
 Margins are per metric (``DEFAULT_MARGINS``); a study file may set them in its ``[report]``
-table (``margins = { win_share = 0.03 }``), which the manifest's study dict carries.
+table (``margins = { win_share = 0.03 }``), which the manifest's study dict carries, each from
+a hundredth of its default to the most the metric can move (``sims.study.REPORT_MARGINS``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from sims.errors import ResultsError
+from sims.study import margin_problem
 
 ALPHA = 0.05
 POWER = 0.8
@@ -53,6 +55,23 @@ DEFAULT_MARGINS: dict[str, float] = {
     "excitement": 0.05,  # total change of win chance over a game
     "decisive_fraction": 0.02,  # 2% of the game earlier or later before it was decided
     "comeback": 0.25,  # 1 / the winner's lowest chance
+}
+# what each margin is counted in, for the message that refuses one (its range:
+# sims.study.REPORT_MARGINS)
+MARGIN_UNITS: dict[str, str] = {
+    "win_share": "a share of games",
+    "log_odds": "log-odds of strength",
+    "score": "points",
+    "turns": "turns per game; a game ends by 2000",
+    "minutes": "simulated minutes per game",
+    "steals": "steals per game",
+    "unreached": "unreached destinations per seat",
+    "points_per_game": "net points per game",
+    "lead_changes": "lead changes per game",
+    "drama": "a win chance",
+    "excitement": "win chance moved per game",
+    "decisive_fraction": "a share of the game",
+    "comeback": "the comeback factor, at most 100",
 }
 MARGIN_WORDS = {
     "win_share": "percentage points of win share",
@@ -86,6 +105,9 @@ def margins_of(study: Mapping[str, Any] | None) -> dict[str, float]:
             )
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise ResultsError(f"[report] margins.{name}: must be a positive number, got {value!r}")
+        problem = margin_problem(name, value)
+        if problem is not None:
+            raise ResultsError(f"[report] margins.{name} ({MARGIN_UNITS[name]}): {problem}")
         out[name] = float(value)
     return out
 

@@ -58,19 +58,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--edits", metavar="FILE", help="TOML: what may change, its range, step")
     parser.add_argument("--max-edits", type=int, default=2, metavar="K", help="default 2")
     parser.add_argument(
-        "--budget", type=int, metavar="GAMES", help="games of the search (default 240,000)"
+        "--budget",
+        type=int,
+        metavar="GAMES",
+        help="games of the search (default 240,000, at most 1,000,000,000)",
     )
     parser.add_argument(
         "--holdout",
         type=int,
         metavar="GAMES",
-        help="held-out games per design (default 20,000; 0: none)",
+        help="held-out games per design (default 20,000, at most 100,000,000; 0: none)",
     )
     parser.add_argument("--cards", metavar="FOLDER", help="a card folder (an edition) to tune")
     parser.add_argument("--players", type=_int_list, help="player counts, e.g. 2 or 2,3")
     parser.add_argument("--seed", type=int, help="the root seed (default: the study's)")
     parser.add_argument(
-        "--bands", help="bands: seat=1.5,strategies=5 (points), destinations=2.5 (z)"
+        "--bands",
+        help="bands: seat=1.5,strategies=5 (points, 0.1 to 50), destinations=2.5 (z, 0.1 to 10)",
     )
     parser.add_argument(
         "--suspects", type=int, default=3, help="destinations: tickets tried per round (default 3)"

@@ -105,7 +105,7 @@ def run(
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
-    workers = _workers(workers)
+    workers = worker_count(workers)
     first_landing = _prepare_folder(folder, study, resume)
     if announce is not None:
         announce()
@@ -237,7 +237,8 @@ def _comparable(study: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _workers(workers: int | None) -> int:
+def worker_count(workers: int | None) -> int:
+    """The workers a run uses: all the cores it may use, or ``workers`` within the limit."""
     if workers is None:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else os.cpu_count() or 1)  # fmt: skip

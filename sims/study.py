@@ -59,9 +59,15 @@ STUDY_KEYS = {
 METRICS = ("quality",)
 # what a study's [report] table may set: the practical margin of each metric
 # (reports/margins.py holds the defaults; a test keeps the names the same)
-REPORT_MARGINS = ("win_share", "log_odds", "score", "turns", "minutes", "steals", "unreached",
-                  "points_per_game", "lead_changes", "drama", "excitement",
-                  "decisive_fraction", "comeback")  # fmt: skip
+# each margin a study may set, and its range: from a hundredth of the report's default
+# (reports/margins.py DEFAULT_MARGINS; a test holds them to it) to the most the metric can move
+REPORT_MARGINS: dict[str, tuple[float, float]] = {
+    "win_share": (0.0002, 1.0), "log_odds": (0.001, 10.0), "score": (0.01, 1000.0),
+    "turns": (0.01, 2000.0), "minutes": (0.01, 1000.0), "steals": (0.001, 2000.0),
+    "unreached": (0.001, 100.0), "points_per_game": (0.0025, 100.0),
+    "lead_changes": (0.0025, 2000.0), "drama": (0.0001, 1.0), "excitement": (0.0005, 2000.0),
+    "decisive_fraction": (0.0002, 1.0), "comeback": (0.0025, 100.0),
+}  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
 
@@ -487,6 +493,18 @@ def _report_table(table: Any, where: str) -> None:
               f"unknown metric (known: {', '.join(REPORT_MARGINS)})")  # fmt: skip
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
         _need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
+        problem = margin_problem(name, value)
+        _need(problem is None, f"{where}: report.margins.{name}", problem or "")
+
+
+def margin_problem(name: str, value: float) -> str | None:
+    """Why ``value`` cannot be the practical margin of ``name`` (inf or 1e308 made every
+    verdict "practically equal"; 5e-324 one no study can decide), or None."""
+    low, high = REPORT_MARGINS[name]
+    if low <= value <= high:
+        return None
+    shown = repr(value) if len(repr(value)) <= 24 else f"a number of {len(repr(value))} digits"
+    return f"must be from {low:g} to {high:g}, got {shown}"
 
 
 def _metrics_table(table: Any, where: str) -> dict[str, bool]:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import TuneError
 from .settings import (
+    BAND_LIMITS,
     DEFAULT_BANDS,
     OBJECTIVES,
 )
@@ -72,6 +73,14 @@ def parse_bands(text: str | Mapping[str, float] | None) -> dict[str, float]:
         if not (math.isfinite(number) and number > 0):
             raise TuneError(f"bands: {name} must be above 0, got {value}")
         # points for the win-share objectives when written as a percentage
+        shares = name != "destinations" and isinstance(text, Mapping)
+        low, high = BAND_LIMITS[name]
+        if not low <= (number * 100 if shares else number) <= high:
+            unit = " z" if name == "destinations" else "" if shares else " points"
+            scale = 100 if shares else 1
+            raise TuneError(
+                f"bands: {name} must be from {low / scale:g} to {high / scale:g}{unit}, got {value}"
+            )
         bands[name] = (
             number / 100 if name != "destinations" and not isinstance(text, Mapping) else number
         )

@@ -11,6 +11,12 @@ DEFAULT_HOLDOUT = 20_000  # games per design on the held-out deals
 DEFAULT_MAX_EDITS = 2
 DEFAULT_SUSPECTS = 3  # destinations: tickets (or cities) tried per round
 MAX_EDITS_LIMIT = 10
+MAX_BUDGET = 10**9  # search games: a study's most games per cell (sims.study.MAX_GAMES)
+MAX_HOLDOUT = 10**8  # held-out games per design: rounded up to whole seatings, still below
+# bands as typed: seat and strategies in points, destinations in z. Under 0.1 no hold-out of a
+# sensible size confirms one (0.1 points takes about a million games); above the top every
+# design meets it (at 2 players no seat's share is 50 points from fair)
+BAND_LIMITS = {"seat": (0.1, 50.0), "strategies": (0.1, 50.0), "destinations": (0.1, 10.0)}
 SCREEN_SHARE = 0.10  # of the search budget: the current design alone
 INCREMENTS = 4  # a round's budget is played in about this many increments (arms drop between)
 MIN_DEALS_TO_DECIDE = 30  # no arm is dropped or declared better on fewer deals

@@ -221,12 +221,34 @@ def _flatten(data: Any, prefix: str, where: str) -> Iterator[tuple[str, Any]]:
         yield from _flatten(value, f"{prefix}.{key}" if prefix else str(key), where)
 
 
-def whole(value: Any, key: str, where: str, low: int | None = None) -> int:
+def whole(value: Any, key: str, where: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TuneError(f"{where}: {key}: must be a whole number, got {value!r}")
     if low is not None and value < low:
         raise TuneError(f"{where}: {key}: must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise TuneError(f"{where}: {key}: must be at most {high:,}, got {value}")
     return value
+
+
+MAX_EDIT_VALUES = 100  # values one entry may let the search try: a ticket's 1-99 points fit
+
+
+def _count(parameter: Parameter, current: int | bool | str) -> int:
+    """How many values ``parameter`` lets the search try, counted without listing them (a
+    rule's range runs to a million when only its min is given)."""
+    if parameter.values is not None:
+        return len(parameter.values)
+    if isinstance(current, bool | str):
+        return 0
+    low, high = parameter.domain()
+    if parameter.within is not None:
+        low, high = max(low, current - parameter.within), min(high, current + parameter.within)
+    if parameter.low is not None:
+        low = max(low, parameter.low)
+    if parameter.high is not None:
+        high = min(high, parameter.high)
+    return max(0, (high - low) // parameter.step + 1)
 
 
 def parse_edits(
@@ -298,6 +320,17 @@ def parse_edits(
             ):
                 raise TuneError(f"{here}: an on/off setting takes values = [true] or [false]")
             parameter = Parameter(parameter_name, within, low, high, step, values, lenient)
+            count = _count(parameter, current)
+            if count > MAX_EDIT_VALUES:
+                hint = (
+                    "give a max"
+                    if within is None and high is None and values is None
+                    else ("narrow it")
+                )
+                raise TuneError(
+                    f"{here}: lets the search try {count:,} values, at most {MAX_EDIT_VALUES} "
+                    f"can be searched: {hint}"
+                )
             if not lenient:
                 span = parameter.domain()
                 if parameter.kind != "rule" and values is None:

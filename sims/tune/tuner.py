@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import SimsError, TuneError
+from ..errors import SimsError, StudyError, TuneError
+from ..runner import worker_count
 from ..stopping import catch_stop_signals
 from ..study import BASE, Study, from_dict
 from ..sweep import show_value
@@ -39,7 +40,9 @@ from .settings import (
     INCREMENTS,
     INDIFFERENCE_FLOOR,
     INDIFFERENCE_SHARE,
+    MAX_BUDGET,
     MAX_EDITS_LIMIT,
+    MAX_HOLDOUT,
     MIN_DEALS_TO_DECIDE,
     SCREEN_SHARE,
     SIGNIFICANCE,
@@ -104,12 +107,17 @@ class Tuner:
         self.max_edits = whole(max_edits, "max-edits", "tune", 1)
         if self.max_edits > MAX_EDITS_LIMIT:
             raise TuneError(f"tune: max-edits: at most {MAX_EDITS_LIMIT}, got {max_edits}")
-        self.budget = whole(budget, "budget", "tune", 1)
-        self.holdout = whole(holdout, "holdout", "tune", 0)
+        # refused here, not when a step's study is built after games and files
+        self.budget = whole(budget, "budget", "tune", 1, MAX_BUDGET)
+        self.holdout = whole(holdout, "holdout", "tune", 0, MAX_HOLDOUT)
         self.suspects = whole(suspects, "suspects", "tune", 1)
         self.workers = workers
         if workers is not None:
             whole(workers, "workers", "tune", 1)
+            try:
+                worker_count(workers)
+            except StudyError as exc:
+                raise TuneError(f"tune: {exc}") from None
         self.out = Path(out)
         self.progress = progress
         self.log = log or self._say

@@ -41,6 +41,68 @@ def test_report_out_in_an_unwritable_place_is_one_line(results_folder, tmp_path,
     _one_line_error(capsys, "cannot write the report")
 
 
+def test_report_out_that_cannot_be_written_is_refused_before_reading(
+    results_folder, monkeypatch, capsys
+):
+    import reports.analysis
+
+    def no_analysis(*_args, **_kwargs):
+        raise AssertionError("the report was analysed")
+
+    monkeypatch.setattr(reports.analysis, "analyse", no_analysis)
+    assert main(["report", str(results_folder), "--out", "/proc/report.html"]) == 2
+    err = capsys.readouterr().err
+    assert "/proc/report.html: cannot write the report" in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("margins", "message"),
+    [
+        ({"win_share": float("inf")}, "win_share (a share of games): must be from 0.0002 to 1"),
+        ({"win_share": 1.5}, "margins.win_share (a share of games): must be from 0.0002 to 1"),
+        ({"score": 1e308}, "margins.score (points): must be from 0.01 to 1000, got 1e+308"),
+        ({"turns": 5e-324}, "margins.turns (turns per game; a game ends by 2000): must be from"),
+        ({"score": 10**400}, "must be from 0.01 to 1000, got a number of 401 digits"),
+        ({"drama": float("nan")}, "margins.drama: must be a positive number, got nan"),
+    ],
+)
+def test_report_margins_outside_what_the_metric_can_move_are_one_line(
+    results_folder, tmp_path, monkeypatch, capsys, margins, message
+):
+    """A margin of inf or 1e308 made every verdict "practically equal"; one of 5e-324, one
+    no study can decide. The manifest of a study run before its file was checked may hold
+    them."""
+    import json
+
+    import reports.analysis
+
+    def no_analysis(*_args, **_kwargs):
+        raise AssertionError("the report was analysed")
+
+    monkeypatch.setattr(reports.analysis, "analyse", no_analysis)
+    folder = tmp_path / "copy"
+    shutil.copytree(results_folder, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["study"]["report"] = {"margins": margins}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
+    _one_line_error(capsys, message)
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_margins_run_from_a_hundredth_of_the_default_to_what_the_metric_can_move():
+    from reports.margins import DEFAULT_MARGINS, MARGIN_UNITS, margins_of
+    from sims.study import REPORT_MARGINS
+
+    assert set(REPORT_MARGINS) == set(DEFAULT_MARGINS) == set(MARGIN_UNITS)
+    for name, (low, _) in REPORT_MARGINS.items():
+        assert low == pytest.approx(DEFAULT_MARGINS[name] / 100, rel=1e-12)
+    ceilings = {name: high for name, (_, high) in REPORT_MARGINS.items()}
+    assert margins_of({"report": {"margins": ceilings}}) == ceilings
+    floors = {name: low for name, (low, _) in REPORT_MARGINS.items()}
+    assert margins_of({"report": {"margins": floors}}) == floors
+
+
 def _failing_study_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "all-failed"
     study = {

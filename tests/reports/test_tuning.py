@@ -117,6 +117,67 @@ def test_bad_options_and_files_are_one_line_exit_2_nothing_written(
     assert not out.exists()
 
 
+HUGE = "1180591620717411303424"  # 2**70
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--holdout", HUGE], "tune: holdout: must be at most 100,000,000, got " + HUGE),
+        (["--budget", HUGE], "tune: budget: must be at most 1,000,000,000, got " + HUGE),
+        (["--workers", "100000"], "tune: workers: must be from 1 to"),
+        (["--bands", "seat=5e-324"], "bands: seat must be from 0.1 to 50 points, got 5e-324"),
+        (["--bands", "seat=1e-160"], "bands: seat must be from 0.1 to 50 points, got 1e-160"),
+        (["--bands", "seat=2,strategies=60"], "bands: strategies must be from 0.1 to 50 points"),
+        (["--bands", "destinations=11"], "bands: destinations must be from 0.1 to 10 z, got 11"),
+        (
+            ["--edits", "huge.toml"],
+            "huge.toml: face_up: lets the search try 1,000,001 values, at most 100 can be "
+            "searched: narrow it",
+        ),
+        (["--edits", "wide.toml"], "wide.toml: face_up: lets the search try 1,006 values"),
+        (["--edits", "open.toml"], "open.toml: starting_hand: lets the search try 999,998 values"),
+        (["--edits", "listed.toml"], "listed.toml: face_up: lets the search try 101 values"),
+    ],
+)
+def test_options_the_search_would_trip_over_are_refused_before_any_game(
+    files, tmp_path, capsys, monkeypatch, argv, message
+):
+    """Counts beyond any study, bands no hold-out resolves or no design misses, and edit
+    ranges too wide to search: one line before the search starts, not after it wrote --out
+    (or a traceback, or a loss of -inf)."""
+    monkeypatch.chdir(files)
+    (files / "huge.toml").write_text("face_up = { min = 0, max = 9223372036854775807 }\n")
+    (files / "wide.toml").write_text("face_up = { within = 1000 }\n")
+    (files / "open.toml").write_text("starting_hand = { min = 3 }\n")
+    (files / "listed.toml").write_text(f"face_up = {list(range(101))}\n")
+    out = tmp_path / "t"
+    base = ["tiny.toml", "--objective", "seat", "--budget", "200", "--holdout", "0"]
+    code = run_command([*base, *argv, "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_bands_and_edit_ranges_within_the_limits_are_left_to_the_tuner(files):
+    from sims.study import load_study
+    from sims.tune.objectives import parse_bands
+    from sims.tune.space import load_edits
+
+    bands = parse_bands("seat=0.1,strategies=50,destinations=10")
+    assert bands == {"seat": 0.001, "strategies": 0.5, "destinations": 10.0}
+    assert parse_bands({"seat": 0.5})["seat"] == 0.5  # as a share: 50 points
+    (files / "fine.toml").write_text(
+        "starting_hand = { min = 5, max = 9, step = 2 }\n"
+        '"destinations.*.points" = { within = 1000000 }\n'  # cut to 1-99 points
+        "big_cities.Chicago = { min = 3 }\n"  # to 50
+    )
+    study = load_study(files / "tiny.toml")
+    parameters, _ = load_edits(files / "fine.toml", study, {})
+    assert {p.name for p in parameters} >= {"starting_hand", "big_cities.Chicago"}
+
+
 def test_a_missing_required_option_is_one_line(files, capsys):
     with pytest.raises(SystemExit) as info:
         run_command([str(files / "tiny.toml"), "--out", "x"])

@@ -545,7 +545,7 @@ def test_the_default_page_name_and_the_win_chances(tmp_path, monkeypatch, capsys
         (["missing.json"], "missing.json: no such file or folder"),
         (["GAME", "--game", "2"], "--game 2: choose 1 to 1"),
         (["GAME", "--seed", "999"], "--seed 999: no game of the 1 game has it"),
-        (["GAME", "--playouts", "-1"], "--playouts: must be 0 or more, got -1"),
+        (["GAME", "--playouts", "-1"], "--playouts: must be from 0 to 10,000, got -1"),
         (["EDITED"], "the record does not replay: result.scores[0].total"),
         (["EMPTY"], "holds no game records (a results folder has them only when simulated"),
         (["NOTREC"], "not a ttr-cardgame-record (format is null)"),
@@ -564,6 +564,31 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, args, m
     assert main(["view", *[names.get(a, a) for a in args]]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--playouts", "1180591620717411303424"], "--playouts: must be from 0 to 10,000, got"),
+        (["--playouts", "10001"], "--playouts: must be from 0 to 10,000, got 10001"),
+        (["-o", "/proc/view.html"], "/proc/view.html: cannot write the page"),
+    ],
+)
+def test_what_the_play_outs_would_run_into_is_refused_before_them(
+    tmp_path, monkeypatch, capsys, args, message
+):
+    """Too many play-outs (hours, or never done) or a page that cannot be written: one line
+    before any play-out."""
+    import reports.viewer as viewer
+
+    def no_play_outs(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the play-outs ran")
+
+    monkeypatch.setattr(viewer, "page_data", no_play_outs)
+    (tmp_path / "game.json").write_text(json.dumps(record_of(["planner", "thief"], 2)))
+    assert main(["view", str(tmp_path / "game.json"), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
 
 
 def test_lines_that_hold_no_record_are_skipped_with_a_note(tmp_path, capsys):

@@ -384,6 +384,10 @@ def test_report_margins_are_checked_at_load_and_named_like_the_reports():
     for report, message in [
         ({"margins": {"speed": 1}}, "m.toml: report.margins.speed: unknown metric"),
         ({"margins": {"score": -1}}, "m.toml: report.margins.score: must be a positive number"),
+        # every verdict "practically equal", or one no study decides
+        ({"margins": {"win_share": float("inf")}}, "win_share: must be from 0.0002 to 1, got inf"),
+        ({"margins": {"score": 1e308}}, r"score: must be from 0.01 to 1000, got 1e\+308"),
+        ({"margins": {"turns": 5e-324}}, "turns: must be from 0.01 to 2000, got 5e-324"),
         ({"colours": {}}, "m.toml: report.colours: unknown key"),
     ]:
         with pytest.raises(StudyError, match=message):
