@@ -736,6 +736,12 @@ def load_study(path: str | Path, isolation: str | None = None, cards: str | None
     if isolation is not None:
         data["isolation"] = isolation
     if cards is not None:
+        try:  # named as the option, not as a key of the file (a flags-only run has none)
+            if not cards:
+                raise StudyError("--cards: must be a folder of card files")
+            _catalogue(cards, NO_EDITS)
+        except CardgameError as exc:
+            raise StudyError(f"--cards: {exc}") from None
         data["cards"] = cards
     return from_dict(data, where)
 

@@ -56,6 +56,24 @@ def test_bad_options_are_one_line_exit_2(capsys, argv):
     assert err.startswith("cardgame simulate: error:") and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--strategies", "planner,thief", "--players", "2"],  # a flags-only study
+        [],  # the default study: its file names no cards either
+        ["strategy-ladder"],
+    ],
+)
+@pytest.mark.parametrize(("cards", "message"), [("none", "cannot read from"), ("", "a folder")])
+def test_a_bad_cards_folder_is_named_as_the_option(tmp_path, capsys, no_run, argv, cards, message):
+    """Not as a key of a study file that has none (``strategy-ladder.toml: cards: ...``)."""
+    folder = str(tmp_path / cards) if cards else ""
+    assert exit_code(["simulate", *argv, "--cards", folder, "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardgame simulate: error: --cards: ") and message in err, err
+    assert err.count("\n") == 1 and not no_run
+
+
 @pytest.mark.parametrize("command", ["simulate", "watch"])
 def test_help_lists_the_strategy_names(capsys, command):
     assert exit_code([command, "--help"]) == 0
