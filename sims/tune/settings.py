@@ -17,6 +17,7 @@ MAX_HOLDOUT = 10**8  # held-out games per design: rounded up to whole seatings, 
 # sensible size confirms one (0.1 points takes about a million games); above the top every
 # design meets it (at 2 players no seat's share is 50 points from fair)
 BAND_LIMITS = {"seat": (0.1, 50.0), "strategies": (0.1, 50.0), "destinations": (0.1, 10.0)}
+MAX_EDIT_VALUES = 100  # values one edits entry may let the search try: a ticket's 1-99 fit
 SCREEN_SHARE = 0.10  # of the search budget: the current design alone
 INCREMENTS = 4  # a round's budget is played in about this many increments (arms drop between)
 MIN_DEALS_TO_DECIDE = 30  # no arm is dropped or declared better on fewer deals

@@ -21,6 +21,7 @@ from .settings import (
     BIG_CITY_RANGE,
     DEFAULT_RULE_EDITS,
     DESTINATION_RANGE,
+    MAX_EDIT_VALUES,
     SEAT_LEVER_EDITS,
     SPEC_KEYS,
 )
@@ -231,9 +232,6 @@ def whole(value: Any, key: str, where: str, low: int | None = None, high: int | 
     return value
 
 
-MAX_EDIT_VALUES = 100  # values one entry may let the search try: a ticket's 1-99 points fit
-
-
 def _count(parameter: Parameter, current: int | bool | str) -> int:
     """How many values ``parameter`` lets the search try, counted without listing them (a
     rule's range runs to a million when only its min is given)."""
@@ -322,11 +320,8 @@ def parse_edits(
             parameter = Parameter(parameter_name, within, low, high, step, values, lenient)
             count = _count(parameter, current)
             if count > MAX_EDIT_VALUES:
-                hint = (
-                    "give a max"
-                    if within is None and high is None and values is None
-                    else ("narrow it")
-                )
+                open_ended = within is None and high is None and values is None
+                hint = "give a max" if open_ended else "narrow it"
                 raise TuneError(
                     f"{here}: lets the search try {count:,} values, at most {MAX_EDIT_VALUES} "
                     f"can be searched: {hint}"
