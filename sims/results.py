@@ -339,7 +339,8 @@ def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True)
             with contextlib.suppress(OSError):
                 for path in list(where.glob(pattern)):
                     _discard(path)
-    if not batch_id:  # and the mark a killed Dask client left (sims/cluster.py RunMark)
+    if not batch_id:  # and a manifest's half-written copy, the mark a killed Dask client left
+        _discard(folder / f".{MANIFEST}.tmp")
         with contextlib.suppress(OSError):
             for path in list(folder.glob(f"{RUN_MARK_PREFIX}*")):
                 _discard(path)
@@ -357,8 +358,18 @@ def arrow_rows(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Tabl
 
 
 def done_batches(folder: Path) -> set[str]:
-    """The batches that landed: a games part each, or named by the compact games file."""
-    return _part_ids(folder / "games") | _compact_ids(folder / "games")
+    """The batches that landed: named by the compact games file, or a games part each and a
+    part in every other table (one removed by hand is played again, not lost)."""
+    done = _part_ids(folder / "games")
+    for table in _other_tables(folder):
+        done &= _part_ids(folder / table)
+    return done | _compact_ids(folder / "games")
+
+
+def _other_tables(folder: Path) -> list[str]:
+    """The tables besides games that every batch of ``folder`` wrote: the seats and
+    destinations always, the others where their folder is."""
+    return [t for t in WRITE_ORDER if t != "games" and (t in TABLES or (folder / t).is_dir())]
 
 
 def _part_ids(where: Path) -> set[str]:
@@ -419,10 +430,28 @@ def table_files(folder: Path, table: str, merged: set[str]) -> list[Path]:
     as the games ones (``merged``, else they are what an interrupted compaction left), and
     every part of a batch the games compaction does not hold."""
     where = folder / table
-    files = _compact_files(where, merged) or []
-    if merged and table == "games" and not files:
-        raise ResultsError(f"{where}: a compact file of its compaction is missing or corrupt")
-    files += [p for batch, p in part_files(where).items() if batch not in merged]
+    if merged and (table == "games" or table in _other_tables(folder)):
+        # every table's files land before the games one that names the batches
+        files = _compact_files_or_error(folder, table, merged)
+    else:
+        files = _compact_files(where, merged) or []
+    parts = {batch: p for batch, p in part_files(where).items() if batch not in merged}
+    if table != "games" and table in _other_tables(folder):
+        landed = sorted(_part_ids(folder / "games") - merged - set(parts))
+        if landed:  # removed by hand: its rows would be missing without a word
+            raise ResultsError(
+                f"{where}: the part of batch {landed[0]} is missing, though its games part "
+                "landed (a run continued with --resume plays it again)"
+            )
+    return files + list(parts.values())
+
+
+def _compact_files_or_error(folder: Path, table: str, merged: set[str]) -> list[Path]:
+    files = _compact_files(folder / table, merged)
+    if not files:
+        raise ResultsError(
+            f"{folder / table}: a compact file of its compaction is missing or corrupt"
+        )
     return files
 
 
@@ -431,8 +460,9 @@ def tidy_compaction(folder: Path) -> None:
     already holds, and compact files that are not part of it (never rows that are nowhere
     else)."""
     merged = _compact_ids(folder / "games")
-    if merged:
-        table_files(folder, "games", merged)  # the games compaction whole, or an error
+    if merged:  # every table's compaction whole, or an error: nothing is removed then
+        for table in ("games", *_other_tables(folder)):
+            _compact_files_or_error(folder, table, merged)
     for table in WRITE_ORDER:
         where = folder / table
         if not where.is_dir():

@@ -45,6 +45,7 @@ from .batch import BatchSummary, plan_batches
 from .errors import ResultsError, StudyError
 from .pool import run_local
 from .results import (
+    MANIFEST,
     SCHEMA_VERSION,
     Compaction,
     check_output_folder,
@@ -106,7 +107,7 @@ def run(
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = worker_count(workers)
-    first_landing = _prepare_folder(folder, study, resume)
+    first_landing = _prepare_folder(folder, study, resume, records)
     if announce is not None:
         announce()
 
@@ -184,7 +185,9 @@ def run(
     return summary
 
 
-def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], None]:
+def _prepare_folder(
+    folder: Path, study: Study, resume: bool, records: bool = False
+) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
     The manifest is written when the first batch lands (atomically), never before: a run
@@ -211,6 +214,12 @@ def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], No
                 f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
                 "run into another --out"
             )
+        held = (folder / "records").is_dir()
+        if held != records and (held or done_batches(folder)):  # records of some batches only
+            raise ResultsError(
+                f"{folder}: these results were made {'with' if held else 'without'} game "
+                f"records: resume {'with' if held else 'without'} --records"
+            )
         changed = fingerprint_change(manifest.get("fingerprint"), current)
         if changed is not None:
             raise ResultsError(
@@ -218,6 +227,8 @@ def _prepare_folder(folder: Path, study: Study, resume: bool) -> Callable[[], No
                 "run into another --out"
             )
         return lambda: None
+    if folder.is_dir() and [p.name for p in folder.iterdir()] == [f".{MANIFEST}.tmp"]:
+        remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
     if not is_empty_folder(folder):
         raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")
     pending = [study.to_dict()]

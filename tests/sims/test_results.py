@@ -20,6 +20,7 @@ from sims.results import (
     COMPACT,
     MANIFEST,
     TABLES,
+    batch_of,
     compact,
     done_batches,
     encode_part,
@@ -649,3 +650,59 @@ def test_a_compact_file_is_opened_with_its_first_rows_and_written_even_without_a
     found = pq.read_table(tmp_path / "seats" / "compact-00000.parquet")
     assert found.num_rows == 0 and found.schema.names == schema("seats").names
     assert found.schema.metadata[b"ttr_cardgame.shards"] == b"2"
+
+
+def folder_bytes(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_part_removed_by_hand_is_named_and_a_resume_plays_its_batch_again(tmp_path, mixed):
+    """A batch whose games part landed but another of its parts is gone: its rows were
+    skipped without a word. Now a load names it, and --resume plays it again."""
+    folder = tmp_path / "damaged"
+    shutil.copytree(mixed, folder)
+    gone = parts_of(folder, "seats")[0]
+    gone.unlink()
+    with pytest.raises(ResultsError, match=f"the part of batch {batch_of(gone)} is missing"):
+        load_results(folder)
+    run(mixed_study(), workers=1, out=folder, progress=False, keep_parts=True, resume=True)
+    assert folder_bytes(folder) == folder_bytes(mixed)
+
+
+def test_a_compact_file_removed_by_hand_is_named_not_an_empty_table(tmp_path, compacted):
+    for table in ("destinations", "seats"):
+        folder = tmp_path / table
+        shutil.copytree(compacted, folder)
+        (folder / table / "compact.parquet").unlink()
+        for attempt in (
+            lambda: load_results(folder),  # noqa: B023 (called at once)
+            lambda: run(mixed_study(), workers=1, out=folder, progress=False, resume=True),  # noqa: B023
+        ):
+            with pytest.raises(ResultsError, match=f"{table}: a compact file of its compaction"):
+                attempt()
+
+
+def test_a_run_killed_while_it_wrote_its_manifest_does_not_block_the_next(tmp_path, compacted):
+    folder = tmp_path / "killed"
+    folder.mkdir()
+    (folder / ".manifest.json.tmp").write_text('{"schema_ver')
+    run(mixed_study(), workers=1, out=folder, progress=False)
+    assert folder_bytes(folder) == folder_bytes(compacted)
+    (folder / ".manifest.json.tmp").write_text('{"schema_ver')  # beside a whole manifest
+    run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    assert folder_bytes(folder) == folder_bytes(compacted)
+
+
+@pytest.mark.parametrize("made_with_records", [True, False])
+def test_a_resume_keeps_to_whether_the_run_wrote_game_records(tmp_path, made_with_records):
+    """Otherwise a stopped run's folder held records of some batches only, without a word."""
+    folder = tmp_path / "r"
+    study = mixed_study(lineups=[["planner", "random"]], players=[2])
+    run(study, workers=1, out=folder, progress=False, records=made_with_records,
+        keep_parts=True)  # fmt: skip
+    with pytest.raises(ResultsError, match=f"made {'with' if made_with_records else 'without'}"):
+        run(study, workers=1, out=folder, progress=False, records=not made_with_records,
+            keep_parts=True, resume=True)  # fmt: skip
+    summary = run(study, workers=1, out=folder, progress=False, records=made_with_records,
+                  keep_parts=True, resume=True)  # fmt: skip
+    assert summary.games_played == 0
