@@ -76,15 +76,19 @@ def run_dask(
             "distributed.worker.profile.enabled": False,
         }
         with _quiet_workers(), dask.config.set(settings):
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                # no dashboard, and its HTTP server on a free port: no warning about 8787
-                scheduler_kwargs={"dashboard_address": ":0"},
-                preload=[__name__],  # runs dask_setup below in each worker
-            )
+            try:
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    # no dashboard, and its HTTP server on a free port: no warning about 8787
+                    scheduler_kwargs={"dashboard_address": ":0"},
+                    preload=[__name__],  # runs dask_setup below in each worker
+                )
+            except Exception as exc:  # a worker killed while it started, a port taken
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                raise RunStopped(f"the local Dask cluster did not start ({reason})") from None
         client = Client(cluster)
     watch = _DaskWatch(client, f"at {scheduler}" if scheduler else "of the local cluster")
     mark = RunMark()

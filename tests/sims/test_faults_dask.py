@@ -117,3 +117,26 @@ def test_a_scheduler_without_workers_stops_the_run_in_one_line(procs, tmp_path, 
     start_worker(procs, gate.env, address, log, "worker2")
     resume_on(procs, gate, command, address)
     assert result_files(out) == uninterrupted(tmp_path, monkeypatch, gate, study)
+
+
+def test_a_local_cluster_that_does_not_start_is_one_line_and_writes_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    """A worker killed while the cluster starts made Dask raise "Nanny failed to start":
+    a traceback. Now the run stops in one line; nothing was played or written."""
+    import dask.distributed
+
+    from cardgame.cli import main
+
+    def fails(*_args, **_kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", fails)
+    study = tmp_path / "s.toml"
+    study.write_text('pool = ["planner", "random"]\nplayers = [2]\ngames_per_cell = 2\n')
+    out = tmp_path / "out"
+    argv = ["simulate", str(study), "--backend", "dask", "--workers", "1", "--no-progress"]
+    assert main([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "the local Dask cluster did not start (Nanny failed to start.)" in err, err
+    assert "Traceback" not in err and not out.exists()
