@@ -671,7 +671,10 @@ def _cell_tables(
 def _cell_rows(where: Path, table: str, ids: list[str]) -> pa.Table:
     """One cell's rows of ``table`` (its batches ``ids``), sorted as ``load_results`` sorts."""
     parts = [where / part_name(i) for i in ids]  # this version's: only its runs compact
-    arrow = pa.concat_tables([_read_part(table, p) for p in parts if p.exists()])
+    gone = next((p for p in parts if not p.exists()), None)
+    if gone is not None:  # its games part landed, so it did too: skipping it loses its rows
+        raise ResultsError(f"{gone}: gone while the folder was compacted (another run in it?)")
+    arrow = pa.concat_tables([_read_part(table, p) for p in parts])
     keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
     order = _key_order([arrow[k].to_numpy() for k in keys])
     return arrow if order is None else arrow.take(order)
