@@ -57,10 +57,9 @@ STUDY_KEYS = {
 }  # fmt: skip
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
-# what a study's [report] table may set: the practical margin of each metric
-# (reports/margins.py holds the defaults; a test keeps the names the same)
-# each margin a study may set, and its range: from a hundredth of the report's default
-# (reports/margins.py DEFAULT_MARGINS; a test holds them to it) to the most the metric can move
+# what a study's [report] table may set: the practical margin of each metric, and its range
+# from a hundredth of the report's default (reports/margins.py DEFAULT_MARGINS; a test holds
+# them to it) to the most the metric can move
 REPORT_MARGINS: dict[str, tuple[float, float]] = {
     "win_share": (0.0002, 1.0), "log_odds": (0.001, 10.0), "score": (0.01, 1000.0),
     "turns": (0.01, 2000.0), "minutes": (0.01, 1000.0), "steals": (0.001, 2000.0),
@@ -736,9 +735,9 @@ def load_study(path: str | Path, isolation: str | None = None, cards: str | None
     if isolation is not None:
         data["isolation"] = isolation
     if cards is not None:
-        try:  # named as the option, not as a key of the file (a flags-only run has none)
-            if not cards:
-                raise StudyError("--cards: must be a folder of card files")
+        # named as the option, not as a key of the file (a flags-only run has none)
+        _need(bool(cards), "--cards", "must be a folder of card files")
+        try:
             _catalogue(cards, NO_EDITS)
         except CardgameError as exc:
             raise StudyError(f"--cards: {exc}") from None

@@ -71,6 +71,7 @@ def test_a_bad_cards_folder_is_named_as_the_option(tmp_path, capsys, no_run, arg
     assert exit_code(["simulate", *argv, "--cards", folder, "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardgame simulate: error: --cards: ") and message in err, err
+    assert err.count("--cards:") == 1, err
     assert err.count("\n") == 1 and not no_run
 
 
