@@ -430,13 +430,13 @@ def table_files(folder: Path, table: str, merged: set[str]) -> list[Path]:
     as the games ones (``merged``, else they are what an interrupted compaction left), and
     every part of a batch the games compaction does not hold."""
     where = folder / table
-    if merged and (table == "games" or table in _other_tables(folder)):
-        # every table's files land before the games one that names the batches
+    written = table == "games" or table in _other_tables(folder)  # by every batch
+    if merged and written:  # every table's files land before the games one naming the batches
         files = _compact_files_or_error(folder, table, merged)
     else:
         files = _compact_files(where, merged) or []
     parts = {batch: p for batch, p in part_files(where).items() if batch not in merged}
-    if table != "games" and table in _other_tables(folder):
+    if written and table != "games":
         landed = sorted(_part_ids(folder / "games") - merged - set(parts))
         if landed:  # removed by hand: its rows would be missing without a word
             raise ResultsError(

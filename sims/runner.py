@@ -185,9 +185,7 @@ def run(
     return summary
 
 
-def _prepare_folder(
-    folder: Path, study: Study, resume: bool, records: bool = False
-) -> Callable[[], None]:
+def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
     The manifest is written when the first batch lands (atomically), never before: a run
