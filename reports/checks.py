@@ -57,17 +57,24 @@ def planned_games(study: dict) -> int | None:
 
 def check_out_path(out: Path) -> None:
     """Refuse a report path that cannot be written, before minutes of analysis."""
+    problem = out_path_problem(out, "report")
+    if problem is not None:
+        raise ResultsError(problem)
+
+
+def out_path_problem(out: Path, what: str) -> str | None:
+    """Why the page ``what`` (the report, the viewer's page) cannot be written to ``out``,
+    in one line, or None: asked before the work that makes it."""
     if out.is_dir():
-        raise ResultsError(f"{out}: is a folder; give a file name for the report")
+        return f"{out}: is a folder; give a file name for the {what}"
     parent = out.parent if str(out.parent) else Path(".")
     if parent.exists() and not parent.is_dir():
-        raise ResultsError(f"{out}: {parent} is not a folder")
-    why = cannot_write(out)
-    if why is not None:
-        raise ResultsError(f"{out}: cannot write the report: {why}")
+        return f"{out}: {parent} is not a folder"
+    why = _cannot_write(out)
+    return None if why is None else f"{out}: cannot write the {what}: {why}"
 
 
-def cannot_write(out: Path) -> str | None:
+def _cannot_write(out: Path) -> str | None:
     """Why no file can be made where ``out`` goes, or None: a file is made and removed at once
     in its folder, or in the nearest one above that exists (writing makes the rest), since
     only the system knows (a read-only disk, /proc, permissions)."""

@@ -38,7 +38,7 @@ from sims.winchance import (
     swings,
 )
 
-from .checks import cannot_write
+from .checks import out_path_problem
 
 
 class ViewError(SimsError):
@@ -380,14 +380,9 @@ def _default_out(source: Path, found: Found, game: int | None) -> Path:
 
 def _check_out(out: Path) -> None:
     """Refuse a page path that cannot be written before the play-outs run."""
-    if out.is_dir():
-        raise ViewError(f"{out}: is a folder; give a file name for the page")
-    parent = out.parent if str(out.parent) else Path(".")
-    if parent.exists() and not parent.is_dir():
-        raise ViewError(f"{out}: {parent} is not a folder")
-    why = cannot_write(out)
-    if why is not None:
-        raise ViewError(f"{out}: cannot write the page: {why}")
+    problem = out_path_problem(out, "page")
+    if problem is not None:
+        raise ViewError(problem)
 
 
 def _write(text: str, path: Path) -> None:
