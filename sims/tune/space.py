@@ -67,6 +67,13 @@ class Parameter:
             return [v for v in options if v != current]
         if self.values is not None:
             return [v for v in self.values if v != current]
+        low, high = self.bounds(current)
+        below = range(current - self.step, low - 1, -self.step)
+        above = range(current + self.step, high + 1, self.step)
+        return sorted([*below, *above])
+
+    def bounds(self, current: int) -> tuple[int, int]:
+        """The lowest and highest value a range (not ``values``) lets the search try."""
         low, high = self.domain()
         if self.within is not None:
             low = max(low, current - self.within)
@@ -75,9 +82,7 @@ class Parameter:
             low = max(low, self.low)
         if self.high is not None:
             high = min(high, self.high)
-        below = range(current - self.step, low - 1, -self.step)
-        above = range(current + self.step, high + 1, self.step)
-        return sorted([*below, *above])
+        return low, high
 
     def domain(self) -> tuple[int, int]:
         if self.kind == "destination":
@@ -239,13 +244,7 @@ def _count(parameter: Parameter, current: int | bool | str) -> int:
         return len(parameter.values)
     if isinstance(current, bool | str):
         return 0
-    low, high = parameter.domain()
-    if parameter.within is not None:
-        low, high = max(low, current - parameter.within), min(high, current + parameter.within)
-    if parameter.low is not None:
-        low = max(low, parameter.low)
-    if parameter.high is not None:
-        high = min(high, parameter.high)
+    low, high = parameter.bounds(current)
     return max(0, (high - low) // parameter.step + 1)
 
 
