@@ -69,8 +69,11 @@ from sims.results import batch_tables, compact, encode_parts, land_files, write_
 from sims.study import load_study, quick_study
 study = quick_study(load_study("strategy-ladder"), games=int(sys.argv[2]), out="unused")
 with tempfile.TemporaryDirectory() as folder:
-    write_manifest(Path(folder), study.to_dict(), {})
-    for batch in plan_batches(study):  # a worker's work: play, rows, parts
+    plan = getattr(study, "plan", None)  # a tree before plans runs this script too
+    extra = {} if plan is None else {"plan": plan.to_dict()}
+    write_manifest(Path(folder), study.to_dict(), {}, **extra)
+    # a worker's work: play, rows, parts
+    for batch in plan_batches(study if plan is None else plan):
         result = run_batch(batch)
         files = encode_parts(result.id, batch_tables(result.id, result.tables))
         if sys.argv[3] == "compact":

@@ -282,3 +282,16 @@ def _by_seat(value: Any, key: str) -> tuple[int, ...]:
 
 
 DEFAULT_RULES = Rules()
+
+
+def same_rules_at(a: Rules, b: Rules, players: int) -> bool:
+    """Whether two rule sets play identically at ``players``: the rounds count only there,
+    the deal of later rounds only when there is a later round (R19), a seat lever only for
+    the seats the game has."""
+    left, right = a.to_dict(), b.to_dict()
+    left.pop("rounds"), right.pop("rounds")
+    for key in SEAT_LEVERS:
+        left[key], right[key] = left[key][:players], right[key][:players]
+    if a.rounds_for(players) == b.rounds_for(players) == 1:
+        left.pop("round_two_deal"), right.pop("round_two_deal")
+    return left == right and a.rounds_for(players) == b.rounds_for(players)

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from cardgame import default_catalogue
+from sims.plan import Sweep
 from sims.results import Results
 
 from . import designer, skill
@@ -34,7 +35,7 @@ from .ratings import (
 )
 from .seat_order import edge_heterogeneity, seat_advantage, seat_edge
 from .swaps import lineup_swaps
-from .sweeps import SweepInfo, sweep_frames, sweeps_of
+from .sweeps import sweep_frames
 from .variants import edge_changes, variant_effects, variant_strategies
 from .wins import head_to_head, win_rates
 
@@ -47,7 +48,7 @@ class Analysis:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     planned_games: int | None = None  # the study's size; more than len(games) if stopped early
     margins: dict[str, float] = field(default_factory=dict)  # practical margins (margins.py)
-    sweeps: list[SweepInfo] = field(default_factory=list)  # the study's sweeps
+    sweeps: list[Sweep] = field(default_factory=list)  # the study's sweeps
     sweep_tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # metric -> frame
     edge_test: dict[str, Any] = field(default_factory=dict)  # edge across player counts
 
@@ -87,7 +88,7 @@ def _base_rules(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[variant == "base"] if "base" in set(variant.unique()) else frame
 
 
-def swept_variants(sweeps: list[SweepInfo]) -> set[str]:
+def swept_variants(sweeps: list[Sweep]) -> set[str]:
     """The variants a study's sweeps made (``NAME=VALUE``): reported in the sweep section
     only, never among the ordinary variants."""
     return {variant for sweep in sweeps for _, variant in sweep.points if variant != "base"}
@@ -103,7 +104,7 @@ def analyse(
     each stage as it starts (``cardgame report`` prints a line per stage)."""
     say = progress or (lambda stage: None)
     margins = margins_of(results.study)
-    sweeps = sweeps_of(results.study)
+    sweeps = list(results.plan.sweeps.values())
     swept = swept_variants(sweeps)
     seats, games = results.seats, results.games
     base = _base_rules(seats)

@@ -42,19 +42,6 @@ def _who(game: pd.Series) -> str:
     return f"seat {seat} ({game['failure_strategy']})"
 
 
-def planned_games(study: dict) -> int | None:
-    """The study's total game count, or None when the manifest cannot say (e.g. a user
-    strategy that no longer imports)."""
-    from sims.study import from_dict
-
-    # The manifest stores both line-up keys, one of them empty; a study file gives one.
-    given = {k: v for k, v in study.items() if not (k in ("lineups", "pool") and not v)}
-    try:
-        return from_dict(given, "manifest").total_games
-    except Exception:  # any reason not to be able to count means "unknown"
-        return None
-
-
 def check_out_path(out: Path) -> None:
     """Refuse a report path that cannot be written, before minutes of analysis."""
     problem = out_path_problem(out, "report")

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from sims.study import DEFAULT_STUDY  # light: the study module imports no pandas or SimPy
+from sims.plan import DEFAULT_STUDY  # light: the plan module imports no pandas or SimPy
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
 
     from . import html, markdown
     from .analysis import analyse
-    from .checks import check_out_path, check_reportable, planned_games
+    from .checks import check_out_path, check_reportable
     from .margins import margins_of
     from .sections import build
 
@@ -72,8 +72,8 @@ def main(args: argparse.Namespace) -> int:
     check_reportable(results)
     margins_of(results.study)  # a bad [report] table is one line too, before any progress
     stage.release()
-    planned = planned_games(results.study)
-    if planned is not None and len(results.games) < planned:
+    planned = results.plan.total_games
+    if len(results.games) < planned:
         print(
             f"warning: {folder} holds {len(results.games):,} of the study's {planned:,} games "
             "(the run was stopped); the report covers only those. Finish the run with "
@@ -92,19 +92,6 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _default_results(workers: int | None) -> Path:
-    from sims.results import read_manifest
-    from sims.runner import run
-    from sims.study import load_study
+    from sims.runner import run_default_study
 
-    study = load_study(DEFAULT_STUDY)
-    folder = Path(study.output)
-    manifest = read_manifest(folder)
-    print(
-        f"No results given: running the default study {study.name!r} "
-        f"({study.total_games:,} games) into {folder}",
-        file=sys.stderr,
-    )
-    summary = run(study, workers=workers, out=folder, resume=manifest is not None)
-    if summary.interrupted:
-        raise KeyboardInterrupt
-    return folder
+    return run_default_study(workers)

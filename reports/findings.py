@@ -512,7 +512,7 @@ def headline(analysis: Analysis) -> list[str]:
         "sweeps": sweep_lines(analysis),
         "designers": designers_ask(analysis),
     }
-    info = study_info(analysis.results.study, analysis.seats)
+    info = study_info(analysis.results.study, analysis.seats, analysis.results.plan.description)
     ordered = order_sections([_Group(k, v) for k, v in groups.items()], info.order)
     lines = [line for group in ordered for line in group.lines]
     if analysis.failures:

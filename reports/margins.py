@@ -17,7 +17,7 @@ interval shown to the reader:
 
 Margins are per metric (``DEFAULT_MARGINS``); a study file may set them in its ``[report]``
 table (``margins = { win_share = 0.03 }``), which the manifest's study dict carries, each from
-a hundredth of its default to the most the metric can move (``sims.study.REPORT_MARGINS``).
+a hundredth of its default to the most the metric can move (``sims.plan.REPORT_MARGINS``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from sims.errors import ResultsError
-from sims.study import margin_problem
+from sims.plan import margin_problem
 
 ALPHA = 0.05
 POWER = 0.8
@@ -57,7 +57,7 @@ DEFAULT_MARGINS: dict[str, float] = {
     "comeback": 0.25,  # 1 / the winner's lowest chance
 }
 # what each margin is counted in, for the message that refuses one (its range:
-# sims.study.REPORT_MARGINS)
+# sims.plan.REPORT_MARGINS)
 MARGIN_UNITS: dict[str, str] = {
     "win_share": "a share of games",
     "log_odds": "log-odds of strength",

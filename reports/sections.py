@@ -21,7 +21,7 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
     """The report of an analysis; ``info`` (default: the study's own) decides the title,
     the question and the page's order of sections."""
     study = analysis.results.study
-    info = info or study_kinds.study_info(study, analysis.seats)
+    info = info or study_kinds.study_info(study, analysis.seats, analysis.results.plan.description)
     return Report(
         title=f"Ticket to Ride: The Card Game - {info.name} study",
         description=info.description,

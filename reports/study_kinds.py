@@ -53,24 +53,10 @@ class StudyInfo:
     order: list[str]
 
 
-def _builtin_description(name: str) -> str:
-    """The description of the built-in study of that name ('' for any other study): the
-    results manifest does not carry it."""
-    from sims import study
-    from sims.errors import SimsError
-
-    if name not in study.builtin_studies():
-        return ""
-    try:
-        return study.load_study(name).description
-    except SimsError:  # e.g. a strategy this install lacks: the results still report
-        return ""
-
-
-def study_info(study: dict, seats: pd.DataFrame) -> StudyInfo:
-    """Name, description and question of the study behind a results folder."""
+def study_info(study: dict, seats: pd.DataFrame, description: str = "") -> StudyInfo:
+    """Name, description (the plan's) and question of the study behind a results folder."""
     name = str(study.get("name") or "study")
-    description = str(study.get("description") or "") or _builtin_description(name)
+    description = str(study.get("description") or "") or description
     if name in QUESTIONS:
         kind = name
     elif study.get("sweeps"):

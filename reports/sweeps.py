@@ -15,7 +15,6 @@ yet known*.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from scipy import stats as st
 from .margins import interval_verdict, margins_of
 
 if TYPE_CHECKING:
+    from sims.plan import Sweep
     from sims.results import Results
 
 # metric -> (label a designer reads, unit, practical margin)
@@ -48,38 +48,6 @@ MARGIN_OF = {
 }  # fmt: skip
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#ff7f0e", 4: "#2ca02c"}  # one colour per player count
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash")  # strategies, in win share
-
-
-@dataclass(frozen=True)
-class SweepInfo:
-    """What the report needs of a sweep (from the study in the manifest)."""
-
-    name: str
-    parameters: tuple[str, ...]
-    points: tuple[tuple[tuple[Any, ...], str], ...]
-    printed: tuple[Any, ...]
-
-    @property
-    def card(self) -> int | None:
-        """The ticket a ``destinations.ID.points`` sweep changes."""
-        if len(self.parameters) == 1 and self.parameters[0].startswith("destinations."):
-            return int(self.parameters[0].split(".")[1])
-        return None
-
-
-def sweeps_of(study: dict[str, Any]) -> list[SweepInfo]:
-    """The study's sweeps, rebuilt from the manifest's study (sims/sweep.py)."""
-    if not study.get("sweeps"):
-        return []
-    from sims.study import from_dict
-
-    study = dict(study)
-    if study.get("lineups") is not None and not study.get("pool"):
-        study.pop("pool", None)  # a line-up study's manifest writes "pool": [] beside them
-    if study.get("lineups") is None:
-        study.pop("lineups", None)
-    built = from_dict(study, "manifest")
-    return [SweepInfo(s.name, s.parameters, s.points, s.printed) for s in built.sweeps.values()]
 
 
 def _per_game(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
@@ -148,7 +116,7 @@ def sweep_tables(results: Results) -> dict[str, pd.DataFrame]:
     """The sweeps of a results folder as one tidy frame per metric (``sweep_frames``), with
     the study's own margins: ``sweep_tables(load_results(folder))["turns"]``. Empty when the
     study has no sweeps."""
-    sweeps = sweeps_of(results.study)
+    sweeps = list(results.plan.sweeps.values())
     if not sweeps:
         return {}
     cards = {sweep.card for sweep in sweeps if sweep.card is not None}
@@ -160,7 +128,7 @@ def sweep_frames(
     games: pd.DataFrame,
     seats: pd.DataFrame,
     destinations: pd.DataFrame,
-    sweeps: list[SweepInfo],
+    sweeps: list[Sweep],
     base: str = "base",
     margins: dict[str, float] | None = None,
 ) -> dict[str, pd.DataFrame]:
@@ -237,7 +205,7 @@ def _card_frames(
     }  # fmt: skip
 
 
-def sentence(sweep: SweepInfo, frames: dict[str, pd.DataFrame]) -> str:
+def sentence(sweep: Sweep, frames: dict[str, pd.DataFrame]) -> str:
     """What the sweep does, in one sentence as strong as its intervals."""
     moved = []
     for metric, frame in frames.items():
@@ -277,7 +245,7 @@ def _value(row: pd.Series) -> str:
     return f"{row['parameter']} = {row['value']}"
 
 
-def sweep_figure(frames: dict[str, pd.DataFrame], sweep: SweepInfo) -> Any:
+def sweep_figure(frames: dict[str, pd.DataFrame], sweep: Sweep) -> Any:
     """Each metric against the swept value (a numeric axis), as the difference from the
     printed value with its simultaneous interval: one panel per metric, a line per player
     count (and strategy, for win share; and second value, on a grid)."""

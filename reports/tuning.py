@@ -86,12 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from sims.study import load_study
     from sims.tune import DEFAULT_BUDGET, DEFAULT_HOLDOUT, TuneInterrupted, Tuner
 
-    study = load_study(args.study)
     tuner = Tuner(
-        study,
+        args.study,
         objective=args.objective,
         edits=args.edits,
         max_edits=args.max_edits,

@@ -75,7 +75,7 @@ def _same_as_base(rules: dict | None, variant: str, base: str, players: int) -> 
     at ``players``: results made before variants were limited to their counts hold such
     games, and their differences are noise."""
     from cardgame import Rules
-    from sims.study import same_rules_at
+    from cardgame.rules import same_rules_at
 
     if not rules or variant not in rules or base not in rules:
         return False

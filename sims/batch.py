@@ -24,10 +24,10 @@ from .match import (
     play_game,
     table_game,
 )
+from .plan import Cell, Isolation, Plan
 from .results import batch_tables, encode_parts, land_files
 from .rows import NATIVE_TABLES, TableRows
 from .seeding import deal_key, deal_number, first_draw, game_seed, stream_seed
-from .study import Cell, Study
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Batch:
     pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
     folder: str | None = None  # where the worker writes its parts; None: send them back
     engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
-    isolation: str = "none"  # "process": strategies of one's own in their own processes
+    isolation: Isolation = Isolation.NONE
     quality: bool = False  # each game's quality row too ([metrics] quality = true)
 
     def seed(self, index: int, seatings: int) -> int:
@@ -169,7 +169,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     native core."""
     if batch.engine == "python" or batch.records or batch.quality:
         return False
-    if batch.isolation == "process" and any(map(is_guest, batch.seats.values())):
+    if batch.isolation == Isolation.PROCESS and any(map(is_guest, batch.seats.values())):
         return False  # a guest's module is never imported here
     native = native_loop()
     if native is None:
@@ -238,29 +238,30 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
     return BatchSummary(result.id, result.games, result.failures)
 
 
-def plan_batches(study: Study, records: bool = False) -> Iterator[Batch]:
-    """The study's batches in a fixed order, made as they are needed: memory stays flat
+def plan_batches(plan: Plan, records: bool = False) -> Iterator[Batch]:
+    """The plan's batches in a fixed order, made as they are needed: memory stays flat
     however many games a cell has."""
-    for number, cell in enumerate(study.cells()):
-        seats = {label: study.strategies[label] for label in set(cell.lineup)}
-        for start in range(0, cell.games, study.batch_size):
-            stop = min(cell.games, start + study.batch_size)
+    clock = plan.think_times()
+    for number, cell in enumerate(plan.cells):
+        seats = {label: plan.strategies[label] for label in set(cell.lineup)}
+        for start in range(0, cell.games, plan.batch_size):
+            stop = min(cell.games, start + plan.batch_size)
             yield (
                 Batch(
                     id=f"c{number:04d}-g{start:07d}",
-                    study=study.name,
-                    root_seed=study.seed,
-                    rotation=study.rotation,
+                    study=plan.name,
+                    root_seed=plan.seed,
+                    rotation=plan.rotation,
                     cell=cell,
                     seats=seats,
                     start=start,
                     stop=stop,
-                    clock=study.clock,
+                    clock=clock,
                     records=records,
-                    decision_seconds=study.decision_seconds,
-                    pairing=study.pairing,
-                    engine=study.engine,
-                    isolation=study.isolation,
-                    quality=study.quality,
+                    decision_seconds=plan.decision_seconds,
+                    pairing=plan.pairing,
+                    engine=plan.engine,
+                    isolation=plan.isolation,
+                    quality=plan.quality,
                 )
             )

@@ -109,10 +109,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def build_study(args: argparse.Namespace):  # -> sims.study.Study
     """The study the options describe: a named one (tweaked by flags, keeping its name),
     or, with flags only, an ad-hoc one with a name and folder of its own."""
+    from .plan import Isolation
     from .study import adhoc_name, load_study, quick_study
 
     flags = (args.games, args.players, args.strategies, args.seed)
-    isolation = "process" if args.isolate else None
+    isolation = Isolation.PROCESS if args.isolate else None
     base = load_study(args.study or DEFAULT_STUDY, isolation, args.cards)
     if all(v is None for v in flags):
         return base

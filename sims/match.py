@@ -36,6 +36,7 @@ from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .errors import UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
+from .plan import Isolation
 from .quality import Quality, quality
 from .rows import NATIVE_TABLES, TableRows
 from .seeding import stream_seed
@@ -60,8 +61,7 @@ class GameSpec:
     seats: tuple[StrategySpec, ...]  # in seat order
     index: int
     seed: int
-    # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
-    isolation: str = "none"
+    isolation: Isolation = Isolation.NONE
     catalogue: Catalogue | None = None  # the cards (a study's edits); None: the printed ones
 
     def game(self) -> Game:
@@ -118,7 +118,7 @@ def play_game(
     ``tables``: a batch's rows; a game finished on the native core writes its rows there
     itself and hands back an outcome whose ``game`` is None.
     """
-    guests = spec.isolation == "process" and any(map(is_guest, spec.seats))
+    guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
     if engine != "python" and not guests:  # a guest's module is never imported here
         outcome = _play_native(spec, times, record, quality, tables)
         if outcome is not None:
@@ -403,7 +403,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
     Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
     seat_spec = spec.seats[seat]
     rng = seat_rng(spec, seat)
-    if spec.isolation == "process" and is_guest(seat_spec):
+    if spec.isolation == Isolation.PROCESS and is_guest(seat_spec):
         try:
             prepare(seat_spec, decision_seconds)
         except (GuestError, UnknownStrategyError) as exc:

@@ -39,6 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
+from .plan import Plan
 
 if TYPE_CHECKING:
     from .rows import TableRows
@@ -46,8 +47,8 @@ if TYPE_CHECKING:
 # 2: compact column types, zstd, a finished run's parts compacted; 3: a big run's table
 # compacted into several files (``SHARD_BATCHES``), which an older reader would half read;
 # 4: parts in Arrow IPC (``encode_part``), which an older version would not see
-SCHEMA_VERSION = 4
-READABLE_VERSIONS = (1, 2, 3, 4)  # load_results reads each; a run resumes only its own version
+SCHEMA_VERSION = 5  # 5: the manifest holds the plan (sims/plan.py)
+READABLE_VERSIONS = (1, 2, 3, 4, 5)  # load_results reads each; a run resumes only its own version
 TABLES = ("seats", "destinations", "games")  # games last: it marks the batch done
 # in landing order; "quality" only for a study that asks for it ([metrics] quality = true)
 WRITE_ORDER = ("seats", "destinations", "quality", "games")
@@ -847,9 +848,18 @@ def is_empty_folder(folder: Path) -> bool:
         raise ResultsError(f"{folder}: cannot read ({exc.strerror or exc})") from None
 
 
-def write_manifest(folder: Path, study: dict[str, Any], fingerprint: dict[str, str]) -> None:
-    """Write the manifest atomically (temp file, then rename): a manifest is whole or absent."""
-    manifest = {"schema_version": SCHEMA_VERSION, "study": study, "fingerprint": fingerprint}
+def write_manifest(
+    folder: Path, study: dict[str, Any], fingerprint: dict[str, str], plan: dict[str, Any]
+) -> None:
+    """Write the manifest atomically (temp file, then rename): a manifest is whole or absent.
+    It keeps the study as given (what a resume must match) and the plan it resolved to
+    (what the reports read)."""
+    manifest = {
+        "schema_version": SCHEMA_VERSION,
+        "study": study,
+        "plan": plan,
+        "fingerprint": fingerprint,
+    }
     target = folder / MANIFEST
     temp = folder / f".{MANIFEST}.tmp"
     try:
@@ -859,6 +869,16 @@ def write_manifest(folder: Path, study: dict[str, Any], fingerprint: dict[str, s
     except OSError as exc:
         _discard(temp)
         raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def manifest_plan(manifest: dict[str, Any], path: Path) -> Plan:
+    """The plan a manifest holds; one written before plans (schema 1 to 4) has it resolved
+    from its study, as its run resolved it, loading no strategy."""
+    if "plan" in manifest:
+        return Plan.from_dict(manifest["plan"], f"{path}: plan")
+    from .study import legacy_plan  # the study parser: only for such old folders
+
+    return legacy_plan(manifest["study"], str(path))
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -958,7 +978,8 @@ class Results:
     games: pd.DataFrame
     seats: pd.DataFrame
     _destinations: pd.DataFrame | None  # None: still in the folder's files
-    study: dict[str, Any]
+    study: dict[str, Any]  # the study as given (the manifest's)
+    plan: Plan  # the study resolved (sims/plan.py)
     folder: Path
     quality: pd.DataFrame | None = None  # a study with [metrics] quality = true
 
@@ -1032,6 +1053,7 @@ def load_results(folder: str | Path, destinations: bool = True) -> Results:
         frames["seats"],
         frames.get("destinations"),
         manifest["study"],
+        manifest_plan(manifest, folder / MANIFEST),
         folder,
         frames.get("quality"),
     )

@@ -43,6 +43,7 @@ from tqdm import tqdm
 
 from .batch import BatchSummary, plan_batches
 from .errors import ResultsError, StudyError
+from .plan import DEFAULT_STUDY
 from .pool import run_local
 from .results import (
     MANIFEST,
@@ -61,7 +62,7 @@ from .results import (
     write_manifest,
 )
 from .stopping import StopFlag, catch_stop_signals
-from .study import Study
+from .study import Study, load_study
 
 BACKENDS = ("local", "dask")
 MAX_WORKERS = 256  # or 4 per core: more processes than that is a typo
@@ -115,15 +116,15 @@ def run(
         remove_temp_files(folder)  # left by workers killed mid-write
         tidy_compaction(folder)  # and by an interrupted compaction
     done = done_batches(folder) if resume else set()
-    whole_plan = list(plan_batches(study))
-    plan = (b for b in plan_batches(study, records) if b.id not in done)
+    whole_plan = list(plan_batches(study.plan))
+    todo = (b for b in plan_batches(study.plan, records) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
     shared = backend == "local" or not scheduler
     landed = [read_manifest(folder) is not None]
     target = os.path.abspath(folder)
-    todo = (replace(b, folder=target) if shared and landed[0] else b for b in plan)
-    total = study.total_games
+    todo = (replace(b, folder=target) if shared and landed[0] else b for b in todo)
+    total = study.plan.total_games
     skipped = sum(b.games for b in whole_plan if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped)
     bar = tqdm(
@@ -185,6 +186,22 @@ def run(
     return summary
 
 
+def run_default_study(workers: int | None = None) -> Path:
+    """Run the default study into its folder, or resume it there (``cardgame report`` given
+    no folder); the folder, once whole."""
+    study = load_study(DEFAULT_STUDY)
+    folder = Path(study.output)
+    print(
+        f"No results given: running the default study {study.name!r} "
+        f"({study.plan.total_games:,} games) into {folder}",
+        file=sys.stderr,
+    )
+    summary = run(study, workers=workers, out=folder, resume=read_manifest(folder) is not None)
+    if summary.interrupted:
+        raise KeyboardInterrupt
+    return folder
+
+
 def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
@@ -233,7 +250,7 @@ def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> 
 
     def first_landing() -> None:
         if pending:
-            write_manifest(folder, pending.pop(), current)
+            write_manifest(folder, pending.pop(), current, study.plan.to_dict())
 
     return first_landing
 

@@ -23,10 +23,19 @@ from cardgame import CardgameError, Catalogue, Rules, default_catalogue, load_ca
 from cardgame.catalogue import catalogue_rows
 from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import NO_EDITS, CardEdits
-from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, SEAT_LEVERS
+from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, same_rules_at
 
 from .deadline import DEFAULT_DECISION_SECONDS
-from .errors import SimsError, StudyError
+from .errors import ResultsError, SimsError, StudyError
+from .plan import (
+    BASE,
+    REPORT_MARGINS,
+    Cell,
+    Isolation,
+    Plan,
+    Variant,
+    margin_problem,
+)
 from .strategy import StrategySpec
 from .sweep import Sweep, parse_sweeps
 
@@ -46,10 +55,7 @@ LABEL_SEPARATORS = ("+", "|", "/")
 # "auto": built-in line-ups on the native core when it is built (identical results, faster);
 # "python": every game on the reference engine; "native": the core, or refuse to run
 ENGINES = ("auto", "python", "native")
-# "process": each strategy of one's own plays in a process of its own (sims/guest.py)
-ISOLATIONS = ("none", "process")
-BASE = "base"  # the variant other variants are compared with
-DEFAULT_STUDY = "strategy-ladder"
+ISOLATIONS = tuple(i.value for i in Isolation)
 STUDY_KEYS = {
     "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
     "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
@@ -57,34 +63,7 @@ STUDY_KEYS = {
 }  # fmt: skip
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
-# what a study's [report] table may set: the practical margin of each metric, and its range
-# from a hundredth of the report's default (reports/margins.py DEFAULT_MARGINS; a test holds
-# them to it) to the most the metric can move
-REPORT_MARGINS: dict[str, tuple[float, float]] = {
-    "win_share": (0.0002, 1.0), "log_odds": (0.001, 10.0), "score": (0.01, 1000.0),
-    "turns": (0.01, 2000.0), "minutes": (0.01, 1000.0), "steals": (0.001, 2000.0),
-    "unreached": (0.001, 100.0), "points_per_game": (0.0025, 100.0),
-    "lead_changes": (0.0025, 2000.0), "drama": (0.0001, 1.0), "excitement": (0.0005, 2000.0),
-    "decisive_fraction": (0.0002, 1.0), "comeback": (0.0025, 100.0),
-}  # fmt: skip
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One combination of rule variant, player count and line-up."""
-
-    key: str
-    variant: str
-    rules: Rules
-    players: int
-    lineup: tuple[str, ...]  # strategy labels, sorted: seating comes from rotation
-    games: int
-    catalogue: Catalogue | None = None  # the cards played with; None: the printed ones
-
-    def seatings(self) -> list[tuple[str, ...]]:
-        """Every distinct seat order of the line-up, in a fixed order."""
-        return sorted(set(permutations(self.lineup)))
 
 
 @dataclass(frozen=True)
@@ -114,8 +93,7 @@ class Study:
     # player counts a variant is played at (given by its `players` key, or every count where
     # its rules differ from base); a variant missing here is played at every count
     variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    # "process": each strategy of one's own plays in a process of its own (sims/guest.py)
-    isolation: str = "none"
+    isolation: Isolation = Isolation.NONE
     # the cards: a folder of card files (``cards = "folder"``, ``--cards``; None: the printed
     # ones), and each variant's edits of them (``destinations``/``big_cities`` in a variant)
     cards: str | None = None
@@ -185,6 +163,43 @@ class Study:
             notes.append(f"{asked} {what} rounded up to {' or '.join(parts)}")
         return f"{'; '.join(notes)} so every seat order appears equally often"
 
+    @functools.cached_property
+    def plan(self) -> Plan:
+        """The study resolved (sims/plan.py): what the runner plays and the manifest keeps."""
+        swept = {v: s.name for s in self.sweeps.values() for v in s.variants if v != BASE}
+        variants = {
+            name: Variant(
+                name,
+                rules,
+                self.variant_cards.get(name, NO_EDITS),
+                self.players_for(name),
+                swept.get(name),
+            )
+            for name, rules in self.variants.items()
+        }
+        return Plan(
+            name=self.name,
+            description=self.description or builtin_description(self.name),
+            seed=self.seed,
+            players=self.players,
+            rotation=self.rotation,
+            pairing=self.pairing,
+            batch_size=self.batch_size,
+            strategies=self.strategies,
+            variants=variants,
+            cells=tuple(self.cells()),
+            clock=self.clock.to_dict(),
+            output=self.output,
+            isolation=self.isolation,
+            engine=self.engine,
+            decision_seconds=self.decision_seconds,
+            sweeps=self.sweeps,
+            quality=self.quality,
+            margins=dict(self.source.get("report", {}).get("margins", {})),
+            cards=self.cards,
+            cards_digest=_cards_digest(self.cards) if self.cards is not None else None,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The study as plain data: stored with results to check a resumed run."""
         swept = {v for sweep in self.sweeps.values() for v in sweep.variants if v != BASE}
@@ -207,7 +222,7 @@ class Study:
             **self._pairing_dict(),
             # only when on: a run is resumed in the mode it started in, and results made
             # before the option existed still resume
-            **({"isolation": self.isolation} if self.isolation != "none" else {}),
+            **({"isolation": self.isolation.value} if self.isolation != Isolation.NONE else {}),
             # the folder and a digest of what it held: resume refuses changed cards
             **self._cards_dict(),
             **({"sweeps": self.source["sweeps"]} if self.sweeps else {}),
@@ -291,8 +306,9 @@ def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
 
 
 @_one_line_errors
-def from_dict(data: dict[str, Any], where: str = "study") -> Study:
-    """Build a study from parsed TOML; every error names ``where`` and the key."""
+def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool = True) -> Study:
+    """Build a study from parsed TOML; every error names ``where`` and the key.
+    ``check_strategies=False`` loads no strategy (a manifest read back, sims/results.py)."""
     unknown = sorted(set(data) - STUDY_KEYS)
     _need(not unknown, f"{where}: {unknown[0] if unknown else ''}",
           f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")  # fmt: skip
@@ -360,10 +376,12 @@ def from_dict(data: dict[str, Any], where: str = "study") -> Study:
     for label in labels:
         if label not in strategies:
             strategies[label] = StrategySpec(label, label)
-    isolation = data.get("isolation", "none")
+    isolation = data.get("isolation", Isolation.NONE.value)
     _need(isolation in ISOLATIONS, f"{where}: isolation",
           f"must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")  # fmt: skip
-    _check_strategies([strategies[label] for label in sorted(set(labels))], isolation, where)
+    isolation = Isolation(isolation)
+    if check_strategies:
+        _check_strategies([strategies[label] for label in sorted(set(labels))], isolation, where)
     strategies = {k: v for k, v in strategies.items() if k in set(labels)}
 
     variants_data = data.get("variants", {"base": {}})
@@ -496,16 +514,6 @@ def _report_table(table: Any, where: str) -> None:
         _need(problem is None, f"{where}: report.margins.{name}", problem or "")
 
 
-def margin_problem(name: str, value: float) -> str | None:
-    """Why ``value`` cannot be the practical margin of ``name`` (inf or 1e308 made every
-    verdict "practically equal"; 5e-324 one no study can decide), or None."""
-    low, high = REPORT_MARGINS[name]
-    if low <= value <= high:
-        return None
-    shown = repr(value) if len(repr(value)) <= 24 else f"a number of {len(repr(value))} digits"
-    return f"must be from {low:g} to {high:g}, got {shown}"
-
-
 def _metrics_table(table: Any, where: str) -> dict[str, bool]:
     """``[metrics] quality = true``: the optional tables a study writes (each off by default)."""
     _need(isinstance(table, dict), f"{where}: metrics", "must be a table (quality = true)")
@@ -571,14 +579,14 @@ def _cards_digest(folder: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-def _check_strategies(specs: list[StrategySpec], isolation: str, where: str) -> None:
+def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: str) -> None:
     """Refuse an unknown strategy or knob before any game. Under isolation a strategy of
     one's own is checked in a process of its own: this process never imports its module."""
     from .guest import check_guest, close_hosts, is_guest
 
     try:
         for seat in specs:
-            if isolation == "process" and is_guest(seat):
+            if isolation == Isolation.PROCESS and is_guest(seat):
                 check_guest(seat, where)
             else:
                 seat.check()
@@ -633,19 +641,6 @@ def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
         f"{where}.players", f"must be a list of 2, 3 or 4, got {value!r}",
     )  # fmt: skip
     return tuple(sorted(set(value)))
-
-
-def same_rules_at(a: Rules, b: Rules, players: int) -> bool:
-    """Whether two rule sets play identically at ``players``: the rounds count only there,
-    the deal of later rounds only when there is a later round (R19), a seat lever only for
-    the seats the game has."""
-    left, right = a.to_dict(), b.to_dict()
-    left.pop("rounds"), right.pop("rounds")
-    for key in SEAT_LEVERS:
-        left[key], right[key] = left[key][:players], right[key][:players]
-    if a.rounds_for(players) == b.rounds_for(players) == 1:
-        left.pop("round_two_deal"), right.pop("round_two_deal")
-    return left == right and a.rounds_for(players) == b.rounds_for(players)
 
 
 def _variant_players(
@@ -721,7 +716,9 @@ def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
 
 
 @_one_line_errors
-def load_study(path: str | Path, isolation: str | None = None, cards: str | None = None) -> Study:
+def load_study(
+    path: str | Path, isolation: Isolation | None = None, cards: str | None = None
+) -> Study:
     """Read a study TOML file; a built-in study can be named without a path.
 
     ``isolation`` (``--isolate``) and ``cards`` (``--cards``) override the file's: given here,
@@ -733,7 +730,7 @@ def load_study(path: str | Path, isolation: str | None = None, cards: str | None
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{where}: not valid TOML ({exc})") from None
     if isolation is not None:
-        data["isolation"] = isolation
+        data["isolation"] = Isolation(isolation).value
     if cards is not None:
         # named as the option, not as a key of the file (a flags-only run has none)
         _need(bool(cards), "--cards", "must be a folder of card files")
@@ -743,6 +740,27 @@ def load_study(path: str | Path, isolation: str | None = None, cards: str | None
             raise StudyError(f"--cards: {exc}") from None
         data["cards"] = cards
     return from_dict(data, where)
+
+
+def legacy_plan(study: dict[str, Any], where: str) -> Plan:
+    """The plan of a manifest written before plans (schema 1 to 4): its study resolved as
+    the run resolved it, without loading a strategy."""
+    # such a manifest stores both line-up keys, one of them empty; a study file gives one
+    given = {k: v for k, v in study.items() if not (k in ("lineups", "pool") and not v)}
+    try:
+        return from_dict(given, where, check_strategies=False).plan
+    except SimsError as exc:
+        raise ResultsError(f"{where}: written before plans, and its study does not resolve "
+                           f"here: {exc}") from None  # fmt: skip
+
+
+def builtin_description(name: str) -> str:
+    """The description of the built-in study of that name ('' for any other): a study
+    named after a built-in one and describing itself not is described as that one."""
+    if name not in builtin_studies():
+        return ""
+    description = tomllib.loads(_read(name)[0]).get("description", "")
+    return description if isinstance(description, str) else ""
 
 
 def builtin_studies() -> list[str]:
@@ -776,7 +794,7 @@ def quick_study(
     seed: int | None = None,
     out: str | None = None,
     name: str | None = None,
-    isolation: str | None = None,
+    isolation: Isolation | None = None,
 ) -> Study:
     """The study with command-line overrides applied (validated like a file).
 
@@ -805,7 +823,7 @@ def quick_study(
     if out is not None:
         data["output"] = out
     if isolation is not None:
-        data["isolation"] = isolation
+        data["isolation"] = Isolation(isolation).value
     return from_dict(data, "command line")
 
 

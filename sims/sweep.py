@@ -13,7 +13,6 @@ printed one on the same deals (the study is paired by deals: common random numbe
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 from cardgame import Catalogue, Rules
@@ -21,24 +20,10 @@ from cardgame.cards import CARD_NAMES
 from cardgame.rules import MAX_PLAYERS, SEAT_LEVERS
 
 from .errors import StudyError
+from .plan import Sweep
 
 MAX_POINTS_PER_SWEEP = 100  # values (or grid points) of one sweep: more is a typo
 SWEEP_KEYS = {"parameter", "parameters", "values", "start", "stop", "step", "players"}
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """A swept parameter (or two), its values, and the variant that plays each value."""
-
-    name: str
-    parameters: tuple[str, ...]
-    # (the values, one per parameter; the variant that plays them: "base" for the printed)
-    points: tuple[tuple[tuple[int | bool, ...], str], ...]
-    printed: tuple[int | bool, ...]  # the base game's values
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        return tuple(variant for _, variant in self.points)
 
 
 def parse_sweeps(

@@ -79,3 +79,20 @@ def test_no_private_name_is_imported_from_another_module():
                         and alias.name != "_native"  # the compiled twins' package, by design
                     ]
     assert not found, f"private names imported across modules: {found}"
+
+
+def test_reports_read_the_plan_not_the_study_parser():
+    """A report reads the plan stored in the manifest (sims/plan.py): it never parses a study
+    again, so it needs no strategy module to be importable."""
+    parsers = {"sims.study", "sims.sweep"}
+    bad = []
+    for path in (ROOT / "reports").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                names = {a.name for a in node.names}
+            else:
+                continue
+            bad += [f"{path.relative_to(ROOT)}: {n}" for n in sorted(names & parsers)]
+    assert not bad, bad

@@ -157,7 +157,7 @@ class Space:
     def candidates(self, design: Design, names: list[str]) -> list[tuple[str, int | bool]]:
         """Each parameter's values from ``design``: valid games that differ from it at one
         of the study's player counts at least."""
-        from ..study import same_rules_at
+        from cardgame.rules import same_rules_at
 
         rules, _ = self.resolve(design)
         out = []

@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import SimsError, StudyError, TuneError
 from ..runner import worker_count
 from ..stopping import catch_stop_signals
-from ..study import BASE, Study, from_dict
+from ..study import BASE, Study, from_dict, load_study
 from ..sweep import show_value
 from .evaluation import Runner, step_seed
 from .objectives import (
@@ -85,7 +85,7 @@ class Tuner:
 
     def __init__(
         self,
-        study: Study,
+        study: Study | str | Path,
         objective: str | Mapping[str, float] = "seat",
         edits: str | Path | Mapping[str, Any] | None = None,
         max_edits: int = DEFAULT_MAX_EDITS,
@@ -170,7 +170,11 @@ class Tuner:
 
     # setup ---------------------------------------------------------------------------------
 
-    def _study(self, study: Study, cards: str | None, players: Any, seed: int | None) -> Study:
+    def _study(
+        self, study: Study | str | Path, cards: str | None, players: Any, seed: int | None
+    ) -> Study:
+        if not isinstance(study, Study):  # a study file or a built-in study's name
+            study = load_study(study)
         if not study.source:
             raise TuneError("study: build it with sims.study.load_study or from_dict")
         data = copy.deepcopy(study.source)

@@ -59,8 +59,11 @@ def test_player_counts_study_has_no_strategy_chart_and_no_empty_chart(same_table
 
 
 def test_destinations_study_puts_the_cards_first(analysis):
+    from sims.study import builtin_description
+
     study = {**analysis.results.study, "name": "destinations"}
-    info = study_kinds.study_info(study, analysis.seats)
+    # the plan of a study named after a built-in one carries that one's description
+    info = study_kinds.study_info(study, analysis.seats, builtin_description("destinations"))
     assert info.description.startswith("Card balance")
     assert fitted_sections(analysis, info)[0].key == "destinations"
 

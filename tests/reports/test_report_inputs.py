@@ -92,7 +92,7 @@ def test_report_margins_outside_what_the_metric_can_move_are_one_line(
 
 def test_report_margins_run_from_a_hundredth_of_the_default_to_what_the_metric_can_move():
     from reports.margins import DEFAULT_MARGINS, MARGIN_UNITS, margins_of
-    from sims.study import REPORT_MARGINS
+    from sims.plan import REPORT_MARGINS
 
     assert set(REPORT_MARGINS) == set(DEFAULT_MARGINS) == set(MARGIN_UNITS)
     for name, (low, _) in REPORT_MARGINS.items():

@@ -101,10 +101,10 @@ def test_markdown_has_the_sweep_section(analysis):
 
 
 def test_a_study_margin_changes_the_sweep_verdicts(swept):
-    from reports.sweeps import sweep_frames, sweeps_of
+    from reports.sweeps import sweep_frames
 
-    study = sweeps_of(swept.study)
-    wide = sweep_frames(swept.games, swept.seats, swept.destinations, study,
+    sweeps = list(swept.plan.sweeps.values())
+    wide = sweep_frames(swept.games, swept.seats, swept.destinations, sweeps,
                         margins={**margins.DEFAULT_MARGINS, "turns": 100.0})  # fmt: skip
     turns = wide["turns"][~wide["turns"]["printed"]]
     assert (turns["margin"] == 100.0).all()
@@ -127,3 +127,33 @@ def test_a_report_that_reads_the_offers_from_their_files_gives_the_same_tables(s
         pd.testing.assert_frame_equal(streamed.tables[name], table, check_exact=True)
     for metric, frame in analysis.sweep_tables.items():
         pd.testing.assert_frame_equal(streamed.sweep_tables[metric], frame, check_exact=True)
+
+
+def test_a_sweep_study_reports_with_its_strategy_module_gone(tmp_path):
+    """The report reads the plan the manifest stores: it parses no study and loads no
+    strategy, so a study of a ``module:Class`` strategy reports where the module is gone."""
+    import os
+    import subprocess
+    import sys
+
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "planbot.py").write_text(
+        "from sims.strategies.planner import Planner\n\n\n"
+        "class PlanBot(Planner):\n    name = 'planbot'\n"
+    )
+    study = tmp_path / "s.toml"
+    study.write_text(
+        'name = "gone"\nseed = 3\nplayers = [2]\nlineups = [["planner", "planbot:PlanBot"]]\n'
+        'games_per_cell = 4\n\n[sweeps.x]\nparameter = "big_cities.Chicago"\nvalues = [4, 30]\n'
+    )
+    folder = tmp_path / "r"
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    cli = [sys.executable, "-m", "cardgame.cli"]
+    run = [*cli, "simulate", str(study), "--out", str(folder), "--workers", "1", "--no-progress"]
+    subprocess.run(run, env=env, check=True, capture_output=True, cwd=tmp_path)
+    (code / "planbot.py").unlink()
+    report = [*cli, "report", str(folder), "--format", "md", "--out", str(tmp_path / "r.md")]
+    done = subprocess.run(report, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Sweep x" in (tmp_path / "r.md").read_text()

@@ -45,7 +45,7 @@ STUDIES = {
 
 def batches(document: dict[str, Any]) -> list[Batch]:
     study = from_dict({"name": "whole", "seed": 5, "batch_size": 4, **document}, "test")
-    return list(plan_batches(study))
+    return list(plan_batches(study.plan))
 
 
 def game_by_game(batch: Batch) -> BatchResult:

@@ -48,7 +48,7 @@ def cheap_study(games: int = 12, batch_size: int = 2):
 
 def results_folder(path: Path) -> Path:
     """A folder that is a results folder (its manifest written), as the client leaves it."""
-    write_manifest(path, {"name": "x"}, {})
+    write_manifest(path, {"name": "x"}, {}, cheap_study().plan.to_dict())
     return path
 
 
@@ -57,7 +57,7 @@ def test_a_worker_that_sees_the_run_s_mark_writes_its_parts_itself(tmp_path):
     folder = results_folder(tmp_path / "r")
     mark = cluster.RunMark()
     name = mark.place(str(folder))
-    batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4))]
+    batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4).plan)]
     results, seconds = cluster.land_bundle(batches, name)
     assert [r.id for r in results] == [b.id for b in batches] and seconds > 0
     assert all(r.files is None for r in results)  # written, not sent back
@@ -76,7 +76,7 @@ def test_a_worker_that_does_not_see_the_mark_sends_the_bytes_back(tmp_path, seen
     if seen == "another run's mark":
         cluster.RunMark().place(str(folder))
     where = str(tmp_path / "elsewhere") if seen == "no folder" else str(folder)
-    batches = [replace(b, folder=where) for b in plan_batches(cheap_study(4))]
+    batches = [replace(b, folder=where) for b in plan_batches(cheap_study(4).plan)]
     results, _seconds = cluster.land_bundle(batches, name)
     assert all(r.files is not None for r in results)
     assert not (folder / "games").exists() and not (tmp_path / "elsewhere").exists()
@@ -103,7 +103,7 @@ def test_a_worker_that_cannot_write_there_sends_the_bytes_back(tmp_path, monkeyp
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(results, "_write_file", refused)
-    batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4))]
+    batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4).plan)]
     got, _seconds = cluster.land_bundle(batches, name)
     assert [r.id for r in got] == [b.id for b in batches]
     assert all(r.files is not None and r.games == 2 for r in got)
@@ -127,7 +127,7 @@ def test_a_run_s_mark_replaces_one_a_killed_client_left(tmp_path):
 def test_bundles_keep_the_plan_s_order_and_grow_to_the_measured_rate(monkeypatch):
     monkeypatch.setattr(cluster, "DASK_TASK_SECONDS", 0.25)
     monkeypatch.setattr(cluster, "DASK_BUNDLE_BATCHES", 5)
-    plan = list(plan_batches(cheap_study(40)))  # 20 batches of 2 games
+    plan = list(plan_batches(cheap_study(40).plan))  # 20 batches of 2 games
     bundler = cluster.Bundler(plan)
     bundles = [bundler.next()]
     assert len(bundles[0]) == 1  # no rate yet
@@ -145,7 +145,7 @@ def test_tasks_lengthen_with_the_cluster_and_shrink_at_the_plan_s_end(monkeypatc
     """The client pays about DASK_CLIENT_TASK_SECONDS of CPU per task: more threads, longer
     tasks (at most DASK_CLIENT_SHARE of a core); and the last tasks share out what is left."""
     monkeypatch.setattr(cluster, "DASK_BUNDLE_BATCHES", 100)
-    plan = list(plan_batches(cheap_study(4000)))  # 2,000 batches of 2 games
+    plan = list(plan_batches(cheap_study(4000).plan))  # 2,000 batches of 2 games
     assert cluster.Bundler(plan).task_seconds() == cluster.DASK_TASK_SECONDS
     wide = cluster.Bundler(plan)
     wide.threads = 64
@@ -163,7 +163,7 @@ def test_tasks_lengthen_with_the_cluster_and_shrink_at_the_plan_s_end(monkeypatc
 
 
 def test_a_bundle_never_mixes_batches_the_worker_writes_with_batches_it_sends_back():
-    plan = list(plan_batches(cheap_study(12)))
+    plan = list(plan_batches(cheap_study(12).plan))
     todo = [*plan[:2], *(replace(b, folder="/r") for b in plan[2:])]
     bundler = cluster.Bundler(todo)
     bundler.took(1, 1e-6)
@@ -200,7 +200,7 @@ def test_a_lost_worker_s_batches_are_played_again_and_the_folder_is_a_local_run_
     gate = Gate(tmp_path)
     monkeypatch.setenv(GATE, str(gate.path))
     study = load_study(gated_study(tmp_path, plain=10, gated=8))  # batches of 2
-    plan = [b.id for b in plan_batches(study)]
+    plan = [b.id for b in plan_batches(study.plan)]
     address, log = start_scheduler(procs, gate.env, "scheduler")
     workers = {
         start_worker(procs, gate.env, address, log, name, tmp_path / f"{name}-scratch").pid

@@ -204,7 +204,8 @@ def test_a_simulator_bug_in_one_game_is_a_failed_row_not_a_dead_worker(monkeypat
             return real(*args, **kwargs)
 
         monkeypatch.setattr(loop, "play_native", flaky_native)
-    result = batch_module.run_batch(next(iter(batch_module.plan_batches(study))))  # a lazy plan
+    # a lazy plan
+    result = batch_module.run_batch(next(iter(batch_module.plan_batches(study.plan))))
     games = result.tables["games"].rows()
     assert [g["failed"] for g in games] == [True, False]
     assert games[0]["failure_error"] == "internal error: RuntimeError: engine bug"
@@ -293,7 +294,7 @@ def test_the_study_time_limit_reaches_the_batches():
 
     study = from_dict({"pool": ["planner", "random"], "limits": {"decision_seconds": 0}})
     assert study.decision_seconds == 0.0
-    assert all(b.decision_seconds == 0.0 for b in plan_batches(study))
+    assert all(b.decision_seconds == 0.0 for b in plan_batches(study.plan))
     assert from_dict({"pool": ["planner", "random"]}).decision_seconds == 10.0
 
 

@@ -379,7 +379,7 @@ def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
         return real(spec_, *args)
 
     monkeypatch.setattr(match_module, "_quality_row", broken)
-    result = run_batch(next(iter(plan_batches(study))))
+    result = run_batch(next(iter(plan_batches(study.plan))))
     games = result.tables["games"].rows()
     assert [g["failed"] for g in games] == [False, False, True, False]
     assert "quality broke" in games[2]["failure_error"]

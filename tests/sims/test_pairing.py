@@ -26,7 +26,7 @@ PAIRED = {
 
 
 def specs(document: dict) -> list:
-    return [spec for batch in plan_batches(from_dict(document, "t")) for spec in batch.specs()]
+    return [spec for batch in plan_batches(from_dict(document, "t").plan) for spec in batch.specs()]
 
 
 def setup_shuffles(spec) -> list:
@@ -81,7 +81,7 @@ def test_unpaired_studies_keep_their_seeds():
     document = {k: v for k, v in PAIRED.items() if k != "pairing"}
     study = from_dict(document, "t")
     assert "pairing" not in study.to_dict()
-    for batch in plan_batches(study):
+    for batch in plan_batches(study.plan):
         for spec in batch.specs():
             assert spec.seed == game_seed(5, spec.cell, spec.index)
 
@@ -161,7 +161,7 @@ def test_a_variant_outside_the_study_counts_plays_nothing():
 def test_every_built_in_variant_deals_the_base_game_s_cards():
     study = load_study("variants")
     first = {}
-    for batch in plan_batches(study):
+    for batch in plan_batches(study.plan):
         if batch.start:
             continue
         spec = next(batch.specs())

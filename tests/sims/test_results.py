@@ -582,7 +582,7 @@ def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sha
     shutil.copytree(parts, afterwards)
     compact(afterwards)
     cells: dict[str, list[str]] = {}
-    for batch in batch_module.plan_batches(sharded_study()):
+    for batch in batch_module.plan_batches(sharded_study().plan):
         cells.setdefault(batch.cell.key, []).append(batch.id)
     shards = results_module.shards_of([cells[key] for key in sorted(cells)])
     assert len(shards) > 1 and max(len(cells) for cells in shards) > 1

@@ -334,7 +334,7 @@ def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
     from sims.batch import land_batch, plan_batches
 
     study = small_study(players=[2], pool=["random", "thief"], games_per_cell=40, batch_size=40)
-    batch = next(iter(plan_batches(study)))
+    batch = next(iter(plan_batches(study.plan)))
     summary = land_batch(batch.__class__(**{**batch.__dict__, "folder": str(tmp_path)}))
     assert summary.files is None and summary.games == 40
     assert len(pickle.dumps(summary)) < 1000

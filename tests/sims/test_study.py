@@ -97,7 +97,7 @@ def test_the_engine_is_the_study_s_choice_but_not_part_of_its_results(tmp_path, 
     path.write_text("pool = ['planner', 'random']\nplayers = [2]\nengine = 'python'\n")
     forced = load_study(path)
     assert forced.engine == "python"
-    assert all(b.engine == "python" for b in plan_batches(forced))
+    assert all(b.engine == "python" for b in plan_batches(forced.plan))
     path.write_text("pool = ['planner', 'random']\nplayers = [2]\n")
     auto = load_study(path)
     assert auto.engine == "auto"
@@ -255,7 +255,7 @@ def test_batches_are_planned_lazily_so_memory_stays_flat():
     tracemalloc.start()
     try:
         began = time.perf_counter()
-        batches = plan_batches(study)
+        batches = plan_batches(study.plan)
         first = next(iter(batches))
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -375,7 +375,7 @@ def test_a_valid_study_with_random_changes_gives_only_study_errors(changes):
 
 def test_report_margins_are_checked_at_load_and_named_like_the_reports():
     from reports.margins import DEFAULT_MARGINS
-    from sims.study import REPORT_MARGINS
+    from sims.plan import REPORT_MARGINS
 
     assert set(REPORT_MARGINS) == set(DEFAULT_MARGINS)
     base = {"name": "m", "players": [2], "pool": ["planner", "random"]}

@@ -1,0 +1,275 @@
+"""The plan: a study resolved once, typed and frozen, from the file and the command's flags.
+
+``sims.study`` reads a study file (and the flags that patch it), validates it and resolves it
+into a ``Plan``: every cell with its line-up, rules, cards and games; every variant with its
+complete rules and card edits and the player counts it is played at; every sweep with its
+values; the settings of the run. The runner plays the plan, the manifest stores it as plain
+data (``Plan.to_dict``), and the reports read it back (``Plan.from_dict``) without parsing the
+study again: reading a plan validates nothing and imports no strategy, so a results folder
+reports on a machine where a study's ``module:Class`` strategy is not importable.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import TYPE_CHECKING, Any
+
+from cardgame import Catalogue, Rules
+from cardgame.edits import CardEdits
+
+from .errors import ResultsError
+from .strategy import StrategySpec
+
+if TYPE_CHECKING:  # the clock imports SimPy: only when games are played
+    from .clock import ThinkTimes
+
+BASE = "base"  # the variant other variants are compared with
+DEFAULT_STUDY = "strategy-ladder"
+# what a study's [report] table may set: the practical margin of each metric, and its range
+# from a hundredth of the report's default (reports/margins.py DEFAULT_MARGINS; a test holds
+# them to it) to the most the metric can move
+REPORT_MARGINS: dict[str, tuple[float, float]] = {
+    "win_share": (0.0002, 1.0),
+    "log_odds": (0.001, 10.0),
+    "score": (0.01, 1000.0),
+    "turns": (0.01, 2000.0),
+    "minutes": (0.01, 1000.0),
+    "steals": (0.001, 2000.0),
+    "unreached": (0.001, 100.0),
+    "points_per_game": (0.0025, 100.0),
+    "lead_changes": (0.0025, 2000.0),
+    "drama": (0.0001, 1.0),
+    "excitement": (0.0005, 2000.0),
+    "decisive_fraction": (0.0002, 1.0),
+    "comeback": (0.0025, 100.0),
+}
+
+
+def margin_problem(name: str, value: float) -> str | None:
+    """Why ``value`` cannot be the practical margin of ``name`` (inf or 1e308 made every
+    verdict "practically equal"; 5e-324 one no study can decide), or None."""
+    low, high = REPORT_MARGINS[name]
+    if low <= value <= high:
+        return None
+    shown = repr(value) if len(repr(value)) <= 24 else f"a number of {len(repr(value))} digits"
+    return f"must be from {low:g} to {high:g}, got {shown}"
+
+
+class Isolation(enum.StrEnum):
+    """Where a strategy of one's own plays: in the worker (trusted code) or in a process of
+    its own (``--isolate``, sims/guest.py)."""
+
+    NONE = "none"
+    PROCESS = "process"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of rule variant, player count and line-up."""
+
+    key: str
+    variant: str
+    rules: Rules
+    players: int
+    lineup: tuple[str, ...]  # strategy labels, sorted: seating comes from rotation
+    games: int
+    catalogue: Catalogue | None = None  # the cards played with; None: the printed ones
+
+    def seatings(self) -> list[tuple[str, ...]]:
+        """Every distinct seat order of the line-up, in a fixed order."""
+        return sorted(set(permutations(self.lineup)))
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A swept parameter (or two), its values, and the variant that plays each value."""
+
+    name: str
+    parameters: tuple[str, ...]
+    # (the values, one per parameter; the variant that plays them: "base" for the printed)
+    points: tuple[tuple[tuple[int | bool, ...], str], ...]
+    printed: tuple[int | bool, ...]  # the base game's values
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return tuple(variant for _, variant in self.points)
+
+    @property
+    def card(self) -> int | None:
+        """The ticket a ``destinations.ID.points`` sweep changes."""
+        if len(self.parameters) == 1 and self.parameters[0].startswith("destinations."):
+            return int(self.parameters[0].split(".")[1])
+        return None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule variant as played: its complete rules, its edits of the study's cards, the
+    player counts it is played at, and the sweep whose value it plays (if any)."""
+
+    name: str
+    rules: Rules
+    edits: CardEdits
+    players: tuple[int, ...]
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a run plays and a report reads, resolved once (see the module docstring)."""
+
+    name: str
+    seed: int
+    players: tuple[int, ...]
+    rotation: str
+    pairing: str
+    batch_size: int
+    strategies: Mapping[str, StrategySpec]
+    variants: Mapping[str, Variant]
+    cells: tuple[Cell, ...]
+    clock: Mapping[str, float]  # think times (sims/clock.py ThinkTimes, as plain data)
+    description: str = ""
+    output: str = ""
+    isolation: Isolation = Isolation.NONE
+    # which engine plays; not stored: results are the same on either
+    engine: str = "auto"
+    decision_seconds: float = 0.0
+    sweeps: Mapping[str, Sweep] = field(default_factory=dict)
+    quality: bool = False  # [metrics] quality = true
+    margins: Mapping[str, float] = field(default_factory=dict)  # [report] margins
+    cards: str | None = None  # a folder of card files; None: the printed cards
+    cards_digest: str | None = None
+
+    @property
+    def total_games(self) -> int:
+        return sum(cell.games for cell in self.cells)
+
+    def think_times(self) -> ThinkTimes:
+        from .clock import ThinkTimes
+
+        return ThinkTimes(**self.clock)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plan as plain data (JSON), as the manifest stores it."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "seed": self.seed,
+            "players": list(self.players),
+            "rotation": self.rotation,
+            "pairing": self.pairing,
+            "isolation": self.isolation.value,
+            "batch_size": self.batch_size,
+            "decision_seconds": self.decision_seconds,
+            "quality": self.quality,
+            "margins": dict(self.margins),
+            "cards": {"folder": self.cards, "digest": self.cards_digest} if self.cards else None,
+            "clock": dict(self.clock),
+            "strategies": {
+                label: {"base": spec.base, "knobs": dict(spec.knobs)}
+                for label, spec in self.strategies.items()
+            },
+            "variants": {
+                name: {
+                    "rules": variant.rules.to_dict(),
+                    "edits": {k: [list(x) for x in v] for k, v in variant.edits._asdict().items()},
+                    "players": list(variant.players),
+                    "sweep": variant.sweep,
+                }
+                for name, variant in self.variants.items()
+            },
+            "sweeps": {
+                name: {
+                    "parameters": list(sweep.parameters),
+                    "points": [[list(values), variant] for values, variant in sweep.points],
+                    "printed": list(sweep.printed),
+                }
+                for name, sweep in self.sweeps.items()
+            },
+            "cells": [
+                {
+                    "key": cell.key,
+                    "variant": cell.variant,
+                    "players": cell.players,
+                    "lineup": list(cell.lineup),
+                    "games": cell.games,
+                }
+                for cell in self.cells
+            ],
+            "total_games": self.total_games,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "manifest: plan") -> Plan:
+        """A plan stored by ``to_dict``. Nothing is validated again and no strategy is
+        loaded; a plan that is not one is a ResultsError in one line. Cells carry no
+        catalogue: a report needs none, and the card folder may be gone."""
+        try:
+            return cls._from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ResultsError(
+                f"{where}: not a plan this version reads ({_one_line(exc)})"
+            ) from None
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Plan:
+        variants = {
+            name: Variant(
+                name,
+                Rules.from_dict(v["rules"]),
+                CardEdits(**{k: tuple(tuple(x) for x in e) for k, e in v["edits"].items()}),
+                tuple(v["players"]),
+                v["sweep"],
+            )
+            for name, v in data["variants"].items()
+        }
+        cells = tuple(
+            Cell(
+                c["key"],
+                c["variant"],
+                variants[c["variant"]].rules,
+                int(c["players"]),
+                tuple(c["lineup"]),
+                int(c["games"]),
+            )
+            for c in data["cells"]
+        )
+        cards = data["cards"]
+        return cls(
+            name=str(data["name"]),
+            description=str(data["description"]),
+            seed=int(data["seed"]),
+            players=tuple(data["players"]),
+            rotation=str(data["rotation"]),
+            pairing=str(data["pairing"]),
+            isolation=Isolation(data["isolation"]),
+            batch_size=int(data["batch_size"]),
+            decision_seconds=float(data["decision_seconds"]),
+            quality=bool(data["quality"]),
+            margins=dict(data["margins"]),
+            cards=cards["folder"] if cards else None,
+            cards_digest=cards["digest"] if cards else None,
+            clock=dict(data["clock"]),
+            strategies={
+                label: StrategySpec(label, s["base"], tuple(sorted(s["knobs"].items())))
+                for label, s in data["strategies"].items()
+            },
+            variants=variants,
+            sweeps={
+                name: Sweep(
+                    name,
+                    tuple(s["parameters"]),
+                    tuple((tuple(values), variant) for values, variant in s["points"]),
+                    tuple(s["printed"]),
+                )
+                for name, s in data["sweeps"].items()
+            },
+            cells=cells,
+        )
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
