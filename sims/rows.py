@@ -44,11 +44,9 @@ class TableRows:
     def columns(self) -> Any:
         """The native block the next game's rows go to (after every row so far)."""
         if not self.pieces or isinstance(self.pieces[-1], list):
-            from ._native._rows import DESTINATION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, Columns
+            from ._native._rows import COLUMNS, Columns
 
-            names = {"games": GAME_COLUMNS, "seats": SEAT_COLUMNS,
-                     "destinations": DESTINATION_COLUMNS}  # fmt: skip
-            self.pieces.append(Columns(names[self.table]))
+            self.pieces.append(Columns(COLUMNS[self.table]))
         return self.pieces[-1]
 
     def add(self, other: TableRows) -> None:

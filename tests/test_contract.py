@@ -90,6 +90,46 @@ def test_the_include_is_generated_not_committed():
     assert "write_pxi" in setup and "_native/*.pxi" in setup  # written, and shipped
 
 
+# ------------------------------------------------------------------ the schema reaches _rows.pyx
+def test_the_columns_include_is_current():
+    from sims import columns
+
+    assert columns.PXI.read_text() == columns.pxi_text(), (
+        "sims/_native/_columns.pxi is stale against the results schema: run"
+        " python -m sims.columns, then rebuild (pip install -e .)"
+    )
+
+
+def test_the_compiled_rows_were_built_from_these_columns():
+    from sims import columns
+
+    rows = pytest.importorskip("sims._native._rows", reason="native rows not built")
+    assert rows.compiled_columns() == columns.c_constants(), (
+        "sims/_native/_rows was compiled from another _columns.pxi: rebuild (pip install -e .)"
+    )
+    assert columns.table_columns() == rows.COLUMNS
+
+
+def test_the_columns_include_is_committed_and_shipped():
+    """The schema needs pyarrow, which the build lacks: the include is not written by setup.py
+    but committed, and shipped next to the .pyx that includes it."""
+    ignored = (ROOT / "sims/_native/.gitignore").read_text().split()
+    assert not {"_columns.pxi", "*.pxi"} & set(ignored)
+    package_data = re.search(r"^sims = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(), re.M)
+    assert package_data and '"_native/*.pxi"' in package_data.group(1)
+    assert 'include "_columns.pxi"' in (ROOT / "sims/_native/_rows.pyx").read_text()
+
+
+def test_rows_name_every_column_they_write():
+    """A result column is written by its generated name (``row[SEATS_SCORE]``), never by a
+    typed position that a schema change would silently shift."""
+    by_number = re.compile(r"\b(row|slots)\[\s*\d|\.text\(\s*\d")
+    path = ROOT / "sims/_native/_rows.pyx"
+    typed = [f"{number}: {line.strip()}" for number, line in _code_lines(path)]
+    typed = [line for line in typed if by_number.search(line)]
+    assert not typed, f"{path.name} writes columns by number: {typed}"
+
+
 def test_the_python_engine_takes_its_constants_from_the_layout():
     for name in ("COLOURS", "NUM_COLOURS", "LOCO", "CARD_KINDS", "CARD_NAMES"):
         assert getattr(cards, name) is getattr(layout, name), name

@@ -41,22 +41,15 @@ from sims._native._offers cimport (
 # the slot of a missing whole number (Arrow null); no count of the game comes near it
 NULL_SLOT = INT64_MIN
 
-_BASE = ("study", "cell", "variant", "players", "game_index", "seed")
-# each table's columns in the order add_finished writes them (sims.rows maps them by name)
-GAME_COLUMNS = _BASE + (
-    "seats", "winners", "winner_strategies", "n_winners", "turns", "rounds", "sim_minutes",
-    "steals", "failed", "failure_seat", "failure_strategy", "failure_error",
-)
-SEAT_COLUMNS = _BASE + (
-    "seat", "strategy", "score", "destination_points", "penalties", "bonus_points",
-    "big_cities", "n_big_cities", "kept", "reached", "unreached", "is_winner", "win_share",
-    "rank", "hand_left", "circulation_end", "steals_made", "steals_suffered", "round1_points",
-    "round2_points",
-)
-DESTINATION_COLUMNS = _BASE + (
-    "seat", "destination_id", "offered_turn", "offered_round", "kept", "strategy", "points",
-    "cards", "reached", "reached_round", "net_points",
-)
+# each column's position by name (GAMES_TURNS, SEATS_SCORE ...) and each table's names
+# (COLUMNS), generated from the results schema: python -m sims.columns (sims/columns.py)
+include "_columns.pxi"
+
+
+def compiled_columns():
+    """The column positions this module was compiled with (tests/test_contract.py compares
+    them with the schema's: a stale build writes values under the wrong names)."""
+    return column_values()
 
 
 cdef class Columns:
@@ -206,23 +199,21 @@ cdef inline int64_t float_slot(double value) noexcept:
     return slot
 
 
-cdef enum:
-    BASE_SLOTS = 6  # len(_BASE)
-
-
 cdef int base_slots(Columns table, tuple base, int64_t* slots) except -1:
-    """The slots every row of ``table`` starts with (``_BASE``): study, cell, variant as
-    text codes; worked out once per game and table, copied into each of its rows."""
-    slots[0] = table.text(0, base[0])
-    slots[1] = table.text(1, base[1])
-    slots[2] = table.text(2, base[2])
-    slots[3] = base[3]
-    slots[4] = base[4]
-    slots[5] = base[5]
+    """The slots every row of ``table`` starts with (the ``BASE_`` columns, ``base`` their
+    values in that order): study, cell, variant as text codes; worked out once per game and
+    table, copied into each of its rows."""
+    slots[BASE_STUDY] = table.text(BASE_STUDY, base[BASE_STUDY])
+    slots[BASE_CELL] = table.text(BASE_CELL, base[BASE_CELL])
+    slots[BASE_VARIANT] = table.text(BASE_VARIANT, base[BASE_VARIANT])
+    slots[BASE_PLAYERS] = base[BASE_PLAYERS]
+    slots[BASE_GAME_INDEX] = base[BASE_GAME_INDEX]
+    slots[BASE_SEED] = base[BASE_SEED]
     return 0
 
 
 cdef inline void put_base(int64_t* row, const int64_t* slots) noexcept:
+    """A row's ``BASE_`` columns: every table's first ``BASE_SLOTS`` (sims/columns.py)."""
     memcpy(row, slots, BASE_SLOTS * sizeof(int64_t))
 
 
@@ -280,10 +271,10 @@ def add_finished(
         raise ValueError("the game is not over: no result rows yet")
     if len(labels) != state.s.players:
         raise ValueError(f"{len(labels)} labels for {state.s.players} seats")
-    if len(base) != len(_BASE):
-        raise ValueError(f"a base of {len(base)} values, not {len(_BASE)}")
-    if games.names != GAME_COLUMNS or seats.names != SEAT_COLUMNS or (
-        destinations.names != DESTINATION_COLUMNS
+    if len(base) != BASE_SLOTS:
+        raise ValueError(f"a base of {len(base)} values, not {BASE_SLOTS}")
+    if games.names != COLUMNS["games"] or seats.names != COLUMNS["seats"] or (
+        destinations.names != COLUMNS["destinations"]
     ):
         raise ValueError("columns of other tables than games, seats, destinations")
     if len(offers) % (OFFER_FIELDS * sizeof(int)):
@@ -329,24 +320,25 @@ cdef int write_rows(
     row = games.new_row()
     base_slots(games, base, base_row)
     put_base(row, base_row)
-    row[6] = games.text(6, "|".join(labels))
-    row[7] = games.text(7, "|".join([str(w) for w in winners]))
-    row[8] = games.text(8, "|".join([labels[w] for w in winners]))
-    row[9] = n_won
-    row[10] = s.turn
-    row[11] = s.round
-    row[12] = float_slot(minutes)
-    row[13] = steals
-    row[14] = False
-    row[15] = -1
-    row[16] = games.text(16, "")
-    row[17] = games.text(17, "")
+    row[GAMES_SEATS] = games.text(GAMES_SEATS, "|".join(labels))
+    row[GAMES_WINNERS] = games.text(GAMES_WINNERS, "|".join([str(w) for w in winners]))
+    row[GAMES_WINNER_STRATEGIES] = games.text(
+        GAMES_WINNER_STRATEGIES, "|".join([labels[w] for w in winners]))
+    row[GAMES_N_WINNERS] = n_won
+    row[GAMES_TURNS] = s.turn
+    row[GAMES_ROUNDS] = s.round
+    row[GAMES_SIM_MINUTES] = float_slot(minutes)
+    row[GAMES_STEALS] = steals
+    row[GAMES_FAILED] = False
+    row[GAMES_FAILURE_SEAT] = -1
+    row[GAMES_FAILURE_STRATEGY] = games.text(GAMES_FAILURE_STRATEGY, "")
+    row[GAMES_FAILURE_ERROR] = games.text(GAMES_FAILURE_ERROR, "")
 
     names = big_city_names(state.game.catalogue)
     share = 1.0 / n_won
     base_slots(seats, base, base_row)
     for seat in range(players):
-        seat_code[seat] = seats.text(7, labels[seat])
+        seat_code[seat] = seats.text(SEATS_STRATEGY, labels[seat])
     for seat in range(players):
         rank = 1
         for i in range(players):
@@ -358,27 +350,27 @@ cdef int write_rows(
         big = [names[b] for b in range(cat.n_big) if sc[seat].big[b]]
         row = seats.new_row()
         put_base(row, base_row)
-        row[6] = seat
-        row[7] = seat_code[seat]
-        row[8] = total[seat]
-        row[9] = sc[seat].destination_points
-        row[10] = sc[seat].penalties
-        row[11] = sc[seat].bonus_points
-        row[12] = seats.text(12, "|".join(big))
-        row[13] = len(big)
-        row[14] = s.reached_n[seat] + s.held_n[seat]
-        row[15] = s.reached_n[seat]
-        row[16] = s.held_n[seat]
-        row[17] = is_winner[seat]
-        row[18] = float_slot(share if is_winner[seat] else 0.0)
-        row[19] = rank
-        row[20] = hand
-        row[21] = circulation
-        row[22] = s.steals[seat]
-        row[23] = s.stolen_from[seat]
+        row[SEATS_SEAT] = seat
+        row[SEATS_STRATEGY] = seat_code[seat]
+        row[SEATS_SCORE] = total[seat]
+        row[SEATS_DESTINATION_POINTS] = sc[seat].destination_points
+        row[SEATS_PENALTIES] = sc[seat].penalties
+        row[SEATS_BONUS_POINTS] = sc[seat].bonus_points
+        row[SEATS_BIG_CITIES] = seats.text(SEATS_BIG_CITIES, "|".join(big))
+        row[SEATS_N_BIG_CITIES] = len(big)
+        row[SEATS_KEPT] = s.reached_n[seat] + s.held_n[seat]
+        row[SEATS_REACHED] = s.reached_n[seat]
+        row[SEATS_UNREACHED] = s.held_n[seat]
+        row[SEATS_IS_WINNER] = is_winner[seat]
+        row[SEATS_WIN_SHARE] = float_slot(share if is_winner[seat] else 0.0)
+        row[SEATS_RANK] = rank
+        row[SEATS_HAND_LEFT] = hand
+        row[SEATS_CIRCULATION_END] = circulation
+        row[SEATS_STEALS_MADE] = s.steals[seat]
+        row[SEATS_STEALS_SUFFERED] = s.stolen_from[seat]
         # GameState.round_points holds the rounds played: all of them once the game is over
-        row[24] = s.round_points[seat][0] if s.round >= 1 else 0
-        row[25] = s.round_points[seat][1] if s.round >= 2 else INT64_MIN
+        row[SEATS_ROUND1_POINTS] = s.round_points[seat][0] if s.round >= 1 else 0
+        row[SEATS_ROUND2_POINTS] = s.round_points[seat][1] if s.round >= 2 else INT64_MIN
 
     for seat in range(players):
         seat_code[seat] = -1  # a label enters the dictionary with its seat's first offer
@@ -452,17 +444,17 @@ cdef int write_offer(
                 break
     row = destinations.new_row()
     put_base(row, base_row)
-    row[6] = seat
-    row[7] = dest
-    row[8] = offered_turn
-    row[9] = offered_round
-    row[10] = kept
+    row[DESTINATIONS_SEAT] = seat
+    row[DESTINATIONS_DESTINATION_ID] = dest
+    row[DESTINATIONS_OFFERED_TURN] = offered_turn
+    row[DESTINATIONS_OFFERED_ROUND] = offered_round
+    row[DESTINATIONS_KEPT] = kept
     if seat_code[seat] < 0:
-        seat_code[seat] = destinations.text(11, labels[seat])
-    row[11] = seat_code[seat]
-    row[12] = points
-    row[13] = cat.dest[dest].ncolours
-    row[14] = reached
-    row[15] = s.reached_round[dest] if reached else INT64_MIN
-    row[16] = (points if reached else -points) if kept else 0
+        seat_code[seat] = destinations.text(DESTINATIONS_STRATEGY, labels[seat])
+    row[DESTINATIONS_STRATEGY] = seat_code[seat]
+    row[DESTINATIONS_POINTS] = points
+    row[DESTINATIONS_CARDS] = cat.dest[dest].ncolours
+    row[DESTINATIONS_REACHED] = reached
+    row[DESTINATIONS_REACHED_ROUND] = s.reached_round[dest] if reached else INT64_MIN
+    row[DESTINATIONS_NET_POINTS] = (points if reached else -points) if kept else 0
     return 0

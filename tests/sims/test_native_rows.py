@@ -226,9 +226,9 @@ def test_the_columns_c_writes_are_the_schema_columns():
     from sims._native import _rows
     from sims.results import schema
 
-    written = (_rows.GAME_COLUMNS, _rows.SEAT_COLUMNS, _rows.DESTINATION_COLUMNS)
-    for table, names in zip(NATIVE_TABLES, written, strict=True):
-        assert names == tuple(schema(table).names), table
+    assert list(_rows.COLUMNS) == list(NATIVE_TABLES)
+    for table in NATIVE_TABLES:
+        assert _rows.COLUMNS[table] == tuple(schema(table).names), table
 
 
 def assert_same_table(ours: Any, theirs: Any) -> None:
@@ -420,11 +420,11 @@ class FakeBlock:
     """A native block of seats rows whose score is ``score`` (C writes 64-bit slots)."""
 
     def __init__(self, score: int) -> None:
-        from sims._native._rows import SEAT_COLUMNS
+        from sims._native._rows import COLUMNS
 
-        self.names, self.rows = SEAT_COLUMNS, 1
-        self.values = [0] * len(SEAT_COLUMNS)
-        self.values[SEAT_COLUMNS.index("score")] = score
+        self.names, self.rows = COLUMNS["seats"], 1
+        self.values = [0] * len(self.names)
+        self.values[self.names.index("score")] = score
 
     def slots(self) -> bytes:
         import numpy as np
