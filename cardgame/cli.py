@@ -267,7 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except CardgameError as exc:
-        print(f"cardgame {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        # a study file's problems, found in one pass (sims StudyProblems): a line each
+        for problem in getattr(exc, "problems", None) or [exc]:
+            print(f"cardgame {args.command}: error: {one_line(problem)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except json.JSONDecodeError as exc:
         print(f"cardgame {args.command}: error: bad JSON: {exc.msg}", file=sys.stderr)

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import NoReturn
 
 from .errors import RunStopped, StudyError
+from .plan import DEFAULT_STUDY
 from .stopping import Stop, routed_to
 from .strategy import strategy_help
 
@@ -29,7 +30,6 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 BACKENDS = ("local", "dask")  # as sims.runner.BACKENDS, without importing the runner
 STOP_GRACE_SECONDS = 10.0  # after a stop signal the process is gone within this, whatever
-DEFAULT_STUDY = "strategy-ladder"  # as sims.study.DEFAULT_STUDY
 
 
 def _builtin_studies() -> list[str]:

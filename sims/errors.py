@@ -17,6 +17,14 @@ class StudyError(SimsError):
     """A study file or option that cannot be used (names the file and key)."""
 
 
+class StudyProblems(StudyError):
+    """Several problems of one study file, found in one pass: the CLI shows one line each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
 class ResultsError(SimsError):
     """A results folder that cannot be resumed or read."""
 

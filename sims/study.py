@@ -7,12 +7,13 @@ by rotation so every seat order is equally represented; ``pairing`` makes cells 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
@@ -26,7 +27,7 @@ from cardgame.edits import NO_EDITS, CardEdits
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, same_rules_at
 
 from .deadline import DEFAULT_DECISION_SECONDS
-from .errors import ResultsError, SimsError, StudyError
+from .errors import ResultsError, SimsError, StudyError, StudyProblems
 from .plan import (
     BASE,
     REPORT_MARGINS,
@@ -41,6 +42,7 @@ from .sweep import Sweep, parse_sweeps
 
 P = ParamSpec("P")
 R = TypeVar("R")
+D = TypeVar("D")
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
@@ -299,6 +301,8 @@ def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
+        except StudyProblems as exc:
+            raise StudyProblems([_printable(line) for line in exc.problems]) from None
         except SimsError as exc:
             raise type(exc)(_printable(str(exc))) from None
 
@@ -307,160 +311,80 @@ def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
 
 @_one_line_errors
 def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool = True) -> Study:
-    """Build a study from parsed TOML; every error names ``where`` and the key.
+    """Build a study from parsed TOML. One pass finds every problem of the file, each a line
+    naming ``where`` and the key (``StudyProblems`` when there are several); a check that
+    needs a value found wrong is left out, so one mistake is not reported twice.
     ``check_strategies=False`` loads no strategy (a manifest read back, sims/results.py)."""
-    unknown = sorted(set(data) - STUDY_KEYS)
-    _need(not unknown, f"{where}: {unknown[0] if unknown else ''}",
-          f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")  # fmt: skip
-    name = data.get("name", Path(where).stem)
-    _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
-    seed = _int(data, "seed", 2026, 0, where)
-    games = _int(data, "games_per_cell", 100, 1, where, MAX_GAMES)
-    batch = _int(data, "batch_size", default_batch_size(games), 1, where)
+    found = _Problems()
+    for key in sorted(set(data) - STUDY_KEYS):
+        found.add(f"{where}: {key}", f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")
+    name = found.value(lambda: _name(data, where), Path(where).stem or "study")
+    seed = found.value(lambda: _int(data, "seed", 2026, 0, where), 2026)
+    games = found.value(lambda: _int(data, "games_per_cell", 100, 1, where, MAX_GAMES), 100)
+    batch = found.value(lambda: _int(data, "batch_size", default_batch_size(games), 1, where), 1)
+    players = found.value(lambda: _players(data, where), None)
+    rotation = found.value(lambda: _choice(data, "rotation", ROTATIONS, where), ROTATIONS[0])
+    strategies = found.value(lambda: _strategies(data.get("strategies", {}), where), None)
+    seating = found.value(lambda: _seating(data, players, where), None)
+    lineups, pool, lineup_games, labels = seating or (None, (), {}, [])
+    isolation = found.value(lambda: _isolation(data, where), Isolation.NONE)
+    if strategies is not None and seating is not None:
+        with found.check():
+            strategies = _seat_strategies(strategies, labels, where)
+            if check_strategies:
+                _check_strategies([strategies[x] for x in sorted(set(labels))], isolation, where)
+            strategies = {k: v for k, v in strategies.items() if k in set(labels)}
 
-    players = data.get("players", [2, 3, 4])
-    if isinstance(players, int) and not isinstance(players, bool):
-        players = [players]
-    _need(
-        isinstance(players, list) and players
-        and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
-        f"{where}: players", f"must be a list of 2, 3 or 4, got {players!r}",
-    )  # fmt: skip
-
-    rotation = data.get("rotation", "permutations")
-    _need(rotation in ROTATIONS, f"{where}: rotation",
-          f"must be one of {', '.join(ROTATIONS)}, got {rotation!r}")  # fmt: skip
-
-    strategies = _strategies(data.get("strategies", {}), where)
-    lineups = data.get("lineups")
-    pool = data.get("pool")
-    if pool == [] and lineups is not None:  # a manifest's line-up study stores no pool as []
-        pool = None
-    _need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
-    if lineups is None and pool is None:
-        pool = ["planner", "random"]
-    labels: list[str] = []
-    lineup_games: dict[tuple[str, ...], int] = {}
-    if lineups is not None:
-        lineups, lineup_games = _lineup_tables(lineups, where)
-        _need(
-            isinstance(lineups, list) and lineups
-            and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x)
-                    for x in lineups),
-            f"{where}: lineups", "must be a list of lists of strategy names",
-        )  # fmt: skip
-        seen: dict[tuple[str, ...], list[str]] = {}
-        for lineup in lineups:
-            _need(len(lineup) in players, f"{where}: lineups",
-                  f"line-up {lineup} has {len(lineup)} seats; players are {players}")  # fmt: skip
-            again = seen.setdefault(tuple(sorted(lineup)), lineup)
-            # one cell: its games would be played and counted twice
-            _need(again is lineup, f"{where}: lineups", f"line-up {lineup} is line-up {again} "
-                  "again (the seat orders come from rotation)")  # fmt: skip
-        labels = [s for x in lineups for s in x]
-    else:
-        _need(
-            isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
-            f"{where}: pool", "must be a list of strategy names",
-        )  # fmt: skip
-        pool = cast(list[str], pool)  # checked just above
-        _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
-        labels = list(pool)
-    for label in [*labels, *strategies]:
-        _need(
-            bool(label) and label.isprintable() and not set(label) & set(LABEL_SEPARATORS),
-            f"{where}: strategy '{_printable(label)}'",
-            f"must be a name without {' '.join(LABEL_SEPARATORS)} or control characters (the "
-            "results join names with them)",
-        )
-    for label in labels:
-        if label not in strategies:
-            strategies[label] = StrategySpec(label, label)
-    isolation = data.get("isolation", Isolation.NONE.value)
-    _need(isolation in ISOLATIONS, f"{where}: isolation",
-          f"must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")  # fmt: skip
-    isolation = Isolation(isolation)
-    if check_strategies:
-        _check_strategies([strategies[label] for label in sorted(set(labels))], isolation, where)
-    strategies = {k: v for k, v in strategies.items() if k in set(labels)}
-
-    variants_data = data.get("variants", {"base": {}})
-    _need(isinstance(variants_data, dict) and variants_data, f"{where}: variants",
-          "must be a table of named rule variants")  # fmt: skip
-    cards = _cards_folder(data.get("cards"), where)
-    printed = _catalogue(cards, NO_EDITS) or default_catalogue()
+    cards = found.value(lambda: _cards_folder(data.get("cards"), where), ())
+    variants: dict[str, Rules] = {}
+    variant_cards: dict[str, CardEdits] = {}
+    variant_players: dict[str, tuple[int, ...]] = {}
     sweeps: dict[str, Sweep] = {}
     variant_labels: dict[str, str] = {}  # a sweep's variant -> how messages name it
-    if "sweeps" in data:
-        variants_data = dict(variants_data)
-        variants_data.setdefault(BASE, {})  # every value is compared with the printed one
-        base_rules, base_cards = _base_of(variants_data[BASE], printed, where)
-        sweeps, swept = parse_sweeps(data["sweeps"], base_rules, base_cards, BASE, where)
-        clash = sorted(set(swept) & set(variants_data))
-        _need(not clash, f"{where}: sweeps", f"variant {clash[0] if clash else ''!r} is "
-              "named twice (a sweep's variants are NAME=VALUE)")  # fmt: skip
-        variants_data.update(swept)
-        variant_labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}"
-                          for s in sweeps.values() for v in s.variants if v != BASE}  # fmt: skip
-    variants = {}
-    variant_cards: dict[str, CardEdits] = {}
-    explicit: dict[str, tuple[int, ...]] = {}
-    for variant, rules in variants_data.items():
-        label = variant_labels.get(variant, f"variants.{_printable(variant)}")
-        _need(bool(variant) and variant.isprintable() and "/" not in variant, f"{where}: {label}",
-              "must be a name without / or control characters (a cell's name is "
-              "VARIANT/PLAYERSp/LINE-UP)")  # fmt: skip
-        _need(isinstance(rules, dict), f"{where}: {label}",
-              f"must be a table of rule settings, got {rules!r}")  # fmt: skip
-        rules = dict(rules)
-        if "players" in rules:
-            explicit[variant] = _variant_counts(rules.pop("players"), f"{where}: {label}")
-        edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
-        try:
-            named = "" if variant in variant_labels else label  # a sweep's: "sweeps.x at 9: key"
-            variant_cards[variant] = CardEdits.from_dict(edits, printed, named)
-            variants[variant] = Rules.from_dict(rules)
-        except CardgameError as exc:
-            text = str(exc)
-            text = text if text.startswith(f"{label}.") else f"{label}: {text}"
-            raise StudyError(f"{where}: {text}") from None
-        except (TypeError, ValueError) as exc:  # a setting of the wrong type
-            raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
-
-    variant_cards = {k: v for k, v in variant_cards.items() if v}
-    variant_players = _variant_players(
-        variants, explicit, tuple(sorted(set(players))), where, variant_cards
+    if cards != ():  # the card edits are checked against the cards
+        cards = cast(str | None, cards)
+        before = len(found)
+        printed = _catalogue(cards, NO_EDITS) or default_catalogue()
+        variants_data = found.value(lambda: _variant_tables(data, where), {})
+        if "sweeps" in data and variants_data:
+            with found.check():
+                sweeps, variant_labels = _add_sweeps(data, variants_data, printed, where)
+        explicit: dict[str, tuple[int, ...]] = {}
+        for variant, table in variants_data.items():
+            label = variant_labels.get(variant, f"variants.{_printable(variant)}")
+            with found.check():
+                rules, edits, counts = _variant(
+                    variant, table, label, printed, where, variant_labels
+                )
+                variants[variant], variant_cards[variant] = rules, edits
+                if counts is not None:
+                    explicit[variant] = counts
+        variant_cards = {k: v for k, v in variant_cards.items() if v}
+        if len(found) == before and players is not None:
+            with found.check():
+                counts = tuple(sorted(set(players)))
+                variant_players = _variant_players(variants, explicit, counts, where, variant_cards)
+    else:
+        cards = None
+    pairing = found.value(lambda: _pairing(data, sweeps, where), "none")
+    engine = found.value(lambda: _engine(data.get("engine", "auto"), where), "auto")
+    found.value(lambda: _report_table(data.get("report", {}), where), None)
+    metrics = found.value(lambda: _metrics_table(data.get("metrics", {}), where), {})
+    clock = found.value(lambda: _clock(data, where), None)
+    output = found.value(lambda: _output(data, name, where), "")
+    description = found.value(lambda: _description(data, where), "")
+    decision_seconds = found.value(
+        lambda: _decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
     )
-    pairing = data.get("pairing", "deals" if sweeps else "none")
-    _need(pairing in PAIRINGS, f"{where}: pairing",
-          f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
-    _need(
-        not sweeps or pairing == "deals",
-        f"{where}: pairing",
-        'a study with sweeps plays every value on the same deals: pairing = "deals"',
-    )
-
-    engine = _engine(data.get("engine", "auto"), where)
-    _report_table(data.get("report", {}), where)
-    metrics = _metrics_table(data.get("metrics", {}), where)
-
-    from .clock import ThinkTimes
-
-    clock_data = data.get("clock", {})
-    _need(isinstance(clock_data, dict), f"{where}: clock",
-          f"must be a table of think times in seconds, got {clock_data!r}")  # fmt: skip
-    clock = ThinkTimes.from_dict(clock_data, f"{where}: clock")
-    output = data.get("output", f"results/{name}")
-    _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
-    description = data.get("description", "")
-    _need(isinstance(description, str), f"{where}: description", "must be a string")
+    found.raise_any()
+    assert players is not None and strategies is not None and clock is not None  # else found
     study = Study(
         name=name,
         seed=seed,
         games_per_cell=games,
         players=tuple(sorted(set(players))),
-        lineups=tuple(tuple(x) for x in lineups) if lineups is not None else None,
-        pool=tuple(pool or ()),
+        lineups=lineups,
+        pool=pool,
         rotation=rotation,
         output=output,
         batch_size=batch,
@@ -468,7 +392,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         variants=variants,
         clock=clock,
         description=description,
-        decision_seconds=_decision_seconds(data.get("limits", {}), where),
+        decision_seconds=decision_seconds,
         source=data,
         pairing=pairing,
         variant_players=variant_players,
@@ -482,6 +406,216 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     )
     _check_deals(study, variant_labels, where)
     return study
+
+
+class _Problems:
+    """The problems of a study file found so far: a check that fails is noted, and the
+    checks after it still run."""
+
+    def __init__(self) -> None:
+        self.found: list[SimsError] = []
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append(StudyError(f"{where}: {message}"))
+
+    @contextlib.contextmanager
+    def check(self) -> Iterator[None]:
+        try:
+            yield
+        except SimsError as exc:
+            self.found.append(exc)
+
+    def value(self, read: Callable[[], R], default: D) -> R | D:
+        """What ``read`` returns, or ``default`` when it finds a problem (noted)."""
+        try:
+            return read()
+        except SimsError as exc:
+            self.found.append(exc)
+            return default
+
+    def raise_any(self) -> None:
+        if len(self.found) == 1:
+            raise self.found[0]
+        if self.found:
+            raise StudyProblems([str(exc) for exc in self.found])
+
+
+def _name(data: dict[str, Any], where: str) -> str:
+    name = data.get("name", Path(where).stem)
+    _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
+    return cast(str, name)
+
+
+def _players(data: dict[str, Any], where: str) -> list[int]:
+    players = data.get("players", [2, 3, 4])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    _need(
+        isinstance(players, list) and players
+        and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
+        f"{where}: players", f"must be a list of 2, 3 or 4, got {players!r}",
+    )  # fmt: skip
+    return cast(list[int], players)
+
+
+def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    value = data.get(key, choices[0])
+    _need(value in choices, f"{where}: {key}",
+          f"must be one of {', '.join(choices)}, got {value!r}")  # fmt: skip
+    return cast(str, value)
+
+
+def _isolation(data: dict[str, Any], where: str) -> Isolation:
+    return Isolation(_choice(data, "isolation", ISOLATIONS, where))
+
+
+def _seating(
+    data: dict[str, Any], players: list[int] | None, where: str
+) -> tuple[
+    tuple[tuple[str, ...], ...] | None, tuple[str, ...], dict[tuple[str, ...], int], list[str]
+]:
+    """The line-ups (or the pool), the games of line-ups given their own, and every label
+    seated; ``players`` None (found wrong) leaves out the check of the line-ups' seats."""
+    lineups = data.get("lineups")
+    pool = data.get("pool")
+    if pool == [] and lineups is not None:  # a manifest's line-up study stores no pool as []
+        pool = None
+    _need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
+    if lineups is None and pool is None:
+        pool = ["planner", "random"]
+    lineup_games: dict[tuple[str, ...], int] = {}
+    if lineups is None:
+        _need(
+            isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
+            f"{where}: pool", "must be a list of strategy names",
+        )  # fmt: skip
+        pool = cast(list[str], pool)  # checked just above
+        _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
+        return None, tuple(pool), lineup_games, list(pool)
+    lineups, lineup_games = _lineup_tables(lineups, where)
+    _need(
+        isinstance(lineups, list) and lineups
+        and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x)
+                for x in lineups),
+        f"{where}: lineups", "must be a list of lists of strategy names",
+    )  # fmt: skip
+    seen: dict[tuple[str, ...], list[str]] = {}
+    for lineup in lineups:
+        _need(players is None or len(lineup) in players, f"{where}: lineups",
+              f"line-up {lineup} has {len(lineup)} seats; players are {players}")  # fmt: skip
+        again = seen.setdefault(tuple(sorted(lineup)), lineup)
+        # one cell: its games would be played and counted twice
+        _need(again is lineup, f"{where}: lineups", f"line-up {lineup} is line-up {again} "
+              "again (the seat orders come from rotation)")  # fmt: skip
+    labels = [s for x in lineups for s in x]
+    return tuple(tuple(x) for x in lineups), (), lineup_games, labels
+
+
+def _seat_strategies(
+    strategies: dict[str, StrategySpec], labels: list[str], where: str
+) -> dict[str, StrategySpec]:
+    """The configured strategies and every seated label (a label of none is its own base)."""
+    for label in [*labels, *strategies]:
+        _need(
+            bool(label) and label.isprintable() and not set(label) & set(LABEL_SEPARATORS),
+            f"{where}: strategy '{_printable(label)}'",
+            f"must be a name without {' '.join(LABEL_SEPARATORS)} or control characters (the "
+            "results join names with them)",
+        )
+    out = dict(strategies)
+    for label in labels:
+        out.setdefault(label, StrategySpec(label, label))
+    return out
+
+
+def _variant_tables(data: dict[str, Any], where: str) -> dict[str, Any]:
+    variants = data.get("variants", {"base": {}})
+    _need(isinstance(variants, dict) and variants, f"{where}: variants",
+          "must be a table of named rule variants")  # fmt: skip
+    return dict(variants)
+
+
+def _add_sweeps(
+    data: dict[str, Any], variants: dict[str, Any], printed: Catalogue, where: str
+) -> tuple[dict[str, Sweep], dict[str, str]]:
+    """The sweeps; the variant of each swept value joins ``variants`` (and how messages name
+    it)."""
+    variants.setdefault(BASE, {})  # every value is compared with the printed one
+    base_rules, base_cards = _base_of(variants[BASE], printed, where)
+    sweeps, swept = parse_sweeps(data["sweeps"], base_rules, base_cards, BASE, where)
+    clash = sorted(set(swept) & set(variants))
+    _need(not clash, f"{where}: sweeps", f"variant {clash[0] if clash else ''!r} is "
+          "named twice (a sweep's variants are NAME=VALUE)")  # fmt: skip
+    variants.update(swept)
+    labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}"
+              for s in sweeps.values() for v in s.variants if v != BASE}  # fmt: skip
+    return sweeps, labels
+
+
+def _variant(
+    variant: str,
+    table: Any,
+    label: str,
+    printed: Catalogue,
+    where: str,
+    swept: dict[str, str],
+) -> tuple[Rules, CardEdits, tuple[int, ...] | None]:
+    """A variant's rules, card edits and the player counts its table lists (None: none)."""
+    _need(bool(variant) and variant.isprintable() and "/" not in variant, f"{where}: {label}",
+          "must be a name without / or control characters (a cell's name is "
+          "VARIANT/PLAYERSp/LINE-UP)")  # fmt: skip
+    _need(isinstance(table, dict), f"{where}: {label}",
+          f"must be a table of rule settings, got {table!r}")  # fmt: skip
+    rules = dict(table)
+    counts = None
+    if "players" in rules:
+        counts = _variant_counts(rules.pop("players"), f"{where}: {label}")
+    edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
+    try:
+        named = "" if variant in swept else label  # a sweep's: "sweeps.x at 9: key"
+        return Rules.from_dict(rules), CardEdits.from_dict(edits, printed, named), counts
+    except CardgameError as exc:
+        text = str(exc)
+        text = text if text.startswith(f"{label}.") else f"{label}: {text}"
+        raise StudyError(f"{where}: {text}") from None
+    except (TypeError, ValueError) as exc:  # a setting of the wrong type
+        raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
+
+
+def _pairing(data: dict[str, Any], sweeps: dict[str, Sweep], where: str) -> str:
+    pairing = data.get("pairing", "deals" if sweeps else "none")
+    _need(pairing in PAIRINGS, f"{where}: pairing",
+          f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
+    _need(
+        not sweeps or pairing == "deals",
+        f"{where}: pairing",
+        'a study with sweeps plays every value on the same deals: pairing = "deals"',
+    )
+    return cast(str, pairing)
+
+
+def _clock(data: dict[str, Any], where: str) -> ThinkTimes:
+    from .clock import ThinkTimes
+
+    clock = data.get("clock", {})
+    _need(isinstance(clock, dict), f"{where}: clock",
+          f"must be a table of think times in seconds, got {clock!r}")  # fmt: skip
+    return ThinkTimes.from_dict(clock, f"{where}: clock")
+
+
+def _output(data: dict[str, Any], name: str, where: str) -> str:
+    output = data.get("output", f"results/{name}")
+    _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
+    return cast(str, output)
+
+
+def _description(data: dict[str, Any], where: str) -> str:
+    description = data.get("description", "")
+    _need(isinstance(description, str), f"{where}: description", "must be a string")
+    return cast(str, description)
 
 
 def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:

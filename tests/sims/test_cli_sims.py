@@ -187,8 +187,32 @@ def test_random_option_values_give_exit_0_or_one_line_2(games, players, strategi
     text = err.getvalue()
     assert code in (0, 2), text
     assert "Traceback" not in text
-    if code == 2:
-        assert text.count("\n") == 1, text
+    if code == 2:  # every problem found, each one line (sims/study.py from_dict)
+        lines = text.splitlines()
+        assert lines and text.endswith("\n"), text
+        assert all(line.startswith("cardgame simulate: error: ") for line in lines), text
+        assert len(lines) == len(set(lines)), text
+
+
+def test_every_problem_of_a_study_file_is_a_line_and_nothing_is_written(tmp_path):
+    import io
+    from contextlib import redirect_stderr
+
+    study = tmp_path / "bad.toml"
+    study.write_text(
+        'seed = -1\nplayers = [2, 7]\nrotation = "spiral"\npool = ["planner", "thief"]\n'
+        "colour = 1\n[variants.v]\nface_up = 99\n[variants.w]\nthree_locomotive_wipe = 3\n"
+        "[clock]\nplace = -1\n"
+    )
+    err = io.StringIO()
+    with redirect_stderr(err):
+        code = exit_code(["simulate", str(study), "--out", str(tmp_path / "r")])
+    lines = err.getvalue().splitlines()
+    assert code == 2
+    assert [line.split(": ")[3] for line in lines] == [
+        "colour", "seed", "players", "rotation", "variants.v", "variants.w", "clock.place"
+    ], lines  # fmt: skip
+    assert not (tmp_path / "r").exists()
 
 
 def test_the_light_copies_of_runner_and_study_constants_agree():
@@ -196,5 +220,4 @@ def test_the_light_copies_of_runner_and_study_constants_agree():
     import sims.study
 
     assert sims.cli.BACKENDS == sims.runner.BACKENDS
-    assert sims.cli.DEFAULT_STUDY == sims.study.DEFAULT_STUDY
     assert sims.cli._builtin_studies() == sims.study.builtin_studies()
