@@ -42,12 +42,24 @@ PERCENT = {"first_seat_edge", "win_share", "keep_rate", "completion"}
 CARD_METRICS = {"keep_rate", "completion", "points_per_game"}  # of the swept ticket
 # metric -> the study's practical margin that overrides the default above (reports/margins.py)
 MARGIN_OF = {
-    "first_seat_edge": "win_share", "mean_score": "score", "margin": "score", "turns": "turns",
-    "win_share": "win_share", "keep_rate": "win_share", "completion": "win_share",
+    "first_seat_edge": "win_share",
+    "mean_score": "score",
+    "margin": "score",
+    "turns": "turns",
+    "win_share": "win_share",
+    "keep_rate": "win_share",
+    "completion": "win_share",
     "points_per_game": "points_per_game",
-}  # fmt: skip
+}
 PLAYER_COLOURS = {2: "#1f77b4", 3: "#ff7f0e", 4: "#2ca02c"}  # one colour per player count
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash")  # strategies, in win share
+
+
+def _family(frame: pd.DataFrame, sweep: Sweep, base: str, metric: str) -> int:
+    """How many comparisons the sweep's question about ``metric`` makes (values other than
+    the printed, times player counts): its intervals are simultaneous over them."""
+    values = [v for _, v in sweep.points if v != base]
+    return max(1, sum(len(_paired(frame, v, base, metric, _extra(metric), 0.95)) for v in values))
 
 
 def _per_game(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
@@ -120,8 +132,13 @@ def sweep_tables(results: Results) -> dict[str, pd.DataFrame]:
     if not sweeps:
         return {}
     cards = {sweep.card for sweep in sweeps if sweep.card is not None}
-    return sweep_frames(results.games, results.seats, results.destination_rows(cards), sweeps,
-                        margins=margins_of(results.study))  # fmt: skip
+    return sweep_frames(
+        results.games,
+        results.seats,
+        results.destination_rows(cards),
+        sweeps,
+        margins=margins_of(results.study),
+    )
 
 
 def sweep_frames(
@@ -139,18 +156,15 @@ def sweep_frames(
     per_game = _per_game(games, seats)
     s = seats.merge(per_game[["variant", "players", "cell", "seed", "game_index"]])
     per_deal = {
-        name: _deal_means(per_game, name, []) for name in ("first_seat_edge", "mean_score",
-                                                            "margin", "turns")
-    }  # fmt: skip
+        name: _deal_means(per_game, name, [])
+        for name in ("first_seat_edge", "mean_score", "margin", "turns")
+    }
     per_deal["win_share"] = _deal_means(s, "win_share", ["strategy"])
     out: dict[str, list[dict[str, Any]]] = {m: [] for m in METRICS}
     for sweep in sweeps:
         card = _card_frames(destinations, per_game, sweep.card) if sweep.card else {}
-        family = {
-            metric: max(1, sum(len(_paired(frame, v, base, metric, _extra(metric), 0.95))
-                               for _, v in sweep.points if v != base))
-            for metric, frame in {**per_deal, **card}.items()
-        }  # fmt: skip
+        frames = {**per_deal, **card}
+        family = {metric: _family(frame, sweep, base, metric) for metric, frame in frames.items()}
         for values, variant in sweep.points:
             labels = {
                 "sweep": sweep.name,
@@ -167,9 +181,14 @@ def sweep_frames(
                     low, high = row["ci_low"], row["ci_high"]
                     margin = _practical_margin(metric, margins)
                     out[metric].append(
-                        {**labels, **row, "family": family[metric],
-                         "margin": margin, "verdict": verdict(low, high, margin)}
-                    )  # fmt: skip
+                        {
+                            **labels,
+                            **row,
+                            "family": family[metric],
+                            "margin": margin,
+                            "verdict": verdict(low, high, margin),
+                        }
+                    )
     return {m: pd.DataFrame(rows) for m, rows in out.items() if rows}
 
 
@@ -193,16 +212,21 @@ def _card_frames(
     mine = d[d["destination_id"] == card]
     kept = mine[mine["kept"]]
     per_game_points = (
-        mine.groupby(keys)["net_points"].sum().reindex(per_game.set_index(keys).index)
-    ).fillna(0.0).reset_index()  # fmt: skip
+        (mine.groupby(keys)["net_points"].sum().reindex(per_game.set_index(keys).index))
+        .fillna(0.0)
+        .reset_index()
+    )
     return {
-        "keep_rate": _deal_means(mine.assign(keep=mine["kept"].astype(float)), "keep", [])
-        .rename(columns={"keep": "keep_rate"}),
-        "completion": _deal_means(kept.assign(done=kept["reached"].astype(float)), "done", [])
-        .rename(columns={"done": "completion"}),
-        "points_per_game": _deal_means(per_game_points, "net_points", [])
-        .rename(columns={"net_points": "points_per_game"}),
-    }  # fmt: skip
+        "keep_rate": _deal_means(mine.assign(keep=mine["kept"].astype(float)), "keep", []).rename(
+            columns={"keep": "keep_rate"}
+        ),
+        "completion": _deal_means(
+            kept.assign(done=kept["reached"].astype(float)), "done", []
+        ).rename(columns={"done": "completion"}),
+        "points_per_game": _deal_means(per_game_points, "net_points", []).rename(
+            columns={"net_points": "points_per_game"}
+        ),
+    }
 
 
 def sentence(sweep: Sweep, frames: dict[str, pd.DataFrame]) -> str:

@@ -59,10 +59,28 @@ LABEL_SEPARATORS = ("+", "|", "/")
 ENGINES = ("auto", "python", "native")
 ISOLATIONS = tuple(i.value for i in Isolation)
 STUDY_KEYS = {
-    "name", "description", "seed", "games_per_cell", "players", "pool", "lineups", "rotation",
-    "output", "batch_size", "strategies", "variants", "clock", "limits", "pairing", "engine",
-    "isolation", "cards", "sweeps", "report", "metrics",
-}  # fmt: skip
+    "name",
+    "description",
+    "seed",
+    "games_per_cell",
+    "players",
+    "pool",
+    "lineups",
+    "rotation",
+    "output",
+    "batch_size",
+    "strategies",
+    "variants",
+    "clock",
+    "limits",
+    "pairing",
+    "engine",
+    "isolation",
+    "cards",
+    "sweeps",
+    "report",
+    "metrics",
+}
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
@@ -454,17 +472,20 @@ def _players(data: dict[str, Any], where: str) -> list[int]:
     if isinstance(players, int) and not isinstance(players, bool):
         players = [players]
     _need(
-        isinstance(players, list) and players
+        isinstance(players, list)
+        and players
         and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
-        f"{where}: players", f"must be a list of 2, 3 or 4, got {players!r}",
-    )  # fmt: skip
+        f"{where}: players",
+        f"must be a list of 2, 3 or 4, got {players!r}",
+    )
     return cast(list[int], players)
 
 
 def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
     value = data.get(key, choices[0])
-    _need(value in choices, f"{where}: {key}",
-          f"must be one of {', '.join(choices)}, got {value!r}")  # fmt: skip
+    _need(
+        value in choices, f"{where}: {key}", f"must be one of {', '.join(choices)}, got {value!r}"
+    )
     return cast(str, value)
 
 
@@ -490,26 +511,34 @@ def _seating(
     if lineups is None:
         _need(
             isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
-            f"{where}: pool", "must be a list of strategy names",
-        )  # fmt: skip
+            f"{where}: pool",
+            "must be a list of strategy names",
+        )
         pool = cast(list[str], pool)  # checked just above
         _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
         return None, tuple(pool), lineup_games, list(pool)
     lineups, lineup_games = _lineup_tables(lineups, where)
     _need(
-        isinstance(lineups, list) and lineups
-        and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x)
-                for x in lineups),
-        f"{where}: lineups", "must be a list of lists of strategy names",
-    )  # fmt: skip
+        isinstance(lineups, list)
+        and lineups
+        and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x) for x in lineups),
+        f"{where}: lineups",
+        "must be a list of lists of strategy names",
+    )
     seen: dict[tuple[str, ...], list[str]] = {}
     for lineup in lineups:
-        _need(players is None or len(lineup) in players, f"{where}: lineups",
-              f"line-up {lineup} has {len(lineup)} seats; players are {players}")  # fmt: skip
+        _need(
+            players is None or len(lineup) in players,
+            f"{where}: lineups",
+            f"line-up {lineup} has {len(lineup)} seats; players are {players}",
+        )
         again = seen.setdefault(tuple(sorted(lineup)), lineup)
         # one cell: its games would be played and counted twice
-        _need(again is lineup, f"{where}: lineups", f"line-up {lineup} is line-up {again} "
-              "again (the seat orders come from rotation)")  # fmt: skip
+        _need(
+            again is lineup,
+            f"{where}: lineups",
+            f"line-up {lineup} is line-up {again} again (the seat orders come from rotation)",
+        )
     labels = [s for x in lineups for s in x]
     return tuple(tuple(x) for x in lineups), (), lineup_games, labels
 
@@ -533,8 +562,11 @@ def _seat_strategies(
 
 def _variant_tables(data: dict[str, Any], where: str) -> dict[str, Any]:
     variants = data.get("variants", {"base": {}})
-    _need(isinstance(variants, dict) and variants, f"{where}: variants",
-          "must be a table of named rule variants")  # fmt: skip
+    _need(
+        isinstance(variants, dict) and variants,
+        f"{where}: variants",
+        "must be a table of named rule variants",
+    )
     return dict(variants)
 
 
@@ -547,11 +579,18 @@ def _add_sweeps(
     base_rules, base_cards = _base_of(variants[BASE], printed, where)
     sweeps, swept = parse_sweeps(data["sweeps"], base_rules, base_cards, BASE, where)
     clash = sorted(set(swept) & set(variants))
-    _need(not clash, f"{where}: sweeps", f"variant {clash[0] if clash else ''!r} is "
-          "named twice (a sweep's variants are NAME=VALUE)")  # fmt: skip
+    _need(
+        not clash,
+        f"{where}: sweeps",
+        f"variant {clash[0] if clash else ''!r} is named twice (a sweep's variants are NAME=VALUE)",
+    )
     variants.update(swept)
-    labels = {v: f"sweeps.{s.name} at {v.partition('=')[2]}"
-              for s in sweeps.values() for v in s.variants if v != BASE}  # fmt: skip
+    labels = {
+        v: f"sweeps.{s.name} at {v.partition('=')[2]}"
+        for s in sweeps.values()
+        for v in s.variants
+        if v != BASE
+    }
     return sweeps, labels
 
 
@@ -564,11 +603,17 @@ def _variant(
     swept: dict[str, str],
 ) -> tuple[Rules, CardEdits, tuple[int, ...] | None]:
     """A variant's rules, card edits and the player counts its table lists (None: none)."""
-    _need(bool(variant) and variant.isprintable() and "/" not in variant, f"{where}: {label}",
-          "must be a name without / or control characters (a cell's name is "
-          "VARIANT/PLAYERSp/LINE-UP)")  # fmt: skip
-    _need(isinstance(table, dict), f"{where}: {label}",
-          f"must be a table of rule settings, got {table!r}")  # fmt: skip
+    _need(
+        bool(variant) and variant.isprintable() and "/" not in variant,
+        f"{where}: {label}",
+        "must be a name without / or control characters (a cell's name is "
+        "VARIANT/PLAYERSp/LINE-UP)",
+    )
+    _need(
+        isinstance(table, dict),
+        f"{where}: {label}",
+        f"must be a table of rule settings, got {table!r}",
+    )
     rules = dict(table)
     counts = None
     if "players" in rules:
@@ -587,8 +632,11 @@ def _variant(
 
 def _pairing(data: dict[str, Any], sweeps: dict[str, Sweep], where: str) -> str:
     pairing = data.get("pairing", "deals" if sweeps else "none")
-    _need(pairing in PAIRINGS, f"{where}: pairing",
-          f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}")  # fmt: skip
+    _need(
+        pairing in PAIRINGS,
+        f"{where}: pairing",
+        f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}",
+    )
     _need(
         not sweeps or pairing == "deals",
         f"{where}: pairing",
@@ -601,8 +649,11 @@ def _clock(data: dict[str, Any], where: str) -> ThinkTimes:
     from .clock import ThinkTimes
 
     clock = data.get("clock", {})
-    _need(isinstance(clock, dict), f"{where}: clock",
-          f"must be a table of think times in seconds, got {clock!r}")  # fmt: skip
+    _need(
+        isinstance(clock, dict),
+        f"{where}: clock",
+        f"must be a table of think times in seconds, got {clock!r}",
+    )
     return ThinkTimes.from_dict(clock, f"{where}: clock")
 
 
@@ -637,11 +688,15 @@ def _report_table(table: Any, where: str) -> None:
     extra = sorted(set(table) - {"margins"})
     _need(not extra, f"{where}: report.{extra[0] if extra else ''}", "unknown key (known: margins)")
     margins = table.get("margins", {})
-    _need(isinstance(margins, dict), f"{where}: report.margins",
-          "must be a table of metric = margin")  # fmt: skip
+    _need(
+        isinstance(margins, dict), f"{where}: report.margins", "must be a table of metric = margin"
+    )
     for name, value in margins.items():
-        _need(name in REPORT_MARGINS, f"{where}: report.margins.{name}",
-              f"unknown metric (known: {', '.join(REPORT_MARGINS)})")  # fmt: skip
+        _need(
+            name in REPORT_MARGINS,
+            f"{where}: report.margins.{name}",
+            f"unknown metric (known: {', '.join(REPORT_MARGINS)})",
+        )
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
         _need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
         problem = margin_problem(name, value)
@@ -652,11 +707,17 @@ def _metrics_table(table: Any, where: str) -> dict[str, bool]:
     """``[metrics] quality = true``: the optional tables a study writes (each off by default)."""
     _need(isinstance(table, dict), f"{where}: metrics", "must be a table (quality = true)")
     extra = sorted(set(table) - set(METRICS))
-    _need(not extra, f"{where}: metrics.{extra[0] if extra else ''}",
-          f"unknown key (known: {', '.join(METRICS)})")  # fmt: skip
+    _need(
+        not extra,
+        f"{where}: metrics.{extra[0] if extra else ''}",
+        f"unknown key (known: {', '.join(METRICS)})",
+    )
     for name, value in table.items():
-        _need(isinstance(value, bool), f"{where}: metrics.{name}",
-              f"must be true or false, got {value!r}")  # fmt: skip
+        _need(
+            isinstance(value, bool),
+            f"{where}: metrics.{name}",
+            f"must be true or false, got {value!r}",
+        )
     return {name: bool(table.get(name, False)) for name in METRICS}
 
 
@@ -682,8 +743,11 @@ def _cards_folder(value: Any, where: str) -> str | None:
     digest = None
     if isinstance(value, dict) and set(value) == {"folder", "digest"}:
         value, digest = value["folder"], value["digest"]
-    _need(isinstance(value, str) and bool(value), f"{where}: cards",
-          "must be a folder of card files (destinations.csv, big_cities.csv)")  # fmt: skip
+    _need(
+        isinstance(value, str) and bool(value),
+        f"{where}: cards",
+        "must be a folder of card files (destinations.csv, big_cities.csv)",
+    )
     try:
         _catalogue(value, NO_EDITS)
     except CardgameError as exc:
@@ -733,13 +797,19 @@ def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: st
 
 def _engine(engine: Any, where: str) -> str:
     """``engine``: which engine plays; "native" is refused where the core is not built."""
-    _need(engine in ENGINES, f"{where}: engine",
-          f"must be one of {', '.join(ENGINES)}, got {engine!r}")  # fmt: skip
+    _need(
+        engine in ENGINES,
+        f"{where}: engine",
+        f"must be one of {', '.join(ENGINES)}, got {engine!r}",
+    )
     if engine == "native":
         from cardgame import _native
 
-        _need(_native.BUILT, f"{where}: engine",
-              f"native asked, but the core is not built here ({_native.NOT_BUILT})")  # fmt: skip
+        _need(
+            _native.BUILT,
+            f"{where}: engine",
+            f"native asked, but the core is not built here ({_native.NOT_BUILT})",
+        )
     return str(engine)
 
 
@@ -752,8 +822,11 @@ def _lineup_tables(lineups: Any, where: str) -> tuple[Any, dict[tuple[str, ...],
     for entry in lineups:
         if isinstance(entry, dict):
             extra = sorted(set(entry) - {"seats", "games"})
-            _need(not extra, f"{where}: lineups.{extra[0] if extra else ''}",
-                  "unknown key (known: games, seats)")  # fmt: skip
+            _need(
+                not extra,
+                f"{where}: lineups.{extra[0] if extra else ''}",
+                "unknown key (known: games, seats)",
+            )
             _need("seats" in entry, f"{where}: lineups", f"line-up table {entry} has no seats")
             seats = entry["seats"]
             if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
@@ -769,11 +842,15 @@ def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
     _need(
-        isinstance(value, list) and bool(value)
-        and all(isinstance(p, int) and not isinstance(p, bool)
-                and MIN_PLAYERS <= p <= MAX_PLAYERS for p in value),
-        f"{where}.players", f"must be a list of 2, 3 or 4, got {value!r}",
-    )  # fmt: skip
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(p, int) and not isinstance(p, bool) and MIN_PLAYERS <= p <= MAX_PLAYERS
+            for p in value
+        ),
+        f"{where}.players",
+        f"must be a list of 2, 3 or 4, got {value!r}",
+    )
     return tuple(sorted(set(value)))
 
 
@@ -801,14 +878,19 @@ def _variant_players(
             same = []
         else:
             same = [p for p in everywhere if same_rules_at(rules, base, p)]
-        _need(len(same) < len(everywhere), f"{where}: variants.{name}",
-              f"the same rules as {BASE} at every player count")  # fmt: skip
+        _need(
+            len(same) < len(everywhere),
+            f"{where}: variants.{name}",
+            f"the same rules as {BASE} at every player count",
+        )
         listed = explicit.get(name)
         if listed is not None:
             clash = [p for p in listed if p in same]
             if clash:
-                raise StudyError(f"{where}: variants.{name}.players: the rules equal {BASE} "
-                                 f"at {clash[0]} players: nothing to compare there")  # fmt: skip
+                raise StudyError(
+                    f"{where}: variants.{name}.players: the rules equal {BASE} "
+                    f"at {clash[0]} players: nothing to compare there"
+                )
         elif any(p in same for p in players):
             out[name] = tuple(p for p in everywhere if p not in same)
     return out
@@ -818,8 +900,11 @@ def _decision_seconds(limits: Any, where: str) -> float:
     """``[limits] decision_seconds``: seconds a strategy may take per decision (0: no limit)."""
     _need(isinstance(limits, dict), f"{where}: limits", "must be a table")
     extra = sorted(set(limits) - {"decision_seconds"})
-    _need(not extra, f"{where}: limits.{extra[0] if extra else ''}",
-          "unknown key (known: decision_seconds)")  # fmt: skip
+    _need(
+        not extra,
+        f"{where}: limits.{extra[0] if extra else ''}",
+        "unknown key (known: decision_seconds)",
+    )
     value = limits.get("decision_seconds", DEFAULT_DECISION_SECONDS)
     _need(
         isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6,
@@ -884,8 +969,9 @@ def legacy_plan(study: dict[str, Any], where: str) -> Plan:
     try:
         return from_dict(given, where, check_strategies=False).plan
     except SimsError as exc:
-        raise ResultsError(f"{where}: written before plans, and its study does not resolve "
-                           f"here: {exc}") from None  # fmt: skip
+        raise ResultsError(
+            f"{where}: written before plans, and its study does not resolve here: {exc}"
+        ) from None
 
 
 def builtin_description(name: str) -> str:
