@@ -14,7 +14,7 @@ from .margins import DEFAULT_MARGINS, judge, mde
 VARIANT_COLUMNS = [
     "variant", "players", "metric", "method", "n_games", "n_games_base", "n_pairs", "n_deals",
     "base",
-    "value", "difference", "ci_low", "ci_high", "sd_difference", "p_value", "q_value",
+    "value", "difference", "ci_low", "ci_high", "sd_difference", "p_value", "p_adjusted",
     "significant", "detectable", "correction", "df",
 ]  # fmt: skip
 VARIANT_CORRECTION = "Bonferroni over the variants and player counts of the metric"
@@ -157,7 +157,6 @@ def variant_effects(
         for metric, part in table.groupby("metric", sort=False)
     ]  # fmt: skip
     table = pd.concat(parts).sort_index()
-    table["q_value"] = table["p_adjusted"]  # kept for readers of older tables: now Bonferroni
     table["significant"] = table["p_adjusted"] < ALPHA
     table["correction"] = VARIANT_CORRECTION
     family = table.groupby("metric")["p_value"].transform("size")
