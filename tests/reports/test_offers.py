@@ -9,10 +9,9 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 
-from reports import designer
-from reports import destinations as dm
 from reports.offers import SUMS, clustered, offer_sums
 from sims.errors import ResultsError
+from tests.helpers import card_contribution, card_summary
 
 
 def _rows(rng, games=300):
@@ -114,10 +113,10 @@ def test_a_row_of_a_seat_the_seats_table_lacks_is_refused():
 def test_the_card_tables_pool_the_variants_of_a_player_count():
     rows, seats = _rows(np.random.default_rng(6), games=600)
     base = rows[rows["variant"] == "base"]
-    summary = dm.card_summary(rows)
+    summary = card_summary(rows)
     # a variant's games are other games: pooling adds their sums
     assert summary["offered"].sum() == len(rows)
     assert summary["games"].sum() == rows.groupby(["game_index", "destination_id"]).ngroups
-    contribution = designer.card_contribution(base, seats[seats["cell"].str.startswith("base")],
+    contribution = card_contribution(base, seats[seats["cell"].str.startswith("base")],
                                               min_each=5)  # fmt: skip
     assert contribution["n_kept"].sum() == int(base["kept"].sum())
