@@ -52,11 +52,13 @@ def _expand(counts: list[int]) -> list[int]:
 
 
 # what makes a position: the fields ``GameState.at`` sets (the rest follows from the game)
-POSITION_FIELDS = (
-    "deck", "dest_deck", "face_up", "discard", "hands", "circulation", "yard_owner",
-    "yard_wagons", "yard_locos", "held", "offers", "reached", "round_points", "phase", "seat",
-    "round", "turn", "final_turns_left", "last_seat", "steals", "stolen_from", "reached_round",
-)  # fmt: skip
+POSITION_FIELDS = tuple(
+    """
+        deck dest_deck face_up discard hands circulation yard_owner yard_wagons yard_locos held
+        offers reached round_points phase seat round turn final_turns_left last_seat steals
+        stolen_from reached_round
+    """.split()
+)
 
 
 def empty_record() -> dict[str, Any]:

@@ -251,9 +251,13 @@ def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.Dat
 
     sums = pooled(sums, ["players", "destination_id"])
     sums = sums[sums["kept"] > 0].rename(
-        columns={"kept_games": "n_games", "kept": "n_kept", "reached": "n_done",
-                 "won_reached": "won_done"}
-    )  # fmt: skip
+        columns={
+            "kept_games": "n_games",
+            "kept": "n_kept",
+            "reached": "n_done",
+            "won_reached": "won_done",
+        }
+    )
     sums = sums.assign(n_failed=sums["n_kept"] - sums["n_done"])
     rows = []
     for r in sums.itertuples(index=False):

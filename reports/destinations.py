@@ -89,19 +89,31 @@ def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
     table["offered"] = table["offered"].astype(int)
     table["games"] = table["games"].astype(int)
     table["keep_rate"], keep_var = clustered(
-        table["offered"], table["games"], table["kept"], table["kept_sq"],
-        table["kept_offered"], table["offered_sq"],
-    )  # fmt: skip
+        table["offered"],
+        table["games"],
+        table["kept"],
+        table["kept_sq"],
+        table["kept_offered"],
+        table["offered_sq"],
+    )
     table["kept"] = table["kept"].astype(int)
     kept = table["kept"].where(table["kept"] > 0)
     completion, done_var = clustered(
-        kept, table["kept_games"], table["reached"], table["reached_sq"],
-        table["reached_kept"], table["kept_sq"],
-    )  # fmt: skip
-    net_mean, net_var = clustered(
-        kept, table["kept_games"], table["net"], table["net_sq"], table["net_kept"],
+        kept,
+        table["kept_games"],
+        table["reached"],
+        table["reached_sq"],
+        table["reached_kept"],
         table["kept_sq"],
-    )  # fmt: skip
+    )
+    net_mean, net_var = clustered(
+        kept,
+        table["kept_games"],
+        table["net"],
+        table["net_sq"],
+        table["net_kept"],
+        table["kept_sq"],
+    )
     table["reached"] = table["reached"].astype(int)
     table["completion"], table["completion_var"] = completion, done_var
     table["net_mean"], table["net_var"] = net_mean, net_var
@@ -119,12 +131,11 @@ def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-SUMMARY_COLUMNS = [
-    "players", "destination_id", "points", "cards", "offered", "games", "kept", "keep_rate",
-    "reached", "completion", "completion_var", "net_mean", "net_var", "kept_games",
-    "keep_ci_low", "keep_ci_high", "completion_ci_low", "completion_ci_high", "net_ci_low",
-    "net_ci_high",
-]  # fmt: skip
+SUMMARY_COLUMNS = """
+    players destination_id points cards offered games kept keep_rate reached completion
+    completion_var net_mean net_var kept_games keep_ci_low keep_ci_high completion_ci_low
+    completion_ci_high net_ci_low net_ci_high
+""".split()
 
 
 # ------------------------------------------------------------------ the model

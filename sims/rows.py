@@ -46,8 +46,11 @@ class TableRows:
         if not self.pieces or isinstance(self.pieces[-1], list):
             from ._native._rows import DESTINATION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, Columns
 
-            names = {"games": GAME_COLUMNS, "seats": SEAT_COLUMNS,
-                     "destinations": DESTINATION_COLUMNS}  # fmt: skip
+            names = {
+                "games": GAME_COLUMNS,
+                "seats": SEAT_COLUMNS,
+                "destinations": DESTINATION_COLUMNS,
+            }
             self.pieces.append(Columns(names[self.table]))
         return self.pieces[-1]
 

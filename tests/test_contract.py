@@ -335,8 +335,14 @@ def test_every_knob_of_every_family_reaches_its_twin():
 
     families = _families()
     assert {cls.name for cls in families} == {
-        "planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city", "random"
-    }  # fmt: skip
+        "planner",
+        "thief",
+        "hoarder",
+        "rusher",
+        "ticket_hunter",
+        "big_city",
+        "random",
+    }
     for cls, family in families.items():
         knobs = _python_knobs(cls.Knobs)
         assert {f.name for f in knobs} == set(scripted.c_knob_names(family)), cls.name

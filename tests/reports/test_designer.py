@@ -370,8 +370,14 @@ def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
     from sims.runner import run
     from sims.study import from_dict
 
-    study = {"name": "mirror", "seed": 3, "lineups": [["planner", "planner"]], "players": [2],
-             "games_per_cell": 12, "batch_size": 12}  # fmt: skip
+    study = {
+        "name": "mirror",
+        "seed": 3,
+        "lineups": [["planner", "planner"]],
+        "players": [2],
+        "games_per_cell": 12,
+        "batch_size": 12,
+    }
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     analysis = analyse(load_results(tmp_path / "r"))
     row = analysis.tables["first_seat"].iloc[0]
