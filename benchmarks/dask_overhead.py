@@ -103,9 +103,11 @@ def timed_run(
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [sys.executable, "-c", RUN_SNIPPET, str(games), f"{folder}/r", str(workers), backend],
-            capture_output=True, text=True, env=env,
+            capture_output=True,
+            text=True,
+            env=env,
             cwd=folder,  # not this checkout: `python -c` puts the working folder first
-        )  # fmt: skip
+        )
     if out.returncode != 0:
         raise RuntimeError(f"the {backend} run failed: {out.stderr.strip()[-2000:]}")
     result = json.loads(out.stdout)
@@ -118,8 +120,10 @@ def dask_costs(workers: int, tasks: int = 2000) -> dict[str, float]:
     per task of tasks that do nothing."""
     out = subprocess.run(
         [sys.executable, "-c", TASKS_SNIPPET, str(tasks), str(workers)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -132,21 +136,28 @@ def main() -> None:
     parser.add_argument("--costs", action="store_true", help="only Dask's own costs")
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f}; {args.games} games")  # fmt: skip
+    print(
+        f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f}; {args.games} games"
+    )
     if args.costs:
         for workers in args.workers:
             costs = dask_costs(workers)
-            print(f"{workers} worker(s): local cluster start {costs['start']:.1f} s, close "
-                  f"{costs['close']:.1f} s; {costs['per_task'] * 1000:.2f} ms a task that does "
-                  "nothing")  # fmt: skip
+            print(
+                f"{workers} worker(s): local cluster start {costs['start']:.1f} s, close "
+                f"{costs['close']:.1f} s; {costs['per_task'] * 1000:.2f} ms a task that does "
+                "nothing"
+            )
         return
     kinds = {"dask": None, **({"dask before": args.before} if args.before else {})}
     for workers in args.workers:
         for round_ in range(args.repeat):
             local = timed_run(args.games, workers, "local")["seconds"]
-            print(f"{workers} worker(s), round {round_ + 1}: local {local:6.1f} s "
-                  f"({args.games / local:5.0f} games/s)", flush=True)  # fmt: skip
+            print(
+                f"{workers} worker(s), round {round_ + 1}: local {local:6.1f} s "
+                f"({args.games / local:5.0f} games/s)",
+                flush=True,
+            )
             for kind, source in kinds.items():
                 try:
                     got = timed_run(args.games, workers, "dask", source)
@@ -155,9 +166,11 @@ def main() -> None:
                     continue
                 line = f"  {kind}: {got['seconds']:6.1f} s, {local / got['seconds']:.2f}x local"
                 if "tasks" in got:
-                    line += (f" (cluster start {got['start']:.1f} s, {got['tasks']:.0f} tasks, "
-                             f"workers busy {got['busy']:.1%} from start to last task, close "
-                             f"{got['close']:.1f} s)")  # fmt: skip
+                    line += (
+                        f" (cluster start {got['start']:.1f} s, {got['tasks']:.0f} tasks, "
+                        f"workers busy {got['busy']:.1%} from start to last task, close "
+                        f"{got['close']:.1f} s)"
+                    )
                 print(line, flush=True)
 
 

@@ -126,10 +126,13 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--random", action="store_true", help="native random play instead")
     parser.add_argument(
-        "--ladder", type=int, nargs=2, metavar=("FEW", "MORE"),
+        "--ladder",
+        type=int,
+        nargs=2,
+        metavar=("FEW", "MORE"),
         help="the strategy ladder's mix instead, FEW then MORE games a cell: a worker's "
         "instructions per game, then with the parts landed and compacted",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
 
     if args.ladder:
@@ -138,8 +141,10 @@ def main() -> None:
         for step in ("play", "compact"):
             count = instructions(args.source, more, True, "native", ladder=step)
             count -= instructions(args.source, few, True, "native", ladder=step)
-            print(f"{args.source} [native, ladder, {step}]: {count / games / 1e3:.0f} k "
-                  f"instructions per game ({games:,} games)")  # fmt: skip
+            print(
+                f"{args.source} [native, ladder, {step}]: {count / games / 1e3:.0f} k "
+                f"instructions per game ({games:,} games)"
+            )
         return
 
     def per_game(clock: bool, engine: str, random: bool = False) -> float:
@@ -150,8 +155,10 @@ def main() -> None:
 
     if args.random:
         count = per_game(False, "native", random=True)
-        print(f"{args.source} [native]: {count / 1e3:.0f} k instructions per 2-player "
-              "random game, Game() counted")  # fmt: skip
+        print(
+            f"{args.source} [native]: {count / 1e3:.0f} k instructions per 2-player "
+            "random game, Game() counted"
+        )
         return
     engines = ["python", "native"] if _native_built(args.source) else ["python"]
     if args.engine is not None:
@@ -173,8 +180,9 @@ CELLS = 91  # the strategy ladder's cells
 def _native_built(source: Path) -> bool:
     probe = "import sys; sys.path.insert(0, sys.argv[1]); from cardgame import _native; "
     probe += "print(_native.BUILT)"
-    out = subprocess.run([sys.executable, "-c", probe, str(source)], capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(source)], capture_output=True, text=True, check=True
+    )
     return out.stdout.strip() == "True"
 
 

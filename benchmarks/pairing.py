@@ -80,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     print(both[columns].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
     for metric in METRICS:
         ratios = both[both["metric"] == metric]["ratio"]
-        print(f"{metric}: width ratio paired/unpaired median {np.median(ratios):.2f} "
-              f"(range {ratios.min():.2f}-{ratios.max():.2f})")  # fmt: skip
+        print(
+            f"{metric}: width ratio paired/unpaired median {np.median(ratios):.2f} "
+            f"(range {ratios.min():.2f}-{ratios.max():.2f})"
+        )
     print(f"{time.perf_counter() - start:.0f} s")
     return 0
 

@@ -66,8 +66,12 @@ def one_run(path: Path | None, games: int, workers: int, batch: int, out: Path) 
         env["PYTHONPATH"] = str(path)
     done = subprocess.run(
         [sys.executable, "-c", RUN_SNIPPET, str(games), str(out), str(workers), str(batch)],
-        capture_output=True, text=True, check=True, env=env, cwd=out.parent,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=out.parent,
+    )
     return json.loads(done.stdout)
 
 
@@ -89,8 +93,10 @@ def main() -> None:
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
-    print(f"{args.games} random-vs-random 2-player games per run, batches of {args.batch}, "
-          f"{args.rounds} interleaved rounds; before = {args.before}")  # fmt: skip
+    print(
+        f"{args.games} random-vs-random 2-player games per run, batches of {args.batch}, "
+        f"{args.rounds} interleaved rounds; before = {args.before}"
+    )
     rows: dict[tuple[str, int], list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         old = extract(args.before, Path(tmp) / "before")
@@ -104,19 +110,25 @@ def main() -> None:
                     )
                     folders[label] = out
                 assert same_tables(folders["before"], folders["after"]), "tables differ"
-    print(f"{'runner':>7} {'workers':>7} {'games/s':>8} {'wall s':>7} {'parent CPU s':>13} "
-          f"{'parent CPU/game':>16} {'worker CPU s':>13}")  # fmt: skip
+    print(
+        f"{'runner':>7} {'workers':>7} {'games/s':>8} {'wall s':>7} {'parent CPU s':>13} "
+        f"{'parent CPU/game':>16} {'worker CPU s':>13}"
+    )
     rates = {}
     for (label, workers), runs in rows.items():
         wall = statistics.median(r["wall"] for r in runs)
         parent = statistics.median(r["parent_cpu"] for r in runs)
         worker = statistics.median(r["worker_cpu"] for r in runs)
         rates[label, workers] = args.games / wall
-        print(f"{label:>7} {workers:>7} {args.games / wall:>8.0f} {wall:>7.2f} {parent:>13.2f} "
-              f"{parent / args.games * 1000:>13.3f} ms {worker:>13.2f}")  # fmt: skip
+        print(
+            f"{label:>7} {workers:>7} {args.games / wall:>8.0f} {wall:>7.2f} {parent:>13.2f} "
+            f"{parent / args.games * 1000:>13.3f} ms {worker:>13.2f}"
+        )
     for workers in (1, 2):
-        print(f"after/before, {workers} worker(s): "
-              f"{rates['after', workers] / rates['before', workers]:.2f}x games/s")  # fmt: skip
+        print(
+            f"after/before, {workers} worker(s): "
+            f"{rates['after', workers] / rates['before', workers]:.2f}x games/s"
+        )
     for label in ("before", "after"):
         print(f"{label}: 2 workers / 1 worker: {rates[label, 2] / rates[label, 1]:.2f}x")
 

@@ -48,8 +48,10 @@ def main() -> None:
     data.pop("output", None)
     plain = from_dict(data, args.study)
     measured = from_dict({**data, "metrics": {"quality": True}}, args.study)
-    print(f"{args.study}: {plain.total_games:,} games a run, {args.workers} worker(s); "
-          f"{_native.describe()}")  # fmt: skip
+    print(
+        f"{args.study}: {plain.total_games:,} games a run, {args.workers} worker(s); "
+        f"{_native.describe()}"
+    )
     times: dict[str, list[float]] = {"without": [], "with": []}
     with tempfile.TemporaryDirectory() as scratch:
         for number in range(args.rounds):
@@ -62,12 +64,16 @@ def main() -> None:
                 outs[name] = out
             assert files(outs["without"]) == files(outs["with"]), "quality changed a game"
             ratio = times["with"][-1] / times["without"][-1]
-            print(f"round {number + 1}: without {times['without'][-1]:.2f} s, "
-                  f"with {times['with'][-1]:.2f} s, ratio {ratio:.2f}")  # fmt: skip
+            print(
+                f"round {number + 1}: without {times['without'][-1]:.2f} s, "
+                f"with {times['with'][-1]:.2f} s, ratio {ratio:.2f}"
+            )
     games = plain.total_games
     without, with_ = statistics.median(times["without"]), statistics.median(times["with"])
-    print(f"median: without {1e6 * without / games:.0f} us/game, with {1e6 * with_ / games:.0f} "
-          f"us/game; ratio {with_ / without:.2f} (goal: at most 2)")  # fmt: skip
+    print(
+        f"median: without {1e6 * without / games:.0f} us/game, with {1e6 * with_ / games:.0f} "
+        f"us/game; ratio {with_ / without:.2f} (goal: at most 2)"
+    )
 
 
 if __name__ == "__main__":

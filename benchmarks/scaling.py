@@ -89,9 +89,12 @@ def _child(code: str, args: list[str], path: str | None = None, cores: int | Non
         for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             env[name] = str(cores)
     done = subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
         cwd=path or None,
-    )  # fmt: skip
+    )
     if done.returncode:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
     return json.loads(done.stdout.strip().splitlines()[-1])

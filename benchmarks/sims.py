@@ -81,8 +81,9 @@ def planner_engines(players: int, games: int) -> dict[str, tuple[float, float]]:
     cpu = dict.fromkeys(MODES, 0.0)
     wall = dict.fromkeys(MODES, 0.0)
     for index in range(games):
-        game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
-                        game_seed(1, "bench", index))  # fmt: skip
+        game = GameSpec(
+            "bench", "c", "base", Rules(), players, seats, index, game_seed(1, "bench", index)
+        )
         for mode in MODES:
             start_cpu, start_wall = time.process_time(), time.perf_counter()
             _play(mode, game)
@@ -98,8 +99,9 @@ def planner_rates(players: int, games: int) -> tuple[float, float]:
     clock = ThinkTimes()
     bare = timed = 0.0
     for index in range(games):
-        game = GameSpec("bench", "c", "base", Rules(), players, seats, index,
-                        game_seed(1, "bench", index))  # fmt: skip
+        game = GameSpec(
+            "bench", "c", "base", Rules(), players, seats, index, game_seed(1, "bench", index)
+        )
         start = time.perf_counter()
         play_game(game, None, engine="python")
         middle = time.perf_counter()
@@ -128,9 +130,11 @@ def ladder_run(games_per_cell: int, workers: int, engine: str) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [sys.executable, "-c", RUN_SNIPPET, str(games_per_cell), f"{folder}/r", str(workers)],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
             env={**os.environ, "CARDGAME_ENGINE": engine},
-        )  # fmt: skip
+        )
     return json.loads(out.stdout)
 
 
@@ -226,11 +230,13 @@ def main() -> None:
     for (per_cell, workers), engine in ((r, e) for r in runs for e in engines):
         result = ladder_run(per_cell, workers, engine)
         rate = result["games"] / result["seconds"]
-        print(f"  {engine:>6}: {result['games']:>7} games, {workers} worker(s): "
-              f"{result['seconds']:6.1f} s, "
-              f"{rate:6.0f} games/s, peak memory parent {result['parent_mb']:.0f} MB, "
-              f"worker {result['worker_mb']:.0f} MB; 100,000 games would take "
-              f"{100_000 / rate / 60:.1f} min")  # fmt: skip
+        print(
+            f"  {engine:>6}: {result['games']:>7} games, {workers} worker(s): "
+            f"{result['seconds']:6.1f} s, "
+            f"{rate:6.0f} games/s, peak memory parent {result['parent_mb']:.0f} MB, "
+            f"worker {result['worker_mb']:.0f} MB; 100,000 games would take "
+            f"{100_000 / rate / 60:.1f} min"
+        )
 
 
 if __name__ == "__main__":

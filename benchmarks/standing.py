@@ -141,19 +141,27 @@ def calibrate(args: argparse.Namespace) -> None:
     )
     figures["positions"] = positions
     figures["scoring_us_per_position"] = 1e6 * scoring / positions
-    print(f"{figures['games']} held-out games, {positions} positions, "
-          f"{figures['estimates']} estimates (position x seat)")  # fmt: skip
+    print(
+        f"{figures['games']} held-out games, {positions} positions, "
+        f"{figures['estimates']} estimates (position x seat)"
+    )
     low, high = figures["brier_ci"]
-    print(f"Brier {figures['brier']:.4f} [{low:.4f}, {high:.4f}] "
-          f"(uninformed: {figures['brier_uninformed']:.4f})")  # fmt: skip
+    print(
+        f"Brier {figures['brier']:.4f} [{low:.4f}, {high:.4f}] "
+        f"(uninformed: {figures['brier_uninformed']:.4f})"
+    )
     print(f"ECE   {figures['ece']:.4f} [{figures['ece_ci'][0]:.4f}, {figures['ece_ci'][1]:.4f}]")
     for b in figures["bins"]:
-        print(f"  {b['low']:.1f}-{b['high']:.1f} {b['n']:>8}  estimate {b['mean_estimate']:.3f}"
-              f"  won {b['won']:.3f}")  # fmt: skip
+        print(
+            f"  {b['low']:.1f}-{b['high']:.1f} {b['n']:>8}  estimate {b['mean_estimate']:.3f}"
+            f"  won {b['won']:.3f}"
+        )
     for count, part in figures["by_players"].items():
-        print(f"{count} players: Brier {part['brier']:.4f} (uninformed "
-              f"{part['brier_uninformed']:.4f}), ECE {part['ece']:.4f} "
-              f"[{part['ece_ci'][0]:.4f}, {part['ece_ci'][1]:.4f}]")  # fmt: skip
+        print(
+            f"{count} players: Brier {part['brier']:.4f} (uninformed "
+            f"{part['brier_uninformed']:.4f}), ECE {part['ece']:.4f} "
+            f"[{part['ece_ci'][0]:.4f}, {part['ece_ci'][1]:.4f}]"
+        )
     print(f"scoring: {figures['scoring_us_per_position']:.2f} us a position (numpy, per game)")
     if args.write:
         data = json.loads(MODEL_PATH.read_text())
@@ -191,14 +199,20 @@ def compare(args: argparse.Namespace) -> None:
     table = np.array(rows)
     game_of, mine, theirs, won = table.T
     seconds = time.perf_counter() - start
-    print(f"{args.games} games x {args.positions} positions, {len(table)} estimates, oracle "
-          f"{args.playouts} play-outs, {seconds:.0f} s")  # fmt: skip
-    print(f"model - oracle: mean |difference| {np.abs(mine - theirs).mean():.3f}, "
-          f"correlation {np.corrcoef(mine, theirs)[0, 1]:.3f}")  # fmt: skip
+    print(
+        f"{args.games} games x {args.positions} positions, {len(table)} estimates, oracle "
+        f"{args.playouts} play-outs, {seconds:.0f} s"
+    )
+    print(
+        f"model - oracle: mean |difference| {np.abs(mine - theirs).mean():.3f}, "
+        f"correlation {np.corrcoef(mine, theirs)[0, 1]:.3f}"
+    )
     for name, p in (("model", mine), ("oracle", theirs)):
         briers, eces = bootstrap(game_of, p, won, args.bootstrap, 2026)
-        print(f"{name:<6}: Brier {brier(p, won):.4f} {interval(briers)}, ECE {ece(p, won):.4f} "
-              f"{interval(eces)}")  # fmt: skip
+        print(
+            f"{name:<6}: Brier {brier(p, won):.4f} {interval(briers)}, ECE {ece(p, won):.4f} "
+            f"{interval(eces)}"
+        )
 
 
 def main() -> None:

@@ -22,7 +22,6 @@ from .cards import COLOURS, LOCO, NUM_COLOURS, BigCity, Destination
 from .catalogue import Catalogue, default_catalogue, load_catalogue
 from .errors import CardgameError, DataError, IllegalActionError, RecordError, RulesError
 from .game import Game
-from .observation import Observation
 from .rules import Rules
 from .state import GameState, Phase
 
@@ -43,7 +42,6 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "KeepDestinations",
-    "Observation",
     "Pass",
     "Phase",
     "PlaceColumn",

@@ -53,11 +53,14 @@ class CardEdits(Value, _CardEditsFields):
         # a value the card already has is no edit: a variant differs only where it edits
         bonus = {b.city: b.points for b in catalogue.big_cities}
         return cls(
-            tuple(sorted((i, p) for i, p in destinations.items()
-                         if p != catalogue.destination(i).points)),
+            tuple(
+                sorted(
+                    (i, p) for i, p in destinations.items() if p != catalogue.destination(i).points
+                )
+            ),
             tuple(sorted((c, p) for c, p in cities.items() if p != bonus[c])),
             tuple(sorted((k, n) for k, n in deck.items() if n != catalogue.deck[k])),
-        )  # fmt: skip
+        )
 
     def __bool__(self) -> bool:
         return bool(self.destinations or self.big_cities or self.deck)

@@ -4,7 +4,6 @@ cheat: the view is an immutable copy that holds no reference leading back to the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -14,38 +13,6 @@ from .layout import SEAT_VIEW_FIELDS
 
 if TYPE_CHECKING:
     from .rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    seat: int
-    players: int
-    phase: int
-    round: int
-    turn: int
-    hand: tuple[int, ...]  # own hand: 9 counts (8 colours, then locomotives)
-    held: tuple[Destination, ...]  # own destinations still in hand
-    offer: tuple[Destination, ...]  # destinations on offer to this seat (keep phases)
-    reached: tuple[tuple[int, ...], ...]  # per seat, ids set aside as reached (public)
-    face_up: tuple[int, ...]  # -1 for an empty slot
-    yard_owner: tuple[int, ...]  # per colour, seat or -1
-    yard_wagons: tuple[int, ...]
-    yard_locos: tuple[int, ...]
-    circulation: tuple[tuple[int, ...], ...]  # per seat, 9 counts (R9: follows from public moves)
-    hand_sizes: tuple[int, ...]
-    held_counts: tuple[int, ...]
-    discard: tuple[int, ...]
-    deck_size: int
-    destination_deck_size: int
-    final_round: bool
-    round_points: tuple[tuple[int, ...], ...]
-    rounds_total: int
-    train_cards: tuple[int, ...] = ()  # the game's train deck: 9 counts (R1)
-
-
-def observe(state: Any, seat: int) -> Observation:
-    """A frozen snapshot of what ``seat`` may know (same as ``state.view(seat).snapshot()``)."""
-    return state.view(seat).snapshot()
 
 
 # The view's fields, in the order GameState.view builds them: the engines' contract.
@@ -147,34 +114,6 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
             self[_DESTINATION_DECK],
             self[_OFFER],
             self[_RULES].destinations_min_keep,
-        )
-
-    def snapshot(self) -> Observation:
-        """The same facts as a frozen dataclass (kept for code written against it)."""
-        return Observation(
-            seat=self.seat,
-            players=self.players,
-            phase=int(self.phase),
-            round=self.round,
-            turn=self.turn,
-            hand=self.hand,
-            held=self.held,
-            offer=self.offer,
-            reached=self.reached,
-            face_up=self.face_up,
-            yard_owner=self.yard_owner,
-            yard_wagons=self.yard_wagons,
-            yard_locos=self.yard_locos,
-            circulation=self.circulations,
-            hand_sizes=self.hand_sizes,
-            held_counts=self.held_counts,
-            discard=self.discard,
-            deck_size=self.deck_size,
-            destination_deck_size=self.destination_deck_size,
-            final_round=self.final_round,
-            round_points=self.round_points,
-            rounds_total=self.rounds_total,
-            train_cards=self.train_cards,
         )
 
     def __repr__(self) -> str:

@@ -147,8 +147,11 @@ class Rules(Value, _RulesFields):
                     f"{key}.{seat}",
                     f"must be a whole number, got {value!r}",
                 )
-                need(0 <= value <= high, f"{key}.{seat}",
-                     f"must be between 0 and {high}, got {value}")  # fmt: skip
+                need(
+                    0 <= value <= high,
+                    f"{key}.{seat}",
+                    f"must be between 0 and {high}, got {value}",
+                )
         need(
             isinstance(self.first_turn, str) and self.first_turn in FIRST_TURNS,
             "first_turn",

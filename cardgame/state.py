@@ -35,7 +35,6 @@ from .shuffling import (
 
 if TYPE_CHECKING:
     from .game import Game
-    from .observation import Observation
 
 
 _new_view = tuple.__new__  # builds a SeatView from its fields without a Python-level __init__
@@ -53,11 +52,13 @@ def _expand(counts: list[int]) -> list[int]:
 
 
 # what makes a position: the fields ``GameState.at`` sets (the rest follows from the game)
-POSITION_FIELDS = (
-    "deck", "dest_deck", "face_up", "discard", "hands", "circulation", "yard_owner",
-    "yard_wagons", "yard_locos", "held", "offers", "reached", "round_points", "phase", "seat",
-    "round", "turn", "final_turns_left", "last_seat", "steals", "stolen_from", "reached_round",
-)  # fmt: skip
+POSITION_FIELDS = tuple(
+    """
+        deck dest_deck face_up discard hands circulation yard_owner yard_wagons yard_locos held
+        offers reached round_points phase seat round turn final_turns_left last_seat steals
+        stolen_from reached_round
+    """.split()
+)
 
 
 def empty_record() -> dict[str, Any]:
@@ -257,20 +258,12 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    @property
-    def is_final_round(self) -> bool:
-        return self.final_turns_left is not None or not self.deck
-
     def card_total(self) -> int:
         """All train cards on the table: the deck's (96 printed) at every step (R1)."""
         total = len(self.deck) + sum(1 for c in self.face_up if c != NO_CARD)
         total += sum(self.discard) + sum(self.yard_wagons) + sum(self.yard_locos)
         total += sum(sum(h) for h in self.hands) + sum(sum(c) for c in self.circulation)
         return total
-
-    def observe(self, seat: int) -> Observation:
-        """A frozen snapshot of what ``seat`` may know (R9)."""
-        return self.view(seat).snapshot()
 
     @classmethod
     def at(cls, game: Game, shuffles: ShuffleSource, **position: Any) -> GameState:

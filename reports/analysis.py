@@ -152,9 +152,14 @@ def analyse(
         swept_cards = results.destination_rows(cards)
         frames = sweep_frames(games, seats, swept_cards, sweeps, margins=margins)
     return Analysis(
-        results, tables, planned_games, margins=margins, sweeps=sweeps, sweep_tables=frames,
+        results,
+        tables,
+        planned_games,
+        margins=margins,
+        sweeps=sweeps,
+        sweep_tables=frames,
         edge_test=edge_heterogeneity(tables["seat_edge"]),
-    )  # fmt: skip
+    )
 
 
 def _seat_tables(
@@ -179,11 +184,14 @@ def _seat_tables(
         pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
     )
     tables["leaders"] = pd.concat(
-        [leaders(tables["ratings"], tables["pairwise"]),
-         leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
-         if len(tables["pairwise_pooled"]) else None],
+        [
+            leaders(tables["ratings"], tables["pairwise"]),
+            leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
+            if len(tables["pairwise_pooled"])
+            else None,
+        ],
         ignore_index=True,
-    )  # fmt: skip
+    )
     tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
     say("seats, points and game length")
     tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
@@ -207,8 +215,9 @@ def variant_tables(
     edges, rating, length = [], [], []
     for variant in sorted(set(seats["variant"].unique())):
         mine = seats[seats["variant"] == variant]
-        played = sorted(set(tables["variants"].loc[
-            tables["variants"]["variant"] == variant, "players"]))  # fmt: skip
+        played = sorted(
+            set(tables["variants"].loc[tables["variants"]["variant"] == variant, "players"])
+        )
         if variant != "base":
             mine = mine[mine["players"].isin(played)]  # only where its rules differ
         if mine.empty:
@@ -216,18 +225,22 @@ def variant_tables(
         edges.append(seat_edge(mine, margins).assign(variant=variant))
         rating.append(ratings(mine).assign(variant=variant))
         length.append(
-            game_length(games[(games["variant"] == variant)
-                              & games["players"].isin(set(mine["players"].unique()))])
-            .assign(variant=variant)
-        )  # fmt: skip
+            game_length(
+                games[
+                    (games["variant"] == variant)
+                    & games["players"].isin(set(mine["players"].unique()))
+                ]
+            ).assign(variant=variant)
+        )
     variant_edge = pd.concat(edges, ignore_index=True)
     changes = tables["variants"]
     if (tables["seat_edge"]["tables"] == "equal players").any():
         equal = _equal_games(seats)
         changes = variant_effects(
             games.merge(equal, on=["cell", "game_index"]),
-            seats.merge(equal, on=["cell", "game_index"]), margins=margins,
-        )  # fmt: skip
+            seats.merge(equal, on=["cell", "game_index"]),
+            margins=margins,
+        )
     return {
         "variant_seat_edge": variant_edge,
         "variant_ratings": pd.concat(rating, ignore_index=True),

@@ -246,9 +246,14 @@ def skill(analysis: Analysis) -> list[Answer]:
         from .margins import judge
 
         judged = judge(
-            memory.assign(df=memory["n"] - 1.0), analysis.margins["win_share"], [],
-            estimate="value", df="df", n="n", family_name="the player counts together",
-        )  # fmt: skip
+            memory.assign(df=memory["n"] - 1.0),
+            analysis.margins["win_share"],
+            [],
+            estimate="value",
+            df="df",
+            n="n",
+            family_name="the player counts together",
+        )
         answer = Answer("Perfect memory's edge", "skill")
         for _, row in judged.iterrows():
             if row["verdict"] == DIFFERENT:
@@ -267,10 +272,17 @@ def summary(analysis: Analysis, question: str, order: list[str]) -> Summary:
     """The answers to the study's question, those its question asks first."""
     answers = [
         a
-        for a in [strongest(analysis), seat_edge(analysis), *variants(analysis),
-                  *sweeps(analysis), *skill(analysis), cards(analysis), length(analysis)]
+        for a in [
+            strongest(analysis),
+            seat_edge(analysis),
+            *variants(analysis),
+            *sweeps(analysis),
+            *skill(analysis),
+            cards(analysis),
+            length(analysis),
+        ]
         if a is not None and a.cells
-    ]  # fmt: skip
+    ]
     rank = {key: i for i, key in enumerate(order)}
     answers.sort(key=lambda a: rank.get(a.key, len(order)))
     counts = sorted({int(p) for p in analysis.seats["players"].unique()})

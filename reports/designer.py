@@ -236,15 +236,6 @@ def pooled_z(x1: float, n1: int, x2: float, n2: int) -> float:
     return float(2 * sps.norm.sf(abs(z)))
 
 
-def card_contribution(
-    destinations: pd.DataFrame, seats: pd.DataFrame, min_each: int = MIN_EACH
-) -> pd.DataFrame:
-    """``card_contribution_of`` the offer rows' sums, with the seats' win shares."""
-    from .offers import offer_sums
-
-    return card_contribution_of(offer_sums([destinations], seats), min_each)
-
-
 def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.DataFrame:
     """Per player count and card, among the seats that kept it: win rate of the seats that
     completed it minus the seats that kept and failed it (from offer sums, reports/offers.py,
@@ -260,9 +251,13 @@ def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.Dat
 
     sums = pooled(sums, ["players", "destination_id"])
     sums = sums[sums["kept"] > 0].rename(
-        columns={"kept_games": "n_games", "kept": "n_kept", "reached": "n_done",
-                 "won_reached": "won_done"}
-    )  # fmt: skip
+        columns={
+            "kept_games": "n_games",
+            "kept": "n_kept",
+            "reached": "n_done",
+            "won_reached": "won_done",
+        }
+    )
     sums = sums.assign(n_failed=sums["n_kept"] - sums["n_done"])
     rows = []
     for r in sums.itertuples(index=False):

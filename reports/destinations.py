@@ -25,7 +25,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import holm, wilson
-from .offers import clustered, offer_sums, pooled
+from .offers import clustered, pooled
 
 ALPHA = 0.05
 MIN_KEPT = 20  # a card kept fewer times is described but neither fitted nor tested
@@ -81,31 +81,39 @@ def _rate_interval(successes: pd.Series, n: pd.Series, var: pd.Series) -> tuple:
     return np.asarray(low), np.asarray(high)
 
 
-def card_summary(destinations: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, destination_id): offers, keep rate, completion, mean net points when
-    kept, each with its game-clustered 95% interval (``card_summary_of`` its offer sums)."""
-    return card_summary_of(offer_sums([destinations]))
-
-
 def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
-    """``card_summary`` from offer sums (reports/offers.py), the variants pooled."""
+    """Per (players, destination_id), from offer sums (reports/offers.py), the variants
+    pooled: offers, keep rate, completion, mean net points when kept, each with its
+    game-clustered 95% interval."""
     table = pooled(sums, ["players", "destination_id"])
     table["offered"] = table["offered"].astype(int)
     table["games"] = table["games"].astype(int)
     table["keep_rate"], keep_var = clustered(
-        table["offered"], table["games"], table["kept"], table["kept_sq"],
-        table["kept_offered"], table["offered_sq"],
-    )  # fmt: skip
+        table["offered"],
+        table["games"],
+        table["kept"],
+        table["kept_sq"],
+        table["kept_offered"],
+        table["offered_sq"],
+    )
     table["kept"] = table["kept"].astype(int)
     kept = table["kept"].where(table["kept"] > 0)
     completion, done_var = clustered(
-        kept, table["kept_games"], table["reached"], table["reached_sq"],
-        table["reached_kept"], table["kept_sq"],
-    )  # fmt: skip
-    net_mean, net_var = clustered(
-        kept, table["kept_games"], table["net"], table["net_sq"], table["net_kept"],
+        kept,
+        table["kept_games"],
+        table["reached"],
+        table["reached_sq"],
+        table["reached_kept"],
         table["kept_sq"],
-    )  # fmt: skip
+    )
+    net_mean, net_var = clustered(
+        kept,
+        table["kept_games"],
+        table["net"],
+        table["net_sq"],
+        table["net_kept"],
+        table["kept_sq"],
+    )
     table["reached"] = table["reached"].astype(int)
     table["completion"], table["completion_var"] = completion, done_var
     table["net_mean"], table["net_var"] = net_mean, net_var
@@ -123,12 +131,11 @@ def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-SUMMARY_COLUMNS = [
-    "players", "destination_id", "points", "cards", "offered", "games", "kept", "keep_rate",
-    "reached", "completion", "completion_var", "net_mean", "net_var", "kept_games",
-    "keep_ci_low", "keep_ci_high", "completion_ci_low", "completion_ci_high", "net_ci_low",
-    "net_ci_high",
-]  # fmt: skip
+SUMMARY_COLUMNS = """
+    players destination_id points cards offered games kept keep_rate reached completion
+    completion_var net_mean net_var kept_games keep_ci_low keep_ci_high completion_ci_low
+    completion_ci_high net_ci_low net_ci_high
+""".split()
 
 
 # ------------------------------------------------------------------ the model
@@ -167,12 +174,6 @@ def re_fits(
     cov = np.linalg.pinv(np.einsum("mk,ki,kj->mij", w, x, x))
     beta = np.einsum("mij,mj->mi", cov, np.einsum("mk,ki,k->mi", w, x, y))
     return tau2, beta, cov
-
-
-def dersimonian_laird(y: np.ndarray, v: np.ndarray, x: np.ndarray) -> float:
-    """tau^2 of one meta-regression; with ``x`` a column of ones this is statsmodels'
-    combine_effects(y, v, method_re="dl").tau2."""
-    return float(re_fits(y, v, x, np.ones((1, len(y))))[0][0])
 
 
 def leave_one_out(y: np.ndarray, v: np.ndarray, x: np.ndarray) -> dict[str, np.ndarray]:
@@ -258,17 +259,10 @@ def _fit_one_count(table: pd.DataFrame, min_kept: int) -> pd.DataFrame:
     )
 
 
-def card_balance(
-    destinations: pd.DataFrame, min_kept: int = MIN_KEPT, catalogue: Any | None = None
-) -> pd.DataFrame:
-    """``card_balance_of`` the offer rows' sums."""
-    return card_balance_of(offer_sums([destinations]), min_kept, catalogue)
-
-
 def card_balance_of(
     sums: pd.DataFrame, min_kept: int = MIN_KEPT, catalogue: Any | None = None
 ) -> pd.DataFrame:
-    """One row per (players, card): the summary of ``card_summary``; the completion and net
+    """One row per (players, card): the summary of ``card_summary_of``; the completion and net
     points expected of a card of its printed points and trains (leave-one-out fit); its
     excess, z, raw and Holm-adjusted p (Holm over every card tested, all player counts
     together); the flag; for a flagged card the printed points that would make it pay what

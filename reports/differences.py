@@ -36,9 +36,15 @@ def paired_difference(differences) -> dict[str, float]:
     sd = float(values.std(ddof=1)) if n > 1 else np.nan
     se = sd / np.sqrt(n) if n > 1 else np.nan
     return {
-        "n_pairs": n, "difference": mean, "ci_low": low, "ci_high": high, "p_value": p,
-        "sd_difference": sd, "detectable": detectable_effect(se, n - 1), "df": n - 1.0,
-    }  # fmt: skip
+        "n_pairs": n,
+        "difference": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "p_value": p,
+        "sd_difference": sd,
+        "detectable": detectable_effect(se, n - 1),
+        "df": n - 1.0,
+    }
 
 
 def welch_difference(a, b) -> dict[str, float]:
@@ -47,9 +53,16 @@ def welch_difference(a, b) -> dict[str, float]:
     a = pd.Series(a, dtype=float).dropna()
     b = pd.Series(b, dtype=float).dropna()
     diff, low, high = welch_interval(a, b)
-    out = {"n_pairs": 0, "difference": diff, "ci_low": low, "ci_high": high,
-           "p_value": np.nan, "sd_difference": np.nan, "detectable": np.nan,
-           "df": np.nan}  # fmt: skip
+    out = {
+        "n_pairs": 0,
+        "difference": diff,
+        "ci_low": low,
+        "ci_high": high,
+        "p_value": np.nan,
+        "sd_difference": np.nan,
+        "detectable": np.nan,
+        "df": np.nan,
+    }
     if len(a) < 2 or len(b) < 2:
         return out
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)

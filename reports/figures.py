@@ -141,10 +141,12 @@ def head_to_head(
     star = star.reindex_like(matrix)
     separated = star.fillna(False).astype(bool).to_numpy()
     text = [
-        ["" if pd.isna(v) else f"{100 * v:.0f}%" + ("*" if separated[i, j] else "")
-         for j, v in enumerate(row)]
+        [
+            "" if pd.isna(v) else f"{100 * v:.0f}%" + ("*" if separated[i, j] else "")
+            for j, v in enumerate(row)
+        ]
         for i, row in enumerate(matrix.to_numpy())
-    ]  # fmt: skip
+    ]
     fair = here[~here["strategy"].isin(BASELINES) & ~here["opponent"].isin(BASELINES)]
     spread = float((fair["rate"] - 0.5).abs().max()) if len(fair) else 0.5
     spread = min(max(spread, 0.05), 0.5)
@@ -164,8 +166,9 @@ def head_to_head(
         )
     )
     fig.update_xaxes(title="opponent", categoryorder="array", categoryarray=order)
-    fig.update_yaxes(title="strategy", autorange="reversed", categoryorder="array",
-                     categoryarray=order)  # fmt: skip
+    fig.update_yaxes(
+        title="strategy", autorange="reversed", categoryorder="array", categoryarray=order
+    )
     fig.update_layout(meta={"own_order": True})
     return _layout(
         fig,
@@ -261,8 +264,9 @@ def seat_advantage(table: pd.DataFrame) -> go.Figure:
         )
         fig.add_hline(y=1 / players, line_dash="dot", line_color="grey")
     fig.update_xaxes(title="seat (seat 0 plays first)", dtick=1)
-    fig.update_yaxes(tickformat=percent_format([*table["ci_low"], *table["ci_high"]]),
-                     title="win rate")  # fmt: skip
+    fig.update_yaxes(
+        tickformat=percent_format([*table["ci_low"], *table["ci_high"]]), title="win rate"
+    )
     return _layout(fig, "Seat advantage")
 
 
@@ -443,10 +447,14 @@ def variant_effects(
     variants = sorted(table["variant"].unique())
     metrics = [m for m in metrics if (table["metric"] == m).any()]
     fig = make_subplots(
-        rows=max(len(metrics), 1), cols=max(len(variants), 1), shared_yaxes=False,
-        column_titles=variants, row_titles=[labels[m][0] for m in metrics],
-        horizontal_spacing=0.06, vertical_spacing=0.08 if len(metrics) < 6 else 0.04,
-    )  # fmt: skip
+        rows=max(len(metrics), 1),
+        cols=max(len(variants), 1),
+        shared_yaxes=False,
+        column_titles=variants,
+        row_titles=[labels[m][0] for m in metrics],
+        horizontal_spacing=0.06,
+        vertical_spacing=0.08 if len(metrics) < 6 else 0.04,
+    )
     colours = {2: PALETTE[0], 3: PALETTE[1], 4: PALETTE[2]}
     shown = set()
     for r, metric in enumerate(metrics, start=1):
@@ -456,30 +464,46 @@ def variant_effects(
             if rows.empty:
                 continue
             rows = rows.assign(
-                difference=rows["difference"] * scale, ci_low=rows["ci_low"] * scale,
+                difference=rows["difference"] * scale,
+                ci_low=rows["ci_low"] * scale,
                 ci_high=rows["ci_high"] * scale,
-            )  # fmt: skip
+            )
             units = rows["n_deals"].where(rows["method"] == "paired t", rows["n_games"])
             for _, row in rows.assign(units=units).iterrows():
                 players = int(row["players"])
                 name = f"{players} players"
                 fig.add_scatter(
-                    x=[name], y=[row["difference"]], mode="markers", name=name,
-                    legendgroup=name, showlegend=name not in shown,
+                    x=[name],
+                    y=[row["difference"]],
+                    mode="markers",
+                    name=name,
+                    legendgroup=name,
+                    showlegend=name not in shown,
                     marker={"size": 10, "color": colours.get(players, "#555")},
-                    error_y={"type": "data", "symmetric": False,
-                             "array": [row["ci_high"] - row["difference"]],
-                             "arrayminus": [row["difference"] - row["ci_low"]]},
+                    error_y={
+                        "type": "data",
+                        "symmetric": False,
+                        "array": [row["ci_high"] - row["difference"]],
+                        "arrayminus": [row["difference"] - row["ci_low"]],
+                    },
                     hovertemplate=f"{variant}, {name}: %{{y:+.2f}} ({row['verdict']}; "
                     f"{row['method']}, {int(row['units'])} "
                     f"{'deals' if row['method'] == 'paired t' else 'games'})<extra></extra>",
-                    row=r, col=c,
-                )  # fmt: skip
+                    row=r,
+                    col=c,
+                )
                 shown.add(name)
             margin = float(rows["margin"].iloc[0]) * scale if "margin" in rows else 0.0
             if margin:
-                fig.add_hrect(y0=-margin, y1=margin, fillcolor="grey", opacity=0.15,
-                              line_width=0, row=r, col=c)  # fmt: skip
+                fig.add_hrect(
+                    y0=-margin,
+                    y1=margin,
+                    fillcolor="grey",
+                    opacity=0.15,
+                    line_width=0,
+                    row=r,
+                    col=c,
+                )
             fig.add_hline(y=0, line_color="black", line_width=1, row=r, col=c)
     fig.update_layout(
         height=max(320, 230 * len(metrics) + 110),
@@ -497,9 +521,12 @@ def game_quality(table: pd.DataFrame) -> go.Figure:
     cols = 4
     rows_n = -(-len(metrics) // cols)
     fig = make_subplots(
-        rows=rows_n, cols=cols, subplot_titles=[QUALITY_TITLES[m] for m in metrics],
-        horizontal_spacing=0.07, vertical_spacing=0.22,
-    )  # fmt: skip
+        rows=rows_n,
+        cols=cols,
+        subplot_titles=[QUALITY_TITLES[m] for m in metrics],
+        horizontal_spacing=0.07,
+        vertical_spacing=0.22,
+    )
     for i, metric in enumerate(metrics):
         rows = table[(table["metric"] == metric) & table["mean"].notna()]
         fig.add_bar(
@@ -529,15 +556,22 @@ def variant_seat_edge(table: pd.DataFrame) -> go.Figure:
         for column in ("difference", "ci_low", "ci_high"):
             rows[column] = rows[column] * 100
         fig.add_scatter(
-            x=rows["variant"], y=rows["difference"], mode="markers", showlegend=False,
-            marker={"size": 10, "color": PALETTE[0]}, error_y=_errors(rows, "difference"),
+            x=rows["variant"],
+            y=rows["difference"],
+            mode="markers",
+            showlegend=False,
+            marker={"size": 10, "color": PALETTE[0]},
+            error_y=_errors(rows, "difference"),
             customdata=rows[["n_games", "verdict"]],
             hovertemplate="%{x}: %{y:+.1f} points (%{customdata[0]} games, "
-            "%{customdata[1]})<extra></extra>", row=1, col=col,
-        )  # fmt: skip
+            "%{customdata[1]})<extra></extra>",
+            row=1,
+            col=col,
+        )
         margin = float(rows["margin"].iloc[0]) * 100
-        fig.add_hrect(y0=-margin, y1=margin, fillcolor="grey", opacity=0.15, line_width=0,
-                      row=1, col=col)  # fmt: skip
+        fig.add_hrect(
+            y0=-margin, y1=margin, fillcolor="grey", opacity=0.15, line_width=0, row=1, col=col
+        )
         fig.add_hline(y=0, line_color="black", line_width=1, row=1, col=col)
     fig.update_yaxes(title="seat 0's edge (points of win share)", col=1)
     return _layout(fig, "First seat's edge under each rule set")
@@ -551,8 +585,12 @@ def variant_ratings(table: pd.DataFrame) -> go.Figure:
     rated = table.dropna(subset=["strength"])
     rated = rated[~rated["strategy"].isin(BASELINES)]
     counts = sorted(rated["players"].unique())
-    fig = make_subplots(rows=1, cols=max(len(counts), 1), shared_yaxes=True,
-                        subplot_titles=[f"{p} players" for p in counts])  # fmt: skip
+    fig = make_subplots(
+        rows=1,
+        cols=max(len(counts), 1),
+        shared_yaxes=True,
+        subplot_titles=[f"{p} players" for p in counts],
+    )
     variants = sorted(rated["variant"].unique(), key=lambda v: (v != "base", v))
     for col, players in enumerate(counts, start=1):
         for i, variant in enumerate(variants):
@@ -560,21 +598,35 @@ def variant_ratings(table: pd.DataFrame) -> go.Figure:
             if rows.empty:
                 continue
             fig.add_scatter(
-                x=rows["strength"], y=rows["strategy"], mode="markers", name=variant,
-                legendgroup=variant, showlegend=col == 1,
+                x=rows["strength"],
+                y=rows["strategy"],
+                mode="markers",
+                name=variant,
+                legendgroup=variant,
+                showlegend=col == 1,
                 marker={"size": 9, "color": PALETTE[i % len(PALETTE)]},
                 error_x=_errors(rows, "strength"),
-                hovertemplate=f"{variant}: %{{y}} %{{x:+.2f}}<extra></extra>", row=1, col=col,
-            )  # fmt: skip
+                hovertemplate=f"{variant}: %{{y}} %{{x:+.2f}}<extra></extra>",
+                row=1,
+                col=col,
+            )
     fig.update_xaxes(title="strength (log-odds)")
     return _layout(fig, "Strategy strength under each rule set (random left out)")
 
 
 # ------------------------------------------------------------------ order and colours
 PALETTE = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf",
-)  # fmt: skip
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
 BASELINE_COLOUR = "#b0b0b0"
 
 

@@ -90,8 +90,12 @@ def judged(row: pd.Series, scale: Scale, units: str = "games") -> str:
 def _contrast(pairs: pd.DataFrame, players, a: str, b: str) -> pd.Series | None:
     from .ratings import RATING_METHOD
 
-    here = pairs[(pairs["players"] == players) & (pairs["method"] == RATING_METHOD)
-                 & (pairs["strategy"] == a) & (pairs["opponent"] == b)]  # fmt: skip
+    here = pairs[
+        (pairs["players"] == players)
+        & (pairs["method"] == RATING_METHOD)
+        & (pairs["strategy"] == a)
+        & (pairs["opponent"] == b)
+    ]
     return here.iloc[0] if len(here) else None
 
 
@@ -204,7 +208,10 @@ def win_lines(analysis: Analysis) -> list[str]:
             continue
         row = best.copy()
         row["difference"], row["ci_low"], row["ci_high"] = (
-            best["vs_field"], best["vs_field_ci_low"], best["vs_field_ci_high"])  # fmt: skip
+            best["vs_field"],
+            best["vs_field_ci_low"],
+            best["vs_field_ci_high"],
+        )
         lines.append(f"{head}; against the field: {judged(row, POINTS)}.")
     return lines
 
@@ -229,8 +236,9 @@ def disagreements(analysis: Analysis) -> list[str]:
         return []
     ratings = pairs[pairs["method"] == RATING_METHOD]
     keys = ["players", "strategy", "opponent"]
-    both = ratings.merge(h2h[[*keys, "rate", "n_games", "p_adjusted", "significant"]],
-                         on=keys, suffixes=("", "_h2h"))  # fmt: skip
+    both = ratings.merge(
+        h2h[[*keys, "rate", "n_games", "p_adjusted", "significant"]], on=keys, suffixes=("", "_h2h")
+    )
     both = both[both["significant_h2h"].astype(bool) != (both["verdict"] == DIFFERENT)]
     lines = []
     for _, c in both.head(4).iterrows():

@@ -217,10 +217,12 @@ def games_for_change(sd: float, change: float, family: int = 1, paired: bool = T
 
 
 # ------------------------------------------------------------------ whole tables
-JUDGED = (
-    "margin", "se", "family_size", "family_low", "family_high", "equiv_low", "equiv_high",
-    "p_adjusted", "p_equivalence", "p_equivalence_adjusted", "verdict", "needed", "family",
-)  # fmt: skip
+JUDGED = tuple(
+    """
+        margin se family_size family_low family_high equiv_low equiv_high p_adjusted p_equivalence
+        p_equivalence_adjusted verdict needed family
+    """.split()
+)
 
 
 def judge(
@@ -257,8 +259,11 @@ def judge(
 
     value = out[estimate].astype(float).to_numpy()
     se = (out[high].astype(float) - out[low].astype(float)).to_numpy() / (2 * quantile(0.975))
-    groups = out.groupby(family, sort=False, dropna=False).indices if family else {
-        None: np.arange(len(out))}  # fmt: skip
+    groups = (
+        out.groupby(family, sort=False, dropna=False).indices
+        if family
+        else {None: np.arange(len(out))}
+    )
     size = np.ones(len(out))
     for rows in groups.values():
         size[rows] = max(int(out[p_value].iloc[rows].notna().sum()), 1)

@@ -85,9 +85,11 @@ def answers_table(summary: answers.Summary, anchors: dict[str, str]) -> list[str
         cells = []
         for column in summary.columns:
             cell = answer.cells.get(column)
-            text = "-" if cell is None else (
-                f"{LIGHTS[cell.light]} {cell.text}" if cell.light else cell.text
-            )  # fmt: skip
+            text = (
+                "-"
+                if cell is None
+                else (f"{LIGHTS[cell.light]} {cell.text}" if cell.light else cell.text)
+            )
             cells.append(text.replace("|", "/"))
         rows.append(f"| {label} | " + " | ".join(cells) + " |")
     legend = ", ".join(f"{LIGHTS[k]} {v}" for k, v in answers.LIGHTS.items())

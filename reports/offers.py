@@ -26,18 +26,16 @@ from sims.errors import ResultsError
 GROUP = ["variant", "players", "destination_id"]
 # what a chunk must hold; a frame of one's own may lack the game keys, players, variant or
 # net points (each row is then its own game, player count 0, one variant, no net points)
-COLUMNS = [
-    "variant", "cell", "game_index", "players", "seat", "destination_id", "kept", "reached",
-    "net_points", "points", "cards",
-]  # fmt: skip
+COLUMNS = """
+    variant cell game_index players seat destination_id kept reached net_points points cards
+""".split()
 # per group; with c, k, r, t a game's offers, kept cards, kept cards reached and net points
 # of kept cards: sums of c, 1 (games), k, k^2, k c, c^2, [k > 0], r, r^2, r k, t, t^2, t k,
 # and the holders' win shares over kept cards reached and failed
-SUMS = [
-    "offered", "games", "kept", "kept_sq", "kept_offered", "offered_sq", "kept_games",
-    "reached", "reached_sq", "reached_kept", "net", "net_sq", "net_kept",
-    "won_reached", "won_failed",
-]  # fmt: skip
+SUMS = """
+    offered games kept kept_sq kept_offered offered_sq kept_games reached reached_sq reached_kept
+    net net_sq net_kept won_reached won_failed
+""".split()
 
 
 def offer_sums(

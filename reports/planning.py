@@ -23,10 +23,9 @@ from .margins import games_for_change
 
 CHANGES = {"win share": (0.01, 0.02, 0.05), "score": (1.0, 2.0, 5.0)}
 VARIANT_METRIC = {"win share": "first_seat_win_share", "score": "mean_score"}
-COLUMNS = [
-    "players", "metric", "change", "sd", "games_unpaired", "sd_paired", "deals_paired",
-    "lineups", "family", "level",
-]  # fmt: skip
+COLUMNS = """
+    players metric change sd games_unpaired sd_paired deals_paired lineups family level
+""".split()
 
 
 def planning(seats: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFrame:
@@ -35,10 +34,11 @@ def planning(seats: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFrame:
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
     per_game = {
-        "win share": seats[seats["seat"] == 0].groupby(["players", "cell", "game_index"])[
-            "win_share"].mean(),
+        "win share": seats[seats["seat"] == 0]
+        .groupby(["players", "cell", "game_index"])["win_share"]
+        .mean(),
         "score": seats.groupby(["players", "cell", "game_index"])["score"].mean(),
-    }  # fmt: skip
+    }
     lineups = seats.groupby("players")["cell"].nunique()
     rows = []
     for metric, values in per_game.items():
@@ -50,14 +50,20 @@ def planning(seats: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFrame:
             paired = mine[(mine["players"] == players) & (mine["method"] == "paired t")]
             sd_d = float(paired["sd_difference"].median()) if len(paired) else np.nan
             for change in CHANGES[metric]:
-                rows.append({
-                    "players": int(players), "metric": metric,
-                    "change": change * (100 if metric == "win share" else 1),
-                    "sd": sd, "games_unpaired": games_for_change(sd, change, family, paired=False),
-                    "sd_paired": sd_d, "deals_paired": games_for_change(sd_d, change, family),
-                    "lineups": int(lineups.get(players, 1)), "family": family,
-                    "level": 0.05 / family,
-                })  # fmt: skip
+                rows.append(
+                    {
+                        "players": int(players),
+                        "metric": metric,
+                        "change": change * (100 if metric == "win share" else 1),
+                        "sd": sd,
+                        "games_unpaired": games_for_change(sd, change, family, paired=False),
+                        "sd_paired": sd_d,
+                        "deals_paired": games_for_change(sd_d, change, family),
+                        "lineups": int(lineups.get(players, 1)),
+                        "family": family,
+                        "level": 0.05 / family,
+                    }
+                )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

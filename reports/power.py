@@ -47,19 +47,6 @@ def mde_rate(p0: float, n: float) -> float:
     return _h_to_rate(p0, float(h)) - p0
 
 
-def games_for_rate(p0: float, p1: float) -> int | None:
-    """Games needed to tell a rate p1 from a share p0 at 80% power (two-sided 5%); None when
-    the two are equal or either is outside (0, 1)."""
-    from statsmodels.stats.power import NormalIndPower
-    from statsmodels.stats.proportion import proportion_effectsize
-
-    if not (0 < p0 < 1) or not (0 <= p1 <= 1) or p1 == p0:
-        return None
-    h = abs(float(proportion_effectsize(p1, p0)))
-    n = NormalIndPower().solve_power(effect_size=h, nobs1=None, alpha=ALPHA, power=POWER, ratio=0)
-    return math.ceil(round(float(n), 3))  # rounding: solver dust is not a game
-
-
 def mde_from_se(se: float) -> float:
     """The smallest difference a test with this standard error detects (80%, two-sided 5%)."""
     return (Z_ALPHA + Z_POWER) * se if np.isfinite(se) else math.nan
@@ -71,19 +58,6 @@ def detectable_effect(se: float, dof: float, power: float = POWER) -> float:
     if not np.isfinite(se) or not np.isfinite(dof) or dof < 1:
         return np.nan
     return float((sps.t.ppf(1 - ALPHA / 2, dof) + sps.t.ppf(power, dof)) * se)
-
-
-def n_for_difference(se: float, n: float, difference: float) -> int | None:
-    """The n (same unit as ``n``) at which |difference| becomes the MDE: SE shrinks as
-    1/sqrt(n). None when the difference is 0 or the SE unknown."""
-    if not np.isfinite(se) or not np.isfinite(difference) or difference == 0 or not n:
-        return None
-    return math.ceil(round(n * (mde_from_se(se) / abs(difference)) ** 2, 3))
-
-
-def se_from_ci(low: float, high: float, z: float = Z_ALPHA) -> float:
-    """The standard error behind a symmetric 95% Wald interval."""
-    return (high - low) / (2 * z)
 
 
 # ------------------------------------------------------------------ convergence

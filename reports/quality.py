@@ -79,6 +79,10 @@ def quality_effects(
         frames[metric] = frame
     margin_of = {metric: margin for metric, (margin, _) in QUALITY_METRICS.items()}
     return variant_effects(
-        games, pd.DataFrame(), rules=rules, margins=margins, metrics=frames,
+        games,
+        pd.DataFrame(),
+        rules=rules,
+        margins=margins,
+        metrics=frames,
         metric_margins=margin_of,
-    )  # fmt: skip
+    )

@@ -434,17 +434,21 @@ def pooled_pairwise(
     fit = fit if fit is not None else pooled_fit(seats)
     columns = [c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
     table = pd.DataFrame(_rating_pairs({"pooled": fit}), columns=columns)
-    table = judge(table, margins["log_odds"], ["players"], df="df",
-                  family_name="the pairs of strategies, player counts pooled")  # fmt: skip
+    table = judge(
+        table,
+        margins["log_odds"],
+        ["players"],
+        df="df",
+        family_name="the pairs of strategies, player counts pooled",
+    )
     table["significant"] = table["p_adjusted"] < ALPHA
     return table.sort_values("difference", ascending=False).reset_index(drop=True)
 
 
-LEADER_COLUMNS = [
-    "players", "leaders", "verdict", "basis", "runner_up", "difference", "family_low",
-    "family_high", "p_adjusted", "p_equivalence_adjusted", "margin", "needed", "family_size",
-    "n_games",
-]  # fmt: skip
+LEADER_COLUMNS = """
+    players leaders verdict basis runner_up difference family_low family_high p_adjusted
+    p_equivalence_adjusted margin needed family_size n_games
+""".split()
 
 
 def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
@@ -461,8 +465,14 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     for players, group in ratings.groupby("players", sort=False):
         ahead = group[group["note"].str.startswith("finished ahead of every other strategy at")]
         if len(ahead):
-            rows.append({"players": players, "leaders": ahead.iloc[0]["strategy"],
-                         "verdict": DIFFERENT, "basis": "separation"})  # fmt: skip
+            rows.append(
+                {
+                    "players": players,
+                    "leaders": ahead.iloc[0]["strategy"],
+                    "verdict": DIFFERENT,
+                    "basis": "separation",
+                }
+            )
             continue
         rated = group.dropna(subset=["strength"]).sort_values("strength", ascending=False)
         if len(rated) < 2:
@@ -478,14 +488,21 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
                 verdicts.append(v)
         runner = here[here["opponent"] == rated.iloc[1]["strategy"]]
         c = runner.iloc[0] if len(runner) else pd.Series(dtype=object)
-        verdict = DIFFERENT if len(tied) == 1 else (
-            EQUAL if all(v == EQUAL for v in verdicts) else UNKNOWN
-        )  # fmt: skip
-        rows.append({
-            "players": players, "leaders": ", ".join(tied), "verdict": verdict,
-            "basis": "rating difference", "runner_up": rated.iloc[1]["strategy"],
-            **{k: c.get(k, np.nan) for k in LEADER_COLUMNS[5:]},
-        })  # fmt: skip
+        verdict = (
+            DIFFERENT
+            if len(tied) == 1
+            else (EQUAL if all(v == EQUAL for v in verdicts) else UNKNOWN)
+        )
+        rows.append(
+            {
+                "players": players,
+                "leaders": ", ".join(tied),
+                "verdict": verdict,
+                "basis": "rating difference",
+                "runner_up": rated.iloc[1]["strategy"],
+                **{k: c.get(k, np.nan) for k in LEADER_COLUMNS[5:]},
+            }
+        )
     return pd.DataFrame(rows, columns=LEADER_COLUMNS)
 
 
@@ -510,9 +527,14 @@ def pairwise(
         part = table[table["method"] == method]
         if not part.empty:
             parts.append(
-                judge(part, margin, ["players"], df="df",
-                      family_name="the pairs of strategies at one player count")
-            )  # fmt: skip
+                judge(
+                    part,
+                    margin,
+                    ["players"],
+                    df="df",
+                    family_name="the pairs of strategies at one player count",
+                )
+            )
     table = pd.concat(parts)
     table["significant"] = table["p_adjusted"] < ALPHA
     columns = PAIRWISE_COLUMNS + [c for c in table.columns if c not in PAIRWISE_COLUMNS]

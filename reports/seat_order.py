@@ -80,10 +80,7 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return table, tests
 
 
-EDGE_COLUMNS = [
-    "players", "tables", "n_games", "rate", "fair", "difference", "ci_low", "ci_high", "p_value",
-    "df",
-]  # fmt: skip
+EDGE_COLUMNS = "players tables n_games rate fair difference ci_low ci_high p_value df".split()
 
 
 def _equal_tables(seats: pd.DataFrame) -> pd.DataFrame:
@@ -117,8 +114,7 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
             "ci_low": low, "ci_high": high, "p_value": p, "df": len(values) - 1.0,
         })  # fmt: skip
     table = pd.DataFrame(rows, columns=EDGE_COLUMNS)
-    return judge(table, margins["win_share"], [], df="df",
-                 family_name="the player counts together")  # fmt: skip
+    return judge(table, margins["win_share"], [], df="df", family_name="the player counts together")
 
 
 def edge_heterogeneity(edge: pd.DataFrame) -> dict[str, Any]:
@@ -134,5 +130,10 @@ def edge_heterogeneity(edge: pd.DataFrame) -> dict[str, Any]:
     pooled = float((weights * effects).sum() / weights.sum())
     q = float((weights * (effects - pooled) ** 2).sum())
     df = len(usable) - 1
-    return {"q": q, "df": df, "p_value": float(sps.chi2.sf(q, df)), "pooled": pooled,
-            "counts": ", ".join(str(int(p)) for p in usable["players"])}  # fmt: skip
+    return {
+        "q": q,
+        "df": df,
+        "p_value": float(sps.chi2.sf(q, df)),
+        "pooled": pooled,
+        "counts": ", ".join(str(int(p)) for p in usable["players"]),
+    }

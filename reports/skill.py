@@ -26,22 +26,17 @@ SEARCH = "ismcts"  # the search player's registered name, and its labels' prefix
 PERFECT, HUMAN = "planner", "planner-human"  # the memory comparison's two labels
 BOOT_DRAWS = 1000
 BOOT_SEED = 2026  # seeded: a report is a pure function of its data
-PAIR_COLUMNS = [
-    "players", "strategy", "opponent", "n_games", "n_pairs", "rate", "ci_low", "ci_high",
-    "p_value", "p_adjusted", "significant",
-]  # fmt: skip
-SHARE_COLUMNS = [
-    "players", "scope", "n_games", "n_seats", "n_strategies", "share", "ci_low", "ci_high",
-    "score_sd", "draws",
-]  # fmt: skip
-MEMORY_COLUMNS = [
-    "players", "measure", "unit", "n", "value", "ci_low", "ci_high", "p_value", "method",
-]  # fmt: skip
-RANK_COLUMNS = [
-    "players", "strategy", "n_games_scripted", "rate_scripted", "scripted_ci_low",
-    "scripted_ci_high", "rank_scripted", "n_games_search", "rate_search", "search_ci_low",
-    "search_ci_high", "rank_search",
-]  # fmt: skip
+PAIR_COLUMNS = """
+    players strategy opponent n_games n_pairs rate ci_low ci_high p_value p_adjusted significant
+""".split()
+SHARE_COLUMNS = """
+    players scope n_games n_seats n_strategies share ci_low ci_high score_sd draws
+""".split()
+MEMORY_COLUMNS = "players measure unit n value ci_low ci_high p_value method".split()
+RANK_COLUMNS = """
+    players strategy n_games_scripted rate_scripted scripted_ci_low scripted_ci_high rank_scripted
+    n_games_search rate_search search_ci_low search_ci_high rank_search
+""".split()
 TAU_COLUMNS = ["players", "n_strategies", "tau", "p_value", "n_games_scripted", "n_games_search"]
 
 
@@ -120,11 +115,17 @@ def _share_row(group: pd.DataFrame, scope: str, draws: int, rng) -> dict:
     values = values[np.isfinite(values)]
     low, high = np.percentile(values, [2.5, 97.5]) if len(values) else (np.nan, np.nan)
     return {
-        "players": int(group["players"].iloc[0]), "scope": scope, "n_games": n_games,
-        "n_seats": len(group), "n_strategies": len(labels), "share": point,
-        "ci_low": float(low), "ci_high": float(high),
-        "score_sd": float(group["score"].std(ddof=0)), "draws": draws,
-    }  # fmt: skip
+        "players": int(group["players"].iloc[0]),
+        "scope": scope,
+        "n_games": n_games,
+        "n_seats": len(group),
+        "n_strategies": len(labels),
+        "share": point,
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "score_sd": float(group["score"].std(ddof=0)),
+        "draws": draws,
+    }
 
 
 def skill_share(
@@ -231,24 +232,38 @@ def memory_value(
     rows = []
     met = head_to_head[(head_to_head["strategy"] == perfect) & (head_to_head["opponent"] == human)]
     for _, row in met.iterrows():
-        rows.append({
-            "players": int(row["players"]), "measure": "finished ahead", "unit": "games",
-            "n": int(row["n_games"]), "value": row["rate"], "ci_low": row["ci_low"],
-            "ci_high": row["ci_high"], "p_value": row["p_value"],
-            "method": "share of the games they met, Wilson; test of 50%",
-        })  # fmt: skip
+        rows.append(
+            {
+                "players": int(row["players"]),
+                "measure": "finished ahead",
+                "unit": "games",
+                "n": int(row["n_games"]),
+                "value": row["rate"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "p_value": row["p_value"],
+                "method": "share of the games they met, Wilson; test of 50%",
+            }
+        )
     for _, row in swaps.iterrows() if not swaps.empty else ():
         if {row["strategy"], row["opponent"]} != {perfect, human}:
             continue
         sign = 1.0 if row["strategy"] == perfect else -1.0
         low, high = sorted((sign * row["ci_low"], sign * row["ci_high"]))
-        rows.append({
-            "players": int(row["players"]), "measure": f"{row['metric']} difference",
-            "unit": "deals", "n": int(row["n_deals"]), "value": sign * row["difference"],
-            "ci_low": low, "ci_high": high, "p_value": row["p_value"],
-            "method": f"perfect minus human, same seat and opponents, paired t over deals "
-            f"({int(row['n_contexts'])} line-ups)",
-        })  # fmt: skip
+        rows.append(
+            {
+                "players": int(row["players"]),
+                "measure": f"{row['metric']} difference",
+                "unit": "deals",
+                "n": int(row["n_deals"]),
+                "value": sign * row["difference"],
+                "ci_low": low,
+                "ci_high": high,
+                "p_value": row["p_value"],
+                "method": f"perfect minus human, same seat and opponents, paired t over deals "
+                f"({int(row['n_contexts'])} line-ups)",
+            }
+        )
     table = pd.DataFrame(rows, columns=MEMORY_COLUMNS)
     return table.sort_values(["players", "measure"]).reset_index(drop=True)
 
@@ -314,11 +329,16 @@ def ranking_agreement(ranking: pd.DataFrame) -> pd.DataFrame:
             tau, p = sps.kendalltau(group["rate_scripted"], group["rate_search"])
         else:
             tau, p = np.nan, np.nan
-        rows.append({
-            "players": int(players), "n_strategies": len(group), "tau": float(tau),
-            "p_value": float(p), "n_games_scripted": int(group["n_games_scripted"].sum()),
-            "n_games_search": int(group["n_games_search"].sum()),
-        })  # fmt: skip
+        rows.append(
+            {
+                "players": int(players),
+                "n_strategies": len(group),
+                "tau": float(tau),
+                "p_value": float(p),
+                "n_games_scripted": int(group["n_games_scripted"].sum()),
+                "n_games_search": int(group["n_games_search"].sum()),
+            }
+        )
     return pd.DataFrame(rows, columns=TAU_COLUMNS)
 
 

@@ -19,11 +19,10 @@ import pandas as pd
 from .differences import paired_difference
 from .margins import DEFAULT_MARGINS, judge, mde
 
-SWAP_COLUMNS = [
-    "players", "strategy", "opponent", "metric", "n_contexts", "n_deals", "n_pairs",
-    "difference", "ci_low", "ci_high", "p_value", "p_adjusted", "significant", "detectable",
-    "method",
-]  # fmt: skip
+SWAP_COLUMNS = """
+    players strategy opponent metric n_contexts n_deals n_pairs difference ci_low ci_high p_value
+    p_adjusted significant detectable method
+""".split()
 METRICS = {"win_share": "win_share", "score": "score"}  # metric -> its margin (margins.py)
 METHOD = "paired t over deals (line-ups swapping one strategy), Bonferroni per player count"
 
@@ -89,20 +88,33 @@ def lineup_swaps(
             per_deal = stacked.groupby(level=0).mean()  # the deal is the unit
             for metric in METRICS:
                 result = paired_difference(per_deal[metric])
-                rows.append({
-                    "players": int(players), "strategy": a, "opponent": b, "metric": metric,
-                    "n_contexts": len(parts), "n_deals": result.pop("n_pairs"),
-                    "n_pairs": len(stacked), **result,
-                })  # fmt: skip
+                rows.append(
+                    {
+                        "players": int(players),
+                        "strategy": a,
+                        "opponent": b,
+                        "metric": metric,
+                        "n_contexts": len(parts),
+                        "n_deals": result.pop("n_pairs"),
+                        "n_pairs": len(stacked),
+                        **result,
+                    }
+                )
     if not rows:
         return pd.DataFrame(columns=SWAP_COLUMNS)
     table = pd.DataFrame(rows)
     margins = margins or DEFAULT_MARGINS
     table = pd.concat(
-        judge(part, margins[metric], ["players"], df="df", n="n_deals",
-              family_name=f"{metric}: the swapped pairs at one player count")
+        judge(
+            part,
+            margins[metric],
+            ["players"],
+            df="df",
+            n="n_deals",
+            family_name=f"{metric}: the swapped pairs at one player count",
+        )
         for metric, part in table.groupby("metric", sort=False)
-    ).sort_index()  # fmt: skip
+    ).sort_index()
     table["significant"] = table["p_adjusted"] < 0.05
     # the smallest difference found with 80% power at the family's level 0.05/m
     table["detectable"] = [

@@ -495,8 +495,7 @@ def _evidence_figure(items: Any) -> Any:
             hovertemplate="%{x}: %{customdata[0]} %{y:.2f}<extra></extra>",
         )
         band = float(part["band"].iloc[0]) * scale
-        fig.add_hrect(y0=-band, y1=band, fillcolor="#ddd", opacity=0.5, line_width=0,
-                      layer="below")  # fmt: skip
+        fig.add_hrect(y0=-band, y1=band, fillcolor="#ddd", opacity=0.5, line_width=0, layer="below")
     fig.add_hline(y=0, line_color="black", line_width=1)
     fig.update_layout(
         title="Each candidate at the end of its round: the ticket it edits, else the "

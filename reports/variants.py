@@ -11,18 +11,20 @@ from .differences import paired_difference, welch_difference
 from .intervals import ALPHA, GAME
 from .margins import DEFAULT_MARGINS, judge, mde
 
-VARIANT_COLUMNS = [
-    "variant", "players", "metric", "method", "n_games", "n_games_base", "n_pairs", "n_deals",
-    "base",
-    "value", "difference", "ci_low", "ci_high", "sd_difference", "p_value", "q_value",
-    "significant", "detectable", "correction", "df",
-]  # fmt: skip
+VARIANT_COLUMNS = """
+    variant players metric method n_games n_games_base n_pairs n_deals base value difference ci_low
+    ci_high sd_difference p_value p_adjusted significant detectable correction df
+""".split()
 VARIANT_CORRECTION = "Bonferroni over the variants and player counts of the metric"
 # each metric's practical margin (reports/margins.py)
 METRIC_MARGINS = {
-    "turns": "turns", "sim_minutes": "minutes", "steals": "steals", "mean_score": "score",
-    "first_seat_win_share": "win_share", "unreached_per_seat": "unreached",
-}  # fmt: skip
+    "turns": "turns",
+    "sim_minutes": "minutes",
+    "steals": "steals",
+    "mean_score": "score",
+    "first_seat_win_share": "win_share",
+    "unreached_per_seat": "unreached",
+}
 
 
 def _per_game_mean(seats: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -80,8 +82,9 @@ def _same_as_base(rules: dict | None, variant: str, base: str, players: int) -> 
     if not rules or variant not in rules or base not in rules:
         return False
     try:
-        mine, theirs = ({k: v for k, v in rules[x].items() if k != "players"}
-                        for x in (variant, base))  # fmt: skip
+        mine, theirs = (
+            {k: v for k, v in rules[x].items() if k != "players"} for x in (variant, base)
+        )
         return same_rules_at(Rules.from_dict(mine), Rules.from_dict(theirs), players)
     except Exception:  # rules this version cannot read: keep the rows
         return False
@@ -138,12 +141,17 @@ def variant_effects(
                     method = "Welch t"
                 rows.append(
                     {
-                        "variant": variant, "players": players, "metric": metric,
-                        "method": method, "n_games": len(here), "n_games_base": len(there),
+                        "variant": variant,
+                        "players": players,
+                        "metric": metric,
+                        "method": method,
+                        "n_games": len(here),
+                        "n_games_base": len(there),
                         "base": float(there["value"].mean()),
-                        "value": float(here["value"].mean()), **result,
+                        "value": float(here["value"].mean()),
+                        **result,
                     }
-                )  # fmt: skip
+                )
     if not rows:
         return judge(pd.DataFrame(columns=VARIANT_COLUMNS), 0.0, [])
     table = pd.DataFrame(rows)
@@ -152,12 +160,17 @@ def variant_effects(
     table["units"] = table["n_deals"].where(table["method"] == "paired t", table["n_games"])
     margins = margins or DEFAULT_MARGINS
     parts = [
-        judge(part, margins[margin_of[metric]], [], df="df", n="units",
-              family_name=f"{metric}: every variant and player count")
+        judge(
+            part,
+            margins[margin_of[metric]],
+            [],
+            df="df",
+            n="units",
+            family_name=f"{metric}: every variant and player count",
+        )
         for metric, part in table.groupby("metric", sort=False)
-    ]  # fmt: skip
+    ]
     table = pd.concat(parts).sort_index()
-    table["q_value"] = table["p_adjusted"]  # kept for readers of older tables: now Bonferroni
     table["significant"] = table["p_adjusted"] < ALPHA
     table["correction"] = VARIANT_CORRECTION
     family = table.groupby("metric")["p_value"].transform("size")
@@ -166,10 +179,9 @@ def variant_effects(
     return table[VARIANT_COLUMNS + extra]
 
 
-STRATEGY_COLUMNS = [
-    "variant", "players", "strategy", "method", "n_deals", "base", "value", "difference",
-    "ci_low", "ci_high", "p_value", "df",
-]  # fmt: skip
+STRATEGY_COLUMNS = """
+    variant players strategy method n_deals base value difference ci_low ci_high p_value df
+""".split()
 
 
 def variant_strategies(
@@ -201,8 +213,9 @@ def variant_strategies(
         there = unit[(unit["variant"] == base) & (unit["players"] == players)]
         for strategy, mine in here.groupby("strategy", sort=True):
             theirs = there[there["strategy"] == strategy]
-            joined = mine.merge(theirs, on=["match", "game_index", "strategy"],
-                                suffixes=("", "_base"))  # fmt: skip
+            joined = mine.merge(
+                theirs, on=["match", "game_index", "strategy"], suffixes=("", "_base")
+            )
             paired = len(joined) and (joined["seed"] == joined["seed_base"]).all()
             if paired:
                 per_deal = (joined["win"] - joined["win_base"]).groupby(joined["seed"]).mean()
@@ -211,20 +224,32 @@ def variant_strategies(
             else:
                 result = welch_difference(mine["win"], theirs["win"])
                 method, n = "Welch t", 0
-            rows.append({
-                "variant": variant, "players": int(players), "strategy": strategy,
-                "method": method, "n_deals": n, "n_games": len(mine),
-                "base": float(theirs["win"].mean()) if len(theirs) else np.nan,
-                "value": float(mine["win"].mean()),
-                **{k: result[k] for k in ("difference", "ci_low", "ci_high", "p_value", "df")},
-            })  # fmt: skip
+            rows.append(
+                {
+                    "variant": variant,
+                    "players": int(players),
+                    "strategy": strategy,
+                    "method": method,
+                    "n_deals": n,
+                    "n_games": len(mine),
+                    "base": float(theirs["win"].mean()) if len(theirs) else np.nan,
+                    "value": float(mine["win"].mean()),
+                    **{k: result[k] for k in ("difference", "ci_low", "ci_high", "p_value", "df")},
+                }
+            )
     table = pd.DataFrame(rows, columns=[*columns, "n_games"])
     if table.empty:
         return judge(table, 0.0, [])
     table["units"] = table["n_deals"].where(table["method"] == "paired t", table["n_games"])
     margin = (margins or DEFAULT_MARGINS)["win_share"]
-    return judge(table, margin, ["variant", "players"], df="df", n="units",
-                 family_name="the strategies of one variant and player count")  # fmt: skip
+    return judge(
+        table,
+        margin,
+        ["variant", "players"],
+        df="df",
+        n="units",
+        family_name="the strategies of one variant and player count",
+    )
 
 
 def edge_changes(
@@ -244,8 +269,9 @@ def edge_changes(
     for _, row in shares.iterrows():
         players = row["players"]
         base = base_edge[base_edge["players"] == players]
-        mine = variant_edge[(variant_edge["variant"] == row["variant"])
-                            & (variant_edge["players"] == players)]  # fmt: skip
+        mine = variant_edge[
+            (variant_edge["variant"] == row["variant"]) & (variant_edge["players"] == players)
+        ]
         base_e = base.iloc[0] if len(base) else None
         mine_e = mine.iloc[0] if len(mine) else None
         if row["verdict"] == EQUAL:

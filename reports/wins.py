@@ -97,10 +97,15 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
         return table
     table["df"] = table["n_games"] - 1.0
     table = judge(
-        table, (margins or DEFAULT_MARGINS)["win_share"], ["players"], estimate="vs_field",
-        low="vs_field_ci_low", high="vs_field_ci_high", df="df",
+        table,
+        (margins or DEFAULT_MARGINS)["win_share"],
+        ["players"],
+        estimate="vs_field",
+        low="vs_field_ci_low",
+        high="vs_field_ci_high",
+        df="df",
         family_name="the strategies at one player count",
-    )  # fmt: skip
+    )
     table["significant"] = table["p_adjusted"] < ALPHA
     table["correction"] = "Bonferroni over the strategies at each player count"
     return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)

@@ -144,9 +144,13 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
     for option, value in options.items():
         if value is not None:
             argv += [option, str(value)]
-    switches = {"--fail-fast": args.fail_fast, "--records": args.records,
-                "--isolate": args.isolate, "--keep-parts": args.keep_parts,
-                "--no-progress": args.no_progress}  # fmt: skip
+    switches = {
+        "--fail-fast": args.fail_fast,
+        "--records": args.records,
+        "--isolate": args.isolate,
+        "--keep-parts": args.keep_parts,
+        "--no-progress": args.no_progress,
+    }
     argv += [switch for switch, on in switches.items() if on]
     return shlex.join([*argv, "--resume"])
 

@@ -369,8 +369,12 @@ def serve() -> None:
         )
         return
     if getattr(cls, "remembers_game", False) is True:
-        channel.write({"error": "a strategy that remembers the game (remembers_game) cannot "
-                       "be isolated yet: run it without isolation"})  # fmt: skip
+        channel.write(
+            {
+                "error": "a strategy that remembers the game (remembers_game) cannot "
+                "be isolated yet: run it without isolation"
+            }
+        )
         return
     channel.write({"ok": True})
     while True:

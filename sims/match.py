@@ -270,8 +270,9 @@ def _play_native(
     base = (spec.study, spec.cell, spec.variant, spec.players, spec.index, spec.seed)
     labels = [seat.label for seat in spec.seats]
     # all the game's rows, or none (a failure row takes their place)
-    native.add_finished(*[rows[name].columns() for name in NATIVE_TABLES], played, base,
-                        labels, offers, minutes)  # fmt: skip
+    native.add_finished(
+        *[rows[name].columns() for name in NATIVE_TABLES], played, base, labels, offers, minutes
+    )
     if alone:
         outcome.game = rows["games"].rows()[0]
         outcome.seats = rows["seats"].rows()

@@ -139,8 +139,9 @@ def _failed_game(batch: Batch, error: str) -> BatchResult:
             state = Game(spec.players, spec.seed, spec.rules).new_state()
         except Exception:  # a game that cannot even be set up is still a row
             state = None
-        result.add(GameOutcome(game=game_row(spec, state, math.nan,
-                                              StrategyFailure(-1, "", error))))  # fmt: skip
+        result.add(
+            GameOutcome(game=game_row(spec, state, math.nan, StrategyFailure(-1, "", error)))
+        )
     return result
 
 

@@ -409,17 +409,6 @@ class Oracle:
         return Chance(position.index, chance, error)
 
 
-def win_chances(
-    record: dict[str, Any],
-    playouts: int = DEFAULT_PLAYOUTS,
-    policy: str | None = None,
-    engine: str = "auto",
-) -> list[Chance]:
-    """The chances at every position of ``record`` (see the module doc)."""
-    oracle = Oracle(record, playouts, policy, engine)
-    return [oracle.at(position) for position in positions(record)]
-
-
 def swings(chances: Sequence[Chance], threshold: float = SWING) -> list[Swing]:
     """Changes between consecutive positions of at least ``threshold`` that exceed two
     standard errors of the change (independent play-outs at each position)."""

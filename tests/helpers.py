@@ -90,3 +90,29 @@ def quick_spec(name: str, label: str | None = None, **knobs: object):  # -> Stra
     merged = dict(QUICK_KNOBS.get(name, ()))
     merged.update(knobs)
     return StrategySpec(label or name, name, tuple(sorted(merged.items())))
+
+
+# The reports' tables from raw rows, as the tests plant them: the report itself builds them from
+# offer sums read in chunks. Imported when called, so the rules tests need no pandas.
+def card_summary(destinations):  # -> pd.DataFrame
+    """``destinations.card_summary_of`` the offer rows' sums."""
+    from reports.destinations import card_summary_of
+    from reports.offers import offer_sums
+
+    return card_summary_of(offer_sums([destinations]))
+
+
+def card_balance(destinations, **options):  # -> pd.DataFrame
+    """``destinations.card_balance_of`` the offer rows' sums."""
+    from reports.destinations import card_balance_of
+    from reports.offers import offer_sums
+
+    return card_balance_of(offer_sums([destinations]), **options)
+
+
+def card_contribution(destinations, seats, **options):  # -> pd.DataFrame
+    """``designer.card_contribution_of`` the offer rows' sums, with the seats' win shares."""
+    from reports.designer import card_contribution_of
+    from reports.offers import offer_sums
+
+    return card_contribution_of(offer_sums([destinations], seats), **options)

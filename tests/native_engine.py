@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -41,6 +43,19 @@ NOT_BUILT = (
     f"({CORE_PROBLEM or _native.NOT_BUILT}); `pip install -e .` with a C compiler builds it"
 )
 ENGINES = ("python", "native")
+
+
+def native_module(name: str) -> ModuleType:
+    """The compiled module ``name`` (e.g. "cardgame._native._core"). Without it the calling
+    test skips, saying why, except where CI requires the build (REQUIRE_NATIVE=1): there it
+    fails, so a broken build is never a run of quiet skips."""
+    try:
+        return import_module(name)
+    except ImportError as exc:
+        why = f"{name} is not built here ({exc}); `pip install -e .` with a C compiler builds it"
+        if os.environ.get("REQUIRE_NATIVE") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
 
 
 class NativeBackedState(GameState):

@@ -243,14 +243,22 @@ def test_a_variant_edits_the_deck_and_a_sweep_sweeps_a_kind():
     [
         ({"v": {"deck": {"pink": 3}}}, None, [2], "d.toml: variants.v.deck.pink: unknown card"),
         ({"v": {"deck": {"red": -2}}}, None, [2], "variants.v.deck.red: must be between 0 and"),
-        ({"v": {"deck": {"locomotive": 3}}}, None, [2, 4],
-         "d.toml: variants.v: deck.locomotive: the deck has 3 locomotives, 4 players"),
+        (
+            {"v": {"deck": {"locomotive": 3}}},
+            None,
+            [2, 4],
+            "d.toml: variants.v: deck.locomotive: the deck has 3 locomotives, 4 players",
+        ),
         ({"v": {"deck": {"locomotive": 3}, "players": [2]}}, None, [2, 4], None),  # fits 2
         (None, {"x": {"parameter": "deck.pink", "values": [3]}}, [2], "deck.pink: unknown card"),
-        (None, {"x": {"parameter": "deck.locomotive", "values": [2, 16]}}, [2, 3],
-         "sweeps.x at 2: deck.locomotive: the deck has 2 locomotives, 3 players"),
+        (
+            None,
+            {"x": {"parameter": "deck.locomotive", "values": [2, 16]}},
+            [2, 3],
+            "sweeps.x at 2: deck.locomotive: the deck has 2 locomotives, 3 players",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_study_that_cannot_deal_is_refused_in_one_line(variants, sweeps, players, message):
     data = {"name": "d", "players": players, "pool": ["planner", "thief"], "games_per_cell": 2}
     if variants is not None:

@@ -14,6 +14,7 @@ from cardgame import (
     PlaceColumn,
     PlaceThree,
 )
+from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.state import NO_CARD
 
 from .helpers import C, arrange, counts, started
@@ -79,17 +80,17 @@ def test_r7_step_one_happens_even_when_the_seat_passes():
 
 
 # ---------------------------------------------------------------- R9
-def test_r9_observation_shows_own_hand_public_piles_never_deck_or_rival_hand():
+def test_r9_view_shows_own_hand_public_piles_never_deck_or_rival_hand():
     state = started(3, seed=4)
-    obs = state.observe(1)
-    assert obs.hand == tuple(state.hands[1])
-    assert len(obs.circulation) == 3
-    assert obs.deck_size == len(state.deck)
-    assert not hasattr(obs, "deck")
-    fields = set(obs.__slots__)
-    assert "hands" not in fields and "dest_deck" not in fields
-    assert obs.hand_sizes == tuple(sum(h) for h in state.hands)
-    assert [d.id for d in obs.held] == state.held[1]
+    view = state.view(1)
+    assert view.hand == tuple(state.hands[1])
+    assert len(view.circulations) == 3
+    assert view.deck_size == len(state.deck)
+    assert not hasattr(view, "deck")
+    fields = set(SEAT_VIEW_FIELDS)
+    assert "hands" not in fields and "dest_deck" not in fields and "deck" not in fields
+    assert view.hand_sizes == tuple(sum(h) for h in state.hands)
+    assert [d.id for d in view.held] == state.held[1]
 
 
 # ---------------------------------------------------------------- R10, R11
@@ -344,9 +345,8 @@ def test_r9_seat_view_is_a_read_only_copy_and_answers_legality():
     assert not view.is_legal(PlaceColumn(RED, 3, 0))
     assert not other.is_legal(DrawDeck())  # not seat 1's turn
     assert other.legal_actions() == []
-    snapshot = view.snapshot()
     state.apply(PlaceColumn(RED, 2, 0))
-    # a copy taken at the decision: the old view and its snapshot keep the old table
-    assert view.yard_owner[RED] == -1 and snapshot.yard_owner[RED] == -1
+    # a copy taken at the decision: the old view keeps the old table
+    assert view.yard_owner[RED] == -1
     assert state.view(0).yard_owner[RED] == 0
     assert state.view(0).circulation(1) == tuple(state.circulation[1])

@@ -82,7 +82,7 @@ def test_the_levers_are_off_by_default_and_round_trip():
         ({"seat_extra_cards": {"1": 1, "01": 2}}, "seat 1 is given twice ('1' and '01')"),
         ({"rounds": {"4": 2, "04": 1}}, "rules.rounds: player count 4 is given twice"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_lever_is_one_line_naming_its_key(data, message):
     with pytest.raises(RulesError) as info:
         Rules.from_dict(data)
@@ -223,8 +223,9 @@ def test_with_no_card_to_draw_the_first_turn_is_a_whole_one():
 
 # ------------------------------------------------------------------ records
 def test_a_record_holds_the_levers_that_apply_and_replays():
-    rules = Rules(seat_extra_cards=(0, 1, 0, 0), seat_extra_locomotives=(0, 0, 1, 1),
-                  first_turn="one_card")  # fmt: skip
+    rules = Rules(
+        seat_extra_cards=(0, 1, 0, 0), seat_extra_locomotives=(0, 0, 1, 1), first_turn="one_card"
+    )
     assert rules_dict(rules, 2)["seat_extra_cards"] == [0, 1]  # the game's seats only
     assert "seat_extra_locomotives" not in rules_dict(rules, 2)  # seats 2, 3: no such seats
     assert rules_dict(rules, 4)["seat_extra_locomotives"] == [0, 0, 1, 1]
@@ -252,11 +253,14 @@ def test_a_record_holds_the_levers_that_apply_and_replays():
 
 
 # ------------------------------------------------------------------ strategies, studies
-@pytest.mark.parametrize("name", ["planner", "thief", "hoarder", "rusher", "ticket_hunter",
-                                  "big_city", "random", "ismcts"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    ["planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city", "random", "ismcts"],
+)
 def test_every_strategy_plays_games_with_the_levers_on(name):
-    rules = Rules(seat_extra_cards=(0, 1, 1, 2), seat_extra_locomotives=(0, 0, 1, 0),
-                  first_turn="one_card")  # fmt: skip
+    rules = Rules(
+        seat_extra_cards=(0, 1, 1, 2), seat_extra_locomotives=(0, 0, 1, 0), first_turn="one_card"
+    )
     for players in (2, 4) if name != "ismcts" else (2,):
         seats = tuple(quick_spec(name, f"{name}{s}") for s in range(players))
         outcome = play_game(GameSpec("s", "c", "levers", rules, players, seats, 0, 31), None)
@@ -265,8 +269,10 @@ def test_every_strategy_plays_games_with_the_levers_on(name):
 
 def test_sweeps_name_one_seat_of_a_lever_and_a_variant_plays_only_where_it_applies():
     data = {"name": "l", "players": [2, 4], "pool": ["planner", "thief"], "games_per_cell": 4}
-    s = from_dict({**data, "sweeps": {"x": {"parameter": "seat_extra_cards.1",
-                                           "values": [0, 1, 2]}}}, "l.toml")  # fmt: skip
+    s = from_dict(
+        {**data, "sweeps": {"x": {"parameter": "seat_extra_cards.1", "values": [0, 1, 2]}}},
+        "l.toml",
+    )
     points = dict(s.sweeps["x"].points)
     assert points[(0,)] == "base" and s.variants[points[(2,)]].seat_extra_cards == (0, 2, 0, 0)
     variants = {"late": {"seat_extra_cards": [0, 0, 1, 1]}, "first": {"first_turn": "one_card"}}
@@ -285,10 +291,16 @@ def test_sweeps_name_one_seat_of_a_lever_and_a_variant_plays_only_where_it_appli
 def test_levers_handing_out_more_than_the_deck_holds_are_refused():
     rules = Rules(seat_extra_locomotives=(4, 4, 4, 4))
     Game(2, 1, rules)  # 2 + 8 of 16 locomotives
-    with pytest.raises(RulesError, match="deck.locomotive: the deck has 16 locomotives, 4 "
-                                         "players start with 20"):  # fmt: skip
+    with pytest.raises(
+        RulesError, match="deck.locomotive: the deck has 16 locomotives, 4 players start with 20"
+    ):
         Game(4, 1, rules)
-    data = {"name": "l", "players": [2, 4], "pool": ["planner"], "games_per_cell": 2,
-            "variants": {"base": {}, "v": {"seat_extra_locomotives": [4, 4, 4, 4]}}}  # fmt: skip
+    data = {
+        "name": "l",
+        "players": [2, 4],
+        "pool": ["planner"],
+        "games_per_cell": 2,
+        "variants": {"base": {}, "v": {"seat_extra_locomotives": [4, 4, 4, 4]}},
+    }
     with pytest.raises(StudyError, match="l.toml: variants.v: deck.locomotive: the deck has 16"):
         from_dict(data, "l.toml")

@@ -1360,9 +1360,6 @@ cdef class NativeState:
         f[SV_TRAIN_CARDS] = game.catalogue.deck
         return _new_view(_SeatView, f)
 
-    def observe(self, int seat):
-        return self.view(seat).snapshot()
-
     # ------------------------------------------------------------------ fields
     @property
     def players(self):
@@ -1379,10 +1376,6 @@ cdef class NativeState:
     @property
     def is_over(self):
         return self.s.phase == PH_OVER
-
-    @property
-    def is_final_round(self):
-        return self.s.final_turns_left != -1 or self.s.deck_n == 0
 
     @property
     def seat(self):

@@ -85,9 +85,10 @@ def test_built_in_study_report_answers_on_the_first_screen(name, tmp_path):
     if name in PLAYERS:  # its line-ups of those player counts only
         data = dict(study.source, players=PLAYERS[name])
         data["lineups"] = [
-            x for x in data["lineups"]
+            x
+            for x in data["lineups"]
             if len(x["seats"] if isinstance(x, dict) else x) in PLAYERS[name]
-        ]  # fmt: skip
+        ]
         study = from_dict(data, f"{name}.toml")
     study = quick_study(study, games=GAMES[name])
     run(study, workers=1, out=tmp_path / "r", progress=False)

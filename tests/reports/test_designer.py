@@ -10,6 +10,7 @@ import pytest
 from scipy import stats as sps
 
 from reports import designer, wins
+from tests.helpers import card_contribution
 
 NULL_RATE = (0.02, 0.09)  # 5% nominal over 300-400 simulations (binomial sd about 1.2%)
 
@@ -240,7 +241,7 @@ def _card_study(rng, games=800):
 
 def test_card_contribution_finds_a_planted_card_and_not_a_null_one():
     dests, seats = _card_study(np.random.default_rng(6))
-    table = designer.card_contribution(dests, seats).set_index("destination_id")
+    table = card_contribution(dests, seats).set_index("destination_id")
     assert 2 not in table.index  # never kept: no row
     planted, null = table.loc[46], table.loc[1]
     assert planted["significant"] and planted["ci_low"] < 0.5 < planted["ci_high"]
@@ -253,7 +254,7 @@ def test_card_contribution_finds_a_planted_card_and_not_a_null_one():
 
 def test_card_contribution_leaves_thin_cards_untested():
     dests, seats = _card_study(np.random.default_rng(7), games=12)
-    table = designer.card_contribution(dests, seats)
+    table = card_contribution(dests, seats)
     assert not table["tested"].any() and table["p_value"].isna().all()
 
 
@@ -369,8 +370,14 @@ def test_a_mirror_study_reports_the_first_seat_and_its_chart(tmp_path):
     from sims.runner import run
     from sims.study import from_dict
 
-    study = {"name": "mirror", "seed": 3, "lineups": [["planner", "planner"]], "players": [2],
-             "games_per_cell": 12, "batch_size": 12}  # fmt: skip
+    study = {
+        "name": "mirror",
+        "seed": 3,
+        "lineups": [["planner", "planner"]],
+        "players": [2],
+        "games_per_cell": 12,
+        "batch_size": 12,
+    }
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     analysis = analyse(load_results(tmp_path / "r"))
     row = analysis.tables["first_seat"].iloc[0]

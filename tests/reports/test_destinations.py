@@ -10,6 +10,7 @@ from statsmodels.stats.meta_analysis import combine_effects
 
 from cardgame import default_catalogue
 from reports import destinations as dm
+from tests.helpers import card_balance, card_summary
 
 CATALOGUE = default_catalogue()
 POINTS = np.array([d.points for d in CATALOGUE.destinations], float)
@@ -60,20 +61,25 @@ def test_dominance_is_a_multiset_subset_for_at_least_the_points():
 
 def test_the_balance_table_lists_dominated_cards_and_city_names():
     rows = _offers({2: _class_completion(2)}, games=300, rng=np.random.default_rng(1))
-    table = dm.card_balance(rows).set_index("destination_id")
+    table = card_balance(rows).set_index("destination_id")
     assert table.loc[24, "label"] == "#24 Miami-Boston"
     assert table.loc[3, "dominated_by"] == "#10 Chicago-Santa Fe"
     assert table.loc[10, "dominated_by"] == ""
 
 
 # ------------------------------------------------------------------ reference values
+def dersimonian_laird(y: np.ndarray, v: np.ndarray, x: np.ndarray) -> float:
+    """tau^2 of one meta-regression, as the card balance fits it (``re_fits``, one fit)."""
+    return float(dm.re_fits(y, v, x, np.ones((1, len(y))))[0][0])
+
+
 def test_dersimonian_laird_matches_statsmodels_without_covariates():
     rng = np.random.default_rng(7)
     v = rng.uniform(0.05, 0.5, 30)
     y = rng.normal(0, np.sqrt(v + 0.3))
     # statsmodels: combine_effects(y, v, method_re="dl").tau2
     expected = combine_effects(y, v, method_re="dl").tau2
-    assert dm.dersimonian_laird(y, v, np.ones((30, 1))) == pytest.approx(expected, rel=1e-10)
+    assert dersimonian_laird(y, v, np.ones((30, 1))) == pytest.approx(expected, rel=1e-10)
 
 
 def test_dersimonian_laird_with_covariates_matches_the_textbook_formula():
@@ -88,7 +94,7 @@ def test_dersimonian_laird_with_covariates_matches_the_textbook_formula():
     proj = w - w @ DESIGN @ np.linalg.inv(DESIGN.T @ w @ DESIGN) @ DESIGN.T @ w
     expected = (q - (46 - 3)) / np.trace(proj)
     assert expected > 0
-    assert dm.dersimonian_laird(y, v, DESIGN) == pytest.approx(expected, rel=1e-9)
+    assert dersimonian_laird(y, v, DESIGN) == pytest.approx(expected, rel=1e-9)
 
 
 # ------------------------------------------------------------------ planted effects
@@ -145,7 +151,7 @@ def test_a_card_worth_six_points_less_than_its_class_is_flagged_with_its_fair_va
     typical = POINTS[card - 1] * (2 * four[card - 1] - 1)
     planted = four.copy()
     planted[card - 1] = (1 + (typical - 6) / POINTS[card - 1]) / 2
-    table = dm.card_balance(_offers({2: two, 4: planted}, 8000, rng, spread=0.0))
+    table = card_balance(_offers({2: two, 4: planted}, 8000, rng, spread=0.0))
     flagged = table[table["flag"] != ""]
     assert list(zip(flagged["players"], flagged["destination_id"], strict=True)) == [(4, card)]
     row = flagged.iloc[0]
@@ -162,7 +168,7 @@ def test_an_over_rewarded_card_is_flagged_with_a_lower_value():
     rate = _class_completion(3) - 0.1
     card = 14  # Seattle-Denver, 10 points, 2 trains, completed every time
     rate[card - 1] = 0.999
-    table = dm.card_balance(_offers({3: rate}, 6000, rng, spread=0.0))
+    table = card_balance(_offers({3: rate}, 6000, rng, spread=0.0))
     row = table.set_index("destination_id").loc[card]
     assert row["flag"].startswith("over-rewarded")
     assert row["suggested_points"] < 10
@@ -199,7 +205,7 @@ def test_null_tables_flag_nothing():
     completion = {p: _class_completion(p) for p in (2, 3, 4)}
     # the report's entry point; a trend on trains alone (no printed points) would flag 2
     # cards here and put 32 of 46 beyond |z| > 3
-    table = dm.card_balance(_offers(completion, 1500, rng, spread=0.2))
+    table = card_balance(_offers(completion, 1500, rng, spread=0.2))
     assert (table["flag"] == "").all()
     assert set(table["players"]) == {2, 3, 4}
     assert table["tau"].between(0.0, 0.6).all()
@@ -223,7 +229,7 @@ def test_intervals_widen_when_seats_of_a_game_share_its_outcome():
             "net_points": np.repeat(np.where(shared, 5, 0), 4),
         }
     )
-    row = dm.card_summary(frame).iloc[0]
+    row = card_summary(frame).iloc[0]
     assert int(row["games"]) == games and int(row["offered"]) == 4 * games
     width = row["keep_ci_high"] - row["keep_ci_low"]
     # 400 independent games, not 1,600 offers: the Wilson width for n=400, about 0.098
@@ -236,7 +242,7 @@ def planted_table():
     """4 players: #46 completed 79% instead of 93%, #14 completed every time."""
     rate = _class_completion(4)
     rate[45], rate[13] = 0.79, 0.999
-    return dm.card_balance(_offers({4: rate}, 6000, np.random.default_rng(31), spread=0.0))
+    return card_balance(_offers({4: rate}, 6000, np.random.default_rng(31), spread=0.0))
 
 
 def test_findings_name_the_flagged_cards_with_their_cities_and_fix(planted_table):

@@ -37,11 +37,17 @@ def test_rating_points_are_the_strengths_per_player_count(analysis):
 def test_a_random_baseline_does_not_squash_the_rating_axis():
     import pandas as pd
 
-    table = pd.DataFrame({
-        "players": [2] * 4, "strategy": ["a", "b", "c", "random"],
-        "strength": [0.3, 0.0, -0.3, -3.0], "ci_low": [0.1, -0.2, -0.5, -3.5],
-        "ci_high": [0.5, 0.2, -0.1, -2.5], "n_tables": 100, "note": "",
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "players": [2] * 4,
+            "strategy": ["a", "b", "c", "random"],
+            "strength": [0.3, 0.0, -0.3, -3.0],
+            "ci_low": [0.1, -0.2, -0.5, -3.5],
+            "ci_high": [0.5, 0.2, -0.1, -2.5],
+            "n_tables": 100,
+            "note": "",
+        }
+    )
     fig = figures.ratings(table)
     low, high = fig.layout.xaxis.range
     assert low > -1.0 and high < 1.0  # the axis spans the strategies, not the baseline
@@ -67,10 +73,15 @@ def test_head_to_head_is_ordered_by_strength_with_numbers_and_a_scale_without_ra
     rated = rated.sort_values("strength", ascending=False)["strategy"].tolist()
     assert [s for s in trace.y if s in rated] == rated  # strongest first
     assert fig.layout.meta["own_order"]  # the report's alphabetical order is not imposed
-    assert all(cell for r, row in enumerate(trace.text) for c, cell in enumerate(row) if r != c
-               and trace.z[r][c] is not None)  # fmt: skip
-    fair = table[(table["players"] == 4) & ~table["strategy"].eq("random")
-                 & ~table["opponent"].eq("random")]  # fmt: skip
+    assert all(
+        cell
+        for r, row in enumerate(trace.text)
+        for c, cell in enumerate(row)
+        if r != c and trace.z[r][c] is not None
+    )
+    fair = table[
+        (table["players"] == 4) & ~table["strategy"].eq("random") & ~table["opponent"].eq("random")
+    ]
     spread = max((fair["rate"] - 0.5).abs().max(), 0.05)
     assert trace.zmax == pytest.approx(0.5 + min(spread, 0.5))
 
@@ -118,8 +129,9 @@ def test_variant_figure_shows_differences_each_panel_on_its_own_scale(analysis):
     # one panel per metric and variant, none sharing its y axis with another
     axes = {t.yaxis for t in fig.data}
     assert len(axes) == rows.groupby(["metric", "variant"]).ngroups
-    assert all(getattr(fig.layout, name).matches is None for name in fig.layout
-               if name.startswith("yaxis"))  # fmt: skip
+    assert all(
+        getattr(fig.layout, name).matches is None for name in fig.layout if name.startswith("yaxis")
+    )
 
 
 def test_penalties_are_drawn_below_zero_with_their_interval(analysis):

@@ -29,8 +29,14 @@ def test_a_study_of_one_strategy_draws_no_rating_or_win_chart(tmp_path):
     from sims.runner import run
     from sims.study import from_dict
 
-    study = {"name": "same", "seed": 5, "lineups": [["planner", "planner"]], "players": [2],
-             "games_per_cell": 4, "batch_size": 4}  # fmt: skip
+    study = {
+        "name": "same",
+        "seed": 5,
+        "lineups": [["planner", "planner"]],
+        "players": [2],
+        "games_per_cell": 4,
+        "batch_size": 4,
+    }
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     analysis = analyse(load_results(tmp_path / "r"))
     first = build(analysis).sections[0]

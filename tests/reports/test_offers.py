@@ -9,10 +9,9 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 
-from reports import designer
-from reports import destinations as dm
 from reports.offers import SUMS, clustered, offer_sums
 from sims.errors import ResultsError
+from tests.helpers import card_contribution, card_summary
 
 
 def _rows(rng, games=300):
@@ -46,9 +45,13 @@ def test_clustered_variance_matches_statsmodels_cluster_robust_errors():
     totals = np.bincount(games, weights=y)
     counts = np.bincount(games).astype(float)
     mean, var = clustered(
-        counts.sum(), 60, totals.sum(), (totals**2).sum(), (totals * counts).sum(),
+        counts.sum(),
+        60,
+        totals.sum(),
+        (totals**2).sum(),
+        (totals * counts).sum(),
         (counts**2).sum(),
-    )  # fmt: skip
+    )
     # statsmodels: sm.OLS(y, ones).fit(cov_type="cluster", cov_kwds={"groups": games})
     fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": games})
     assert mean == pytest.approx(fit.params[0])
@@ -69,13 +72,24 @@ def test_the_sums_are_the_per_game_moments_computed_directly():
     )
     keys = ["variant", "players", "destination_id"]
     g = rows.groupby([*keys, "game_index"]).agg(
-        c=("k", "size"), k=("k", "sum"), r=("r", "sum"), t=("t", "sum"), wr=("wr", "sum"),
+        c=("k", "size"),
+        k=("k", "sum"),
+        r=("r", "sum"),
+        t=("t", "sum"),
+        wr=("wr", "sum"),
         wf=("wf", "sum"),
-    )  # fmt: skip
+    )
     g = g.assign(
-        kk=g.k**2, kc=g.k * g.c, cc=g.c**2, rr=g.r**2, rk=g.r * g.k, tt=g.t**2, tk=g.t * g.k,
-        one=1.0, kg=(g.k > 0).astype(float),
-    )  # fmt: skip
+        kk=g.k**2,
+        kc=g.k * g.c,
+        cc=g.c**2,
+        rr=g.r**2,
+        rk=g.r * g.k,
+        tt=g.t**2,
+        tk=g.t * g.k,
+        one=1.0,
+        kg=(g.k > 0).astype(float),
+    )
     expected = g.groupby(keys).sum()
     names = {"offered": "c", "games": "one", "kept": "k", "kept_sq": "kk", "kept_offered": "kc",
              "offered_sq": "cc", "kept_games": "kg", "reached": "r", "reached_sq": "rr",
@@ -84,9 +98,11 @@ def test_the_sums_are_the_per_game_moments_computed_directly():
     assert set(names) == set(SUMS)
     for ours, theirs in names.items():
         np.testing.assert_allclose(
-            sums[ours].to_numpy(float), expected.loc[sums.index, theirs].to_numpy(float),
-            rtol=1e-12, err_msg=ours,
-        )  # fmt: skip
+            sums[ours].to_numpy(float),
+            expected.loc[sums.index, theirs].to_numpy(float),
+            rtol=1e-12,
+            err_msg=ours,
+        )
     assert (sums["offered_sq"] > sums["offered"]).any()  # some card was offered twice
 
 
@@ -104,9 +120,11 @@ def test_a_row_of_a_seat_the_seats_table_lacks_is_refused():
     rows, seats = _rows(np.random.default_rng(5), games=20)
     kept = rows.index[rows["kept"]][0]
     lacking = seats.drop(
-        seats.index[(seats["game_index"] == rows.at[kept, "game_index"])
-                    & (seats["seat"] == rows.at[kept, "seat"])]
-    )  # fmt: skip
+        seats.index[
+            (seats["game_index"] == rows.at[kept, "game_index"])
+            & (seats["seat"] == rows.at[kept, "seat"])
+        ]
+    )
     with pytest.raises(ResultsError, match="seats table does not hold"):
         offer_sums([rows], lacking)
 
@@ -114,10 +132,9 @@ def test_a_row_of_a_seat_the_seats_table_lacks_is_refused():
 def test_the_card_tables_pool_the_variants_of_a_player_count():
     rows, seats = _rows(np.random.default_rng(6), games=600)
     base = rows[rows["variant"] == "base"]
-    summary = dm.card_summary(rows)
+    summary = card_summary(rows)
     # a variant's games are other games: pooling adds their sums
     assert summary["offered"].sum() == len(rows)
     assert summary["games"].sum() == rows.groupby(["game_index", "destination_id"]).ngroups
-    contribution = designer.card_contribution(base, seats[seats["cell"].str.startswith("base")],
-                                              min_each=5)  # fmt: skip
+    contribution = card_contribution(base, seats[seats["cell"].str.startswith("base")], min_each=5)
     assert contribution["n_kept"].sum() == int(base["kept"].sum())

@@ -78,13 +78,25 @@ def test_the_report_has_a_quality_section_in_words_and_tables(analysis):
 
 def test_quality_effects_drop_failed_games_and_need_a_base():
     games = pd.DataFrame(
-        {"cell": ["base/2p/a+b", "base/2p/a+b"], "game_index": [0, 1], "failed": [False, True],
-         "variant": "base", "players": 2, "seed": [1, 2]}
-    )  # fmt: skip
+        {
+            "cell": ["base/2p/a+b", "base/2p/a+b"],
+            "game_index": [0, 1],
+            "failed": [False, True],
+            "variant": "base",
+            "players": 2,
+            "seed": [1, 2],
+        }
+    )
     quality = pd.DataFrame(
-        {"cell": ["base/2p/a+b"], "game_index": [0], "variant": "base", "players": 2,
-         "seed": [1], **{m: [1.0] for m in QUALITY_METRICS}}
-    )  # fmt: skip
+        {
+            "cell": ["base/2p/a+b"],
+            "game_index": [0],
+            "variant": "base",
+            "players": 2,
+            "seed": [1],
+            **{m: [1.0] for m in QUALITY_METRICS},
+        }
+    )
     assert quality_effects(games, quality).empty
     summary = quality_summary(games, quality)
     assert (summary["n_games"] == 1).all() and np.isnan(summary["ci_low"]).all()

@@ -20,9 +20,14 @@ from sims.study import from_dict
 @pytest.fixture(scope="module")
 def same_table(tmp_path_factory):
     """A miniature of the built-in player-counts study: every seat plays planner."""
-    study = {"name": "player-counts", "seed": 5, "players": [2, 3],
-             "lineups": [["planner", "planner"], ["planner", "planner", "planner"]],
-             "games_per_cell": 30, "batch_size": 30}  # fmt: skip
+    study = {
+        "name": "player-counts",
+        "seed": 5,
+        "players": [2, 3],
+        "lineups": [["planner", "planner"], ["planner", "planner", "planner"]],
+        "games_per_cell": 30,
+        "batch_size": 30,
+    }
     folder = tmp_path_factory.mktemp("pc") / "r"
     run(from_dict(study, "test"), workers=1, out=folder, progress=False)
     return analyse(load_results(folder))
@@ -85,16 +90,8 @@ def test_every_cited_ruling_is_quoted(analysis):
 
 
 def test_cited_rulings_expand_ranges():
-    assert rulings.cited_rulings("rounds (R18-R19), R9 and R20-R22") == [
-        9,
-        15,
-        16,
-        18,
-        19,
-        20,
-        21,
-        22,
-    ]  # fmt: skip  (R19's quote cites R15 and R16)
+    expanded = [9, 15, 16, 18, 19, 20, 21, 22]  # R19's quote cites R15 and R16
+    assert rulings.cited_rulings("rounds (R18-R19), R9 and R20-R22") == expanded
 
 
 def test_report_says_what_the_players_know(analysis):
@@ -130,10 +127,14 @@ def test_one_strategy_order_and_palette_for_the_report():
 
 
 def test_every_verdict_on_strategies_and_seats_carries_its_interval_and_family(analysis):
-    lines = [line for line in headline(analysis) if line.startswith(("At", "Seat order",
-                                                                      "Strongest"))]  # fmt: skip
-    judged = [line for line in lines if "**not yet known**" in line or "**different**" in line
-              or "**practically equal**" in line]  # fmt: skip
+    lines = [
+        line for line in headline(analysis) if line.startswith(("At", "Seat order", "Strongest"))
+    ]
+    judged = [
+        line
+        for line in lines
+        if "**not yet known**" in line or "**different**" in line or "**practically equal**" in line
+    ]
     assert judged
     for line in judged:
         assert "interval" in line and ("Bonferroni over" in line or "single comparison" in line)

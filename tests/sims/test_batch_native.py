@@ -25,22 +25,40 @@ pytestmark = needs_native
 LADDER = ["planner", "random", "rusher", "thief", "hoarder", "big_city", "ticket_hunter"]
 STUDIES = {
     "pool, rotated seats": {"players": [2, 3, 4], "pool": LADDER[:5], "games_per_cell": 5},
-    "pool, seats drawn": {"players": [2, 3, 4], "pool": LADDER[2:], "rotation": "random",
-                          "games_per_cell": 5},
+    "pool, seats drawn": {
+        "players": [2, 3, 4],
+        "pool": LADDER[2:],
+        "rotation": "random",
+        "games_per_cell": 5,
+    },
     # an edited card on common deals, with the seat edge's levers
-    "swept card": {"players": [3], "lineups": [["random", "planner", "thief"]],
-                   "games_per_cell": 6, "variants": {"levers": {"seat_extra_cards": [0, 1, 1]}},
-                   "sweeps": {"mb": {"parameter": "destinations.24.points", "start": 8,
-                                     "stop": 16, "step": 4}}},
-    "seatings paired": {"players": [2], "lineups": [["planner", "random"]],
-                        "pairing": "seatings", "games_per_cell": 6},
+    "swept card": {
+        "players": [3],
+        "lineups": [["random", "planner", "thief"]],
+        "games_per_cell": 6,
+        "variants": {"levers": {"seat_extra_cards": [0, 1, 1]}},
+        "sweeps": {
+            "mb": {"parameter": "destinations.24.points", "start": 8, "stop": 16, "step": 4}
+        },
+    },
+    "seatings paired": {
+        "players": [2],
+        "lineups": [["planner", "random"]],
+        "pairing": "seatings",
+        "games_per_cell": 6,
+    },
     # a seat that never lets the game end, one that plays an illegal column
-    "failing seats": {"players": [2, 3], "games_per_cell": 4,
-                      "lineups": [["stuck", "still"], ["random", "bad", "planner"]],
-                      "strategies": {"stuck": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
-                                     "still": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
-                                     "bad": {"base": BAD.base, "knobs": dict(BAD.knobs)}}},
-}  # fmt: skip
+    "failing seats": {
+        "players": [2, 3],
+        "games_per_cell": 4,
+        "lineups": [["stuck", "still"], ["random", "bad", "planner"]],
+        "strategies": {
+            "stuck": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
+            "still": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
+            "bad": {"base": BAD.base, "knobs": dict(BAD.knobs)},
+        },
+    },
+}
 
 
 def batches(document: dict[str, Any]) -> list[Batch]:
@@ -119,8 +137,12 @@ def test_a_batch_the_native_core_cannot_play_whole_is_played_game_by_game(change
 
 def test_a_line_up_with_a_seat_without_a_twin_is_played_game_by_game():
     quick = {"base": "ismcts", "knobs": {"iterations": 4}}
-    document = {"players": [2], "lineups": [["planner", "quick"]], "games_per_cell": 2,
-                "strategies": {"quick": quick}}  # fmt: skip
+    document = {
+        "players": [2],
+        "lineups": [["planner", "quick"]],
+        "games_per_cell": 2,
+        "strategies": {"quick": quick},
+    }
     batch = batches(document)[0]
     assert not batch_module._play_natively(batch, BatchResult.empty(batch))
     assert_same(run_batch(batch), game_by_game(batch), batch)
@@ -140,11 +162,15 @@ def test_any_line_up_of_built_ins_plays_whole_as_game_by_game(
 ):
     seats = [data.draw(knobbed_spec(f"s{i}")) for i in range(players)]
     document = {
-        "players": [players], "lineups": [[s.label for s in seats]], "games_per_cell": 3,
+        "players": [players],
+        "lineups": [[s.label for s in seats]],
+        "games_per_cell": 3,
         "strategies": {s.label: {"base": s.base, "knobs": dict(s.knobs)} for s in seats},
-        "rotation": rotation, "pairing": pairing, "seed": seed,
+        "rotation": rotation,
+        "pairing": pairing,
+        "seed": seed,
         "variants": {"base": {"three_locomotive_wipe": wipe}},
-    }  # fmt: skip
+    }
     for batch in batches(document)[:2]:
         whole = BatchResult.empty(batch)
         assert batch_module._play_natively(batch, whole)

@@ -40,10 +40,16 @@ pytest.importorskip("dask.distributed")
 
 def cheap_study(games: int = 12, batch_size: int = 2):
     return from_dict(
-        {"name": "x", "seed": 3, "players": [2], "pool": ["random", "planner"],
-         "games_per_cell": games, "batch_size": batch_size},
+        {
+            "name": "x",
+            "seed": 3,
+            "players": [2],
+            "pool": ["random", "planner"],
+            "games_per_cell": games,
+            "batch_size": batch_size,
+        },
         "test",
-    )  # fmt: skip
+    )
 
 
 def results_folder(path: Path) -> Path:
@@ -212,8 +218,9 @@ def test_a_lost_worker_s_batches_are_played_again_and_the_folder_is_a_local_run_
     by_parent: list[str] = []
 
     def land_files(folder, files):  # the parts the client writes (sent back by a worker)
-        by_parent.extend(n.split("part-")[1].removesuffix(".arrows.lz4") for n in files
-                         if n.startswith("games/"))  # fmt: skip
+        by_parent.extend(
+            n.split("part-")[1].removesuffix(".arrows.lz4") for n in files if n.startswith("games/")
+        )
         real_land_files(folder, files)
 
     real_land_files = runner.land_files

@@ -21,8 +21,9 @@ STUDY += "games_per_cell = 16\nbatch_size = 2\n"
 
 
 def simulate(study, out, *extra):
-    return main(["simulate", str(study), "--workers", "2", "--no-progress", "--out", str(out),
-                 *extra])  # fmt: skip
+    return main(
+        ["simulate", str(study), "--workers", "2", "--no-progress", "--out", str(out), *extra]
+    )
 
 
 @pytest.mark.parametrize("part", ["g0000000", "g0000010"])  # the parent's write, a worker's
@@ -92,9 +93,15 @@ def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_
     part.unlink()  # older versions wrote Parquet parts beside the compact files
     part = games / f"part-{batch}.parquet"
     for row in rows:  # as older versions wrote the batches in flight when the scheduler went
-        row.update(failed=True, failure_seat=-1, failure_strategy="", failure_error=(
-            "worker error: FutureCancelledError: land_batch-4f1 cancelled for reason: "
-            "scheduler-connection-lost. Client lost the connection to the scheduler."))  # fmt: skip
+        row.update(
+            failed=True,
+            failure_seat=-1,
+            failure_strategy="",
+            failure_error=(
+                "worker error: FutureCancelledError: land_batch-4f1 cancelled for reason: "
+                "scheduler-connection-lost. Client lost the connection to the scheduler."
+            ),
+        )
     pq.write_table(pa.Table.from_pylist(rows, schema=results.schema("games")), part)
     with pytest.raises(ResultsError, match="2 game\\(s\\) recorded as failed for a fault of"):
         load_results(tmp_path / "old")

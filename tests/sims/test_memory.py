@@ -38,8 +38,7 @@ def _human(name, recall=0.7, capacity=0, label=None, guess="scaled"):
 
 # what a record says of the play itself (the format's later additions, a digest and the final
 # table, are left out: they restate the same game)
-PLAY = ("seed", "players", "strategies", "shuffles", "rounds", "setup", "turns", "resolutions",
-        "result")  # fmt: skip
+PLAY = tuple("seed players strategies shuffles rounds setup turns resolutions result".split())
 
 
 def _digest(outcome):

@@ -309,22 +309,38 @@ def test_a_study_gives_the_same_bytes_on_either_engine(tmp_path, records):
         "name": "engines",
         "seed": 11,
         "players": [2, 3],
-        "lineups": [["planner", "random"], ["hoarder", "rusher", "thief"],
-                    ["big_city", "ticket_hunter"], ["planner", "quick-search"]],
+        "lineups": [
+            ["planner", "random"],
+            ["hoarder", "rusher", "thief"],
+            ["big_city", "ticket_hunter"],
+            ["planner", "quick-search"],
+        ],
         "strategies": {"quick-search": {"base": "ismcts", "knobs": {"iterations": 4}}},
-        "variants": {"base": {}, "wipe": {"three_locomotive_wipe": True, "players": [2]},
-                     # an edited deck and the levers against a seat edge
-                     "levers": {"deck": {"red": 14, "locomotive": 20}, "players": [3],
-                                "seat_extra_cards": [0, 1, 1], "first_turn": "one_card"}},
+        "variants": {
+            "base": {},
+            "wipe": {"three_locomotive_wipe": True, "players": [2]},
+            # an edited deck and the levers against a seat edge
+            "levers": {
+                "deck": {"red": 14, "locomotive": 20},
+                "players": [3],
+                "seat_extra_cards": [0, 1, 1],
+                "first_turn": "one_card",
+            },
+        },
         "games_per_cell": 4,
         "batch_size": 3,
         "metrics": {"quality": True},
-    }  # fmt: skip
+    }
     folders = {}
     for engine in ("python", "auto"):
         folders[engine] = tmp_path / engine
-        summary = run(from_dict({**study, "engine": engine}, "test"), workers=1,
-                      out=folders[engine], progress=False, records=records)  # fmt: skip
+        summary = run(
+            from_dict({**study, "engine": engine}, "test"),
+            workers=1,
+            out=folders[engine],
+            progress=False,
+            records=records,
+        )
         assert summary.games_played == summary.games_total == 36
     python, native = result_files(folders["python"]), result_files(folders["auto"])
     assert (len([name for name in python if name.startswith("records/")]) > 0) == records
@@ -373,7 +389,9 @@ def test_a_knob_of_the_wrong_type_fails_its_game_whatever_was_played_before(orde
         game = GameSpec("s", "c", "v", Rules(), 2, seats, 0, 123)
         outcome = play_game(game, None)
         reference = play_game(game, None, engine="python")
-        timeless = [{k: v for k, v in o.game.items() if k != "sim_minutes"}  # NaN: no clock
-                    for o in (outcome, reference)]  # fmt: skip
+        timeless = [
+            {k: v for k, v in o.game.items() if k != "sim_minutes"}  # NaN: no clock
+            for o in (outcome, reference)
+        ]
         assert timeless[0] == timeless[1]
         assert outcome.game["failed"] == (name == "invalid")

@@ -170,9 +170,14 @@ def test_quality_rows_are_the_same(players):
 
 @pytest.mark.parametrize(
     ("name", "variant", "seed"),
-    [("thief", "printed", 266), ("rusher", "printed", 212), ("thief", "big_offers", 167),
-     ("big_city", "big_offers", 223), ("random", "big_offers", 180)],
-)  # fmt: skip
+    [
+        ("thief", "printed", 266),
+        ("rusher", "printed", 212),
+        ("thief", "big_offers", 167),
+        ("big_city", "big_offers", 223),
+        ("random", "big_offers", 180),
+    ],
+)
 def test_a_shared_win_splits_the_share_as_the_python_path_does(name, variant, seed):
     """A tie (R22): each winner gets the same float share, each row its rank."""
     seats = (spec(name), spec(name))
@@ -367,10 +372,17 @@ def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
     from sims.study import from_dict
 
     study = from_dict(
-        {"name": "q", "seed": 3, "players": [2], "lineups": [["planner", "rusher"]],
-         "games_per_cell": 4, "batch_size": 4, "metrics": {"quality": True}},
+        {
+            "name": "q",
+            "seed": 3,
+            "players": [2],
+            "lineups": [["planner", "rusher"]],
+            "games_per_cell": 4,
+            "batch_size": 4,
+            "metrics": {"quality": True},
+        },
         "test",
-    )  # fmt: skip
+    )
     real = match_module._quality_row
 
     def broken(spec_: GameSpec, *args: Any) -> Any:
@@ -406,8 +418,9 @@ def test_rows_that_fail_halfway_leave_the_blocks_as_they_were():
     blocks = [tables[name].columns() for name in NATIVE_TABLES]
     before = [(block.rows, block.slots(), block.mark()) for block in blocks]
     twins = [native.twin(game, seat) for seat in range(2)]
-    played, offers, minutes, _ = play_native(NativeState.new(game.game()), twins, None, None,
-                                             offer_rows=False)  # fmt: skip
+    played, offers, minutes, _ = play_native(
+        NativeState.new(game.game()), twins, None, None, offer_rows=False
+    )
     base = ("another study", "c", "base", 2, 1, 6)  # a new text enters the dictionaries first
     with pytest.raises(TypeError):
         add_finished(*blocks, played, base, ["planner", 7], offers, minutes)

@@ -121,9 +121,10 @@ def test_the_variants_study_plays_a_four_player_variant_only_at_four_players():
 def test_only_the_variants_study_is_paired_by_default():
     # card and strategy studies pool line-ups: shared deals would shrink their independent
     # deals (and their game-clustered intervals would be too narrow)
-    assert {name: load_study(name).pairing for name in
-            ("strategy-ladder", "player-counts", "destinations")} == dict.fromkeys(
-        ("strategy-ladder", "player-counts", "destinations"), "none")  # fmt: skip
+    assert {
+        name: load_study(name).pairing
+        for name in ("strategy-ladder", "player-counts", "destinations")
+    } == dict.fromkeys(("strategy-ladder", "player-counts", "destinations"), "none")
 
 
 def test_a_variant_without_players_is_played_only_where_it_changes_the_rules():

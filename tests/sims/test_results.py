@@ -134,9 +134,11 @@ def test_pandas_skips_the_parts_of_a_table_being_compacted(tmp_path, compacted):
     folder = tmp_path / "r"
     shutil.copytree(compacted, folder)
     (folder / "games" / "_parts").mkdir()
-    (folder / "games" / "_parts" / "part-x.arrows.lz4").write_bytes(encode_part(
-        pd.read_parquet(compacted / "games").pipe(pa.Table.from_pandas, preserve_index=False)
-    ))  # fmt: skip
+    (folder / "games" / "_parts" / "part-x.arrows.lz4").write_bytes(
+        encode_part(
+            pd.read_parquet(compacted / "games").pipe(pa.Table.from_pandas, preserve_index=False)
+        )
+    )
     assert len(pd.read_parquet(folder / "games")) == len(pd.read_parquet(compacted / "games"))
 
 
@@ -264,8 +266,13 @@ def test_an_unwritable_output_folder_is_one_line_exit_2(tmp_path, capsys):
 
 def test_old_parts_with_a_null_column_still_load(tmp_path, mixed):
     folder = tmp_path / "old"
-    run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
-        progress=False, keep_parts=True)  # fmt: skip
+    run(
+        mixed_study(lineups=[["planner", "random"]], players=[2]),
+        workers=1,
+        out=folder,
+        progress=False,
+        keep_parts=True,
+    )
     part = parts_of(folder, "seats")[0]
     legacy = read_part(part).to_pylist()
     as_parquet_part(part, pa.Table.from_pylist(legacy))  # round2_points typed null
@@ -297,8 +304,13 @@ def test_resume_of_a_run_stopped_before_its_first_batch_starts_afresh(tmp_path):
 
 def test_a_part_missing_a_column_or_a_manifest_without_a_study_is_one_line(tmp_path):
     folder = tmp_path / "r"
-    run(mixed_study(lineups=[["planner", "random"]], players=[2]), workers=1, out=folder,
-        progress=False, keep_parts=True)  # fmt: skip
+    run(
+        mixed_study(lineups=[["planner", "random"]], players=[2]),
+        workers=1,
+        out=folder,
+        progress=False,
+        keep_parts=True,
+    )
     part = parts_of(folder, "seats")[0]
     part.write_bytes(encode_part(read_part(part).drop_columns(["score"])))
     with pytest.raises(ResultsError, match="not a seats part: no column score"):
@@ -354,8 +366,9 @@ def test_rows_are_sorted_as_pandas_stable_sort_sorts_them_ties_in_read_order():
 
 def test_rows_of_a_batch_whose_games_part_is_missing_are_left_out(tmp_path):
     folder = tmp_path / "r"
-    study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
-                        batch_size=2)  # fmt: skip
+    study = mixed_study(
+        lineups=[["planner", "random"]], players=[2], games_per_cell=6, batch_size=2
+    )
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
     whole = load_results(folder)
     lost = parts_of(folder, "games")[1]
@@ -531,8 +544,9 @@ def test_chunks_hold_whole_games_and_every_row_once(request, folder, monkeypatch
 
 def test_a_lazy_load_leaves_out_what_an_eager_one_does(tmp_path):
     folder = tmp_path / "r"
-    study = mixed_study(lineups=[["planner", "random"]], players=[2], games_per_cell=6,
-                        batch_size=2)  # fmt: skip
+    study = mixed_study(
+        lineups=[["planner", "random"]], players=[2], games_per_cell=6, batch_size=2
+    )
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
     parts_of(folder, "games")[1].unlink()
     eager, lazy = load_results(folder), load_results(folder, destinations=False)
@@ -698,8 +712,7 @@ def test_a_resume_keeps_to_whether_the_run_wrote_game_records(tmp_path, made_wit
     """Otherwise a stopped run's folder held records of some batches only, without a word."""
     folder = tmp_path / "r"
     study = mixed_study(lineups=[["planner", "random"]], players=[2])
-    run(study, workers=1, out=folder, progress=False, records=made_with_records,
-        keep_parts=True)  # fmt: skip
+    run(study, workers=1, out=folder, progress=False, records=made_with_records, keep_parts=True)
     with pytest.raises(ResultsError, match=f"made {'with' if made_with_records else 'without'}"):
         run(study, workers=1, out=folder, progress=False, records=not made_with_records,
             keep_parts=True, resume=True)  # fmt: skip

@@ -338,8 +338,10 @@ def test_a_worker_sends_back_a_small_summary_and_no_rows(tmp_path):
     summary = land_batch(batch.__class__(**{**batch.__dict__, "folder": str(tmp_path)}))
     assert summary.files is None and summary.games == 40
     assert len(pickle.dumps(summary)) < 1000
-    rows = {t: sum(read_part(p).num_rows for p in part_files(tmp_path / t).values())
-            for t in ("games", "seats")}  # fmt: skip
+    rows = {
+        t: sum(read_part(p).num_rows for p in part_files(tmp_path / t).values())
+        for t in ("games", "seats")
+    }
     assert rows == {"games": 40, "seats": 80}
 
 

@@ -132,8 +132,9 @@ def test_unknown_study_name_lists_builtins():
 
 
 def test_quick_overrides_are_validated():
-    study = quick_study(load_study("strategy-ladder"), games=2, players=[2],
-                        strategies=["planner", "random"])  # fmt: skip
+    study = quick_study(
+        load_study("strategy-ladder"), games=2, players=[2], strategies=["planner", "random"]
+    )
     assert [c.lineup for c in study.cells()] == [("planner", "random")]
     with pytest.raises(StudyError, match="command line: players"):
         quick_study(study, players=[7])
@@ -239,8 +240,12 @@ def test_adhoc_names_say_what_was_played():
 
 
 def test_rounding_up_for_seat_orders_is_said():
-    study = quick_study(load_study("strategy-ladder"), games=10, players=[2, 3, 4],
-                        strategies=["planner", "random", "thief", "hoarder"])  # fmt: skip
+    study = quick_study(
+        load_study("strategy-ladder"),
+        games=10,
+        players=[2, 3, 4],
+        strategies=["planner", "random", "thief", "hoarder"],
+    )
     note = study.rounding_note()
     assert note == (
         "10 games per cell rounded up to 12 (3 players) or 24 (4 players) "
@@ -250,8 +255,9 @@ def test_rounding_up_for_seat_orders_is_said():
 
 
 def test_batches_are_planned_lazily_so_memory_stays_flat():
-    study = quick_study(load_study("strategy-ladder"), games=10**8, players=[2],
-                        strategies=["planner", "random"])  # fmt: skip
+    study = quick_study(
+        load_study("strategy-ladder"), games=10**8, players=[2], strategies=["planner", "random"]
+    )
     tracemalloc.start()
     try:
         began = time.perf_counter()
@@ -289,8 +295,9 @@ values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
     max_leaves=12,
 )
-documents = st.dictionaries(st.one_of(st.sampled_from(sorted(STUDY_KEYS)), keys), values,
-                            max_size=8)  # fmt: skip
+documents = st.dictionaries(
+    st.one_of(st.sampled_from(sorted(STUDY_KEYS)), keys), values, max_size=8
+)
 
 
 def check_document(document):
@@ -355,8 +362,14 @@ VALID = {
     "variants": {"base": {}, "v": {"rounds": {"4": 1}}},
     "clock": {"place": 3.0},
 }
-PLACES = [(), ("clock",), ("variants", "v"), ("variants", "v", "rounds"),
-          ("strategies", "cautious"), ("strategies", "cautious", "knobs")]  # fmt: skip
+PLACES = [
+    (),
+    ("clock",),
+    ("variants", "v"),
+    ("variants", "v", "rounds"),
+    ("strategies", "cautious"),
+    ("strategies", "cautious", "knobs"),
+]
 
 
 @settings(max_examples=300, deadline=None)

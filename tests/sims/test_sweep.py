@@ -78,11 +78,14 @@ def test_every_value_replays_the_printed_games_deals_and_seat_orders(tmp_path):
 
     s = from_dict(
         {
-            "name": "s", "players": [2], "lineups": [["planner", "thief"]], "games_per_cell": 6,
+            "name": "s",
+            "players": [2],
+            "lineups": [["planner", "thief"]],
+            "games_per_cell": 6,
             "sweeps": {"mb": {"parameter": "destinations.24.points", "values": [8, 12, 16]}},
         },
         "s.toml",
-    )  # fmt: skip
+    )
     run(s, workers=1, out=tmp_path / "r", progress=False)
     games = load_results(tmp_path / "r").games
     orders = {

@@ -107,12 +107,14 @@ def test_the_seat_objective_s_default_levers_are_the_seat_levers():
     tuner = Tuner(study, "seat", out="unused", **QUIET)
     start = Design(tuner.base_table)
     assert tuner.space.candidates(start, list(tuner.allowed)) == [
-        ("seat_extra_cards.1", 1), ("seat_extra_cards.1", 2),
+        ("seat_extra_cards.1", 1),
+        ("seat_extra_cards.1", 2),
         ("seat_extra_locomotives.1", 1),
-        ("seat_extra_cards.2", 1), ("seat_extra_cards.2", 2),
+        ("seat_extra_cards.2", 1),
+        ("seat_extra_cards.2", 2),
         ("seat_extra_locomotives.2", 1),
         ("first_turn", "one_card"),
-    ]  # fmt: skip
+    ]
     table = start.with_edit("seat_extra_cards.1", 2).with_edit("first_turn", "one_card")
     assert table.variant_table() == {"seat_extra_cards": {"1": 2}, "first_turn": "one_card"}
 

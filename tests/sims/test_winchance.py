@@ -18,6 +18,7 @@ from sims.match import GameSpec, play_game
 from sims.strategy import spec
 from sims.winchance import (
     Chance,
+    Oracle,
     _unseen_destination_count,
     _world,
     check_record,
@@ -28,8 +29,13 @@ from sims.winchance import (
     positions,
     swings,
     unfinished_record,
-    win_chances,
 )
+
+
+def win_chances(record: dict, playouts: int, engine: str = "auto") -> list[Chance]:
+    """The chances at every position of ``record``, as the oracle gives them one by one."""
+    oracle = Oracle(record, playouts, engine=engine)
+    return [oracle.at(position) for position in positions(record)]
 
 
 def played(names: list[str], seed: int) -> dict:
