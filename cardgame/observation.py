@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
-from .cards import Destination
+from .cards import BigCity, Destination
 from .layout import SEAT_VIEW_FIELDS
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
     destinations_by_id: tuple[Destination | None, ...] = _field("destinations_by_id")  # type: ignore[assignment]
     # how many train cards of each kind the game has (R1: public; the catalogue's deck)
     train_cards: tuple[int, ...] = _field("train_cards")  # type: ignore[assignment]
+    # the game's big cities with their bonuses (R21: public; the catalogue's, edits included)
+    big_city_bonuses: tuple[BigCity, ...] = _field("big_city_bonuses")  # type: ignore[assignment]
 
     @property
     def held(self) -> tuple[Destination, ...]:

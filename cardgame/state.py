@@ -90,6 +90,7 @@ class GameState:
         "_rounds_total",
         "_shuffles",
         "_turn_record",
+        "_view_bonuses",
         "_view_deck",
         "_view_rules",
         "_view_table",
@@ -137,6 +138,7 @@ class GameState:
         self._view_deck = game.catalogue.deck  # the train deck's counts (R1): public
         self._view_rules = game.rules  # truly immutable (cardgame.value): safe to share
         self._big = game.big_city_set
+        self._view_bonuses = game.catalogue.big_cities  # each city's bonus (R21): public
         self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players
         self.deck: list[int] = []
@@ -324,6 +326,7 @@ class GameState:
                 self._big,
                 self._view_table,
                 self._view_deck,
+                self._view_bonuses,
             ),
         )
 

@@ -40,11 +40,14 @@ from typing import Any
 from cardgame import actions as A
 from cardgame.cards import BigCity, Destination
 from cardgame.catalogue import Catalogue
+from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
 from cardgame.rules import Rules
 
 from .errors import UnknownStrategyError, brief_repr, describe_error
 from .strategy import Strategy, StrategySpec, registered
+
+SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: the game's
 
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
 START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
@@ -277,7 +280,8 @@ class GuestStrategy(Strategy):
         return answer
 
     def decide(self, view: SeatView) -> A.Action:
-        answer = self._ask({"op": "decide", "view": list(view[:23])})
+        # the fields that change: the rest (rules, cards) the child was given with the game
+        answer = self._ask({"op": "decide", "view": list(view[:SV_RULES])})
         action = answer.get("action")
         if type(action) is not dict:
             raise GuestError(f"an answer without an action: {_brief(answer)}")
@@ -425,7 +429,7 @@ def _play(cls: type[Strategy], start: dict[str, Any], channel: _Channel, make_kn
         big = tuple(BigCity(*d) for d in start["big_cities"])
         deck = tuple(start["deck"])
         table = Catalogue(destinations, big, deck).view_table
-        tail = (rules, frozenset(start["big_city_set"]), table, deck)
+        tail = (rules, frozenset(start["big_city_set"]), table, deck, big)
         strategy = cls(rng, knobs)
     except BaseException as exc:
         channel.write({"error": describe_error(exc)})

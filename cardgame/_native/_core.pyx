@@ -1358,6 +1358,7 @@ cdef class NativeState:
         f[SV_BIG_CITIES] = game.big_city_set
         f[SV_DESTINATIONS_BY_ID] = game.catalogue.view_table
         f[SV_TRAIN_CARDS] = game.catalogue.deck
+        f[SV_BIG_CITY_BONUSES] = game.catalogue.big_cities
         return _new_view(_SeatView, f)
 
     # ------------------------------------------------------------------ fields
