@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimsError, StudyError, TuneError
+from ..files import write_atomic
 from ..runner import worker_count
 from ..stopping import catch_stop_signals
 from ..study import BASE, Study, from_dict, load_study
@@ -995,9 +996,7 @@ def _fmt(row: pd.Series) -> str:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8")
-    temp.replace(path)
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True, default=str))
 
 
 # signals ----------------------------------------------------------------------------------
