@@ -29,8 +29,6 @@ from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
 
 MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"
-
-
 RUN_MARK_PREFIX = ".dask-run-"  # the mark a Dask run places in its folder (sims/cluster.py)
 
 

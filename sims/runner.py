@@ -44,6 +44,7 @@ from tqdm import tqdm
 from .batch import BatchSummary, plan_batches
 from .compaction import Compaction, compact, tidy_compaction
 from .errors import ResultsError, StudyError
+from .files import temp_path
 from .folder import (
     MANIFEST,
     check_output_folder,
@@ -240,7 +241,7 @@ def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> 
                 "run into another --out"
             )
         return lambda: None
-    if folder.is_dir() and [p.name for p in folder.iterdir()] == [f".{MANIFEST}.tmp"]:
+    if folder.is_dir() and list(folder.iterdir()) == [temp_path(folder / MANIFEST)]:
         remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
     if not is_empty_folder(folder):
         raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")
