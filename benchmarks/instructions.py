@@ -48,7 +48,10 @@ import sys
 from dataclasses import replace
 sys.path.insert(0, sys.argv[1])
 from sims.batch import plan_batches, run_batch
-from sims.results import batch_tables, encode_parts
+try:
+    from sims.parts import batch_tables, encode_parts
+except ImportError:  # a checkout measured against may keep them in sims.results
+    from sims.results import batch_tables, encode_parts
 from sims.study import from_dict
 games = int(sys.argv[2])  # games 0 to games - 1: the same games in both runs
 study = from_dict({"name": "b", "seed": 1, "players": [2], "lineups": [["planner", "planner"]],
@@ -65,7 +68,12 @@ import sys, tempfile
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from sims.batch import plan_batches, run_batch
-from sims.results import batch_tables, compact, encode_parts, land_files, write_manifest
+try:
+    from sims.compaction import compact
+    from sims.folder import write_manifest
+    from sims.parts import batch_tables, encode_parts, land_files
+except ImportError:  # a checkout measured against may keep them in sims.results
+    from sims.results import batch_tables, compact, encode_parts, land_files, write_manifest
 from sims.study import load_study, quick_study
 study = quick_study(load_study("strategy-ladder"), games=int(sys.argv[2]), out="unused")
 with tempfile.TemporaryDirectory() as folder:

@@ -34,7 +34,10 @@ PLAY = """
 import json, sys, time
 from pathlib import Path
 from sims.runner import run
-from sims.results import compact
+try:
+    from sims.compaction import compact
+except ImportError:  # a checkout measured against may keep it in sims.results
+    from sims.results import compact
 from sims.study import load_study, quick_study
 per_cell, out, workers, backend = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 parts = sys.argv[5] == "parts"  # keep the parts, then compact: each step timed on its own

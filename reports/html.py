@@ -8,7 +8,6 @@ This is the only module of the reports package that writes a file.
 from __future__ import annotations
 
 import html
-import os
 import re
 import urllib.parse
 from pathlib import Path
@@ -17,6 +16,7 @@ import pandas as pd
 from plotly.offline import get_plotlyjs
 
 from sims.errors import ResultsError
+from sims.files import write_atomic
 
 from . import answers
 from .analysis import Analysis
@@ -266,11 +266,8 @@ def _visible_text(page: str) -> str:
 
 def write(text: str, path: Path) -> None:
     """Write atomically: a failed report never leaves a half-written file behind."""
-    temp = path.with_name(f".{path.name}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(text, encoding="utf-8")
-        os.replace(temp, path)
+        write_atomic(path, text)
     except OSError as exc:
-        temp.unlink(missing_ok=True)
         raise ResultsError(f"{path}: cannot write the report: {exc.strerror or exc}") from None

@@ -14,13 +14,14 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import os
 import shlex
 import sys
 import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from sims.files import write_atomic
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -173,10 +174,7 @@ STATUS_COLOURS = {
 
 def write_page(folder: Path, path: Path) -> None:
     """tune.html from a finished tune's folder (atomically)."""
-    text = page(folder)
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, path)
+    write_atomic(path, page(folder))
 
 
 def _load(folder: Path) -> dict[str, Any]:

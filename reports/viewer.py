@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from cardgame.record import read_entries
 from cardgame.record_schema import rules_dict
 from cardgame.rules import Rules
 from sims.errors import SimsError
+from sims.files import write_atomic
 from sims.human import public_line, seen_line
 from sims.winchance import (
     DEFAULT_PLAYOUTS,
@@ -387,11 +387,8 @@ def _check_out(out: Path) -> None:
 
 def _write(text: str, path: Path) -> None:
     """Write atomically: a failed write never leaves half a page."""
-    temp = path.with_name(f".{path.name}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(text, encoding="utf-8")
-        os.replace(temp, path)
+        write_atomic(path, text)
     except OSError as exc:
-        temp.unlink(missing_ok=True)
         raise ViewError(f"{path}: cannot write the page: {exc.strerror or exc}") from None

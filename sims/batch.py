@@ -24,8 +24,8 @@ from .match import (
     play_game,
     table_game,
 )
+from .parts import batch_tables, encode_parts, land_files
 from .plan import Cell, Isolation, Plan
-from .results import batch_tables, encode_parts, land_files
 from .rows import NATIVE_TABLES, TableRows
 from .seeding import deal_key, deal_number, first_draw, game_seed, stream_seed
 

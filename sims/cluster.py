@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 from .batch import Batch, BatchSummary, land, run_batch
 from .errors import ResultsError, ResultsWriteError, RunStopped, StudyError
+from .folder import MANIFEST, RUN_MARK_PREFIX
 from .pool import clean_context, run_alone
-from .results import MANIFEST, RUN_MARK_PREFIX
 from .stopping import POLL_SECONDS, StopFlag
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from .results import schema  # the one place the tables' columns are stated
 from .rows import NATIVE_TABLES
+from .schema import schema  # the one place the tables' columns are stated
 
 PXI = Path(__file__).resolve().parent / "_native" / "_columns.pxi"
 

@@ -638,7 +638,7 @@ def _destination_rows(
     catalogue = state.game.catalogue
     base = _base(spec)
     rows = []
-    # in the table's key order (results.SORT_KEYS), as the native core writes them
+    # in the table's key order (sims.schema.SORT_KEYS), as the native core writes them
     for offer in sorted(offers, key=_offer_key):
         dest = catalogue.destination(offer["destination_id"])
         seat = offer["seat"]

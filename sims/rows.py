@@ -19,7 +19,8 @@ import numpy as np
 import pyarrow as pa
 
 from .errors import ResultsError
-from .results import arrow_rows, schema
+from .parts import arrow_rows
+from .schema import schema
 
 NATIVE_TABLES = ("games", "seats", "destinations")  # the tables the native core writes
 

@@ -11,9 +11,9 @@ instead; so does a worker of a remote Dask scheduler that does not see the resul
 Determinism: a game's seed and seating depend only on (root seed, cell, game index) — or,
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
 the backend or the number of workers. While it plays, a run merges each table's parts into
-one file (``results.Compaction``: a cell as soon as all its batches have landed, by threads
+one file (``compaction.Compaction``: a cell as soon as all its batches have landed, by threads
 of the parent, which otherwise waits on its workers) and lands the files when the last batch
-has: the same bytes as ``results.compact`` gives, whatever the backend, the number of
+has: the same bytes as ``compaction.compact`` gives, whatever the backend, the number of
 workers, or the stops and resumes on the way.
 
 Faults of the run are not games (a worker that dies, a pool that breaks, a Dask worker lost,
@@ -42,25 +42,24 @@ from typing import Any
 from tqdm import tqdm
 
 from .batch import BatchSummary, plan_batches
+from .compaction import Compaction, compact, tidy_compaction
 from .errors import ResultsError, StudyError
-from .plan import DEFAULT_STUDY
-from .pool import run_local
-from .results import (
+from .files import temp_path
+from .folder import (
     MANIFEST,
-    SCHEMA_VERSION,
-    Compaction,
     check_output_folder,
-    compact,
     done_batches,
     fingerprint,
     fingerprint_change,
     is_empty_folder,
-    land_files,
     read_manifest,
     remove_temp_files,
-    tidy_compaction,
     write_manifest,
 )
+from .parts import land_files
+from .plan import DEFAULT_STUDY
+from .pool import run_local
+from .schema import SCHEMA_VERSION
 from .stopping import StopFlag, catch_stop_signals
 from .study import Study, load_study
 
@@ -242,7 +241,7 @@ def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> 
                 "run into another --out"
             )
         return lambda: None
-    if folder.is_dir() and [p.name for p in folder.iterdir()] == [f".{MANIFEST}.tmp"]:
+    if folder.is_dir() and list(folder.iterdir()) == [temp_path(folder / MANIFEST)]:
         remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
     if not is_empty_folder(folder):
         raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")

@@ -396,7 +396,7 @@ cdef int write_rows(
 
 cdef int key_order(const int* offers, Py_ssize_t* order, Py_ssize_t n) except -1:
     """The offers in the destinations table's key order within a game (seat, turn offered,
-    destination id: ``sims.results.SORT_KEYS``), so the compaction finds a batch's rows
+    destination id: ``sims.schema.SORT_KEYS``), so the compaction finds a batch's rows
     sorted and copies nothing; insertion sort, the offers being few and nearly sorted."""
     cdef int64_t* keys = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     cdef Py_ssize_t i, j, moving

@@ -68,7 +68,8 @@ from .sample import Sample
 from .settings import DEFAULT_BUDGET, DEFAULT_HOLDOUT, DEFAULT_MAX_EDITS
 from .space import Design, parse_edits
 from .study_file import to_toml
-from .tuner import Tuner, TuneResult, shown_item
+from .tuner import Tuner, TuneResult
+from .verdict import shown_item
 
 __all__ = [
     "BASE",

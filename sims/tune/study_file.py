@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files import write_atomic
 from ..study import BASE, from_dict
 from ..sweep import show_value
 from .space import Design
@@ -110,6 +111,4 @@ def write_study_file(path: Path, tuner: Tuner, design: Design) -> None:
     text = to_toml(document, comment)
     # what we write must be a study the simulator accepts
     from_dict(tomllib.loads(text), str(path))
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    temp.replace(path)
+    write_atomic(path, text)

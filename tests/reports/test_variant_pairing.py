@@ -151,7 +151,7 @@ def test_findings_name_the_paired_method_and_what_the_study_could_detect(paired_
     from reports.analysis import analyse
     from reports.findings import variants as variant_lines
     from reports.markdown import blocks
-    from reports.sections import variants_summary
+    from reports.variant_sections import variants_summary
 
     analysis = analyse(paired_results)
     lines = variant_lines(analysis)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from sims.results import part_files
+from sims.parts import part_files
 from tests.sims.broken import GATE
 
 T = TypeVar("T")

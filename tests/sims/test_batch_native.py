@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import sims.batch as batch_module
 from sims.batch import Batch, BatchResult, plan_batches, run_batch
 from sims.match import native_loop
-from sims.results import batch_tables, encode_parts
+from sims.parts import batch_tables, encode_parts
 from sims.rows import NATIVE_TABLES
 from sims.study import from_dict
 from tests.sims.test_native_match import BAD, STUCK, knobbed_spec

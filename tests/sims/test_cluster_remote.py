@@ -20,7 +20,8 @@ import pytest
 import sims.cluster as cluster
 import sims.runner as runner
 from sims.batch import plan_batches
-from sims.results import load_results, write_manifest
+from sims.folder import write_manifest
+from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict, load_study
 from tests.sims.broken import GATE
@@ -99,7 +100,7 @@ def test_a_worker_that_does_not_see_the_mark_sends_the_bytes_back(tmp_path, seen
 
 
 def test_a_worker_that_cannot_write_there_sends_the_bytes_back(tmp_path, monkeypatch):
-    import sims.results as results
+    import sims.files as files
 
     folder = results_folder(tmp_path / "r")
     mark = cluster.RunMark()
@@ -108,7 +109,7 @@ def test_a_worker_that_cannot_write_there_sends_the_bytes_back(tmp_path, monkeyp
     def refused(path, data):  # a mount this worker may not write (NFS root squash)
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(results, "_write_file", refused)
+    monkeypatch.setattr(files, "_write_file", refused)
     batches = [replace(b, folder=str(folder)) for b in plan_batches(cheap_study(4).plan)]
     got, _seconds = cluster.land_bundle(batches, name)
     assert [r.id for r in got] == [b.id for b in batches]

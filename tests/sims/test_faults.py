@@ -10,10 +10,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import sims.results as results
+import sims.files as files
 from cardgame.cli import main
+from sims.compaction import COMPACT
 from sims.errors import ResultsError
+from sims.parts import part_files, read_part
 from sims.results import load_results
+from sims.schema import schema
 from tests.sims.faults import result_files
 
 STUDY = 'name = "disk"\nseed = 2\nplayers = [2]\npool = ["planner", "random"]\n'
@@ -32,7 +35,7 @@ def test_a_full_disk_is_one_line_with_the_resume_command_and_leaves_no_temporary
 ):
     study = tmp_path / "disk.toml"
     study.write_text(STUDY)
-    real = results._write_file
+    real = files._write_file
 
     def fills_up(path, data):  # half the games part of one batch, then no space left
         if path.parent.parent.name == "games" and part in path.name:
@@ -40,7 +43,7 @@ def test_a_full_disk_is_one_line_with_the_resume_command_and_leaves_no_temporary
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data)
 
-    monkeypatch.setattr(results, "_write_file", fills_up)
+    monkeypatch.setattr(files, "_write_file", fills_up)
     out = tmp_path / "out"
     assert simulate(study, out) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
@@ -75,8 +78,8 @@ def test_a_full_disk_while_compacting_is_one_line_and_keeps_every_part(
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "Traceback" not in err and "No space left on device" in err, err
     assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # no temporary file
-    assert not list(out.rglob(results.COMPACT))
-    assert len(results.part_files(out / "games")) == 8  # every batch's part
+    assert not list(out.rglob(COMPACT))
+    assert len(part_files(out / "games")) == 8  # every batch's part
     monkeypatch.undo()  # space freed
     assert simulate(study, out, "--resume") == 0
     assert simulate(study, tmp_path / "whole") == 0
@@ -88,8 +91,8 @@ def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_
     study.write_text(STUDY)
     assert simulate(study, tmp_path / "old", "--keep-parts") == 0  # as older versions left it
     games = tmp_path / "old" / "games"
-    batch, part = list(results.part_files(games).items())[-1]
-    rows = results.read_part(part).to_pylist()
+    batch, part = list(part_files(games).items())[-1]
+    rows = read_part(part).to_pylist()
     part.unlink()  # older versions wrote Parquet parts beside the compact files
     part = games / f"part-{batch}.parquet"
     for row in rows:  # as older versions wrote the batches in flight when the scheduler went
@@ -102,7 +105,7 @@ def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_
                 "scheduler-connection-lost. Client lost the connection to the scheduler."
             ),
         )
-    pq.write_table(pa.Table.from_pylist(rows, schema=results.schema("games")), part)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema("games")), part)
     with pytest.raises(ResultsError, match="2 game\\(s\\) recorded as failed for a fault of"):
         load_results(tmp_path / "old")
     capsys.readouterr()

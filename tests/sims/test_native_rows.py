@@ -229,7 +229,7 @@ def test_add_finished_refuses_offers_that_are_not_whole_or_not_this_games():
 
 def test_the_columns_c_writes_are_the_schema_columns():
     from sims._native import _rows
-    from sims.results import schema
+    from sims.schema import schema
 
     assert list(_rows.COLUMNS) == list(NATIVE_TABLES)
     for table in NATIVE_TABLES:
@@ -284,7 +284,7 @@ def batch_of_both_paths(players: int, games: int) -> tuple[dict[str, TableRows],
 def test_native_columns_and_dict_rows_in_one_batch_give_the_python_engines_bytes(players):
     """Pieces of either kind in one batch: the table, and its Parquet file, are those of
     every game's dict rows (each text column's dictionary in order of first appearance)."""
-    from sims.results import arrow_rows, encode_parts
+    from sims.parts import arrow_rows, encode_parts
 
     tables, python_rows = batch_of_both_paths(players, 14)
     assert all(len(tables[name].pieces) > 2 for name in NATIVE_TABLES)
@@ -300,14 +300,15 @@ def test_native_columns_and_dict_rows_in_one_batch_give_the_python_engines_bytes
 def test_a_batchs_destination_rows_come_in_the_tables_key_order_on_both_engines(players):
     """Each game's destination rows in key order (seat, turn offered, ticket) on either
     engine: a compaction finds a batch's rows sorted and copies nothing."""
-    from sims.results import SORT_KEYS, _key_order, arrow_rows
+    from sims.parts import arrow_rows
+    from sims.schema import SORT_KEYS, key_order
 
     tables, python_rows = batch_of_both_paths(players, 14)
     native = tables["destinations"].arrow("b")
     python = arrow_rows("destinations", "b", python_rows["destinations"])
     for rows in (native, python):
         keys = [rows[k].to_numpy() for k in SORT_KEYS if k != "cell"]
-        assert rows.num_rows > 14 * players * 3 and _key_order(keys) is None
+        assert rows.num_rows > 14 * players * 3 and key_order(keys) is None
 
 
 def test_a_blocks_column_slots_are_its_row_slots_transposed():
@@ -367,7 +368,7 @@ def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
     row alone, and the table is still the one Arrow builds from the dict rows."""
     import sims.match as match_module
     from sims.batch import run_batch
-    from sims.results import arrow_rows
+    from sims.parts import arrow_rows
     from sims.runner import plan_batches
     from sims.study import from_dict
 

@@ -6,8 +6,9 @@ import json
 import pytest
 
 from sims.errors import ResultsError
+from sims.folder import MANIFEST
 from sims.plan import Isolation, Plan
-from sims.results import MANIFEST, load_results
+from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict
 

@@ -261,18 +261,19 @@ def test_system_exit_in_a_strategy_does_not_end_the_run(tmp_path):
 
 
 def test_a_worker_that_dies_mid_write_costs_no_game(tmp_path, monkeypatch):
-    import sims.results as results
+    import sims.parts as parts
+    from sims.files import temp_path
 
-    parent, real = os.getpid(), results._write_atomic
+    parent, real = os.getpid(), parts._land_file
 
     def dies_mid_write(target, data):  # in a worker, half way through one batch's games part
         games = target.parent.parent.name == "games"  # TABLE/_parts/part-BATCH.arrows.lz4
         if os.getpid() != parent and games and "g0000012" in target.name:
-            results.temp_path(target).write_bytes(data[: len(data) // 2])
+            temp_path(target, per_process=True).write_bytes(data[: len(data) // 2])
             os._exit(1)
         real(target, data)
 
-    monkeypatch.setattr(results, "_write_atomic", dies_mid_write)
+    monkeypatch.setattr(parts, "_land_file", dies_mid_write)
     study = small(["planner", "random"], games=16)  # the first 4 batches land via the parent
     summary = run(study, workers=2, out=tmp_path / "r", progress=False)
     assert not summary.interrupted and summary.games_played == study.total_games

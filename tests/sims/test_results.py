@@ -15,26 +15,14 @@ import pytest
 
 import sims.batch as batch_module
 from cardgame.cli import main
+from sims.compaction import COMPACT, compact, tidy_compaction
 from sims.errors import ResultsError
-from sims.results import (
-    COMPACT,
-    MANIFEST,
-    TABLES,
-    batch_of,
-    compact,
-    done_batches,
-    encode_part,
-    load_results,
-    part_files,
-    read_part,
-    schema,
-    table_chunks,
-    tidy_compaction,
-    wide_schema,
-    write_batch,
-)
+from sims.folder import MANIFEST, done_batches
+from sims.parts import batch_of, encode_part, part_files, read_part, write_batch
+from sims.results import load_results, table_chunks
 from sims.rows import TableRows
 from sims.runner import run
+from sims.schema import TABLES, schema, wide_schema
 from sims.study import from_dict
 
 BAD_INIT = "tests.sims.broken:BadInit"
@@ -569,11 +557,11 @@ def sharded_study():
 
 @pytest.fixture
 def sharded(tmp_path, monkeypatch):
-    import sims.results as results_module
+    import sims.compaction as compaction
 
     """The sharded study as parts, and compacted while it played, four batches a file (two
     cells of three batches)."""
-    monkeypatch.setattr(results_module, "SHARD_BATCHES", 4)
+    monkeypatch.setattr(compaction, "SHARD_BATCHES", 4)
     parts, played = tmp_path / "parts", tmp_path / "played"
     run(sharded_study(), workers=2, out=parts, progress=False, keep_parts=True)
     run(sharded_study(), workers=1, out=played, progress=False)
@@ -585,7 +573,7 @@ def compact_names(where):
 
 
 def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sharded):
-    import sims.results as results_module
+    import sims.compaction as compaction
 
     """Files of whole cells (each at least SHARD_BATCHES batches but the last), written side
     by side; compact() after the run and the compaction during play give the same bytes, and
@@ -598,7 +586,7 @@ def test_a_big_run_is_compacted_into_several_files_the_same_bytes_either_way(sha
     cells: dict[str, list[str]] = {}
     for batch in batch_module.plan_batches(sharded_study().plan):
         cells.setdefault(batch.cell.key, []).append(batch.id)
-    shards = results_module.shards_of([cells[key] for key in sorted(cells)])
+    shards = compaction.shards_of([cells[key] for key in sorted(cells)])
     assert len(shards) > 1 and max(len(cells) for cells in shards) > 1
     expected = [f"compact-{k:05d}.parquet" for k in range(len(shards) - 1)] + [COMPACT]
     for table in TABLES:
@@ -655,7 +643,7 @@ def test_a_missing_file_of_a_games_compaction_is_one_line(sharded):
 def test_a_compact_file_is_opened_with_its_first_rows_and_written_even_without_any(tmp_path):
     """A big run's later files are not open (nor their threads alive) before their cells
     are in; a file that gets no rows is still whole, with its schema and footer."""
-    from sims.results import _CompactWriter
+    from sims.compaction import _CompactWriter
 
     writer = _CompactWriter(tmp_path / "seats", "seats", ["c0000-g0000000"], 0, 2)
     assert not writer.temp.exists()

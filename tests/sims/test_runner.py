@@ -13,8 +13,10 @@ import pytest
 from cardgame import Rules
 from sims.clock import ThinkTimes
 from sims.errors import ResultsError
+from sims.folder import done_batches
 from sims.match import GameSpec, play_game
-from sims.results import done_batches, load_results, part_files, read_part
+from sims.parts import part_files, read_part
+from sims.results import load_results
 from sims.runner import run
 from sims.seeding import game_seed
 from sims.strategy import spec
@@ -233,23 +235,24 @@ def test_ctrl_c_stops_cleanly_and_names_the_resume_command(procs):
 # workers write their own parts ------------------------------------------------------------
 KILL_MID_WRITE = """
 import json, os, signal, sys
-import sims.results as results
+import sims.parts as parts
+from sims.files import temp_path
 from sims.runner import run
 from sims.study import from_dict
 
 parent = os.getpid()
-real = results._write_atomic
+real = parts._land_file
 
 def dies_mid_write(target, data):
     # a worker writing the games part of one batch: half a file, then parent and worker die
     games = target.parent.parent.name == "games"
     if os.getpid() != parent and games and target.name == "part-c0002-g0000000.arrows.lz4":
-        results.temp_path(target).write_bytes(data[: len(data) // 2])
+        temp_path(target, per_process=True).write_bytes(data[: len(data) // 2])
         os.kill(parent, signal.SIGKILL)
         os._exit(1)
     real(target, data)
 
-results._write_atomic = dies_mid_write
+parts._land_file = dies_mid_write
 run(from_dict(json.loads(sys.argv[1]), "test"), workers=1, out=sys.argv[2], progress=False,
     records=True)
 """

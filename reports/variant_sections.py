@@ -1,0 +1,169 @@
+"""The report's sections on what a change of the rules does: the rule variants against the
+printed game, and the sweeps of a printed number (the model: reports/document.py; the other
+sections: reports/sections.py)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pandas as pd
+
+from . import figures, sweeps
+from .analysis import Analysis
+from .document import Block, Chart, Heading, Section, Table
+
+
+def variants_section(analysis: Analysis) -> Section:
+    """Each variant against the printed game: paired verdicts per metric, each variant's own
+    statistics (first seat's edge, strengths, length), whether it fixes the first seat's edge
+    and whether it moves the strategies."""
+    t = analysis.tables
+    effects = t["variants"]
+    charts = [
+        Chart(
+            partial(figures.variant_effects, effects),
+            "What each variant changes against the printed game, one panel per variant and "
+            "metric, each on its own scale.",
+            "Variant minus base, seat metrics averaged per game first. Paired studies: "
+            "per-game differences averaged per deal (line-ups share deals), paired t 95% "
+            "interval over deals; unpaired studies: difference of means, Welch 95% interval "
+            "(the table's method column says which). Grey band: the practical margin; the "
+            "verdict (different, practically equal, not yet known) is Bonferroni over the variants "
+            "and player counts of a metric.",
+        )
+    ]
+    if "variant_seat_edge" in t and not t["variant_seat_edge"].empty:
+        charts.append(
+            Chart(
+                partial(figures.variant_seat_edge, t["variant_seat_edge"]),
+                "Seat 0's edge over its fair share in the printed game and in each variant.",
+                "Per rule set and player count: seat 0's win share minus 1/players, one value "
+                "per game, Student t 95% intervals (tables of equal players where the study "
+                "has them, else every table); grey band: the practical margin.",
+            )
+        )
+    if "variant_ratings" in t and t["variant_ratings"]["strength"].notna().any():
+        charts.append(
+            Chart(
+                partial(figures.variant_ratings, t["variant_ratings"]),
+                "Each strategy's strength under each rule set, one panel per player count.",
+                "Plackett-Luce strengths fitted separately per rule set and player count "
+                "(log-odds, 0 = mean of the non-random strategies), Wald 95% intervals; "
+                "whether a variant moves a strategy is tested pairwise by deal in "
+                "variant_strategies.",
+            )
+        )
+    tables = [Table("variants", effects)]
+    for name in ("variant_edge_changes", "variant_strategies", "variant_seat_edge",
+                 "variant_ratings", "variant_length"):  # fmt: skip
+        if name in t:
+            tables.append(Table(name, t[name]))
+    return Section(
+        key="variants",
+        title="What do the rule variants change?",
+        intro="Each variant against the base game with the same strategies, shown only at "
+        "the player counts where the variant changes the rules. In a paired study "
+        '(pairing = "deals") variant game i replays base game i: the same train and '
+        "destination shuffles at setup, the same line-up and the same seat order, so the "
+        "deal is the unit of every variant comparison.",
+        charts=charts,
+        tables=tables,
+        summary=variants_summary(effects, t),
+    )
+
+
+def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block]:
+    """Variant effects: every headline comparison with its verdict, the units it rests on
+    (deals in a paired study) and what would decide it; the first seat's edge and the
+    strategies each variant moves."""
+    methods = ", ".join(sorted(set(effects["method"])))
+    shown = effects[effects["metric"].isin(["turns", "mean_score", "first_seat_win_share"])]
+    shown = shown.assign(n=shown["n_deals"].where(shown["method"] == "paired t",
+                                                  shown["n_games"]),
+                         unit=(shown["method"] == "paired t").map({True: "deals",
+                                                                  False: "games"}))  # fmt: skip
+    blocks: list[Block] = [
+        Heading("Variant effects"),
+        f"Variant minus base ({methods}; Bonferroni over the variants and player counts of each "
+        "metric), only at the player counts where a variant changes the rules. `n` counts "
+        "the unit of the test (deals in a paired study); `detectable`: the smallest difference "
+        "found with 80% power at 0.05 / the family size; `needed`: units to decide at the "
+        "margin.",
+        Table("variants", shown,
+              ["variant", "players", "metric", "method", "n", "unit", "base", "value",
+               "difference", "family_low", "family_high", "verdict", "detectable", "needed"]),
+    ]  # fmt: skip
+    t = t or {}
+    changes = t.get("variant_edge_changes")
+    if changes is not None and len(changes):
+        blocks += [
+            Heading("Does a variant fix the first seat's edge?", 3),
+            Table("variant_edge_changes", changes,
+                  ["variant", "players", "change", "base_edge", "variant_edge", "difference",
+                   "family_low", "family_high", "tables"]),
+        ]  # fmt: skip
+    moved = t.get("variant_strategies")
+    if moved is not None and len(moved):
+        hits = moved[moved["verdict"] == "different"]
+        blocks += [
+            Heading("Does a variant change which strategy wins? (paired by deal, Bonferroni over "
+                    "the "
+                    "strategies of a variant and player count)", 3),
+            Table("variant_strategies", hits,
+                  ["variant", "players", "strategy", "base", "value", "difference", "family_low",
+                   "family_high", "p_adjusted"])
+            if len(hits)
+            else "No evidence that any variant changes a strategy's win share "
+            f"(smallest Bonferroni p = {moved['p_adjusted'].min():.2g}).",
+        ]  # fmt: skip
+    return blocks
+
+
+def sweeps_section(analysis: Analysis) -> Section:
+    """Each sweep: its sentence first, then its figure: each metric against the swept value
+    on the same deals."""
+    frames = analysis.sweep_tables
+    charts, intro = [], []
+    for sweep in analysis.sweeps:
+        text = sweeps.sentence(sweep, frames)
+        intro.append(text)
+        printed = ", ".join(str(v) for v in sweep.printed)
+        charts.append(
+            Chart(
+                partial(sweeps.sweep_figure, frames, sweep),
+                f"Sweep {sweep.name}: each metric's change from the printed value ({printed}, "
+                "dotted) at every swept value, one line per player count.",
+                "Each value is a variant replaying the printed game's deals (same seed, "
+                "line-up and seat order); per metric and player count, the value minus the "
+                "printed value averaged per deal, Student t over deals, intervals simultaneous "
+                "over the sweep's values and player counts (Bonferroni, the `family` column); "
+                "verdicts against each metric's practical margin.",
+                lead=text,
+            )
+        )
+    tables = [Table(f"sweep_{metric}", frame) for metric, frame in frames.items()]
+    summary: list[Block] = [Heading("Sweeps")]
+    for sweep, text in zip(analysis.sweeps, intro, strict=True):
+        rows = [
+            frame[(frame["sweep"] == sweep.name) & ~frame["printed"]].assign(metric=metric)
+            for metric, frame in frames.items()
+            if metric != "win_share"
+        ]
+        rows = [r for r in rows if len(r)]
+        summary += [Heading(f"Sweep {sweep.name}", 3), text]
+        if rows:
+            summary.append(
+                Table("sweeps", pd.concat(rows, ignore_index=True),
+                      ["metric", "value", "players", "deals", "difference", "ci_low", "ci_high",
+                       "verdict"])
+            )  # fmt: skip
+    return Section(
+        key="sweeps",
+        title="What do the swept values change?",
+        intro="A sweep plays one printed number at several values, each on the printed game's "
+        "deals, so every value is compared with the printed one deal by deal. These values "
+        "are shown here only, not among the rule variants.",
+        charts=charts,
+        tables=tables,
+        summary=summary,
+    )

@@ -1,0 +1,49 @@
+"""Files written whole or not at all, the one way every writer of sims/ and reports/ does it:
+the bytes go to a hidden temporary file beside the target, which is then renamed over it, so
+a reader, or a run killed mid-write, finds the old file, the new one or none, never half of
+one. Nothing is fsynced: this guards against a killed process, not a power cut."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+
+def temp_path(target: Path, per_process: bool = False) -> Path:
+    """Where ``target`` is written before its rename: hidden (readers of a table folder skip
+    dot files), in the same folder (the rename is atomic). ``per_process`` where processes
+    may write the same target at once, so that no two share one: ``.NAME.PID.tmp`` (a results
+    folder's parts and compact files, which a resume tidies by that name), else ``.NAME.tmp``.
+    """
+    tag = f".{os.getpid()}" if per_process else ""
+    return target.parent / f".{target.name}{tag}.tmp"
+
+
+def write_atomic(target: Path, data: bytes | str, per_process: bool = False) -> None:
+    """Write ``data`` (text as UTF-8) to ``target`` through its ``temp_path``. The folder
+    must exist; an OSError (a full disk) leaves no temporary file and is raised for the
+    caller to put in its own words."""
+    temp = temp_path(target, per_process)
+    try:
+        _write_file(temp, data)
+        os.replace(temp, target)
+    except OSError:
+        discard(temp)
+        raise
+
+
+def _write_file(path: Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` (one seam for tests that fill the disk)."""
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        with open(path, "wb") as out:
+            out.write(data)
+
+
+def discard(path: Path) -> None:
+    """Remove a file if it is there, quietly: a temporary file that failed to be written, or
+    one a killed writer left."""
+    with contextlib.suppress(OSError):
+        path.unlink()

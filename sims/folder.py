@@ -1,0 +1,226 @@
+"""The results folder as a whole: whether results can go there, its manifest (the study,
+the schema version and the fingerprint of what made them), and what a run left in it: the
+batches done, the temporary files of killed writers.
+
+Layout (docs/data.md): ``manifest.json``, written atomically when the first batch lands, then
+one folder per table (``games/``, ``seats/``, ``destinations/``, and ``quality/`` where the
+study asks for it) holding the batches' parts (sims/parts.py) until the compaction
+(sims/compaction.py) merges them, and ``records/`` with --records.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+from .compaction import compacted_batches
+from .errors import ResultsError, ResultsWriteError
+from .files import discard, temp_path, write_atomic
+from .parts import PARTS, part_files, tables_besides_games
+from .plan import Plan
+from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
+
+MANIFEST = "manifest.json"
+PACKAGE = "ttr-cardgame"
+RUN_MARK_PREFIX = ".dask-run-"  # the mark a Dask run places in its folder (sims/cluster.py)
+
+
+def check_output_folder(folder: Path) -> None:
+    """Fail before any game if results cannot go to ``folder`` (a file, unwritable, /proc).
+
+    Nothing is created: a folder that does not exist is probed with a temporary sibling,
+    and the names it would make are held to what the file system takes.
+    """
+    if "\0" in str(folder):
+        raise ResultsError(f"{str(folder)!a}: a folder's name cannot hold a NUL character")
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise ResultsError(f"{folder}: is a file, not a results folder")
+        parent, missing = folder, []
+        while not parent.exists():
+            missing.append(parent.name)
+            parent = parent.parent
+        if not parent.is_dir():
+            raise ResultsError(f"{folder}: {parent} is a file, not a folder")
+        probe = tempfile.mkdtemp(prefix=".probe-", dir=parent)
+        os.rmdir(probe)
+        longest = max(missing, key=lambda name: len(os.fsencode(name)), default="")
+        limit = _name_limit(parent)
+        if len(os.fsencode(longest)) > limit:
+            raise ResultsError(
+                f"{folder}: a name in it is {len(os.fsencode(longest))} bytes long; "
+                f"{parent} takes names of at most {limit}"
+            )
+    except OSError as exc:
+        raise ResultsError(
+            f"{folder}: cannot write results there ({exc.strerror or exc})"
+        ) from None
+
+
+def _name_limit(folder: Path) -> int:
+    """The longest file name ``folder``'s file system takes, in bytes (255 where unsaid)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def is_empty_folder(folder: Path) -> bool:
+    try:
+        return not folder.exists() or not any(folder.iterdir())
+    except OSError as exc:
+        raise ResultsError(f"{folder}: cannot read ({exc.strerror or exc})") from None
+
+
+def write_manifest(
+    folder: Path, study: dict[str, Any], fingerprint: dict[str, str], plan: dict[str, Any]
+) -> None:
+    """Write the manifest atomically (temp file, then rename): a manifest is whole or absent.
+    It keeps the study as given (what a resume must match) and the plan it resolved to
+    (what the reports read)."""
+    manifest = {
+        "schema_version": SCHEMA_VERSION,
+        "study": study,
+        "plan": plan,
+        "fingerprint": fingerprint,
+    }
+    target = folder / MANIFEST
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    except OSError as exc:
+        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def manifest_plan(manifest: dict[str, Any], path: Path) -> Plan:
+    """The plan a manifest holds; one written before plans (schema 1 to 4) has it resolved
+    from its study, as its run resolved it, loading no strategy."""
+    if "plan" in manifest:
+        return Plan.from_dict(manifest["plan"], f"{path}: plan")
+    from .study import legacy_plan  # the study parser: only for such old folders
+
+    return legacy_plan(manifest["study"], str(path))
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    path = folder / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
+        version = manifest.get("schema_version") if isinstance(manifest, dict) else None
+        readable = " and ".join(map(str, READABLE_VERSIONS))
+        raise ResultsError(
+            f"{path}: results schema version {version!r}; this version reads {readable}"
+        )
+    if not isinstance(manifest.get("study"), dict):
+        raise ResultsError(f"{path}: the manifest names no study")
+    return manifest
+
+
+FINGERPRINT_PARTS = {
+    "card_data": "the card data (cardgame/data)",
+    "rules": "the rules (defaults or the study's variants)",
+    "package": "the package version",
+    "source": "the source code of cardgame/ or sims/",
+}
+
+
+def fingerprint(variants: dict[str, Any]) -> dict[str, str]:
+    """What, besides the study, fixes the results: resume refuses a folder made otherwise."""
+    from cardgame import Rules
+
+    rules = {"defaults": Rules().to_dict(), "variants": variants}
+    return {
+        "card_data": _card_data_hash(),
+        "rules": _digest(json.dumps(rules, sort_keys=True).encode()),
+        "package": _package_version(),
+        "source": _source_hash(),
+    }
+
+
+def fingerprint_change(stored: Any, current: dict[str, str]) -> str | None:
+    """What changed between a stored fingerprint and now (a phrase ending in "changed")."""
+    if not isinstance(stored, dict):
+        return "the simulator changed (these results predate fingerprints)"
+    for key, what in FINGERPRINT_PARTS.items():
+        if stored.get(key) != current[key]:
+            if key == "package":
+                return f"{what} changed ({stored.get(key)} -> {current[key]})"
+            return f"{what} changed"
+    return None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@cache
+def _card_data_hash() -> str:
+    folder = resources.files("cardgame") / "data"
+    files = sorted(p.name for p in folder.iterdir() if p.name.endswith(".csv"))
+    return _digest(b"".join(f.encode() + b"\0" + (folder / f).read_bytes() for f in files))
+
+
+@cache
+def _source_hash() -> str:
+    import cardgame
+    import sims
+
+    parts = []
+    for package in (cardgame, sims):
+        root = Path(str(package.__file__)).parent
+        # the native core's sources too: the results are meant to be the same on it, but a
+        # change there is a change of the simulator all the same
+        sources = [p for pattern in ("*.py", "*.pyx", "*.pxd") for p in root.rglob(pattern)]
+        for path in sorted(sources):
+            parts.append(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes())
+    return _digest(b"\0".join(parts))
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True) -> None:
+    """Remove the temporary files of killed writers (all, or one batch's): never results;
+    ``compaction=False`` keeps those of a compaction (one still writing)."""
+    patterns = [f".part-{batch_id}*.tmp", f"part-{batch_id}*.tmp"]  # and older names
+    if not batch_id and compaction:
+        patterns.append(".compact*.parquet.*.tmp")  # a compaction's
+    subs = [*WRITE_ORDER, *(f"{table}/{PARTS}" for table in WRITE_ORDER), "records"]
+    for sub in subs:
+        where = folder / sub
+        if not where.is_dir():
+            continue
+        for pattern in patterns:
+            with contextlib.suppress(OSError):
+                for path in list(where.glob(pattern)):
+                    discard(path)
+    if not batch_id:  # and a manifest's half-written copy, the mark a killed Dask client left
+        discard(temp_path(folder / MANIFEST))
+        with contextlib.suppress(OSError):
+            for path in list(folder.glob(f"{RUN_MARK_PREFIX}*")):
+                discard(path)
+
+
+def done_batches(folder: Path) -> set[str]:
+    """The batches that landed: named by the compact games file, or a games part each and a
+    part in every other table (one removed by hand is played again, not lost)."""
+    done = set(part_files(folder / "games"))
+    for table in tables_besides_games(folder):
+        done &= set(part_files(folder / table))
+    return done | compacted_batches(folder / "games")

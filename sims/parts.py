@@ -1,0 +1,198 @@
+"""A batch's parts: its rows of each table as one Arrow IPC file, written by the worker that
+played it as soon as it finishes, and read back checked against the table's schema.
+
+A part lands at ``TABLE/_parts/part-<batch>.arrows.lz4`` (and the batch's game records at
+``records/part-<batch>.jsonl`` with --records): each file goes to a hidden temporary name in
+its own folder and is renamed (``sims.files``); the games part is renamed last, so a batch
+counts as done exactly when its games part exists - a killed run loses no finished batch and a
+resumed one counts none twice. Temporary files start with a dot (pandas, pyarrow and DuckDB
+skip them) and a resume removes those left by killed workers
+(``sims.folder.remove_temp_files``). Parts live until the compaction (sims/compaction.py)
+merges them into the table's compact files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .errors import ResultsError, ResultsWriteError
+from .files import write_atomic
+from .schema import TABLES, WRITE_ORDER, schema
+
+if TYPE_CHECKING:
+    from .rows import TableRows
+
+# a batch's part of a table: TABLE/_parts/part-<batch>.arrows.lz4 (``encode_part``), in a
+# folder that pandas, pyarrow and DuckDB skip when they read the table's folder
+PARTS = "_parts"
+PART_SUFFIX = ".arrows.lz4"
+PART_COMPRESSION = "lz4"  # Arrow's name for an LZ4 frame (what the ``lz4`` tool reads)
+OLD_PART_SUFFIX = ".parquet"  # schema versions 1 to 3: TABLE/part-<batch>.parquet
+
+
+def part_name(batch_id: str) -> str:
+    """A batch's part, from its table's folder."""
+    return f"{PARTS}/part-{batch_id}{PART_SUFFIX}"
+
+
+def batch_of(part: Path) -> str:
+    """The batch a part holds (``part_name``'s inverse; an older version's name too)."""
+    suffix = PART_SUFFIX if part.name.endswith(PART_SUFFIX) else part.suffix
+    return part.name.removeprefix("part-").removesuffix(suffix)
+
+
+def part_files(where: Path) -> dict[str, Path]:
+    """A table folder's parts by batch: this version's, or an older version's Parquet ones
+    (a folder of schema version 1 to 3 that was never compacted)."""
+    found: dict[str, Path] = {}
+    for folder, suffix in ((where, OLD_PART_SUFFIX), (where / PARTS, PART_SUFFIX)):
+        if folder.is_dir():
+            found.update((batch_of(p), p) for p in folder.glob(f"part-*{suffix}"))
+    return dict(sorted(found.items()))
+
+
+def tables_besides_games(folder: Path) -> list[str]:
+    """The tables besides games that every batch of ``folder`` wrote: the seats and
+    destinations always, the others where their folder is."""
+    return [t for t in WRITE_ORDER if t != "games" and (t in TABLES or (folder / t).is_dir())]
+
+
+def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Write one batch's rows atomically per file, games last."""
+    write_parts(folder, batch_id, batch_tables(batch_id, tables))
+
+
+def batch_tables(
+    batch_id: str, tables: Mapping[str, list[dict[str, Any]] | TableRows]
+) -> dict[str, pa.Table]:
+    """A batch's rows (dicts, or a table's ``sims.rows.TableRows``) as Arrow tables in the
+    schemas; a value that does not fit is a ResultsError before anything is written."""
+    names = [t for t in WRITE_ORDER if t in TABLES or t in tables]
+    arrow = {}
+    for table in names:
+        rows = tables.get(table, [])
+        arrow[table] = (
+            arrow_rows(table, batch_id, rows) if isinstance(rows, list) else rows.arrow(batch_id)
+        )
+    return arrow
+
+
+def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None:
+    land_files(folder, encode_parts(batch_id, arrow))
+
+
+def encode_parts(
+    batch_id: str, arrow: dict[str, pa.Table], records: list[dict[str, Any]] | None = None
+) -> dict[str, bytes]:
+    """A batch's files as bytes by path within the results folder, in landing order: the
+    games part last (it marks the batch done), so records land before it too."""
+    files = {}
+    for table in (t for t in WRITE_ORDER if t in arrow):
+        if table == "games" and records is not None:
+            files[f"records/part-{batch_id}.jsonl"] = _jsonl(records)
+        files[f"{table}/{part_name(batch_id)}"] = encode_part(arrow[table])
+    return files
+
+
+def encode_part(arrow: pa.Table) -> bytes:
+    """One table's part: an Arrow IPC stream, compressed whole as one LZ4 frame. A part
+    lives only until the compaction reads it back: this costs a tenth of Parquet's time to
+    write and read, and is smaller than compressing each column apart (Arrow's IPC
+    compression, which pays for a codec per buffer). Parquet is for the files people read."""
+    sink = pa.BufferOutputStream()
+    packed = pa.CompressedOutputStream(sink, PART_COMPRESSION)
+    with packed, pa.ipc.new_stream(packed, arrow.schema) as out:
+        out.write_table(arrow)
+    return sink.getvalue().to_pybytes()
+
+
+def is_part(path: Path) -> bool:
+    """Whether ``path`` is this version's part (Arrow IPC), not an older version's Parquet."""
+    return path.name.endswith(PART_SUFFIX)
+
+
+def read_part(path: str | Path) -> pa.Table:
+    """A part as its batch wrote it, for a look at a kept or unfinished run's parts
+    (``load_results`` reads them all, checked and sorted); an older version's Parquet part
+    too."""
+    path = Path(path)
+    if is_part(path):
+        return _part_stream(path).read_all()
+    return pq.ParquetFile(path).read(use_threads=False)
+
+
+def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
+    return pa.ipc.open_stream(pa.CompressedInputStream(pa.OSFile(str(path)), PART_COMPRESSION))
+
+
+def _jsonl(records: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
+
+
+def land_files(folder: Path, files: dict[str, bytes]) -> None:
+    """Write a batch's files (from ``encode_parts``) atomically, one by one, in order."""
+    for name, data in files.items():
+        _land_file(folder / name, data)
+
+
+def _land_file(target: Path, data: bytes) -> None:
+    """One file whole or absent, through a temporary file of this process (workers write
+    their batches' files side by side); a failed write (a full disk) leaves no temporary file
+    and is one ResultsWriteError."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, data, per_process=True)
+    except OSError as exc:
+        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def arrow_rows(table: str, batch_id: str, rows: list[dict[str, Any]]) -> pa.Table:
+    """Dict rows as an Arrow table in ``table``'s schema; one that does not fit is a
+    ResultsError."""
+    try:
+        return pa.Table.from_pylist(rows, schema=schema(table))
+    except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:
+        raise ResultsError(
+            f"batch {batch_id}: a {table} row does not fit the results schema ({exc})"
+        ) from None
+
+
+def read_table_part(table: str, part: Path, target: pa.Schema | None = None) -> pa.Table:
+    """One part in ``table``'s schema (or ``target``); one ResultsError naming a part that
+    is not the table's."""
+    target = target or schema(table)
+    try:
+        found = read_part(part)
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{part}: corrupt {_kind(part)} file ({exc})") from None
+    columns = set(found.column_names)
+    missing = [name for name in target.names if name not in columns]
+    if missing:
+        raise ResultsError(f"{part}: not a {table} part: no column {', '.join(missing)}")
+    if found.schema.equals(target, check_metadata=False):
+        return found.replace_schema_metadata(target.metadata)
+    try:
+        return found.select(target.names).cast(target)
+    except (pa.ArrowException, ValueError) as exc:
+        raise ResultsError(f"{part}: columns of the wrong type ({exc})") from None
+
+
+def _kind(path: Path) -> str:
+    return "part" if is_part(path) else "Parquet"
+
+
+def file_schema(path: Path) -> pa.Schema:
+    """A part's or compact file's schema, read from its footer; one ResultsError if it
+    cannot be read."""
+    try:
+        if is_part(path):
+            return _part_stream(path).schema
+        return pq.read_schema(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{path}: corrupt {_kind(path)} file ({exc})") from None
