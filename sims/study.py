@@ -26,18 +26,18 @@ from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import NO_EDITS, CardEdits
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, same_rules_at
 
+from . import study_settings as setting
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, SimsError, StudyError, StudyProblems
 from .plan import (
     BASE,
-    REPORT_MARGINS,
     Cell,
     Isolation,
     Plan,
     Variant,
-    margin_problem,
 )
 from .strategy import StrategySpec
+from .study_settings import ROTATIONS, need
 from .sweep import Sweep, parse_sweeps
 
 P = ParamSpec("P")
@@ -47,17 +47,9 @@ D = TypeVar("D")
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
 
-ROTATIONS = ("permutations", "random")
-# "deals": common random numbers across cells; "seatings": also every deal in every seat
-# order (docs/data.md)
-PAIRINGS = ("none", "deals", "seatings")
 # the results join strategy names with these: a cell's line-up with +, a game's seats with |,
 # and a cell's name is VARIANT/PLAYERSp/LINE-UP
 LABEL_SEPARATORS = ("+", "|", "/")
-# "auto": built-in line-ups on the native core when it is built (identical results, faster);
-# "python": every game on the reference engine; "native": the core, or refuse to run
-ENGINES = ("auto", "python", "native")
-ISOLATIONS = tuple(i.value for i in Isolation)
 STUDY_KEYS = {
     "name",
     "description",
@@ -81,8 +73,6 @@ STUDY_KEYS = {
     "report",
     "metrics",
 }
-# what a study's [metrics] table may turn on: tables beyond the three every study writes
-METRICS = ("quality",)
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
 
@@ -275,11 +265,6 @@ class Study:
         return data
 
 
-def _need(cond: object, where: str, message: str) -> None:
-    if not cond:
-        raise StudyError(f"{where}: {message}")
-
-
 BATCH_GAMES = (50, 1000)  # a study's default games a batch: at least, and at most
 
 
@@ -290,21 +275,6 @@ def default_batch_size(games_per_cell: int) -> int:
     the workers to share."""
     low, high = BATCH_GAMES
     return max(low, min(high, -(-games_per_cell // 8)))
-
-
-def _int(
-    data: dict[str, Any], key: str, default: int, low: int, where: str, high: int | None = None
-) -> int:
-    value = data.get(key, default)
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-    _need(
-        ok and (high is None or value <= high),
-        f"{where}: {key}",
-        f"must be a whole number >= {low}, got {value!r}"
-        if high is None
-        else f"must be a whole number from {low} to {high}, got {value!r}",
-    )
-    return value
 
 
 def _printable(text: str) -> str:
@@ -336,16 +306,20 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     found = _Problems()
     for key in sorted(set(data) - STUDY_KEYS):
         found.add(f"{where}: {key}", f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")
-    name = found.value(lambda: _name(data, where), Path(where).stem or "study")
-    seed = found.value(lambda: _int(data, "seed", 2026, 0, where), 2026)
-    games = found.value(lambda: _int(data, "games_per_cell", 100, 1, where, MAX_GAMES), 100)
-    batch = found.value(lambda: _int(data, "batch_size", default_batch_size(games), 1, where), 1)
-    players = found.value(lambda: _players(data, where), None)
-    rotation = found.value(lambda: _choice(data, "rotation", ROTATIONS, where), ROTATIONS[0])
+    name = found.value(lambda: setting.name(data, where), Path(where).stem or "study")
+    seed = found.value(lambda: setting.whole(data, "seed", 2026, 0, where), 2026)
+    games = found.value(
+        lambda: setting.whole(data, "games_per_cell", 100, 1, where, MAX_GAMES), 100
+    )
+    batch = found.value(
+        lambda: setting.whole(data, "batch_size", default_batch_size(games), 1, where), 1
+    )
+    players = found.value(lambda: setting.players(data, where), None)
+    rotation = found.value(lambda: setting.choice(data, "rotation", ROTATIONS, where), ROTATIONS[0])
     strategies = found.value(lambda: _strategies(data.get("strategies", {}), where), None)
     seating = found.value(lambda: _seating(data, players, where), None)
     lineups, pool, lineup_games, labels = seating or (None, (), {}, [])
-    isolation = found.value(lambda: _isolation(data, where), Isolation.NONE)
+    isolation = found.value(lambda: setting.isolation(data, where), Isolation.NONE)
     if strategies is not None and seating is not None:
         with found.check():
             strategies = _seat_strategies(strategies, labels, where)
@@ -384,15 +358,15 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
                 variant_players = _variant_players(variants, explicit, counts, where, variant_cards)
     else:
         cards = None
-    pairing = found.value(lambda: _pairing(data, sweeps, where), "none")
-    engine = found.value(lambda: _engine(data.get("engine", "auto"), where), "auto")
-    found.value(lambda: _report_table(data.get("report", {}), where), None)
-    metrics = found.value(lambda: _metrics_table(data.get("metrics", {}), where), {})
-    clock = found.value(lambda: _clock(data, where), None)
-    output = found.value(lambda: _output(data, name, where), "")
-    description = found.value(lambda: _description(data, where), "")
+    pairing = found.value(lambda: setting.pairing(data, sweeps, where), "none")
+    engine = found.value(lambda: setting.engine(data.get("engine", "auto"), where), "auto")
+    found.value(lambda: setting.report_table(data.get("report", {}), where), None)
+    metrics = found.value(lambda: setting.metrics_table(data.get("metrics", {}), where), {})
+    clock = found.value(lambda: setting.clock(data, where), None)
+    output = found.value(lambda: setting.output(data, name, where), "")
+    description = found.value(lambda: setting.description(data, where), "")
     decision_seconds = found.value(
-        lambda: _decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
+        lambda: setting.decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
     )
     found.raise_any()
     assert players is not None and strategies is not None and clock is not None  # else found
@@ -461,38 +435,6 @@ class _Problems:
             raise StudyProblems([str(exc) for exc in self.found])
 
 
-def _name(data: dict[str, Any], where: str) -> str:
-    name = data.get("name", Path(where).stem)
-    _need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
-    return cast(str, name)
-
-
-def _players(data: dict[str, Any], where: str) -> list[int]:
-    players = data.get("players", [2, 3, 4])
-    if isinstance(players, int) and not isinstance(players, bool):
-        players = [players]
-    _need(
-        isinstance(players, list)
-        and players
-        and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
-        f"{where}: players",
-        f"must be a list of 2, 3 or 4, got {players!r}",
-    )
-    return cast(list[int], players)
-
-
-def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
-    value = data.get(key, choices[0])
-    _need(
-        value in choices, f"{where}: {key}", f"must be one of {', '.join(choices)}, got {value!r}"
-    )
-    return cast(str, value)
-
-
-def _isolation(data: dict[str, Any], where: str) -> Isolation:
-    return Isolation(_choice(data, "isolation", ISOLATIONS, where))
-
-
 def _seating(
     data: dict[str, Any], players: list[int] | None, where: str
 ) -> tuple[
@@ -504,21 +446,21 @@ def _seating(
     pool = data.get("pool")
     if pool == [] and lineups is not None:  # a manifest's line-up study stores no pool as []
         pool = None
-    _need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
+    need(lineups is None or pool is None, f"{where}: lineups", "give lineups or pool, not both")
     if lineups is None and pool is None:
         pool = ["planner", "random"]
     lineup_games: dict[tuple[str, ...], int] = {}
     if lineups is None:
-        _need(
+        need(
             isinstance(pool, list) and pool and all(isinstance(s, str) for s in pool),
             f"{where}: pool",
             "must be a list of strategy names",
         )
         pool = cast(list[str], pool)  # checked just above
-        _need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
+        need(len(set(pool)) == len(pool), f"{where}: pool", "lists a strategy twice")
         return None, tuple(pool), lineup_games, list(pool)
     lineups, lineup_games = _lineup_tables(lineups, where)
-    _need(
+    need(
         isinstance(lineups, list)
         and lineups
         and all(isinstance(x, list) and x and all(isinstance(s, str) for s in x) for x in lineups),
@@ -527,14 +469,14 @@ def _seating(
     )
     seen: dict[tuple[str, ...], list[str]] = {}
     for lineup in lineups:
-        _need(
+        need(
             players is None or len(lineup) in players,
             f"{where}: lineups",
             f"line-up {lineup} has {len(lineup)} seats; players are {players}",
         )
         again = seen.setdefault(tuple(sorted(lineup)), lineup)
         # one cell: its games would be played and counted twice
-        _need(
+        need(
             again is lineup,
             f"{where}: lineups",
             f"line-up {lineup} is line-up {again} again (the seat orders come from rotation)",
@@ -548,7 +490,7 @@ def _seat_strategies(
 ) -> dict[str, StrategySpec]:
     """The configured strategies and every seated label (a label of none is its own base)."""
     for label in [*labels, *strategies]:
-        _need(
+        need(
             bool(label) and label.isprintable() and not set(label) & set(LABEL_SEPARATORS),
             f"{where}: strategy '{_printable(label)}'",
             f"must be a name without {' '.join(LABEL_SEPARATORS)} or control characters (the "
@@ -562,7 +504,7 @@ def _seat_strategies(
 
 def _variant_tables(data: dict[str, Any], where: str) -> dict[str, Any]:
     variants = data.get("variants", {"base": {}})
-    _need(
+    need(
         isinstance(variants, dict) and variants,
         f"{where}: variants",
         "must be a table of named rule variants",
@@ -579,7 +521,7 @@ def _add_sweeps(
     base_rules, base_cards = _base_of(variants[BASE], printed, where)
     sweeps, swept = parse_sweeps(data["sweeps"], base_rules, base_cards, BASE, where)
     clash = sorted(set(swept) & set(variants))
-    _need(
+    need(
         not clash,
         f"{where}: sweeps",
         f"variant {clash[0] if clash else ''!r} is named twice (a sweep's variants are NAME=VALUE)",
@@ -603,13 +545,13 @@ def _variant(
     swept: dict[str, str],
 ) -> tuple[Rules, CardEdits, tuple[int, ...] | None]:
     """A variant's rules, card edits and the player counts its table lists (None: none)."""
-    _need(
+    need(
         bool(variant) and variant.isprintable() and "/" not in variant,
         f"{where}: {label}",
         "must be a name without / or control characters (a cell's name is "
         "VARIANT/PLAYERSp/LINE-UP)",
     )
-    _need(
+    need(
         isinstance(table, dict),
         f"{where}: {label}",
         f"must be a table of rule settings, got {table!r}",
@@ -630,45 +572,6 @@ def _variant(
         raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
 
 
-def _pairing(data: dict[str, Any], sweeps: dict[str, Sweep], where: str) -> str:
-    pairing = data.get("pairing", "deals" if sweeps else "none")
-    _need(
-        pairing in PAIRINGS,
-        f"{where}: pairing",
-        f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}",
-    )
-    _need(
-        not sweeps or pairing == "deals",
-        f"{where}: pairing",
-        'a study with sweeps plays every value on the same deals: pairing = "deals"',
-    )
-    return cast(str, pairing)
-
-
-def _clock(data: dict[str, Any], where: str) -> ThinkTimes:
-    from .clock import ThinkTimes
-
-    clock = data.get("clock", {})
-    _need(
-        isinstance(clock, dict),
-        f"{where}: clock",
-        f"must be a table of think times in seconds, got {clock!r}",
-    )
-    return ThinkTimes.from_dict(clock, f"{where}: clock")
-
-
-def _output(data: dict[str, Any], name: str, where: str) -> str:
-    output = data.get("output", f"results/{name}")
-    _need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
-    return cast(str, output)
-
-
-def _description(data: dict[str, Any], where: str) -> str:
-    description = data.get("description", "")
-    _need(isinstance(description, str), f"{where}: description", "must be a string")
-    return cast(str, description)
-
-
 def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
     """Refuse a variant whose train deck cannot deal a player count it is played at (R1,
     R3: a deck edited too small, or rules that hand out more than the deck holds)."""
@@ -681,49 +584,9 @@ def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
                 raise StudyError(f"{where}: {label}: {problem}")
 
 
-def _report_table(table: Any, where: str) -> None:
-    """``[report] margins = { win_share = 0.03 }``: the practical margin of each metric the
-    report gives a verdict on (read by reports/margins.py from the manifest)."""
-    _need(isinstance(table, dict), f"{where}: report", "must be a table (margins)")
-    extra = sorted(set(table) - {"margins"})
-    _need(not extra, f"{where}: report.{extra[0] if extra else ''}", "unknown key (known: margins)")
-    margins = table.get("margins", {})
-    _need(
-        isinstance(margins, dict), f"{where}: report.margins", "must be a table of metric = margin"
-    )
-    for name, value in margins.items():
-        _need(
-            name in REPORT_MARGINS,
-            f"{where}: report.margins.{name}",
-            f"unknown metric (known: {', '.join(REPORT_MARGINS)})",
-        )
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-        _need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
-        problem = margin_problem(name, value)
-        _need(problem is None, f"{where}: report.margins.{name}", problem or "")
-
-
-def _metrics_table(table: Any, where: str) -> dict[str, bool]:
-    """``[metrics] quality = true``: the optional tables a study writes (each off by default)."""
-    _need(isinstance(table, dict), f"{where}: metrics", "must be a table (quality = true)")
-    extra = sorted(set(table) - set(METRICS))
-    _need(
-        not extra,
-        f"{where}: metrics.{extra[0] if extra else ''}",
-        f"unknown key (known: {', '.join(METRICS)})",
-    )
-    for name, value in table.items():
-        _need(
-            isinstance(value, bool),
-            f"{where}: metrics.{name}",
-            f"must be true or false, got {value!r}",
-        )
-    return {name: bool(table.get(name, False)) for name in METRICS}
-
-
 def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:
     """The base variant's rules and cards (what a sweep's printed values come from)."""
-    _need(isinstance(table, dict), f"{where}: variants.{BASE}", "must be a table")
+    need(isinstance(table, dict), f"{where}: variants.{BASE}", "must be a table")
     rules = {k: v for k, v in table.items() if k not in (*CARD_KINDS, "players")}
     edits = {k: v for k, v in table.items() if k in CARD_KINDS}
     try:
@@ -743,7 +606,7 @@ def _cards_folder(value: Any, where: str) -> str | None:
     digest = None
     if isinstance(value, dict) and set(value) == {"folder", "digest"}:
         value, digest = value["folder"], value["digest"]
-    _need(
+    need(
         isinstance(value, str) and bool(value),
         f"{where}: cards",
         "must be a folder of card files (destinations.csv, big_cities.csv)",
@@ -795,24 +658,6 @@ def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: st
         close_hosts()
 
 
-def _engine(engine: Any, where: str) -> str:
-    """``engine``: which engine plays; "native" is refused where the core is not built."""
-    _need(
-        engine in ENGINES,
-        f"{where}: engine",
-        f"must be one of {', '.join(ENGINES)}, got {engine!r}",
-    )
-    if engine == "native":
-        from cardgame import _native
-
-        _need(
-            _native.BUILT,
-            f"{where}: engine",
-            f"native asked, but the core is not built here ({_native.NOT_BUILT})",
-        )
-    return str(engine)
-
-
 def _lineup_tables(lineups: Any, where: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     """Line-ups given as tables ``{seats = [...], games = N}`` become plain lists, their
     games kept apart (so costly line-ups can play fewer games than the others)."""
@@ -822,15 +667,15 @@ def _lineup_tables(lineups: Any, where: str) -> tuple[Any, dict[tuple[str, ...],
     for entry in lineups:
         if isinstance(entry, dict):
             extra = sorted(set(entry) - {"seats", "games"})
-            _need(
+            need(
                 not extra,
                 f"{where}: lineups.{extra[0] if extra else ''}",
                 "unknown key (known: games, seats)",
             )
-            _need("seats" in entry, f"{where}: lineups", f"line-up table {entry} has no seats")
+            need("seats" in entry, f"{where}: lineups", f"line-up table {entry} has no seats")
             seats = entry["seats"]
             if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
-                count = _int(entry, "games", 1, 1, f"{where}: lineups {seats}", MAX_GAMES)
+                count = setting.whole(entry, "games", 1, 1, f"{where}: lineups {seats}", MAX_GAMES)
                 games[tuple(sorted(seats))] = count
             entry = seats
         plain.append(entry)
@@ -841,7 +686,7 @@ def _variant_counts(value: Any, where: str) -> tuple[int, ...]:
     """A variant's ``players`` key: the player counts it applies to."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
-    _need(
+    need(
         isinstance(value, list)
         and bool(value)
         and all(
@@ -878,7 +723,7 @@ def _variant_players(
             same = []
         else:
             same = [p for p in everywhere if same_rules_at(rules, base, p)]
-        _need(
+        need(
             len(same) < len(everywhere),
             f"{where}: variants.{name}",
             f"the same rules as {BASE} at every player count",
@@ -896,40 +741,22 @@ def _variant_players(
     return out
 
 
-def _decision_seconds(limits: Any, where: str) -> float:
-    """``[limits] decision_seconds``: seconds a strategy may take per decision (0: no limit)."""
-    _need(isinstance(limits, dict), f"{where}: limits", "must be a table")
-    extra = sorted(set(limits) - {"decision_seconds"})
-    _need(
-        not extra,
-        f"{where}: limits.{extra[0] if extra else ''}",
-        "unknown key (known: decision_seconds)",
-    )
-    value = limits.get("decision_seconds", DEFAULT_DECISION_SECONDS)
-    _need(
-        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6,
-        f"{where}: limits.decision_seconds",
-        f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
-    )
-    return float(value)
-
-
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
-    _need(isinstance(data, dict), f"{where}: strategies", "must be a table")
+    need(isinstance(data, dict), f"{where}: strategies", "must be a table")
     out = {}
     for label, entry in data.items():
         key = f"{where}: strategies.{label}"
-        _need(isinstance(entry, dict), key, "must be a table with base and knobs")
+        need(isinstance(entry, dict), key, "must be a table with base and knobs")
         extra = sorted(set(entry) - {"base", "knobs"})
-        _need(not extra, f"{key}.{extra[0] if extra else ''}", "unknown key (known: base, knobs)")
+        need(not extra, f"{key}.{extra[0] if extra else ''}", "unknown key (known: base, knobs)")
         base = entry.get("base", label)
         knobs = entry.get("knobs", {})
-        _need(isinstance(base, str), f"{key}.base", "must be a strategy name")
-        _need(isinstance(knobs, dict), f"{key}.knobs", "must be a table")
+        need(isinstance(base, str), f"{key}.base", "must be a strategy name")
+        need(isinstance(knobs, dict), f"{key}.knobs", "must be a table")
         out[label] = StrategySpec(label, base, tuple(sorted(knobs.items())))
     return out
 
@@ -952,7 +779,7 @@ def load_study(
         data["isolation"] = Isolation(isolation).value
     if cards is not None:
         # named as the option, not as a key of the file (a flags-only run has none)
-        _need(bool(cards), "--cards", "must be a folder of card files")
+        need(bool(cards), "--cards", "must be a folder of card files")
         try:
             _catalogue(cards, NO_EDITS)
         except CardgameError as exc:

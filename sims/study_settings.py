@@ -1,0 +1,193 @@
+"""A study's settings: the keys of a study file that are one value or one small table each,
+read and checked one at a time (each raises one StudyError naming the file and the key), so
+that ``sims.study.from_dict`` can find every problem of a file in one pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from .deadline import DEFAULT_DECISION_SECONDS
+from .errors import StudyError
+from .plan import REPORT_MARGINS, Isolation, Sweep, margin_problem
+
+if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
+    from .clock import ThinkTimes
+
+ROTATIONS = ("permutations", "random")
+# "deals": common random numbers across cells; "seatings": also every deal in every seat
+# order (docs/data.md)
+PAIRINGS = ("none", "deals", "seatings")
+# "auto": built-in line-ups on the native core when it is built (identical results, faster);
+# "python": every game on the reference engine; "native": the core, or refuse to run
+ENGINES = ("auto", "python", "native")
+ISOLATIONS = tuple(i.value for i in Isolation)
+# what a study's [metrics] table may turn on: tables beyond the three every study writes
+METRICS = ("quality",)
+
+
+def need(cond: object, where: str, message: str) -> None:
+    if not cond:
+        raise StudyError(f"{where}: {message}")
+
+
+def whole(
+    data: dict[str, Any], key: str, default: int, low: int, where: str, high: int | None = None
+) -> int:
+    value = data.get(key, default)
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
+    need(
+        ok and (high is None or value <= high),
+        f"{where}: {key}",
+        f"must be a whole number >= {low}, got {value!r}"
+        if high is None
+        else f"must be a whole number from {low} to {high}, got {value!r}",
+    )
+    return value
+
+
+def name(data: dict[str, Any], where: str) -> str:
+    name = data.get("name", Path(where).stem)
+    need(isinstance(name, str) and bool(name), f"{where}: name", "must be a non-empty string")
+    return cast(str, name)
+
+
+def players(data: dict[str, Any], where: str) -> list[int]:
+    players = data.get("players", [2, 3, 4])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    need(
+        isinstance(players, list)
+        and players
+        and all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players),
+        f"{where}: players",
+        f"must be a list of 2, 3 or 4, got {players!r}",
+    )
+    return cast(list[int], players)
+
+
+def choice(data: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    value = data.get(key, choices[0])
+    need(value in choices, f"{where}: {key}", f"must be one of {', '.join(choices)}, got {value!r}")
+    return cast(str, value)
+
+
+def isolation(data: dict[str, Any], where: str) -> Isolation:
+    return Isolation(choice(data, "isolation", ISOLATIONS, where))
+
+
+def pairing(data: dict[str, Any], sweeps: dict[str, Sweep], where: str) -> str:
+    pairing = data.get("pairing", "deals" if sweeps else "none")
+    need(
+        pairing in PAIRINGS,
+        f"{where}: pairing",
+        f"must be one of {', '.join(PAIRINGS)}, got {pairing!r}",
+    )
+    need(
+        not sweeps or pairing == "deals",
+        f"{where}: pairing",
+        'a study with sweeps plays every value on the same deals: pairing = "deals"',
+    )
+    return cast(str, pairing)
+
+
+def clock(data: dict[str, Any], where: str) -> ThinkTimes:
+    from .clock import ThinkTimes
+
+    clock = data.get("clock", {})
+    need(
+        isinstance(clock, dict),
+        f"{where}: clock",
+        f"must be a table of think times in seconds, got {clock!r}",
+    )
+    return ThinkTimes.from_dict(clock, f"{where}: clock")
+
+
+def output(data: dict[str, Any], name: str, where: str) -> str:
+    output = data.get("output", f"results/{name}")
+    need(isinstance(output, str) and bool(output), f"{where}: output", "must be a folder path")
+    return cast(str, output)
+
+
+def description(data: dict[str, Any], where: str) -> str:
+    description = data.get("description", "")
+    need(isinstance(description, str), f"{where}: description", "must be a string")
+    return cast(str, description)
+
+
+def report_table(table: Any, where: str) -> None:
+    """``[report] margins = { win_share = 0.03 }``: the practical margin of each metric the
+    report gives a verdict on (read by reports/margins.py from the manifest)."""
+    need(isinstance(table, dict), f"{where}: report", "must be a table (margins)")
+    extra = sorted(set(table) - {"margins"})
+    need(not extra, f"{where}: report.{extra[0] if extra else ''}", "unknown key (known: margins)")
+    margins = table.get("margins", {})
+    need(
+        isinstance(margins, dict), f"{where}: report.margins", "must be a table of metric = margin"
+    )
+    for name, value in margins.items():
+        need(
+            name in REPORT_MARGINS,
+            f"{where}: report.margins.{name}",
+            f"unknown metric (known: {', '.join(REPORT_MARGINS)})",
+        )
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+        need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
+        problem = margin_problem(name, value)
+        need(problem is None, f"{where}: report.margins.{name}", problem or "")
+
+
+def metrics_table(table: Any, where: str) -> dict[str, bool]:
+    """``[metrics] quality = true``: the optional tables a study writes (each off by default)."""
+    need(isinstance(table, dict), f"{where}: metrics", "must be a table (quality = true)")
+    extra = sorted(set(table) - set(METRICS))
+    need(
+        not extra,
+        f"{where}: metrics.{extra[0] if extra else ''}",
+        f"unknown key (known: {', '.join(METRICS)})",
+    )
+    for name, value in table.items():
+        need(
+            isinstance(value, bool),
+            f"{where}: metrics.{name}",
+            f"must be true or false, got {value!r}",
+        )
+    return {name: bool(table.get(name, False)) for name in METRICS}
+
+
+def engine(engine: Any, where: str) -> str:
+    """``engine``: which engine plays; "native" is refused where the core is not built."""
+    need(
+        engine in ENGINES,
+        f"{where}: engine",
+        f"must be one of {', '.join(ENGINES)}, got {engine!r}",
+    )
+    if engine == "native":
+        from cardgame import _native
+
+        need(
+            _native.BUILT,
+            f"{where}: engine",
+            f"native asked, but the core is not built here ({_native.NOT_BUILT})",
+        )
+    return str(engine)
+
+
+def decision_seconds(limits: Any, where: str) -> float:
+    """``[limits] decision_seconds``: seconds a strategy may take per decision (0: no limit)."""
+    need(isinstance(limits, dict), f"{where}: limits", "must be a table")
+    extra = sorted(set(limits) - {"decision_seconds"})
+    need(
+        not extra,
+        f"{where}: limits.{extra[0] if extra else ''}",
+        "unknown key (known: decision_seconds)",
+    )
+    value = limits.get("decision_seconds", DEFAULT_DECISION_SECONDS)
+    need(
+        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6,
+        f"{where}: limits.decision_seconds",
+        f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
+    )
+    return float(value)
