@@ -224,7 +224,7 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
 
     def announce() -> None:
         print(
-            f"{study.name}: {len(study.cells())} cells, {study.total_games} games"
+            f"{study.name}: {len(study.plan.cells)} cells, {study.plan.total_games} games"
             f"{'' if study.pairing == 'none' else f', paired by {study.pairing}'} "
             f"-> {folder}",
             file=sys.stderr,

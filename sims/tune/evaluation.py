@@ -60,7 +60,7 @@ class Runner:
 
     def __init__(self, tuner: Tuner) -> None:
         self.t = tuner
-        cells = [c for c in tuner.study.cells() if c.variant == BASE] or tuner.study.cells()
+        cells = [c for c in tuner.study.plan.cells if c.variant == BASE] or tuner.study.plan.cells
         self.lineups = sorted({c.lineup for c in cells}, key=lambda x: (len(x), x))
 
     def study(
@@ -94,10 +94,10 @@ class Runner:
         probe = self.study(designs, 1, 0, Path("probe"))
         unit = 1
         if probe.rotation == "permutations":
-            for cell in probe.cells():
+            for cell in probe.plan.cells:
                 unit = math.lcm(unit, len(cell.seatings()))
         study = self.study(designs, unit, 0, Path("probe"))
-        return unit, study.total_games / unit
+        return unit, study.plan.total_games / unit
 
     def play(self, label: str, designs: dict[str, Design], deals: int) -> Evaluation:
         """Play ``deals`` games per line-up and arm (one study per line-up) and read them."""
@@ -110,7 +110,7 @@ class Runner:
             study = self.study(designs, deals, seed, folder, [lineup])
             self._run(study, folder, label)
             parts.append(self.read(study, folder, designs))
-            games += study.total_games
+            games += study.plan.total_games
         deals_frame = pd.concat([p[0] for p in parts], ignore_index=True)
         stats = {a: np.concatenate([p[1][a] for p in parts]) for a in designs}
         return Evaluation(label, self.t.out / "evaluations" / label, 0, games, deals_frame, stats)
@@ -135,7 +135,7 @@ class Runner:
             raise TuneError(
                 f"{folder}: {len(summary.failures)} game(s) failed, e.g. {summary.failures[0]}"
             )
-        self.t.spent_bar(study.total_games, label)
+        self.t.spent_bar(study.plan.total_games, label)
 
     def read(
         self, study: Study, folder: Path, designs: dict[str, Design]
@@ -165,7 +165,7 @@ class Runner:
         for name in designs:
             # where an arm equals the current design (a rule of other player counts) it
             # plays the same games: the current design's rows stand for it
-            played = np.isin(deals["players"].to_numpy(), study.players_for(name))
+            played = np.isin(deals["players"].to_numpy(), study.plan.variants[name].players)
             stats[name] = np.where(played[:, None], matrix(name), base)
         return deals, stats
 

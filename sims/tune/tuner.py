@@ -211,12 +211,12 @@ class Tuner:
 
     def _context(self) -> Context:
         cards = base_cards(self.study)
-        labels = sorted({s for cell in self.study.cells() for s in cell.lineup})
+        labels = sorted({s for cell in self.study.plan.cells for s in cell.lineup})
         randoms = frozenset(k for k, v in self.study.strategies.items() if v.base == "random")
         if "strategies" in self.weights and not [x for x in labels if x not in randoms]:
             raise TuneError("objective strategies: the study seats no strategy but random")
         if "strategies" in self.weights and all(
-            len(set(c.lineup)) == 1 for c in self.study.cells()
+            len(set(c.lineup)) == 1 for c in self.study.plan.cells
         ):
             raise TuneError("objective strategies: no line-up seats two different strategies")
         return Context(
