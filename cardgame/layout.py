@@ -94,7 +94,7 @@ SEAT_VIEW_FIELDS: tuple[str, ...] = (
     "big_cities",
     "destinations_by_id",
     "train_cards",
-    "big_city_bonuses",
+    "big_city_cards",
 )
 
 # ------------------------------------------------------------------ the C side

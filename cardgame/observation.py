@@ -76,7 +76,7 @@ class SeatView(tuple):  # a tuple: one C allocation, and truly immutable
     # how many train cards of each kind the game has (R1: public; the catalogue's deck)
     train_cards: tuple[int, ...] = _field("train_cards")  # type: ignore[assignment]
     # the game's big cities with their bonuses (R21: public; the catalogue's, edits included)
-    big_city_bonuses: tuple[BigCity, ...] = _field("big_city_bonuses")  # type: ignore[assignment]
+    big_city_cards: tuple[BigCity, ...] = _field("big_city_cards")  # type: ignore[assignment]
 
     @property
     def held(self) -> tuple[Destination, ...]:

@@ -141,6 +141,7 @@ ctypedef struct CView:
     int yard_locos[NUM_COLOURS]
     int circulation[MAX_SEATS][CARD_KINDS]
     int hand_sizes[MAX_SEATS]
+    int held_counts[MAX_SEATS]    # destinations each seat holds (R9: the count is public)
     int deck_size
     int dest_deck_size
     bint final_round

@@ -320,6 +320,9 @@ cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
         for k in range(CARD_KINDS):
             total += s.hands[i][k]
         v.hand_sizes[i] = total
+        v.held_counts[i] = s.held_n[i]
+    for i in range(s.players, MAX_SEATS):
+        v.held_counts[i] = 0
     v.deck_size = s.deck_n
     v.dest_deck_size = s.dest_n
     v.final_round = s.final_turns_left != -1 or s.deck_n == 0
@@ -424,6 +427,11 @@ cdef int view_from_seatview(object view, CView* v) except -1:
     _fill(v.hand_sizes, view[SV_HAND_SIZES], MAX_SEATS, "hand_sizes")
     for i in range(players, MAX_SEATS):
         v.hand_sizes[i] = 0
+    if len(view[SV_HELD_COUNTS]) != players:
+        raise ValueError(f"view.held_counts: expected {players} counts")
+    _fill(v.held_counts, view[SV_HELD_COUNTS], MAX_SEATS, "held_counts")
+    for i in range(players, MAX_SEATS):
+        v.held_counts[i] = 0
     v.deck_size = view[SV_DECK_SIZE]
     v.dest_deck_size = view[SV_DESTINATION_DECK_SIZE]
     v.final_round = bool(view[SV_FINAL_ROUND])
@@ -1358,7 +1366,7 @@ cdef class NativeState:
         f[SV_BIG_CITIES] = game.big_city_set
         f[SV_DESTINATIONS_BY_ID] = game.catalogue.view_table
         f[SV_TRAIN_CARDS] = game.catalogue.deck
-        f[SV_BIG_CITY_BONUSES] = game.catalogue.big_cities
+        f[SV_BIG_CITY_CARDS] = game.catalogue.big_cities
         return _new_view(_SeatView, f)
 
     # ------------------------------------------------------------------ fields

@@ -46,7 +46,7 @@ cdef class NativeStrategy:
     cdef readonly int family
     cdef readonly str name
     # knobs (ScriptedKnobs and the families' own)
-    cdef double card_share, future_cards, steal_bonus, city_bonus, hunt_value, column_value
+    cdef double card_share, future_cards, steal_bonus, city_weight, hunt_value, column_value
     cdef long long min_useful, extra_cards, min_column, loco_pick_missing, ticket_turns
     cdef long long ticket_margin, ticket_pause, slack
     # per-seat memory

@@ -25,13 +25,14 @@ from cardgame._native._core cimport (
     MAX_OFFER,
     MAX_SEATS,
     MAX_CIRCLES,
+    BIG_CITIES,
     CARD_KINDS,
     MIN_COLUMN,
     NOBODY,
     NUM_COLOURS,
     LOCO,
     NO_CARD,
-    SV_BIG_CITIES,
+    SV_BIG_CITY_CARDS,
     SV_DESTINATIONS_BY_ID,
     PH_TURN,
     PH_SECOND_PICK,
@@ -72,6 +73,7 @@ cdef long long PLACE_TURNS = _common.PLACE_TURNS
 cdef long long LATE_MIN_USEFUL = _common.LATE_MIN_USEFUL
 cdef double HOARD_VALUE = _common.HOARD_VALUE
 cdef double RUSH_PAIR_VALUE = _common.RUSH_PAIR_VALUE
+cdef double CERTAIN = _common.CERTAIN
 # the legal actions of the decision at hand (fallback and random play): one buffer for all
 # twins, since a decision runs to its end holding the GIL before the next one starts
 cdef Act legal_buf[MAX_ACTIONS]
@@ -80,7 +82,7 @@ cdef Act legal_buf[MAX_ACTIONS]
 MAX_FLOAT_KNOB = 1e12
 MAX_INT_KNOB = 2 ** 40
 
-_FLOAT_KNOBS = ("card_share", "future_cards", "steal_bonus", "city_bonus")
+_FLOAT_KNOBS = ("card_share", "future_cards", "steal_bonus", "city_weight")
 _INT_KNOBS = (
     "min_useful",
     "extra_cards",
@@ -121,6 +123,7 @@ def heuristics():
         "LATE_MIN_USEFUL": LATE_MIN_USEFUL,
         "HOARD_VALUE": HOARD_VALUE,
         "RUSH_PAIR_VALUE": RUSH_PAIR_VALUE,
+        "CERTAIN": CERTAIN,
     }
 
 
@@ -188,9 +191,85 @@ cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
     s.missing = total - s.locos_coming
 
 
-cdef inline double dest_value(const CDest* d, double city_bonus) noexcept nogil:
-    """Scripted.destination_value: points + city_bonus * big-city names."""
-    return d.points + city_bonus * d.big_names
+cdef double at_most(int held, double share, int count) noexcept nogil:
+    """common.at_most: the same operations in the same order, so the same number."""
+    cdef double miss, term, ratio, total
+    cdef int j
+    if count >= held or share <= 0.0:
+        return CERTAIN
+    if share >= CERTAIN:
+        return 0.0
+    miss = CERTAIN - share
+    term = CERTAIN
+    for j in range(held):
+        term *= miss
+    ratio = share / miss
+    total = term
+    for j in range(count):
+        term = term * (held - j) / (j + 1) * ratio
+        total += term
+    return total
+
+
+cdef void colour_weights(const int* deck, double* weights) noexcept nogil:
+    """common.colour_weights: a circle's cost in cards of an average colour."""
+    cdef int total = 0, c
+    cdef double mean
+    for c in range(NUM_COLOURS):
+        total += deck[c]
+    if total == 0:
+        for c in range(NUM_COLOURS):
+            weights[c] = CERTAIN
+        return
+    mean = <double>total / NUM_COLOURS
+    for c in range(NUM_COLOURS):
+        weights[c] = mean / (deck[c] if deck[c] > 0 else 1)
+
+
+cdef double win_chance(const CView* v, int count, double share) noexcept nogil:
+    """common.win_chance."""
+    cdef double chance = CERTAIN
+    cdef int rival
+    if count <= 0:
+        return 0.0
+    for rival in range(v.players):
+        if rival != v.seat:
+            chance *= at_most(v.held_counts[rival], share, count)
+    return chance
+
+
+cdef double city_value(const CDest* d, const CView* v, const CCatalogue* cat) noexcept nogil:
+    """Scripted.city_value: each big city's bonus times what one more ticket naming it adds
+    to the chance of winning it."""
+    cdef double total = 0.0, share
+    cdef int k, i, big, mine, named
+    cdef const CDest* other
+    for k in range(2):
+        big = d.big_index[k]
+        if big < 0:
+            continue
+        named = 0
+        for i in range(1, MAX_DEST_ID + 1):
+            other = &cat.dest[i]
+            if other.id and (other.big_index[0] == big or other.big_index[1] == big):
+                named += 1
+        share = <double>named / cat.n_dest
+        mine = 0
+        for i in range(v.held_n):
+            other = &cat.dest[v.held[i]]
+            if other.big_index[0] == big or other.big_index[1] == big:
+                mine += 1
+        total += cat.big_points[big] * (win_chance(v, mine + 1, share) - win_chance(v, mine, share))
+    return total
+
+
+cdef inline double dest_value(
+    const CDest* d, const CView* v, const CCatalogue* cat, double city_weight
+) noexcept nogil:
+    """Scripted.destination_value: points + city_weight * the bonus its cities may win."""
+    if city_weight == 0.0:
+        return d.points
+    return d.points + city_weight * city_value(d, v, cat)
 
 
 cdef inline bint covers(const long long* pile, const long long* need) noexcept nogil:
@@ -257,7 +336,7 @@ cdef class NativeStrategy:
         twin.card_share = self.card_share
         twin.future_cards = self.future_cards
         twin.steal_bonus = self.steal_bonus
-        twin.city_bonus = self.city_bonus
+        twin.city_weight = self.city_weight
         twin.hunt_value = self.hunt_value
         twin.column_value = self.column_value
         twin.min_useful = self.min_useful
@@ -305,20 +384,26 @@ cdef class NativeStrategy:
 
     # ------------------------------------------------------------- destinations
     cdef int keep_setup(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
-        cdef int n = v.offer_n, i, j, t, pos, length, kept_n = 0
+        cdef int n = v.offer_n, i, j, t, pos, kept_n = 0
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
+        cdef double costs[MAX_OFFER]
+        cdef double weights[NUM_COLOURS]
         cdef int deck_cards = 0
         cdef double budget
-        cdef long long cards = 0
+        cdef double cards = 0.0
         cdef int mask = 0
         cdef const CDest* d
         for i in range(CARD_KINDS):
             deck_cards += v.train_cards[i]  # R1: the game's deck (96 printed)
         budget = self.card_share * deck_cards / v.players
+        colour_weights(v.train_cards, weights)
         for i in range(n):
             d = &cat.dest[v.offer[i]]
-            keys[i] = (-dest_value(d, self.city_bonus)) / d.ncolours
+            costs[i] = 0.0
+            for j in range(d.ncolours):
+                costs[i] += weights[d.colours[j]]
+            keys[i] = (-dest_value(d, v, cat, self.city_weight)) / costs[i]
         # sorted by (key, id): insertion sort, stable
         for i in range(n):
             t = i
@@ -332,11 +417,10 @@ cdef class NativeStrategy:
             order[j] = t
         for i in range(n):
             pos = order[i]
-            length = cat.dest[v.offer[pos]].ncolours
-            if <double>(cards + length) <= budget:
+            if cards + costs[pos] <= budget:
                 mask |= 1 << pos
                 kept_n += 1
-                cards += length
+                cards += costs[pos]
         for i in range(n):
             if kept_n >= v.min_keep:
                 break
@@ -363,7 +447,7 @@ cdef class NativeStrategy:
         pile[LOCO] = s.locos_coming + s.hand[LOCO]
         pile[LOCO] += <long long>(self.future_cards * s.future) - self.ticket_margin
         for i in range(n):
-            keys[i] = -dest_value(&cat.dest[v.offer[i]], self.city_bonus)
+            keys[i] = -dest_value(&cat.dest[v.offer[i]], v, cat, self.city_weight)
         for i in range(n):  # sorted by -value, stable
             t = i
             j = i
@@ -660,7 +744,7 @@ cdef class NativeStrategy:
         cdef CView v
         cdef Act act
         view_from_seatview(view, &v)
-        table, big = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITIES]
+        table, big = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITY_CARDS]
         if self.view_cat is NULL:
             self.view_cat = <CCatalogue*>malloc(sizeof(CCatalogue))
             if self.view_cat is NULL:
@@ -685,7 +769,7 @@ cdef class NativeStrategy:
             "card_share": self.card_share,
             "future_cards": self.future_cards,
             "steal_bonus": self.steal_bonus,
-            "city_bonus": self.city_bonus,
+            "city_weight": self.city_weight,
             "hunt_value": self.hunt_value,
             "column_value": self.column_value,
             "min_useful": self.min_useful,
@@ -707,14 +791,19 @@ cdef class NativeStrategy:
 
 # ------------------------------------------------------------------ conversions
 cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
-    """The destinations a view names (``destinations_by_id``), and how many big cities each
-    names: all the strategies read of the catalogue."""
-    cdef int dest_id, c, n = 0
+    """The destinations a view names (``destinations_by_id``), the big cities each names and
+    each big city's bonus (``big_city_cards``): all the strategies read of the catalogue."""
+    cdef int dest_id, c, k, n = 0
     cdef CDest* d
-    table, big = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITIES]
+    table, cards = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITY_CARDS]
     if len(table) > MAX_DEST_ID + 1:
         raise ValueError(f"view: {len(table) - 1} destinations, at most {MAX_DEST_ID}")
-    cat.n_big = 0
+    if len(cards) > BIG_CITIES:
+        raise ValueError(f"view: {len(cards)} big cities, at most {BIG_CITIES}")
+    names = [big.city for big in cards]
+    cat.n_big = len(names)
+    for k in range(cat.n_big):
+        cat.big_points[k] = cards[k].points
     for dest_id in range(MAX_DEST_ID + 1):
         d = &cat.dest[dest_id]
         d.id = 0
@@ -737,7 +826,10 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
         for c in range(d.ncolours):
             d.colours[c] = dest.colours[c]
             d.need[dest.colours[c]] += 1
-        d.big_names = (dest.city_a in big) + (dest.city_b in big)
+        for k, city in enumerate((dest.city_a, dest.city_b)):
+            if city in names:
+                d.big_index[k] = names.index(city)
+                d.big_names += 1
         n += 1
     cat.n_dest = n
     return 0
@@ -871,7 +963,7 @@ cdef object _twin(object strategy, dict boxes):
     twin.card_share = values["card_share"]
     twin.future_cards = values["future_cards"]
     twin.steal_bonus = values["steal_bonus"]
-    twin.city_bonus = values["city_bonus"]
+    twin.city_weight = values["city_weight"]
     twin.hunt_value = values.get("hunt_value", 0.0)
     twin.column_value = values.get("column_value", 0.0)
     twin.min_useful = values["min_useful"]

@@ -23,6 +23,7 @@ from typing import Any
 
 from cardgame import Action
 from cardgame.knowledge import Knowledge
+from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
 
 from .candidates import candidates
@@ -44,9 +45,9 @@ class SearchSettings:
 
 
 Priors = dict[tuple[Any, ...], list[Action]]  # candidates by the observer's view
-# a SeatView's last fields (rules, big cities, destination table, train deck): the same in
-# all worlds
-_GAME_FIELDS = 4
+# a SeatView's last fields, from the rules on (the game's rules and cards): the same in all
+# worlds
+_GAME_FIELDS = len(SEAT_VIEW_FIELDS) - SEAT_VIEW_FIELDS.index("rules")
 
 
 class Node:

@@ -33,6 +33,7 @@ PLACE_TURNS = 2  # at most this many turns left: min_useful gives way to ...
 LATE_MIN_USEFUL = 1  # ... this: any placement that covers a missing card
 HOARD_VALUE = 0.5  # hoarder: a card of a colour it holds 2+ of (a longer column)
 RUSH_PAIR_VALUE = 1.1  # rusher: a card that makes a pair it can place at once
+CERTAIN = 1.0  # a chance of one (the big-city odds: Scripted.city_value)
 
 
 class Situation:
@@ -116,7 +117,54 @@ class ScriptedKnobs(MemoryKnobs):
     future_cards: float = 0.6  # cards per future turn counted on when keeping destinations
     ticket_pause: int = 3  # turns without destination draws after a draw that kept none
     steal_bonus: float = 0.0  # extra value per card a steal makes a rival discard
-    city_bonus: float = 0.0  # extra value per big-city name on a destination
+    # a share of the bonus points a destination's big cities are expected to win it: each
+    # city's printed (or edited) bonus times what one more ticket naming it adds to the
+    # chance of winning it (R21), estimated from what the seat sees (Scripted.city_value)
+    city_weight: float = 2.0
+
+
+def at_most(held: int, share: float, count: int) -> float:
+    """The chance that ``held`` unseen tickets, each naming a city with chance ``share``,
+    name it at most ``count`` times (binomial). The native twin does the same operations in
+    the same order (sims/_native/_scripted.pyx), so both give the same number."""
+    if count >= held or share <= 0.0:
+        return CERTAIN
+    if share >= CERTAIN:
+        return 0.0
+    miss = CERTAIN - share
+    term = CERTAIN
+    for _ in range(held):
+        term *= miss
+    ratio = share / miss
+    total = term
+    for j in range(count):
+        term = term * (held - j) / (j + 1) * ratio
+        total += term
+    return total
+
+
+def colour_weights(deck: tuple[int, ...]) -> list[float]:
+    """What a circle of each colour costs, in cards of an average colour: a colour the deck
+    holds fewer of is scarcer (1 each on a deck of equal colours, as printed, R1)."""
+    colours = deck[:NUM_COLOURS]
+    total = sum(colours)
+    if not total:
+        return [CERTAIN] * NUM_COLOURS
+    mean = total / NUM_COLOURS
+    return [mean / (n if n > 0 else 1) for n in colours]
+
+
+def win_chance(view: SeatView, count: int, share: float) -> float:
+    """The chance that ``count`` tickets naming a city are the most (or tied: R21) against
+    every rival's tickets in hand, each naming it with chance ``share``."""
+    if count <= 0:
+        return 0.0
+    chance = CERTAIN
+    seat, held = view.seat, view.held_counts
+    for rival in range(view.players):
+        if rival != seat:
+            chance *= at_most(held[rival], share, count)
+    return chance
 
 
 class Scripted(Strategy):
@@ -133,6 +181,9 @@ class Scripted(Strategy):
         self._need: list[int] = []
         self._first_pick: Situation | None = None  # reused for the second pick of a draw
         self._first_pick_turn = -1
+        self._shares_table: object = None  # the game's tables _shares is of
+        self._shares_cards: object = None
+        self._shares: dict[str, tuple[int, float]] = {}
 
     def situation(self, view: SeatView) -> Situation:
         """The seat's situation; the need vector is recomputed only when the hand of
@@ -145,21 +196,58 @@ class Scripted(Strategy):
 
     # ----------------------------------------------------------------- destinations
     def destination_value(self, dest: Destination, view: SeatView) -> float:
-        names = (dest.city_a in view.big_cities) + (dest.city_b in view.big_cities)
-        return dest.points + self.knobs.city_bonus * names
+        """The ticket's points (the game's: edits included) and its share of big-city bonus."""
+        weight = self.knobs.city_weight
+        if not weight:
+            return float(dest.points)
+        return dest.points + weight * self.city_value(dest, view)
+
+    def city_value(self, dest: Destination, view: SeatView) -> float:
+        """The bonus points keeping ``dest`` is expected to add (R21): for each big city it
+        names, the city's bonus in this game times how much one more ticket naming it raises
+        the seat's chance of the most tickets naming it, ties included. A rival's tickets
+        are unseen: each names the city with the share of the game's tickets that do."""
+        shares = self._city_shares(view)
+        held = view.held
+        total = 0.0
+        for city in (dest.city_a, dest.city_b):
+            entry = shares.get(city)
+            if entry is None:
+                continue
+            bonus, share = entry
+            mine = sum(1 for d in held if d.city_a == city or d.city_b == city)
+            gain = win_chance(view, mine + 1, share) - win_chance(view, mine, share)
+            total += bonus * gain
+        return total
+
+    def _city_shares(self, view: SeatView) -> dict[str, tuple[int, float]]:
+        """Each big city's bonus and the share of the game's tickets naming it (once a game:
+        the view's tables are the game's own objects)."""
+        table, cards = view.destinations_by_id, view.big_city_cards
+        if table is not self._shares_table or cards is not self._shares_cards:
+            tickets = [d for d in table if d is not None]
+            self._shares = {
+                big.city: (
+                    big.points,
+                    sum(1 for d in tickets if big.city in (d.city_a, d.city_b)) / len(tickets),
+                )
+                for big in cards
+            }
+            self._shares_table, self._shares_cards = table, cards
+        return self._shares
 
     def keep_setup(self, view: SeatView) -> KeepDestinations:
         offer = view.offer
         budget = self.knobs.card_share * sum(view.train_cards) / view.players
-        ranked = sorted(
-            offer, key=lambda d: (-self.destination_value(d, view) / len(d.colours), d.id)
-        )
+        weights = colour_weights(view.train_cards)
+        costs = {d.id: sum(weights[c] for c in d.colours) for d in offer}
+        ranked = sorted(offer, key=lambda d: (-self.destination_value(d, view) / costs[d.id], d.id))
         kept: list[Destination] = []
-        cards = 0
+        cards = 0.0
         for dest in ranked:
-            if cards + len(dest.colours) <= budget:
+            if cards + costs[dest.id] <= budget:
                 kept.append(dest)
-                cards += len(dest.colours)
+                cards += costs[dest.id]
         minimum = view.rules.destinations_min_keep
         for dest in ranked:
             if len(kept) >= minimum:

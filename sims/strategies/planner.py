@@ -11,7 +11,7 @@ from .common import Scripted, ScriptedKnobs, Situation
 
 @dataclass(frozen=True)
 class PlannerKnobs(ScriptedKnobs):
-    city_bonus: float = 10.0  # big-city bonuses are a fifth of a good score: count them in
+    """The shared knobs: a planner counts big-city bonuses at their expected worth."""
 
 
 class Planner(Scripted):

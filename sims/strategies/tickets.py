@@ -33,13 +33,14 @@ class TicketHunter(Scripted):
 
 @dataclass(frozen=True)
 class BigCityKnobs(ScriptedKnobs):
-    city_bonus: float = 16.0
+    city_weight: float = 3.0
     card_share: float = 0.5
 
 
 class BigCity(Scripted):
     name = "big_city"
     intent = "Chases big-city majorities: values destinations by the bonuses they can win."
-    # the shared destination_value adds city_bonus per big city named: here a heavy weight
+    # the shared destination_value counts the bonuses a ticket's big cities may win: here
+    # with a heavy weight
     traits = frozenset({"big_cities"})
     Knobs = BigCityKnobs

@@ -131,6 +131,7 @@ def test_the_priors_key_leaves_out_only_the_games_constants():
         "big_cities",
         "destinations_by_id",
         "train_cards",
+        "big_city_cards",
     )
 
 

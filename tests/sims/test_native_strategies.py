@@ -244,7 +244,7 @@ def test_no_twin_for_other_classes_human_memory_or_knobs_c_cannot_hold():
     assert _native.native_twin(RandomStrategy(rng, RandomStrategy.Knobs(memory="human"))) is None
     for knobs in (
         {"card_share": float("nan")},
-        {"city_bonus": float("inf")},
+        {"city_weight": float("inf")},
         {"future_cards": 1e13},
         {"min_column": 2**41},
         {"min_column": 2.0},
