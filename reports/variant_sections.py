@@ -5,12 +5,16 @@ sections: reports/sections.py)."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
+
+if TYPE_CHECKING:
+    from sims.plan import Plan
 
 
 def variants_section(analysis: Analysis) -> Section:
@@ -53,7 +57,8 @@ def variants_section(analysis: Analysis) -> Section:
                 "variant_strategies.",
             )
         )
-    tables = [Table("variants", effects)]
+    designs = variant_designs(analysis.results.plan)
+    tables = [Table("variant_designs", designs), Table("variants", effects)]
     for name in ("variant_edge_changes", "variant_strategies", "variant_seat_edge",
                  "variant_ratings", "variant_length"):  # fmt: skip
         if name in t:
@@ -65,11 +70,59 @@ def variants_section(analysis: Analysis) -> Section:
         "the player counts where the variant changes the rules. In a paired study "
         '(pairing = "deals") variant game i replays base game i: the same train and '
         "destination shuffles at setup, the same line-up and the same seat order, so the "
-        "deal is the unit of every variant comparison.",
+        "deal is the unit of every variant comparison. " + _designs_sentence(designs),
         charts=charts,
         tables=tables,
-        summary=variants_summary(effects, t),
+        summary=[
+            Heading("What each variant changes"),
+            "Each variant's rules and card edits against the base game's, and the player "
+            "counts it is played at (a variant that edits the cards is played at every count).",
+            Table("variant_designs", designs),
+            *variants_summary(effects, t),
+        ],
     )
+
+
+def variant_designs(plan: Plan) -> pd.DataFrame:
+    """What each variant of the study changes against base, in a designer's words: each rule
+    setting that differs (base -> variant) and each card edit (``#4 points 8``), from the
+    plan the run played. Sweep values are left to the sweeps' section."""
+    base = plan.variants.get("base")
+    rows = []
+    for name, variant in plan.variants.items():
+        if name == "base" or variant.sweep is not None or base is None:
+            continue
+        mine, theirs = variant.rules.to_dict(), base.rules.to_dict()
+        rules = [f"{key} {_shown(theirs[key])} -> {_shown(value)}"
+                 for key, value in mine.items() if value != theirs[key]]  # fmt: skip
+        edits = [e for e in variant.edits.describe() if e not in base.edits.describe()]
+        rows.append({
+            "variant": name,
+            "players": ", ".join(map(str, variant.players)),
+            "rules": "; ".join(rules) or "as base",
+            "cards": "; ".join(edits) or "as base",
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=["variant", "players", "rules", "cards"])
+
+
+def _designs_sentence(designs: pd.DataFrame) -> str:
+    """The designs table in one sentence, for the top of the section."""
+    parts = []
+    for row in designs.itertuples():
+        changes = [x for x in (row.rules, row.cards) if x != "as base"]
+        parts.append(f"{row.variant} ({row.players} players): {'; '.join(changes)}")
+    return f"What each variant changes: {'. '.join(parts)}." if parts else ""
+
+
+def _shown(value: object) -> str:
+    """A rule setting as a designer reads it: on/off, a count per seat or player count."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}p: {v}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "/".join(map(str, value))
+    return str(value)
 
 
 def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block]:
