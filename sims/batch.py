@@ -243,7 +243,7 @@ def plan_batches(plan: Plan, records: bool = False) -> Iterator[Batch]:
     however many games a cell has."""
     clock = plan.think_times()
     for number, cell in enumerate(plan.cells):
-        seats = {label: plan.strategies[label] for label in set(cell.lineup)}
+        seats = {label: plan.spec_for(cell.variant, label) for label in set(cell.lineup)}
         for start in range(0, cell.games, plan.batch_size):
             stop = min(cell.games, start + plan.batch_size)
             yield (

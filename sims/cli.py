@@ -78,6 +78,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--strategies", type=_name_list, help="a pool for a round robin")
     parser.add_argument("--seed", type=int, help="the root seed")
     parser.add_argument("--workers", type=int, help="processes (default: all cores)")
+    parser.add_argument(
+        "--adapt",
+        type=int,
+        metavar="GAMES",
+        help="adapt each scripted strategy's knobs to each design first, with this many games "
+        "a strategy and design (docs/strategies.md)",
+    )
     parser.add_argument("--out", help="results folder (default: the study's output)")
     parser.add_argument("--resume", action="store_true", help="continue a stopped run")
     parser.add_argument("--backend", choices=BACKENDS, default="local")
@@ -114,7 +121,7 @@ def build_study(args: argparse.Namespace):  # -> sims.study.Study
 
     flags = (args.games, args.players, args.strategies, args.seed)
     isolation = Isolation.PROCESS if args.isolate else None
-    base = load_study(args.study or DEFAULT_STUDY, isolation, args.cards)
+    base = load_study(args.study or DEFAULT_STUDY, isolation, args.cards, args.adapt)
     if all(v is None for v in flags):
         return base
     name = None
@@ -139,6 +146,7 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
         "--backend": args.backend if args.backend != "local" else None,
         "--scheduler": args.scheduler,
         "--cards": args.cards,
+        "--adapt": args.adapt,
         "--out": str(folder),
     }
     for option, value in options.items():

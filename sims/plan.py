@@ -142,6 +142,22 @@ class Plan:
     margins: Mapping[str, float] = field(default_factory=dict)  # [report] margins
     cards: str | None = None  # a folder of card files; None: the printed cards
     cards_digest: str | None = None
+    # players adapted to each design (sims/adapt.py): the games each strategy's search may
+    # play on a design (0: none), the labels to adapt (empty: every scripted one), and once
+    # searched, the knobs used per design and label, with a sentence per search
+    adapt_budget: int = 0
+    adapt_strategies: tuple[str, ...] = ()
+    adapted: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None
+    adaptations: tuple[Mapping[str, Any], ...] = ()
+
+    def spec_for(self, variant: str, label: str) -> StrategySpec:
+        """The strategy a seat of ``label`` plays on ``variant``: its study knobs, with the
+        knobs adapted to that design where an adaptation is used."""
+        spec = self.strategies[label]
+        knobs = (self.adapted or {}).get(variant, {}).get(label)
+        if not knobs:
+            return spec
+        return StrategySpec(label, spec.base, tuple(sorted({**dict(spec.knobs), **knobs}.items())))
 
     @property
     def total_games(self) -> int:
@@ -200,6 +216,18 @@ class Plan:
                 for cell in self.cells
             ],
             "total_games": self.total_games,
+            **(
+                {
+                    "adapt": {
+                        "budget": self.adapt_budget,
+                        "strategies": list(self.adapt_strategies),
+                        "adapted": self.adapted,
+                        "adaptations": list(self.adaptations),
+                    }
+                }
+                if self.adapt_budget
+                else {}
+            ),
         }
 
     @classmethod
@@ -238,7 +266,12 @@ class Plan:
             for c in data["cells"]
         )
         cards = data["cards"]
+        adapt = data.get("adapt") or {}
         return cls(
+            adapt_budget=int(adapt.get("budget", 0)),
+            adapt_strategies=tuple(adapt.get("strategies", ())),
+            adapted=adapt.get("adapted"),
+            adaptations=tuple(adapt.get("adaptations", ())),
             name=str(data["name"]),
             description=str(data["description"]),
             seed=int(data["seed"]),

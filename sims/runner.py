@@ -57,7 +57,7 @@ from .folder import (
     write_manifest,
 )
 from .parts import land_files
-from .plan import DEFAULT_STUDY
+from .plan import DEFAULT_STUDY, Plan
 from .pool import run_local
 from .schema import SCHEMA_VERSION
 from .stopping import StopFlag, catch_stop_signals
@@ -107,23 +107,25 @@ def run(
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = worker_count(workers)
-    first_landing = _prepare_folder(folder, study, resume, records)
+    chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
+    first_landing = _prepare_folder(folder, study, resume, records, chosen)
     if announce is not None:
         announce()
+    plan = chosen[0] = _adapted(study.plan, folder, resume)
 
     if resume:
         remove_temp_files(folder)  # left by workers killed mid-write
         tidy_compaction(folder)  # and by an interrupted compaction
     done = done_batches(folder) if resume else set()
-    whole_plan = list(plan_batches(study.plan))
-    todo = (b for b in plan_batches(study.plan, records) if b.id not in done)
+    whole_plan = list(plan_batches(plan))
+    todo = (b for b in plan_batches(plan, records) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
     shared = backend == "local" or not scheduler
     landed = [read_manifest(folder) is not None]
     target = os.path.abspath(folder)
     todo = (replace(b, folder=target) if shared and landed[0] else b for b in todo)
-    total = study.plan.total_games
+    total = plan.total_games
     skipped = sum(b.games for b in whole_plan if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped)
     bar = tqdm(
@@ -201,7 +203,35 @@ def run_default_study(workers: int | None = None) -> Path:
     return folder
 
 
-def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> Callable[[], None]:
+def _adapted(plan: Plan, folder: Path, resume: bool) -> Plan:
+    """The plan with its players adapted to each design (sims/adapt.py), when it asks for
+    that: a resumed run takes the adaptation its manifest holds, never a new one."""
+    if not plan.adapt_budget:
+        return plan
+    manifest = read_manifest(folder) if resume else None
+    stored = (manifest or {}).get("plan", {}).get("adapt")
+    if stored and stored.get("adapted") is not None:
+        return replace(
+            plan, adapted=stored["adapted"], adaptations=tuple(stored.get("adaptations", ()))
+        )
+    from .adapt import adapt_plan
+
+    print(
+        f"Adapting the players to each design ({plan.adapt_budget:,} games a strategy and "
+        "design)...",
+        file=sys.stderr,
+    )
+    found = adapt_plan(plan, say=lambda line: print(f"  {line}", file=sys.stderr))
+    adapted: dict[str, dict[str, dict[str, Any]]] = {}
+    for a in found:
+        if a.used:
+            adapted.setdefault(a.variant, {})[a.label] = a.adapted
+    return replace(plan, adapted=adapted, adaptations=tuple(a.to_dict() for a in found))
+
+
+def _prepare_folder(
+    folder: Path, study: Study, resume: bool, records: bool, chosen: list[Plan]
+) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
     The manifest is written when the first batch lands (atomically), never before: a run
@@ -249,7 +279,7 @@ def _prepare_folder(folder: Path, study: Study, resume: bool, records: bool) -> 
 
     def first_landing() -> None:
         if pending:
-            write_manifest(folder, pending.pop(), current, study.plan.to_dict())
+            write_manifest(folder, pending.pop(), current, chosen[0].to_dict())
 
     return first_landing
 

@@ -72,6 +72,7 @@ STUDY_KEYS = {
     "sweeps",
     "report",
     "metrics",
+    "adapt",
 }
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -113,6 +114,10 @@ class Study:
     # [metrics] quality = true: each game's quality (lead changes, drama, decisiveness...)
     # from each seat's estimated chance after every turn, in a ``quality`` table
     quality: bool = False
+    # adapt = { budget = GAMES }: each scripted strategy's knobs fitted to each design before
+    # the games (sims/adapt.py); 0: the study's knobs everywhere
+    adapt_budget: int = 0
+    adapt_strategies: tuple[str, ...] = ()
 
     def catalogue_for(self, variant: str) -> Catalogue | None:
         """The cards ``variant`` is played with (None: the printed cards, unedited)."""
@@ -208,6 +213,8 @@ class Study:
             margins=dict(self.source.get("report", {}).get("margins", {})),
             cards=self.cards,
             cards_digest=_cards_digest(self.cards) if self.cards is not None else None,
+            adapt_budget=self.adapt_budget,
+            adapt_strategies=self.adapt_strategies,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,7 +246,15 @@ class Study:
             **({"report": self.source["report"]} if self.source.get("report") else {}),
             # only when on: results made before the option existed still resume
             **({"metrics": {"quality": True}} if self.quality else {}),
+            # only when on: results made before the option existed still resume
+            **({"adapt": self._adapt_dict()} if self.adapt_budget else {}),
         }
+
+    def _adapt_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"budget": self.adapt_budget}
+        if self.adapt_strategies:
+            out["strategies"] = list(self.adapt_strategies)
+        return out
 
     def _lineup_dict(self, lineup: tuple[str, ...]) -> list[str] | dict[str, Any]:
         """A line-up as the file gave it: a list, or a table when it has its own games."""
@@ -362,6 +377,12 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     engine = found.value(lambda: setting.engine(data.get("engine", "auto"), where), "auto")
     found.value(lambda: setting.report_table(data.get("report", {}), where), None)
     metrics = found.value(lambda: setting.metrics_table(data.get("metrics", {}), where), {})
+    adapt_budget, adapt_strategies = 0, cast(tuple[str, ...], ())
+    if "adapt" in data and seating is not None and strategies is not None:
+        bases = {label: strategies[label].base for label in labels if label in strategies}
+        adapt_budget, adapt_strategies = found.value(
+            lambda: setting.adapt(data["adapt"], bases, where), (0, ())
+        )
     clock = found.value(lambda: setting.clock(data, where), None)
     output = found.value(lambda: setting.output(data, name, where), "")
     description = found.value(lambda: setting.description(data, where), "")
@@ -392,6 +413,8 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         engine=engine,
         isolation=isolation,
         quality=metrics["quality"],
+        adapt_budget=adapt_budget,
+        adapt_strategies=adapt_strategies,
         cards=cards,
         variant_cards=variant_cards,
         sweeps=sweeps,
@@ -763,11 +786,15 @@ def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
 
 @_one_line_errors
 def load_study(
-    path: str | Path, isolation: Isolation | None = None, cards: str | None = None
+    path: str | Path,
+    isolation: Isolation | None = None,
+    cards: str | None = None,
+    adapt: int | None = None,
 ) -> Study:
     """Read a study TOML file; a built-in study can be named without a path.
 
-    ``isolation`` (``--isolate``) and ``cards`` (``--cards``) override the file's: given here,
+    ``isolation`` (``--isolate``), ``cards`` (``--cards``) and ``adapt`` (``--adapt``, the
+    budget of adapted players) override the file's: given here,
     before the strategies are checked (an isolated run never imports a strategy of one's own)
     and the variants' card edits are checked against the cards."""
     text, where = _read(path)
@@ -785,6 +812,9 @@ def load_study(
         except CardgameError as exc:
             raise StudyError(f"--cards: {exc}") from None
         data["cards"] = cards
+    if adapt is not None:  # --adapt GAMES: the budget; the file's strategies list stays
+        table = data.get("adapt")
+        data["adapt"] = {**(table if isinstance(table, dict) else {}), "budget": adapt}
     return from_dict(data, where)
 
 

@@ -24,6 +24,12 @@ PAIRINGS = ("none", "deals", "seatings")
 # "python": every game on the reference engine; "native": the core, or refuse to run
 ENGINES = ("auto", "python", "native")
 ISOLATIONS = tuple(i.value for i in Isolation)
+# games each strategy's search may play on one design when players are adapted (sims/adapt.py):
+# fewer cannot rank a generation of candidates; more is a typo
+ADAPT_BUDGET = (200, 10**8)
+# the strategies whose knobs adapt to a design: the scripted families (random reads no value,
+# the search player sees every edit through the engine, one's own classes are one's own)
+ADAPTABLE = ("planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city")
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
 
@@ -191,3 +197,39 @@ def decision_seconds(limits: Any, where: str) -> float:
         f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
     )
     return float(value)
+
+
+def adapt(table: Any, labels: dict[str, str], where: str) -> tuple[int, tuple[str, ...]]:
+    """``adapt = { budget = GAMES, strategies = [...] }``: the budget of each strategy's search
+    on each design, and the labels to adapt (default: every adaptable one). One line each."""
+    if not isinstance(table, dict):
+        raise StudyError(f"{where}: adapt: must be a table (budget = GAMES)")
+    extra = sorted(set(table) - {"budget", "strategies"})
+    if extra:
+        raise StudyError(f"{where}: adapt.{extra[0]}: unknown key (known: budget, strategies)")
+    budget = table.get("budget")
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        raise StudyError(f"{where}: adapt.budget: must be a whole number of games, got {budget!r}")
+    if not ADAPT_BUDGET[0] <= budget <= ADAPT_BUDGET[1]:
+        raise StudyError(
+            f"{where}: adapt.budget: must be from {ADAPT_BUDGET[0]} to {ADAPT_BUDGET[1]:,} "
+            f"games, got {budget}"
+        )
+    names = table.get("strategies")
+    if names is None:
+        return budget, ()
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise StudyError(f"{where}: adapt.strategies: must be a list of the study's strategies")
+    unknown = sorted(set(names) - set(labels))
+    if unknown:
+        raise StudyError(
+            f"{where}: adapt.strategies: {unknown[0]!r} is not a strategy of the study "
+            f"(its strategies: {', '.join(sorted(labels))})"
+        )
+    fixed = [n for n in names if labels[n] not in ADAPTABLE]
+    if fixed:
+        raise StudyError(
+            f"{where}: adapt.strategies: {fixed[0]!r} cannot be adapted (its base "
+            f"{labels[fixed[0]]!r} is not one of {', '.join(ADAPTABLE)})"
+        )
+    return budget, tuple(dict.fromkeys(names))
