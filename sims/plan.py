@@ -12,6 +12,7 @@ reports on a machine where a study's ``module:Class`` strategy is not importable
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import permutations
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardgame import Catalogue, Rules
 from cardgame.edits import CardEdits
+from cardgame.errors import RulesError
+from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .errors import ResultsError
 from .strategy import StrategySpec
@@ -236,8 +239,9 @@ class Plan:
         loaded; a plan that is not one is a ResultsError in one line. Cells carry no
         catalogue: a report needs none, and the card folder may be gone."""
         try:
+            _check_shape(data)
             return cls._from_dict(data)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, RulesError) as exc:
             raise ResultsError(
                 f"{where}: not a plan this version reads ({_one_line(exc)})"
             ) from None
@@ -302,6 +306,137 @@ class Plan:
             },
             cells=cells,
         )
+
+
+# the keys ``to_dict`` writes, each table's: a plan with one missing or one more was not
+# written by this version (or was edited by hand)
+_KEYS = {
+    "plan": (
+        "name description seed players rotation pairing isolation batch_size decision_seconds "
+        "quality margins cards clock strategies variants sweeps cells total_games"
+    ),
+    "cards": "folder digest",
+    "strategy": "base knobs",
+    "variant": "rules edits players sweep",
+    "edits": "destinations big_cities deck",
+    "sweep": "parameters points printed",
+    "cell": "key variant players lineup games",
+}
+_MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
+
+
+def _check_shape(data: Any) -> None:
+    """Raise ValueError naming the first thing in ``data`` that ``to_dict`` never writes: a
+    key missing or extra, a value of the wrong type, NaN or infinity, a name that points
+    nowhere. Only the shape is held: the rules and knobs were validated when the run began."""
+    _table(data, "plan")
+    for key in ("name", "description", "rotation", "pairing", "isolation"):
+        _of(data[key], str, key)
+    _count(data["seed"], "seed")
+    _count(data["batch_size"], "batch_size", low=1)
+    _players(data["players"], "players")
+    _number(data["decision_seconds"], "decision_seconds")
+    _of(data["quality"], bool, "quality")
+    for key in ("margins", "clock"):
+        for name, value in _of(data[key], dict, key).items():
+            _number(value, f"{key}.{name}")
+    if data["cards"] is not None:
+        _table(data["cards"], "cards")
+        _of(data["cards"]["folder"], str, "cards.folder")
+        if data["cards"]["digest"] is not None:
+            _of(data["cards"]["digest"], str, "cards.digest")
+    for label, spec in _of(data["strategies"], dict, "strategies").items():
+        _table(spec, "strategy", f"strategies.{label}")
+        _of(spec["base"], str, f"strategies.{label}.base")
+        _of(spec["knobs"], dict, f"strategies.{label}.knobs")
+    sweeps = _of(data["sweeps"], dict, "sweeps")
+    variants = _of(data["variants"], dict, "variants")
+    for name, variant in variants.items():
+        where = f"variants.{name}"
+        _table(variant, "variant", where)
+        _of(variant["rules"], dict, f"{where}.rules")
+        _table(variant["edits"], "edits", f"{where}.edits")
+        for kind, first in (("destinations", int), ("big_cities", str), ("deck", int)):
+            for pair in _of(variant["edits"][kind], list, f"{where}.edits.{kind}"):
+                if not (isinstance(pair, list) and len(pair) == 2):
+                    raise ValueError(f"{where}.edits.{kind}: {pair!r} is no (key, value) pair")
+                _of(pair[0], first, f"{where}.edits.{kind}")
+                _count(pair[1], f"{where}.edits.{kind}")
+        _players(variant["players"], f"{where}.players")
+        if variant["sweep"] is not None and variant["sweep"] not in sweeps:
+            raise ValueError(f"{where}.sweep: no sweep {variant['sweep']!r}")
+    for name, sweep in sweeps.items():
+        where = f"sweeps.{name}"
+        _table(sweep, "sweep", where)
+        parameters = _of(sweep["parameters"], list, f"{where}.parameters")
+        if not parameters or not all(isinstance(p, str) for p in parameters):
+            raise ValueError(f"{where}.parameters: {parameters!r}")
+        for point in [[sweep["printed"], BASE], *_of(sweep["points"], list, f"{where}.points")]:
+            if not (isinstance(point, list) and len(point) == 2):
+                raise ValueError(f"{where}.points: {point!r} is no (values, variant) pair")
+            values, variant = point
+            if not isinstance(values, list) or len(values) != len(parameters):
+                raise ValueError(f"{where}: {values!r} is not one value per parameter")
+            if not all(isinstance(value, int) for value in values):  # bools: on/off settings
+                raise ValueError(f"{where}: {values!r:.40} are not whole numbers or booleans")
+            if not isinstance(variant, str) or variant not in variants:
+                raise ValueError(f"{where}.points: no variant {variant!r}")
+    keys: set[str] = set()
+    total = 0
+    for cell in _of(data["cells"], list, "cells"):
+        _table(cell, "cell", "cells")
+        key = _of(cell["key"], str, "cells.key")
+        if key in keys:
+            raise ValueError(f"cells: {key!r} twice")
+        keys.add(key)
+        variant = variants.get(_of(cell["variant"], str, f"{key}: variant"))
+        if variant is None:
+            raise ValueError(f"{key}: no variant {cell['variant']!r}")
+        players = _count(cell["players"], f"{key}: players")
+        if players not in variant["players"]:
+            raise ValueError(f"{key}: {players} players, its variant is played at others")
+        lineup = _of(cell["lineup"], list, f"{key}: lineup")
+        if len(lineup) != players or not all(
+            isinstance(label, str) and label in data["strategies"] for label in lineup
+        ):
+            raise ValueError(f"{key}: lineup {lineup!r} is not {players} of its strategies")
+        total += _count(cell["games"], f"{key}: games")
+    if data["total_games"] != total or isinstance(data["total_games"], bool):
+        raise ValueError(f"total_games {data['total_games']!r}, its cells add up to {total}")
+
+
+def _table(value: Any, kind: str, where: str = "") -> None:
+    if not isinstance(value, dict):
+        raise ValueError(f"{where or kind}: a table expected, got {type(value).__name__}")
+    keys = set(_KEYS[kind].split())
+    missing, extra = sorted(keys - set(value)), sorted(set(value) - keys)
+    if missing or extra:
+        which = f"no {missing[0]!r}" if missing else f"an unknown key {extra[0]!r}"
+        raise ValueError(f"{where or kind}: {which}")
+
+
+def _of(value: Any, kind: type, where: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"{where}: a {kind.__name__} expected, got {value!r:.40}")
+    return value
+
+
+def _count(value: Any, where: str, low: int = 0) -> int:
+    if not low <= _of(value, int, where) <= _MOST_GAMES:
+        raise ValueError(f"{where}: {value!r:.40} is out of range")
+    return int(value)
+
+
+def _players(value: Any, where: str) -> None:
+    if not _of(value, list, where) or not all(
+        not isinstance(n, bool) and n in range(MIN_PLAYERS, MAX_PLAYERS + 1) for n in value
+    ):
+        raise ValueError(f"{where}: {value!r:.40} are not player counts")
+
+
+def _number(value: Any, where: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{where}: a finite number expected, got {value!r:.40}")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -107,15 +107,44 @@ def load_results(folder: str | Path, destinations: bool = True) -> Results:
                 frames[table] = frame[keep].reset_index(drop=True)
     if not destinations:
         _check_table_files(folder, "destinations", merged)
+    plan = manifest_plan(manifest, folder / MANIFEST)
+    if "plan" in manifest:  # one resolved from an older manifest's study is the run's own
+        _check_games_of_plan(folder, games, plan)
     return Results(
         frames["games"],
         frames["seats"],
         frames.get("destinations"),
         manifest["study"],
-        manifest_plan(manifest, folder / MANIFEST),
+        plan,
         folder,
         frames.get("quality"),
     )
+
+
+def _check_games_of_plan(folder: Path, games: pd.DataFrame, plan: Plan) -> None:
+    """Refuse a plan the folder's games were not played by (a manifest edited by hand, or
+    another run's): each game's cell is one of the plan's, of its variant and player count,
+    and no cell holds more games than the plan gives it."""
+    cells = {cell.key: cell for cell in plan.cells}
+    found = games.groupby(["cell", "variant", "players"], observed=True).size()
+    for (key, variant, players), count in found.items():
+        cell = cells.get(str(key))
+        if cell is None:
+            raise ResultsError(
+                f"{folder / MANIFEST}: the folder holds games of cell {key!s:.80}, which is "
+                "not a cell of the plan"
+            )
+        if (cell.variant, cell.players) != (str(variant), int(players)):
+            raise ResultsError(
+                f"{folder / MANIFEST}: the games of cell {key!s:.80} are of variant "
+                f"{variant!s:.40} at {players} players; the plan's cell is of variant "
+                f"{cell.variant!s:.40} at {cell.players}"
+            )
+        if count > cell.games:
+            raise ResultsError(
+                f"{folder / MANIFEST}: the folder holds {count} games of cell {key!s:.80}; "
+                f"the plan has {cell.games}"
+            )
 
 
 CHUNK_ROWS = 1 << 20  # rows a chunk of ``table_chunks`` holds, about: memory stays bounded

@@ -354,7 +354,8 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         printed = _catalogue(cards, NO_EDITS) or default_catalogue()
         variants_data = found.value(lambda: _variant_tables(data, where), {})
         if "sweeps" in data and variants_data:
-            with found.check():
+            with found.check(), contextlib.suppress(_BaseVariantError):
+                # a broken base: the sweeps need it; its own check below names it, once
                 sweeps, variant_labels = _add_sweeps(data, variants_data, printed, where)
         explicit: dict[str, tuple[int, ...]] = {}
         for variant, table in variants_data.items():
@@ -607,18 +608,24 @@ def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
                 raise StudyError(f"{where}: {label}: {problem}")
 
 
+class _BaseVariantError(StudyError):
+    """The base variant's table is wrong (``_variant`` reports it where the variants are
+    read)."""
+
+
 def _base_of(table: Any, printed: Catalogue, where: str) -> tuple[Rules, Catalogue]:
     """The base variant's rules and cards (what a sweep's printed values come from)."""
-    need(isinstance(table, dict), f"{where}: variants.{BASE}", "must be a table")
+    if not isinstance(table, dict):
+        raise _BaseVariantError(f"{where}: variants.{BASE}: must be a table")
     rules = {k: v for k, v in table.items() if k not in (*CARD_KINDS, "players")}
     edits = {k: v for k, v in table.items() if k in CARD_KINDS}
     try:
         cards = CardEdits.from_dict(edits, printed, f"variants.{BASE}").apply(printed)
         return Rules.from_dict(rules), cards
     except CardgameError as exc:
-        raise StudyError(f"{where}: variants.{BASE}: {exc}") from None
+        raise _BaseVariantError(f"{where}: variants.{BASE}: {exc}") from None
     except (TypeError, ValueError) as exc:
-        raise StudyError(f"{where}: variants.{BASE}: {_one_line(exc)}") from None
+        raise _BaseVariantError(f"{where}: variants.{BASE}: {_one_line(exc)}") from None
 
 
 def _cards_folder(value: Any, where: str) -> str | None:

@@ -303,3 +303,52 @@ def test_a_larger_sweep_of_games_matches_decision_for_decision():
         names = [rng.choice(NAMES) for _ in range(rng.choice([2, 3, 4]))]
         compare_game(lineup(names, seed), seed, variants[seed % len(variants)], played)
     assert played.decisions > 150_000
+
+
+def _naming(city: str, every: bool) -> Catalogue:
+    """The printed cards with ``city`` on every ticket (its share 1.0) or on none (0.0)."""
+    base = default_catalogue()
+    names = [b.city for b in base.big_cities if b.city != city]
+    tickets = []
+    for d in base.destinations:
+        if every and city not in (d.city_a, d.city_b):
+            d = d._replace(city_a=city)
+        elif not every and city in (d.city_a, d.city_b):
+            other = d.city_b if d.city_a == city else d.city_a
+            d = d._replace(**{"city_a" if d.city_a == city else "city_b": next(
+                n for n in names if n != other)})  # fmt: skip
+        tickets.append(d)
+    return Catalogue(tuple(tickets), base.big_cities, base.deck)
+
+
+def _extreme(name: str) -> Catalogue:
+    base = default_catalogue()
+    bonus = {"bonus_1": 1, "bonus_50": 50}.get(name)
+    if bonus is not None:
+        cities = tuple(b._replace(points=bonus) for b in base.big_cities)
+        return Catalogue(base.destinations, cities, base.deck)
+    decks = {"no_red": (0,) + (12,) * 7 + (14,), "locomotives_only": (0,) * 8 + (40,),
+             "one_colour": (20,) + (0,) * 7 + (40,)}  # fmt: skip
+    if name in decks:
+        return Catalogue(base.destinations, base.big_cities, decks[name])
+    return _naming("Chicago", every=name == "chicago_on_every_ticket")
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "name",
+    ["bonus_1", "bonus_50", "no_red", "locomotives_only", "one_colour",
+     "chicago_on_every_ticket", "chicago_on_none"],
+)  # fmt: skip
+def test_every_decision_matches_on_extreme_cards(name):
+    """The big-city odds and a colour's scarcity (common.city_value, colour_weights) at their
+    edges: bonuses of 1 or 50, colours with no cards, a city every ticket or none names; two
+    to four players, four players over two rounds. Nothing raises on either side."""
+    catalogue = _extreme(name)
+    rng = random.Random(name)
+    played = Played()
+    for seed in range(6):
+        names = [rng.choice(NAMES) for _ in range(2 + seed % 3)]
+        rules = Rules(rounds={2: 2, 3: 2, 4: 2}) if seed % 2 else Rules()
+        compare_game(lineup(names, seed), seed, rules, played, catalogue=catalogue)
+    assert played.decisions > 100

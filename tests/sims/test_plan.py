@@ -79,3 +79,116 @@ def test_a_manifest_from_before_plans_is_read(folder, tmp_path):
     manifest["study"]["strategies"].pop("steady")
     (old / MANIFEST).write_text(json.dumps(manifest))
     assert "gone_module:Gone" in load_results(old, destinations=False).plan.strategies
+
+
+def _edited(path: tuple, value: object = None, delete: bool = False) -> dict:
+    stored = json.loads(json.dumps(from_dict(STUDY, "planned.toml").plan.to_dict()))
+    parent = stored
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return stored
+
+
+NAN, INF = float("nan"), float("inf")
+HAND_EDITS = {
+    "games infinite": (("cells", 0, "games"), -INF),
+    "games huge float": (("cells", 0, "games"), 1e308),
+    "games negative": (("cells", 0, "games"), -1),
+    "games true": (("cells", 0, "games"), True),
+    "games text": (("cells", 0, "games"), "6"),
+    "cell players five": (("cells", 0, "players"), 5),
+    "cell of a variant it is not played at": (("cells", 0, "variant"), "chicago=4x"),
+    "a seat no strategy has": (("cells", 0, "lineup", 0), "nobody"),
+    "a lineup of the wrong size": (("cells", 0, "lineup"), ["planner"]),
+    "a key twice": (("cells", 1, "key"), "base/2p/planner+steady"),
+    "cell key a number": (("cells", 0, "key"), 7),
+    "total disagrees": (("total_games",), 1),
+    "sweep point names no variant": (("sweeps", "chicago", "points", 0, 1), "nope"),
+    "sweep point variant NaN": (("sweeps", "chicago", "points", 0, 1), NAN),
+    "sweep values text": (("sweeps", "chicago", "points", 0, 0), ["4"]),
+    "sweep of two values for one parameter": (("sweeps", "chicago", "points", 0, 0), [4, 5]),
+    "variant names no sweep": (("variants", "wipe", "sweep"), "nope"),
+    "variant players text": (("variants", "wipe", "players"), ["3"]),
+    "variant players huge": (("variants", "wipe", "players"), [10**30]),
+    "edits a string": (("variants", "wipe", "edits", "deck"), "rich"),
+    "edits a bad pair": (("variants", "wipe", "edits", "destinations"), [[4]]),
+    "edits a bad kind": (("variants", "wipe", "edits", "destinations"), [["4", 8]]),
+    "rules out of range": (("variants", "wipe", "rules", "face_up"), -5),
+    "clock text": (("clock", "place"), "fast"),
+    "clock NaN": (("clock", "place"), NAN),
+    "margin NaN": (("margins", "win_share"), NAN),
+    "margin text": (("margins", "win_share"), "wide"),
+    "decision seconds infinite": (("decision_seconds",), INF),
+    "seed a float": (("seed",), 4.5),
+    "players text": (("players",), ["2"]),
+    "name a number": (("name",), 5),
+    "description a list": (("description",), ["x"]),
+    "quality text": (("quality",), "no"),
+    "cards a string": (("cards",), "folder"),
+    "knobs a list": (("strategies", "steady", "knobs"), [1, 2]),
+    "strategy base a number": (("strategies", "steady", "base"), -1),
+    "an extra key": (("surprise",), 1),
+    "an extra key in a cell": (("cells", 0, "surprise"), 1),
+    "an extra key in a variant": (("variants", "wipe", "surprise"), 1),
+    "a list for a table": (("variants",), [1, 2]),
+}
+
+
+@pytest.mark.parametrize("edit", list(HAND_EDITS))
+def test_a_hand_edited_plan_is_one_line_never_a_traceback(edit):
+    """Wrong types, NaN, huge numbers, extra keys and names that point nowhere: each is a
+    ResultsError in one line naming the manifest, never another exception (the report would
+    show a traceback) and never a plan read as if it were whole."""
+    path, value = HAND_EDITS[edit]
+    with pytest.raises(ResultsError, match="manifest: plan: not a plan this version reads") as e:
+        Plan.from_dict(_edited(path, value))
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "path", [("cells", 0, "games"), ("cells", 0), ("variants", "wipe", "edits", "deck"),
+             ("sweeps", "chicago", "printed"), ("strategies", "steady", "knobs"), ("cards",)]
+)  # fmt: skip
+def test_a_plan_missing_a_key_is_one_line(path):
+    with pytest.raises(ResultsError, match="manifest: plan: not a plan this version reads"):
+        Plan.from_dict(_edited(path, delete=True))
+
+
+def _with_plan(folder, tmp_path, edit) -> object:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    manifest = json.loads((copy / MANIFEST).read_text())
+    edit(manifest["plan"])
+    (copy / MANIFEST).write_text(json.dumps(manifest))
+    return copy
+
+
+def test_a_plan_whose_cells_disagree_with_the_games_is_one_line(folder, tmp_path):
+    """The games in the folder are of the plan's cells: a plan with a cell renamed, or with
+    fewer games in a cell than the folder holds, is not the plan those games were played by."""
+
+    def rename(plan):
+        plan["cells"][0]["key"] = "base/2p/someone+else"
+
+    with pytest.raises(ResultsError, match="base/2p/planner\\+steady.*not a cell of the plan"):
+        load_results(_with_plan(folder, tmp_path / "a", rename), destinations=False)
+
+    def fewer(plan):
+        plan["cells"][0]["games"] = 1
+        plan["total_games"] -= 1
+
+    with pytest.raises(ResultsError, match="holds 2 games of cell .* plan has 1"):
+        load_results(_with_plan(folder, tmp_path / "b", fewer), destinations=False)
+
+    def other_variant(plan):
+        plan["variants"]["other"] = plan["variants"]["base"]
+        plan["cells"][0]["variant"] = "other"
+
+    with pytest.raises(ResultsError, match="variant"):
+        load_results(_with_plan(folder, tmp_path / "c", other_variant), destinations=False)

@@ -422,3 +422,23 @@ def test_a_study_that_names_no_batch_size_gets_few_parts_for_big_cells():
     assert big.batch_size == 1000 and default_batch_size(4_000) == 500
     named = from_dict({"pool": ["random"], "games_per_cell": 80_000, "batch_size": 7}, "t")
     assert named.batch_size == 7  # a study's own batch size is kept
+
+
+def test_a_broken_base_variant_of_a_sweep_study_is_one_problem_not_two():
+    """The sweeps are read against the base variant: when its table is wrong the sweeps are
+    left out and the variant's own check names the problem, once."""
+    from sims.errors import StudyProblems
+    from sims.study import from_dict
+
+    study = {
+        "players": [2],
+        "pool": ["planner"],
+        "seed": -1,
+        "variants": {"base": {"face_up": -1}},
+        "sweeps": {"s": {"parameter": "destinations_drawn", "values": [2, 3]}},
+    }
+    with pytest.raises(StudyProblems) as e:
+        from_dict(study, "s.toml")
+    problems = list(e.value.problems)
+    assert len(problems) == len(set(problems)) == 2, problems
+    assert sum("variants.base" in p for p in problems) == 1
