@@ -322,6 +322,8 @@ _KEYS = {
     "sweep": "parameters points printed",
     "cell": "key variant players lineup games",
 }
+# keys a plan holds only when its setting is on
+_OPTIONAL = {"plan": {"adapt"}}
 _MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
 
 
@@ -403,13 +405,39 @@ def _check_shape(data: Any) -> None:
         total += _count(cell["games"], f"{key}: games")
     if data["total_games"] != total or isinstance(data["total_games"], bool):
         raise ValueError(f"total_games {data['total_games']!r}, its cells add up to {total}")
+    if "adapt" in data:
+        _check_adapt(data["adapt"], variants, data["strategies"])
+
+
+def _check_adapt(adapt: Any, variants: dict[str, Any], strategies: dict[str, Any]) -> None:
+    """The players adapted to each design: budget, labels, the knobs used, the searches."""
+    if not isinstance(adapt, dict) or set(adapt) != {
+        "budget", "strategies", "adapted", "adaptations"
+    }:  # fmt: skip
+        raise ValueError(f"adapt: {adapt!r:.60} is not what a run writes")
+    _count(adapt["budget"], "adapt.budget", low=1)
+    for label in _of(adapt["strategies"], list, "adapt.strategies"):
+        if label not in strategies:
+            raise ValueError(f"adapt.strategies: no strategy {label!r}")
+    if adapt["adapted"] is not None:
+        for variant, labels in _of(adapt["adapted"], dict, "adapt.adapted").items():
+            if variant not in variants:
+                raise ValueError(f"adapt.adapted: no variant {variant!r}")
+            for label, knobs in _of(labels, dict, f"adapt.adapted.{variant}").items():
+                if label not in strategies:
+                    raise ValueError(f"adapt.adapted.{variant}: no strategy {label!r}")
+                for name, value in _of(knobs, dict, f"adapt.adapted.{variant}.{label}").items():
+                    _number(value, f"adapt.adapted.{variant}.{label}.{name}")
+    for entry in _of(adapt["adaptations"], list, "adapt.adaptations"):
+        _of(entry, dict, "adapt.adaptations")
 
 
 def _table(value: Any, kind: str, where: str = "") -> None:
     if not isinstance(value, dict):
         raise ValueError(f"{where or kind}: a table expected, got {type(value).__name__}")
     keys = set(_KEYS[kind].split())
-    missing, extra = sorted(keys - set(value)), sorted(set(value) - keys)
+    missing = sorted(keys - set(value))
+    extra = sorted(set(value) - keys - _OPTIONAL.get(kind, set()))
     if missing or extra:
         which = f"no {missing[0]!r}" if missing else f"an unknown key {extra[0]!r}"
         raise ValueError(f"{where or kind}: {which}")

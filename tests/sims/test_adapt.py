@@ -17,6 +17,7 @@ from sims.adapt import adapt_one
 from sims.batch import plan_batches
 from sims.errors import StudyError
 from sims.folder import MANIFEST
+from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict
 
@@ -72,6 +73,8 @@ def test_the_manifest_keeps_the_adaptation_whatever_the_workers_and_resume_reuse
         stored.append(json.loads((folder / MANIFEST).read_text())["plan"]["adapt"])
     assert stored[0] == stored[1]
     assert {a["variant"] for a in stored[0]["adaptations"]} == {"base", "wipe"}
+    plan = load_results(tmp_path / "w1", destinations=False).plan  # the report reads it back
+    assert plan.adapt_budget == 600 and plan.adapted == stored[0]["adapted"]
 
     import sims.adapt
 
