@@ -31,7 +31,8 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
         intents=study_kinds.strategy_intents(
             figures.strategy_order(analysis.strategies), study.get("strategies")
         ),
-        knowledge=study_kinds.knowledge_sentence(analysis.seats, study.get("strategies")),
+        knowledge=study_kinds.knowledge_sentence(analysis.seats, study.get("strategies"))
+        + study_kinds.adaptation_sentence(analysis.results.plan.adaptations),
         partial_note=analysis.partial_note,
         findings=headline(analysis),
         summary=answers.summary(analysis, info.question, info.order),

@@ -5,7 +5,9 @@ know.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -111,6 +113,25 @@ def completion_rates(seats: pd.DataFrame) -> dict[int, float]:
     sums = seats.groupby("players")[["reached", "kept"]].sum()
     sums = sums[sums["kept"] > 0]
     return {int(p): float(r["reached"] / r["kept"]) for p, r in sums.iterrows()}
+
+
+def adaptation_sentence(adaptations: tuple[Mapping[str, Any], ...]) -> str:
+    """Whose knobs were adapted to which design before the games, and what each gained held
+    out ('' when the study adapted none: sims/adapt.py)."""
+    if not adaptations:
+        return ""
+    parts = [
+        f"{a['label']} on {a['variant']} {a['start_share']:.0%} -> {a['adapted_share']:.0%}"
+        + ("" if a["used"] else " (not better: its study knobs stayed)")
+        for a in adaptations
+    ]
+    return (
+        " The scripted players were adapted to each design before the games (docs/"
+        "strategies.md: a search of their knobs against the study's other seats, kept only "
+        "where it won more held-out games than the study's knobs): held-out win share "
+        + "; ".join(parts)
+        + ". The verdicts here are for these adapted players."
+    )
 
 
 def knowledge_sentence(seats: pd.DataFrame, specs: dict | None = None) -> str:

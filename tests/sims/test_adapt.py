@@ -75,6 +75,10 @@ def test_the_manifest_keeps_the_adaptation_whatever_the_workers_and_resume_reuse
     assert {a["variant"] for a in stored[0]["adaptations"]} == {"base", "wipe"}
     plan = load_results(tmp_path / "w1", destinations=False).plan  # the report reads it back
     assert plan.adapt_budget == 600 and plan.adapted == stored[0]["adapted"]
+    from reports.study_kinds import adaptation_sentence
+
+    said = adaptation_sentence(plan.adaptations)
+    assert "weak on base" in said and "weak on wipe" in said and "adapted players" in said
 
     import sims.adapt
 
