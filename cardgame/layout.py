@@ -135,26 +135,35 @@ def pxi_text() -> str:
 
 
 def write_pxi(path: Path = PXI) -> bool:
-    """Write the include if it is missing or stale; whether it was written (an unchanged
-    file keeps its time stamp, so Cython does not recompile for nothing)."""
-    text = pxi_text()
+    """Write the include if it is missing or stale; whether it was written."""
+    return write_generated(path, pxi_text())
+
+
+def write_generated(path: Path, text: str) -> bool:
+    """Write a generated file if it is missing or stale; whether it was written (an
+    unchanged file keeps its time stamp, so Cython does not recompile for nothing)."""
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.write_text(text, encoding="utf-8")
     return True
 
 
-def main(argv: list[str] | None = None) -> int:
+def generated_main(argv: list[str] | None, path: Path, text: str, usage: str) -> int:
+    """The command of a generated file: write it, or ``--check`` whether it is current."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--check"]:
-        current = PXI.exists() and PXI.read_text(encoding="utf-8") == pxi_text()
-        print(f"{PXI}: {'up to date' if current else 'stale or missing'}")
+        current = path.exists() and path.read_text(encoding="utf-8") == text
+        print(f"{path}: {'up to date' if current else 'stale or missing'}")
         return 0 if current else 1
     if args:
-        print("usage: python cardgame/layout.py [--check]", file=sys.stderr)
+        print(f"usage: {usage} [--check]", file=sys.stderr)
         return 2
-    print(f"{PXI}: {'written' if write_pxi() else 'up to date'}")
+    print(f"{path}: {'written' if write_generated(path, text) else 'up to date'}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return generated_main(argv, PXI, pxi_text(), "python cardgame/layout.py")
 
 
 if __name__ == "__main__":

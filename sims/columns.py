@@ -12,9 +12,10 @@ built from another one (docs/architecture.md).
 
 from __future__ import annotations
 
-import sys
 import textwrap
 from pathlib import Path
+
+from cardgame.layout import generated_main, write_generated
 
 from .rows import NATIVE_TABLES
 from .schema import schema  # the one place the tables' columns are stated
@@ -94,26 +95,12 @@ def _tuple(table: str, names: tuple[str, ...]) -> list[str]:
 
 
 def write_pxi(path: Path = PXI) -> bool:
-    """Write the include if it is missing or stale; whether it was written (an unchanged
-    file keeps its time stamp, so Cython does not recompile for nothing)."""
-    text = pxi_text()
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return False
-    path.write_text(text, encoding="utf-8")
-    return True
+    """Write the include if it is missing or stale; whether it was written."""
+    return write_generated(path, pxi_text())
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args == ["--check"]:
-        current = PXI.exists() and PXI.read_text(encoding="utf-8") == pxi_text()
-        print(f"{PXI}: {'up to date' if current else 'stale or missing'}")
-        return 0 if current else 1
-    if args:
-        print("usage: python -m sims.columns [--check]", file=sys.stderr)
-        return 2
-    print(f"{PXI}: {'written' if write_pxi() else 'up to date'}")
-    return 0
+    return generated_main(argv, PXI, pxi_text(), "python -m sims.columns")
 
 
 if __name__ == "__main__":
