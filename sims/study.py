@@ -13,7 +13,7 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
@@ -37,12 +37,11 @@ from .plan import (
     Variant,
 )
 from .strategy import StrategySpec
-from .study_settings import ROTATIONS, need
+from .study_settings import ROTATIONS, Problems, need
 from .sweep import Sweep, parse_sweeps
 
 P = ParamSpec("P")
 R = TypeVar("R")
-D = TypeVar("D")
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
@@ -318,7 +317,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     naming ``where`` and the key (``StudyProblems`` when there are several); a check that
     needs a value found wrong is left out, so one mistake is not reported twice.
     ``check_strategies=False`` loads no strategy (a manifest read back, sims/results.py)."""
-    found = _Problems()
+    found = Problems()
     for key in sorted(set(data) - STUDY_KEYS):
         found.add(f"{where}: {key}", f"unknown key (known: {', '.join(sorted(STUDY_KEYS))})")
     name = found.value(lambda: setting.name(data, where), Path(where).stem or "study")
@@ -422,41 +421,6 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     )
     _check_deals(study, variant_labels, where)
     return study
-
-
-class _Problems:
-    """The problems of a study file found so far: a check that fails is noted, and the
-    checks after it still run."""
-
-    def __init__(self) -> None:
-        self.found: list[SimsError] = []
-
-    def __len__(self) -> int:
-        return len(self.found)
-
-    def add(self, where: str, message: str) -> None:
-        self.found.append(StudyError(f"{where}: {message}"))
-
-    @contextlib.contextmanager
-    def check(self) -> Iterator[None]:
-        try:
-            yield
-        except SimsError as exc:
-            self.found.append(exc)
-
-    def value(self, read: Callable[[], R], default: D) -> R | D:
-        """What ``read`` returns, or ``default`` when it finds a problem (noted)."""
-        try:
-            return read()
-        except SimsError as exc:
-            self.found.append(exc)
-            return default
-
-    def raise_any(self) -> None:
-        if len(self.found) == 1:
-            raise self.found[0]
-        if self.found:
-            raise StudyProblems([str(exc) for exc in self.found])
 
 
 def _seating(
@@ -581,19 +545,41 @@ def _variant(
         f"must be a table of rule settings, got {table!r}",
     )
     rules = dict(table)
+    found = Problems()  # its player counts, each setting and each card edit: a line each
     counts = None
     if "players" in rules:
-        counts = _variant_counts(rules.pop("players"), f"{where}: {label}")
+        value = rules.pop("players")
+        counts = found.value(lambda: _variant_counts(value, f"{where}: {label}"), None)
     edits = {k: rules.pop(k) for k in CARD_KINDS if k in rules}
-    try:
-        named = "" if variant in swept else label  # a sweep's: "sweeps.x at 9: key"
-        return Rules.from_dict(rules), CardEdits.from_dict(edits, printed, named), counts
-    except CardgameError as exc:
-        text = str(exc)
-        text = text if text.startswith(f"{label}.") else f"{label}: {text}"
-        raise StudyError(f"{where}: {text}") from None
-    except (TypeError, ValueError) as exc:  # a setting of the wrong type
-        raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
+    named = "" if variant in swept else label  # a sweep's: "sweeps.x at 9: key"
+
+    def read(make: Callable[[], R]) -> R:
+        try:
+            return make()
+        except CardgameError as exc:
+            text = str(exc)
+            text = text if text.startswith(f"{label}.") else f"{label}: {text}"
+            raise StudyError(f"{where}: {text}") from None
+        except (TypeError, ValueError) as exc:  # a setting of the wrong type
+            raise StudyError(f"{where}: {label}: {_one_line(exc)}") from None
+
+    before = len(found)
+    for key, value in rules.items():
+        with found.check():
+            read(functools.partial(Rules.from_dict, {key: value}))
+    for kind, entries in edits.items():
+        parts = entries.items() if isinstance(entries, dict) and entries else [(None, entries)]
+        for entry, value in parts:
+            one = {kind: value if entry is None else {entry: value}}
+            with found.check():
+                read(functools.partial(CardEdits.from_dict, one, printed, named))
+    if len(found) == before:  # each alone is fine: what they ask together
+        with found.check():
+            both = read(
+                lambda: (Rules.from_dict(rules), CardEdits.from_dict(edits, printed, named))
+            )
+    found.raise_any()
+    return both[0], both[1], counts
 
 
 def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
@@ -778,17 +764,24 @@ def _one_line(exc: BaseException) -> str:
 def _strategies(data: Any, where: str) -> dict[str, StrategySpec]:
     need(isinstance(data, dict), f"{where}: strategies", "must be a table")
     out = {}
+    found = Problems()  # each configured strategy: a line each
     for label, entry in data.items():
-        key = f"{where}: strategies.{label}"
-        need(isinstance(entry, dict), key, "must be a table with base and knobs")
-        extra = sorted(set(entry) - {"base", "knobs"})
-        need(not extra, f"{key}.{extra[0] if extra else ''}", "unknown key (known: base, knobs)")
-        base = entry.get("base", label)
-        knobs = entry.get("knobs", {})
-        need(isinstance(base, str), f"{key}.base", "must be a strategy name")
-        need(isinstance(knobs, dict), f"{key}.knobs", "must be a table")
-        out[label] = StrategySpec(label, base, tuple(sorted(knobs.items())))
+        with found.check():
+            out[label] = _strategy(label, entry, where)
+    found.raise_any()
     return out
+
+
+def _strategy(label: str, entry: Any, where: str) -> StrategySpec:
+    key = f"{where}: strategies.{label}"
+    need(isinstance(entry, dict), key, "must be a table with base and knobs")
+    extra = sorted(set(entry) - {"base", "knobs"})
+    need(not extra, f"{key}.{extra[0] if extra else ''}", "unknown key (known: base, knobs)")
+    base = entry.get("base", label)
+    knobs = entry.get("knobs", {})
+    need(isinstance(base, str), f"{key}.base", "must be a strategy name")
+    need(isinstance(knobs, dict), f"{key}.knobs", "must be a table")
+    return StrategySpec(label, base, tuple(sorted(knobs.items())))
 
 
 @_one_line_errors

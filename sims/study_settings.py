@@ -4,18 +4,22 @@ that ``sims.study.from_dict`` can find every problem of a file in one pass."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
-from .errors import StudyError
+from .errors import SimsError, StudyError, StudyProblems
 from .plan import REPORT_MARGINS, Isolation, Sweep, margin_problem
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
 
+R = TypeVar("R")
+D = TypeVar("D")
 ROTATIONS = ("permutations", "random")
 # "deals": common random numbers across cells; "seatings": also every deal in every seat
 # order (docs/data.md)
@@ -32,6 +36,47 @@ ADAPT_BUDGET = (200, 10**8)
 ADAPTABLE = ("planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city")
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
+
+
+class Problems:
+    """The problems of a study file found so far: a check that fails is noted, and the
+    checks after it still run; several problems a check found are noted one by one."""
+
+    def __init__(self) -> None:
+        self.found: list[SimsError] = []
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append(StudyError(f"{where}: {message}"))
+
+    @contextlib.contextmanager
+    def check(self) -> Iterator[None]:
+        try:
+            yield
+        except SimsError as exc:
+            self._note(exc)
+
+    def value(self, read: Callable[[], R], default: D) -> R | D:
+        """What ``read`` returns, or ``default`` when it finds a problem (noted)."""
+        try:
+            return read()
+        except SimsError as exc:
+            self._note(exc)
+            return default
+
+    def _note(self, exc: SimsError) -> None:
+        if isinstance(exc, StudyProblems):
+            self.found.extend(StudyError(line) for line in exc.problems)
+        else:
+            self.found.append(exc)
+
+    def raise_any(self) -> None:
+        if len(self.found) == 1:
+            raise self.found[0]
+        if self.found:
+            raise StudyProblems([str(exc) for exc in self.found])
 
 
 def need(cond: object, where: str, message: str) -> None:
@@ -108,6 +153,11 @@ def clock(data: dict[str, Any], where: str) -> ThinkTimes:
         f"{where}: clock",
         f"must be a table of think times in seconds, got {clock!r}",
     )
+    found = Problems()  # each think time alone first: every bad one is a line
+    for key, value in clock.items():
+        with found.check():
+            ThinkTimes.from_dict({key: value}, f"{where}: clock")
+    found.raise_any()
     return ThinkTimes.from_dict(clock, f"{where}: clock")
 
 
@@ -133,16 +183,23 @@ def report_table(table: Any, where: str) -> None:
     need(
         isinstance(margins, dict), f"{where}: report.margins", "must be a table of metric = margin"
     )
+    found = Problems()
     for name, value in margins.items():
-        need(
-            name in REPORT_MARGINS,
-            f"{where}: report.margins.{name}",
-            f"unknown metric (known: {', '.join(REPORT_MARGINS)})",
-        )
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-        need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
-        problem = margin_problem(name, value)
-        need(problem is None, f"{where}: report.margins.{name}", problem or "")
+        with found.check():
+            margin(name, value, where)
+    found.raise_any()
+
+
+def margin(name: str, value: Any, where: str) -> None:
+    need(
+        name in REPORT_MARGINS,
+        f"{where}: report.margins.{name}",
+        f"unknown metric (known: {', '.join(REPORT_MARGINS)})",
+    )
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    need(ok, f"{where}: report.margins.{name}", f"must be a positive number, got {value!r}")
+    problem = margin_problem(name, value)
+    need(problem is None, f"{where}: report.margins.{name}", problem or "")
 
 
 def metrics_table(table: Any, where: str) -> dict[str, bool]:

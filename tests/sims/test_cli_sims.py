@@ -215,6 +215,32 @@ def test_every_problem_of_a_study_file_is_a_line_and_nothing_is_written(tmp_path
     assert not (tmp_path / "r").exists()
 
 
+def test_every_problem_inside_a_table_is_a_line_too(tmp_path):
+    """Within the strategies, clock, report and a variant (its counts, each setting, each
+    card edit), every bad entry is its own line, not only the table's first."""
+    import io
+    from contextlib import redirect_stderr
+
+    study = tmp_path / "bad.toml"
+    study.write_text(
+        'pool = ["planner", "thief"]\nplayers = [2]\n[strategies.x]\nbase = 3\n'
+        "[strategies.y]\nknobs = 4\n[clock]\nplace = -1\nnope = 2\n[variants.v]\n"
+        "players = [9]\nface_up = 99\nstarting_hand = -1\ndeck = { red = 99, blue = -1 }\n"
+        "[report]\nmargins = { win_share = -1, score = 1e9 }\n"
+    )
+    err = io.StringIO()
+    with redirect_stderr(err):
+        code = exit_code(["simulate", str(study), "--out", str(tmp_path / "r")])
+    keys = [line.split(": ")[3] for line in err.getvalue().splitlines()]
+    assert code == 2
+    assert keys == [
+        "strategies.x.base", "strategies.y.knobs", "variants.v.players", "variants.v",
+        "variants.v", "variants.v.deck.red", "variants.v.deck.blue", "report.margins.win_share",
+        "report.margins.score", "clock.place", "clock.nope",
+    ], err.getvalue()  # fmt: skip
+    assert not (tmp_path / "r").exists()
+
+
 def test_the_light_copies_of_runner_and_study_constants_agree():
     import sims.cli
     import sims.study
