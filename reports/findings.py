@@ -25,9 +25,11 @@ def _ci(row: pd.Series) -> str:
 
 
 def _p(p: float) -> str:
+    """A p-value as a reader wants it: two figures, or below 0.001 (no 0.0e+00: a p-value
+    too small to print is no more informative than "below 0.001")."""
     if not np.isfinite(p):
-        return "n/a"
-    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+        return "p n/a"
+    return f"p = {p:.2g}" if p >= 0.001 else "p < 0.001"
 
 
 def _count(value: float, unit: str) -> str:
@@ -67,12 +69,12 @@ def judged(row: pd.Series, scale: Scale, units: str = "games") -> str:
     interval = f"{scale.of(row['family_low'])} to {scale.of(row['family_high'])}"
     margin = f"±{scale.of(row['margin'], sign=False)}{scale.unit}"
     if row["verdict"] == DIFFERENT:
-        return f"**different**: {d} (95% interval {interval}, {over}; p = {_p(row['p_adjusted'])})"
+        return f"**different**: {d} (95% interval {interval}, {over}; {_p(row['p_adjusted'])})"
     if row["verdict"] == EQUAL:
         return (
             f"**practically equal**: {d}; its equivalence interval "
             f"{scale.of(row['equiv_low'])} to {scale.of(row['equiv_high'])} lies within {margin} "
-            f"(TOST at 5%, {over}; p = {_p(row['p_equivalence_adjusted'])})"
+            f"(TOST at 5%, {over}; {_p(row['p_equivalence_adjusted'])})"
         )
     need = row.get("needed", np.nan)
     more = (
@@ -82,7 +84,7 @@ def judged(row: pd.Series, scale: Scale, units: str = "games") -> str:
     )
     return (
         f"**not yet known**: {d} (95% interval {interval}, {over}): no evidence of a "
-        f"difference (p = {_p(row['p_adjusted'])}), nor that it lies within {margin}{more}"
+        f"difference ({_p(row['p_adjusted'])}), nor that it lies within {margin}{more}"
     )
 
 
@@ -108,7 +110,7 @@ def _h2h_record(analysis: Analysis, players, strategy: str) -> str:
     worst = here.sort_values("rate").iloc[0]
     return (
         f" (head-to-head: ahead of {worst['opponent']} in {_pct(worst['rate'])} of "
-        f"{int(worst['n_games'])} games, p = {_p(worst['p_adjusted'])}, Holm over the pairs "
+        f"{int(worst['n_games'])} games, {_p(worst['p_adjusted'])}, Holm over the pairs "
         f"at {players} players)"
     )
 
@@ -155,7 +157,7 @@ def pooling_lines(analysis: Analysis) -> list[str]:
     row = pool.iloc[0]
     test = (
         f"likelihood-ratio test of strategy x player count, chi-square {row['lr']:.1f}, "
-        f"df={int(row['df'])}, p = {_p(row['p_value'])}"
+        f"df={int(row['df'])}, {_p(row['p_value'])}"
     )
     if not row["pooling_justified"]:
         return [
@@ -174,7 +176,7 @@ def pooling_lines(analysis: Analysis) -> list[str]:
             text += (
                 f" Pooled, **{lead['leaders']}** is separated from the next "
                 f"({lead['runner_up']}: {lead['difference']:+.2f} log-odds, 95% interval "
-                f"{lead['family_low']:+.2f} to {lead['family_high']:+.2f}, p = "
+                f"{lead['family_low']:+.2f} to {lead['family_high']:+.2f}, "
                 f"{_p(lead['p_adjusted'])}, Bonferroni over the pooled pairs)."
             )
         else:
@@ -246,10 +248,10 @@ def disagreements(analysis: Analysis) -> list[str]:
         lines.append(
             f"At {c['players']} players, {c['strategy']} against {c['opponent']}: the "
             f"head-to-head table {'separates' if h2h_says else 'does not separate'} them "
-            f"({_pct(c['rate'])} ahead in {int(c['n_games_h2h'])} games where both sat, p = "
+            f"({_pct(c['rate'])} ahead in {int(c['n_games_h2h'])} games where both sat, "
             f"{_p(c['p_adjusted_h2h'])}, Holm over the pairs) while the rating difference "
             f"{'does not' if h2h_says else 'does'} ({c['difference']:+.2f} log-odds, "
-            f"p = {_p(c['p_adjusted'])}, Bonferroni): the head-to-head counts only the games "
+            f"{_p(c['p_adjusted'])}, Bonferroni): the head-to-head counts only the games "
             "where the two met, the rating draws on every table of that player count."
         )
     return lines
@@ -275,7 +277,7 @@ def seat_order(analysis: Analysis) -> list[str]:
             said = "seats differ" if t["wins_significant"] else "no evidence that seats differ"
             wins = (
                 f" Across all seats: {said} in wins (chi-square of the winning seat, one per "
-                f"game, p = {_p(t['wins_p_adjusted'])}, Holm over the player counts)."
+                f"game, {_p(t['wins_p_adjusted'])}, Holm over the player counts)."
             )
         lines.append(
             f"Seat order at {int(row['players'])} players ({int(row['n_games']):,} games "
@@ -287,7 +289,7 @@ def seat_order(analysis: Analysis) -> list[str]:
         said = "it differs" if test["p_value"] < 0.05 else "no evidence that it differs"
         lines.append(
             f"Does the first seat's edge differ between {test['counts']} players? {said} "
-            f"(Cochran's Q = {test['q']:.2f}, df = {int(test['df'])}, p = {_p(test['p_value'])})."
+            f"(Cochran's Q = {test['q']:.2f}, df = {int(test['df'])}, {_p(test['p_value'])})."
         )
     return lines
 
@@ -487,7 +489,7 @@ def _variant_extras(analysis: Analysis, variant: str) -> list[str]:
             else:
                 parts.append(
                     f"at {players} players no evidence that it changes which strategy wins "
-                    f"(smallest p = {_p(group['p_adjusted'].min())}, Bonferroni over its "
+                    f"(smallest {_p(group['p_adjusted'].min())}, Bonferroni over its "
                     f"{len(group)} strategies)"
                 )
         out.append(f"Variant {variant}: " + "; ".join(parts) + ".")
@@ -568,14 +570,14 @@ def first_seat_equals(analysis: Analysis) -> list[str]:
     family = int(rows["p_value"].notna().sum())
     for _, r in rows.iterrows():
         verdict = (
-            "an edge" if r["significant"] else f"no evidence of an edge (p = {_p(r['p_adjusted'])})"
+            "an edge" if r["significant"] else f"no evidence of an edge ({_p(r['p_adjusted'])})"
         )
         parts.append(
             f"at {int(r['players'])} players ({r['strategy']} at every seat) seat 0 wins "
             f"{_pct(r['rate'])} against a fair {_pct(r['fair'])}: "
             f"{100 * r['advantage']:+.1f} percentage points (95% CI "
             f"{100 * r['adv_ci_low']:+.1f} to {100 * r['adv_ci_high']:+.1f}, t-test over "
-            f"{int(r['n_games'])} games, Holm p = {_p(r['p_adjusted'])}: {verdict}; "
+            f"{int(r['n_games'])} games, Holm {_p(r['p_adjusted'])}: {verdict}; "
             f"detectable with 80% power at level 0.05/{family}: {100 * r['mde']:.1f} "
             "percentage points)"
         )

@@ -43,3 +43,11 @@ def test_a_study_of_one_strategy_draws_no_rating_or_win_chart(tmp_path):
     assert first.key == "strongest" and not first.on_page  # left off the page
     assert first.charts == [] and "nothing to compare" in first.intro
     assert any("every seat is planner" in line for line in headline(analysis))
+
+
+def test_a_p_value_reads_as_two_figures_or_below_a_thousandth():
+    from reports.findings import _p
+
+    assert _p(0.0312) == "p = 0.031"
+    assert _p(0.0) == "p < 0.001" and _p(4e-7) == "p < 0.001"  # never 0.0e+00
+    assert _p(float("nan")) == "p n/a"
