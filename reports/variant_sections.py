@@ -88,6 +88,7 @@ def variant_designs(plan: Plan) -> pd.DataFrame:
     setting that differs (base -> variant) and each card edit (``#4 points 8``), from the
     plan the run played. Sweep values are left to the sweeps' section."""
     base = plan.variants.get("base")
+    printed = base.edits.describe() if base is not None else []
     rows = []
     for name, variant in plan.variants.items():
         if name == "base" or variant.sweep is not None or base is None:
@@ -95,7 +96,7 @@ def variant_designs(plan: Plan) -> pd.DataFrame:
         mine, theirs = variant.rules.to_dict(), base.rules.to_dict()
         rules = [f"{key} {_shown(theirs[key])} -> {_shown(value)}"
                  for key, value in mine.items() if value != theirs[key]]  # fmt: skip
-        edits = [e for e in variant.edits.describe() if e not in base.edits.describe()]
+        edits = [e for e in variant.edits.describe() if e not in printed]
         rows.append({
             "variant": name,
             "players": ", ".join(map(str, variant.players)),

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Any
 
 from .match import GameSpec, play_game
@@ -112,14 +111,10 @@ def adaptable(spec: StrategySpec) -> bool:
 def adapt_plan(plan: Plan, say: Any = None) -> list[Adaptation]:
     """Every adaptation the plan asks for: each adaptable label on each design."""
     out = []
-    labels = plan.adapt_strategies or tuple(
-        label for label, spec in plan.strategies.items() if adaptable(spec)
-    )
+    named = plan.adapt_strategies or tuple(plan.strategies)
+    labels = [label for label in named if adaptable(plan.strategies[label])]
     for variant in plan.variants:
         for label in labels:
-            spec = plan.strategies[label]
-            if not adaptable(spec):
-                continue
             found = adapt_one(plan, variant, label)
             if found is not None:
                 out.append(found)
@@ -196,7 +191,7 @@ class _Arena:
     def __init__(self, plan: Plan, variant: str, label: str, cells: list[Any]) -> None:
         self.plan, self.variant, self.label = plan, variant, label
         self.cells = cells
-        self.seatings = [sorted(set(permutations(c.lineup))) for c in cells]
+        self.seatings = [c.seatings() for c in cells]
 
     def deals(self, purpose: str, step: int, count: int) -> list[tuple[int, int, tuple[str, ...]]]:
         """``count`` deals: (cell, seed, seat order), spread over the cells in turn."""

@@ -18,22 +18,10 @@ from cardgame import Game, Rules, default_catalogue
 from cardgame.cards import CARD_NAMES, LOCO
 from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
-from sims.strategies.builders import Hoarder, Rusher
-from sims.strategies.planner import Planner, Thief
-from sims.strategies.random_play import RandomStrategy
-from sims.strategies.tickets import BigCity, TicketHunter
-from sims.strategy import Strategy
+from sims.strategies.planner import Planner
 from tests.native_engine import native_module
+from tests.sims.test_native_strategies import FAMILIES  # every built-in with a twin
 
-FAMILIES: dict[str, type[Strategy]] = {
-    "planner": Planner,
-    "thief": Thief,
-    "hoarder": Hoarder,
-    "rusher": Rusher,
-    "ticket_hunter": TicketHunter,
-    "big_city": BigCity,
-    "random": RandomStrategy,
-}
 SCRIPTED = [name for name in FAMILIES if name != "random"]
 AT = {name: i for i, name in enumerate(SEAT_VIEW_FIELDS)}
 PRINTED = default_catalogue()
