@@ -51,6 +51,8 @@ class Analysis:
     sweeps: list[Sweep] = field(default_factory=list)  # the study's sweeps
     sweep_tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # metric -> frame
     edge_test: dict[str, Any] = field(default_factory=dict)  # edge across player counts
+    # the study's checks (reports/robustness.py): each one's own analysis, by name
+    checks: dict[str, Analysis] = field(default_factory=dict)
 
     @property
     def partial_note(self) -> str:
@@ -151,6 +153,10 @@ def analyse(
         cards = {sweep.card for sweep in sweeps if sweep.card is not None}
         swept_cards = results.destination_rows(cards)
         frames = sweep_frames(games, seats, swept_cards, sweeps, margins=margins)
+    checks = {}
+    for name, check in results.checks().items():
+        say(f"the {name} check")
+        checks[name] = analyse(check, planned_games=check.plan.total_games)
     return Analysis(
         results,
         tables,
@@ -159,6 +165,7 @@ def analyse(
         sweeps=sweeps,
         sweep_tables=frames,
         edge_test=edge_heterogeneity(tables["seat_edge"]),
+        checks=checks,
     )
 
 

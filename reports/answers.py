@@ -11,6 +11,7 @@ line, a variant that worsens the edge).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +32,14 @@ class Cell:
 
     text: str
     light: str = ""  # GREEN, AMBER, RED or '' (a plain measurement)
+    key: str | None = None  # what the verdict is, to compare with another study's: see verdict
+
+    @property
+    def verdict(self) -> str:
+        """The answer without its sizes ("yes: +3.1 points" is "yes: + points"), so that two
+        studies giving the same verdict with other estimates agree; a cell whose numbers are
+        the verdict (the cards out of line) says so by its ``key``."""
+        return self.key if self.key is not None else re.sub(r"\d+(\.\d+)?", "", self.text)
 
 
 @dataclass
@@ -212,7 +221,8 @@ def cards(analysis: Analysis) -> Answer | None:
         elif flagged.empty:
             cell = Cell("none found", GREEN)
         else:
-            cell = Cell(_names([f"#{int(i)}" for i in flagged["destination_id"]]), RED)
+            ids = [f"#{int(i)}" for i in flagged["destination_id"]]
+            cell = Cell(_names(ids), RED, key=", ".join(sorted(ids)))
         answer.cells[_column(players)] = cell
     return answer if answer.cells else None
 
@@ -268,9 +278,9 @@ def skill(analysis: Analysis) -> list[Answer]:
 
 
 # ------------------------------------------------------------------ the summary
-def summary(analysis: Analysis, question: str, order: list[str]) -> Summary:
-    """The answers to the study's question, those its question asks first."""
-    answers = [
+def every_answer(analysis: Analysis) -> list[Answer]:
+    """Every answer the analysis gives, in the summary's default order."""
+    return [
         a
         for a in [
             strongest(analysis),
@@ -283,8 +293,17 @@ def summary(analysis: Analysis, question: str, order: list[str]) -> Summary:
         ]
         if a is not None and a.cells
     ]
+
+
+def summary(
+    analysis: Analysis, question: str, order: list[str], extra: list[Answer] | None = None
+) -> Summary:
+    """The answers to the study's question, those its question asks first; ``extra`` rows
+    (whether the answers hold for other players: reports/robustness.py) come last."""
+    answers = every_answer(analysis)
     rank = {key: i for i, key in enumerate(order)}
     answers.sort(key=lambda a: rank.get(a.key, len(order)))
+    answers += extra or []
     counts = sorted({int(p) for p in analysis.seats["players"].unique()})
     m = analysis.margins
     note = (

@@ -11,7 +11,7 @@ from functools import partial
 import pandas as pd
 import plotly.graph_objects as go
 
-from . import answers, figures, planning, power, skill, study_kinds
+from . import answers, figures, planning, power, robustness, skill, study_kinds
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Report, Section, StudyFacts, Table
 from .findings import headline, players_know
@@ -35,7 +35,9 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
         + study_kinds.adaptation_sentence(analysis.results.plan.adaptations),
         partial_note=analysis.partial_note,
         findings=headline(analysis),
-        summary=answers.summary(analysis, info.question, info.order),
+        summary=answers.summary(
+            analysis, info.question, info.order, robustness.summary_rows(analysis)
+        ),
         sections=_sections(analysis),
         order=info.order,
         facts=StudyFacts(
@@ -89,6 +91,9 @@ def _sections(analysis: Analysis) -> list[Section]:
     out.append(_designers(analysis))
     if "skill_pairs" in t:
         out.append(_skill(analysis))
+    checked = robustness.robustness_section(analysis)
+    if checked is not None:
+        out.append(checked)
     for section in out:
         section.charts = [
             Chart(

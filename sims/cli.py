@@ -85,6 +85,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="adapt each scripted strategy's knobs to each design first, with this many games "
         "a strategy and design (docs/strategies.md)",
     )
+    parser.add_argument(
+        "--check-search",
+        type=int,
+        metavar="DEALS",
+        help="then replay the headline verdicts with the search player in every seat, on this "
+        "many deals a design; the report says whether they hold (docs/strategies.md)",
+    )
     parser.add_argument("--out", help="results folder (default: the study's output)")
     parser.add_argument("--resume", action="store_true", help="continue a stopped run")
     parser.add_argument("--backend", choices=BACKENDS, default="local")
@@ -121,7 +128,9 @@ def build_study(args: argparse.Namespace):  # -> sims.study.Study
 
     flags = (args.games, args.players, args.strategies, args.seed)
     isolation = Isolation.PROCESS if args.isolate else None
-    base = load_study(args.study or DEFAULT_STUDY, isolation, args.cards, args.adapt)
+    base = load_study(
+        args.study or DEFAULT_STUDY, isolation, args.cards, args.adapt, args.check_search
+    )
     if all(v is None for v in flags):
         return base
     name = None
@@ -147,6 +156,7 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
         "--scheduler": args.scheduler,
         "--cards": args.cards,
         "--adapt": args.adapt,
+        "--check-search": args.check_search,
         "--out": str(folder),
     }
     for option, value in options.items():
@@ -263,6 +273,12 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
         f"{done} of {summary.games_total} games in {summary.folder} "
         f"({summary.games_played} played now, {summary.games_skipped} from before)"
     )
+    for name, check in summary.checks.items():
+        print(
+            f"check {name}: {check.games_skipped + check.games_played} of {check.games_total} "
+            f"games in {check.folder}"
+            + (f", {len(check.failures)} failed" if check.failures else "")
+        )
     if summary.failures:
         print(f"{len(summary.failures)} game(s) failed:")
         for line in summary.failures[:10]:

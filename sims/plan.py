@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,12 @@ if TYPE_CHECKING:  # the clock imports SimPy: only when games are played
     from .clock import ThinkTimes
 
 BASE = "base"  # the variant other variants are compared with
+# the checks of a study's verdicts (Plan.check_plans), each played into checks/NAME
+CHECKS_FOLDER = "checks"
+KNOBS_CHECK = "knobs"  # the same games with the study's own knobs (adapted players used)
+SEARCH_CHECK = "search"  # every seat the search player
+SEARCH_ITERATIONS = 16  # the search check's iterations per decision by default
+SEARCH_BATCH = 8  # games a batch of the search check (a search game costs a second or more)
 DEFAULT_STUDY = "strategy-ladder"
 # what a study's [report] table may set: the practical margin of each metric, and its range
 # from a hundredth of the report's default (reports/margins.py DEFAULT_MARGINS; a test holds
@@ -152,6 +158,10 @@ class Plan:
     adapt_strategies: tuple[str, ...] = ()
     adapted: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None
     adaptations: tuple[Mapping[str, Any], ...] = ()
+    # the search check (reports/checks.py): deals per design replayed with the search player
+    # in every seat (0: none), and its iterations per decision
+    check_search: int = 0
+    search_iterations: int = SEARCH_ITERATIONS
 
     def spec_for(self, variant: str, label: str) -> StrategySpec:
         """The strategy a seat of ``label`` plays on ``variant``: its study knobs, with the
@@ -165,6 +175,54 @@ class Plan:
     @property
     def total_games(self) -> int:
         return sum(cell.games for cell in self.cells)
+
+    def check_plans(self) -> dict[str, Plan]:
+        """The games that put the headline verdicts to other players, each a plan of its
+        own, played after the study into ``checks/NAME`` and compared by reports/checks.py:
+
+        - ``knobs``, where adapted players were used: the very games (the same cells, so the
+          same deals) with the study's own knobs, so the report can say which verdicts hold
+          for adapted players;
+        - ``search``, where ``check_search`` asks: that many deals of every design and player
+          count with the search player (which sees every edit through the engine) in every
+          seat, common deals across the designs.
+        """
+        plain = replace(
+            self, adapt_budget=0, adapt_strategies=(), adapted=None, adaptations=(),
+            check_search=0,
+        )  # fmt: skip
+        out: dict[str, Plan] = {}
+        if any(entry.get("used") for entry in self.adaptations):
+            out[KNOBS_CHECK] = replace(plain, name=f"{self.name}-{KNOBS_CHECK}")
+        if self.check_search:
+            searcher = StrategySpec(
+                SEARCH_CHECK, "ismcts", (("iterations", self.search_iterations),)
+            )
+            designs = dict.fromkeys((cell.variant, cell.players) for cell in self.cells)
+            catalogues = {cell.variant: cell.catalogue for cell in self.cells}
+            cells = tuple(
+                Cell(
+                    f"{variant}/{players}p/{SEARCH_CHECK}",
+                    variant,
+                    self.variants[variant].rules,
+                    players,
+                    (SEARCH_CHECK,) * players,
+                    self.check_search,
+                    catalogues[variant],
+                )
+                for variant, players in designs
+            )
+            out[SEARCH_CHECK] = replace(
+                plain,
+                name=f"{self.name}-{SEARCH_CHECK}",
+                strategies={SEARCH_CHECK: searcher},
+                cells=cells,
+                pairing="deals",
+                batch_size=min(self.batch_size, SEARCH_BATCH),
+                isolation=Isolation.NONE,
+                quality=False,
+            )
+        return out
 
     def think_times(self) -> ThinkTimes:
         from .clock import ThinkTimes
@@ -231,6 +289,11 @@ class Plan:
                 if self.adapt_budget
                 else {}
             ),
+            **(
+                {"check": {"search": self.check_search, "iterations": self.search_iterations}}
+                if self.check_search
+                else {}
+            ),
         }
 
     @classmethod
@@ -271,7 +334,10 @@ class Plan:
         )
         cards = data["cards"]
         adapt = data.get("adapt") or {}
+        check = data.get("check") or {}
         return cls(
+            check_search=int(check.get("search", 0)),
+            search_iterations=int(check.get("iterations", SEARCH_ITERATIONS)),
             adapt_budget=int(adapt.get("budget", 0)),
             adapt_strategies=tuple(adapt.get("strategies", ())),
             adapted=adapt.get("adapted"),
@@ -323,7 +389,7 @@ _KEYS = {
     "cell": "key variant players lineup games",
 }
 # keys a plan holds only when its setting is on
-_OPTIONAL = {"plan": {"adapt"}}
+_OPTIONAL = {"plan": {"adapt", "check"}}
 _MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
 
 
@@ -407,6 +473,12 @@ def _check_shape(data: Any) -> None:
         raise ValueError(f"total_games {data['total_games']!r}, its cells add up to {total}")
     if "adapt" in data:
         _check_adapt(data["adapt"], variants, data["strategies"])
+    if "check" in data:
+        check = data["check"]
+        if not isinstance(check, dict) or set(check) != {"search", "iterations"}:
+            raise ValueError(f"check: {check!r:.60} is not what a run writes")
+        _count(check["search"], "check.search", low=1)
+        _count(check["iterations"], "check.iterations", low=1)
 
 
 def _check_adapt(adapt: Any, variants: dict[str, Any], strategies: dict[str, Any]) -> None:

@@ -23,8 +23,10 @@ from .compaction import compacted_batches, is_compact, table_files
 from .errors import ResultsError
 from .folder import MANIFEST, manifest_plan, read_manifest
 from .parts import batch_of, file_schema, is_part, part_files, read_part, read_table_part
-from .plan import Plan
+from .plan import CHECKS_FOLDER, KNOBS_CHECK, SEARCH_CHECK, Plan
 from .schema import SORT_KEYS, TABLES, key_order, schema, wide_schema
+
+CHECKS = (KNOBS_CHECK, SEARCH_CHECK)
 
 
 @dataclass
@@ -48,6 +50,16 @@ class Results:
         if self._destinations is None:
             self._destinations = self.destination_rows()
         return self._destinations
+
+    def checks(self) -> dict[str, Results]:
+        """The study's checks played so far (``Plan.check_plans``), each a results folder of
+        its own in ``checks/NAME``, by name."""
+        out = {}
+        for name in CHECKS:
+            folder = self.folder / CHECKS_FOLDER / name
+            if (folder / MANIFEST).is_file():
+                out[name] = load_results(folder, destinations=False)
+        return out
 
     def destination_chunks(self, columns: list[str]) -> Iterator[pd.DataFrame | pa.Table]:
         """The destination rows' ``columns``, whole games at a time: the frame itself when it

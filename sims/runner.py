@@ -23,6 +23,11 @@ with no workers) raises ``RunStopped``: the batches in flight are left unwritten
 temporary file stays behind, and ``--resume`` plays what did not finish, after which the
 folder holds the same bytes as an uninterrupted run.
 
+When the study's games are whole, its checks are played (``Plan.check_plans``: the same games
+with the study's own knobs where adapted players were used, the search player in every seat
+where ``[check] search`` asks), each into ``checks/NAME`` as a results folder of its own, with
+the same workers, resume and compaction; ``reports/checks.py`` compares their verdicts.
+
 The modules: ``batch`` (what a worker plays and writes), ``pool`` and ``cluster`` (the two
 backends), ``stopping`` (Ctrl-C and SIGTERM as a polled flag); this one plans the run and
 keeps the results folder.
@@ -57,7 +62,7 @@ from .folder import (
     write_manifest,
 )
 from .parts import land_files
-from .plan import DEFAULT_STUDY, Plan
+from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Plan
 from .pool import run_local
 from .schema import SCHEMA_VERSION
 from .stopping import StopFlag, catch_stop_signals
@@ -77,6 +82,8 @@ class RunSummary:
     interrupted: bool = False
     stopped_on_failure: bool = False
     stop_signal: int | None = None  # SIGINT or SIGTERM when interrupted by a signal
+    plan: Plan | None = None  # the plan played (with its adapted players, if any)
+    checks: dict[str, RunSummary] = field(default_factory=dict)  # each check's games
 
 
 def run(
@@ -107,6 +114,70 @@ def run(
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = worker_count(workers)
+    summary = _run_games(
+        study, folder, workers, backend, scheduler, resume, fail_fast, records, progress,
+        announce, stop, keep_parts,
+    )  # fmt: skip
+    if summary.interrupted or summary.stopped_on_failure:
+        return summary
+    for name, plan in summary.plan.check_plans().items() if summary.plan else ():
+        check = Check(
+            f"{study.name} check: {name}",
+            plan,
+            str(folder / CHECKS_FOLDER / name),
+            {**study.to_dict(), "checking": _check_dict(name, plan)},
+        )
+        found = _run_games(
+            check, Path(check.output), workers, backend, scheduler, resume, fail_fast, False,
+            progress, None, stop, keep_parts,
+        )  # fmt: skip
+        summary.checks[name] = found
+        if found.interrupted or found.stopped_on_failure:
+            summary.interrupted |= found.interrupted
+            summary.stop_signal = summary.stop_signal or found.stop_signal
+            break
+    return summary
+
+
+def _check_dict(name: str, plan: Plan) -> dict[str, Any]:
+    """What a check's manifest keeps of it beside the study: a resume with other deals or
+    another search player is refused like any other change of the study."""
+    return {
+        "name": name,
+        "games": plan.total_games,
+        "strategies": plan.to_dict()["strategies"],
+    }
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check of the study's verdicts (``Plan.check_plans``) as a run plays a study: its
+    plan, its folder and the study dict its manifest keeps (the study's, naming the check)."""
+
+    name: str
+    plan: Plan
+    output: str
+    study: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.study
+
+
+def _run_games(
+    study: Study | Check,
+    folder: Path,
+    workers: int,
+    backend: str,
+    scheduler: str | None,
+    resume: bool,
+    fail_fast: bool,
+    records: bool,
+    progress: bool,
+    announce: Callable[[], None] | None,
+    stop: StopFlag | None,
+    keep_parts: bool,
+) -> RunSummary:
+    """Play one plan's games into ``folder`` (``run``'s body, for the study and each check)."""
     chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
     first_landing = _prepare_folder(folder, study, resume, records, chosen)
     if announce is not None:
@@ -127,7 +198,7 @@ def run(
     todo = (replace(b, folder=target) if shared and landed[0] else b for b in todo)
     total = plan.total_games
     skipped = sum(b.games for b in whole_plan if b.id in done) if done else 0
-    summary = RunSummary(folder, 0, total, skipped)
+    summary = RunSummary(folder, 0, total, skipped, plan=plan)
     bar = tqdm(
         total=total, initial=skipped, unit="game", desc=study.name, disable=not progress,
         smoothing=0.1, file=sys.stderr, dynamic_ncols=True,
@@ -230,7 +301,7 @@ def _adapted(plan: Plan, folder: Path, resume: bool) -> Plan:
 
 
 def _prepare_folder(
-    folder: Path, study: Study, resume: bool, records: bool, chosen: list[Plan]
+    folder: Path, study: Study | Check, resume: bool, records: bool, chosen: list[Plan]
 ) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
@@ -286,9 +357,11 @@ def _prepare_folder(
 
 def _comparable(study: dict[str, Any]) -> dict[str, Any]:
     """The study as the manifest stores it (JSON round trip: tuples become lists), without
-    what changes no game (the report's margins)."""
+    what changes none of its games (the report's margins; the checks, played into folders
+    of their own, whose manifests name them)."""
     out: dict[str, Any] = json.loads(json.dumps(study, sort_keys=True))
     out.pop("report", None)
+    out.pop("check", None)
     return out
 
 

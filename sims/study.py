@@ -31,6 +31,7 @@ from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, SimsError, StudyError, StudyProblems
 from .plan import (
     BASE,
+    SEARCH_ITERATIONS,
     Cell,
     Isolation,
     Plan,
@@ -72,6 +73,7 @@ STUDY_KEYS = {
     "report",
     "metrics",
     "adapt",
+    "check",
 }
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -117,6 +119,10 @@ class Study:
     # the games (sims/adapt.py); 0: the study's knobs everywhere
     adapt_budget: int = 0
     adapt_strategies: tuple[str, ...] = ()
+    # [check] search = DEALS: the headline verdicts replayed with the search player in every
+    # seat on that many deals a design (reports/checks.py); 0: no search check
+    check_search: int = 0
+    search_iterations: int = SEARCH_ITERATIONS
 
     def catalogue_for(self, variant: str) -> Catalogue | None:
         """The cards ``variant`` is played with (None: the printed cards, unedited)."""
@@ -214,6 +220,8 @@ class Study:
             cards_digest=_cards_digest(self.cards) if self.cards is not None else None,
             adapt_budget=self.adapt_budget,
             adapt_strategies=self.adapt_strategies,
+            check_search=self.check_search,
+            search_iterations=self.search_iterations,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -247,7 +255,14 @@ class Study:
             **({"metrics": {"quality": True}} if self.quality else {}),
             # only when on: results made before the option existed still resume
             **({"adapt": self._adapt_dict()} if self.adapt_budget else {}),
+            **({"check": self._check_dict()} if self.check_search else {}),
         }
+
+    def _check_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"search": self.check_search}
+        if self.search_iterations != SEARCH_ITERATIONS:
+            out["iterations"] = self.search_iterations
+        return out
 
     def _adapt_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"budget": self.adapt_budget}
@@ -383,6 +398,9 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         adapt_budget, adapt_strategies = found.value(
             lambda: setting.adapt(data["adapt"], bases, where), (0, ())
         )
+    check_search, search_iterations = found.value(
+        lambda: setting.check(data.get("check", {}), where), (0, SEARCH_ITERATIONS)
+    )
     clock = found.value(lambda: setting.clock(data, where), None)
     output = found.value(lambda: setting.output(data, name, where), "")
     description = found.value(lambda: setting.description(data, where), "")
@@ -415,6 +433,8 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         quality=metrics["quality"],
         adapt_budget=adapt_budget,
         adapt_strategies=adapt_strategies,
+        check_search=check_search,
+        search_iterations=search_iterations,
         cards=cards,
         variant_cards=variant_cards,
         sweeps=sweeps,
@@ -790,11 +810,13 @@ def load_study(
     isolation: Isolation | None = None,
     cards: str | None = None,
     adapt: int | None = None,
+    check_search: int | None = None,
 ) -> Study:
     """Read a study TOML file; a built-in study can be named without a path.
 
     ``isolation`` (``--isolate``), ``cards`` (``--cards``) and ``adapt`` (``--adapt``, the
-    budget of adapted players) override the file's: given here,
+    budget of adapted players) and ``check_search`` (``--check-search``, deals of the search
+    check) override the file's: given here,
     before the strategies are checked (an isolated run never imports a strategy of one's own)
     and the variants' card edits are checked against the cards."""
     text, where = _read(path)
@@ -815,6 +837,9 @@ def load_study(
     if adapt is not None:  # --adapt GAMES: the budget; the file's strategies list stays
         table = data.get("adapt")
         data["adapt"] = {**(table if isinstance(table, dict) else {}), "budget": adapt}
+    if check_search is not None:  # --check-search DEALS; the file's iterations stay
+        table = data.get("check")
+        data["check"] = {**(table if isinstance(table, dict) else {}), "search": check_search}
     return from_dict(data, where)
 
 

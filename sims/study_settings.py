@@ -13,7 +13,7 @@ from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import SimsError, StudyError, StudyProblems
-from .plan import REPORT_MARGINS, Isolation, Sweep, margin_problem
+from .plan import REPORT_MARGINS, SEARCH_ITERATIONS, Isolation, Sweep, margin_problem
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
     from .clock import ThinkTimes
@@ -34,6 +34,10 @@ ADAPT_BUDGET = (200, 10**8)
 # the strategies whose knobs adapt to a design: the scripted families (random reads no value,
 # the search player sees every edit through the engine, one's own classes are one's own)
 ADAPTABLE = ("planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city")
+# deals a design the search check plays (a search game costs a second or more: more is a typo),
+# and the search player's iterations per decision there
+CHECK_DEALS = (1, 10**5)
+CHECK_ITERATIONS = (1, 10**5)
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
 
@@ -290,3 +294,25 @@ def adapt(table: Any, labels: dict[str, str], where: str) -> tuple[int, tuple[st
             f"{labels[fixed[0]]!r} is not one of {', '.join(ADAPTABLE)})"
         )
     return budget, tuple(dict.fromkeys(names))
+
+
+def check(table: Any, where: str) -> tuple[int, int]:
+    """``[check] search = DEALS, iterations = N``: the deals a design the search check plays
+    (0: none) and its search player's iterations per decision. One line each."""
+    if not isinstance(table, dict):
+        raise StudyError(f"{where}: check: must be a table (search = DEALS)")
+    extra = sorted(set(table) - {"search", "iterations"})
+    if extra:
+        raise StudyError(f"{where}: check.{extra[0]}: unknown key (known: search, iterations)")
+    found = []
+    for key, default, (low, high) in (
+        ("search", 0, CHECK_DEALS),
+        ("iterations", SEARCH_ITERATIONS, CHECK_ITERATIONS),
+    ):
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StudyError(f"{where}: check.{key}: must be a whole number, got {value!r}")
+        if value != default and not low <= value <= high:
+            raise StudyError(f"{where}: check.{key}: must be from {low} to {high:,}, got {value}")
+        found.append(value)
+    return found[0], found[1]
