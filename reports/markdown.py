@@ -50,11 +50,12 @@ def _method(facts: StudyFacts) -> str:
     return (
         f"Study `{facts.name}`: {facts.games:,} games, "
         f"{facts.failures} failed. The game is the unit: rates are over games (Wilson 95% "
-        "intervals), seat means are clustered by game, seat tests blocked by game; pairwise "
-        "comparisons are Holm-corrected tests of the difference over a stated family, each "
-        "with a verdict against a practical margin (different, practically equal by TOST, or "
-        "not yet known). `n_games`, `n_seats`, `n_tables` and `n_deals` say what each count "
-        "counts. Seat 0 plays first (R6)."
+        "intervals), seat means are clustered by game, seat tests blocked by game; a pairwise "
+        "comparison is a test of the difference over a stated family, its verdict read off "
+        "the family's Bonferroni-corrected interval against a practical margin (different, "
+        "practically equal by TOST, or not yet known); the p-values the tables list beside "
+        "it are Holm-adjusted over the same family. `n_games`, `n_seats`, `n_tables` and "
+        "`n_deals` say what each count counts. Seat 0 plays first (R6)."
     )
 
 
