@@ -22,6 +22,8 @@ from .margins import DIFFERENT, EQUAL
 
 GREEN, AMBER, RED = "green", "amber", "red"
 LIGHTS = {GREEN: "settled", AMBER: "not yet known", RED: "a balance problem"}
+# red also marks an answer that other players overturn (reports/robustness.py)
+OVERTURNED = "a balance problem, or an answer other players overturn"
 MAX_WORDS = 150
 MAX_NAMES = 3  # names in one cell; more are counted
 
@@ -57,11 +59,12 @@ class Summary:
     columns: list[str]  # "2 players", ...
     answers: list[Answer]
     note: str  # the margins the verdicts use, in a line
+    lights: dict[str, str] = field(default_factory=lambda: dict(LIGHTS))  # the legend
 
     def words(self) -> int:
         """Its length in words, as a reader counts them (question, labels, cells, note)."""
         text = " ".join(
-            [self.question, *self.columns, self.note, *LIGHTS.values()]
+            [self.question, *self.columns, self.note, *self.lights.values()]
             + [a.label for a in self.answers]
             + [c.text for a in self.answers for c in a.cells.values()]
         )
@@ -310,4 +313,7 @@ def summary(
         f"Margins: ±{100 * m['win_share']:g} points of win share, ±{m['log_odds']:g} "
         f"log-odds, ±{m['score']:g} score, ±{m['turns']:g} turn."
     )
-    return Summary(question, [_column(p) for p in counts], answers, note)
+    lights = dict(LIGHTS)
+    if any(cell.light == RED for a in extra or [] for cell in a.cells.values()):
+        lights[RED] = OVERTURNED
+    return Summary(question, [_column(p) for p in counts], answers, note, lights)

@@ -104,7 +104,7 @@ def summary_html(summary: answers.Summary) -> str:
                 cells.append("<td>-</td>")
                 continue
             light = (
-                f"<span class='light {cell.light}' title='{answers.LIGHTS[cell.light]}'></span>"
+                f"<span class='light {cell.light}' title='{summary.lights[cell.light]}'></span>"
                 if cell.light
                 else ""
             )
@@ -116,7 +116,7 @@ def summary_html(summary: answers.Summary) -> str:
         )
     legend = " ".join(
         f"<span class='light {light}'></span>{html.escape(words)}"
-        for light, words in answers.LIGHTS.items()
+        for light, words in summary.lights.items()
     )
     return (
         "<section id='summary'><h2>Summary</h2>"

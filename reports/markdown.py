@@ -93,7 +93,7 @@ def answers_table(summary: answers.Summary, anchors: dict[str, str]) -> list[str
             )
             cells.append(text.replace("|", "/"))
         rows.append(f"| {label} | " + " | ".join(cells) + " |")
-    legend = ", ".join(f"{LIGHTS[k]} {v}" for k, v in answers.LIGHTS.items())
+    legend = ", ".join(f"{LIGHTS[k]} {v}" for k, v in summary.lights.items())
     return [f"**{summary.question}**", "\n".join([head, rule, *rows]), f"{legend}. {summary.note}"]
 
 

@@ -4,7 +4,7 @@ yet known, and what a check cannot answer is said to be unchecked."""
 
 from __future__ import annotations
 
-from reports.answers import AMBER, GREEN, RED, Answer, Cell
+from reports.answers import AMBER, GREEN, OVERTURNED, RED, Answer, Cell
 from reports.robustness import (
     DIFFERS,
     HOLDS,
@@ -85,4 +85,6 @@ def test_a_report_of_a_checked_study_says_which_answers_hold(tmp_path):
     assert "chicago: score" in set(section.tables[0].frame["answer"])
     report = build(analysis)
     assert report.summary.answers[-1].label == "Holds for players who search"
+    overturned = any(cell.light == RED for cell in rows[0].cells.values())
+    assert (report.summary.lights[RED] == OVERTURNED) == overturned  # the legend says why red
     assert "checks" in [s.key for s in report.sections]
