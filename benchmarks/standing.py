@@ -44,8 +44,8 @@ from sims.match import GameSpec, native_loop, play_game  # noqa: E402
 from sims.standing import (  # noqa: E402
     FEATURES,
     MODEL_FILE,
-    PROGRESS,
     StandingModel,
+    fit_model,
     standing,
     strategy_key,
 )
@@ -114,8 +114,6 @@ def game(
 
 
 def train(args: argparse.Namespace) -> None:
-    from statsmodels.discrete.conditional_models import ConditionalLogit
-
     start = time.perf_counter()
     rows, keys, labels, groups = [], [], [], []
     group = 0
@@ -137,62 +135,31 @@ def train(args: argparse.Namespace) -> None:
                 labels.append(1.0 if seat == winners[0] else 0.0)
                 groups.append(group)
             group += 1
-    x, y = np.array(rows), np.array(labels)
-    known = sorted(set(keys) - {REFERENCE})
-    key_of = np.array(keys)
-    seat_columns = [i for i, name in enumerate(FEATURES) if name != "progress"]
-    indicators = np.column_stack([key_of == key for key in known]).astype(float)
-    progress = x[:, PROGRESS][:, None]
-    design = np.column_stack([x[:, seat_columns], indicators, indicators * progress])
-    fit = ConditionalLogit(y, design, groups=np.array(groups)).fit(disp=False, maxiter=200)
-    params, errors = np.asarray(fit.params, dtype=float), np.asarray(fit.bse, dtype=float)
-    weights = np.zeros(len(FEATURES))
-    weights[seat_columns] = params[: len(seat_columns)]
-    k = len(known)
-    strength = dict(zip(known, params[len(seat_columns) : len(seat_columns) + k], strict=True))
-    late = dict(zip(known, params[len(seat_columns) + k :], strict=True))
-    strength[REFERENCE] = late[REFERENCE] = 0.0
-    # centre: an unknown strategy's neutral 0 is then the pool's average seat
-    share = {key: float((key_of == key).mean()) for key in strength}
-    mean_strength = sum(share[key] * strength[key] for key in strength)
-    mean_late = sum(share[key] * late[key] for key in strength)
-    terms = {key: (strength[key] - mean_strength, late[key] - mean_late) for key in strength}
-    names = [FEATURES[i] for i in seat_columns]
-    standard_errors = dict(zip(names, map(float, errors), strict=False))
-    standard_errors.update(
-        {f"strength:{key}": float(e) for key, e in zip(known, errors[len(names) :], strict=False)}
-    )
-    standard_errors.update(
-        {f"late:{key}": float(e) for key, e in zip(known, errors[len(names) + k :], strict=False)}
-    )
+    meta = {
+        "trained_on": {
+            "games": args.games,
+            "shared_wins_left_out": shared,
+            "positions_per_game": args.positions,
+            "groups": group,
+            "seed_stream": TRAIN_STREAM,
+            "pool": list(SCRIPTED),
+            "search": list(SEARCH),
+            "search_share": SEARCH_SHARE,
+            "seats_by_strategy": dict(sorted(games_of.items())),
+            "reference": REFERENCE,
+            "fitted_by": "statsmodels ConditionalLogit",
+        }
+    }
+    model, standard_errors = fit_model(rows, keys, labels, groups, REFERENCE, meta)
+    meta["trained_on"]["standard_errors"] = standard_errors
+    model.aliases = {label: strategy_key(s) for label, s in SKILL.items()}
     seconds = time.perf_counter() - start
-    model = StandingModel(
-        weights,
-        {
-            "trained_on": {
-                "games": args.games,
-                "shared_wins_left_out": shared,
-                "positions_per_game": args.positions,
-                "groups": group,
-                "seed_stream": TRAIN_STREAM,
-                "pool": list(SCRIPTED),
-                "search": list(SEARCH),
-                "search_share": SEARCH_SHARE,
-                "seats_by_strategy": dict(sorted(games_of.items())),
-                "reference": REFERENCE,
-                "fitted_by": "statsmodels ConditionalLogit",
-                "standard_errors": standard_errors,
-            }
-        },
-        terms,
-        {label: strategy_key(s) for label, s in SKILL.items()},
-    )
     MODEL_PATH.parent.mkdir(exist_ok=True)
     MODEL_PATH.write_text(json.dumps(model.to_dict(), indent=1) + "\n")
     print(f"{args.games} games, {group} positions, {shared} shared wins left out, {seconds:.0f} s")
-    for name, w in zip(names, params, strict=False):
-        print(f"  {name:<24} {w:+.4f} ({standard_errors[name]:.4f})")
-    for key, (a, b) in sorted(terms.items()):
+    for name, w in zip(FEATURES, model.weights, strict=True):
+        print(f"  {name:<24} {w:+.4f} ({standard_errors.get(name, 0.0):.4f})")
+    for key, (a, b) in sorted(model.strengths.items()):
         print(f"  {key:<24} strength {a:+.3f}, late {b:+.3f}")
     print(f"-> {MODEL_PATH}")
 

@@ -146,6 +146,7 @@ class StandingModel:
         self.meta = meta or {}
         self.strengths = {k: (float(a), float(b)) for k, (a, b) in (strengths or {}).items()}
         self.aliases = dict(aliases or {})
+        self._found: dict[StrategySpec | str, tuple[float, float]] = {}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StandingModel:
@@ -206,8 +207,11 @@ class StandingModel:
             if label in given or strategy_key(seat) in given:
                 rows.append((float(given.get(label, given.get(strategy_key(seat), 0.0))), 0.0))
                 continue
-            key = self.known(seat)
-            rows.append(self.strengths[key] if key is not None else (0.0, 0.0))
+            found = self._found.get(seat)
+            if found is None:
+                key = self.known(seat)
+                found = self._found[seat] = self.strengths[key] if key else (0.0, 0.0)
+            rows.append(found)
         return np.array(rows, dtype=float).reshape(len(rows), 2)
 
     def chances_many(self, features: Any, terms: np.ndarray | None = None) -> np.ndarray:
@@ -230,6 +234,48 @@ class StandingModel:
         terms; None: every seat neutral)."""
         terms = None if seats is None else self.terms(seats)
         return tuple(float(p) for p in self.chances_many([standing(state)], terms)[0])
+
+
+def fit_model(
+    rows: Any,
+    keys: Sequence[str],
+    won: Any,
+    groups: Any,
+    reference: str,
+    meta: dict[str, Any] | None = None,
+) -> tuple[StandingModel, dict[str, float]]:
+    """The conditional logit fitted by statsmodels on standings (rows x ``FEATURES``), each
+    row's strategy key, whether it won (1 for the winner of its group) and its group (one
+    per position): the seat features' weights and, for every key but ``reference`` (fixed
+    at 0 in the fit), a strength and its change with ``progress``. The terms are then
+    centred on the rows' average seat (a shift every seat shares changes no chance), so
+    that an unknown strategy's neutral 0 is the trained pool's average. Returns the model
+    and each parameter's standard error (the centring aside)."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    x = np.asarray(rows, dtype=float)
+    key_of = np.asarray(keys)
+    known = sorted(set(key_of.tolist()) - {reference})
+    seat_columns = [i for i, name in enumerate(FEATURES) if name != "progress"]
+    indicators = np.column_stack([key_of == key for key in known] or [np.zeros(len(x))])
+    indicators = indicators[:, : len(known)].astype(float)
+    design = np.column_stack([x[:, seat_columns], indicators, indicators * x[:, [PROGRESS]]])
+    fit = ConditionalLogit(np.asarray(won, float), design, groups=np.asarray(groups)).fit(
+        disp=False, maxiter=200
+    )
+    params, errors = np.asarray(fit.params, dtype=float), np.asarray(fit.bse, dtype=float)
+    weights = np.zeros(len(FEATURES))
+    weights[seat_columns] = params[: len(seat_columns)]
+    n, k = len(seat_columns), len(known)
+    strength = {reference: 0.0, **dict(zip(known, params[n : n + k], strict=True))}
+    late = {reference: 0.0, **dict(zip(known, params[n + k :], strict=True))}
+    share = {key: float((key_of == key).mean()) for key in strength}
+    mean_strength = sum(share[key] * strength[key] for key in strength)
+    mean_late = sum(share[key] * late[key] for key in strength)
+    terms = {key: (strength[key] - mean_strength, late[key] - mean_late) for key in strength}
+    names = [FEATURES[i] for i in seat_columns]
+    names += [f"strength:{key}" for key in known] + [f"late:{key}" for key in known]
+    return StandingModel(weights, meta, terms), dict(zip(names, map(float, errors), strict=True))
 
 
 def strength_from_share(share: float, players: int) -> float:
