@@ -244,7 +244,7 @@ def calibrate(args: argparse.Namespace) -> None:
         before = StandingModel.from_dict(json.loads(Path(args.before).read_text()))
         show(f"before ({args.before})", calibration(scored(before, games), args.bootstrap))
     if model.strengths:
-        show("this model, strategy terms left out", calibration(scored(model, games, True), 0))
+        show("this model, strategy terms left out", calibration(scored(model, games, True), 100))
     show(f"this model ({args.model})", figures)
     for b in figures["bins"]:
         print(

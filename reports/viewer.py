@@ -226,7 +226,8 @@ def page_data(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data, from one replay of ``record``
-    (checked first); each position's win chances from ``playouts`` play-outs (0: none)."""
+    (checked first); each position's win chances from ``playouts`` play-outs (0: none) and
+    from the learned model (``chance_table``)."""
     catalogue = catalogue or default_catalogue()
     check_record(record, catalogue)
     oracle = Oracle(record, playouts) if playouts else None
@@ -338,8 +339,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULT_PLAYOUTS,
         metavar="K",
-        help=f"play-outs per turn for the win chances, 0 for none (default {DEFAULT_PLAYOUTS}, "
-        f"at most {MAX_PLAYOUTS:,})",
+        help="play-outs per turn for the win chances, 0 for the learned model's alone "
+        f"(default {DEFAULT_PLAYOUTS}, at most {MAX_PLAYOUTS:,})",
     )
     parser.set_defaults(run=main)
 

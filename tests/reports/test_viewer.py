@@ -615,3 +615,19 @@ def test_a_game_stopped_during_setup_has_nothing_to_show(tmp_path, capsys):
     assert main(["view", str(path), "-o", str(tmp_path / "setup.html")]) == 2
     err = capsys.readouterr().err
     assert "stopped before every seat kept its destinations: nothing to show" in err
+
+
+def test_the_page_holds_the_learned_model_s_chances_and_names_the_seats_it_does_not_know():
+    from reports.viewer import page_data as build
+    from sims.strategy import StrategySpec
+    from sims.winchance import chance_table
+
+    mine = StrategySpec("my-own", "planner", (("card_share", 0.3),))
+    game = GameSpec("t", "t", "base", Rules(), 2, (mine, spec("thief")), 0, 9)
+    record = play_game(game, None, True, 0).record
+    data = build(record, 0)
+    assert data["chance"] is None
+    model = data["model"]
+    assert len(model["p"]) == len(data["frames"]) and model["unknown"] == ["my-own"]
+    table = chance_table(record)
+    assert model["p"][3] == [round(x, 4) for x in table[table["position"] == 3]["chance"]]
