@@ -501,10 +501,25 @@ def test_clicks_jump_to_the_turn_that_changed_what_was_clicked(browser, page):
     assert rings == len(swings)
     paths = browser.evaluate("document.querySelectorAll('#chance path[data-seat]').length")
     assert paths == data["players"]
+    dashed = browser.evaluate("document.querySelectorAll('#chance path[data-model-seat]').length")
+    assert dashed == data["players"]  # the learned model's curve beside the play-outs'
     if swings:
         browser.press("Home")
         browser.click("#chance circle.swing")
         assert browser.wait_until(f"document.body.dataset.turn === '{swings[0]['turn']}'")
+    assert browser.errors() == []
+
+
+def test_without_play_outs_the_chart_shows_the_learned_model_alone(browser, four, folder):
+    out = folder / "four-model.html"
+    assert main(["view", str(four), "-o", str(out), "--playouts", "0"]) == 0
+    browser.open(out.as_uri())
+    assert browser.wait_until("document.querySelector('#chance svg') !== null")
+    paths = browser.evaluate("document.querySelectorAll('#chance path[data-seat]').length")
+    assert paths == 4
+    caption = browser.evaluate("document.querySelector('#chance .caption').textContent")
+    assert "learned standing model" in caption and "--playouts 0" in caption
+    assert browser.evaluate("document.querySelectorAll('#chance circle.swing').length") == 0
     assert browser.errors() == []
 
 
