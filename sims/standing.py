@@ -207,12 +207,21 @@ class StandingModel:
             if label in given or strategy_key(seat) in given:
                 rows.append((float(given.get(label, given.get(strategy_key(seat), 0.0))), 0.0))
                 continue
-            found = self._found.get(seat)
-            if found is None:
-                key = self.known(seat)
-                found = self._found[seat] = self.strengths[key] if key else (0.0, 0.0)
-            rows.append(found)
+            rows.append(self._terms_of(seat))
         return np.array(rows, dtype=float).reshape(len(rows), 2)
+
+    def _terms_of(self, seat: StrategySpec | str) -> tuple[float, float]:
+        """The model's (strength, late) for one seat, remembered (a study asks every game)."""
+        try:
+            return self._found[seat]
+        except KeyError:
+            pass
+        except TypeError:  # a knob value that cannot be hashed: not remembered
+            key = self.known(seat)
+            return self.strengths[key] if key else (0.0, 0.0)
+        key = self.known(seat)
+        found = self._found[seat] = self.strengths[key] if key else (0.0, 0.0)
+        return found
 
     def chances_many(self, features: Any, terms: np.ndarray | None = None) -> np.ndarray:
         """Chances (positions x seats) from standings (positions x seats x features): the
