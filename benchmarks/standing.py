@@ -1,25 +1,31 @@
 """Train the learned win-chance model (sims/standing.py) and measure its calibration.
 
-``train``: plays ``--games`` games of the scripted built-ins (2, 3 and 4 players in turn, each
-seat drawn from planner, thief, hoarder, rusher, ticket_hunter and big_city) on the native
-core, notes every seat's standing at every position, and fits the conditional logit with
-statsmodels on ``--positions`` positions drawn per game (the winning seat the 1; shared wins
-left out), then writes ``sims/data/standing.json``.
+``train``: plays ``--games`` games (2, 3 and 4 players in turn, each seat drawn from random,
+planner, thief, hoarder, rusher, ticket_hunter, big_city and planner-human, and in a fifth of
+the games one seat the search player, ismcts-16 or ismcts-64, as the skill study configures
+them), notes every seat's standing at every position (on the native core, or by replaying
+the record of a game with a seat that has no native twin), and fits the conditional logit
+with its strategy terms with statsmodels on ``--positions`` positions drawn per game (the
+winning seat the 1; shared wins left out), then writes ``sims/data/standing.json``.
 
-``calibrate``: on ``--games`` other games (seeds from another stream: never trained on), every
-position but the last (the result is known there) scored by the model: Brier score (beside
-the uninformed 1/players), the ten-bin reliability curve and the expected calibration error,
-with 95% intervals by a bootstrap over games (sims/calibration.py, the oracle's benchmark's
-code), overall and per player count; and the scoring speed. ``--write`` stores the figures
-in the model file.
+``calibrate``: on ``--games`` other games (seeds from another stream: never trained on;
+``--mix skill``: the skill study's line-ups instead), every position but the last (the
+result is known there) scored by the model: Brier score (beside the uninformed 1/players),
+the ten-bin reliability curve and the expected calibration error, with 95% intervals by a
+bootstrap over games (sims/calibration.py, the oracle's benchmark's code), overall, per
+player count, and per strategy (each strategy's mean chance beside its win share, Brier and
+ECE: ``by_group``); ``--before FILE`` measures another model file on the same games (the
+model before strategy terms: ``git show 99f9ddc:sims/data/standing.json``). ``--write``
+stores the figures in the model file.
 
 ``compare``: the model against the play-out oracle (sims/winchance.py) at ``--positions``
 positions drawn from each of ``--games`` other games (recorded, replayed): mean absolute
 difference and correlation of the two chances, and each one's Brier score and ECE on the same
 positions (the oracle with ``--playouts`` play-outs).
 
-    python benchmarks/standing.py train --games 6000
-    python benchmarks/standing.py calibrate --games 2000 --write
+    python benchmarks/standing.py train --games 8000
+    python benchmarks/standing.py calibrate --games 6000 --bootstrap 500 --before OLD --write
+    python benchmarks/standing.py calibrate --games 3000 --mix skill --before OLD
     python benchmarks/standing.py compare --games 300 --positions 4 --playouts 32
 """
 
@@ -30,6 +36,7 @@ import json
 import random
 import sys
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -78,19 +85,34 @@ def seat_spec(label: str) -> StrategySpec:
     return SKILL.get(label) or spec(label)
 
 
+def skill_lineups() -> list[list[str]]:
+    """The line-ups of the skill study (sims/studies/skill.toml)."""
+    text = (MODEL_PATH.parents[1] / "studies" / "skill.toml").read_text()
+    return [
+        entry["seats"] if isinstance(entry, dict) else entry
+        for entry in tomllib.loads(text)["lineups"]
+    ]
+
+
 def game(
-    index: int, stream: str
+    index: int, stream: str, mix: str = "pool"
 ) -> tuple[int, np.ndarray, tuple[int, ...], tuple[StrategySpec, ...]]:
     """(players, standings: positions x seats x features, winners, seats) of one game:
     2, 3 and 4 players in turn, each seat drawn from ``SCRIPTED``, and in ``SEARCH_SHARE``
     of the games one seat a search player. Played on the native core when every seat has
     a twin; else on the Python engine, recorded, its positions read by replaying the record
-    (what ``sims.winchance.chance_table`` does)."""
+    (what ``sims.winchance.chance_table`` does). ``mix`` "skill": instead, one of the skill
+    study's line-ups drawn at random."""
     rng = random.Random(f"{stream}:{index}")
-    players = 2 + index % 3
-    names = [rng.choice(SCRIPTED) for _ in range(players)]
-    if rng.random() < SEARCH_SHARE:
-        names[rng.randrange(players)] = rng.choice(SEARCH)
+    if mix == "skill":  # one of the skill study's line-ups, its seats in a random order
+        names = list(rng.choice(skill_lineups()))
+        rng.shuffle(names)
+        players = len(names)
+    else:
+        players = 2 + index % 3
+        names = [rng.choice(SCRIPTED) for _ in range(players)]
+        if rng.random() < SEARCH_SHARE:
+            names[rng.randrange(players)] = rng.choice(SEARCH)
     seats = tuple(map(seat_spec, names))
     seed = rng.getrandbits(63)
     spec_ = GameSpec(stream, "c", "base", Rules(), players, seats, index, seed)
@@ -164,9 +186,10 @@ def train(args: argparse.Namespace) -> None:
     print(f"-> {MODEL_PATH}")
 
 
-def held_out(count: int) -> list[tuple[int, np.ndarray, tuple[int, ...], tuple]]:
+def held_out(count: int, mix: str) -> list[tuple[int, np.ndarray, tuple[int, ...], tuple]]:
     """The calibration games: seeds from a stream never trained on."""
-    return [game(index, HELD_OUT_STREAM) for index in range(count)]
+    stream = HELD_OUT_STREAM if mix == "pool" else f"{HELD_OUT_STREAM}-{mix}"
+    return [game(index, stream, mix) for index in range(count)]
 
 
 def scored(model: StandingModel, games: list, neutral: bool = False) -> dict[str, np.ndarray]:
@@ -227,7 +250,7 @@ def show(name: str, figures: dict[str, Any]) -> None:
 def calibrate(args: argparse.Namespace) -> None:
     model = StandingModel.from_dict(json.loads(Path(args.model).read_text()))
     start = time.perf_counter()
-    games = held_out(args.games)
+    games = held_out(args.games, args.mix)
     played = time.perf_counter() - start
     start = time.perf_counter()
     est = scored(model, games)
@@ -252,7 +275,7 @@ def calibrate(args: argparse.Namespace) -> None:
             f"  won {b['won']:.3f}"
         )
     print(f"scoring: {figures['scoring_us_per_position']:.2f} us a position (numpy, per game)")
-    if args.write:
+    if args.write and args.mix == "pool":
         data = json.loads(MODEL_PATH.read_text())
         data["calibration"] = {k: v for k, v in figures.items() if k != "bins"}
         data["calibration"]["bins"] = figures["bins"]
@@ -312,6 +335,13 @@ def main() -> None:
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--write", action="store_true", help="calibrate: store the figures")
     parser.add_argument("--model", default=str(MODEL_PATH), help="calibrate: the model file")
+    parser.add_argument(
+        "--mix",
+        choices=("pool", "skill"),
+        default="pool",
+        help="calibrate: seats drawn from the training pool, or the skill study's line-ups "
+        "(not stored by --write)",
+    )
     parser.add_argument(
         "--before", metavar="FILE", help="calibrate: a model to measure on the same games too"
     )

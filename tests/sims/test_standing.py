@@ -258,3 +258,22 @@ def test_a_model_of_format_1_still_loads_with_no_strategy_terms():
     model = StandingModel.from_dict(data)
     assert model.strengths == {} and model.weights[PROGRESS] == 0.0
     assert model.terms(["planner"]).tolist() == [[0.0, 0.0]]
+
+
+def test_the_shipped_model_knows_the_skill_study_s_strategies_and_is_calibrated_for_each():
+    from sims.study import load_study
+
+    model = shipped_model()
+    calibration = model.to_dict()["calibration"]
+    study = load_study("skill")
+    labels = {label for lineup in study.lineups or () for label in lineup}
+    assert {"random", "ismcts-16", "ismcts-64", "planner-human"} <= labels
+    for label in labels:
+        assert model.known(label) is not None, label  # as a record's label
+        assert model.known(study.strategies[label]) is not None, label  # as configured
+    assert calibration["ece"] <= 0.02
+    for label in labels:
+        part = calibration["by_strategy"][label]
+        assert part["ece"] <= 0.05, label
+        assert abs(part["mean_estimate"] - part["won"]) < 0.03, label
+    assert model.strengths["random"][0] < 0 < model.strengths["ismcts"][0]
