@@ -18,15 +18,15 @@ The standing ends with ``progress``, how far the game has run, the same for ever
 
 **The model** is a conditional logit: a seat's score is ``w . standing`` plus its
 strategy's terms, ``strength + late x progress`` (who plays: a random seat and a search
-player are far apart at equal standings, by a gap that changes as the game runs), and the chances of a
-table's seats are the softmax of their scores, so they sum to 1 at any player count and one
-weight vector serves 2, 3 and 4 players. A strategy the model does not know is neutral (the
-terms are centred on the training pool's average seat) unless the caller gives its strength.
-It is fitted by statsmodels' ``ConditionalLogit`` (a runtime dependency already: no new
-library), one group per (game, position), the winning seat the 1 (a shared win, rare, is
-left out of the fit). ``benchmarks/standing.py`` trains it on games of the built-ins
-(random and the search player included) and writes ``sims/data/standing.json``, which is all
-the scoring needs (numpy).
+player are far apart at equal standings, by a gap that changes as the game runs), and the
+chances of a table's seats are the softmax of their scores, so they sum to 1 at any player
+count and one weight vector serves 2, 3 and 4 players. A strategy the model does not know
+is neutral (the terms are centred on the training pool's average seat) unless the caller
+gives its strength. It is fitted by statsmodels' ``ConditionalLogit`` (a runtime
+dependency already: no new library), one group per (game, position), the winning seat the
+1 (a shared win, rare, is left out of the fit). ``benchmarks/standing.py`` trains it on
+games of the built-ins (random and the search player included) and writes
+``sims/data/standing.json``, which is all the scoring needs (numpy).
 """
 
 from __future__ import annotations
