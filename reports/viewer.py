@@ -3,7 +3,9 @@
 The page holds one JSON blob (every position of the replayed game: hands, yards, piles, the
 row, the decks, destinations, the narration) and one small script and style sheet, inline:
 it opens offline and asks the network for nothing. Each seat's chance of winning after
-every turn comes from the play-out oracle (sims/winchance.py). docs/viewer.md shows the page.
+every turn comes from the play-out oracle (sims/winchance.py), with the learned model's
+(``sims.winchance.chance_table``: it knows who plays each seat) dashed beside it, or alone
+with ``--playouts 0``. docs/viewer.md shows the page.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from cardgame.rules import Rules
 from sims.errors import SimsError
 from sims.files import write_atomic
 from sims.human import public_line, seen_line
+from sims.standing import shipped_model
 from sims.winchance import (
     DEFAULT_PLAYOUTS,
     SWING,
     Oracle,
     Position,
+    chance_table,
     check_record,
     is_unfinished,
     positions,
@@ -222,7 +226,8 @@ def page_data(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data, from one replay of ``record``
-    (checked first); each position's win chances from ``playouts`` play-outs (0: none)."""
+    (checked first); each position's win chances from ``playouts`` play-outs (0: none) and
+    from the learned model (``chance_table``)."""
     catalogue = catalogue or default_catalogue()
     check_record(record, catalogue)
     oracle = Oracle(record, playouts) if playouts else None
@@ -252,6 +257,7 @@ def page_data(
         "frames": frames,
         "result": None if unfinished else record["result"],
         "chance": None,
+        "model": _model_chances(record, catalogue),
     }
     if oracle is not None:
         data["chance"] = {
@@ -272,6 +278,17 @@ def page_data(
             ],
         }
     return data
+
+
+def _model_chances(record: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """The learned model's chance of each seat at every position (``chance_table``), and
+    the seats' strategies it does not know (counted as an average player)."""
+    table = chance_table(record, catalogue)
+    players = record["players"]
+    p = table["chance"].to_numpy().reshape(-1, players)
+    model = shipped_model()
+    unknown = [label for label in dict.fromkeys(record["strategies"]) if not model.known(label)]
+    return {"p": [[round(float(x), 4) for x in row] for row in p], "unknown": unknown}
 
 
 def _asset(name: str) -> str:
@@ -322,8 +339,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULT_PLAYOUTS,
         metavar="K",
-        help=f"play-outs per turn for the win chances, 0 for none (default {DEFAULT_PLAYOUTS}, "
-        f"at most {MAX_PLAYOUTS:,})",
+        help="play-outs per turn for the win chances, 0 for the learned model's alone "
+        f"(default {DEFAULT_PLAYOUTS}, at most {MAX_PLAYOUTS:,})",
     )
     parser.set_defaults(run=main)
 

@@ -146,3 +146,35 @@ def report(
             "ece_ci": interval(e_part),
         }
     return out
+
+
+def by_group(
+    game: np.ndarray,
+    group: np.ndarray,
+    p: np.ndarray,
+    y: np.ndarray,
+    draws: int,
+    seed: int,
+) -> dict[Any, dict[str, Any]]:
+    """The calibration of each group's estimates apart (e.g. the seats of one strategy):
+    how many games and estimates, the mean estimate beside the mean outcome (the group's
+    bias), Brier score and ECE with 95% intervals from a bootstrap over the games the group
+    sits in. A model calibrated overall can be biased for every group, one up and another
+    down: only this shows it."""
+    game, group = np.asarray(game), np.asarray(group)
+    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
+    out: dict[Any, dict[str, Any]] = {}
+    for value in sorted(set(group.tolist())):
+        part = group == value
+        briers, eces = bootstrap(game[part], p[part], y[part], draws, seed)
+        out[value] = {
+            "games": len(np.unique(game[part])),
+            "estimates": int(part.sum()),
+            "mean_estimate": float(p[part].mean()),
+            "won": float(y[part].mean()),
+            "brier": brier(p[part], y[part]),
+            "brier_ci": interval(briers),
+            "ece": ece(p[part], y[part]),
+            "ece_ci": interval(eces),
+        }
+    return out

@@ -217,9 +217,12 @@ def _quality_row(
     spec: GameSpec, winners: list[int], scores: list[int], positions: list[Any]
 ) -> dict[str, Any]:
     """``quality_row`` from the result alone (the winning seats, each seat's final total):
-    what a game finished on the native core hands over without a ``GameState``."""
+    what a game finished on the native core hands over without a ``GameState``. Each
+    seat's chance knows its strategy (the model's strategy terms, ``StandingModel.terms``:
+    a strategy the model does not know is neutral)."""
     features = np.asarray(positions, dtype=float)
-    chances = shipped_model().chances_many(features)
+    model = shipped_model()
+    chances = model.chances_many(features, model.terms(spec.seats))
     chances[-1] = [1.0 / len(winners) if s in winners else 0.0 for s in range(spec.players)]
     points = points_now(features)
     points[-1] = scores

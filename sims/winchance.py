@@ -11,16 +11,23 @@ figures on either engine (the native core plays them when built: docs/native-cor
 
 A record of an unfinished game (``cardgame play --human`` stopped with ``q``) replays
 here too: the record format without ``final`` and ``result`` (docs/viewer.md).
+
+``chance_table`` is the fast alternative: the learned standing model (sims/standing.py),
+which knows who plays each seat (its strategy's strength), in microseconds a position; the
+quality metrics and the viewer's model curve use it.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
+
+import numpy as np
+import pandas as pd
 
 from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import record as rec
@@ -35,7 +42,8 @@ from cardgame.state import SETUP_KEEP
 from .errors import UnknownStrategyError
 from .search.rollout import play_out, reward
 from .seeding import stream_seed
-from .strategy import Strategy, strategy_class
+from .standing import StandingModel, shipped_model, standing
+from .strategy import Strategy, StrategySpec, strategy_class
 
 DEFAULT_PLAYOUTS = 64
 SWING = 0.10  # a change of win chance this large (and beyond the noise) is a swing
@@ -420,3 +428,58 @@ def swings(chances: Sequence[Chance], threshold: float = SWING) -> list[Swing]:
             if abs(change) >= threshold and abs(change) > noise:
                 found.append(Swing(after.index, seat, change, noise))
     return found
+
+
+# ------------------------------------------------------------------ the learned model
+
+
+CHANCE_COLUMNS = ("position", "seat", "strategy", "chance")
+
+
+def chance_table(
+    record: dict[str, Any],
+    catalogue: Catalogue | None = None,
+    strategies: Mapping[str, StrategySpec] | None = None,
+    strengths: Mapping[str, float] | None = None,
+    model: StandingModel | None = None,
+) -> pd.DataFrame:
+    """Each seat's chance of winning at every position of a recorded game (checked first),
+    by the learned standing model with its strategy terms: one row per (position, seat),
+    positions numbered as ``positions`` numbers them, ``strategy`` the record's label.
+
+    A seat's strategy is found from its label: ``strategies`` (label -> spec, a study's
+    configured strategies) first, then the model's own names and aliases; a strategy the
+    model does not know is neutral (the trained pool's average) unless ``strengths`` gives
+    its strength (log-odds, e.g. ``sims.standing.strength_from_share`` of its win share in
+    a study's own games). The last position of a finished game is its result (a shared
+    win split evenly), as in the quality metrics. The same record gives the same table
+    whichever engine played it (a pure function of the record)."""
+    model = model or shipped_model()
+    labels = list(record["strategies"])
+    given = strategies or {}
+    seats = [given.get(label, label) for label in labels]
+    terms = model.terms(seats, strengths)
+    features, over = [], None
+    for position in positions(record, catalogue):
+        features.append(standing(position.state))
+        if position.state.is_over:
+            over = list(position.state.winners)
+    players = len(labels)
+    if not features:
+        chances = np.zeros((0, players))
+    else:
+        chances = model.chances_many(np.asarray(features, dtype=float), terms)
+    if over is not None and len(chances):
+        chances[-1] = [1.0 / len(over) if s in over else 0.0 for s in range(players)]
+    count = len(chances)
+    return pd.DataFrame(
+        {
+            "position": np.repeat(np.arange(count), players),
+            "seat": np.tile(np.arange(players), count),
+            "strategy": pd.Categorical(
+                np.tile(labels, count) if count else [], categories=list(dict.fromkeys(labels))
+            ),
+            "chance": chances.ravel(),
+        },
+        columns=list(CHANCE_COLUMNS),
+    )

@@ -5,6 +5,9 @@
 (function () {
   "use strict";
   const D = JSON.parse(document.getElementById("game-data").textContent);
+  // the chances drawn: the play-outs' when computed, else the learned model's (no noise shown)
+  const CH = D.chance || (D.model ? { p: D.model.p, se: D.model.p.map((r) => r.map(() => 0)),
+    swings: [], swing: 0.1, fromModel: true } : null);
   const F = D.frames;
   const LAST = F.length - 1;
   const N = D.players;
@@ -262,7 +265,7 @@
   }
   function drawSeats(f) {
     seatsBox.textContent = "";
-    const p = D.chance ? D.chance.p[cur] : null;
+    const p = CH ? CH.p[cur] : null;
     for (let s = 0; s < N; s++) {
       const winner = cur === LAST && D.result && D.result.winners.includes(s);
       const panel = el("section", { class: `seat${f.seat === s ? " acted" : ""}`,
@@ -271,7 +274,7 @@
           f.seat === s ? el("span", { class: "tag", text: "played this turn" }) : null,
           view === s ? el("span", { class: "tag", text: "perspective" }) : null,
           winner ? el("span", { class: "tag win", text: "winner" }) : null,
-          p ? el("span", { class: "odds", title: "chance of winning after this turn (play-outs)",
+          p ? el("span", { class: "odds", title: `chance of winning after this turn (${CH.fromModel ? "learned model" : "play-outs"})`,
             text: `win chance ${pct(p[s])}` }) : null),
         partRow("Hand", sees(s) ? pile(f.h[s], s, "h", "hand")
           : hidden(sum(f.h[s]), `hand of seat ${s}`, changedAt((i) => sum(F[i].h[s])))),
@@ -327,7 +330,7 @@
   const y = (p) => T + (1 - p) * (H - T - B);
   let cursorLine = null, cursorDots = [], legendValues = [];
   function buildChart() {
-    const C = D.chance;
+    const C = CH;
     if (!C) {
       chanceBox.append(el("h2", { text: "Chance of winning" }),
         el("p", { class: "none", text: "Not computed for this page (cardgame view --playouts 0)." }));
@@ -363,6 +366,13 @@
       chart.append(svg("path", { d, fill: "none", stroke: SEAT_HEX[s], "stroke-width": 2,
         "vector-effect": "non-scaling-stroke", "data-seat": String(s) }));
     }
+    if (D.chance && D.model) {  // the learned model's curve beside the play-outs', dashed
+      for (let s = 0; s < N; s++) {
+        const d = D.model.p.map((row, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(row[s]).toFixed(1)}`).join("");
+        chart.append(svg("path", { d, fill: "none", stroke: SEAT_HEX[s], "stroke-width": 1,
+          "stroke-dasharray": "4 3", "vector-effect": "non-scaling-stroke", "data-model-seat": String(s) }));
+      }
+    }
     cursorLine = svg("line", { class: "cursor", y1: T, y2: H - B, "vector-effect": "non-scaling-stroke" });
     chart.append(cursorLine);
     for (let s = 0; s < N; s++) {
@@ -396,6 +406,16 @@
       el("span", { class: "none", text: C.swings.length ? "Swings:" : "No swing of 10 points or more beyond the noise." }),
       ...C.swings.map((sw) => el("button", { on: jump(sw.turn, swingText(sw)), text: swingShort(sw),
         title: swingText(sw), style: `color:${SEAT_HEX[sw.seat]}` })));
+    const modelText = D.model ? "the learned standing model (sims/standing.py): each seat's " +
+      "standing in counts and points, and the strength of the strategy that plays it" +
+      (D.model.unknown.length ? ` (not known to the model, counted as an average player: ${D.model.unknown.join(", ")})` : "") +
+      "; it sees every hidden card as the play-outs do" : "";
+    if (C.fromModel) {
+      chanceBox.append(el("h2", { text: "Chance of winning after each turn" }), legend, chart,
+        el("p", { class: "caption", text: `Each point: ${modelText}. No play-outs were run ` +
+          "(cardgame view --playouts 0): no noise is shown and no swing is marked. Click the chart to go to that turn." }));
+      return;
+    }
     const who = [...new Set(C.policies)].length === 1 ? `${C.policies[0]} at every seat`
       : C.policies.map((p, s) => `seat ${s}: ${p}`).join(", ");
     chanceBox.append(el("h2", { text: "Chance of winning after each turn" }), legend, chart, swingList,
@@ -405,22 +425,23 @@
         "order of the unseen cards drawn anew; a shared win counts as a share. It uses what no " +
         "seat could see, so it is not what a seat knew. ± in the legend: two standard errors. Rings: swings of " +
         `${Math.round(C.swing * 100)} points or more that exceed two standard errors of the change ` +
-        "(the play-outs' noise). Click the chart or a ring to go to that turn." }));
+        "(the play-outs' noise). Click the chart or a ring to go to that turn." +
+        (D.model ? ` Dashed: ${modelText}.` : "") }));
   }
   function swingShort(sw) {
     const sign = sw.change > 0 ? "+" : "−";
     return `turn ${sw.turn}: seat ${sw.seat} ${sign}${Math.round(Math.abs(sw.change) * 100)}`;
   }
   function swingText(sw) {
-    const p = D.chance.p;
+    const p = CH.p;
     return `turn ${sw.turn}: ${seatName(sw.seat)} ${pct(p[sw.turn - 1][sw.seat])} → ` +
       `${pct(p[sw.turn][sw.seat])} (noise: ±${Math.round(sw.noise * 100)} points)`;
   }
   function drawChart() {
-    if (!D.chance) return;
+    if (!CH) return;
     cursorLine.setAttribute("x1", x(cur));
     cursorLine.setAttribute("x2", x(cur));
-    const p = D.chance.p[cur], se = D.chance.se[cur];
+    const p = CH.p[cur], se = CH.se[cur];
     for (let s = 0; s < N; s++) {
       cursorDots[s].setAttribute("cx", x(cur));
       cursorDots[s].setAttribute("cy", y(p[s]));

@@ -29,10 +29,14 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
     """sims.standing.standing: each seat's FEATURES, the same numbers in the same order."""
     cdef int seat, i, colour, covered, uncovered, yard, total = 0, banked, cards, hand
     cdef const CDest* d
-    cdef double late
+    cdef double late, progress
     for i in range(CARD_KINDS):
         total += cat.deck[i]
     late = 1.0 - (<double>s.deck_n) / total
+    if s.phase == PH_OVER:
+        progress = 1.0
+    else:
+        progress = (s.round - 1 + late) / s.rules.rounds_total
     rows = []
     for seat in range(s.players):
         covered = 0
@@ -59,7 +63,7 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
         rows.append([
             <double>banked, <double>covered, <double>uncovered, covered * late,
             uncovered * late, <double>cards, <double>hand, <double>yard,
-            1.0 if seat == s.seat else 0.0,
+            1.0 if seat == s.seat else 0.0, progress,
         ])
     return rows
 

@@ -501,10 +501,25 @@ def test_clicks_jump_to_the_turn_that_changed_what_was_clicked(browser, page):
     assert rings == len(swings)
     paths = browser.evaluate("document.querySelectorAll('#chance path[data-seat]').length")
     assert paths == data["players"]
+    dashed = browser.evaluate("document.querySelectorAll('#chance path[data-model-seat]').length")
+    assert dashed == data["players"]  # the learned model's curve beside the play-outs'
     if swings:
         browser.press("Home")
         browser.click("#chance circle.swing")
         assert browser.wait_until(f"document.body.dataset.turn === '{swings[0]['turn']}'")
+    assert browser.errors() == []
+
+
+def test_without_play_outs_the_chart_shows_the_learned_model_alone(browser, four, folder):
+    out = folder / "four-model.html"
+    assert main(["view", str(four), "-o", str(out), "--playouts", "0"]) == 0
+    browser.open(out.as_uri())
+    assert browser.wait_until("document.querySelector('#chance svg') !== null")
+    paths = browser.evaluate("document.querySelectorAll('#chance path[data-seat]').length")
+    assert paths == 4
+    caption = browser.evaluate("document.querySelector('#chance .caption').textContent")
+    assert "learned standing model" in caption and "--playouts 0" in caption
+    assert browser.evaluate("document.querySelectorAll('#chance circle.swing').length") == 0
     assert browser.errors() == []
 
 
@@ -615,3 +630,19 @@ def test_a_game_stopped_during_setup_has_nothing_to_show(tmp_path, capsys):
     assert main(["view", str(path), "-o", str(tmp_path / "setup.html")]) == 2
     err = capsys.readouterr().err
     assert "stopped before every seat kept its destinations: nothing to show" in err
+
+
+def test_the_page_holds_the_learned_model_s_chances_and_names_the_seats_it_does_not_know():
+    from reports.viewer import page_data as build
+    from sims.strategy import StrategySpec
+    from sims.winchance import chance_table
+
+    mine = StrategySpec("my-own", "planner", (("card_share", 0.3),))
+    game = GameSpec("t", "t", "base", Rules(), 2, (mine, spec("thief")), 0, 9)
+    record = play_game(game, None, True, 0).record
+    data = build(record, 0)
+    assert data["chance"] is None
+    model = data["model"]
+    assert len(model["p"]) == len(data["frames"]) and model["unknown"] == ["my-own"]
+    table = chance_table(record)
+    assert model["p"][3] == [round(x, 4) for x in table[table["position"] == 3]["chance"]]

@@ -81,3 +81,24 @@ def test_the_report_per_player_count():
     part = players == 3
     assert by[3]["ece"] == pytest.approx(ece(p[part], y[part]))
     assert by[3]["brier_ci"][0] <= by[3]["brier"] <= by[3]["brier_ci"][1]
+
+
+def test_calibration_by_group_by_hand():
+    from sims.calibration import by_group
+
+    game = np.array([0, 0, 1, 1, 2, 2])
+    group = np.array(["a", "b", "a", "b", "a", "b"])
+    p = np.array([0.2, 0.8, 0.8, 0.2, 0.25, 0.75])
+    y = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
+    out = by_group(game, group, p, y, 200, 7)
+    a, b = out["a"], out["b"]
+    assert (a["games"], a["estimates"], b["games"]) == (3, 3, 3)
+    # a: estimates 0.2, 0.8, 0.25 (bins 2, 8, 2) won 0, 1, 1
+    assert a["mean_estimate"] == pytest.approx(1.25 / 3) and a["won"] == pytest.approx(2 / 3)
+    assert a["brier"] == pytest.approx((0.04 + 0.04 + 0.5625) / 3)
+    # bin 2: mean 0.225, won 0.5 (2 estimates); bin 8: 0.8 vs 1 (1 estimate)
+    assert a["ece"] == pytest.approx((2 * 0.275 + 0.2) / 3)
+    # b: 0.8 won, 0.2 lost, 0.75 lost: bins 8 (0.8 vs 1), 2 (0.2 vs 0), 7 (0.75 vs 0)
+    assert b["ece"] == pytest.approx((0.2 + 0.2 + 0.75) / 3)
+    assert b["brier_ci"][0] <= b["brier"] <= b["brier_ci"][1]
+    assert a["ece_ci"][0] <= a["ece"] + 1e-12

@@ -16,10 +16,14 @@ from cardgame.resolution import covers
 from sims.match import GameSpec, Positions, play_game
 from sims.standing import (
     FEATURES,
+    PROGRESS,
     StandingModel,
+    fit_model,
     points_now,
     shipped_model,
     standing,
+    strategy_key,
+    strength_from_share,
 )
 from sims.strategy import spec
 
@@ -134,3 +138,142 @@ def test_points_now_is_banked_plus_covered_minus_uncovered():
     features[0, 0, :3] = [10, 7, 4]
     features[0, 1, :3] = [0, 0, 12]
     assert points_now(features).tolist() == [[13.0, -12.0]]
+
+
+def synthetic(groups: int, truth_weights, truth_terms, seed: int = 4):
+    """Positions drawn from a known model with strategy terms: rows, keys, won, groups."""
+    rng = np.random.default_rng(seed)
+    model = StandingModel(truth_weights, strengths=truth_terms)
+    names = sorted(truth_terms)
+    rows, keys, won, group_of = [], [], [], []
+    for group in range(groups):
+        seats = 2 + group % 3
+        x = rng.poisson(3, size=(seats, len(FEATURES))).astype(float)
+        x[:, PROGRESS] = rng.random()  # the same for every seat
+        who = [names[i] for i in rng.integers(len(names), size=seats)]
+        p = model.chances_many(x[None], model.terms(who))[0]
+        winner = rng.choice(seats, p=p)
+        rows.extend(x)
+        keys.extend(who)
+        won.extend(1.0 if s == winner else 0.0 for s in range(seats))
+        group_of.extend([group] * seats)
+    return np.array(rows), keys, np.array(won), np.array(group_of)
+
+
+def test_the_strategy_terms_are_what_statsmodels_fits_and_the_softmax_it_maximises():
+    truth_w = np.zeros(len(FEATURES))
+    truth_w[:3] = [0.3, -0.2, 0.1]
+    truth = {"strong": (1.0, -0.8), "weak": (-1.0, 0.5), "planner": (0.0, 0.0)}
+    rows, keys, won, groups = synthetic(3000, truth_w, truth)
+    model, errors = fit_model(rows, keys, won, groups, "planner")
+    assert model.weights[PROGRESS] == 0.0 and set(model.strengths) == set(truth)
+    # the likelihood of the fitted model is statsmodels' maximum, recomputed by the softmax
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    key_of = np.array(keys)
+    loglik = 0.0
+    for group in np.unique(groups):
+        at = groups == group
+        chances = model.chances_many(rows[at][None], model.terms(list(key_of[at])))[0]
+        loglik += math.log(chances[won[at] == 1][0])
+    seat = [i for i, name in enumerate(FEATURES) if name != "progress"]
+    known = ["strong", "weak"]
+    ind = np.column_stack([key_of == k for k in known]).astype(float)
+    design = np.column_stack([rows[:, seat], ind, ind * rows[:, [PROGRESS]]])
+    llf = ConditionalLogit(won, design, groups=groups).fit(disp=False).llf
+    assert loglik == pytest.approx(llf, rel=1e-9)
+    # the differences between strategies are recovered within four standard errors
+    for key in known:
+        for term, name in ((0, "strength"), (1, "late")):
+            fitted = model.strengths[key][term] - model.strengths["planner"][term]
+            assert abs(fitted - truth[key][term]) < 4 * errors[f"{name}:{key}"]
+    # centred: the rows' average seat is neutral
+    share = {k: keys.count(k) / len(keys) for k in truth}
+    assert sum(share[k] * model.strengths[k][0] for k in truth) == pytest.approx(0, abs=1e-12)
+
+
+def test_chances_are_calibrated_by_strategy_on_games_drawn_from_the_model():
+    """On positions drawn from a model, each strategy's mean chance is its win share: the
+    reference the per-strategy ECE of benchmarks/standing.py measures against."""
+    truth_w = np.zeros(len(FEATURES))
+    truth_w[:2] = [0.2, 0.1]
+    truth = {"strong": (1.2, 0.0), "weak": (-1.5, 0.0), "planner": (0.0, 0.0)}
+    rows, keys, won, groups = synthetic(4000, truth_w, truth, seed=9)
+    model, _ = fit_model(rows, keys, won, groups, "planner")
+    key_of = np.array(keys)
+    chances = np.empty(len(rows))
+    blind = np.empty(len(rows))
+    neutral = StandingModel(truth_w)
+    for group in np.unique(groups):
+        at = groups == group
+        chances[at] = model.chances_many(rows[at][None], model.terms(list(key_of[at])))[0]
+        blind[at] = neutral.chances_many(rows[at][None])[0]
+    for key in truth:
+        mine = key_of == key
+        assert abs(chances[mine].mean() - won[mine].mean()) < 0.02
+    # a model blind to who plays is off for the strong and the weak
+    assert blind[key_of == "strong"].mean() < won[key_of == "strong"].mean() - 0.1
+    assert blind[key_of == "weak"].mean() > won[key_of == "weak"].mean() + 0.1
+
+
+def test_a_seat_the_model_does_not_know_is_neutral_unless_given_a_strength():
+    from sims.strategy import StrategySpec
+
+    model = StandingModel(
+        np.zeros(len(FEATURES)),
+        strengths={"planner": (0.5, -0.2), "ismcts(iterations=16)": (1.0, -0.5)},
+        aliases={"ismcts-16": "ismcts(iterations=16)"},
+    )
+    cautious = StrategySpec("cautious", "planner", (("card_share", 0.2),))
+    mine = StrategySpec("mine", "mymodule:Mine", (("x", 1),))
+    search = StrategySpec("s16", "ismcts", (("iterations", 16),))
+    assert strategy_key(cautious) == "planner(card_share=0.2)"
+    assert strategy_key(StrategySpec("p", "planner", (("memory", "perfect"),))) == "planner"
+    assert strategy_key(mine) == "mymodule:Mine(x=1)"
+    terms = model.terms([cautious, mine, search, "ismcts-16", "someone", "planner"])
+    assert terms.tolist() == [
+        [0.5, -0.2],  # other knobs: the base strategy's terms
+        [0.0, 0.0],  # a class of one's own: neutral
+        [1.0, -0.5],
+        [1.0, -0.5],  # a record's label, by the model's alias
+        [0.0, 0.0],  # an unknown label
+        [0.5, -0.2],
+    ]
+    given = model.terms(["someone", "planner"], {"someone": strength_from_share(0.5, 3)})
+    assert given.tolist() == [[math.log(2.0), 0.0], [0.5, -0.2]]
+    # with two neutral rivals, a seat of that strength at equal standings wins half the time
+    x = np.zeros((1, 3, len(FEATURES)))
+    chances = model.chances_many(x, np.array([[strength_from_share(0.5, 3), 0.0]] + [[0, 0]] * 2))
+    assert chances[0, 0] == pytest.approx(0.5)
+    # no terms at all: every seat neutral, as a model of format 1 is
+    assert model.chances_many(x).tolist() == [[1 / 3] * 3]
+
+
+def test_a_model_of_format_1_still_loads_with_no_strategy_terms():
+    data = {
+        "format": 1,
+        "features": list(FEATURES[:-1]),
+        "weights": {name: 0.1 for name in FEATURES[:-1]},
+    }
+    model = StandingModel.from_dict(data)
+    assert model.strengths == {} and model.weights[PROGRESS] == 0.0
+    assert model.terms(["planner"]).tolist() == [[0.0, 0.0]]
+
+
+def test_the_shipped_model_knows_the_skill_study_s_strategies_and_is_calibrated_for_each():
+    from sims.study import load_study
+
+    model = shipped_model()
+    calibration = model.to_dict()["calibration"]
+    study = load_study("skill")
+    labels = {label for lineup in study.lineups or () for label in lineup}
+    assert {"random", "ismcts-16", "ismcts-64", "planner-human"} <= labels
+    for label in labels:
+        assert model.known(label) is not None, label  # as a record's label
+        assert model.known(study.strategies[label]) is not None, label  # as configured
+    assert calibration["ece"] <= 0.02
+    for label in labels:
+        part = calibration["by_strategy"][label]
+        assert part["ece"] <= 0.05, label
+        assert abs(part["mean_estimate"] - part["won"]) < 0.03, label
+    assert model.strengths["random"][0] < 0 < model.strengths["ismcts"][0]

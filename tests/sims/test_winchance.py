@@ -7,6 +7,7 @@ import copy
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from cardgame import Rules
@@ -217,3 +218,67 @@ def test_an_unfinished_record_whose_digest_was_redone_still_has_to_replay():
     record["digest"] = digest_of(record)
     with pytest.raises(RecordError, match=r"turns\[3\]"):
         list(positions(record))
+
+
+# ------------------------------------------------------------------ the learned model's table
+
+
+def test_the_chance_table_has_a_row_per_position_and_seat_and_ends_in_the_result(four):
+    from sims.winchance import CHANCE_COLUMNS, chance_table
+
+    table = chance_table(four)
+    count = len(four["turns"]) + 1
+    assert tuple(table.columns) == CHANCE_COLUMNS and len(table) == 4 * count
+    assert table["position"].tolist() == [p for p in range(count) for _ in range(4)]
+    assert table["seat"].tolist() == [0, 1, 2, 3] * count
+    assert table["strategy"].tolist() == four["strategies"] * count
+    sums = table.groupby("position")["chance"].sum()
+    assert np.allclose(sums, 1.0)
+    winners = four["result"]["winners"]
+    last = table[table["position"] == count - 1]["chance"].tolist()
+    assert last == [1 / len(winners) if s in winners else 0.0 for s in range(4)]
+    assert chance_table(four).equals(table)  # a pure function of the record
+
+
+@pytest.mark.skipif(not TWINS_BUILT, reason="the native core is not built")
+def test_the_chance_table_is_the_quality_metrics_chances_whichever_engine_played():
+    """The same game played on either engine gives the same record, the same table, and the
+    chances the quality metrics compute from the standings the native core notes."""
+    from sims.match import native_loop
+    from sims.standing import shipped_model
+    from sims.winchance import chance_table
+
+    seats = tuple(map(spec, ["random", "planner", "big_city"]))
+    game = GameSpec("t", "t", "base", Rules(), 3, seats, 0, 77)
+    by_python = play_game(game, None, True, 0, "python").record
+    by_native = play_game(game, None, True, 0, "native").record
+    assert by_python == by_native
+    table = chance_table(by_python)
+    assert table.equals(chance_table(by_native))
+    loop = native_loop()
+    noted: list = []
+    twins = [loop.twin(game, seat) for seat in range(3)]
+    loop.play_native(loop.NativeState.new(game.game()), twins, None, noted)
+    model = shipped_model()
+    chances = model.chances_many(np.asarray(noted, dtype=float), model.terms(seats))
+    expected = chances[:-1].ravel()
+    assert np.array_equal(table["chance"].to_numpy()[: len(expected)], expected)
+
+
+def test_the_chance_table_knows_who_plays_and_takes_a_study_s_strategies_or_strengths():
+    from sims.standing import shipped_model
+    from sims.strategy import StrategySpec
+    from sims.winchance import chance_table
+
+    mine = StrategySpec("my-planner", "planner", (("card_share", 0.3),))
+    game = GameSpec("t", "t", "base", Rules(), 2, (mine, spec("random")), 0, 5)
+    record = play_game(game, None, True, 0).record
+    model = shipped_model()
+    unknown = chance_table(record)  # "my-planner" is not a name the model knows: neutral
+    study = chance_table(record, strategies={"my-planner": mine})  # planner's terms
+    given = chance_table(record, strengths={"my-planner": 2.0})
+    first = [t[t["position"] == 0]["chance"].iloc[0] for t in (unknown, study, given)]
+    if model.strengths:
+        assert model.known("my-planner") is None and model.known(mine) == "planner"
+        assert first[0] != first[1]
+    assert first[2] > first[0]
