@@ -146,19 +146,72 @@ def _change_cell(rows: pd.DataFrame, edge: pd.Series | None) -> Cell:
     return Cell("not yet known", AMBER)
 
 
+def _touched_cell(rows: pd.DataFrame) -> Cell:
+    """What a variant's edits touched at one player count (reports/edit_effects.py): per
+    edited ticket, bonus or seat lever its biggest settled change in margins ("#4 kept +19
+    pts"), "unchanged" when every metric is practically equal, else "not yet known"; two
+    things at most, more are counted."""
+    from .edit_effects import METRICS
+
+    parts, lights = [], []
+    for item, mine in rows.groupby("item", sort=False):
+        kind = mine["kind"].iloc[0]
+        name = item.split()[0] if kind == "ticket" else "seats" if kind == "seat" else item
+        moved = mine[mine["verdict"] == DIFFERENT]
+        if len(moved):
+            top = moved.loc[(moved["difference"].abs() / moved["margin"]).astype(float).idxmax()]
+            _, label, scale, _ = METRICS[top["metric"]]
+            unit = " pts" if scale == 100 else ""
+            who = f" {top['who']}" if top["who"] else ""
+            if top["kind"] == "seat":
+                name, who = str(top["who"]), ""
+            parts.append(f"{name} {label}{who} {top['difference'] * scale:+.1f}{unit}")
+            lights.append(GREEN)
+        elif (mine["verdict"] == EQUAL).all():
+            parts.append(f"{name} unchanged")
+            lights.append(GREEN)
+        else:
+            parts.append(f"{name} not yet known")
+            lights.append(AMBER)
+    text = ", ".join(parts[:MAX_TOUCHED])
+    if len(parts) > MAX_TOUCHED:
+        text += f" +{len(parts) - MAX_TOUCHED}"
+    return Cell(text, AMBER if AMBER in lights else GREEN)
+
+
+MAX_TOUCHED = 2  # edited things named in one cell
+HEADLINE_WORDS = {"no change": "game unchanged", "not yet known": "game not yet known"}
+
+
+def _with_touched(headline: Cell, touched: Cell) -> Cell:
+    """A variant's cell that says what its edits touched first, then the game's headline
+    change: an edit that moves its ticket is never "no change"."""
+    text = f"{touched.text}; {HEADLINE_WORDS.get(headline.text, headline.text)}"
+    lights = {headline.light, touched.light}
+    light = RED if RED in lights else AMBER if AMBER in lights else GREEN
+    return Cell(text, light)
+
+
 def variants(analysis: Analysis) -> list[Answer]:
-    """Each rule variant's verdict per player count where it is played."""
+    """Each rule variant's verdict per player count where it is played; a variant that edits
+    a ticket, a bonus or a seat lever says first what that did to it."""
     table = analysis.tables.get("variants", pd.DataFrame())
     if table.empty:
         return []
     changes = analysis.tables.get("variant_edge_changes", pd.DataFrame())
+    touched = analysis.tables.get("edit_effects", pd.DataFrame())
     answers = []
     for variant in sorted(set(table["variant"])):
         answer = Answer(variant, "variants")
         mine = table[(table["variant"] == variant) & table["metric"].isin(VARIANT_METRICS)]
         for players, rows in mine.groupby("players", sort=True):
             edge = changes[(changes["variant"] == variant) & (changes["players"] == players)]
-            answer.cells[_column(players)] = _change_cell(rows, edge.iloc[0] if len(edge) else None)
+            cell = _change_cell(rows, edge.iloc[0] if len(edge) else None)
+            if len(touched):
+                edits = touched[(touched["variant"] == variant) & (touched["players"] == players)]
+                if len(edits):
+                    cell = _with_touched(cell, _touched_cell(edits))
+            answer.cells[_column(players)] = cell
         answers.append(answer)
     return answers
 

@@ -12,6 +12,7 @@ import pandas as pd
 from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
+from .edit_effects import SEAT_LEVERS
 
 if TYPE_CHECKING:
     from sims.plan import Plan
@@ -57,8 +58,30 @@ def variants_section(analysis: Analysis) -> Section:
                 "variant_strategies.",
             )
         )
+    touched = t.get("edit_effects", pd.DataFrame())
+    if len(touched):
+        charts.append(
+            Chart(
+                partial(figures.edit_effects, touched),
+                "What each variant's edits did to the ticket, big-city bonus or seats they edit, "
+                "one panel per variant.",
+                "Per edited thing and player count, the metric averaged over the games of a deal "
+                "in each rule set, variant minus base deal by deal where the study is paired "
+                "(paired t over deals), else Welch over deals; intervals simultaneous over every "
+                "variant, edited thing and player count of a metric (Bonferroni, the table's "
+                "family column), verdicts against the metric's practical margin. A ticket: kept "
+                "when offered, completed when kept, net points per game, its holders' win "
+                "share; a bonus: how often it is won, its holders' win share, how often each "
+                "strategy wins it; a seat lever: each seat's win share.",
+                lead=" ".join(
+                    touched_sentence(touched, v) for v in sorted(set(touched["variant"]))
+                ),
+            )
+        )
     designs = variant_designs(analysis.results.plan)
     tables = [Table("variant_designs", designs), Table("variants", effects)]
+    if len(touched):
+        tables.append(Table("edit_effects", touched))
     for name in ("variant_edge_changes", "variant_strategies", "variant_seat_edge",
                  "variant_ratings", "variant_length"):  # fmt: skip
         if name in t:
@@ -78,9 +101,58 @@ def variants_section(analysis: Analysis) -> Section:
             "Each variant's rules and card edits against the base game's, and the player "
             "counts it is played at (a variant that edits the cards is played at every count).",
             Table("variant_designs", designs),
+            *touched_summary(touched),
             *variants_summary(effects, t),
         ],
     )
+
+
+def touched_sentence(table: pd.DataFrame, variant: str) -> str:
+    """What one variant's edits did to what they edit, in a sentence as strong as its
+    intervals: per edited thing and player count, each metric's base and variant levels, and
+    for a settled change its simultaneous interval."""
+    from .edit_effects import METRICS
+
+    rows = table[table["variant"] == variant]
+    parts = []
+    for item, mine in rows.groupby("item", sort=False):
+        counts = []
+        for players, at in mine.groupby("players", sort=True):
+            said = []
+            for row in at.itertuples():
+                words, _, scale, _ = METRICS[row.metric]
+                label = words.format(who=row.who)
+                if scale == 100:
+                    level = f"{100 * row.base:.0f}% -> {100 * row.value:.0f}%"
+                else:
+                    level = f"{row.base:.2f} -> {row.value:.2f}"
+                if row.verdict == "different":
+                    pts = " points" if scale == 100 else ""
+                    said.append(
+                        f"{label} {level} (**{row.difference * scale:+.1f}{pts}**, "
+                        f"{row.family_low * scale:+.1f} to {row.family_high * scale:+.1f})"
+                    )
+                else:
+                    said.append(f"{label} {level} ({row.verdict})")
+            counts.append(f"at {int(players)} players " + ", ".join(said))
+        thing = item if item.startswith("#") else "the seats" if item in SEAT_LEVERS else item
+        parts.append(f"{thing}: " + "; ".join(counts))
+    edits = ", ".join(dict.fromkeys(rows["edit"]))
+    method = "on the same deals" if (rows["method"] == "paired t").all() else "over deals"
+    return f"Variant {variant} ({edits}) against base {method}: " + ". ".join(parts) + "."
+
+
+def touched_summary(touched: pd.DataFrame) -> list[Block]:
+    """The Markdown summary's part on what each variant's edits touched."""
+    if touched.empty:
+        return []
+    return [
+        Heading("What each edit touched", 3),
+        *[touched_sentence(touched, v) for v in sorted(set(touched["variant"]))],
+        Table("edit_effects", touched,
+              ["variant", "players", "item", "metric", "who", "method", "deals", "base", "value",
+               "difference", "family_low", "family_high", "verdict"]),
+    ]  # fmt: skip
 
 
 def variant_designs(plan: Plan) -> pd.DataFrame:
