@@ -259,8 +259,17 @@ def sweeps(analysis: Analysis) -> list[Answer]:
     return answers
 
 
+def detectable(group: pd.DataFrame) -> float:
+    """The net points when kept by which a typical tested card (the median over them) would
+    have to fall short of its class to be flagged with 80% power (reports/destinations.py,
+    ``detectable_net``); infinite when most could not be flagged however far below."""
+    return float(group["detectable_below"].fillna(np.inf).median())
+
+
 def cards(analysis: Analysis) -> Answer | None:
-    """The destination cards out of line per player count, by number."""
+    """The destination cards out of line per player count, by number; "none found" is
+    absence of evidence, not a settled answer: it carries no light and says the smallest
+    deviation the study could have found."""
     table = analysis.tables.get("destinations", pd.DataFrame())
     if table.empty:
         return None
@@ -272,7 +281,13 @@ def cards(analysis: Analysis) -> Answer | None:
         if group["tested"].sum() < 5:
             cell = Cell("too few games", AMBER)
         elif flagged.empty:
-            cell = Cell("none found", GREEN)
+            below = detectable(group[group["tested"]])
+            seen = (
+                f"can see {below:.1f} net pts under"
+                if np.isfinite(below)
+                else "too few games to tell"
+            )
+            cell = Cell(f"none found; {seen}", key="none found")
         else:
             ids = [f"#{int(i)}" for i in flagged["destination_id"]]
             cell = Cell(_names(ids), RED, key=", ".join(sorted(ids)))
