@@ -932,7 +932,8 @@ def edit_effects(table: pd.DataFrame) -> go.Figure:
         said = [
             METRICS[m][0].format(who=w) for m, w in zip(rows["metric"], rows["who"], strict=True)
         ]
-        label = rows["item"].str.split(" ").str[0] + " " + pd.Series(said, index=rows.index)
+        item = rows["item"].str.split(" ").str[0].where(rows["kind"] != "seat", "")
+        label = (item + " " + pd.Series(said, index=rows.index)).str.strip()
         rows = rows.assign(label=label, d=rows["difference"] * scale,
                            lo=rows["family_low"] * scale, hi=rows["family_high"] * scale,
                            b=rows["base"] * scale, v=rows["value"] * scale)  # fmt: skip

@@ -37,6 +37,26 @@ def variants_section(analysis: Analysis) -> Section:
             "and player counts of a metric.",
         )
     ]
+    touched = t.get("edit_effects", pd.DataFrame())
+    if len(touched):  # right after the headline effects: what each edit did to what it edits
+        charts.append(
+            Chart(
+                partial(figures.edit_effects, touched),
+                "What each variant's edits did to the ticket, big-city bonus or seats they edit, "
+                "one panel per variant.",
+                "Per edited thing and player count, the metric averaged over the games of a deal "
+                "in each rule set, variant minus base deal by deal where the study is paired "
+                "(paired t over deals), else Welch over deals; intervals simultaneous over every "
+                "variant, edited thing and player count of a metric (Bonferroni, the table's "
+                "family column), verdicts against the metric's practical margin. A ticket: kept "
+                "when offered, completed when kept, net points per game, its holders' win "
+                "share; a bonus: how often it is won, its holders' win share, how often each "
+                "strategy wins it; a seat lever: each seat's win share.",
+                lead=" ".join(
+                    touched_sentence(touched, v) for v in sorted(set(touched["variant"]))
+                ),
+            )
+        )
     if "variant_seat_edge" in t and not t["variant_seat_edge"].empty:
         charts.append(
             Chart(
@@ -56,26 +76,6 @@ def variants_section(analysis: Analysis) -> Section:
                 "(log-odds, 0 = mean of the non-random strategies), Wald 95% intervals; "
                 "whether a variant moves a strategy is tested pairwise by deal in "
                 "variant_strategies.",
-            )
-        )
-    touched = t.get("edit_effects", pd.DataFrame())
-    if len(touched):
-        charts.append(
-            Chart(
-                partial(figures.edit_effects, touched),
-                "What each variant's edits did to the ticket, big-city bonus or seats they edit, "
-                "one panel per variant.",
-                "Per edited thing and player count, the metric averaged over the games of a deal "
-                "in each rule set, variant minus base deal by deal where the study is paired "
-                "(paired t over deals), else Welch over deals; intervals simultaneous over every "
-                "variant, edited thing and player count of a metric (Bonferroni, the table's "
-                "family column), verdicts against the metric's practical margin. A ticket: kept "
-                "when offered, completed when kept, net points per game, its holders' win "
-                "share; a bonus: how often it is won, its holders' win share, how often each "
-                "strategy wins it; a seat lever: each seat's win share.",
-                lead=" ".join(
-                    touched_sentence(touched, v) for v in sorted(set(touched["variant"]))
-                ),
             )
         )
     designs = variant_designs(analysis.results.plan)
