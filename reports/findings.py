@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import Analysis
+from .edit_effects import touched_sentence
 from .margins import DIFFERENT, EQUAL
 
 
@@ -520,6 +521,9 @@ def _variant_extras(analysis: Analysis, variant: str) -> list[str]:
                     f"{len(group)} strategies)"
                 )
         out.append(f"Variant {variant}: " + "; ".join(parts) + ".")
+    touched = analysis.tables.get("edit_effects", pd.DataFrame())
+    if len(touched) and (touched["variant"] == variant).any():
+        out.append(touched_sentence(touched, variant))
     return out
 
 

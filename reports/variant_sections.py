@@ -12,7 +12,7 @@ import pandas as pd
 from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
-from .edit_effects import SEAT_LEVERS
+from .edit_effects import touched_sentence
 
 if TYPE_CHECKING:
     from sims.plan import Plan
@@ -105,41 +105,6 @@ def variants_section(analysis: Analysis) -> Section:
             *variants_summary(effects, t),
         ],
     )
-
-
-def touched_sentence(table: pd.DataFrame, variant: str) -> str:
-    """What one variant's edits did to what they edit, in a sentence as strong as its
-    intervals: per edited thing and player count, each metric's base and variant levels, and
-    for a settled change its simultaneous interval."""
-    from .edit_effects import METRICS
-
-    rows = table[table["variant"] == variant]
-    parts = []
-    for item, mine in rows.groupby("item", sort=False):
-        counts = []
-        for players, at in mine.groupby("players", sort=True):
-            said = []
-            for row in at.itertuples():
-                words, _, scale, _ = METRICS[row.metric]
-                label = words.format(who=row.who)
-                if scale == 100:
-                    level = f"{100 * row.base:.0f}% -> {100 * row.value:.0f}%"
-                else:
-                    level = f"{row.base:.2f} -> {row.value:.2f}"
-                if row.verdict == "different":
-                    pts = " points" if scale == 100 else ""
-                    said.append(
-                        f"{label} {level} (**{row.difference * scale:+.1f}{pts}**, "
-                        f"{row.family_low * scale:+.1f} to {row.family_high * scale:+.1f})"
-                    )
-                else:
-                    said.append(f"{label} {level} ({row.verdict})")
-            counts.append(f"at {int(players)} players " + ", ".join(said))
-        thing = item if item.startswith("#") else "the seats" if item in SEAT_LEVERS else item
-        parts.append(f"{thing}: " + "; ".join(counts))
-    edits = ", ".join(dict.fromkeys(rows["edit"]))
-    method = "on the same deals" if (rows["method"] == "paired t").all() else "over deals"
-    return f"Variant {variant} ({edits}) against base {method}: " + ". ".join(parts) + "."
 
 
 def touched_summary(touched: pd.DataFrame) -> list[Block]:

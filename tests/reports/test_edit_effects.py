@@ -126,3 +126,10 @@ def test_the_variants_section_shows_the_touched_tables(analysis):
     assert "Variant levers (seat_extra_cards 0/0/0/0 -> 0/3/0/0)" in text
     assert "seat 1's win share" in text
     assert "won by planner" in text
+
+
+def test_the_findings_say_what_each_edit_touched(analysis):
+    from reports.findings import headline
+
+    text = "\n".join(headline(analysis))
+    assert "Variant chicago (Chicago bonus 12 -> 25) against base on the same deals" in text
