@@ -4,9 +4,12 @@ most 150 words, each answer with a traffic light and the section it comes from.
 Every answer is read off a verdict (reports/margins.py): a strongest strategy only when it
 is separated from every other (else "tied: a, b"), the first seat's edge as yes, no (the
 interval inside the margin) or not yet known (with the interval), each variant's and
-sweep's verdict, the cards out of line and the game length in turns per player. Lights:
-green, settled; amber, not yet known; red, a balance problem (a first-seat edge, cards out of
-line, a variant that worsens the edge).
+sweep's verdict (a variant that edits a ticket, a bonus or a seat lever says first what that
+did to it: reports/edit_effects.py), the cards out of line and the game length in turns per
+player. Lights: green, settled; amber, not yet known; red, a balance problem (a first-seat
+edge, cards out of line, a variant that worsens the edge); none for a plain measurement and
+for "no card out of line found", which is absence of evidence, said with the smallest
+shortfall the study could have flagged.
 """
 
 from __future__ import annotations
@@ -283,7 +286,7 @@ def cards(analysis: Analysis) -> Answer | None:
         elif flagged.empty:
             below = detectable(group[group["tested"]])
             seen = (
-                f"can see {below:.1f} net pts under"
+                f"would flag {below:.1f} net pts below class"
                 if np.isfinite(below)
                 else "too few games to tell"
             )

@@ -345,7 +345,7 @@ def test_none_found_is_no_green_light_and_says_what_could_have_been_found():
     for players, cell in zip((2, 3), answer.cells.values(), strict=True):
         below = tested.loc[tested["players"] == players, "detectable_below"].median()
         assert cell.light == ""  # absence of evidence is not settled
-        assert cell.text == f"none found; can see {below:.1f} net pts under"
+        assert cell.text == f"none found; would flag {below:.1f} net pts below class"
         assert cell.verdict == "none found"
     text = " ".join(findings.cards(analysis))
     assert "None found is not balance shown: a typical card would have been flagged" in text
