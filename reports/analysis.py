@@ -17,6 +17,7 @@ from sims.results import Results
 from . import designer, skill
 from .big_cities import big_cities
 from .destinations import card_balance_of
+from .edit_effects import edit_effects_of
 from .game_length import game_length
 from .margins import margins_of
 from .offers import COLUMNS as OFFER_COLUMNS
@@ -136,6 +137,7 @@ def analyse(
         ordinary_games, ordinary_seats, rules=results.study.get("variants"), margins=margins
     )
     tables.update(variant_tables(ordinary_games, ordinary_seats, tables, margins))
+    tables["edit_effects"] = edit_effects_of(results, margins)
     say("what designers ask: first seat, margins, cards and winning, meta-game")
     tables.update(designer_tables(base, offers, tables["head_to_head"]))
     tables.update(

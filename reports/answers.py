@@ -4,9 +4,12 @@ most 150 words, each answer with a traffic light and the section it comes from.
 Every answer is read off a verdict (reports/margins.py): a strongest strategy only when it
 is separated from every other (else "tied: a, b"), the first seat's edge as yes, no (the
 interval inside the margin) or not yet known (with the interval), each variant's and
-sweep's verdict, the cards out of line and the game length in turns per player. Lights:
-green, settled; amber, not yet known; red, a balance problem (a first-seat edge, cards out of
-line, a variant that worsens the edge).
+sweep's verdict (a variant that edits a ticket, a bonus or a seat lever says first what that
+did to it: reports/edit_effects.py), the cards out of line and the game length in turns per
+player. Lights: green, settled; amber, not yet known; red, a balance problem (a first-seat
+edge, cards out of line, a variant that worsens the edge); none for a plain measurement and
+for "no card out of line found", which is absence of evidence, said with the smallest
+shortfall the study could have flagged.
 """
 
 from __future__ import annotations
@@ -149,19 +152,72 @@ def _change_cell(rows: pd.DataFrame, edge: pd.Series | None) -> Cell:
     return Cell("not yet known", AMBER)
 
 
+def _touched_cell(rows: pd.DataFrame) -> Cell:
+    """What a variant's edits touched at one player count (reports/edit_effects.py): per
+    edited ticket, bonus or seat lever its biggest settled change in margins ("#4 kept +19
+    pts"), "unchanged" when every metric is practically equal, else "not yet known"; two
+    things at most, more are counted."""
+    from .edit_effects import METRICS
+
+    parts, lights = [], []
+    for item, mine in rows.groupby("item", sort=False):
+        kind = mine["kind"].iloc[0]
+        name = item.split()[0] if kind == "ticket" else "seats" if kind == "seat" else item
+        moved = mine[mine["verdict"] == DIFFERENT]
+        if len(moved):
+            top = moved.loc[(moved["difference"].abs() / moved["margin"]).astype(float).idxmax()]
+            _, label, scale, _ = METRICS[top["metric"]]
+            unit = " pts" if scale == 100 else ""
+            who = f" {top['who']}" if top["who"] else ""
+            if top["kind"] == "seat":
+                name, who = str(top["who"]), ""
+            parts.append(f"{name} {label}{who} {top['difference'] * scale:+.1f}{unit}")
+            lights.append(GREEN)
+        elif (mine["verdict"] == EQUAL).all():
+            parts.append(f"{name} unchanged")
+            lights.append(GREEN)
+        else:
+            parts.append(f"{name} not yet known")
+            lights.append(AMBER)
+    text = ", ".join(parts[:MAX_TOUCHED])
+    if len(parts) > MAX_TOUCHED:
+        text += f" +{len(parts) - MAX_TOUCHED}"
+    return Cell(text, AMBER if AMBER in lights else GREEN)
+
+
+MAX_TOUCHED = 2  # edited things named in one cell
+HEADLINE_WORDS = {"no change": "game unchanged", "not yet known": "game not yet known"}
+
+
+def _with_touched(headline: Cell, touched: Cell) -> Cell:
+    """A variant's cell that says what its edits touched first, then the game's headline
+    change: an edit that moves its ticket is never "no change"."""
+    text = f"{touched.text}; {HEADLINE_WORDS.get(headline.text, headline.text)}"
+    lights = {headline.light, touched.light}
+    light = RED if RED in lights else AMBER if AMBER in lights else GREEN
+    return Cell(text, light)
+
+
 def variants(analysis: Analysis) -> list[Answer]:
-    """Each rule variant's verdict per player count where it is played."""
+    """Each rule variant's verdict per player count where it is played; a variant that edits
+    a ticket, a bonus or a seat lever says first what that did to it."""
     table = analysis.tables.get("variants", pd.DataFrame())
     if table.empty:
         return []
     changes = analysis.tables.get("variant_edge_changes", pd.DataFrame())
+    touched = analysis.tables.get("edit_effects", pd.DataFrame())
     answers = []
     for variant in sorted(set(table["variant"])):
         answer = Answer(variant, "variants")
         mine = table[(table["variant"] == variant) & table["metric"].isin(VARIANT_METRICS)]
         for players, rows in mine.groupby("players", sort=True):
             edge = changes[(changes["variant"] == variant) & (changes["players"] == players)]
-            answer.cells[_column(players)] = _change_cell(rows, edge.iloc[0] if len(edge) else None)
+            cell = _change_cell(rows, edge.iloc[0] if len(edge) else None)
+            if len(touched):
+                edits = touched[(touched["variant"] == variant) & (touched["players"] == players)]
+                if len(edits):
+                    cell = _with_touched(cell, _touched_cell(edits))
+            answer.cells[_column(players)] = cell
         answers.append(answer)
     return answers
 
@@ -209,8 +265,17 @@ def sweeps(analysis: Analysis) -> list[Answer]:
     return answers
 
 
+def detectable(group: pd.DataFrame) -> float:
+    """The net points when kept by which a typical tested card (the median over them) would
+    have to fall short of its class to be flagged with 80% power (reports/destinations.py,
+    ``detectable_net``); infinite when most could not be flagged however far below."""
+    return float(group["detectable_below"].fillna(np.inf).median())
+
+
 def cards(analysis: Analysis) -> Answer | None:
-    """The destination cards out of line per player count, by number."""
+    """The destination cards out of line per player count, by number; "none found" is
+    absence of evidence, not a settled answer: it carries no light and says the smallest
+    deviation the study could have found."""
     table = analysis.tables.get("destinations", pd.DataFrame())
     if table.empty:
         return None
@@ -222,7 +287,13 @@ def cards(analysis: Analysis) -> Answer | None:
         if group["tested"].sum() < 5:
             cell = Cell("too few games", AMBER)
         elif flagged.empty:
-            cell = Cell("none found", GREEN)
+            below = detectable(group[group["tested"]])
+            seen = (
+                f"would flag {below:.1f} net pts below class"
+                if np.isfinite(below)
+                else "too few games to tell"
+            )
+            cell = Cell(f"none found; {seen}", key="none found")
         else:
             ids = [f"#{int(i)}" for i in flagged["destination_id"]]
             cell = Cell(_names(ids), RED, key=", ".join(sorted(ids)))

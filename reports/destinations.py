@@ -28,6 +28,7 @@ from .intervals import holm, wilson
 from .offers import clustered, pooled
 
 ALPHA = 0.05
+POWER = 0.8  # of the smallest deviation a study could have found (detectable_z)
 MIN_KEPT = 20  # a card kept fewer times is described but neither fitted nor tested
 FLAG_OVER = "over-rewarded (earns more than cards of its points and trains)"
 FLAG_UNDER = "under-rewarded (earns less than cards of its points and trains)"
@@ -189,7 +190,49 @@ def leave_one_out(y: np.ndarray, v: np.ndarray, x: np.ndarray) -> dict[str, np.n
     z = (y - pred) / np.sqrt(var)
     dof = max(k - 1 - np.linalg.matrix_rank(x), 1)
     p = 2 * sps.t.sf(np.abs(z), dof)
-    return {"pred": pred, "z": z, "p": p, "tau2": tau2, "beta": beta}
+    return {
+        "pred": pred,
+        "z": z,
+        "p": p,
+        "tau2": tau2,
+        "beta": beta,
+        "se": np.sqrt(var),
+        "dof": dof,
+    }
+
+
+def detectable_z(dof: float, family: int, alpha: float = ALPHA, power: float = POWER) -> float:
+    """How far (in the test's standard errors) a card's logit completion must sit from its
+    class for the leave-one-out test to flag it with ``power`` when its p must beat
+    alpha / ``family`` (Holm's first step: with no card flagged, a card is flagged exactly
+    when its p does): the test's critical value (Student t with ``dof`` degrees of freedom)
+    plus the normal ``power`` quantile. The approximation treats z as the shift plus a
+    standard normal error, the usual power calculation, and ignores the far tail; it is
+    slightly conservative: a card planted that far below its class is flagged 84-88% of the
+    time (tests/reports/test_destinations.py)."""
+    crit = sps.t.ppf(1 - alpha / (2 * max(int(family), 1)), dof)
+    return float(crit + sps.norm.ppf(power))
+
+
+def detectable_net(
+    points: np.ndarray, expected_logit: np.ndarray, se: np.ndarray, shift: float, kept: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The net points when kept by which a card would have to fall short of (``below``) or
+    exceed (``above``) its class to be flagged with the power of ``shift`` (``detectable_z``):
+    its logit completion moved by shift x se from its class's, net = points (2 c - 1). The
+    card's own sampling variance is taken as it is now. Each is NaN where the moved logit
+    lies beyond what ``kept`` cards can show (+-log(2 kept + 1): completed every time or
+    never): a card its class nearly always completes cannot be found over-rewarded, and one
+    kept a few times cannot be found at all."""
+    points, eta, delta = (np.asarray(a, float) for a in (points, expected_logit, se))
+    delta = shift * delta
+    c = 1 / (1 + np.exp(-eta))
+    below = 2 * points * (c - 1 / (1 + np.exp(-(eta - delta))))
+    above = 2 * points * (1 / (1 + np.exp(-(eta + delta))) - c)
+    ceiling = np.log(2 * np.asarray(kept, float) + 1)
+    return np.where(eta - delta > -ceiling, below, np.nan), np.where(
+        eta + delta < ceiling, above, np.nan
+    )
 
 
 def _design(table: pd.DataFrame) -> np.ndarray:
@@ -254,6 +297,8 @@ def _fit_one_count(table: pd.DataFrame, min_kept: int) -> pd.DataFrame:
             "z": pd.Series(loo["z"], index=usable.index),
             "p": pd.Series(loo["p"], index=usable.index),
             "plays_like": pd.Series(plays_like(observed, loo["beta"], x[:, 2]), index=usable.index),
+            "se_logit": pd.Series(loo["se"], index=usable.index),
+            "dof": float(loo["dof"]),
         },
         index=table.index,
     )
@@ -267,7 +312,10 @@ def card_balance_of(
     excess, z, raw and Holm-adjusted p (Holm over every card tested, all player counts
     together); the flag; for a flagged card the printed points that would make it pay what
     its class pays; the player count's card-to-card spread ``tau`` (logit of completion);
-    and the cards that dominate it on paper."""
+    for a tested card the net points when kept by which it would have to fall short of
+    (``detectable_below``) or exceed (``detectable_above``) its class to be flagged with 80%
+    power (``detectable_z``: what "none found" could have found); and the cards that
+    dominate it on paper."""
     if catalogue is None:
         from cardgame import default_catalogue
 
@@ -275,7 +323,7 @@ def card_balance_of(
     table = card_summary_of(sums)
     fits = [_fit_one_count(group, min_kept) for _, group in table.groupby("players", sort=True)]
     columns = ["tau", "tested", "expected_completion", "expected", "excess", "z", "p"]
-    columns.append("plays_like")
+    columns += ["plays_like", "se_logit", "dof"]
     fitted = pd.concat(fits) if fits else pd.DataFrame()
     table = table.join(fitted.reindex(columns=columns))
     table["tested"] = table["tested"].eq(True)  # missing (no fit at that count): not tested
@@ -283,6 +331,15 @@ def card_balance_of(
     tested = table["p"].notna()
     if tested.any():
         table.loc[tested, "p_holm"] = holm(table.loc[tested, "p"].to_numpy())
+    table["detectable_below"] = table["detectable_above"] = np.nan
+    family = int(tested.sum())
+    for dof, rows in table[tested].groupby("dof"):
+        shift = detectable_z(float(dof), family)
+        eta = np.log(rows["expected_completion"] / (1 - rows["expected_completion"]))
+        below, above = detectable_net(rows["points"], eta, rows["se_logit"], shift, rows["kept"])
+        table.loc[rows.index, "detectable_below"] = below
+        table.loc[rows.index, "detectable_above"] = above
+    table = table.drop(columns=["se_logit", "dof"])
     out = table["p_holm"] < ALPHA
     table["flag"] = ""
     table.loc[out & (table["excess"] > 0), "flag"] = FLAG_OVER

@@ -908,3 +908,51 @@ def search_ranking(table: pd.DataFrame) -> go.Figure:
         fig.update_xaxes(tickformat=".0%", title="won against scripted", row=1, col=col)
     fig.update_yaxes(tickformat=".0%", title="won against search", row=1, col=1)
     return _layout(fig, "Does the heuristics' ranking hold against search players?")
+
+
+def edit_effects(table: pd.DataFrame) -> go.Figure:
+    """What each variant's edits did to what they edit (reports/edit_effects.py): one panel
+    per variant, a row per edited thing and metric, the variant minus base in points (win
+    shares and rates in percentage points, net points as points) with its simultaneous
+    interval, a marker per player count; the verdict and both levels in the hover."""
+    from plotly.subplots import make_subplots
+
+    from .edit_effects import METRICS
+
+    variants = sorted(table["variant"].unique())
+    fig = make_subplots(rows=max(len(variants), 1), cols=1, subplot_titles=variants,
+                        vertical_spacing=0.12 / max(len(variants), 1))  # fmt: skip
+    colours = {2: PALETTE[0], 3: PALETTE[1], 4: PALETTE[2]}
+    shown: set[str] = set()
+    heights = 0
+    marker = {p: {"size": 9, "color": c} for p, c in colours.items()}
+    for r, variant in enumerate(variants, start=1):
+        rows = table[table["variant"] == variant]
+        scale = rows["metric"].map(lambda m: METRICS[m][2]).astype(float)
+        said = [
+            METRICS[m][0].format(who=w) for m, w in zip(rows["metric"], rows["who"], strict=True)
+        ]
+        item = rows["item"].str.split(" ").str[0].where(rows["kind"] != "seat", "")
+        label = (item + " " + pd.Series(said, index=rows.index)).str.strip()
+        rows = rows.assign(label=label, d=rows["difference"] * scale,
+                           lo=rows["family_low"] * scale, hi=rows["family_high"] * scale,
+                           b=rows["base"] * scale, v=rows["value"] * scale)  # fmt: skip
+        heights += rows["label"].nunique()
+        for players, part in rows.groupby("players"):
+            name = f"{int(players)} players"
+            fig.add_scatter(
+                x=part["d"], y=part["label"], mode="markers", name=name, legendgroup=name,
+                showlegend=name not in shown, marker=marker.get(int(players), {"size": 9}),
+                error_x={"type": "data", "symmetric": False, "array": part["hi"] - part["d"],
+                         "arrayminus": part["d"] - part["lo"]},
+                customdata=part[["b", "v", "verdict", "deals", "method"]],
+                hovertemplate="%{y}, " + name + ": %{x:+.2f} (base %{customdata[0]:.2f}, variant "
+                "%{customdata[1]:.2f}; %{customdata[2]}; %{customdata[4]} over %{customdata[3]} "
+                "deals)<extra></extra>",
+                row=r, col=1,
+            )  # fmt: skip
+            shown.add(name)
+        fig.add_vline(x=0, line_color="black", row=r, col=1)
+    fig.update_xaxes(title_text="variant minus base (points)", row=len(variants), col=1)
+    return _layout(fig, "What each variant's edits did to the ticket, bonus or seats they edit",
+                   height=160 + 42 * heights + 60 * len(variants))  # fmt: skip

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import Analysis
+from .edit_effects import touched_sentence
 from .margins import DIFFERENT, EQUAL
 
 
@@ -319,6 +320,32 @@ def _card_line(row: pd.Series) -> str:
     )
 
 
+def _detectable_clause(tested: pd.DataFrame) -> str:
+    """What "none found" could have found: the net points when kept by which a typical
+    tested card (the median) would have to miss its class to be flagged with 80% power, and
+    how many cards could not be found over-rewarded at all (completed nearly always)."""
+    below = tested["detectable_below"].fillna(np.inf).median()
+    above = tested["detectable_above"]
+    if not np.isfinite(below):
+        return (
+            "None found is no evidence of balance: most cards were kept too few times to be "
+            "flagged however far below their class they fell."
+        )
+    text = (
+        f"None found is not balance shown: a typical card would have been flagged (80% power) "
+        f"only {below:.1f} net points when kept below its class"
+    )
+    if above.notna().any():
+        text += f", or {above.median():.1f} above"
+    blind = int(above.isna().sum())
+    if blind:
+        text += (
+            f"; {blind} of {len(tested)} cards could not be found over-rewarded at all (their "
+            "class completes them so often there is no room above)"
+        )
+    return text + "."
+
+
 def _players(players: int) -> str:
     return f"{int(players)} players" if players else "all player counts"
 
@@ -348,7 +375,8 @@ def cards(analysis: Analysis) -> list[str]:
                 f"At {_players(players)}, no evidence that any destination card is out of line "
                 f"with cards of its printed points and trains beyond the card-to-card spread "
                 f"({len(tested)} cards tested; Holm 5% over every card and player count; "
-                f"spread tau={tested['tau'].iloc[0]:.2f} on the logit of completion)."
+                f"spread tau={tested['tau'].iloc[0]:.2f} on the logit of completion). "
+                + _detectable_clause(tested)
             )
     tested = table[table["tested"] & (table["flag"] == "")]
     if not tested.empty:
@@ -493,6 +521,9 @@ def _variant_extras(analysis: Analysis, variant: str) -> list[str]:
                     f"{len(group)} strategies)"
                 )
         out.append(f"Variant {variant}: " + "; ".join(parts) + ".")
+    touched = analysis.tables.get("edit_effects", pd.DataFrame())
+    if len(touched) and (touched["variant"] == variant).any():
+        out.append(touched_sentence(touched, variant))
     return out
 
 

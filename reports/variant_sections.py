@@ -12,6 +12,7 @@ import pandas as pd
 from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
+from .edit_effects import touched_sentence
 
 if TYPE_CHECKING:
     from sims.plan import Plan
@@ -36,6 +37,26 @@ def variants_section(analysis: Analysis) -> Section:
             "and player counts of a metric.",
         )
     ]
+    touched = t.get("edit_effects", pd.DataFrame())
+    if len(touched):  # right after the headline effects: what each edit did to what it edits
+        charts.append(
+            Chart(
+                partial(figures.edit_effects, touched),
+                "What each variant's edits did to the ticket, big-city bonus or seats they edit, "
+                "one panel per variant.",
+                "Per edited thing and player count, the metric averaged over the games of a deal "
+                "in each rule set, variant minus base deal by deal where the study is paired "
+                "(paired t over deals), else Welch over deals; intervals simultaneous over every "
+                "variant, edited thing and player count of a metric (Bonferroni, the table's "
+                "family column), verdicts against the metric's practical margin. A ticket: kept "
+                "when offered, completed when kept, net points per game, its holders' win "
+                "share; a bonus: how often it is won, its holders' win share, how often each "
+                "strategy wins it; a seat lever: each seat's win share.",
+                lead=" ".join(
+                    touched_sentence(touched, v) for v in sorted(set(touched["variant"]))
+                ),
+            )
+        )
     if "variant_seat_edge" in t and not t["variant_seat_edge"].empty:
         charts.append(
             Chart(
@@ -59,6 +80,8 @@ def variants_section(analysis: Analysis) -> Section:
         )
     designs = variant_designs(analysis.results.plan)
     tables = [Table("variant_designs", designs), Table("variants", effects)]
+    if len(touched):
+        tables.append(Table("edit_effects", touched))
     for name in ("variant_edge_changes", "variant_strategies", "variant_seat_edge",
                  "variant_ratings", "variant_length"):  # fmt: skip
         if name in t:
@@ -78,9 +101,23 @@ def variants_section(analysis: Analysis) -> Section:
             "Each variant's rules and card edits against the base game's, and the player "
             "counts it is played at (a variant that edits the cards is played at every count).",
             Table("variant_designs", designs),
+            *touched_summary(touched),
             *variants_summary(effects, t),
         ],
     )
+
+
+def touched_summary(touched: pd.DataFrame) -> list[Block]:
+    """The Markdown summary's part on what each variant's edits touched."""
+    if touched.empty:
+        return []
+    return [
+        Heading("What each edit touched", 3),
+        *[touched_sentence(touched, v) for v in sorted(set(touched["variant"]))],
+        Table("edit_effects", touched,
+              ["variant", "players", "item", "metric", "who", "method", "deals", "base", "value",
+               "difference", "family_low", "family_high", "verdict"]),
+    ]  # fmt: skip
 
 
 def variant_designs(plan: Plan) -> pd.DataFrame:

@@ -280,3 +280,72 @@ def test_figure_puts_flagged_cards_at_their_expected_value(planted_table):
     assert all(len(t.hovertext) == len(t.x) for t in everyone)  # every card named on hover
     assert sorted(flagged.x) == pytest.approx(sorted(rows["expected"]))
     assert sorted(flagged.y) == pytest.approx(sorted(rows["net_mean"]))
+
+
+# ------------------------------------------------------------------ what "none found" could find
+def test_the_detectable_shift_is_the_critical_value_plus_the_power_quantile():
+    # reference values (R: qt(1 - 0.05 / 276, 42) = 3.8799, qnorm(0.8) = 0.8416): Holm's
+    # first step over 138 cards (46 at three player counts), 42 degrees of freedom
+    assert dm.detectable_z(42, 138) == pytest.approx(3.8799 + 0.8416, abs=1e-3)
+    assert dm.detectable_z(1e6, 1) == pytest.approx(1.95996 + 0.84162, abs=1e-4)
+
+
+def test_detectable_net_points_by_hand():
+    # a 10-point card its class completes 90% of the time, se 0.5 on the logit, shift 3:
+    # below, completion falls to expit(logit(0.9) - 1.5) = 0.66758: 20 (0.9 - 0.66758)
+    # = 4.648; above, it rises to expit(logit(0.9) + 1.5) = 0.97587: 20 x 0.07587 = 1.517
+    eta = np.log(0.9 / 0.1)
+    below, above = dm.detectable_net(np.array([10.0]), np.array([eta]), np.array([0.5]), 3.0,
+                                     np.array([500]))  # fmt: skip
+    assert below[0] == pytest.approx(4.648, abs=1e-3)
+    assert above[0] == pytest.approx(1.517, abs=1e-3)
+    # kept 20 times, a card can show a logit of at most log(41) = 3.71 < 2.197 + 1.5 + ...
+    _, none = dm.detectable_net(np.array([10.0]), np.array([eta]), np.array([1.0]), 3.0,
+                                np.array([20]))  # fmt: skip
+    assert np.isnan(none[0])
+
+
+def test_a_card_off_by_the_detectable_shift_is_flagged_about_80_percent_of_the_time():
+    """The power claim checked by simulation: 46 cards around the line with card effects of
+    sd 0.25; card 30 (kept 300 times, completed about 80%) is planted the detectable shift
+    below its class, measured in the test's own standard error from a pilot fit."""
+    rng = np.random.default_rng(31)
+    card, family, studies = 29, 46, 400
+    line = 2.5 - 0.2 * TRAINS
+
+    def study(planted: float) -> tuple[float, float, float]:
+        truth = line + rng.normal(0, 0.25, 46)
+        truth[card] = line[card] + rng.normal(0, 0.25) - planted
+        kept = rng.integers(150, 400, 46)
+        kept[card] = 300
+        reached = rng.binomial(kept, _expit(truth))
+        c = (reached + 0.5) / (kept + 1)
+        fit = dm.leave_one_out(np.log(c / (1 - c)), 1 / ((kept + 1) * c * (1 - c)), DESIGN)
+        return float(fit["p"][card]), float(fit["se"][card]), float(fit["dof"])
+
+    pilot = [study(0.0) for _ in range(50)]
+    se, dof = np.median([s for _, s, _ in pilot]), pilot[0][2]
+    shift = dm.detectable_z(dof, family) * se
+    flagged = np.mean([study(shift)[0] < dm.ALPHA / family for _ in range(studies)])
+    assert 0.75 <= flagged <= 0.95, flagged  # 80% nominal; 84-88% over seeds 31-33
+
+
+def test_none_found_is_no_green_light_and_says_what_could_have_been_found():
+    from reports import answers, findings
+
+    rng = np.random.default_rng(23)
+    completion = {p: _class_completion(p) for p in (2, 3)}
+    table = card_balance(_offers(completion, 1500, rng, spread=0.2))
+    assert (table["flag"] == "").all()
+    tested = table[table["tested"]]
+    assert tested["detectable_below"].gt(0).all()
+    assert table.loc[~table["tested"], "detectable_below"].isna().all()
+    analysis = SimpleNamespace(tables={"destinations": table})
+    answer = answers.cards(analysis)
+    for players, cell in zip((2, 3), answer.cells.values(), strict=True):
+        below = tested.loc[tested["players"] == players, "detectable_below"].median()
+        assert cell.light == ""  # absence of evidence is not settled
+        assert cell.text == f"none found; would flag {below:.1f} net pts below class"
+        assert cell.verdict == "none found"
+    text = " ".join(findings.cards(analysis))
+    assert "None found is not balance shown: a typical card would have been flagged" in text
