@@ -11,8 +11,9 @@ set beside the same answer read off a check's games.
 
 An answer *holds* when the check gives the same verdict (its sizes aside: "yes: +3.1 points"
 and "yes: +4.0 points" agree), *differs* when both are settled and disagree, and is *not yet
-known* when either is not settled (an amber answer): a check of few deals says so rather than
-overturn a settled answer. A plain measurement (turns per player) is shown, not judged.
+known* when either is not settled (an amber answer, or a check's answer with no light: "none
+found" is no evidence of absence): a check of few deals says so rather than overturn a
+settled answer. A plain measurement (turns per player) is shown, not judged.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def _holds(label: str, mine: Cell, theirs: Cell | None, kind: CheckKind) -> str:
         return UNCHECKED
     if not mine.light:
         return SHOWN
-    if AMBER in (mine.light, theirs.light):
+    if AMBER in (mine.light, theirs.light) or not theirs.light:  # the check settles nothing
         return UNKNOWN
     return HOLDS if mine.verdict == theirs.verdict else DIFFERS
 

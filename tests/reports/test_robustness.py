@@ -36,12 +36,14 @@ def test_each_answer_holds_differs_is_unknown_unchecked_or_shown():
         _answer("Strongest strategy", p2=Cell("planner", GREEN)),
         _answer("Cards out of line", p2=Cell("none found", GREEN), p3=Cell("#4", RED, key="#4")),
         _answer("Turns per player", p2=Cell("41")),
+        _answer("Memory's edge", p2=Cell("+3.0 pts", GREEN)),
     ]
     check = [
         _answer("First-seat edge", p2=Cell("yes: +5.0 points", RED), p3=Cell("yes: +4", RED)),
         _answer("Strongest strategy", p2=Cell("thief", GREEN)),
         _answer("Cards out of line", p2=Cell("too few games", AMBER), p3=Cell("#4", RED, key="#4")),
         _answer("Turns per player", p2=Cell("45")),
+        _answer("Memory's edge", p2=Cell("none found; would flag 2.7")),
     ]
     table = compare(study, check, KINDS["search"])
     found = {(row.answer, row.players): row.holds for row in table.itertuples()}
@@ -52,6 +54,7 @@ def test_each_answer_holds_differs_is_unknown_unchecked_or_shown():
         ("Cards out of line", "2 players"): UNKNOWN,
         ("Cards out of line", "3 players"): HOLDS,
         ("Turns per player", "2 players"): SHOWN,
+        ("Memory's edge", "2 players"): UNKNOWN,  # absence of evidence settles nothing
     }
     knobs = compare(study, check, KINDS["knobs"])
     assert (
