@@ -61,7 +61,6 @@ class AdaptedPlayers:
         self.strategies = tuner.study.adapt_strategies
         self.folder = tuner.out / FOLDER
         self.found: dict[str, DesignPlayers] = {}
-        self.searched = 0  # designs searched by this process (not read back from the folder)
 
     def digest(self, design: Design) -> str:
         """What the design plays: its complete rules and its cards, as a digest."""
@@ -161,7 +160,6 @@ class AdaptedPlayers:
             )
             players = DesignPlayers(digest, found)
             self.found[digest] = players
-            self.searched += 1
             self.folder.mkdir(parents=True, exist_ok=True)
             write_atomic(
                 self.folder / f"{digest}.json",
@@ -192,8 +190,8 @@ class AdaptedPlayers:
         return (
             f"Players adapted to each design (--adapt {self.budget:,} games a strategy and "
             f"design; {who}): {len(self.found)} design(s), the adapted knobs used in {used} "
-            f"of {len(every)} searches (elsewhere the study's knobs beat them on held-out "
-            "deals and stayed)."
+            f"of {len(every)} searches (elsewhere they did not beat the study's knobs on "
+            "held-out deals, and the study's knobs played)."
         )
 
 
