@@ -141,7 +141,7 @@ def resume_command(args: argparse.Namespace) -> str:
         "--seed": args.seed,
         "--bands": args.bands,
         "--suspects": args.suspects if args.suspects != 3 else None,
-        "--adapt": args.adapt,
+        "--adapt": getattr(args, "adapt", None),
         "--workers": args.workers,
     }
     for option, value in options.items():

@@ -154,3 +154,16 @@ def test_a_bad_adapt_flag_is_one_line_exit_2_and_writes_nothing(tmp_path):
     assert code == 2
     assert err.getvalue().count("\n") == 1 and "adapt" in err.getvalue()
     assert not (tmp_path / "t").exists()
+
+
+def test_the_resume_hint_repeats_adapt():
+    import argparse
+
+    from reports.tuning import resume_command
+
+    args = argparse.Namespace(study="s.toml", objective="seat", out="t", edits=None, max_edits=2,
+                              budget=None, holdout=None, cards=None, players=None, seed=None,
+                              bands=None, suspects=3, workers=None, adapt=2000)  # fmt: skip
+    assert resume_command(args) == (
+        "cardgame tune s.toml --objective seat --out t --adapt 2000 --resume"
+    )
