@@ -7,16 +7,21 @@ seat at 2 players, and the cost of a whole tune (games, wall time). Not a test.
 
 ``planted``: for N tickets of 12 points or fewer (a seeded draw), a copy of the card folder
 with that ticket's points raised by 6 (by 5 for every second one) is tuned with the
-``destinations`` objective (``--cards``). Goal: the first edit the tune applies is that ticket,
-to a value within 1 of the printed one, for at least 9 of 10 tickets. Each row prints the
-planted ticket, the screen's suspects (worst first) with their deal values, the applied edit,
-and whether both parts of the goal hold.
+``destinations`` objective (``--cards``). Goal: the first edit the tune applies is that ticket
+(named first), to a value within 1 point of the fair price of its cost, for at least 9 of 10
+tickets, at least three of them tickets with same-cost mates. The fair price (one per cost):
+the price its same-cost tickets share (a price within 1 of every one's printed points, the
+middle of those), else (no mates, or no shared price) the price the objective's cost model
+fits on the printed deck (a Huber fit of the printed points on a ticket's circles and the
+bonus points of the big cities it names, the objective's own regressors and norm). Each row
+prints the planted ticket, the screen's suspects (worst first) with their deal values, the
+applied edit, the fair price and where it comes from, and whether both parts of the goal
+hold. ``--adapt GAMES`` tunes with players adapted to each design.
 
-``twins``: the printed tickets that cost the same in play (circles, repeats, big cities named)
-and whether one price lies within 1 of all their printed points: an objective that judges a
-ticket by what it does in play gives such tickets one fair price, so the planted goal can be
-met for a class only where that window exists (and the objective lands in it). Each planted
-row shows its class and window too.
+``twins``: the printed tickets that cost the same in play (circles, repeats, big cities named),
+whether one price lies within 1 of all their printed points, and each one's fair price: an
+objective that judges a ticket by what it does in play gives such tickets one fair price, so
+the printed value is no yardstick where the class prints several.
 
 ``seat``: the printed game at 2 players on the default ladder (strategy-ladder), objective
 ``seat`` with its default edits: at most 2 edits that bring the first seat within 1.5 points
@@ -47,6 +52,7 @@ from cardgame import _native  # noqa: E402
 from cardgame.catalogue import default_catalogue  # noqa: E402
 from sims.study import load_study  # noqa: E402
 from sims.tune import tune  # noqa: E402
+from sims.tune.space import ticket_costs  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "cardgame" / "data"
 
@@ -94,13 +100,52 @@ def fair_window(members: list[tuple[int, int]]) -> str:
     return str(low) if low == high else f"{low} to {high}"
 
 
+def fitted_prices() -> dict[int, float]:
+    """The price the objective's cost model fits on the printed deck: a robust (Huber) fit
+    of the printed points on [1, circles, named bonus points] across the deck, the same
+    regressors and norm as the destinations objective's fit of deal value."""
+    import numpy as np
+    import statsmodels.api as sm
+
+    catalogue = default_catalogue()
+    costs = ticket_costs(catalogue)
+    ids = [d.id for d in catalogue.destinations]
+    points = np.array([d.points for d in catalogue.destinations], dtype=float)
+    design = np.column_stack([np.ones(len(ids)), [costs[i] for i in ids]])
+    params = sm.RLM(points, design, M=sm.robust.norms.HuberT()).fit().params
+    return {i: float(x) for i, x in zip(ids, design @ params, strict=True)}
+
+
+def fair_price(card: int, classes: dict[int, list[tuple[int, int]]] | None = None,
+               fitted: dict[int, float] | None = None) -> tuple[float, str]:  # fmt: skip
+    """The fair price of a ticket's cost, one per cost, and where it comes from: the price its
+    class of same-cost tickets shares (the middle of the prices within 1 of every member's
+    printed points), else (no mates, or no such price) the objective's fit on the deck."""
+    classes = same_cost() if classes is None else classes
+    members = classes[card]
+    low = max(points for _, points in members) - 1
+    high = min(points for _, points in members) + 1
+    if len(members) > 1 and low <= high:
+        return (low + high) / 2, "shared"
+    fitted = fitted_prices() if fitted is None else fitted
+    return fitted[card], "fit"
+
+
 def twins() -> int:
     """What the planted goal asks of an objective that prices a ticket by what it does in
-    play: one price per class, within 1 of every member's printed points."""
-    shown_classes = {tuple(m) for m in same_cost().values() if len(m) > 1}
+    play: one price per class; and each ticket's fair price."""
+    classes = same_cost()
+    fitted = fitted_prices()
+    shown_classes = {tuple(m) for m in classes.values() if len(m) > 1}
     for members in sorted(shown_classes):
         shown = ", ".join(f"#{c} {p}" for c, p in members)
-        print(f"  {shown}: a price within 1 of every one: {fair_window(list(members))}")
+        prices = ", ".join(
+            "#{} {:.1f} ({})".format(c, *fair_price(c, classes, fitted)) for c, _ in members
+        )
+        print(
+            f"  {shown}: a price within 1 of every one: {fair_window(list(members))}; "
+            f"fair prices {prices}"
+        )
     return 0
 
 
@@ -127,6 +172,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
     cards = eligible_cards()
     order = random.Random(args.seed).sample(cards, len(cards))[: args.cards_to_plant]
     classes = same_cost()
+    fitted = fitted_prices()
     rows = []
     for number, card in enumerate(order):
         if args.only and card not in args.only:
@@ -147,6 +193,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             out=root / f"tune-{card}",
             players=args.players,
             bands=args.bands,
+            **({"adapt": args.adapt} if args.adapt else {}),
             progress=False,
             log=lambda line: None,
         )
@@ -160,11 +207,12 @@ def planted(args: argparse.Namespace, root: Path) -> int:
         members = classes[card]
         first = state["edits"][0] if state["edits"] else None
         named = first is not None and first["parameter"] == f"destinations.{card}.points"
-        close = named and abs(first["to"] - printed) <= 1
+        fair, source = fair_price(card, classes, fitted)
+        close = named and abs(first["to"] - fair) <= 1
         edit = f"{first['parameter']} {first['from']} -> {first['to']}" if first else "no edit"
         print(
             f"  screen: planted ticket {planted_d:+.2f}; worst {suspects}; first edit: {edit}; "
-            f"named first: {named}; within 1 of printed: {close}",
+            f"named first: {named}; fair price {fair:.1f} ({source}); within 1 of it: {close}",
             flush=True,
         )
         rows.append(
@@ -177,7 +225,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
                 "named_first": named,
                 "within_1": close,
                 "same_cost": " ".join(f"#{c}:{p}" for c, p in members if c != card) or "-",
-                "one_price": fair_window(members),
+                "fair_price": round(fair, 1),
+                "from": source,
                 "games": state["games"]["search"] + state["games"]["holdout"],
                 "seconds": round(seconds),
             }
@@ -185,11 +234,13 @@ def planted(args: argparse.Namespace, root: Path) -> int:
     frame = pd.DataFrame(rows)
     print()
     print(frame.to_string(index=False))
-    both = int((frame["named_first"] & frame["within_1"]).sum())
+    hit = frame["named_first"] & frame["within_1"]
+    mated = frame["same_cost"] != "-"
     print(
-        f"\nGoal (>= 9 of 10, here scaled to {len(frame)}): named first and within 1 of the "
-        f"printed value for {both} of {len(frame)} planted tickets; named first for "
-        f"{int(frame['named_first'].sum())}."
+        f"\nGoal (>= 9 of 10, here scaled to {len(frame)}, at least three with same-cost "
+        f"mates): named first and within 1 of the fair price for {int(hit.sum())} of "
+        f"{len(frame)} planted tickets ({int((hit & mated).sum())} of the {int(mated.sum())} "
+        f"with same-cost mates); named first for {int(frame['named_first'].sum())}."
     )
     return 0
 
@@ -231,6 +282,9 @@ def main() -> int:
     parser.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=None)
     parser.add_argument("--seed", type=int, default=15, help="planted: which tickets")
     parser.add_argument("--bands", default=None, help="as tune's --bands, e.g. destinations=2")
+    parser.add_argument(
+        "--adapt", type=int, default=None, metavar="GAMES", help="planted: adapted players"
+    )
     parser.add_argument(
         "--only",
         type=lambda t: [int(x) for x in t.split(",")],

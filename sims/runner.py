@@ -277,7 +277,7 @@ def run_default_study(workers: int | None = None) -> Path:
 def _adapted(plan: Plan, folder: Path, resume: bool) -> Plan:
     """The plan with its players adapted to each design (sims/adapt.py), when it asks for
     that: a resumed run takes the adaptation its manifest holds, never a new one."""
-    if not plan.adapt_budget:
+    if not plan.adapt_budget or plan.adapted is not None:  # none asked, or given (a tune's)
         return plan
     manifest = read_manifest(folder) if resume else None
     stored = (manifest or {}).get("plan", {}).get("adapt")

@@ -41,6 +41,11 @@ through it; the method in brief:
   each with a different root seed (deals never used in the search); the report's before/after
   intervals and the verdict come from those deals only.
 
+* **Adapted players** (``adapt``, ``--adapt GAMES``, or the study's ``adapt`` table): every
+  design played, current, candidate or held out, is played by strategies whose knobs were
+  fitted to it (sims/adapt.py), searched once per design (a digest of its rules and cards) and
+  kept in the tune's folder (sims/tune/adapted.py).
+
 Every evaluation is a results folder under the tune's folder (Parquet), so a rerun of the same
 tune (or ``resume``) replays the decisions from the evaluations already there and plays only
 what is missing; results are the same whatever the number of workers.
@@ -112,7 +117,8 @@ def tune(
 ) -> TuneResult:
     """Tune ``study`` for ``objective`` (see the module docstring); returns the edits and a
     frame of evaluations (``TuneResult.edits``, ``TuneResult.evaluations``). ``options``:
-    players, seed, bands, suspects, progress, stop, log."""
+    players, seed, bands, suspects, progress, stop, log, adapt (games a strategy and design,
+    or an adapt table ``{"budget": GAMES, "strategies": [...]}``)."""
     if not isinstance(study, Study):
         from ..study import load_study
 

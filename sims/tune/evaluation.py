@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..errors import TuneError, TuneInterrupted
 from ..study import BASE, Study, from_dict
+from .adapted import with_players
 from .objectives import Context, DestinationsObjective, Mix
 from .settings import (
     BATCH_CAP,
@@ -74,6 +75,7 @@ class Runner:
         data = copy.deepcopy(self.t.source)
         data.pop("sweeps", None)
         data.pop("pool", None)
+        data.pop("adapt", None)  # adapted players come from the tune's cache (play)
         lineups = self.lineups if lineups is None else lineups
         data["name"] = self.t.study.name
         data["seed"] = seed
@@ -108,6 +110,11 @@ class Runner:
             folder = self.t.out / "evaluations" / label / name
             seed = step_seed(self.t.seed, f"{label}/{name}")
             study = self.study(designs, deals, seed, folder, [lineup])
+            players = self.t.adapted_players
+            if players is not None:
+                study = with_players(
+                    study, players.for_designs(designs), players.budget, players.strategies
+                )
             self._run(study, folder, label)
             parts.append(self.read(study, folder, designs))
             games += study.plan.total_games

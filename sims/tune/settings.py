@@ -32,6 +32,10 @@ EVIDENCE_ARMS = 6  # candidates listed in the verdict's evidence, closest to the
 
 SPEC_KEYS = {"within", "min", "max", "step", "values"}
 DESTINATION_RANGE = (1, 99)
+# destinations: the default range of a ticket's points around its current value. A ticket
+# raised by 6 (the planted benchmark's largest plant) must be able to land 2 below the value
+# it was raised from, or the search could never show that it overshoots its fair price
+DESTINATION_WITHIN = 8
 BIG_CITY_RANGE = (1, 50)
 # the seat objective's levers: extra cards (0-2) or an extra locomotive at setup for each seat
 # after the first, and a first turn of one card for the first seat (first_turn)

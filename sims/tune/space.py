@@ -21,6 +21,7 @@ from .settings import (
     BIG_CITY_RANGE,
     DEFAULT_RULE_EDITS,
     DESTINATION_RANGE,
+    DESTINATION_WITHIN,
     MAX_EDIT_VALUES,
     SEAT_LEVER_EDITS,
     SPEC_KEYS,
@@ -414,6 +415,6 @@ def default_edits(weights: dict[str, float], players: tuple[int, ...]) -> dict[s
     if "strategies" in weights:
         data["big_cities.*"] = {"within": 4, "step": 2}
     if "destinations" in weights:
-        data["destinations.*.points"] = {"within": 6}
+        data["destinations.*.points"] = {"within": DESTINATION_WITHIN}
         data["big_cities.*"] = {"within": 4}
     return data

@@ -20,7 +20,9 @@ from ..files import write_atomic
 from ..runner import worker_count
 from ..stopping import catch_stop_signals
 from ..study import BASE, Study, from_dict, load_study
+from ..study_settings import ADAPT_BUDGET
 from ..sweep import show_value
+from .adapted import AdaptedPlayers
 from .evaluation import Runner, step_seed
 from .objectives import (
     Context,
@@ -102,6 +104,7 @@ class Tuner:
         progress: bool = True,
         stop: Any = None,
         log: Any = None,
+        adapt: int | Mapping[str, Any] | None = None,
     ) -> None:
         self.weights = parse_objective(objective)
         self.bands = parse_bands(bands)
@@ -122,7 +125,7 @@ class Tuner:
         self.out = Path(out)
         self.progress = progress
         self.log = log or self._say
-        self.study = self._study(study, cards, players, seed)
+        self.study = self._study(study, cards, players, seed, adapt)
         self.cards = self.study.cards
         self.players = self.study.players
         self.seed = self.study.seed
@@ -154,6 +157,8 @@ class Tuner:
         self.context = self._context()
         self.mix = Mix(self.weights, self.context)
         self.runner = Runner(self)
+        # players adapted to each design (``adapt``, or the study's own adapt table)
+        self.adapted_players = AdaptedPlayers(self) if self.study.adapt_budget else None
         self.stop = stop
         self.bar: Any = None
         self.spent = 0
@@ -172,7 +177,12 @@ class Tuner:
     # setup ---------------------------------------------------------------------------------
 
     def _study(
-        self, study: Study | str | Path, cards: str | None, players: Any, seed: int | None
+        self,
+        study: Study | str | Path,
+        cards: str | None,
+        players: Any,
+        seed: int | None,
+        adapt: int | Mapping[str, Any] | None = None,
     ) -> Study:
         if not isinstance(study, Study):  # a study file or a built-in study's name
             study = load_study(study)
@@ -194,6 +204,13 @@ class Tuner:
                 data["lineups"] = kept
         if seed is not None:
             data["seed"] = whole(seed, "seed", "tune", 0)
+        if isinstance(adapt, Mapping):  # a whole adapt table: budget and strategies
+            data["adapt"] = dict(adapt)
+        elif adapt is not None:  # --adapt GAMES: the budget; the file's strategies list stays
+            low, high = ADAPT_BUDGET
+            whole(adapt, "adapt", "tune", low, high)
+            table = data.get("adapt")
+            data["adapt"] = {**(table if isinstance(table, dict) else {}), "budget": adapt}
         data.pop("sweeps", None)
         variants = data.get("variants")
         if isinstance(variants, dict):  # the tune starts from the study's base variant
@@ -322,6 +339,12 @@ class Tuner:
             f"may change; at most {self.max_edits} edit(s); search budget {self.budget:,} games, "
             f"hold-out {self.holdout:,} games per design -> {self.out}"
         )
+        if self.adapted_players is not None:
+            self.log(
+                f"players adapted to each design first: {self.adapted_players.budget:,} games "
+                "a strategy and design, kept by design in "
+                f"{self.adapted_players.folder} (not counted in the budget)"
+            )
 
     def search(self) -> tuple[Design, bool | None]:
         self._announce()
@@ -764,6 +787,8 @@ class Tuner:
                 }
             )
         summary = verdict(self, start, design, target_met, holdout, met_in_search)
+        if self.adapted_players is not None:
+            summary.append(self.adapted_players.sentence())
         for line in summary:
             self.log(line)
         return self.write(design, holdout, target_met, summary)
@@ -854,6 +879,11 @@ class Tuner:
                     else 0,
                 },
                 "holdout_loss": getattr(self, "holdout_loss", None),
+                **(
+                    {"adapt": self.adapted_players.summary()}
+                    if self.adapted_players is not None
+                    else {}
+                ),
             },
         )
         return TuneResult(

@@ -628,3 +628,14 @@ def test_a_tickets_edit_is_raced_on_that_ticket_not_on_the_whole_decks_noise(tmp
     chicago = [i for i, c in enumerate(ids) if "Chicago" in tuner.context.card_cities[c]]
     borrowed = tuner._borrowed_columns("big_cities.Chicago=10") // width
     assert set(borrowed).isdisjoint(chicago) and len(set(borrowed)) == len(ids) - len(chicago)
+
+
+def test_the_default_range_of_a_ticket_reaches_below_the_value_a_plant_raised(tmp_path):
+    """A ticket raised by 6 can be put 2 below where it was: else the search could never show
+    that the plant's fair price lies below the value it was raised from."""
+    planted = tiny(variants={"base": {"destinations": {"7": {"points": 14}}}})
+    tuner = Tuner(planted, "destinations", out=tmp_path / "t", **QUIET)
+    start = Design(tuner.base_table)
+    assert tuner.space.current(start, "destinations.7.points") == 14
+    grid = tuner.allowed["destinations.7.points"].grid(14)
+    assert min(grid) <= 8 - 2 and 14 not in grid
