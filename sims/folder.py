@@ -80,16 +80,22 @@ def is_empty_folder(folder: Path) -> bool:
 
 
 def write_manifest(
-    folder: Path, study: dict[str, Any], fingerprint: dict[str, str], plan: dict[str, Any]
+    folder: Path,
+    study: dict[str, Any],
+    fingerprint: dict[str, str],
+    plan: dict[str, Any],
+    guest_key: str = "",
 ) -> None:
     """Write the manifest atomically (temp file, then rename): a manifest is whole or absent.
-    It keeps the study as given (what a resume must match) and the plan it resolved to
-    (what the reports read)."""
+    It keeps the study as given (what a resume must match), the plan it resolved to
+    (what the reports read) and, for isolated guests, the run's secret key of their random
+    streams (what a resume needs to play the same games)."""
     manifest = {
         "schema_version": SCHEMA_VERSION,
         "study": study,
         "plan": plan,
         "fingerprint": fingerprint,
+        **({"guest_key": guest_key} if guest_key else {}),
     }
     target = folder / MANIFEST
     try:

@@ -39,7 +39,7 @@ from .invariants import invariant_problem
 from .plan import Isolation
 from .quality import Quality, quality
 from .rows import NATIVE_TABLES, TableRows
-from .seeding import stream_seed
+from .seeding import guest_stream_seed, new_guest_key, stream_seed
 from .standing import points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
@@ -63,6 +63,7 @@ class GameSpec:
     seed: int
     isolation: Isolation = Isolation.NONE
     catalogue: Catalogue | None = None  # the cards (a study's edits); None: the printed ones
+    guest_key: str = ""  # the run's secret for isolated guests' streams (seeding.guest_key)
 
     def game(self) -> Game:
         """The game this spec fixes (before any decision)."""
@@ -403,8 +404,8 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
     Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
     seat_spec = spec.seats[seat]
-    rng = seat_rng(spec, seat)
     if spec.isolation == Isolation.PROCESS and is_guest(seat_spec):
+        rng = guest_rng(spec, seat)
         try:
             prepare(seat_spec, decision_seconds)
         except (GuestError, UnknownStrategyError) as exc:
@@ -417,7 +418,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
             )
 
         return _guarded(spec, seat, limit, build, rng)
-    built = _guarded(spec, seat, limit, seat_spec.build, rng)
+    built = _guarded(spec, seat, limit, seat_spec.build, seat_rng(spec, seat))
     if not isinstance(built, Strategy):
         raise StrategyFailure(seat, seat_spec.label, f"built {brief_repr(built)}, not a Strategy")
     return built
@@ -426,6 +427,23 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 def seat_rng(spec: GameSpec, seat: int) -> random.Random:
     """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
     return random.Random(seat_seed(spec, seat))
+
+
+def guest_rng(spec: GameSpec, seat: int) -> random.Random:
+    """An isolated guest's RNG: keyed by the run's secret (``GameSpec.guest_key``), so that
+    nothing it can learn of its stream leads back to the game's seed and the deal. A spec
+    without a key (a game played outside a run) takes this process's own."""
+    key = spec.guest_key or _process_key()
+    return random.Random(guest_stream_seed(key, seat_seed(spec, seat)))
+
+
+_keys: list[str] = []
+
+
+def _process_key() -> str:
+    if not _keys:
+        _keys.append(new_guest_key())
+    return _keys[0]
 
 
 def seat_seed(spec: GameSpec, seat: int) -> str:

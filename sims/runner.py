@@ -57,9 +57,10 @@ from .folder import (
     write_manifest,
 )
 from .parts import land_files
-from .plan import DEFAULT_STUDY, Plan
+from .plan import DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
 from .schema import SCHEMA_VERSION
+from .seeding import new_guest_key
 from .stopping import StopFlag, catch_stop_signals
 from .study import Study, load_study
 
@@ -108,17 +109,19 @@ def run(
     folder = Path(out or study.output)
     workers = worker_count(workers)
     chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
-    first_landing = _prepare_folder(folder, study, resume, records, chosen)
+    keys = [""]  # the run's guest key (sims/seeding.py), once known
+    first_landing = _prepare_folder(folder, study, resume, records, chosen, keys)
     if announce is not None:
         announce()
     plan = chosen[0] = _adapted(study.plan, folder, resume)
+    guest_key = keys[0] = run_guest_key(plan, folder, resume)
 
     if resume:
         remove_temp_files(folder)  # left by workers killed mid-write
         tidy_compaction(folder)  # and by an interrupted compaction
     done = done_batches(folder) if resume else set()
     whole_plan = list(plan_batches(plan))
-    todo = (b for b in plan_batches(plan, records) if b.id not in done)
+    todo = (b for b in plan_batches(plan, records, guest_key) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
     shared = backend == "local" or not scheduler
@@ -229,8 +232,23 @@ def _adapted(plan: Plan, folder: Path, resume: bool) -> Plan:
     return replace(plan, adapted=adapted, adaptations=tuple(a.to_dict() for a in found))
 
 
+def run_guest_key(plan: Plan, folder: Path, resume: bool) -> str:
+    """The secret of the run's isolated guests' random streams: a resumed run's is its
+    manifest's; a new isolated run draws one; a run without guests has none."""
+    if plan.isolation != Isolation.PROCESS:
+        return ""
+    manifest = read_manifest(folder) if resume else None
+    stored = (manifest or {}).get("guest_key")
+    return stored if isinstance(stored, str) and stored else new_guest_key()
+
+
 def _prepare_folder(
-    folder: Path, study: Study, resume: bool, records: bool, chosen: list[Plan]
+    folder: Path,
+    study: Study,
+    resume: bool,
+    records: bool,
+    chosen: list[Plan],
+    keys: list[str] | None = None,
 ) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
@@ -279,7 +297,8 @@ def _prepare_folder(
 
     def first_landing() -> None:
         if pending:
-            write_manifest(folder, pending.pop(), current, chosen[0].to_dict())
+            key = keys[0] if keys else ""
+            write_manifest(folder, pending.pop(), current, chosen[0].to_dict(), key)
 
     return first_landing
 

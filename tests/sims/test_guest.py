@@ -61,7 +61,7 @@ def test_prints_do_not_disturb_the_protocol():
     ("name", "error"),
     [
         ("Raises", "RuntimeError: guest blew up"),
-        ("Junk", "bad action 'draw a card please'"),
+        ("Junk", "seat 0: illegal action: bad action: not an action: 'draw a card please'"),
         ("Exits", "ended (exit code 3)"),
         ("Scribbles", ""),
         ("Floods", ""),
