@@ -33,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from importlib import util as import_util
 from pathlib import Path
 from typing import Any
@@ -528,7 +529,7 @@ def serve() -> None:
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
     target = str(load.get("target"))
-    code, said = _in_child(channel, limits, lambda: _load(target, channel))
+    code, said = _in_child(channel, limits, partial(_load, target, channel))
     if code != 0:
         if not said:
             channel.write({"error": f"cannot load strategy {target!r}: its process ended"})
@@ -538,15 +539,15 @@ def serve() -> None:
         if message is None or message.get("op") == "quit":
             return
         if message.get("op") == "check":
-            code, said = _in_child(channel, limits, lambda: _check(target, message, channel))
+            code, said = _in_child(channel, limits, partial(_check, target, message, channel))
             if not said:
                 channel.write({"error": f"strategy {message.get('label')!r}: its process ended"})
             continue
         if message.get("op") != "game":
             channel.write({"error": f"unexpected {message.get('op')!r}"})
             continue
-        game = message
-        _, ended = _in_child(channel, limits, lambda: _play(target, game, channel), ended=True)
+        play = partial(_play, target, message, channel)
+        _, ended = _in_child(channel, limits, play, ended=True)
         _empty_tmp(limits)
         # always said: after a clean end the worker expects it; mid-game it is the answer
         # the worker waits for, and fails the seat's game
@@ -572,7 +573,9 @@ def _in_child(channel: _Channel, limits: Any, work: Any, ended: bool = False) ->
             os._exit(code)
     _, status, usage = os.wait4(child, 0)
     cpu = usage.ru_utime + usage.ru_stime
-    if limits is not None and cpu >= float(limits["game_cpu_seconds"]):
+    over = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
+    if limits is not None and (cpu >= float(limits["game_cpu_seconds"]) or over and cpu >= 0.9 *
+                               float(limits["game_cpu_seconds"])):  # fmt: skip
         how = f"over its CPU time for the game ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)

@@ -34,7 +34,7 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .errors import UnknownStrategyError, brief_repr, describe_error
-from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
+from .guest import GuestError, GuestLost, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .plan import Isolation
 from .quality import Quality, quality
@@ -47,6 +47,7 @@ QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
 MAX_ERROR = 300  # characters of a failure message kept in the games table
+LOST_TRIES = 2  # plays of a game whose guest is ended from outside, before it is the machine's
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,31 @@ def play_game(
         outcome = _play_native(spec, times, record, quality, tables)
         if outcome is not None:
             return outcome
+    if not guests:
+        return _play_here(spec, times, record, decision_seconds, quality)
+    for _ in range(LOST_TRIES - 1):
+        try:
+            return _play_here(spec, times, record, decision_seconds, quality)
+        except GuestLost:  # ended from outside: the machine's fault, so the game again
+            pass
+    try:
+        return _play_here(spec, times, record, decision_seconds, quality)
+    except GuestLost as lost:
+        failure = StrategyFailure(-1, "", f"a guest's process was ended from outside {LOST_TRIES} "
+                                  f"times ({lost}): a fault of the machine")  # fmt: skip
+        return GameOutcome(game=game_row(spec, spec.game().new_state(), float("nan"), failure))
+
+
+def _play_here(
+    spec: GameSpec,
+    times: ThinkTimes | None,
+    record: bool,
+    decision_seconds: float,
+    quality: bool,
+) -> GameOutcome:
+    """``play_game`` on the Python engine; raises ``GuestLost`` when a guest was ended from
+    outside its own code (the game is then played again)."""
+    guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
     game = spec.game()
     state = game.new_state(record=record)
     limit = guard(decision_seconds)
@@ -465,7 +491,11 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     if limit is None:
         try:
             return call(arg)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            if _user_stop():
+                raise
+            raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
+        except GuestLost:
             raise
         except BaseException as exc:  # SystemExit, GeneratorExit, ... from a strategy
             raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
@@ -477,7 +507,12 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     except DecisionTimeout:
         limit.leave()
         late = True
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        limit.leave()
+        if _user_stop():
+            raise
+        raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
+    except GuestLost:
         limit.leave()
         raise
     except BaseException as exc:
@@ -487,6 +522,19 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     if late:
         raise StrategyFailure(seat, spec.seats[seat].label, _over(limit))
     return result
+
+
+def _user_stop() -> bool:
+    """Whether a KeyboardInterrupt may be the user's Ctrl-C: only where SIGINT still raises
+    it (an interactive game). A run's workers ignore SIGINT and its parent turns it into a
+    flag, so there one can only come from a strategy, and fails that strategy's seat."""
+    import signal
+    import threading
+
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
 
 
 def _trackers(state: GameState, strategies: list[Strategy]) -> list[KnowledgeTracker | None]:

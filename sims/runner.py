@@ -48,12 +48,15 @@ from .files import temp_path
 from .folder import (
     MANIFEST,
     check_output_folder,
+    check_sealed,
     done_batches,
     fingerprint,
     fingerprint_change,
     is_empty_folder,
     read_manifest,
     remove_temp_files,
+    seal,
+    unseal,
     write_manifest,
 )
 from .parts import land_files
@@ -93,6 +96,7 @@ def run(
     announce: Callable[[], None] | None = None,
     stop: StopFlag | None = None,
     keep_parts: bool = False,
+    accept_changes: bool = False,
 ) -> RunSummary:
     """Run ``study``; results go to ``out`` (default: the study's output folder).
 
@@ -102,7 +106,9 @@ def run(
     imports); without it the run routes those signals to a flag of its own while it lasts.
     Raises ``RunStopped`` when a fault outside the games stops it (see the module docstring).
     A run compacts the folder while it plays and lands the files after its last batch: one
-    file per table instead of one per batch (``keep_parts`` keeps the parts).
+    file per table instead of one per batch (``keep_parts`` keeps the parts). When it ends
+    it seals the folder (the digest of every file in the manifest); a resume refuses a
+    folder changed since, unless ``accept_changes``.
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -110,7 +116,7 @@ def run(
     workers = worker_count(workers)
     chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
     keys = [""]  # the run's guest key (sims/seeding.py), once known
-    first_landing = _prepare_folder(folder, study, resume, records, chosen, keys)
+    first_landing = _prepare_folder(folder, study, resume, records, chosen, keys, accept_changes)
     if announce is not None:
         announce()
     plan = chosen[0] = _adapted(study.plan, folder, resume)
@@ -187,6 +193,7 @@ def run(
         compaction.finish()
     else:
         compact(folder)  # nothing played: parts a kept-parts run left, say
+    seal(folder)
     return summary
 
 
@@ -249,6 +256,7 @@ def _prepare_folder(
     records: bool,
     chosen: list[Plan],
     keys: list[str] | None = None,
+    accept_changes: bool = False,
 ) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
@@ -288,6 +296,8 @@ def _prepare_folder(
                 f"{folder}: cannot resume: {changed} since these results were made; "
                 "run into another --out"
             )
+        check_sealed(folder, accept_changes)
+        unseal(folder)
         return lambda: None
     if folder.is_dir() and list(folder.iterdir()) == [temp_path(folder / MANIFEST)]:
         remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
