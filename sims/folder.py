@@ -239,15 +239,22 @@ ACCEPT_HINT = "--accept-changes reads it anyway"
 
 def folder_digests(folder: Path) -> dict[str, str]:
     """SHA-256 of every file of ``folder`` but the manifest (by path relative to it), and of
-    the manifest itself without this table (``manifest.json``)."""
+    the manifest itself without this table (``manifest.json``); what killed writers leave
+    (temporary files, a run's mark) is no result and not counted."""
     out: dict[str, str] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path != folder / MANIFEST:
+        if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path):
             out[path.relative_to(folder).as_posix()] = _file_digest(path)
     manifest = read_manifest(folder)
     if manifest is not None:
         out[MANIFEST] = _manifest_digest(manifest)
     return out
+
+
+def _left_by_a_writer(path: Path) -> bool:
+    """A temporary file of a killed writer or the mark of a killed Dask client: never read as
+    results, and removed by the next run (``remove_temp_files``)."""
+    return path.name.endswith(".tmp") or path.name.startswith(RUN_MARK_PREFIX)
 
 
 def _file_digest(path: Path) -> str:

@@ -348,7 +348,7 @@ class GuestStrategy(Strategy):
         # the fields that change: the rest (rules, cards) the child was given with the game
         answer = self._ask({"op": "decide", "view": list(view[:SV_RULES])})
         if "shape" in answer:  # not a well-formed action: the engine's check refuses it
-            return rebuilt(answer["shape"])  # type: ignore[no-any-return]
+            return rebuilt(answer["shape"])  # type: ignore[return-value]
         action = answer.get("action")
         if type(action) is not dict:
             raise GuestError(f"an answer without an action: {_brief(answer)}")
@@ -415,21 +415,22 @@ HUGE = 10 * A.BIG  # a whole number past the check's range stands for any larger
 def shape(value: object, depth: int = 0) -> list[Any]:
     """``value`` as typed JSON (the guest's side); never calls the value's own methods."""
     kind = type(value)
+    item: Any = value
     if kind is bool or value is None:
         return ["const", value]
     if kind is int:
-        return ["int", max(-HUGE, min(HUGE, value))]  # type: ignore[type-var]
+        return ["int", max(-HUGE, min(HUGE, item))]
     if kind is float:
-        return ["float", float.__repr__(value)]  # type: ignore[arg-type]
+        return ["float", float.__repr__(item)]
     if kind is str:
-        return ["str", str.__getitem__(value, slice(SHAPE_TEXT))]  # type: ignore[arg-type]
+        return ["str", str.__getitem__(item, slice(SHAPE_TEXT))]
     if depth < SHAPE_DEPTH and kind in (tuple, list):
-        items = list(value)[:SHAPE_ITEMS]  # type: ignore[call-overload]
-        return [kind.__name__, [shape(v, depth + 1) for v in items]]
+        items = list(tuple.__iter__(item) if kind is tuple else list.__iter__(item))
+        return [kind.__name__, [shape(v, depth + 1) for v in items[:SHAPE_ITEMS]]]
     if depth < SHAPE_DEPTH and ACTION_CLASSES.get(kind.__name__) is kind:
-        fields = tuple.__iter__(value)  # type: ignore[arg-type]
+        fields = list(tuple.__iter__(item))
         return ["action", kind.__name__, [shape(v, depth + 1) for v in fields]]
-    return ["other", kind.__name__[:SHAPE_TEXT]]
+    return ["other", str(kind.__name__)[:SHAPE_TEXT]]
 
 
 def rebuilt(data: Any, depth: int = 0) -> object:
@@ -573,15 +574,22 @@ def _in_child(channel: _Channel, limits: Any, work: Any, ended: bool = False) ->
             os._exit(code)
     _, status, usage = os.wait4(child, 0)
     cpu = usage.ru_utime + usage.ru_stime
-    over = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
-    if limits is not None and (cpu >= float(limits["game_cpu_seconds"]) or over and cpu >= 0.9 *
-                               float(limits["game_cpu_seconds"])):  # fmt: skip
+    if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
         how = f"over its CPU time for the game ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)
     if ended:
         return status, how
     return status, os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _over_cpu(status: int, cpu: float, limit: float) -> bool:
+    """Whether a game's process used up its CPU time: the kernel's SIGXCPU at the limit (or
+    its SIGKILL past it, for one that ignored SIGXCPU)."""
+    if cpu >= limit:
+        return True
+    stopped = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
+    return stopped and cpu >= 0.9 * limit
 
 
 def _empty_tmp(limits: Any) -> None:

@@ -16,8 +16,8 @@ import pytest
 from cardgame import Rules
 from sims import guest, sandbox
 from sims.errors import ResultsError, StudyError
-from sims.plan import DEFAULT_STUDY
 from sims.match import GameSpec, play_game
+from sims.plan import DEFAULT_STUDY
 from sims.seeding import new_guest_key
 from sims.strategy import StrategySpec
 
