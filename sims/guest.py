@@ -584,12 +584,12 @@ def _in_child(channel: _Channel, limits: Any, work: Any, ended: bool = False) ->
 
 
 def _over_cpu(status: int, cpu: float, limit: float) -> bool:
-    """Whether a game's process used up its CPU time: the kernel's SIGXCPU at the limit (or
-    its SIGKILL past it, for one that ignored SIGXCPU)."""
-    if cpu >= limit:
+    """Whether a game's process used up its CPU time: the kernel's SIGXCPU at the limit (no
+    one else can send it: a game's process may signal nothing), or its SIGKILL past it for
+    one that ignored SIGXCPU."""
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
         return True
-    stopped = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
-    return stopped and cpu >= 0.9 * limit
+    return cpu >= limit
 
 
 def _empty_tmp(limits: Any) -> None:

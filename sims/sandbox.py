@@ -79,7 +79,7 @@ def bwrap() -> str | None:
 @cache
 def unavailable() -> str | None:
     """Why the sandbox cannot be built on this machine, or None when it can (probed once a
-    process: a sandboxed ``true``)."""
+    process: Python in the sandbox, loading libseccomp)."""
     if not sys.platform.startswith("linux"):
         return f"the guest sandbox needs Linux (this is {sys.platform})"
     path = bwrap()
@@ -91,7 +91,7 @@ def unavailable() -> str | None:
         return "the guest sandbox needs libseccomp (libseccomp2) and pyseccomp"
     try:
         done = subprocess.run(
-            [*command([]), "/bin/true"],
+            [*command([]), sys.executable, "-I", "-c", "import pyseccomp"],
             capture_output=True,
             timeout=PROBE_SECONDS,
             check=False,

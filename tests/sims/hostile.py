@@ -66,6 +66,11 @@ class Snooper(Planner):
             found.append(f"read {file.read()!r}")
         with contextlib.suppress(OSError):
             found.append(f"listed {os.listdir(os.path.dirname(secret))}")
+        for name in ("environ", "mem", "fd/0"):  # the host's: what it was given, its memory
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{os.getppid()}/{name}", "rb") as file:
+                    file.read(1)
+                found.append(f"read its host's {name}")
         project = os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml")
         if os.path.exists(project):  # the project around its own code
             found.append("saw pyproject.toml")
