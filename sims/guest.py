@@ -1,23 +1,29 @@
-"""Tournament mode: a strategy of one's own plays in a process of its own (``isolation``).
+"""Tournament mode: a strategy of one's own plays in a sandbox of its own (``isolation``).
 
 In the default mode a strategy runs in the worker's process, where Python lets code reach
 anything: the engine's state through ``gc`` or stack frames, the run's seeds, the modules the
 engine runs on. Under ``isolation = "process"`` (``--isolate``) each strategy given as
-``module:Class`` lives in a *host*: a fresh interpreter (``python -I``, an empty environment,
-an empty working directory, no argument but its own module name) that imports the strategy's
-module, and nothing of the run. The worker never imports that module.
+``module:Class`` gets a *host*: a fresh interpreter (``python -I``, an empty environment, no
+argument but its own module name) inside the operating-system sandbox of sims/sandbox.py.
+The host is the simulator's code only: it imports, checks and plays the strategy's module in a
+process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
+a game's code does reaches the host, a later game, or anything outside that process. The
+worker never imports the module.
 
-For each game the host forks a child, so nothing a game's strategy does (module state, patches)
-reaches a later game; the child receives what its seat may know as JSON (the catalogue, rules
-and big cities once, then a view per decision) and its seat's RNG as a state, never a seed,
-and answers each view with an action as JSON. The worker parses the answer with
-``actions.from_dict`` (nothing the guest sends is unpickled or executed). A guest that raises,
-answers junk, an oversized or malformed message, dies, or hangs past the decision limit fails
-its own seat's game; after any such failure its host is killed and a new one started for the
-next game.
+The game's process receives what its seat may know as JSON (the catalogue, rules and big
+cities once, then a view per decision) and its RNG as a state, seeded by the run's secret key
+(``match.guest_rng``: nothing in it leads back to the deal), and answers each view as JSON: a
+well-formed action in its one written form (``canonical_action``), anything else as its shape
+(``shape``, ``rebuilt``), which the engine's checked path then refuses exactly as in the
+default mode. Nothing the guest sends is unpickled or executed. A guest that raises, answers
+junk, an oversized or malformed message, passes a limit, crashes, or hangs past the decision
+limit fails its own seat's game; one ended from outside its own code is the machine's
+(``GuestLost``: the game is played again). After any failure its host is killed and a new one
+started for the next game.
 
-Well-behaved strategies play the same games isolated or not: same views, same RNG states, so
-the same decisions (tests/sims/test_guest.py).
+Well-behaved strategies play the same games with and without the sandbox (tests/sims/
+test_sandbox.py), and in process as isolated when they do not read their RNG
+(tests/sims/test_guest.py).
 """
 
 from __future__ import annotations
