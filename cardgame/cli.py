@@ -104,6 +104,8 @@ def _play_hook() -> Callable[[argparse.Namespace], int]:
 
 def _replay(args: argparse.Namespace) -> int:
     """Check every game of the file; exit 2 if any is not a record, else 1 if any diverges."""
+    for check in _hooks("cardgame.sources"):  # a results folder sealed by its run (sims)
+        check(args.record, args.accept_changes)
     entries = rec.read_entries(Path(args.record))
     several = len(entries) > 1
     invalid = diverged = 0
@@ -179,10 +181,28 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
     replay.add_argument(
         "--verbose", action="store_true", help="narrate with every seat's hand, yard and piles"
     )
+    replay.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="read a record of a results folder even if its files changed since its run ended",
+    )
     replay.set_defaults(run=_replay)
 
 
 CORE_COMMANDS = ("play", "replay")
+
+
+def _hooks(group: str) -> list[Callable[..., Any]]:
+    """The functions other layers hang on ``group`` (``cardgame.sources``: checks of what a
+    command reads; ``cardgame.about``: lines for ``--version``); none where they are not
+    installed or cannot load."""
+    found = []
+    for entry in sorted(entry_points(group=group), key=lambda e: e.name):
+        try:
+            found.append(entry.load())
+        except Exception:
+            continue
+    return found
 
 
 def _plugins() -> dict[str, EntryPoint]:
@@ -226,12 +246,30 @@ def _load_plugin(
 
 
 def version_line() -> str:
-    """``cardgame --version``: the distribution's version and the engine in use."""
+    """``cardgame --version``: the distribution's version and the engine in use, then what
+    the other layers add (whether the guest sandbox of ``--isolate`` can be built)."""
     try:
         number = version("ttr-cardgame")
     except PackageNotFoundError:  # run from a source tree that was never installed
         number = "unknown"
-    return f"cardgame {number}, {_native.describe()}"
+    lines = [f"cardgame {number}, {_native.describe()}"]
+    for about in _hooks("cardgame.about"):
+        try:
+            lines.append(str(about()))
+        except Exception as exc:
+            lines.append(f"({one_line(exc)})")
+    return "\n".join(lines)
+
+
+class _Version(argparse.Action):
+    """``--version``, worked out only when asked for (the sandbox's probe starts a process)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=kwargs.get("help"))
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(version_line())
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -240,7 +278,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="cardgame", description="Ticket to Ride: The Card Game - engine, simulator, reports"
     )
     parser.add_argument(
-        "--version", action="version", version=version_line(), help="version and engine in use"
+        "--version", action=_Version, help="version, engine in use, and the guest sandbox"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_core_commands(sub)

@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", help="the report file (default: report.html or report.md)")
     parser.add_argument("--format", choices=("html", "md"), default="html")
     parser.add_argument("--workers", type=int, help="for running the default study")
+    parser.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="read a results folder even if its files changed since its run ended",
+    )
     parser.set_defaults(run=main)
 
 
@@ -66,6 +71,10 @@ def main(args: argparse.Namespace) -> int:
     check_out_path(out)
     folder = Path(args.results) if args.results else _default_results(args.workers)
     stage(f"reading {folder}")
+    if folder.is_dir():
+        from sims.folder import check_sealed
+
+        check_sealed(folder, args.accept_changes)
     # every problem with the folder is one clear line; the destinations table, the longest,
     # is summed from its files a chunk at a time (reports/offers.py), never loaded whole
     results = load_results(folder, destinations=False)

@@ -342,6 +342,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play-outs per turn for the win chances, 0 for the learned model's alone "
         f"(default {DEFAULT_PLAYOUTS}, at most {MAX_PLAYOUTS:,})",
     )
+    parser.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="read a results folder even if its files changed since its run ended",
+    )
     parser.set_defaults(run=main)
 
 
@@ -349,6 +354,9 @@ def main(args: argparse.Namespace) -> int:
     if not 0 <= args.playouts <= MAX_PLAYOUTS:
         raise ViewError(f"--playouts: must be from 0 to {MAX_PLAYOUTS:,}, got {args.playouts}")
     source = Path(args.record)
+    from sims.folder import check_source
+
+    check_source(source, getattr(args, "accept_changes", False))
     games, skipped = games_in(source)
     if skipped:
         more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""

@@ -50,6 +50,7 @@ class Batch:
     engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
     isolation: Isolation = Isolation.NONE
     quality: bool = False  # each game's quality row too ([metrics] quality = true)
+    guest_key: str = ""  # the run's secret for isolated guests' streams (manifest guest_key)
 
     def seed(self, index: int, seatings: int) -> int:
         """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
@@ -88,6 +89,7 @@ class Batch:
             seed=seed,
             isolation=self.isolation,
             catalogue=self.cell.catalogue,
+            guest_key=self.guest_key,
         )
 
 
@@ -238,9 +240,9 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
     return BatchSummary(result.id, result.games, result.failures)
 
 
-def plan_batches(plan: Plan, records: bool = False) -> Iterator[Batch]:
+def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iterator[Batch]:
     """The plan's batches in a fixed order, made as they are needed: memory stays flat
-    however many games a cell has."""
+    however many games a cell has. ``guest_key``: the run's secret for isolated guests."""
     clock = plan.think_times()
     for number, cell in enumerate(plan.cells):
         seats = {label: plan.spec_for(cell.variant, label) for label in set(cell.lineup)}
@@ -263,5 +265,6 @@ def plan_batches(plan: Plan, records: bool = False) -> Iterator[Batch]:
                     engine=plan.engine,
                     isolation=plan.isolation,
                     quality=plan.quality,
+                    guest_key=guest_key,
                 )
             )

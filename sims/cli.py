@@ -94,6 +94,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--out", help="results folder (default: the study's output)")
     parser.add_argument("--resume", action="store_true", help="continue a stopped run")
+    parser.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="resume a folder whose files changed since its run ended (docs/data.md)",
+    )
     parser.add_argument("--backend", choices=BACKENDS, default="local")
     parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
@@ -101,8 +106,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--isolate",
         action="store_true",
-        help="tournament mode: each strategy of one's own (module:Class) plays in a process "
-        "of its own and never sees the run (docs/strategies.md)",
+        help="tournament mode: each strategy of one's own (module:Class) plays in an "
+        "operating-system sandbox of its own and never sees the run; refused where the "
+        "machine cannot build it (cardgame --version says) (docs/strategies.md)",
     )
     parser.add_argument(
         "--cards",
@@ -265,6 +271,7 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
             progress=not args.no_progress,
             announce=announce,
             stop=stop,
+            accept_changes=args.accept_changes,
         )
     except RunStopped as exc:  # a fault outside the games: what landed is kept
         raise type(exc)(f"{exc}; continue with: {resume}") from None

@@ -80,16 +80,22 @@ def is_empty_folder(folder: Path) -> bool:
 
 
 def write_manifest(
-    folder: Path, study: dict[str, Any], fingerprint: dict[str, str], plan: dict[str, Any]
+    folder: Path,
+    study: dict[str, Any],
+    fingerprint: dict[str, str],
+    plan: dict[str, Any],
+    guest_key: str = "",
 ) -> None:
     """Write the manifest atomically (temp file, then rename): a manifest is whole or absent.
-    It keeps the study as given (what a resume must match) and the plan it resolved to
-    (what the reports read)."""
+    It keeps the study as given (what a resume must match), the plan it resolved to
+    (what the reports read) and, for isolated guests, the run's secret key of their random
+    streams (what a resume needs to play the same games)."""
     manifest = {
         "schema_version": SCHEMA_VERSION,
         "study": study,
         "plan": plan,
         "fingerprint": fingerprint,
+        **({"guest_key": guest_key} if guest_key else {}),
     }
     target = folder / MANIFEST
     try:
@@ -224,3 +230,113 @@ def done_batches(folder: Path) -> set[str]:
     for table in tables_besides_games(folder):
         done &= set(part_files(folder / table))
     return done | compacted_batches(folder / "games")
+
+
+# ------------------------------------------------------------------ the folder's seal
+DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
+ACCEPT_HINT = "--accept-changes reads it anyway"
+
+
+def folder_digests(folder: Path) -> dict[str, str]:
+    """SHA-256 of every file of ``folder`` but the manifest (by path relative to it), and of
+    the manifest itself without this table (``manifest.json``); what killed writers leave
+    (temporary files, a run's mark) is no result and not counted."""
+    out: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path):
+            out[path.relative_to(folder).as_posix()] = _file_digest(path)
+    manifest = read_manifest(folder)
+    if manifest is not None:
+        out[MANIFEST] = _manifest_digest(manifest)
+    return out
+
+
+def _left_by_a_writer(path: Path) -> bool:
+    """A temporary file of a killed writer or the mark of a killed Dask client: never read as
+    results, and removed by the next run (``remove_temp_files``)."""
+    return path.name.endswith(".tmp") or path.name.startswith(RUN_MARK_PREFIX)
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _manifest_digest(manifest: dict[str, Any]) -> str:
+    rest = {key: value for key, value in manifest.items() if key != DIGESTS}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
+
+
+def _rewrite_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    target = folder / MANIFEST
+    try:
+        write_atomic(target, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    except OSError as exc:
+        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+
+
+def seal(folder: Path) -> None:
+    """Record the digest of every file in the manifest (a run's last act): ``check_sealed``
+    then refuses a folder changed since."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return
+    manifest.pop(DIGESTS, None)
+    digests = folder_digests(folder)
+    manifest[DIGESTS] = digests
+    _rewrite_manifest(folder, manifest)
+
+
+def unseal(folder: Path) -> None:
+    """Drop the digests while a resumed run writes (one killed then leaves no stale seal)."""
+    manifest = read_manifest(folder)
+    if manifest is not None and DIGESTS in manifest:
+        del manifest[DIGESTS]
+        _rewrite_manifest(folder, manifest)
+
+
+def seal_problem(folder: Path) -> str | None:
+    """The first file changed, added or removed since the run sealed the folder, as a
+    phrase; None when none was (or the folder was never sealed: older results, or a run
+    killed before its end)."""
+    manifest = read_manifest(folder)
+    stored = (manifest or {}).get(DIGESTS)
+    if not isinstance(stored, dict):
+        return None
+    now = folder_digests(folder)
+    for name in sorted(set(stored) | set(now)):
+        if name not in now:
+            return f"{name} was removed"
+        if name not in stored:
+            return f"{name} was added"
+        if stored[name] != now[name]:
+            return f"{name} changed"
+    return None
+
+
+def check_sealed(folder: Path, accept_changes: bool = False) -> None:
+    """Refuse, in one line naming the file, a results folder changed since its run ended."""
+    if accept_changes:
+        return
+    problem = seal_problem(folder)
+    if problem is not None:
+        raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
+
+
+def results_folder_of(path: Path) -> Path | None:
+    """The results folder ``path`` is or lies in (its ``records/`` file), or None."""
+    for candidate in (path, path.parent.parent if path.parent.name == "records" else None):
+        if candidate is not None and candidate.is_dir() and (candidate / MANIFEST).is_file():
+            return candidate
+    return None
+
+
+def check_source(path: str | Path, accept_changes: bool = False) -> None:
+    """``check_sealed`` for what a command reads: a results folder or a record file in one
+    (``cardgame view``, ``cardgame replay``)."""
+    folder = results_folder_of(Path(path))
+    if folder is not None:
+        check_sealed(folder, accept_changes)

@@ -34,12 +34,12 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
 from .errors import UnknownStrategyError, brief_repr, describe_error
-from .guest import GuestError, GuestStrategy, finish_guests, is_guest, prepare
+from .guest import GuestError, GuestLost, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .plan import Isolation
 from .quality import Quality, quality
 from .rows import NATIVE_TABLES, TableRows
-from .seeding import stream_seed
+from .seeding import guest_stream_seed, new_guest_key, stream_seed
 from .standing import points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
@@ -47,6 +47,7 @@ QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
 # Only train draws bring the end nearer: strategies that never draw could play forever.
 MAX_TURNS = 2000
 MAX_ERROR = 300  # characters of a failure message kept in the games table
+LOST_TRIES = 2  # plays of a game whose guest is ended from outside, before it is the machine's
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class GameSpec:
     seed: int
     isolation: Isolation = Isolation.NONE
     catalogue: Catalogue | None = None  # the cards (a study's edits); None: the printed ones
+    guest_key: str = ""  # the run's secret for isolated guests' streams (seeding.guest_key)
 
     def game(self) -> Game:
         """The game this spec fixes (before any decision)."""
@@ -123,6 +125,31 @@ def play_game(
         outcome = _play_native(spec, times, record, quality, tables)
         if outcome is not None:
             return outcome
+    if not guests:
+        return _play_here(spec, times, record, decision_seconds, quality)
+    for _ in range(LOST_TRIES - 1):
+        try:
+            return _play_here(spec, times, record, decision_seconds, quality)
+        except GuestLost:  # ended from outside: the machine's fault, so the game again
+            pass
+    try:
+        return _play_here(spec, times, record, decision_seconds, quality)
+    except GuestLost as lost:
+        failure = StrategyFailure(-1, "", f"a guest's process was ended from outside {LOST_TRIES} "
+                                  f"times ({lost}): a fault of the machine")  # fmt: skip
+        return GameOutcome(game=game_row(spec, spec.game().new_state(), float("nan"), failure))
+
+
+def _play_here(
+    spec: GameSpec,
+    times: ThinkTimes | None,
+    record: bool,
+    decision_seconds: float,
+    quality: bool,
+) -> GameOutcome:
+    """``play_game`` on the Python engine; raises ``GuestLost`` when a guest was ended from
+    outside its own code (the game is then played again)."""
+    guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
     game = spec.game()
     state = game.new_state(record=record)
     limit = guard(decision_seconds)
@@ -406,8 +433,8 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
     Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
     seat_spec = spec.seats[seat]
-    rng = seat_rng(spec, seat)
     if spec.isolation == Isolation.PROCESS and is_guest(seat_spec):
+        rng = guest_rng(spec, seat)
         try:
             prepare(seat_spec, decision_seconds)
         except (GuestError, UnknownStrategyError) as exc:
@@ -420,7 +447,7 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
             )
 
         return _guarded(spec, seat, limit, build, rng)
-    built = _guarded(spec, seat, limit, seat_spec.build, rng)
+    built = _guarded(spec, seat, limit, seat_spec.build, seat_rng(spec, seat))
     if not isinstance(built, Strategy):
         raise StrategyFailure(seat, seat_spec.label, f"built {brief_repr(built)}, not a Strategy")
     return built
@@ -429,6 +456,23 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 def seat_rng(spec: GameSpec, seat: int) -> random.Random:
     """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
     return random.Random(seat_seed(spec, seat))
+
+
+def guest_rng(spec: GameSpec, seat: int) -> random.Random:
+    """An isolated guest's RNG: keyed by the run's secret (``GameSpec.guest_key``), so that
+    nothing it can learn of its stream leads back to the game's seed and the deal. A spec
+    without a key (a game played outside a run) takes this process's own."""
+    key = spec.guest_key or _process_key()
+    return random.Random(guest_stream_seed(key, seat_seed(spec, seat)))
+
+
+_keys: list[str] = []
+
+
+def _process_key() -> str:
+    if not _keys:
+        _keys.append(new_guest_key())
+    return _keys[0]
 
 
 def seat_seed(spec: GameSpec, seat: int) -> str:
@@ -450,7 +494,11 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     if limit is None:
         try:
             return call(arg)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            if _user_stop():
+                raise
+            raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
+        except GuestLost:
             raise
         except BaseException as exc:  # SystemExit, GeneratorExit, ... from a strategy
             raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
@@ -462,7 +510,12 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     except DecisionTimeout:
         limit.leave()
         late = True
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        limit.leave()
+        if _user_stop():
+            raise
+        raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
+    except GuestLost:
         limit.leave()
         raise
     except BaseException as exc:
@@ -472,6 +525,19 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
     if late:
         raise StrategyFailure(seat, spec.seats[seat].label, _over(limit))
     return result
+
+
+def _user_stop() -> bool:
+    """Whether a KeyboardInterrupt may be the user's Ctrl-C: only where SIGINT still raises
+    it (an interactive game). A run's workers ignore SIGINT and its parent turns it into a
+    flag, so there one can only come from a strategy, and fails that strategy's seat."""
+    import signal
+    import threading
+
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
 
 
 def _trackers(state: GameState, strategies: list[Strategy]) -> list[KnowledgeTracker | None]:

@@ -53,18 +53,22 @@ from .files import temp_path
 from .folder import (
     MANIFEST,
     check_output_folder,
+    check_sealed,
     done_batches,
     fingerprint,
     fingerprint_change,
     is_empty_folder,
     read_manifest,
     remove_temp_files,
+    seal,
+    unseal,
     write_manifest,
 )
 from .parts import land_files
-from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Plan
+from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
 from .schema import SCHEMA_VERSION
+from .seeding import new_guest_key
 from .stopping import StopFlag, catch_stop_signals
 from .study import Study, load_study
 
@@ -99,6 +103,7 @@ def run(
     announce: Callable[[], None] | None = None,
     stop: StopFlag | None = None,
     keep_parts: bool = False,
+    accept_changes: bool = False,
 ) -> RunSummary:
     """Run ``study``; results go to ``out`` (default: the study's output folder).
 
@@ -108,7 +113,9 @@ def run(
     imports); without it the run routes those signals to a flag of its own while it lasts.
     Raises ``RunStopped`` when a fault outside the games stops it (see the module docstring).
     A run compacts the folder while it plays and lands the files after its last batch: one
-    file per table instead of one per batch (``keep_parts`` keeps the parts).
+    file per table instead of one per batch (``keep_parts`` keeps the parts). When it ends
+    it seals the folder (the digest of every file in the manifest); a resume refuses a
+    folder changed since, unless ``accept_changes``.
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -116,10 +123,32 @@ def run(
     workers = worker_count(workers)
     summary = _run_games(
         study, folder, workers, backend, scheduler, resume, fail_fast, records, progress,
-        announce, stop, keep_parts,
+        announce, stop, keep_parts, accept_changes,
     )  # fmt: skip
-    if summary.interrupted or summary.stopped_on_failure:
-        return summary
+    try:
+        if not (summary.interrupted or summary.stopped_on_failure):
+            _run_checks(study, summary, folder, workers, backend, scheduler, resume, fail_fast,
+                        progress, stop, keep_parts, accept_changes)  # fmt: skip
+    finally:
+        seal(folder)  # last: the seal covers the checks' folders too
+    return summary
+
+
+def _run_checks(
+    study: Study,
+    summary: RunSummary,
+    folder: Path,
+    workers: int,
+    backend: str,
+    scheduler: str | None,
+    resume: bool,
+    fail_fast: bool,
+    progress: bool,
+    stop: StopFlag | None,
+    keep_parts: bool,
+    accept_changes: bool,
+) -> None:
+    """Play the study's checks, each into its folder, once the study's games are whole."""
     for name, plan in summary.plan.check_plans().items() if summary.plan else ():
         check = Check(
             f"{study.name} check: {name}",
@@ -129,14 +158,14 @@ def run(
         )
         found = _run_games(
             check, Path(check.output), workers, backend, scheduler, resume, fail_fast, False,
-            progress, None, stop, keep_parts,
+            progress, None, stop, keep_parts, accept_changes,
         )  # fmt: skip
+        seal(Path(check.output))
         summary.checks[name] = found
         if found.interrupted or found.stopped_on_failure:
             summary.interrupted |= found.interrupted
             summary.stop_signal = summary.stop_signal or found.stop_signal
             break
-    return summary
 
 
 def _check_dict(name: str, plan: Plan) -> dict[str, Any]:
@@ -176,20 +205,24 @@ def _run_games(
     announce: Callable[[], None] | None,
     stop: StopFlag | None,
     keep_parts: bool,
+    accept_changes: bool,
 ) -> RunSummary:
-    """Play one plan's games into ``folder`` (``run``'s body, for the study and each check)."""
+    """Play one plan's games into ``folder`` (``run``'s body, for the study and each check);
+    the caller seals the folder."""
     chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
-    first_landing = _prepare_folder(folder, study, resume, records, chosen)
+    keys = [""]  # the run's guest key (sims/seeding.py), once known
+    first_landing = _prepare_folder(folder, study, resume, records, chosen, keys, accept_changes)
     if announce is not None:
         announce()
     plan = chosen[0] = _adapted(study.plan, folder, resume)
+    guest_key = keys[0] = run_guest_key(plan, folder, resume)
 
     if resume:
         remove_temp_files(folder)  # left by workers killed mid-write
         tidy_compaction(folder)  # and by an interrupted compaction
     done = done_batches(folder) if resume else set()
     whole_plan = list(plan_batches(plan))
-    todo = (b for b in plan_batches(plan, records) if b.id not in done)
+    todo = (b for b in plan_batches(plan, records, guest_key) if b.id not in done)
     # workers write into the folder once its manifest exists; a remote scheduler's workers
     # may not share this disk
     shared = backend == "local" or not scheduler
@@ -300,8 +333,24 @@ def _adapted(plan: Plan, folder: Path, resume: bool) -> Plan:
     return replace(plan, adapted=adapted, adaptations=tuple(a.to_dict() for a in found))
 
 
+def run_guest_key(plan: Plan, folder: Path, resume: bool) -> str:
+    """The secret of the run's isolated guests' random streams: a resumed run's is its
+    manifest's; a new isolated run draws one; a run without guests has none."""
+    if plan.isolation != Isolation.PROCESS:
+        return ""
+    manifest = read_manifest(folder) if resume else None
+    stored = (manifest or {}).get("guest_key")
+    return stored if isinstance(stored, str) and stored else new_guest_key()
+
+
 def _prepare_folder(
-    folder: Path, study: Study | Check, resume: bool, records: bool, chosen: list[Plan]
+    folder: Path,
+    study: Study | Check,
+    resume: bool,
+    records: bool,
+    chosen: list[Plan],
+    keys: list[str] | None = None,
+    accept_changes: bool = False,
 ) -> Callable[[], None]:
     """Check ``folder`` can take this study's results; return what writes its manifest.
 
@@ -341,6 +390,8 @@ def _prepare_folder(
                 f"{folder}: cannot resume: {changed} since these results were made; "
                 "run into another --out"
             )
+        check_sealed(folder, accept_changes)
+        unseal(folder)
         return lambda: None
     if folder.is_dir() and list(folder.iterdir()) == [temp_path(folder / MANIFEST)]:
         remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
@@ -350,7 +401,8 @@ def _prepare_folder(
 
     def first_landing() -> None:
         if pending:
-            write_manifest(folder, pending.pop(), current, chosen[0].to_dict())
+            key = keys[0] if keys else ""
+            write_manifest(folder, pending.pop(), current, chosen[0].to_dict(), key)
 
     return first_landing
 

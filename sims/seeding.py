@@ -9,8 +9,11 @@ as game ``index``; ``pairing = "seatings"`` also replays each deal in every seat
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib
 import random
+import secrets
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -96,3 +99,21 @@ def stream_seed(seed: int, purpose: str) -> str:
     """A string seed for a private ``random.Random`` (strategies, clock): hashed by Python
     with SHA-512, so it is the same on every machine and run."""
     return f"{seed}:{purpose}"
+
+
+GUEST_KEY_BYTES = 32
+
+
+def new_guest_key() -> str:
+    """A run's secret for its guests' random streams (hex): kept in the results manifest,
+    never sent to a guest."""
+    return secrets.token_hex(GUEST_KEY_BYTES)
+
+
+def guest_stream_seed(key: str, seed: str) -> str:
+    """The seed of an isolated guest's random stream: HMAC-SHA256 of its public stream seed
+    under the run's ``key``. Whatever a guest learns of its generator leads back at most to
+    this digest, which names neither the key nor the game's seed (so not the deal)."""
+    if not key:
+        raise ValueError("an isolated guest's random stream needs the run's guest key")
+    return hmac.new(bytes.fromhex(key), seed.encode(), hashlib.sha256).hexdigest()

@@ -679,8 +679,12 @@ def _cards_digest(folder: str) -> str:
 def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: str) -> None:
     """Refuse an unknown strategy or knob before any game. Under isolation a strategy of
     one's own is checked in a process of its own: this process never imports its module."""
-    from .guest import check_guest, close_hosts, is_guest
+    from .guest import SANDBOX, check_guest, close_hosts, is_guest
+    from .sandbox import unavailable
 
+    missing = unavailable() if isolation == Isolation.PROCESS and SANDBOX else None
+    if missing is not None:  # never a weaker tournament than the one asked for
+        raise StudyError(f'--isolate (isolation = "process"): {missing}')
     try:
         for seat in specs:
             if isolation == Isolation.PROCESS and is_guest(seat):

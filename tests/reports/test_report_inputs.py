@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from cardgame.cli import main
+from sims.folder import seal
 from sims.runner import run
 from sims.study import from_dict
 
@@ -85,7 +86,10 @@ def test_report_margins_outside_what_the_metric_can_move_are_one_line(
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["study"]["report"] = {"margins": margins}
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
+    argv = ["report", str(folder), "--out", str(tmp_path / "r.html")]
+    assert main(argv) == 2
+    _one_line_error(capsys, "manifest.json changed since its run ended")
+    assert main([*argv, "--accept-changes"]) == 2
     _one_line_error(capsys, message)
     assert not (tmp_path / "r.html").exists()
 
@@ -131,7 +135,8 @@ def test_report_refuses_a_table_missing_a_column(results_folder, tmp_path, capsy
         table = pq.read_table(part)  # its metadata kept: still the run's compacted table
         without = table.drop_columns(["score"]).replace_schema_metadata(table.schema.metadata)
         pq.write_table(without, part)
-    assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
+    argv = ["report", str(folder), "--out", str(tmp_path / "r.html"), "--accept-changes"]
+    assert main(argv) == 2
     _one_line_error(capsys, "no column score")  # the reader checks every part's schema
 
 
@@ -142,6 +147,7 @@ def test_a_partial_results_folder_is_reported_as_partial(tmp_path, capsys):
     run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, keep_parts=True)
     parts = sorted((folder / "games" / "_parts").glob("*.arrows.lz4"))
     parts[-1].unlink()  # as if the run had been stopped before its last batch
+    seal(folder)  # as that run would have sealed it when it stopped
     out = tmp_path / "r.md"
     assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0
     assert "holds" in capsys.readouterr().err

@@ -164,3 +164,16 @@ def test_the_check_manifest_names_the_check(tmp_path):
     assert stored["study"]["checking"]["name"] == "search"
     searcher = {"base": "ismcts", "knobs": {"iterations": 4}}
     assert stored["plan"]["strategies"] == {"search": searcher}
+
+
+def test_the_seal_covers_the_checks_a_changed_check_is_refused(tmp_path):
+    from sims.folder import check_sealed
+
+    folder = tmp_path / "r"
+    run(from_dict(STUDY, "checked.toml"), workers=1, out=folder, progress=False)
+    check_sealed(folder)  # the study and its check as the run left them
+    check_sealed(folder / CHECKS_FOLDER / "search")
+    games = next((folder / CHECKS_FOLDER / "search" / "games").glob("*.parquet"))
+    games.write_bytes(games.read_bytes() + b"x")
+    with pytest.raises(ResultsError, match="games"):
+        check_sealed(folder)

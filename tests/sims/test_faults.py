@@ -14,6 +14,7 @@ import sims.files as files
 from cardgame.cli import main
 from sims.compaction import COMPACT
 from sims.errors import ResultsError
+from sims.folder import unseal
 from sims.parts import part_files, read_part
 from sims.results import load_results
 from sims.schema import schema
@@ -106,6 +107,7 @@ def test_results_with_faults_of_the_run_written_as_failed_games_are_refused(tmp_
             ),
         )
     pq.write_table(pa.Table.from_pylist(rows, schema=schema("games")), part)
+    unseal(tmp_path / "old")  # older versions sealed no folder (sims/folder.py)
     with pytest.raises(ResultsError, match="2 game\\(s\\) recorded as failed for a fault of"):
         load_results(tmp_path / "old")
     capsys.readouterr()

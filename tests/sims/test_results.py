@@ -17,7 +17,7 @@ import sims.batch as batch_module
 from cardgame.cli import main
 from sims.compaction import COMPACT, compact, tidy_compaction
 from sims.errors import ResultsError
-from sims.folder import MANIFEST, done_batches
+from sims.folder import MANIFEST, done_batches, unseal
 from sims.parts import batch_of, encode_part, part_files, read_part, write_batch
 from sims.results import load_results, table_chunks
 from sims.rows import TableRows
@@ -201,7 +201,7 @@ def test_resume_with_the_same_fingerprint_goes_on(tmp_path):
     folder = tmp_path / "r"
     run(study, workers=1, out=folder, progress=False, keep_parts=True)
     os.remove(parts_of(folder, "games")[0])
-    summary = run(study, workers=1, out=folder, progress=False, resume=True)
+    summary = run(study, workers=1, out=folder, progress=False, resume=True, accept_changes=True)
     assert summary.games_played == 1 and summary.games_skipped == 1
 
 
@@ -444,8 +444,10 @@ def test_a_corrupt_compact_file_is_one_line(tmp_path, compacted):
     (folder / "games" / COMPACT).write_bytes(b"junk")
     with pytest.raises(ResultsError, match="corrupt Parquet file"):
         load_results(folder)
-    with pytest.raises(ResultsError, match="corrupt Parquet file"):
+    with pytest.raises(ResultsError, match=f"games/{COMPACT} changed since its run ended"):
         run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    with pytest.raises(ResultsError, match="corrupt Parquet file"):
+        run(mixed_study(), workers=1, out=folder, progress=False, resume=True, accept_changes=True)
 
 
 def as_version(source, folder, version):
@@ -620,6 +622,7 @@ def test_a_sharded_compaction_stopped_while_landing_loses_nothing(sharded):
     (stopped / "games" / COMPACT).unlink()
     for table in TABLES:
         shutil.copytree(parts / table, stopped / table, dirs_exist_ok=True)
+    unseal(stopped)  # a run stopped while it landed its files never sealed its folder
     results = load_results(stopped)
     for table in TABLES:
         pd.testing.assert_frame_equal(getattr(results, table), getattr(whole, table))
@@ -636,8 +639,11 @@ def test_a_missing_file_of_a_games_compaction_is_one_line(sharded):
     (played / "games" / "compact-00000.parquet").unlink()
     with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
         load_results(played)
-    with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
+    with pytest.raises(ResultsError, match="compact-00000.parquet was removed since its run"):
         run(sharded_study(), workers=1, out=played, progress=False, resume=True)
+    with pytest.raises(ResultsError, match="a compact file of its compaction is missing"):
+        run(sharded_study(), workers=1, out=played, progress=False, resume=True,
+            accept_changes=True)  # fmt: skip
 
 
 def test_a_compact_file_is_opened_with_its_first_rows_and_written_even_without_any(tmp_path):
@@ -667,8 +673,17 @@ def test_a_part_removed_by_hand_is_named_and_a_resume_plays_its_batch_again(tmp_
     gone.unlink()
     with pytest.raises(ResultsError, match=f"the part of batch {batch_of(gone)} is missing"):
         load_results(folder)
-    run(mixed_study(), workers=1, out=folder, progress=False, keep_parts=True, resume=True)
+    with pytest.raises(ResultsError, match=f"{gone.name} was removed since its run ended"):
+        run(mixed_study(), workers=1, out=folder, progress=False, keep_parts=True, resume=True)
+    run(mixed_study(), workers=1, out=folder, progress=False, keep_parts=True, resume=True,
+        accept_changes=True)  # fmt: skip
     assert folder_bytes(folder) == folder_bytes(mixed)
+
+
+def resume_anyway(folder):
+    """A resume that reads a folder changed by hand (``--accept-changes``)."""
+    return run(mixed_study(), workers=1, out=folder, progress=False, resume=True,
+               accept_changes=True)  # fmt: skip
 
 
 def test_a_compact_file_removed_by_hand_is_named_not_an_empty_table(tmp_path, compacted):
@@ -678,7 +693,7 @@ def test_a_compact_file_removed_by_hand_is_named_not_an_empty_table(tmp_path, co
         (folder / table / "compact.parquet").unlink()
         for attempt in (
             lambda: load_results(folder),  # noqa: B023 (called at once)
-            lambda: run(mixed_study(), workers=1, out=folder, progress=False, resume=True),  # noqa: B023
+            lambda: resume_anyway(folder),  # noqa: B023
         ):
             with pytest.raises(ResultsError, match=f"{table}: a compact file of its compaction"):
                 attempt()

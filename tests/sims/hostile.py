@@ -1,0 +1,212 @@
+"""Hostile strategies of one's own, one per attack class of a tournament (issue 35), for the
+sandbox tests (tests/sims/test_sandbox.py). Each plays like a planner and, where its attack
+works, fails its own game with a message saying what it got: so a clean game is proof that
+the attack found nothing. Used as ``tests.sims.hostile:Name``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+from cardgame.actions import DrawFaceUp, KeepDestinations
+from sims.seeding import stream_seed
+from sims.strategies.planner import Planner
+
+SEEDS_TRIED = 64  # the tests' game seeds are below this
+
+
+@dataclass(frozen=True)
+class SecretKnobs(Planner.Knobs):
+    secret: str = ""  # a file of the run the test made, which no guest may reach
+
+
+class Breach(Exception):
+    """An attack worked: its game fails with this (the test looks for 'breach')."""
+
+
+class Plain(Planner):
+    """The honest baseline each attack's game is compared with."""
+
+
+class SeedHunter(Planner):
+    """Matches its generator against the public seeding: finds the game's seed (and with it
+    the deal) when its stream is derived from it by public functions."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        state = rng.getstate()
+        for seed in range(SEEDS_TRIED):
+            for seat in range(4):
+                if random.Random(stream_seed(seed, f"seat{seat}:guest")).getstate() == state:
+                    raise Breach(f"breach: the game's seed is {seed}")
+
+
+class Snooper(Planner):
+    """Looks for the run: other processes, the environment, the host's files (the knob
+    ``secret`` names a file of the run the test made)."""
+
+    Knobs = SecretKnobs
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        found = []
+        pids = [p for p in os.listdir("/proc") if p.isdigit()] if os.path.isdir("/proc") else []
+        if len(pids) > 3:  # its sandbox's init, its host, itself
+            found.append(f"{len(pids)} processes")
+        if any(k not in ("LC_CTYPE",) for k in os.environ):
+            found.append(f"environment {sorted(os.environ)}")
+        secret = self.knobs.secret
+        with contextlib.suppress(OSError), open(secret) as file:
+            found.append(f"read {file.read()!r}")
+        with contextlib.suppress(OSError):
+            found.append(f"listed {os.listdir(os.path.dirname(secret))}")
+        for name in ("environ", "mem", "fd/0"):  # the host's: what it was given, its memory
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{os.getppid()}/{name}", "rb") as file:
+                    file.read(1)
+                found.append(f"read its host's {name}")
+        project = os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml")
+        if os.path.exists(project):  # the project around its own code
+            found.append("saw pyproject.toml")
+        if found:
+            raise Breach("breach: " + "; ".join(found))
+
+
+class Killer(Planner):
+    """Signals every process it can name: its host, its parent, every pid, its group."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        done = []
+        targets = {os.getppid(), 1, *range(2, 64)} - {os.getpid()}
+        for pid in sorted(targets):
+            for sig in (signal.SIGINT, signal.SIGKILL):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+                    done.append(pid)
+        with contextlib.suppress(OSError):
+            os.killpg(0, signal.SIGINT)
+            done.append("group")
+        if done:
+            raise Breach(f"breach: signalled {done[:5]}")
+
+
+class Forker(Planner):
+    """Tries to leave a process behind (a daemon) or to run a program."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with contextlib.suppress(OSError):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(30)
+                os._exit(0)
+            raise Breach(f"breach: forked {pid}")
+        with contextlib.suppress(OSError):
+            os.execv("/bin/sh", ["/bin/sh", "-c", "true"])
+
+
+class Leftover(Planner):
+    """Leaves a file in its /tmp and a thread running; finds either in a later game."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        left = [n for n in os.listdir(os.getcwd()) if n.startswith("leftover")]
+        if left:
+            raise Breach(f"breach: a file of an earlier game: {left}")
+        with open("leftover.txt", "w") as file:
+            file.write("was here")
+
+
+class Networker(Planner):
+    """Opens a socket to the outside world."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with contextlib.suppress(OSError):
+            socket.create_connection(("1.1.1.1", 53), timeout=1).close()
+            raise Breach("breach: reached the network")
+        with contextlib.suppress(OSError):
+            socket.socket(socket.AF_UNIX).close()
+            raise Breach("breach: opened a socket")
+
+
+class Writer(Planner):
+    """Writes where the run keeps its results (the knob ``secret``'s folder)."""
+
+    Knobs = SecretKnobs
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with contextlib.suppress(OSError):
+            with open(os.path.join(os.path.dirname(self.knobs.secret), "planted"), "w") as f:
+                f.write("x")
+            raise Breach("breach: wrote into the run's folder")
+
+
+class Hog(Planner):
+    """Asks for 2 GiB."""
+
+    def turn(self, view):
+        block = bytearray(2 << 30)
+        return super().turn(view) if block else None
+
+
+class Burner(Planner):
+    """Spends CPU on every decision, each one well within the decision limit."""
+
+    def decide(self, view):
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        return super().decide(view)
+
+
+class Threads(Planner):
+    """Starts threads (allowed: a search may use them); they end with its game."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        for _ in range(4):
+            threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+
+
+class Crasher(Planner):
+    """Crashes its own process (a segmentation fault): its own doing, its own seat."""
+
+    def turn(self, view):
+        import ctypes
+
+        ctypes.string_at(0)
+
+
+# ------------------------------------------------------------------ malformed answers
+class SlotAsText(Planner):
+    def turn(self, view):
+        return tuple.__new__(DrawFaceUp, ("0",))
+
+
+class SlotAsFloat(Planner):
+    def turn(self, view):
+        return tuple.__new__(DrawFaceUp, (0.0,))
+
+
+class IdsAsList(Planner):
+    def keep_setup(self, view):
+        return tuple.__new__(KeepDestinations, (list(super().keep_setup(view).ids),))
+
+
+class Interrupts(Planner):
+    def turn(self, view):
+        raise KeyboardInterrupt
+
+
+class Exits(Planner):
+    def turn(self, view):
+        raise SystemExit(0)

@@ -1,0 +1,321 @@
+"""--isolate as a real sandbox (issue 35): a hostile strategy learns nothing, touches nothing,
+leaves nothing behind; one protocol; every failure has an owner; sealed results folders.
+
+Each attack is a strategy of tests/sims/hostile.py that fails its own game saying what it
+found when its attack works: a clean game means it found nothing. The sandbox's tests are
+skipped, with the reason, where the machine cannot build it (no unprivileged namespaces).
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+
+from cardgame import Rules
+from sims import guest, sandbox
+from sims.errors import ResultsError, StudyError
+from sims.match import GameSpec, play_game
+from sims.plan import DEFAULT_STUDY
+from sims.seeding import new_guest_key
+from sims.strategy import StrategySpec
+
+ROOT = Path(__file__).resolve().parents[2]
+MISSING = sandbox.unavailable()
+needs_sandbox = pytest.mark.skipif(MISSING is not None, reason=f"no guest sandbox: {MISSING}")
+KEY = new_guest_key()
+
+
+def _spec(name: str, seed: int, isolation: str, knobs=(), rival: str = "planner") -> GameSpec:
+    base = f"tests.sims.hostile:{name}" if name[0].isupper() else name
+    seats = (StrategySpec("guest", base, knobs), StrategySpec("rival", rival))
+    return GameSpec("t", "c", "base", Rules(), 2, seats, seed, seed, isolation, guest_key=KEY)
+
+
+def _play(name: str, seed: int = 3, isolation: str = "process", **options):
+    knobs = options.pop("knobs", ())
+    rival = options.pop("rival", "planner")
+    spec = _spec(name, seed, isolation, knobs, rival)
+    return play_game(spec, record=True, decision_seconds=options.pop("seconds", 10.0), **options)
+
+
+def _same(a, b) -> bool:
+    keys = ("game", "seats", "destinations", "record")
+    return repr([getattr(a, k) for k in keys]) == repr([getattr(b, k) for k in keys])
+
+
+def _clean(outcome) -> None:
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+
+
+# ------------------------------------------------------------------ 2: the random stream
+@needs_sandbox
+def test_a_guest_cannot_find_the_game_seed_in_its_random_stream(engine):
+    inside = _play("SeedHunter", 5, "none")
+    assert "breach: the game's seed is 5" in inside.game["failure_error"]  # the attack works
+    for seed in range(3):
+        _clean(_play("SeedHunter", seed))
+
+
+def test_the_guest_stream_is_keyed_and_one_way():
+    from sims.match import guest_rng, seat_rng
+
+    spec = _spec("random", 4, "process")
+    other = GameSpec(**{**spec.__dict__, "guest_key": new_guest_key()})
+    assert guest_rng(spec, 0).random() == guest_rng(spec, 0).random()  # reproducible
+    assert guest_rng(spec, 0).random() != guest_rng(other, 0).random()  # keyed
+    assert guest_rng(spec, 0).random() != seat_rng(spec, 0).random()  # not the public one
+
+
+@needs_sandbox
+def test_an_isolated_run_keeps_its_key_in_the_manifest_and_resumes_the_same_games(tmp_path):
+    from sims.folder import read_manifest
+    from sims.results import load_results
+    from sims.runner import run
+    from sims.study import quick_study
+
+    def study():
+        from sims.study import load_study
+
+        base = load_study(DEFAULT_STUDY, "process")
+        return quick_study(base, 4, [2], ["tests.sims.guests:Plain", "random"], 11)
+
+    whole = run(study(), workers=1, out=tmp_path / "whole", progress=False)
+    key = read_manifest(whole.folder)["guest_key"]
+    written = [p.read_bytes() for p in (tmp_path / "whole").rglob("*") if p.is_file()]
+    assert len(key) == 64 and sum(key.encode() in data for data in written) == 1  # manifest
+    again = run(study(), workers=1, out=tmp_path / "again", progress=False)
+    assert read_manifest(again.folder)["guest_key"] != key  # a new run, a new secret
+    a = load_results(whole.folder).seats
+    assert not load_results(whole.folder).games["failed"].any()
+    assert len(a) == 8
+
+
+# ------------------------------------------------------------------ 1: the sandbox
+@needs_sandbox
+@pytest.mark.parametrize(
+    "name", ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover"]
+)
+def test_a_hostile_guest_finds_nothing_and_leaves_nothing(name, tmp_path):
+    secret = tmp_path / "results" / "manifest.json"
+    secret.parent.mkdir()
+    secret.write_text("the run's secret")
+    knobs = (("secret", str(secret)),) if name in ("Snooper", "Writer") else ()
+    for seed in range(2):  # a second game finds nothing of the first
+        outcome = _play(name, seed, knobs=knobs)
+        _clean(outcome)
+        assert _same(outcome, _play("Plain", seed, rival="planner", knobs=()))
+    assert sorted(p.name for p in secret.parent.iterdir()) == ["manifest.json"]
+
+
+@needs_sandbox
+def test_the_attacks_work_without_the_sandbox(tmp_path):
+    """The hostile strategies are real: in the worker's process they find what they look for."""
+    secret = tmp_path / "secret"
+    secret.write_text("the run's secret")
+    inside = _play("Snooper", 1, "none", knobs=(("secret", str(secret)),))
+    assert "breach" in inside.game["failure_error"]
+
+
+@needs_sandbox
+def test_a_rival_guest_survives_a_killer():
+    outcome = _play("Killer", 2, rival="tests.sims.guests:Plain")
+    _clean(outcome)
+
+
+@needs_sandbox
+@pytest.mark.parametrize(("name", "error"), [("Hog", "MemoryError"), ("Crasher", "signal 11")])
+def test_a_guest_past_its_limits_fails_its_own_seat(name, error):
+    game = _play(name).game
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert error in game["failure_error"]
+    _clean(_play("Plain", 4))
+
+
+@needs_sandbox
+def test_a_guest_past_its_cpu_time_for_the_game_fails_its_seat(monkeypatch):
+    monkeypatch.setattr(sandbox, "LIMITS", sandbox.Limits(game_cpu_seconds=1))
+    guest.close_hosts()
+    try:
+        game = _play("Burner", seconds=5.0).game
+    finally:
+        guest.close_hosts()
+    assert game["failed"] and game["failure_seat"] == 0
+    assert "over its CPU time for the game (1 s)" in game["failure_error"]
+
+
+@needs_sandbox
+@pytest.mark.parametrize("seed", [0, 1])
+def test_honest_guests_play_the_same_bytes_with_and_without_the_sandbox(monkeypatch, seed):
+    boxed = [_play(name, seed, rival="tests.sims.guests:Plain") for name in ("Plain", "random")]
+    monkeypatch.setattr(guest, "SANDBOX", False)
+    guest.close_hosts()
+    try:
+        bare = [_play(name, seed, rival="tests.sims.guests:Plain") for name in ("Plain", "random")]
+    finally:
+        guest.close_hosts()
+    for a, b in zip(boxed, bare, strict=True):
+        _clean(a)
+        assert _same(a, b)
+
+
+def test_isolate_refuses_in_one_line_where_the_sandbox_cannot_be_built(monkeypatch, tmp_path):
+    from sims.study import load_study
+
+    monkeypatch.setattr(sandbox, "unavailable", lambda: "no unprivileged user namespaces")
+    with pytest.raises(StudyError, match=r"--isolate .*: no unprivileged user namespaces"):
+        load_study(DEFAULT_STUDY, "process")
+
+
+def test_the_version_says_whether_the_sandbox_is_available(capsys):
+    from cardgame.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == ("guest sandbox: available" if MISSING is None else
+                         f"guest sandbox: unavailable: {MISSING}")  # fmt: skip
+
+
+# ------------------------------------------------------------------ 3: one protocol
+@needs_sandbox
+@pytest.mark.parametrize("name", ["SlotAsText", "SlotAsFloat", "IdsAsList"])
+def test_a_malformed_action_fails_its_seat_alike_in_both_modes(name, engine):
+    inside = _play(name, 2, "none").game
+    isolated = _play(name, 2).game
+    assert inside["failed"] and isolated["failed"] and isolated["failure_seat"] == 0
+    assert isolated["failure_error"] == inside["failure_error"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"type": "draw_face_up", "slot": "0"},
+        {"type": "draw_face_up", "slot": 0.0},
+        {"type": "draw_face_up", "slot": True},
+        {"type": "draw_face_up", "slot": 0, "extra": 1},
+        {"type": "keep_destinations", "ids": [1.0]},
+        {"type": "place_three", "colours": ["red", "red", "red", "red"]},
+    ],
+)
+def test_a_forged_answer_is_refused_not_coerced(answer):
+    with pytest.raises(guest.GuestError, match="malformed action"):
+        guest.canonical_action(answer)
+
+
+def test_a_shape_rebuilds_only_plain_values_and_actions():
+    from cardgame import actions as A
+
+    odd = tuple.__new__(A.KeepDestinations, ([1, 2.5, "x", None, True],))
+    again = guest.rebuilt(guest.shape(odd))
+    assert type(again) is A.KeepDestinations and again.ids == [1, 2.5, "x", None, True]
+    assert type(guest.rebuilt(guest.shape(object()))).__name__ == "object"
+    for forged in (["action", "Evil", []], ["other", "no such name!"], ["int", "1"], "x"):
+        with pytest.raises(guest.GuestError):
+            guest.rebuilt(forged)
+
+
+# ------------------------------------------------------------------ 5: owners of failures
+@pytest.mark.parametrize(("name", "error"), [("Interrupts", "KeyboardInterrupt"),
+                                             ("Exits", "SystemExit")])  # fmt: skip
+def test_in_the_default_mode_a_base_exception_fails_its_seat(name, error, engine):
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a run's worker
+    try:
+        game = _play(name, 2, "none").game
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert game["failed"] and game["failure_seat"] == 0 and error in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
+    receive = guest.Host.receive
+    kills = {"left": 1, "calls": 0}
+
+    def killed_once(self, seconds=0.0):
+        kills["calls"] += 1
+        if kills["calls"] == 6 and kills["left"]:
+            kills["left"] -= 1
+            self.process.kill()  # the machine (an operator, the OOM killer), not the guest
+        return receive(self, seconds)
+
+    clean = _play("Plain", 5)
+    monkeypatch.setattr(guest.Host, "receive", killed_once)
+    again = _play("Plain", 5)
+    assert kills["left"] == 0
+    _clean(again)
+    assert _same(again, clean)
+    kills.update(left=10, calls=0)
+
+    def killed_always(self, seconds=0.0):
+        kills["calls"] += 1
+        if kills["calls"] % 6 == 0:
+            self.process.kill()
+        return receive(self, seconds)
+
+    monkeypatch.setattr(guest.Host, "receive", killed_always)
+    game = _play("Plain", 5).game
+    assert game["failed"] and game["failure_seat"] == -1 and "machine" in game["failure_error"]
+
+
+# ------------------------------------------------------------------ 4: sealed folders
+def _small_run(folder: Path):
+    from sims.runner import run
+    from sims.study import from_dict
+
+    study = from_dict(
+        {"name": "seal", "players": [2], "pool": ["planner", "random"], "games_per_cell": 4,
+         "batch_size": 2},
+        "test",
+    )  # fmt: skip
+    return run(study, workers=1, out=folder, progress=False, records=True)
+
+
+def test_a_folder_changed_after_its_run_is_refused_by_every_reader(tmp_path, capsys):
+    from cardgame.cli import main
+    from sims.folder import check_sealed, read_manifest
+
+    folder = tmp_path / "r"
+    _small_run(folder)
+    manifest = read_manifest(folder)
+    assert "manifest.json" in manifest["files"] and any(
+        name.startswith("games/") for name in manifest["files"]
+    )
+    check_sealed(folder)  # untouched: accepted
+    games = next(p for p in sorted(folder.rglob("*.parquet")) if "games" in p.parts)
+    games.write_bytes(games.read_bytes() + b"\0")
+    name = games.relative_to(folder).as_posix()
+    with pytest.raises(ResultsError, match=f"{name} changed since its run ended"):
+        check_sealed(folder)
+    check_sealed(folder, accept_changes=True)
+    record = next(folder.glob("records/*.jsonl"))
+    for argv in (
+        ["report", str(folder), "--out", str(tmp_path / "r.html")],
+        ["view", str(folder), "--out", str(tmp_path / "v.html"), "--playouts", "0"],
+        ["replay", str(record)],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"{name} changed" in err[0], err
+    assert main(["replay", str(record), "--accept-changes"]) == 0
+
+
+def test_resume_refuses_a_changed_folder_and_accepts_it_when_asked(tmp_path):
+    from sims.folder import read_manifest
+    from sims.runner import run
+    from sims.study import from_dict
+
+    folder = tmp_path / "r"
+    _small_run(folder)
+    (folder / "planted.txt").write_text("x")
+    study = from_dict(
+        {"name": "seal", "players": [2], "pool": ["planner", "random"], "games_per_cell": 4,
+         "batch_size": 2},
+        "test",
+    )  # fmt: skip
+    with pytest.raises(ResultsError, match="planted.txt was added since its run ended"):
+        run(study, workers=1, out=folder, resume=True, progress=False, records=True)
+    run(study, workers=1, out=folder, resume=True, progress=False, records=True,
+        accept_changes=True)  # fmt: skip
+    assert "planted.txt" in read_manifest(folder)["files"]  # sealed again, as it now is
