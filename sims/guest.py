@@ -602,13 +602,21 @@ def _empty_tmp(limits: Any) -> None:
     """Remove what a game left in the sandbox's private /tmp (the next game finds it empty)."""
     if limits is None:
         return
-    for entry in os.listdir("/tmp"):
-        path = os.path.join("/tmp", entry)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
+    folders = []
+    for root, dirs, files in os.walk("/tmp"):
+        for name in list(dirs):  # a read-only bind (Python or code under /tmp) stays whole
+            path = os.path.join(root, name)
+            if os.path.islink(path) or os.path.ismount(path):
+                dirs.remove(name)
+                if os.path.islink(path):
+                    files.append(name)
+        for name in files:
             with contextlib.suppress(OSError):
-                os.unlink(path)
+                os.unlink(os.path.join(root, name))
+        folders.append(root)
+    for folder in reversed(folders[1:]):  # deepest first; a bind's parents stay
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 def _strategy(target: str) -> type[Strategy]:

@@ -100,7 +100,7 @@ def unavailable() -> str | None:
         return f"the guest sandbox could not start bubblewrap ({exc})"
     if done.returncode != 0:
         said = " ".join(done.stderr.decode(errors="replace").split())[:200]
-        return f"the guest sandbox needs unprivileged user namespaces (bwrap: {said})"
+        return f"the guest sandbox could not start Python in bubblewrap (bwrap: {said})"
     return None
 
 
@@ -157,16 +157,17 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         "--hostname", "guest",
         *_system_paths(),
     ]  # fmt: skip
-    for folder in [*_python_paths(), *code]:
-        if os.path.exists(folder):
-            out += ["--ro-bind", folder, folder]
+    # the private /tmp first: Python or the strategy's code may live under the host's /tmp
+    # (a virtual environment made there), and a bind after the tmpfs shows through it
     out += [
         "--proc", "/proc",
         "--dev", "/dev",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
-        "--chdir", "/tmp",
     ]  # fmt: skip
-    return out
+    for folder in [*_python_paths(), *code]:
+        if os.path.exists(folder):
+            out += ["--ro-bind", folder, folder]
+    return [*out, "--chdir", "/tmp"]
 
 
 # ------------------------------------------------------------------ inside the sandbox
