@@ -319,3 +319,15 @@ def test_resume_refuses_a_changed_folder_and_accepts_it_when_asked(tmp_path):
     run(study, workers=1, out=folder, resume=True, progress=False, records=True,
         accept_changes=True)  # fmt: skip
     assert "planted.txt" in read_manifest(folder)["files"]  # sealed again, as it now is
+
+
+def test_python_and_code_under_the_hosts_tmp_show_through_the_private_tmp(monkeypatch):
+    """A virtual environment made under /tmp (CI's clone) is bound after the private /tmp is
+    mounted, else the sandbox finds no Python in it."""
+    if sandbox.bwrap() is None:
+        pytest.skip("bubblewrap is not installed")
+    monkeypatch.setattr(sandbox, "_python_paths", lambda: ["/tmp"])
+    line = sandbox.command(["/tmp"])
+    tmpfs = line.index("--tmpfs")
+    binds = [i for i, arg in enumerate(line) if arg == "--ro-bind" and line[i + 1] == "/tmp"]
+    assert binds and all(i > tmpfs for i in binds)
