@@ -60,11 +60,19 @@ def pairing_text(study: dict) -> str:
     pairing = study.get("pairing", "none")
     if pairing == "none":
         return "unpaired (every cell draws its own deals)."
+    if pairing == "seatings":
+        return (
+            "paired by seatings: every line-up of a player count plays the same deals, each "
+            "deal in every seat order, so identical strategies play identical games; variant "
+            "effects are paired by deal, and the strategy comparisons and the first seat's "
+            "edge cluster by deal (the games of one deal are not independent), the other "
+            "intervals by game."
+        )
     return (
         f"paired ({pairing}): game i of every variant and line-up of a player count replays "
-        "the same deal (common random numbers); variant effects are paired by deal, while "
-        "the other intervals cluster by game and so treat the line-ups of one deal as "
-        "independent (they may be somewhat too narrow in a paired study)."
+        "the same deal (common random numbers); variant effects are paired by deal, the "
+        "strategy comparisons and the first seat's edge cluster by deal, the other intervals "
+        "by game (they may be somewhat too narrow in a paired study)."
     )
 
 
