@@ -137,7 +137,7 @@ def effective_games(values, deals) -> float:
     n = len(values)
     if n < 2 or not repeated(deals):
         return float(n)
-    mean, clustered, _ = _deal_variance(values, np.asarray(deals))
+    _, clustered, _ = _deal_variance(values, np.asarray(deals))
     plain = float(values.var(ddof=1)) / n
     if clustered == 0:
         return float(n) if plain == 0 else np.inf
@@ -184,6 +184,16 @@ def game_table(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     game = np.cumsum(start) - 1
     place = np.arange(len(key)) - np.flatnonzero(start)[game]
     return game, place, order
+
+
+def game_deals(seats: pd.DataFrame) -> np.ndarray:
+    """The deal (``deal_codes``) of each game, in ``game_table``'s order of games."""
+    if not len(seats):
+        return np.zeros(0, np.int64)
+    game, _, order = game_table(seats)
+    out = np.zeros(int(game[-1]) + 1, np.int64)
+    out[game] = deal_codes(seats)[order]
+    return out
 
 
 def cluster_codes(groups: np.ndarray) -> np.ndarray:

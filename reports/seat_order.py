@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, adjust, mean_table, one_sample, wilson
+from .intervals import ALPHA, GAME, adjust, deal_codes, deal_one_sample, mean_table, wilson
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES
 
@@ -80,7 +80,9 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return table, tests
 
 
-EDGE_COLUMNS = "players tables n_games rate fair difference ci_low ci_high p_value df".split()
+EDGE_COLUMNS = (
+    "players tables n_games n_deals rate fair difference ci_low ci_high p_value df".split()
+)
 
 
 def _equal_tables(seats: pd.DataFrame) -> pd.DataFrame:
@@ -97,7 +99,9 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
     study has them, as only they isolate the seat order; otherwise over every table (the
     rotation seats each strategy first equally often, so the edge is averaged over unequal
     line-ups: ``tables`` says which). Verdict against the win-share margin, Bonferroni over
-    the player counts together (reports/margins.py)."""
+    the player counts together (reports/margins.py). In a paired study the games of one deal
+    (its seat orders and line-ups) are not independent: interval and test cluster by deal
+    (``n_deals``, ``df`` deals - 1)."""
     margins = margins or DEFAULT_MARGINS
     equal = _equal_tables(seats)
     rows = []
@@ -106,12 +110,14 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
         first = mirror if len(mirror) >= 2 else group[group["seat"] == 0]
         fair = 1.0 / players
         values = first["win_share"].to_numpy(dtype=float) - fair
-        diff, low, high, p = one_sample(values)
+        deals = deal_codes(first)
+        diff, low, high, p, df = deal_one_sample(values, deals)
         rows.append({
             "players": int(players),
             "tables": "equal players" if first is mirror else "all tables (rotated)",
-            "n_games": len(values), "rate": diff + fair, "fair": fair, "difference": diff,
-            "ci_low": low, "ci_high": high, "p_value": p, "df": len(values) - 1.0,
+            "n_games": len(values), "n_deals": len(pd.unique(deals)), "rate": diff + fair,
+            "fair": fair, "difference": diff, "ci_low": low, "ci_high": high, "p_value": p,
+            "df": df,
         })  # fmt: skip
     table = pd.DataFrame(rows, columns=EDGE_COLUMNS)
     return judge(table, margins["win_share"], [], df="df", family_name="the player counts together")

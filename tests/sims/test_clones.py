@@ -41,7 +41,8 @@ def _games(seats: pd.DataFrame) -> dict[tuple, tuple]:
     for (_, seed), game in seats.groupby(["cell", "seed"], sort=False):
         for _, one in game.groupby("game_index"):
             one = one.sort_values("seat")
-            out[(seed, tuple(one["strategy"]))] = tuple(zip(one["score"], one["win_share"]))
+            result = zip(one["score"], one["win_share"], strict=True)
+            out[(seed, tuple(one["strategy"]))] = tuple(result)
     return out
 
 
