@@ -552,16 +552,57 @@ LEADER_COLUMNS = """
 """.split()
 
 
-def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+SWAP_BASIS = "line-up swaps (same opponents, seats and deals)"
+
+
+def _swap_contrasts(swaps: pd.DataFrame | None) -> pd.DataFrame:
+    """The win-share line-up swaps as contrasts of both orders (a - b and b - a), in the
+    columns of a pairwise table, ``n_games`` the pairs of games compared."""
+    if swaps is None or swaps.empty:
+        return pd.DataFrame(columns=["players", "strategy", "opponent", *LEADER_COLUMNS[5:]])
+    win = swaps[swaps["metric"] == "win_share"].copy()
+    win["n_games"] = win["n_pairs"]
+    mirror = win.copy()
+    mirror["strategy"], mirror["opponent"] = win["opponent"], win["strategy"]
+    for column in ("difference", "family_low", "family_high"):
+        mirror[column] = -win[column]
+    mirror["family_low"], mirror["family_high"] = -win["family_high"], -win["family_low"]
+    return pd.concat([win, mirror], ignore_index=True)
+
+
+def _top_contrast(
+    ratings: pd.DataFrame, swaps: pd.DataFrame, other: str
+) -> tuple[pd.Series | None, str]:
+    """The top's contrast with ``other`` that decides: its line-up swap where there is one,
+    else its rating difference; and which it is."""
+    swap = swaps[swaps["opponent"] == other]
+    if len(swap):
+        return swap.iloc[0], SWAP_BASIS
+    row = ratings[ratings["opponent"] == other]
+    return (row.iloc[0] if len(row) else None), "rating difference"
+
+
+def leaders(
+    ratings: pd.DataFrame, pairs: pd.DataFrame, swaps: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per player count (or "pooled"): the strongest strategy only when it is separated from
-    every other one (its rating difference's verdict is *different*), else every strategy
-    not separated from the top, tied: ``verdict`` *practically equal* when each of them is
-    practically equal to the top, else *not yet known*. A strategy that finished ahead of
-    every other at all its tables (no finite rating) leads by separation. The row also holds
-    the top-versus-runner-up contrast the sentences quote."""
+    every other one, else every strategy not separated from the top, tied: ``verdict``
+    *practically equal* when each of them is practically equal to the top, else *not yet
+    known*. A strategy that finished ahead of every other at all its tables (no finite
+    rating) leads by separation. The row also holds the top-versus-runner-up contrast the
+    sentences quote.
+
+    The top is the highest rating. Where the study is paired and the top and another
+    strategy swap in line-ups with the same opponents (``swaps``: reports/swaps.py, win share,
+    the deal as unit), that deal-paired comparison decides whether they are separated (the
+    ``basis``): it compares them on the same deals, seats and opponents, so a clone and its
+    twin differ by exactly 0. It separates the top only when the top is ahead; a swap that
+    puts the other ahead leaves both at the top, not yet known. Pairs without a swap are
+    judged by their rating difference."""
     from .margins import DIFFERENT, EQUAL, UNKNOWN
 
     contrasts = pairs[pairs["method"] == RATING_METHOD] if len(pairs) else pairs
+    swapped = _swap_contrasts(swaps)
     rows = []
     for players, group in ratings.groupby("players", sort=False):
         ahead = group[group["note"].str.startswith("finished ahead of every other strategy at")]
@@ -580,15 +621,19 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
             continue
         top = rated.iloc[0]["strategy"]
         here = contrasts[(contrasts["players"] == players) & (contrasts["strategy"] == top)]
+        swap_here = swapped[(swapped["players"] == players) & (swapped["strategy"] == top)]
         tied, verdicts = [top], []
+
         for other in rated["strategy"].iloc[1:]:
-            row = here[here["opponent"] == other]
-            v = row.iloc[0]["verdict"] if len(row) else UNKNOWN
+            row, basis = _top_contrast(here, swap_here, other)
+            v = row["verdict"] if row is not None else UNKNOWN
+            if v == DIFFERENT and basis == SWAP_BASIS and row["difference"] < 0:
+                v = UNKNOWN  # the swap puts the other ahead: no leader
             if v != DIFFERENT:
                 tied.append(other)
                 verdicts.append(v)
-        runner = here[here["opponent"] == rated.iloc[1]["strategy"]]
-        c = runner.iloc[0] if len(runner) else pd.Series(dtype=object)
+        runner, basis = _top_contrast(here, swap_here, rated.iloc[1]["strategy"])
+        c = runner if runner is not None else pd.Series(dtype=object)
         verdict = (
             DIFFERENT
             if len(tied) == 1
@@ -599,7 +644,7 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
                 "players": players,
                 "leaders": ", ".join(tied),
                 "verdict": verdict,
-                "basis": "rating difference",
+                "basis": basis,  # of the contrast quoted, top against runner-up
                 "runner_up": rated.iloc[1]["strategy"],
                 **{k: c.get(k, np.nan) for k in LEADER_COLUMNS[5:]},
             }

@@ -247,10 +247,12 @@ def _strategies_summary(analysis: Analysis, one_strategy: bool) -> list[Block]:
         Heading("Strategy ratings per player count (Plackett-Luce)"),
         "Strength on the log-odds scale; 0 = mean of the non-random strategies. `leaders`: "
         "the strongest only when separated from every other strategy, else those tied at "
-        "the top.",
+        "the top; `basis`: what separated them (a rating difference, in log-odds, or, in a "
+        "paired study, line-up swaps against the same opponents, seats and deals, in win "
+        "share).",
         Table("leaders", leaders,
-              ["players", "leaders", "verdict", "runner_up", "difference", "family_low",
-               "family_high", "p_adjusted", "needed"]),
+              ["players", "leaders", "verdict", "basis", "runner_up", "difference",
+               "family_low", "family_high", "p_adjusted", "needed"]),
         Table("ratings", t["ratings"],
               ["players", "rank", "strategy", "strength", "ci_low", "ci_high", "n_tables", "note"]),
         *_pooling_summary(t),

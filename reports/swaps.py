@@ -12,9 +12,12 @@ player count and metric (docs/statistics.md).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
+import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from .differences import paired_difference
 from .margins import DEFAULT_MARGINS, judge, mde
@@ -53,9 +56,11 @@ def _swap(one: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, str] | Non
 
 def _by_deal(games: pd.DataFrame, strategy: str) -> pd.DataFrame:
     """A strategy's metrics per deal of a line-up (a deal played in several seat orders,
-    under ``pairing = "seatings"``, counts once, averaged)."""
+    under ``pairing = "seatings"``, counts once, averaged). Summed exactly (``math.fsum``): two
+    line-ups list a deal's seat orders in different orders, and a clone's mean must equal
+    its twin's to the last bit."""
     mine = games[games["strategy"] == strategy]
-    return mine.groupby("seed")[list(METRICS)].mean()
+    return mine.groupby("seed")[list(METRICS)].agg(lambda s: math.fsum(s) / len(s))
 
 
 def lineup_swaps(
@@ -88,6 +93,10 @@ def lineup_swaps(
             per_deal = stacked.groupby(level=0).mean()  # the deal is the unit
             for metric in METRICS:
                 result = paired_difference(per_deal[metric])
+                if np.isnan(result["p_value"]) and result["n_pairs"] >= 2:
+                    # every deal the same non-zero difference: no t, the exact sign test
+                    n = int(result["n_pairs"])
+                    result["p_value"] = float(sps.binomtest(n, n).pvalue)
                 rows.append(
                     {
                         "players": int(players),
