@@ -19,6 +19,7 @@ from .intervals import ALPHA, GAME, Z95, adjust, wilson
 from .wins import BASELINES
 
 BOOT_DRAWS = 200
+SAME_PAYOFF = 1e-12  # payoff rows this close are one strategy's (float dust of a share)
 BOOT_SEED = 2026  # the meta-game bootstrap is seeded: a report is a pure function of its data
 MIN_EACH = 10  # seats that completed, and seats that failed, a card before it is tested
 NO_MIRROR = "no table where every seat holds the same non-random strategy"
@@ -389,7 +390,8 @@ def nash_mix(payoff: np.ndarray) -> tuple[np.ndarray, float]:
 def shared_nash_mix(payoff: np.ndarray) -> tuple[np.ndarray, float]:
     """``nash_mix`` with the weight of strategies that cannot be told apart shared equally.
 
-    Two strategies whose payoff rows are identical (a clone and its twin under the paired
+    Two strategies whose payoff rows are identical (to ``SAME_PAYOFF``: a share and its
+    complement differ in the last bits) (a clone and its twin under the paired
     design: the same record against everyone, exactly even against each other) are one
     strategy of the meta-game: any split of their weight is an equilibrium, and the linear
     program would hand all of it to one of them. The game is solved with one of each such
@@ -398,7 +400,11 @@ def shared_nash_mix(payoff: np.ndarray) -> tuple[np.ndarray, float]:
     k = payoff.shape[0]
     first: list[int] = []  # the class's first strategy, per strategy
     for i in range(k):
-        same = [j for j in range(i) if first[j] == j and np.array_equal(payoff[i], payoff[j])]
+        same = [
+            j
+            for j in range(i)
+            if first[j] == j and np.allclose(payoff[i], payoff[j], rtol=0, atol=SAME_PAYOFF)
+        ]
         first.append(same[0] if same else i)
     keep = sorted(set(first))
     if len(keep) == k:

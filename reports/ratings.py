@@ -501,7 +501,7 @@ def _win_pairs(seats: pd.DataFrame) -> list[dict]:
                 hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
                 diff, low, high, p, df = deal_one_sample(both[hi] - both[lo], deals)
                 test = "paired t" if not repeated(deals) else "paired t, clustered by deal"
-                if np.isnan(p):  # every game (deal) the same non-zero difference: a sign test
+                if np.isnan(p) and np.isfinite(low):  # every game (deal) the same difference
                     units = len(pd.unique(deals))
                     p = float(sps.binomtest(units, units).pvalue)
                     test = "exact sign test (every game the same difference)"
