@@ -103,9 +103,9 @@ def _contrast(pairs: pd.DataFrame, players, a: str, b: str) -> pd.Series | None:
 
 def _swap_contrast(analysis: Analysis, players, a: str, b: str) -> pd.Series | None:
     """The win-share line-up swap of ``a`` against ``b`` (a's share minus b's)."""
-    from .ratings import _swap_contrasts
+    from .ratings import swap_contrasts
 
-    swaps = _swap_contrasts(analysis.tables.get("lineup_swaps"))
+    swaps = swap_contrasts(analysis.tables.get("lineup_swaps"))
     here = swaps[(swaps["players"] == players) & (swaps["strategy"] == a)]
     here = here[here["opponent"] == b]
     return here.iloc[0] if len(here) else None

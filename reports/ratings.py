@@ -492,14 +492,20 @@ def _win_pairs(seats: pd.DataFrame) -> list[dict]:
     for players, group in unit.groupby("players"):
         wide = group.pivot_table(index=index, columns="strategy", values="per_seat")
         names = list(wide.columns)
+        deal_of = deal_codes(wide.index.to_frame(index=False).assign(players=players))
+        values = wide.to_numpy(dtype=float)
+        present = ~np.isnan(values)
         for pos, a in enumerate(names):
-            for b in names[pos + 1 :]:
-                both = wide[[a, b]].dropna()
-                if len(both) < 2:
+            for b_pos in range(pos + 1, len(names)):
+                b = names[b_pos]
+                met = present[:, pos] & present[:, b_pos]
+                if met.sum() < 2:
                     continue
-                deals = deal_codes(both.index.to_frame(index=False).assign(players=players))
-                hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
-                diff, low, high, p, df = deal_one_sample(both[hi] - both[lo], deals)
+                deals = deal_of[met]
+                mine, theirs = values[met, pos], values[met, b_pos]
+                hi, lo = (a, b) if mine.mean() >= theirs.mean() else (b, a)
+                delta = mine - theirs if hi == a else theirs - mine
+                diff, low, high, p, df = deal_one_sample(delta, deals)
                 test = "paired t" if not repeated(deals) else "paired t, clustered by deal"
                 if np.isnan(p) and np.isfinite(low):  # every game (deal) the same difference
                     units = len(pd.unique(deals))
@@ -510,7 +516,7 @@ def _win_pairs(seats: pd.DataFrame) -> list[dict]:
                         "players": players,
                         "strategy": hi,
                         "opponent": lo,
-                        "n_games": len(both),
+                        "n_games": int(met.sum()),
                         "difference": diff,
                         "ci_low": low,
                         "ci_high": high,
@@ -555,7 +561,7 @@ LEADER_COLUMNS = """
 SWAP_BASIS = "line-up swaps (same opponents, seats and deals)"
 
 
-def _swap_contrasts(swaps: pd.DataFrame | None) -> pd.DataFrame:
+def swap_contrasts(swaps: pd.DataFrame | None) -> pd.DataFrame:
     """The win-share line-up swaps as contrasts of both orders (a - b and b - a), in the
     columns of a pairwise table, ``n_games`` the pairs of games compared."""
     if swaps is None or swaps.empty:
@@ -602,7 +608,7 @@ def leaders(
     from .margins import DIFFERENT, EQUAL, UNKNOWN
 
     contrasts = pairs[pairs["method"] == RATING_METHOD] if len(pairs) else pairs
-    swapped = _swap_contrasts(swaps)
+    swapped = swap_contrasts(swaps)
     rows = []
     for players, group in ratings.groupby("players", sort=False):
         ahead = group[group["note"].str.startswith("finished ahead of every other strategy at")]
