@@ -301,9 +301,14 @@ def seat_order(analysis: Analysis) -> list[str]:
         if len(test):
             t = test.iloc[0]
             said = "seats differ" if t["wins_significant"] else "no evidence that seats differ"
+            how = (
+                "Wald test of equal seats, the games of a deal clustered"
+                if str(t["score_test"]).endswith("clustered by deal")
+                else "chi-square of the winning seat, one per game"
+            )
             wins = (
-                f" Across all seats: {said} in wins (chi-square of the winning seat, one per "
-                f"game, {_p(t['wins_p_adjusted'])}, Holm over the player counts)."
+                f" Across all seats: {said} in wins ({how}, {_p(t['wins_p_adjusted'])}, Holm "
+                "over the player counts)."
             )
         lines.append(
             f"Seat order at {int(row['players'])} players ({int(row['n_games']):,} games "
