@@ -629,12 +629,14 @@ def leaders(
         here = contrasts[(contrasts["players"] == players) & (contrasts["strategy"] == top)]
         swap_here = swapped[(swapped["players"] == players) & (swapped["strategy"] == top)]
         tied, verdicts = [top], []
-
         for other in rated["strategy"].iloc[1:]:
             row, basis = _top_contrast(here, swap_here, other)
-            v = row["verdict"] if row is not None else UNKNOWN
-            if v == DIFFERENT and basis == SWAP_BASIS and row["difference"] < 0:
+            if row is None:
+                v = UNKNOWN
+            elif basis == SWAP_BASIS and row["verdict"] == DIFFERENT and row["difference"] < 0:
                 v = UNKNOWN  # the swap puts the other ahead: no leader
+            else:
+                v = row["verdict"]
             if v != DIFFERENT:
                 tied.append(other)
                 verdicts.append(v)

@@ -151,3 +151,30 @@ def test_the_equilibrium_shares_weight_among_strategies_that_cannot_be_told_apar
     assert mix == pytest.approx([1 / 3, 1 / 3, 1 / 6, 1 / 6])
     assert value == pytest.approx(0.0, abs=1e-9)
     assert shared_nash_mix(rps)[0] == pytest.approx(nash_mix(rps)[0])
+
+
+# ------------------------------------------------------------------ who leads, paired
+def test_a_paired_round_robin_judges_the_top_by_line_up_swaps_and_ties_a_clone(tmp_path):
+    from reports.analysis import analyse
+    from reports.ratings import SWAP_BASIS
+    from sims.results import load_results
+    from sims.runner import run
+    from sims.study import from_dict
+
+    study = {
+        "name": "swap-lead",
+        "seed": 9,
+        "players": [2],
+        "pool": ["planner", "twin", "random"],
+        "strategies": {"twin": {"base": "planner"}},
+        "games_per_cell": 40,
+    }
+    run(from_dict(study, "t"), workers=1, out=tmp_path / "r", progress=False)
+    tables = analyse(load_results(tmp_path / "r")).tables
+    lead = tables["leaders"].iloc[0]
+    assert set(lead["leaders"].split(", ")) == {"planner", "twin"}
+    assert lead["basis"] == SWAP_BASIS and lead["verdict"] == "practically equal"
+    assert lead["difference"] == 0 and lead["family_low"] == lead["family_high"] == 0
+    swaps = tables["lineup_swaps"]
+    clone = swaps[(swaps["strategy"] == "planner") & (swaps["opponent"] == "twin")]
+    assert (clone["difference"] == 0).all() and (clone["n_deals"] == 20).all()
