@@ -435,14 +435,14 @@ def seat_seed(spec: GameSpec, seat: int) -> str:
 
 
 def seat_identity(seat_spec: StrategySpec) -> str:
-    """What a seat's random stream knows of its strategy: its base and knobs, never its
-    label, so two labels of one strategy (a clone) draw the same numbers and play the same
-    game on the same deal and seat (docs/data.md). Without knobs it is the base, which is the
-    label of every built-in strategy named as itself."""
-    if not seat_spec.knobs:
-        return seat_spec.base
-    knobs = ",".join(f"{name}={value!r}" for name, value in sorted(seat_spec.knobs))
-    return f"{seat_spec.base}{{{knobs}}}"
+    """What a seat's random stream knows of its strategy: its base (registered name or
+    ``module:Class``), never its label, so two labels of one strategy (a clone) draw the
+    same numbers and play the same game on the same deal and seat (docs/data.md). Nor its
+    knobs: two settings of one strategy meet the same draws in the same seat (common random
+    numbers, as a comparison of knobs wants), and a human memory that recalls everything
+    plays perfect memory's game. The base is the label of every built-in named as itself,
+    so their streams are what they were."""
+    return seat_spec.base
 
 
 def seat_stream_seed(game_seed: int, seat: int, identity: str) -> str:
