@@ -1,5 +1,5 @@
 """Identical strategies under two labels (clones) play identical games under the default
-design (``pairing = "seatings"``): a seat's random stream knows the strategy's base and knobs,
+design (``pairing = "seatings"``): a seat's random stream knows the strategy's base,
 never its label, so a clone put in the other's seat on the same deal plays the same game, on
 both engines, and the reports find them tied exactly."""
 
