@@ -192,16 +192,16 @@ def _seat_tables(
     tables["pairwise_pooled"] = (
         pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
     )
+    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
     tables["leaders"] = pd.concat(
         [
-            leaders(tables["ratings"], tables["pairwise"]),
+            leaders(tables["ratings"], tables["pairwise"], tables["lineup_swaps"]),
             leaders(tables["ratings_pooled"], tables["pairwise_pooled"])
             if len(tables["pairwise_pooled"])
             else None,
         ],
         ignore_index=True,
     )
-    tables["lineup_swaps"] = lineup_swaps(base, results.study.get("pairing", "none"), margins)
     say("seats, points and game length")
     tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
     tables["seat_edge"] = seat_edge(base, margins)

@@ -19,6 +19,7 @@ from .intervals import ALPHA, GAME, Z95, adjust, wilson
 from .wins import BASELINES
 
 BOOT_DRAWS = 200
+SAME_PAYOFF = 1e-12  # payoff rows this close are one strategy's (float dust of a share)
 BOOT_SEED = 2026  # the meta-game bootstrap is seeded: a report is a pure function of its data
 MIN_EACH = 10  # seats that completed, and seats that failed, a card before it is tested
 NO_MIRROR = "no table where every seat holds the same non-random strategy"
@@ -386,15 +387,46 @@ def nash_mix(payoff: np.ndarray) -> tuple[np.ndarray, float]:
     return mix / mix.sum(), float(fit.x[-1])
 
 
+def shared_nash_mix(payoff: np.ndarray) -> tuple[np.ndarray, float]:
+    """``nash_mix`` with the weight of strategies that cannot be told apart shared equally.
+
+    Two strategies whose payoff rows are identical (to ``SAME_PAYOFF``: a share and its
+    complement differ in the last bits) (a clone and its twin under the paired
+    design: the same record against everyone, exactly even against each other) are one
+    strategy of the meta-game: any split of their weight is an equilibrium, and the linear
+    program would hand all of it to one of them. The game is solved with one of each such
+    class, and its weight split evenly among the class."""
+    payoff = np.asarray(payoff, dtype=float)
+    k = payoff.shape[0]
+    first: list[int] = []  # the class's first strategy, per strategy
+    for i in range(k):
+        same = [
+            j
+            for j in range(i)
+            if first[j] == j and np.allclose(payoff[i], payoff[j], rtol=0, atol=SAME_PAYOFF)
+        ]
+        first.append(same[0] if same else i)
+    keep = sorted(set(first))
+    if len(keep) == k:
+        return nash_mix(payoff)
+    weights, value = nash_mix(payoff[np.ix_(keep, keep)])
+    mix = np.zeros(k)
+    for pos, i in enumerate(keep):
+        members = [j for j in range(k) if first[j] == i]
+        mix[members] = weights[pos] / len(members)
+    return mix, value
+
+
 def duels(seats: pd.DataFrame) -> pd.DataFrame:
     """One row per 2-player game between two different strategies: ``a`` < ``b`` by name and
     ``a_ahead`` = 1 if a finished ahead (R22: score, destinations reached, big cities), 0 if
     behind, 0.5 on a full tie."""
     two = seats[seats["players"] == 2]
     columns = ["strategy", "score", "reached", "n_big_cities"]
-    wide = two.pivot_table(index=GAME, columns="seat", values=columns, aggfunc="first")
+    index = [*GAME, "seed"] if "seed" in two else GAME  # the seed: the game's deal
+    wide = two.pivot_table(index=index, columns="seat", values=columns, aggfunc="first")
     if wide.empty or 1 not in wide["score"].columns:
-        return pd.DataFrame(columns=["cell", "game_index", "a", "b", "a_ahead"])
+        return pd.DataFrame(columns=[*index, "a", "b", "a_ahead"])
     wide = wide[wide[("strategy", 0)] != wide[("strategy", 1)]]
     ahead = np.full(len(wide), 0.5)
     decided = np.zeros(len(wide), dtype=bool)
@@ -444,23 +476,52 @@ def _resampled_means(values: np.ndarray, draws: int, rng: np.random.Generator) -
     return values[rng.integers(0, len(values), (draws, len(values)))].mean(axis=1)
 
 
+def _deal_resampled_means(
+    games: pd.DataFrame, keys: list[tuple[str, str]], draws: int, rng: np.random.Generator
+) -> dict[tuple[str, str], np.ndarray]:
+    """Each pair's mean over ``draws`` resamples of the deals (one resample for every pair):
+    the deals drawn with replacement, each pair's games of a drawn deal counted as often as
+    it was drawn, so pairs that share deals keep what they share."""
+    deal_codes, deals = pd.factorize(games["seed"])
+    sums = np.zeros((len(keys), len(deals)))
+    counts = np.zeros((len(keys), len(deals)))
+    for row, (a, b) in enumerate(keys):
+        mine = ((games["a"] == a) & (games["b"] == b)).to_numpy()
+        sums[row] = np.bincount(
+            deal_codes[mine], weights=games["a_ahead"].to_numpy(float)[mine], minlength=len(deals)
+        )
+        counts[row] = np.bincount(deal_codes[mine], minlength=len(deals))
+    drawn = rng.integers(0, len(deals), (draws, len(deals)))
+    times = np.stack([np.bincount(d, minlength=len(deals)) for d in drawn]).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = (times @ sums.T) / (times @ counts.T)
+    whole = sums.sum(axis=1) / counts.sum(axis=1)  # a pair none of whose deals was drawn
+    means = np.where(np.isnan(means), whole[None, :], means)
+    return {key: means[:, row] for row, key in enumerate(keys)}
+
+
 def meta_game(seats: pd.DataFrame, draws: int = BOOT_DRAWS, seed: int = BOOT_SEED) -> pd.DataFrame:
     """The equilibrium mix of the symmetric 2-player zero-sum meta-game whose payoff is
-    P(A ahead of B) - 0.5, from the 2-player head-to-head (``weight``), and its sampling
-    uncertainty: a game-level bootstrap, the games of each pair resampled with replacement
-    (``draws`` draws, numpy Generator seeded with ``seed``): mean weight, 95% percentile
-    interval, and how often the strategy has positive weight (``share_positive``)."""
+    P(A ahead of B) - 0.5, from the 2-player head-to-head (``weight``; strategies that cannot
+    be told apart share their weight, ``shared_nash_mix``), and its sampling uncertainty: a
+    bootstrap (``draws`` draws, numpy Generator seeded with ``seed``) of the games of each
+    pair, or, where pairs share deals (a paired study), of the deals, every pair's games of
+    a deal drawn together: mean weight, 95% percentile interval, and how often the strategy
+    has positive weight (``share_positive``)."""
     games = duels(seats)
     pairs = {key: g["a_ahead"].to_numpy(float) for key, g in games.groupby(["a", "b"])}
     names, dropped = _complete(pairs)
     if len(names) < 2:
         return pd.DataFrame()
     keys = [(a, b) for a, b in combinations(names, 2)]
-    weight, value = nash_mix(_payoff(names, {k: pairs[k].mean() for k in keys}))
+    weight, value = shared_nash_mix(_payoff(names, {k: pairs[k].mean() for k in keys}))
     rng = np.random.default_rng(seed)
-    boot = {k: _resampled_means(pairs[k], draws, rng) for k in keys}
+    if "seed" in games and games["seed"].duplicated().any():
+        boot = _deal_resampled_means(games, keys, draws, rng)
+    else:
+        boot = {k: _resampled_means(pairs[k], draws, rng) for k in keys}
     mixes = np.array(
-        [nash_mix(_payoff(names, {k: boot[k][d] for k in keys}))[0] for d in range(draws)]
+        [shared_nash_mix(_payoff(names, {k: boot[k][d] for k in keys}))[0] for d in range(draws)]
     )
     n_games = {n: sum(len(pairs[k]) for k in keys if n in k) for n in names}
     table = pd.DataFrame(

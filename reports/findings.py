@@ -102,6 +102,16 @@ def _contrast(pairs: pd.DataFrame, players, a: str, b: str) -> pd.Series | None:
     return here.iloc[0] if len(here) else None
 
 
+def _swap_contrast(analysis: Analysis, players, a: str, b: str) -> pd.Series | None:
+    """The win-share line-up swap of ``a`` against ``b`` (a's share minus b's)."""
+    from .ratings import swap_contrasts
+
+    swaps = swap_contrasts(analysis.tables.get("lineup_swaps"))
+    here = swaps[(swaps["players"] == players) & (swaps["strategy"] == a)]
+    here = here[here["opponent"] == b]
+    return here.iloc[0] if len(here) else None
+
+
 def _h2h_record(analysis: Analysis, players, strategy: str) -> str:
     """The head-to-head record of a strategy that no rating can size."""
     h2h = analysis.tables["head_to_head"]
@@ -119,6 +129,8 @@ def _h2h_record(analysis: Analysis, players, strategy: str) -> str:
 def strongest_lines(analysis: Analysis) -> list[str]:
     """Per player count: the strongest strategy only when separated from every other, else
     the strategies tied at the top, each with the contrast that decided it."""
+    from .ratings import SWAP_BASIS as swap_basis
+
     lines = []
     leaders = analysis.tables.get("leaders", pd.DataFrame())
     pairs = analysis.tables["pairwise"]
@@ -133,12 +145,26 @@ def strongest_lines(analysis: Analysis) -> list[str]:
                 + "."
             )
             continue
-        c = _contrast(pairs, players, names[0], row["runner_up"])
-        detail = judged(c, LOG_ODDS, "tables") if c is not None else ""
+        by_swaps = row["basis"] == swap_basis
+        c = (
+            _swap_contrast(analysis, players, names[0], row["runner_up"])
+            if by_swaps
+            else _contrast(pairs, players, names[0], row["runner_up"])
+        )
+        detail = (
+            (judged(c, POINTS, "deals") if by_swaps else judged(c, LOG_ODDS, "tables"))
+            if c is not None
+            else ""
+        )
+        how = (
+            "win share in line-ups that swap them against the same opponents, seats and deals"
+            if by_swaps
+            else "Plackett-Luce rating"
+        )
         if row["verdict"] == DIFFERENT:
             lines.append(
                 f"Strongest at {players} players: **{names[0]}**, separated from every other "
-                f"strategy (Plackett-Luce rating; against the next, {row['runner_up']}: {detail})."
+                f"strategy ({how}; against the next, {row['runner_up']}: {detail})."
             )
         else:
             word = "tied" if row["verdict"] == EQUAL else "not separated yet"
@@ -276,9 +302,14 @@ def seat_order(analysis: Analysis) -> list[str]:
         if len(test):
             t = test.iloc[0]
             said = "seats differ" if t["wins_significant"] else "no evidence that seats differ"
+            how = (
+                "Wald test of equal seats, the games of a deal clustered"
+                if str(t["score_test"]).endswith("clustered by deal")
+                else "chi-square of the winning seat, one per game"
+            )
             wins = (
-                f" Across all seats: {said} in wins (chi-square of the winning seat, one per "
-                f"game, {_p(t['wins_p_adjusted'])}, Holm over the player counts)."
+                f" Across all seats: {said} in wins ({how}, {_p(t['wins_p_adjusted'])}, Holm "
+                "over the player counts)."
             )
         lines.append(
             f"Seat order at {int(row['players'])} players ({int(row['n_games']):,} games "

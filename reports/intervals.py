@@ -1,10 +1,13 @@
 """Intervals and tests with the game as the unit: Wilson intervals of rates, Student t
-intervals of means, intervals clustered by game, and Holm's correction.
+intervals of means, intervals clustered by game or by deal, and Holm's correction.
 
 The game is the unit (docs/statistics.md): the seats of one game are not independent, so
 every interval and test on seat rows either works on one value per game or clusters by game
-(cluster-robust CR1 errors). Counts say what they count: ``n_games``, ``n_seats``,
-``n_tables``, ``n_pairs``. Intervals are 95%.
+(cluster-robust CR1 errors). In a paired study the games of one deal (every line-up and seat
+order that replays it: ``DEAL``) are not independent either: the strategy comparisons cluster
+their per-game values by deal (``deal_one_sample``, ``deal_wilson``), which is the plain
+per-game interval where every deal is played once. Counts say what they count: ``n_games``,
+``n_seats``, ``n_tables``, ``n_pairs``, ``n_deals``. Intervals are 95%.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from scipy import stats as sps
 Z95 = 1.959963984540054
 ALPHA = 0.05
 GAME = ["cell", "game_index"]  # the key of a game: the cluster of every seat row
+# the key of a deal: a paired study's games of one player count that replay it share the seed
+# (sims/seeding.py); unpaired, every game has a seed of its own, so a deal is a game
+DEAL = ["players", "seed"]
+DUST = 1e-9  # a cluster's residual total below this is float dust of a sum that is zero
 
 
 def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95):
@@ -67,6 +74,92 @@ def one_sample(values) -> tuple[float, float, float, float]:
     return mean, mean - half, mean + half, p
 
 
+def deal_codes(frame: pd.DataFrame) -> np.ndarray:
+    """An integer per deal (``DEAL``) of each row; each game its own where the frame has no
+    seed (tables made by hand)."""
+    if "seed" not in frame:
+        return game_ids(frame) if set(GAME) <= set(frame) else np.arange(len(frame))
+    return pd.MultiIndex.from_frame(frame[DEAL]).factorize()[0].astype(np.int64)
+
+
+def repeated(groups: np.ndarray) -> bool:
+    """Whether some cluster holds more than one value (else clustering changes nothing)."""
+    groups = np.asarray(groups)
+    return len(pd.unique(groups)) < len(groups)
+
+
+def _deal_variance(values: np.ndarray, deals: np.ndarray) -> tuple[float, float, int]:
+    """(mean, variance of the mean, clusters): the CR1 sandwich of a mean clustered by deal
+    (Liang-Zeger with G/(G-1); statsmodels OLS on a constant with cov_type="cluster"), the
+    mean summed exactly (``math.fsum``) and each deal's residual total below ``DUST`` taken
+    as zero, so that values which cancel deal by deal (a clone against its twin) give a mean
+    and a variance of exactly 0."""
+    import math
+
+    n = len(values)
+    mean = math.fsum(values) / n
+    codes = cluster_codes(deals)
+    g = int(codes.max()) + 1
+    totals = np.bincount(codes, weights=values - mean, minlength=g)
+    totals[np.abs(totals) < DUST] = 0.0
+    if not totals.any() and abs(mean) < DUST:
+        mean = 0.0
+    return mean, g / max(g - 1, 1) * float(totals @ totals) / n**2, g
+
+
+def deal_one_sample(values, deals=None) -> tuple[float, float, float, float, float]:
+    """(mean, ci_low, ci_high, p, df): ``one_sample`` (df n - 1) where every deal holds one
+    value; else the interval and t-test of mean 0 clustered by deal (CR1, t with G - 1
+    degrees of freedom, Cameron and Miller 2015). Values that never vary (or cancel deal by
+    deal) give no test: p is 1 when their mean is 0, else NaN, as in ``one_sample``."""
+    values = np.asarray(values, dtype=float)
+    keep = ~np.isnan(values)
+    if deals is None or not repeated(np.asarray(deals)[keep]):
+        mean, low, high, p = one_sample(values)
+        return mean, low, high, p, float(keep.sum() - 1)
+    values, deals = values[keep], np.asarray(deals)[keep]
+    mean, variance, g = _deal_variance(values, deals)
+    if g < 2:
+        return mean, np.nan, np.nan, np.nan, np.nan
+    se = float(np.sqrt(variance))
+    if se == 0:
+        return mean, mean, mean, (1.0 if mean == 0 else np.nan), float(g - 1)
+    half = float(sps.t.ppf(0.975, g - 1) * se)
+    p = float(2 * sps.t.sf(abs(mean / se), g - 1))
+    return mean, mean - half, mean + half, p, float(g - 1)
+
+
+def effective_games(values, deals) -> float:
+    """The games a rate's deal-clustered variance is worth as independent games: n times the
+    ratio of the per-game variance to the clustered one (Kish's design effect); n where every
+    deal holds one game, infinite where the values cancel deal by deal."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2 or not repeated(deals):
+        return float(n)
+    _, clustered, _ = _deal_variance(values, np.asarray(deals))
+    plain = float(values.var(ddof=1)) / n
+    if clustered == 0:
+        return float(n) if plain == 0 else np.inf
+    return float(n) * plain / clustered
+
+
+def deal_wilson(values, deals) -> tuple[float, float]:
+    """Wilson's interval of the mean of per-game shares in [0, 1] over the games' effective
+    number (``effective_games``): the plain Wilson interval of (sum, n) where every deal is
+    played once."""
+    values = np.asarray(values, dtype=float)
+    if not repeated(deals):
+        low, high = wilson(float(values.sum()), len(values))
+        return float(low), float(high)
+    n_eff = effective_games(values, deals)
+    mean = float(values.mean())
+    if np.isinf(n_eff):
+        return mean, mean
+    low, high = wilson(mean * n_eff, n_eff)
+    return float(low), float(high)
+
+
 def game_ids(frame: pd.DataFrame) -> np.ndarray:
     """An integer per game (cell, game_index): the cluster of every seat row."""
     cells = pd.factorize(frame["cell"])[0].astype(np.int64)
@@ -91,6 +184,16 @@ def game_table(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     game = np.cumsum(start) - 1
     place = np.arange(len(key)) - np.flatnonzero(start)[game]
     return game, place, order
+
+
+def game_deals(seats: pd.DataFrame) -> np.ndarray:
+    """The deal (``deal_codes``) of each game, in ``game_table``'s order of games."""
+    if not len(seats):
+        return np.zeros(0, np.int64)
+    game, _, order = game_table(seats)
+    out = np.zeros(int(game[-1]) + 1, np.int64)
+    out[game] = deal_codes(seats)[order]
+    return out
 
 
 def cluster_codes(groups: np.ndarray) -> np.ndarray:

@@ -11,7 +11,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, Z95, game_table, one_sample
+from .intervals import (
+    ALPHA,
+    GAME,
+    Z95,
+    cluster_codes,
+    deal_codes,
+    deal_one_sample,
+    game_deals,
+    game_table,
+    repeated,
+)
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES, per_game_shares
 
@@ -87,6 +97,55 @@ def _pl_mle(ranks: np.ndarray, weights: np.ndarray, k: int):
     return fit.x, loglik, info
 
 
+def _pl_scores(theta: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Each ranking's score (gradient of its log-likelihood) at ``theta``: one row per
+    ranking, one column per strategy (the rows of ``_pl_terms``' gradient, unsummed)."""
+    k = len(theta)
+    idx = np.where(ranks < 0, k, ranks)
+    th = np.append(theta, -np.inf)[idx]
+    scores = np.zeros((len(ranks), k + 1))
+    for place in range(ranks.shape[1] - 1):
+        rows = np.flatnonzero(ranks[:, place] >= 0)
+        sub, ids = th[rows, place:], idx[rows, place:]
+        e = np.exp(sub - sub.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        np.add.at(scores, (rows, ids[:, 0]), 1.0)
+        for m in range(ids.shape[1]):
+            np.add.at(scores, (rows, ids[:, m]), -p[:, m])
+    return scores[:, :k]
+
+
+def _deal_sandwich(
+    theta: np.ndarray, info: np.ndarray, ranks: np.ndarray, deals: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """The covariance of the strengths clustered by deal: H^-1 (sum over deals of the deal's
+    score total times its transpose) H^-1, with G/(G-1) (the CR1 sandwich of Liang and Zeger
+    1986 for a likelihood; Cameron and Miller 2015), and its G - 1 degrees of freedom."""
+    codes = cluster_codes(deals)
+    g = int(codes.max()) + 1
+    scores = _pl_scores(theta, ranks)
+    totals = np.column_stack(
+        [np.bincount(codes, weights=scores[:, j], minlength=g) for j in range(len(theta))]
+    )
+    bread = np.linalg.pinv(info)
+    return g / max(g - 1, 1) * bread @ (totals.T @ totals) @ bread, g - 1
+
+
+def exchangeable(ranks: np.ndarray, deals: np.ndarray, a: int, b: int) -> bool:
+    """Whether swapping strategies ``a`` and ``b`` leaves every deal's rankings as they were:
+    the two cannot be told apart by these games (a clone and its twin under the default
+    design, each playing the other's games). Never so where every deal is one game, unless
+    neither ever played."""
+    swapped = np.where(ranks == a, b, np.where(ranks == b, a, ranks))
+    if np.array_equal(swapped, ranks):
+        return bool(not (ranks == a).any())
+    rows = np.column_stack([deals, ranks])
+    other = np.column_stack([deals, swapped])
+    order = np.lexsort(rows.T[::-1])
+    other_order = np.lexsort(other.T[::-1])
+    return bool(np.array_equal(rows[order], other[other_order]))
+
+
 def _beats(ranks: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
     """beats[i, j]: how often a seat of strategy i finished ahead of a seat of strategy j."""
     idx = np.where(ranks < 0, k, ranks)
@@ -124,12 +183,17 @@ def _compact(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return digits.astype(ranks.dtype) - 1, counts[seen].astype(float)
 
 
-def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
+def pl_fit(ranks: np.ndarray, labels: list[str], deals: np.ndarray | None = None) -> dict:
     """Plackett-Luce strengths with their covariance, anchored on the non-baseline mean.
 
     A strategy whose seats never finished behind (or never ahead of) another rated strategy
     has no finite strength: it is left out, with a note, and the rest refitted (repeatedly).
     If the remaining comparisons still do not link every strategy both ways, none is rated.
+
+    ``deals`` (one per ranking): where some deal holds several games (a paired study), the
+    covariance is the sandwich clustered by deal (``df`` deals - 1) instead of the inverse
+    information, which takes every game for independent; strategies that cannot be told
+    apart (``exchangeable``) get one strength and are ``tied``.
     """
     from scipy.sparse.csgraph import connected_components
 
@@ -165,6 +229,9 @@ def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
     theta = np.full(k, np.nan)
     cov = np.full((k, k), np.nan)
     loglik = np.nan
+    clustered = deals is not None and repeated(deals)
+    df = np.inf
+    tied: set[frozenset[int]] = set()
     if len(active) >= 2:
         ranks_a, weights = _compact(_restrict(ranks, active))
         beats = _beats(ranks_a, weights, len(active))
@@ -173,11 +240,24 @@ def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
                 notes[i] = "its comparisons do not link it both ways to every strategy: no strength"
         else:
             point, loglik, info = _pl_mle(ranks_a, weights, len(active))
+            covariance = np.linalg.pinv(info)
+            if clustered:
+                assert deals is not None
+                restricted = _restrict(ranks, active)
+                for pos, a in enumerate(active):
+                    for b_pos in range(pos + 1, len(active)):
+                        if exchangeable(restricted, deals, pos, b_pos):
+                            tied.add(frozenset((a, active[b_pos])))
+                for pos, a in enumerate(active):  # one strength for each class of ties
+                    twins = [p for p, b in enumerate(active) if frozenset((a, b)) in tied]
+                    if twins and pos < min(twins):
+                        point[[pos, *twins]] = point[[pos, *twins]].mean()
+                covariance, df = _deal_sandwich(point, info, restricted, deals)
             anchor = np.array([labels[i] not in BASELINES for i in active], dtype=float)
             anchor = anchor if anchor.sum() else np.ones(len(active))
             centre = np.eye(len(active)) - np.outer(np.ones(len(active)), anchor / anchor.sum())
             theta[active] = centre @ point
-            cov[np.ix_(active, active)] = centre @ np.linalg.pinv(info) @ centre.T
+            cov[np.ix_(active, active)] = centre @ covariance @ centre.T
     elif len(active) == 1 and not notes:
         notes[active[0]] = "the only strategy at its tables: nothing to compare"
     return {
@@ -190,6 +270,9 @@ def pl_fit(ranks: np.ndarray, labels: list[str]) -> dict:
         "tables": tables,
         "seats": seats,
         "n_tables": int((ranks >= 0).any(axis=1).sum()),
+        "n_deals": len(pd.unique(deals)) if clustered and deals is not None else None,
+        "df": float(df),
+        "tied": tied,
     }
 
 
@@ -211,8 +294,11 @@ RATING_COLUMNS = [
 def _rating_rows(fit: dict, players) -> list[dict]:
     rows = []
     for i in fit["present"]:
-        se = float(np.sqrt(fit["cov"][i, i])) if np.isfinite(fit["cov"][i, i]) else np.nan
+        var = fit["cov"][i, i]
+        se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else np.nan
         strength = float(fit["theta"][i])
+        df = fit.get("df", np.inf)
+        q = Z95 if np.isinf(df) else float(sps.t.ppf(0.975, df))
         rows.append(
             {
                 "players": players,
@@ -221,8 +307,8 @@ def _rating_rows(fit: dict, players) -> list[dict]:
                 "n_seats": fit["seats"][i],
                 "strength": strength,
                 "se": se,
-                "ci_low": strength - Z95 * se,
-                "ci_high": strength + Z95 * se,
+                "ci_low": strength - q * se,
+                "ci_high": strength + q * se,
                 "anchor": SCALE,
                 "note": fit["notes"].get(i, ""),
             }
@@ -235,7 +321,7 @@ def rating_fits(seats: pd.DataFrame) -> dict:
     ``pooling_test`` and ``pairwise``)."""
     labels = sorted(seats["strategy"].unique())
     return {
-        int(players): pl_fit(rank_matrix(group, labels), labels)
+        int(players): pl_fit(rank_matrix(group, labels), labels, game_deals(group))
         for players, group in seats.groupby("players")
     }
 
@@ -318,9 +404,13 @@ def pooling_lr(blocks: list[np.ndarray], k: int) -> tuple[float, int, float]:
 
 
 def pooled_fit(seats: pd.DataFrame) -> dict:
-    """One Plackett-Luce fit over every player count's tables."""
+    """One Plackett-Luce fit over every player count's tables (clustered by deal where the
+    study is paired: a deal is one player count's)."""
     labels = sorted(seats["strategy"].unique())
-    return pl_fit(_pooled_ranks(seats, labels), labels)
+    deals = [game_deals(group) for _, group in seats.groupby("players")]
+    offsets = np.cumsum([0] + [int(d.max(initial=-1)) + 1 for d in deals[:-1]])
+    shifted = [d + o for d, o in zip(deals, offsets, strict=True)]
+    return pl_fit(_pooled_ranks(seats, labels), labels, np.concatenate(shifted))
 
 
 def pooled_ratings(seats: pd.DataFrame, fit: dict | None = None) -> pd.DataFrame:
@@ -365,7 +455,15 @@ def _rating_pairs(fits: dict) -> list[dict]:
                 diff = float(fit["theta"][hi] - fit["theta"][lo])
                 cov = fit["cov"]
                 se = float(np.sqrt(max(cov[hi, hi] + cov[lo, lo] - 2 * cov[hi, lo], 0.0)))
-                p = float(2 * sps.norm.sf(diff / se)) if se > 0 else np.nan
+                df = fit.get("df", np.inf)
+                if frozenset((a, b)) in fit.get("tied", ()):  # they cannot be told apart
+                    diff, se, p = 0.0, 0.0, 1.0
+                elif se > 0:
+                    tail = sps.norm.sf(diff / se) if np.isinf(df) else sps.t.sf(diff / se, df)
+                    p = float(2 * tail)
+                else:
+                    p = np.nan
+                half = (Z95 if np.isinf(df) else float(sps.t.ppf(0.975, df))) * se
                 rows.append(
                     {
                         "players": players,
@@ -373,12 +471,12 @@ def _rating_pairs(fits: dict) -> list[dict]:
                         "opponent": fit["labels"][lo],
                         "n_games": fit["n_tables"],
                         "difference": diff,
-                        "ci_low": diff - Z95 * se,
-                        "ci_high": diff + Z95 * se,
+                        "ci_low": diff - half,
+                        "ci_high": diff + half,
                         "p_value": p,
                         "method": RATING_METHOD,
-                        "df": np.inf,
-                        "test": "Wald z",
+                        "df": df,
+                        "test": "Wald z" if np.isinf(df) else "Wald t, clustered by deal",
                     }
                 )
     return rows
@@ -386,36 +484,45 @@ def _rating_pairs(fits: dict) -> list[dict]:
 
 def _win_pairs(seats: pd.DataFrame) -> list[dict]:
     """Per pair at the same tables: the difference of their win share per seat, paired by
-    game (t interval over the games both played)."""
+    game (t interval over the games both played; clustered by deal where games share one)."""
     unit = per_game_shares(seats)
     unit["per_seat"] = unit["win"] / unit["seats"]
+    index = [*GAME, "seed"] if "seed" in unit else GAME
     rows = []
     for players, group in unit.groupby("players"):
-        wide = group.pivot_table(index=GAME, columns="strategy", values="per_seat")
+        wide = group.pivot_table(index=index, columns="strategy", values="per_seat")
         names = list(wide.columns)
+        deal_of = deal_codes(wide.index.to_frame(index=False).assign(players=players))
+        values = wide.to_numpy(dtype=float)
+        present = ~np.isnan(values)
         for pos, a in enumerate(names):
-            for b in names[pos + 1 :]:
-                both = wide[[a, b]].dropna()
-                if len(both) < 2:
+            for b_pos in range(pos + 1, len(names)):
+                b = names[b_pos]
+                met = present[:, pos] & present[:, b_pos]
+                if met.sum() < 2:
                     continue
-                hi, lo = (a, b) if both[a].mean() >= both[b].mean() else (b, a)
-                diff, low, high, p = one_sample(both[hi] - both[lo])
-                test = "paired t"
-                if np.isnan(p):  # every game the same non-zero difference: no t, a sign test
-                    p = float(sps.binomtest(len(both), len(both)).pvalue)
+                deals = deal_of[met]
+                mine, theirs = values[met, pos], values[met, b_pos]
+                hi, lo = (a, b) if mine.mean() >= theirs.mean() else (b, a)
+                delta = mine - theirs if hi == a else theirs - mine
+                diff, low, high, p, df = deal_one_sample(delta, deals)
+                test = "paired t" if not repeated(deals) else "paired t, clustered by deal"
+                if np.isnan(p) and np.isfinite(low):  # every game (deal) the same difference
+                    units = len(pd.unique(deals))
+                    p = float(sps.binomtest(units, units).pvalue)
                     test = "exact sign test (every game the same difference)"
                 rows.append(
                     {
                         "players": players,
                         "strategy": hi,
                         "opponent": lo,
-                        "n_games": len(both),
+                        "n_games": int(met.sum()),
                         "difference": diff,
                         "ci_low": low,
                         "ci_high": high,
                         "p_value": p,
                         "method": WIN_METHOD,
-                        "df": len(both) - 1.0,
+                        "df": df,
                         "test": test,
                     }
                 )
@@ -451,16 +558,57 @@ LEADER_COLUMNS = """
 """.split()
 
 
-def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+SWAP_BASIS = "line-up swaps (same opponents, seats and deals)"
+
+
+def swap_contrasts(swaps: pd.DataFrame | None) -> pd.DataFrame:
+    """The win-share line-up swaps as contrasts of both orders (a - b and b - a), in the
+    columns of a pairwise table, ``n_games`` the pairs of games compared."""
+    if swaps is None or swaps.empty:
+        return pd.DataFrame(columns=["players", "strategy", "opponent", *LEADER_COLUMNS[5:]])
+    win = swaps[swaps["metric"] == "win_share"].copy()
+    win["n_games"] = win["n_pairs"]
+    mirror = win.copy()
+    mirror["strategy"], mirror["opponent"] = win["opponent"], win["strategy"]
+    for column in ("difference", "family_low", "family_high"):
+        mirror[column] = -win[column]
+    mirror["family_low"], mirror["family_high"] = -win["family_high"], -win["family_low"]
+    return pd.concat([win, mirror], ignore_index=True)
+
+
+def _top_contrast(
+    ratings: pd.DataFrame, swaps: pd.DataFrame, other: str
+) -> tuple[pd.Series | None, str]:
+    """The top's contrast with ``other`` that decides: its line-up swap where there is one,
+    else its rating difference; and which it is."""
+    swap = swaps[swaps["opponent"] == other]
+    if len(swap):
+        return swap.iloc[0], SWAP_BASIS
+    row = ratings[ratings["opponent"] == other]
+    return (row.iloc[0] if len(row) else None), "rating difference"
+
+
+def leaders(
+    ratings: pd.DataFrame, pairs: pd.DataFrame, swaps: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per player count (or "pooled"): the strongest strategy only when it is separated from
-    every other one (its rating difference's verdict is *different*), else every strategy
-    not separated from the top, tied: ``verdict`` *practically equal* when each of them is
-    practically equal to the top, else *not yet known*. A strategy that finished ahead of
-    every other at all its tables (no finite rating) leads by separation. The row also holds
-    the top-versus-runner-up contrast the sentences quote."""
+    every other one, else every strategy not separated from the top, tied: ``verdict``
+    *practically equal* when each of them is practically equal to the top, else *not yet
+    known*. A strategy that finished ahead of every other at all its tables (no finite
+    rating) leads by separation. The row also holds the top-versus-runner-up contrast the
+    sentences quote.
+
+    The top is the highest rating. Where the study is paired and the top and another
+    strategy swap in line-ups with the same opponents (``swaps``: reports/swaps.py, win share,
+    the deal as unit), that deal-paired comparison decides whether they are separated (the
+    ``basis``): it compares them on the same deals, seats and opponents, so a clone and its
+    twin differ by exactly 0. It separates the top only when the top is ahead; a swap that
+    puts the other ahead leaves both at the top, not yet known. Pairs without a swap are
+    judged by their rating difference."""
     from .margins import DIFFERENT, EQUAL, UNKNOWN
 
     contrasts = pairs[pairs["method"] == RATING_METHOD] if len(pairs) else pairs
+    swapped = swap_contrasts(swaps)
     rows = []
     for players, group in ratings.groupby("players", sort=False):
         ahead = group[group["note"].str.startswith("finished ahead of every other strategy at")]
@@ -479,15 +627,21 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
             continue
         top = rated.iloc[0]["strategy"]
         here = contrasts[(contrasts["players"] == players) & (contrasts["strategy"] == top)]
+        swap_here = swapped[(swapped["players"] == players) & (swapped["strategy"] == top)]
         tied, verdicts = [top], []
         for other in rated["strategy"].iloc[1:]:
-            row = here[here["opponent"] == other]
-            v = row.iloc[0]["verdict"] if len(row) else UNKNOWN
+            row, basis = _top_contrast(here, swap_here, other)
+            if row is None:
+                v = UNKNOWN
+            elif basis == SWAP_BASIS and row["verdict"] == DIFFERENT and row["difference"] < 0:
+                v = UNKNOWN  # the swap puts the other ahead: no leader
+            else:
+                v = row["verdict"]
             if v != DIFFERENT:
                 tied.append(other)
                 verdicts.append(v)
-        runner = here[here["opponent"] == rated.iloc[1]["strategy"]]
-        c = runner.iloc[0] if len(runner) else pd.Series(dtype=object)
+        runner, basis = _top_contrast(here, swap_here, rated.iloc[1]["strategy"])
+        c = runner if runner is not None else pd.Series(dtype=object)
         verdict = (
             DIFFERENT
             if len(tied) == 1
@@ -498,7 +652,7 @@ def leaders(ratings: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
                 "players": players,
                 "leaders": ", ".join(tied),
                 "verdict": verdict,
-                "basis": "rating difference",
+                "basis": basis,  # of the contrast quoted, top against runner-up
                 "runner_up": rated.iloc[1]["strategy"],
                 **{k: c.get(k, np.nan) for k in LEADER_COLUMNS[5:]},
             }

@@ -14,7 +14,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, adjust, mean_table, one_sample, wilson
+from .intervals import (
+    ALPHA,
+    GAME,
+    adjust,
+    deal_codes,
+    deal_one_sample,
+    mean_table,
+    repeated,
+    wilson,
+)
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES
 
@@ -35,13 +44,41 @@ def _score_test(group: pd.DataFrame) -> tuple[str, float, float]:
     return "sign test", float(ahead), float(sps.binomtest(ahead, ahead + behind).pvalue)
 
 
+def _deal_wald(group: pd.DataFrame, column: str) -> tuple[float, float]:
+    """(F, p): are the seats' means of ``column`` equal, the games of one deal clustered?
+    The Wald test of the k - 1 contrasts seat i minus the last seat with their CR1 covariance
+    by deal, as an F on (k - 1, G - k + 1) degrees of freedom (Hotelling's small-sample
+    scaling; Cameron and Miller 2015, sec. VI.C)."""
+    wide = group.pivot_table(index=[*GAME, "seed"], columns="seat", values=column).dropna()
+    k = wide.shape[1]
+    deals = deal_codes(wide.index.to_frame(index=False).assign(players=0))
+    g = len(pd.unique(deals))
+    if k < 2 or g <= k:
+        return np.nan, np.nan
+    values = wide.to_numpy(float)
+    contrasts = values[:, :-1] - values[:, -1:]
+    mean = contrasts.mean(axis=0)
+    totals = np.column_stack(
+        [np.bincount(deals, weights=contrasts[:, j] - mean[j]) for j in range(k - 1)]
+    )
+    cov = g / (g - 1) * totals.T @ totals / len(values) ** 2
+    try:
+        wald = float(mean @ np.linalg.solve(cov, mean))
+    except np.linalg.LinAlgError:
+        return np.nan, np.nan
+    f = wald / (k - 1) * (g - k + 1) / (g - 1)
+    return f, float(sps.f.sf(f, k - 1, g - k + 1))
+
+
 def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Win rate and mean score by seat per player count, and tests of equality across seats.
 
     Each game has one row per seat, so a seat's rate is over independent games (Wilson). The
     wins test is the chi-square of the winning seat's counts, one count per game (with one
     winner per game this is exactly Cochran's Q over the games' winner indicators); the score
-    test is blocked by game (Friedman, or the sign test at 2 players)."""
+    test is blocked by game (Friedman, or the sign test at 2 players). Where games share deals
+    (a paired study) both are the Wald test of equal seats clustered by deal
+    (``_deal_wald``): a deal played in every seat order is one unit, not many."""
     wins = (
         seats.groupby(["players", "seat"])["win_share"]
         .agg(successes="sum", n_games="size")
@@ -58,13 +95,19 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     for players, group in seats.groupby("players"):
         by_seat = group.groupby("seat")["win_share"].sum()
         chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
+        wins_statistic = float(chi2.statistic) if chi2 else np.nan
+        wins_p = float(chi2.pvalue) if chi2 else np.nan
         method, statistic, p = _score_test(group)
+        if repeated(deal_codes(group.drop_duplicates(GAME))):  # games share deals
+            wins_statistic, wins_p = _deal_wald(group, "win_share")
+            statistic, p = _deal_wald(group, "score")
+            method = "Wald F, clustered by deal"
         tests.append(
             {
                 "players": players,
                 "n_games": int(group[GAME].drop_duplicates().shape[0]),
-                "wins_chi2": float(chi2.statistic) if chi2 else np.nan,
-                "wins_p": float(chi2.pvalue) if chi2 else np.nan,
+                "wins_chi2": wins_statistic,
+                "wins_p": wins_p,
                 "score_test": method,
                 "score_statistic": statistic,
                 "score_p": p,
@@ -80,7 +123,9 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return table, tests
 
 
-EDGE_COLUMNS = "players tables n_games rate fair difference ci_low ci_high p_value df".split()
+EDGE_COLUMNS = (
+    "players tables n_games n_deals rate fair difference ci_low ci_high p_value df".split()
+)
 
 
 def _equal_tables(seats: pd.DataFrame) -> pd.DataFrame:
@@ -97,7 +142,9 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
     study has them, as only they isolate the seat order; otherwise over every table (the
     rotation seats each strategy first equally often, so the edge is averaged over unequal
     line-ups: ``tables`` says which). Verdict against the win-share margin, Bonferroni over
-    the player counts together (reports/margins.py)."""
+    the player counts together (reports/margins.py). In a paired study the games of one deal
+    (its seat orders and line-ups) are not independent: interval and test cluster by deal
+    (``n_deals``, ``df`` deals - 1)."""
     margins = margins or DEFAULT_MARGINS
     equal = _equal_tables(seats)
     rows = []
@@ -106,12 +153,14 @@ def seat_edge(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
         first = mirror if len(mirror) >= 2 else group[group["seat"] == 0]
         fair = 1.0 / players
         values = first["win_share"].to_numpy(dtype=float) - fair
-        diff, low, high, p = one_sample(values)
+        deals = deal_codes(first)
+        diff, low, high, p, df = deal_one_sample(values, deals)
         rows.append({
             "players": int(players),
             "tables": "equal players" if first is mirror else "all tables (rotated)",
-            "n_games": len(values), "rate": diff + fair, "fair": fair, "difference": diff,
-            "ci_low": low, "ci_high": high, "p_value": p, "df": len(values) - 1.0,
+            "n_games": len(values), "n_deals": len(pd.unique(deals)), "rate": diff + fair,
+            "fair": fair, "difference": diff, "ci_low": low, "ci_high": high, "p_value": p,
+            "df": df,
         })  # fmt: skip
     table = pd.DataFrame(rows, columns=EDGE_COLUMNS)
     return judge(table, margins["win_share"], [], df="df", family_name="the player counts together")

@@ -60,11 +60,19 @@ def pairing_text(study: dict) -> str:
     pairing = study.get("pairing", "none")
     if pairing == "none":
         return "unpaired (every cell draws its own deals)."
+    if pairing == "seatings":
+        return (
+            "paired by seatings: every line-up of a player count plays the same deals, each "
+            "deal in every seat order, so identical strategies play identical games; variant "
+            "effects are paired by deal, and the strategy comparisons and the first seat's "
+            "edge cluster by deal (the games of one deal are not independent), the other "
+            "intervals by game."
+        )
     return (
         f"paired ({pairing}): game i of every variant and line-up of a player count replays "
-        "the same deal (common random numbers); variant effects are paired by deal, while "
-        "the other intervals cluster by game and so treat the line-ups of one deal as "
-        "independent (they may be somewhat too narrow in a paired study)."
+        "the same deal (common random numbers); variant effects are paired by deal, the "
+        "strategy comparisons and the first seat's edge cluster by deal, the other intervals "
+        "by game (they may be somewhat too narrow in a paired study)."
     )
 
 
@@ -239,10 +247,12 @@ def _strategies_summary(analysis: Analysis, one_strategy: bool) -> list[Block]:
         Heading("Strategy ratings per player count (Plackett-Luce)"),
         "Strength on the log-odds scale; 0 = mean of the non-random strategies. `leaders`: "
         "the strongest only when separated from every other strategy, else those tied at "
-        "the top.",
+        "the top; `basis`: what separated them (a rating difference, in log-odds, or, in a "
+        "paired study, line-up swaps against the same opponents, seats and deals, in win "
+        "share).",
         Table("leaders", leaders,
-              ["players", "leaders", "verdict", "runner_up", "difference", "family_low",
-               "family_high", "p_adjusted", "needed"]),
+              ["players", "leaders", "verdict", "basis", "runner_up", "difference",
+               "family_low", "family_high", "p_adjusted", "needed"]),
         Table("ratings", t["ratings"],
               ["players", "rank", "strategy", "strength", "ci_low", "ci_high", "n_tables", "note"]),
         *_pooling_summary(t),

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from .differences import paired_difference
 from .margins import DEFAULT_MARGINS, judge, mde
@@ -29,16 +31,17 @@ METHOD = "paired t over deals (line-ups swapping one strategy), Bonferroni per p
 
 def _per_game(seats: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, strategy): its seats' summed win share and mean score, with the
-    game's line-up (as a sorted tuple) and its deal (the seed)."""
-    lineups = seats.groupby(["cell", "game_index"])["strategy"].agg(lambda s: tuple(sorted(s)))
+    game's line-up (``key``: its names sorted, joined by "|") and its deal (the seed). A
+    cell is one line-up: it is read off each cell's first game."""
+    first = seats["game_index"] == seats.groupby("cell")["game_index"].transform("min")
+    # names never hold "|" (sims.study.LABEL_SEPARATORS): the key splits back into the line-up
+    keys = seats[first].groupby("cell")["strategy"].agg(lambda s: "|".join(sorted(s)))
     grouped = seats.groupby(["players", "cell", "game_index", "seed", "strategy"], sort=True)
     frame = grouped.agg(
         win_share=("win_share", "sum"), score=("score", "mean"), seats=("seat", "size")
     )
     frame = frame.reset_index()
-    frame["lineup"] = [
-        lineups[(c, g)] for c, g in zip(frame["cell"], frame["game_index"], strict=True)
-    ]
+    frame["key"] = frame["cell"].map(keys)
     return frame[frame["seats"] == 1]  # a swapped strategy holds one seat of its table
 
 
@@ -51,11 +54,33 @@ def _swap(one: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, str] | Non
     return next(iter(gained)), next(iter(lost))
 
 
-def _by_deal(games: pd.DataFrame, strategy: str) -> pd.DataFrame:
-    """A strategy's metrics per deal of a line-up (a deal played in several seat orders,
-    under ``pairing = "seatings"``, counts once, averaged)."""
-    mine = games[games["strategy"] == strategy]
-    return mine.groupby("seed")[list(METRICS)].mean()
+def _by_deal(games: pd.DataFrame) -> pd.DataFrame:
+    """Each line-up (``key``) and strategy's metrics per deal (a deal played in several seat
+    orders, under ``pairing = "seatings"``, counts once, averaged). Each deal's values are
+    summed in sorted order: two line-ups list a deal's seat orders differently, and a
+    clone's mean must equal its twin's to the last bit."""
+    keys = ["key", "strategy", "seed"]
+    means = {
+        metric: games[[*keys, metric]]
+        .sort_values([*keys, metric], kind="stable")
+        .groupby(keys, sort=True)[metric]
+        .mean()
+        for metric in METRICS
+    }
+    return pd.DataFrame(means).reset_index()
+
+
+def _swapped_pairs(group: pd.DataFrame) -> pd.DataFrame:
+    """Every (line-up ``one`` with A, line-up ``other`` with B) that differ by that swap,
+    A before B alphabetically."""
+    lineups = {key: tuple(key.split("|")) for key in group["key"].unique()}
+    found = []
+    for one, mine in sorted(lineups.items()):
+        for other, theirs in sorted(lineups.items()):
+            swap = _swap(mine, theirs)
+            if swap is not None and swap[0] < swap[1]:
+                found.append((one, swap[0], other, swap[1]))
+    return pd.DataFrame(found, columns=["one", "a", "other", "b"])
 
 
 def lineup_swaps(
@@ -69,32 +94,34 @@ def lineup_swaps(
     games = _per_game(seats)
     rows = []
     for players, group in games.groupby("players", sort=True):
-        by_lineup = {lineup: part for lineup, part in group.groupby("lineup", sort=True)}
-        diffs: dict[tuple[str, str], list[pd.DataFrame]] = {}
-        for one in by_lineup:
-            for other in by_lineup:
-                swap = _swap(one, other)
-                if swap is None or swap[0] > swap[1]:
-                    continue  # each unordered pair once, A before B alphabetically
-                a, b = swap
-                mine = _by_deal(by_lineup[one], a)
-                theirs = _by_deal(by_lineup[other], b)
-                common = mine.index.intersection(theirs.index)
-                if len(common):
-                    diff = mine.loc[common] - theirs.loc[common]
-                    diffs.setdefault((a, b), []).append(diff)
-        for (a, b), parts in sorted(diffs.items()):
-            stacked = pd.concat(parts)
-            per_deal = stacked.groupby(level=0).mean()  # the deal is the unit
+        table = _by_deal(group)
+        swaps = _swapped_pairs(group)
+        if swaps.empty:
+            continue
+        mine = swaps.merge(table.rename(columns={"key": "one", "strategy": "a"}), on=["one", "a"])
+        both = mine.merge(
+            table.rename(columns={"key": "other", "strategy": "b"}),
+            on=["other", "b", "seed"],
+            suffixes=("_a", "_b"),
+        )
+        for metric in METRICS:
+            both[metric] = both[f"{metric}_a"] - both[f"{metric}_b"]
+        for (a, b), stacked in both.groupby(["a", "b"], sort=True):
+            contexts = len(stacked[["one", "other"]].drop_duplicates())
+            per_deal = stacked.groupby("seed")[list(METRICS)].mean()  # the deal is the unit
             for metric in METRICS:
                 result = paired_difference(per_deal[metric])
+                if np.isnan(result["p_value"]) and result["n_pairs"] >= 2:
+                    # every deal the same non-zero difference: no t, the exact sign test
+                    n = int(result["n_pairs"])
+                    result["p_value"] = float(sps.binomtest(n, n).pvalue)
                 rows.append(
                     {
                         "players": int(players),
                         "strategy": a,
                         "opponent": b,
                         "metric": metric,
-                        "n_contexts": len(parts),
+                        "n_contexts": contexts,
                         "n_deals": result.pop("n_pairs"),
                         "n_pairs": len(stacked),
                         **result,

@@ -11,7 +11,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, adjust, game_table, one_sample, wilson
+from .intervals import (
+    ALPHA,
+    GAME,
+    adjust,
+    deal_codes,
+    deal_one_sample,
+    deal_wilson,
+    effective_games,
+    game_table,
+    repeated,
+    wilson,
+)
 from .margins import DEFAULT_MARGINS, judge
 
 BASELINES = frozenset({"random"})  # reference players: never part of the "field" or the anchor
@@ -22,8 +33,9 @@ def per_game_shares(seats: pd.DataFrame) -> pd.DataFrame:
     """One row per game and strategy: its seats, ``win`` (its seats' win shares summed), the
     ``fair`` share (seats / players) and the ``field`` share: what it would win if every
     non-baseline seat at that table were equally strong (the baseline keeps what it won)."""
+    deal = ["seed"] if "seed" in seats else []  # one per game: it keeps the game's deal
     unit = (
-        seats.groupby(["players", *GAME, "strategy"], sort=True)
+        seats.groupby(["players", *GAME, *deal, "strategy"], sort=True)
         .agg(seats=("win_share", "size"), win=("win_share", "sum"))
         .reset_index()
     )
@@ -63,6 +75,10 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
 
     Games in which a strategy held every seat tell nothing about it: they are left out
     (``n_alone`` counts them) unless it never met another strategy.
+
+    In a paired study the games of one deal are not independent: both intervals and the test
+    are clustered by deal (``n_deals``; reports/intervals.py ``deal_one_sample``,
+    ``deal_wilson``), and ``df`` is deals - 1.
     """
     unit = per_game_shares(seats)
     rows = []
@@ -70,13 +86,19 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
         alone = every["fair"] >= 1
         group = every if alone.all() else every[~alone]
         n_games, wins = len(group), float(group["win"].sum())
-        low, high = wilson(wins, n_games)
-        excess, ex_low, ex_high, p = one_sample(group["win"] - group["field"])
+        deals = deal_codes(group)
+        low, high = (
+            deal_wilson(group["win"].to_numpy(float), deals)
+            if repeated(deals)
+            else wilson(wins, n_games)
+        )
+        excess, ex_low, ex_high, p, df = deal_one_sample(group["win"] - group["field"], deals)
         rows.append(
             {
                 "players": players,
                 "strategy": strategy,
                 "n_games": n_games,
+                "n_deals": len(pd.unique(deals)),
                 "n_seats": int(group["seats"].sum()),
                 "n_alone": int(alone.sum()) if not alone.all() else 0,
                 "wins": wins,
@@ -89,13 +111,13 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
                 "vs_field_ci_low": ex_low,
                 "vs_field_ci_high": ex_high,
                 "p_value": p,
+                "df": df,
                 "note": _record_note(wins, n_games, float(group["fair"].min())),
             }
         )
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table["df"] = table["n_games"] - 1.0
     table = judge(
         table,
         (margins or DEFAULT_MARGINS)["win_share"],
@@ -133,12 +155,12 @@ def ahead_of(mine: list[np.ndarray], theirs: list[np.ndarray]) -> np.ndarray:
     return ahead
 
 
-def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
-    """Per player count and ordered pair of different strategies at one table: the games
-    they met in (``n_games``), their seat pairs (``n_pairs``) and ``successes``, the sum over
-    games of the share of the game's seat pairs the first finished ahead in. Each game's
-    seats as a row of a small matrix, so pairs are columns, not a self-join of every seat."""
-    columns = ["players", "strategy", "opponent", "n_games", "n_pairs", "successes"]
+def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per game and ordered pair of different strategies at its table: ``share``, the share
+    of their seat pairs in which the first finished ahead (a tie counts one half), with the
+    game's ``deal`` (reports/intervals.py ``deal_codes``). Each game's seats as a row of a
+    small matrix, so pairs are columns, not a self-join of every seat."""
+    columns = ["players", "strategy", "opponent", "game", "deal", "pairs", "share"]
     if seats.empty:
         return pd.DataFrame(columns=columns)
     game, place, order = game_table(seats)
@@ -154,6 +176,8 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     keys = [matrix(seats[c].to_numpy(np.int64), 0) for c in R22_KEYS]
     players = np.zeros(n_games, np.int64)
     players[game] = seats["players"].to_numpy(np.int64)[order]
+    deal_of_game = np.zeros(n_games, np.int64)
+    deal_of_game[game] = deal_codes(seats)[order]
     table_size, counts = np.unique(players, return_inverse=True)
     combos, aheads = [], []
     for a in range(width):
@@ -173,30 +197,61 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     by = np.argsort(combo, axis=1, kind="stable")
     combo = np.take_along_axis(combo, by, axis=1).ravel()
     ahead = np.take_along_axis(ahead, by, axis=1).ravel()
+    per_game = combo.size // n_games
     run_start = np.ones(len(combo), bool)
     run_start[1:] = combo[1:] != combo[:-1]
-    run_start[:: combo.size // n_games] = True  # a new game starts a new run
+    run_start[::per_game] = True  # a new game starts a new run
     run = np.cumsum(run_start) - 1
     run_combo = combo[run_start]
+    run_game = np.flatnonzero(run_start) // per_game
     pairs = np.bincount(run, minlength=len(run_combo))
     share = np.bincount(run, weights=ahead, minlength=len(run_combo)) / pairs
     met = run_combo >= 0
-    run_combo, pairs, share = run_combo[met], pairs[met], share[met]
-    found = np.unique(run_combo)
-    at = np.searchsorted(found, run_combo)
-    table = pd.DataFrame(
+    run_combo, pairs, share, run_game = run_combo[met], pairs[met], share[met], run_game[met]
+    labels = np.asarray(names, dtype=object)
+    return pd.DataFrame(
         {
-            "players": table_size[found // (k * k)],
-            "strategy": np.asarray(names, dtype=object)[(found // k) % k],
-            "opponent": np.asarray(names, dtype=object)[found % k],
-            "n_games": np.bincount(at, minlength=len(found)),
-            "n_pairs": np.bincount(at, weights=pairs, minlength=len(found)).astype(np.int64),
-            "successes": np.bincount(at, weights=share, minlength=len(found)),
+            "players": table_size[run_combo // (k * k)],
+            "strategy": labels[(run_combo // k) % k].astype(str),
+            "opponent": labels[run_combo % k].astype(str),
+            "game": run_game,
+            "deal": deal_of_game[run_game],
+            "pairs": pairs,
+            "share": share,
         }
     )
-    table["strategy"] = table["strategy"].astype(str)
-    table["opponent"] = table["opponent"].astype(str)
-    return table.sort_values(["players", "strategy", "opponent"]).reset_index(drop=True)
+
+
+def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and ordered pair of different strategies at one table: the games
+    they met in (``n_games``), their seat pairs (``n_pairs``), ``successes``, the sum over
+    games of the share of the game's seat pairs the first finished ahead in, the deals of
+    those games (``n_deals``) and the games they are worth as independent ones
+    (``n_effective``: ``n_games`` unless games share deals, reports/intervals.py
+    ``effective_games``)."""
+    columns = [
+        "players", "strategy", "opponent", "n_games", "n_pairs", "successes", "n_deals",
+        "n_effective",
+    ]  # fmt: skip
+    games = _pair_games(seats)
+    if games.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for (players, a, b), group in games.groupby(["players", "strategy", "opponent"], sort=True):
+        share, deals = group["share"].to_numpy(float), group["deal"].to_numpy()
+        rows.append(
+            {
+                "players": players,
+                "strategy": a,
+                "opponent": b,
+                "n_games": len(group),
+                "n_pairs": int(group["pairs"].sum()),
+                "successes": float(share.sum()),
+                "n_deals": len(pd.unique(deals)),
+                "n_effective": effective_games(share, deals),
+            }
+        )
+    return pd.DataFrame(rows, columns=columns).reset_index(drop=True)
 
 
 def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
@@ -207,11 +262,24 @@ def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
     counts one half); ``rate`` averages it over ``n_games``, with a Wilson interval over games
     and the score test of 0.5 (its inversion; conservative when ties or repeated seats make a
     game's value fractional). ``p_adjusted``: Holm over the pairs of each player count.
+    In a paired study the games of one deal are not independent: interval and test count
+    the games' effective number (``n_effective``, clustered by deal), where a clone meets
+    its twin at exactly 0.5 with no spread, p = 1.
     """
     table = _pair_counts(seats)
     table["rate"] = table["successes"] / table["n_games"]
-    table["ci_low"], table["ci_high"] = wilson(table["successes"], table["n_games"])
-    z = (table["rate"] - 0.5) / np.sqrt(0.25 / table["n_games"])
+    n = table["n_effective"].astype(float).to_numpy()
+    plain = n == table["n_games"]
+    table["ci_low"], table["ci_high"] = wilson(
+        np.where(plain, table["successes"], table["rate"] * n), n
+    )
+    rate = table["rate"].astype(float).to_numpy()
+    exact = np.isinf(n)  # no spread over deals: the rate is known
+    table.loc[exact, "ci_low"] = rate[exact]
+    table.loc[exact, "ci_high"] = rate[exact]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (rate - 0.5) / np.sqrt(0.25 / n)
+    z = np.where(exact & (rate == 0.5), 0.0, z)
     table["p_value"] = 2 * sps.norm.sf(np.abs(z))
     # one test per unordered pair: (a, b) and (b, a) share it
     names = table[["strategy", "opponent"]]

@@ -22,6 +22,7 @@ from .match import (
     native_failure,
     native_loop,
     play_game,
+    seat_identity,
     table_game,
 )
 from .parts import batch_tables, encode_parts, land_files
@@ -182,6 +183,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
         return False
     cell, clock, tables = batch.cell, batch.clock, result.tables
     names = {label: spec.label for label, spec in batch.seats.items()}
+    identities = {label: seat_identity(spec) for label, spec in batch.seats.items()}
     seatings = cell.seatings()
     columns: list[Any] | None = None
     for index in range(batch.start, batch.stop):
@@ -189,7 +191,9 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
         order = batch.seating(index, seed, seatings)
         labels = [names[label] for label in order]
         try:
-            seats = [native.fresh(twins[name], seed, k, labels[k]) for k, name in enumerate(order)]
+            seats = [
+                native.fresh(twins[name], seed, k, identities[name]) for k, name in enumerate(order)
+            ]
             game = table_game(cell.players, seed, cell.rules, cell.catalogue)
             start, timing = native.start(game, clock)
             played, offers, minutes, failed = native.play_native(

@@ -352,13 +352,13 @@ class _NativeLoop:
         made = self.prototype(spec.seats[seat])
         if made is None:
             return None
-        return self.fresh(made, spec.seed, seat, spec.seats[seat].label)
+        return self.fresh(made, spec.seed, seat, seat_identity(spec.seats[seat]))
 
-    def fresh(self, made: tuple[Any, bool], game_seed: int, seat: int, label: str) -> Any:
+    def fresh(self, made: tuple[Any, bool], game_seed: int, seat: int, identity: str) -> Any:
         """A copy of the twin ``prototype`` made, for one game; a random twin's RNG is
-        seeded as ``seat_rng`` seeds the strategy's."""
+        seeded as ``seat_rng`` seeds the strategy's (``identity``: ``seat_identity``)."""
         twin, seeded = made
-        return twin.fresh(seat_stream_seed(game_seed, seat, label)) if seeded else twin.fresh()
+        return twin.fresh(seat_stream_seed(game_seed, seat, identity)) if seeded else twin.fresh()
 
     def start(self, game: Game, times: ThinkTimes | None, record: bool = False) -> Any:
         """The game's fresh native state and the clock ``play_native`` takes (None without
@@ -454,7 +454,8 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
 
 
 def seat_rng(spec: GameSpec, seat: int) -> random.Random:
-    """The seat's strategy's own RNG: seeded by the game and the seat, nothing else."""
+    """The seat's strategy's own RNG: seeded by the game, the seat and what the strategy is
+    (``seat_identity``), nothing else."""
     return random.Random(seat_seed(spec, seat))
 
 
@@ -477,12 +478,23 @@ def _process_key() -> str:
 
 def seat_seed(spec: GameSpec, seat: int) -> str:
     """The seed of ``seat_rng``."""
-    return seat_stream_seed(spec.seed, seat, spec.seats[seat].label)
+    return seat_stream_seed(spec.seed, seat, seat_identity(spec.seats[seat]))
 
 
-def seat_stream_seed(game_seed: int, seat: int, label: str) -> str:
-    """``seat_seed`` from the game's seed and the seat's label."""
-    return stream_seed(game_seed, f"seat{seat}:{label}")
+def seat_identity(seat_spec: StrategySpec) -> str:
+    """What a seat's random stream knows of its strategy: its base (registered name or
+    ``module:Class``), never its label, so two labels of one strategy (a clone) draw the
+    same numbers and play the same game on the same deal and seat (docs/data.md). Nor its
+    knobs: two settings of one strategy meet the same draws in the same seat (common random
+    numbers, as a comparison of knobs wants), and a human memory that recalls everything
+    plays perfect memory's game. The base is the label of every built-in named as itself,
+    so their streams are what they were."""
+    return seat_spec.base
+
+
+def seat_stream_seed(game_seed: int, seat: int, identity: str) -> str:
+    """``seat_seed`` from the game's seed and the seat's ``seat_identity``."""
+    return stream_seed(game_seed, f"seat{seat}:{identity}")
 
 
 def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any) -> Any:

@@ -281,8 +281,10 @@ class Study:
         return {"cards": {"folder": self.cards, "digest": _cards_digest(self.cards)}}
 
     def _pairing_dict(self) -> dict[str, Any]:
-        """Pairing, only when on: results made before the option existed still resume."""
-        return {"pairing": self.pairing} if self.pairing != "none" else {}
+        """Pairing, always: a study that names none was unpaired before it was paired by
+        seatings, so a manifest without the key (``legacy_plan``) is read as unpaired and a
+        resume of such results under the new default is refused as a changed study."""
+        return {"pairing": self.pairing}
 
     def _variant_dict(self, name: str) -> dict[str, Any]:
         """A variant's rules, with ``players`` when it is not played at every count (so the
@@ -388,7 +390,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
                 variant_players = _variant_players(variants, explicit, counts, where, variant_cards)
     else:
         cards = None
-    pairing = found.value(lambda: setting.pairing(data, sweeps, where), "none")
+    pairing = found.value(lambda: setting.pairing(data, sweeps, where), setting.DEFAULT_PAIRING)
     engine = found.value(lambda: setting.engine(data.get("engine", "auto"), where), "auto")
     found.value(lambda: setting.report_table(data.get("report", {}), where), None)
     metrics = found.value(lambda: setting.metrics_table(data.get("metrics", {}), where), {})
@@ -852,6 +854,7 @@ def legacy_plan(study: dict[str, Any], where: str) -> Plan:
     the run resolved it, without loading a strategy."""
     # such a manifest stores both line-up keys, one of them empty; a study file gives one
     given = {k: v for k, v in study.items() if not (k in ("lineups", "pool") and not v)}
+    given.setdefault("pairing", "none")  # the default when it was written
     try:
         return from_dict(given, where, check_strategies=False).plan
     except SimsError as exc:

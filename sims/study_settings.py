@@ -21,9 +21,11 @@ if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
 R = TypeVar("R")
 D = TypeVar("D")
 ROTATIONS = ("permutations", "random")
-# "deals": common random numbers across cells; "seatings": also every deal in every seat
-# order (docs/data.md)
+# "seatings" (the default): every line-up of a player count on the same deals, each deal in
+# every seat order, so identical strategies play identical games; "deals": common random
+# numbers across cells, one seat order a game; "none": every game its own deal (docs/data.md)
 PAIRINGS = ("none", "deals", "seatings")
+DEFAULT_PAIRING = "seatings"
 # "auto": built-in line-ups on the native core when it is built (identical results, faster);
 # "python": every game on the reference engine; "native": the core, or refuse to run
 ENGINES = ("auto", "python", "native")
@@ -134,7 +136,7 @@ def isolation(data: dict[str, Any], where: str) -> Isolation:
 
 
 def pairing(data: dict[str, Any], sweeps: dict[str, Sweep], where: str) -> str:
-    pairing = data.get("pairing", "deals" if sweeps else "none")
+    pairing = data.get("pairing", "deals" if sweeps else DEFAULT_PAIRING)
     need(
         pairing in PAIRINGS,
         f"{where}: pairing",

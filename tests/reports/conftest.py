@@ -11,6 +11,10 @@ STUDY = {
     "games_per_cell": 24,
     "batch_size": 24,
     "variants": {"base": {}, "one-round": {"rounds": {"4": 1}}},
+    # the unpaired design: its 24 four-player games are 24 deals (paired by seatings, the
+    # default, they would be one deal in its 24 seat orders); the default design's report is
+    # read end to end in test_verdicts.py (clones) and tests/sims/test_clones.py
+    "pairing": "none",
 }
 
 

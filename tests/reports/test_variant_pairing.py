@@ -168,7 +168,7 @@ def test_findings_name_the_paired_method_and_what_the_study_could_detect(paired_
 
 def test_pairing_narrows_a_real_interval_at_equal_games(paired_results, tmp_path):
     # three-locomotive-wipe vs base, planner against thief, turns: the same games each way
-    unpaired_study = {k: v for k, v in STUDY.items() if k != "pairing"}
+    unpaired_study = {**STUDY, "pairing": "none"}
     run(from_dict(unpaired_study, "test"), workers=1, out=tmp_path / "u", progress=False)
     unpaired = load_results(tmp_path / "u")
     widths = {}

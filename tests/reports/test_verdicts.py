@@ -261,6 +261,31 @@ def test_two_identical_strategies_are_tied_and_never_ranked(twins):
     assert "| 🟢 planner |" not in render(twins) and "| 🟢 twin |" not in render(twins)
 
 
+def test_under_the_default_design_clones_tie_exactly(twins):
+    """Paired by seatings (the default), the twin plays planner's very games: every
+    comparison of the two is 0 with no spread, practically equal, and the meta-game splits
+    its weight between them."""
+    assert twins.results.study["pairing"] == "seatings"
+    lead = twins.tables["leaders"]
+    assert (lead["verdict"] == EQUAL).all() and (lead["difference"] == 0).all()
+    pairs = twins.tables["pairwise"]
+    clones = pairs[
+        pairs["strategy"].isin(["planner", "twin"]) & pairs["opponent"].isin(["planner", "twin"])
+    ]
+    assert len(clones) == 4 and (clones["difference"] == 0).all()
+    assert (clones["verdict"] == EQUAL).all()
+    h2h = twins.tables["head_to_head"]
+    assert (
+        h2h[h2h["opponent"].isin(["planner", "twin"]) & h2h["strategy"].isin(["planner", "twin"])][
+            "rate"
+        ]
+        == 0.5
+    ).all()
+    meta = twins.tables["meta_game"].set_index("strategy")
+    assert meta.loc["planner", "weight"] == pytest.approx(meta.loc["twin", "weight"])
+    assert meta.loc["planner", "share_positive"] == meta.loc["twin", "share_positive"]
+
+
 @pytest.mark.slow
 def test_a_a_over_many_seeds_names_a_clone_no_more_often_than_the_error_rate(tmp_path):
     """Over 12 independent studies (24 player counts), a clone is put above the other in at

@@ -78,9 +78,8 @@ def test_the_games_table_shows_the_shared_seed_of_paired_games(tmp_path):
 
 
 def test_unpaired_studies_keep_their_seeds():
-    document = {k: v for k, v in PAIRED.items() if k != "pairing"}
-    study = from_dict(document, "t")
-    assert "pairing" not in study.to_dict()
+    study = from_dict({**PAIRED, "pairing": "none"}, "t")
+    assert study.to_dict()["pairing"] == "none"
     for batch in plan_batches(study.plan):
         for spec in batch.specs():
             assert spec.seed == game_seed(5, spec.cell, spec.index)
@@ -118,13 +117,22 @@ def test_the_variants_study_plays_a_four_player_variant_only_at_four_players():
     assert "same players and seeds" not in study.source["description"]
 
 
-def test_only_the_variants_study_is_paired_by_default():
-    # card and strategy studies pool line-ups: shared deals would shrink their independent
-    # deals (and their game-clustered intervals would be too narrow)
+def test_a_study_that_names_no_pairing_pairs_by_seatings():
+    document = {k: v for k, v in PAIRED.items() if k != "pairing"}
+    assert from_dict(document, "t").pairing == "seatings"
+    # the strategy studies take the default (their comparisons cluster by deal); the card
+    # study rates cards over as many deals as games
     assert {
         name: load_study(name).pairing
         for name in ("strategy-ladder", "player-counts", "destinations")
-    } == dict.fromkeys(("strategy-ladder", "player-counts", "destinations"), "none")
+    } == {"strategy-ladder": "seatings", "player-counts": "seatings", "destinations": "none"}
+
+
+def test_a_manifest_written_before_the_default_was_paired_reads_as_unpaired():
+    from sims.study import legacy_plan
+
+    document = {k: v for k, v in PAIRED.items() if k != "pairing"}
+    assert legacy_plan(document, "manifest").pairing == "none"
 
 
 def test_a_variant_without_players_is_played_only_where_it_changes_the_rules():
