@@ -11,5 +11,7 @@ mine = [r for r in s if r["strategy"].startswith("hp_attacks")]
 voided = sum(x["failed"] and x["failure_seat"] == -1 for x in g)
 mean = sum(r["score"] for r in mine) / max(1, len(mine))
 wins = sum(r["win_share"] for r in mine)
-print(f"{f}: games {len(g)}, voided as the machine's {voided}, counted {len(mine)}, "
-      f"mean score {mean:.1f}, wins {wins:g}")
+print(
+    f"{f}: games {len(g)}, voided as the machine's {voided}, counted {len(mine)}, "
+    f"mean score {mean:.1f}, wins {wins:g}"
+)

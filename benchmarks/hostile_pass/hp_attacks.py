@@ -1,3 +1,4 @@
+# ruff: noqa: SIM115, RUF005  (attack code: short-lived files, probe lists)
 """Hostile strategies of an independent pass on ``--isolate`` (benchmarks/hostile_pass).
 
 Each plays like a planner and says what it found on stderr (``HOSTILE <name>: ...``), which
@@ -111,9 +112,12 @@ class DealMemory(Planner):
                 deals = {}
             mine = repr(view.hand)
             if key in deals and deals[key]["seat"] != view.seat:
-                say("DealMemory", f"seat {view.seat}: deal seen before from seat "
+                say(
+                    "DealMemory",
+                    f"seat {view.seat}: deal seen before from seat "
                     f"{deals[key]['seat']}: that seat's opening hand was {deals[key]['hand']}"
-                    f" (mine now {mine})")
+                    f" (mine now {mine})",
+                )
             deals.setdefault(key, {"seat": view.seat, "hand": mine})
             json.dump(deals, open(path, "w"))
         return super().decide(view)
@@ -218,8 +222,11 @@ class Ponder(Planner):
     def decide(self, view):
         self.decisions += 1
         if self.decisions % 20 == 0:
-            say("Ponder", f"CPU so far {time.process_time() - self.started:.1f} s, "
-                f"{self.decisions} decisions")
+            say(
+                "Ponder",
+                f"CPU so far {time.process_time() - self.started:.1f} s, "
+                f"{self.decisions} decisions",
+            )
         return super().decide(view)
 
 

@@ -30,8 +30,11 @@ def tampered(name: str) -> Path:
 
 
 def report(folder: Path) -> str:
-    done = subprocess.run(["cardgame", "report", str(folder), "--out", str(folder / "r.html")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["cardgame", "report", str(folder), "--out", str(folder / "r.html")],
+        capture_output=True,
+        text=True,
+    )
     return f"exit {done.returncode}: {(done.stderr or done.stdout).strip()[-200:]}"
 
 
