@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import itertools
 import json
 import os
 import random
@@ -599,11 +600,12 @@ def _over_cpu(status: int, cpu: float, limit: float) -> bool:
 
 
 def _empty_tmp(limits: Any) -> None:
-    """Remove what a game left in the sandbox's private /tmp (the next game finds it empty)."""
+    """Remove what a game left in the sandbox's private /tmp and /dev/shm (the next game
+    finds them empty)."""
     if limits is None:
         return
     folders = []
-    for root, dirs, files in os.walk("/tmp"):
+    for root, dirs, files in itertools.chain(os.walk("/tmp"), os.walk("/dev/shm")):
         for name in list(dirs):  # a read-only bind (Python or code under /tmp) stays whole
             path = os.path.join(root, name)
             if os.path.islink(path) or os.path.ismount(path):
@@ -614,7 +616,7 @@ def _empty_tmp(limits: Any) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(root, name))
         folders.append(root)
-    for folder in reversed(folders[1:]):  # deepest first; a bind's parents stay
+    for folder in reversed(folders):  # deepest first; a bind's parents and the mounts stay
         with contextlib.suppress(OSError):
             os.rmdir(folder)
 

@@ -159,15 +159,19 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
     ]  # fmt: skip
     # the private /tmp first: Python or the strategy's code may live under the host's /tmp
     # (a virtual environment made there), and a bind after the tmpfs shows through it
+    # and /dev/shm a small tmpfs of its own too (bwrap's is unbounded), emptied with /tmp
     out += [
         "--proc", "/proc",
         "--dev", "/dev",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/dev/shm",
     ]  # fmt: skip
     for folder in [*_python_paths(), *code]:
         if os.path.exists(folder):
             out += ["--ro-bind", folder, folder]
-    return [*out, "--chdir", "/tmp"]
+    # the root bwrap builds is a writable tmpfs: read-only once every mount is made, so a
+    # game can keep nothing outside /tmp and /dev/shm, which are emptied after each game
+    return [*out, "--remount-ro", "/", "--chdir", "/tmp"]
 
 
 # ------------------------------------------------------------------ inside the sandbox
