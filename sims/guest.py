@@ -617,8 +617,9 @@ def _empty_tmp(limits: Any) -> None:
                 os.unlink(os.path.join(root, name))
         folders.append(root)
     for folder in reversed(folders):  # deepest first; a bind's parents and the mounts stay
-        with contextlib.suppress(OSError):
-            os.rmdir(folder)
+        if folder != sandbox.WORKDIR:  # the working directory stays, empty
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
 
 
 def _strategy(target: str) -> type[Strategy]:

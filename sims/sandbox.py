@@ -139,6 +139,11 @@ def _system_paths() -> list[str]:
     return out
 
 
+# the guest's working directory: an empty folder of its private /tmp (/tmp itself may hold the
+# folders above Python's or the code's binds, which show the paths where the run lives)
+WORKDIR = "/tmp/game"
+
+
 def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
     """The ``bwrap`` command line before the host's own: ``code`` are the files or
     folders of the strategy's module, bound read-only at their own paths."""
@@ -171,7 +176,7 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
             out += ["--ro-bind", folder, folder]
     # the root bwrap builds is a writable tmpfs: read-only once every mount is made, so a
     # game can keep nothing outside /tmp and /dev/shm, which are emptied after each game
-    return [*out, "--remount-ro", "/", "--chdir", "/tmp"]
+    return [*out, "--remount-ro", "/", "--dir", WORKDIR, "--chdir", WORKDIR]
 
 
 # ------------------------------------------------------------------ inside the sandbox
