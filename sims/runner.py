@@ -121,33 +121,35 @@ def run(
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     folder = Path(out or study.output)
     workers = worker_count(workers)
-    summary = _run_games(
-        study, folder, workers, backend, scheduler, resume, fail_fast, records, progress,
-        announce, stop, keep_parts, accept_changes,
+    options = _Options(
+        workers, backend, scheduler, resume, fail_fast, progress, stop, keep_parts,
+        accept_changes,
     )  # fmt: skip
+    summary = _run_games(study, folder, options, records, announce)
     try:
         if not (summary.interrupted or summary.stopped_on_failure):
-            _run_checks(study, summary, folder, workers, backend, scheduler, resume, fail_fast,
-                        progress, stop, keep_parts, accept_changes)  # fmt: skip
+            _run_checks(study, summary, folder, options)
     finally:
         seal(folder)  # last: the seal covers the checks' folders too
     return summary
 
 
-def _run_checks(
-    study: Study,
-    summary: RunSummary,
-    folder: Path,
-    workers: int,
-    backend: str,
-    scheduler: str | None,
-    resume: bool,
-    fail_fast: bool,
-    progress: bool,
-    stop: StopFlag | None,
-    keep_parts: bool,
-    accept_changes: bool,
-) -> None:
+@dataclass(frozen=True)
+class _Options:
+    """How ``run`` plays, the same for the study's games and for each check's."""
+
+    workers: int
+    backend: str
+    scheduler: str | None
+    resume: bool
+    fail_fast: bool
+    progress: bool
+    stop: StopFlag | None
+    keep_parts: bool
+    accept_changes: bool
+
+
+def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Options) -> None:
     """Play the study's checks, each into its folder, once the study's games are whole."""
     for name, plan in summary.plan.check_plans().items() if summary.plan else ():
         check = Check(
@@ -156,10 +158,7 @@ def _run_checks(
             str(folder / CHECKS_FOLDER / name),
             {**study.to_dict(), "checking": _check_dict(name, plan)},
         )
-        found = _run_games(
-            check, Path(check.output), workers, backend, scheduler, resume, fail_fast, False,
-            progress, None, stop, keep_parts, accept_changes,
-        )  # fmt: skip
+        found = _run_games(check, Path(check.output), options, records=False, announce=None)
         seal(Path(check.output))
         summary.checks[name] = found
         if found.interrupted or found.stopped_on_failure:
@@ -195,23 +194,18 @@ class Check:
 def _run_games(
     study: Study | Check,
     folder: Path,
-    workers: int,
-    backend: str,
-    scheduler: str | None,
-    resume: bool,
-    fail_fast: bool,
+    options: _Options,
     records: bool,
-    progress: bool,
     announce: Callable[[], None] | None,
-    stop: StopFlag | None,
-    keep_parts: bool,
-    accept_changes: bool,
 ) -> RunSummary:
     """Play one plan's games into ``folder`` (``run``'s body, for the study and each check);
     the caller seals the folder."""
+    resume, backend, scheduler = options.resume, options.backend, options.scheduler
     chosen = [study.plan]  # the plan the run plays: with its adapted players, once found
     keys = [""]  # the run's guest key (sims/seeding.py), once known
-    first_landing = _prepare_folder(folder, study, resume, records, chosen, keys, accept_changes)
+    first_landing = _prepare_folder(
+        folder, study, resume, records, chosen, keys, options.accept_changes
+    )
     if announce is not None:
         announce()
     plan = chosen[0] = _adapted(study.plan, folder, resume)
@@ -233,13 +227,13 @@ def _run_games(
     skipped = sum(b.games for b in whole_plan if b.id in done) if done else 0
     summary = RunSummary(folder, 0, total, skipped, plan=plan)
     bar = tqdm(
-        total=total, initial=skipped, unit="game", desc=study.name, disable=not progress,
+        total=total, initial=skipped, unit="game", desc=study.name, disable=not options.progress,
         smoothing=0.1, file=sys.stderr, dynamic_ncols=True,
     )  # fmt: skip
 
     # the folder is compacted while the games are played, a cell as soon as it is whole
     compaction = None
-    if not keep_parts and any(b.id not in done for b in whole_plan):
+    if not options.keep_parts and any(b.id not in done for b in whole_plan):
         cells: dict[str, tuple[str, list[str]]] = {}
         for b in whole_plan:
             cells.setdefault(b.cell.key, (b.cell.key, []))[1].append(b.id)
@@ -257,17 +251,17 @@ def _run_games(
         summary.games_played += result.games
         summary.failures.extend(result.failures)
         bar.update(result.games)
-        return bool(fail_fast and result.failures)
+        return bool(options.fail_fast and result.failures)
 
-    signals = catch_stop_signals() if stop is None else contextlib.nullcontext(stop)
+    signals = catch_stop_signals() if options.stop is None else contextlib.nullcontext(options.stop)
     with signals as flag:
         try:
             if backend == "dask":
                 from .cluster import run_dask  # Dask's own imports only when asked for
 
-                run_dask(todo, workers, scheduler, finished, summary, flag)
+                run_dask(todo, options.workers, scheduler, finished, summary, flag)
             else:
-                run_local(todo, workers, finished, summary, flag)
+                run_local(todo, options.workers, finished, summary, flag)
         except KeyboardInterrupt:  # a Ctrl-C before the signal handlers took over
             summary.interrupted = True
         except BaseException:
@@ -281,7 +275,7 @@ def _run_games(
         if flag:
             summary.interrupted = True
             summary.stop_signal = flag.signal
-    if keep_parts or summary.interrupted or summary.stopped_on_failure:
+    if options.keep_parts or summary.interrupted or summary.stopped_on_failure:
         if compaction is not None:
             compaction.abandon()
     elif compaction is not None:
