@@ -150,11 +150,11 @@ def comparisons(analysis: Analysis) -> dict[str, pd.DataFrame]:
     }
 
 
-def summary_rows(analysis: Analysis) -> list[Answer]:
-    """A summary row per check: per player count, whether every judged answer holds, which
-    differ, or which are not yet known."""
+def summary_rows(checked: dict[str, pd.DataFrame]) -> list[Answer]:
+    """A summary row per check (``comparisons``): per player count, whether every judged
+    answer holds, which differ, or which are not yet known."""
     out = []
-    for name, table in comparisons(analysis).items():
+    for name, table in checked.items():
         answer = Answer(f"Holds {KINDS[name].title}", "checks")
         for column, rows in table.groupby("players", sort=False):
             differs = list(rows.loc[rows["holds"] == DIFFERS, "answer"])
@@ -177,9 +177,9 @@ def _short(labels: list[str]) -> str:
     return shown + (f" +{len(labels) - 2}" if len(labels) > 2 else "")
 
 
-def robustness_section(analysis: Analysis) -> Section | None:
-    """The page's section: per check, what it played and how each answer fares there."""
-    tables = comparisons(analysis)
+def robustness_section(analysis: Analysis, tables: dict[str, pd.DataFrame]) -> Section | None:
+    """The page's section: per check (``comparisons``), what it played and how each answer
+    fares there."""
     if not tables:
         return None
     lines, shown = [], []

@@ -24,6 +24,7 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
     the question and the page's order of sections."""
     study = analysis.results.study
     info = info or study_kinds.study_info(study, analysis.seats, analysis.results.plan.description)
+    checked = robustness.comparisons(analysis)  # the summary's rows and the section read it
     return Report(
         title=f"Ticket to Ride: The Card Game - {info.name} study",
         description=info.description,
@@ -36,9 +37,9 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
         partial_note=analysis.partial_note,
         findings=headline(analysis),
         summary=answers.summary(
-            analysis, info.question, info.order, robustness.summary_rows(analysis)
+            analysis, info.question, info.order, robustness.summary_rows(checked)
         ),
-        sections=_sections(analysis),
+        sections=_sections(analysis, checked),
         order=info.order,
         facts=StudyFacts(
             name=str(study.get("name")),
@@ -77,7 +78,7 @@ def pairing_text(study: dict) -> str:
 
 
 # ------------------------------------------------------------------ the sections
-def _sections(analysis: Analysis) -> list[Section]:
+def _sections(analysis: Analysis, checked: dict[str, pd.DataFrame]) -> list[Section]:
     """Every section, in the summary's order (the page orders them by the study's
     question); no chart without data, strategies in one order on every axis."""
     t = analysis.tables
@@ -99,9 +100,9 @@ def _sections(analysis: Analysis) -> list[Section]:
     out.append(_designers(analysis))
     if "skill_pairs" in t:
         out.append(_skill(analysis))
-    checked = robustness.robustness_section(analysis)
-    if checked is not None:
-        out.append(checked)
+    held = robustness.robustness_section(analysis, checked)
+    if held is not None:
+        out.append(held)
     for section in out:
         section.charts = [
             Chart(

@@ -13,6 +13,7 @@ from reports.robustness import (
     UNCHECKED,
     UNKNOWN,
     compare,
+    comparisons,
     robustness_section,
     summary_rows,
 )
@@ -80,10 +81,10 @@ def test_a_report_of_a_checked_study_says_which_answers_hold(tmp_path):
     run(from_dict(study, "checked.toml"), workers=1, out=tmp_path / "r", progress=False)
     analysis = analyse(load_results(tmp_path / "r", destinations=False))
     assert set(analysis.checks) == {"search"} and len(analysis.checks["search"].games) == 8
-    rows = summary_rows(analysis)
+    rows = summary_rows(comparisons(analysis))
     assert [row.label for row in rows] == ["Holds for players who search"]
     assert set(rows[0].cells) == {"2 players"}
-    section = robustness_section(analysis)
+    section = robustness_section(analysis, comparisons(analysis))
     assert section is not None and "8 games: the search player" in section.intro
     assert "chicago: score" in set(section.tables[0].frame["answer"])
     report = build(analysis)
