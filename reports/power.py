@@ -22,6 +22,7 @@ from .level import current_alpha
 from .wins import per_game_shares
 
 POWER = 0.8
+Z_ALPHA = 1.959963984540054  # z_0.975: the nominal level's (a look's is current_alpha)
 Z_POWER = 0.8416212335729143  # z_0.8
 FIRST_MARK = 10  # the first checkpoint of a convergence curve, in games
 MIN_CONVERGENCE_GAMES = 50  # fewer games: no convergence figure, a sentence instead
