@@ -19,7 +19,7 @@ from importlib import resources
 from typing import NoReturn
 
 from .errors import RunStopped, StudyError
-from .looks import DEFAULT_CAP_FACTOR, STOPS, looks_line
+from .looks import DEFAULT_CAP_FACTOR, STOPS, games_line, looks_line
 from .plan import DEFAULT_STUDY
 from .stopping import Stop, routed_to
 from .strategy import strategy_help
@@ -278,7 +278,7 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
 
     def announce() -> None:
         print(
-            f"{study.name}: {len(study.plan.cells)} cells, {study.plan.total_games} games"
+            f"{study.name}: {len(study.plan.cells)} cells, {games_line(study.plan)}"
             f"{'' if study.pairing == 'none' else f', paired by {study.pairing}'} "
             f"-> {folder}",
             file=sys.stderr,

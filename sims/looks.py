@@ -80,3 +80,12 @@ def looks_line(plan: Plan) -> str:
         return f"Settled at {at}: every question of the summary has its answer."
     shown = "; ".join(left[:6]) + (f"; and {len(left) - 6} more" if len(left) > 6 else "")
     return f"The cap ({plan.max_games:,} games) stopped it at {at}, open: {shown}."
+
+
+def games_line(plan: Plan) -> str:
+    """The games a run will play, in a few words: "21,840 games", or for a study played
+    until settled "21,840 games, up to 43,680 until settled"."""
+    if not plan.until_settled:
+        return f"{plan.total_games:,} games"
+    last = plan.total_games // plan.look_factors[plan.look] * plan.look_factors[-1]
+    return f"{plan.total_games:,} games, up to {last:,} until settled"

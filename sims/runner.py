@@ -72,6 +72,7 @@ from .folder import (
     unseal,
     write_manifest,
 )
+from .looks import games_line
 from .parts import land_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
@@ -387,7 +388,7 @@ def run_default_study(workers: int | None = None) -> Path:
     folder = Path(study.output)
     print(
         f"No results given: running the default study {study.name!r} "
-        f"({study.plan.total_games:,} games) into {folder}",
+        f"({games_line(study.plan)}) into {folder}",
         file=sys.stderr,
     )
     summary = run(study, workers=workers, out=folder, resume=read_manifest(folder) is not None)
