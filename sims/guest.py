@@ -309,7 +309,9 @@ class Host:
         data = os.pread(self.log, STDERR_KEEP, 0)
         os.ftruncate(self.log, 0)
         text = data.decode("utf-8", "replace")
-        lines = text.splitlines()
+        lines = text.split("\n")  # only there: a carriage return is escaped, never a break
+        if lines[-1] == "":
+            lines.pop()
         if size > len(data):
             lines.append(f"... {size - len(data)} more bytes of its stderr not shown")
         mark = f"[guest {_printable(self.target)}] "

@@ -259,6 +259,53 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
     assert game["failed"] and game["failure_seat"] == -1 and "machine" in game["failure_error"]
 
 
+@needs_sandbox
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Voider", "an answer without an action"),
+        ("AlarmDeath", "ended (signal 14)"),
+        ("TimerDeath", "ended (signal 26)"),
+        ("PipeDeath", "ended (signal 13)"),
+    ],
+)
+def test_a_guest_cannot_void_its_game_it_fails_its_own_seat(name, error):
+    """Neither a forged report nor a death by a signal of its own voids a game: whatever
+    ends a game's process is its seat's failure, never the machine's."""
+    game = _play(name, 2).game
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert error in game["failure_error"] and "machine" not in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_guest_cannot_stall_the_end_of_its_game():
+    """Its game's process is killed by its host at the game's end: one that never exits
+    ends all the same, at once, and its host serves the next game."""
+    target = "tests.sims.hostile:EndStall"
+    guest.close_hosts()
+    outcome = _play("EndStall", 3)
+    host = guest._hosts[target]
+    _clean(outcome)
+    assert _same(outcome, _play("Plain", 3))
+    _clean(_play("EndStall", 4))
+    assert guest._hosts[target] is host  # its end was clean: never waited out, never dropped
+
+
+@needs_sandbox
+def test_a_guests_stderr_is_bounded_and_marked_as_its_own(capfd):
+    capfd.readouterr()
+    outcome = _play("FakeOutput", 3)
+    _clean(outcome)
+    err = capfd.readouterr().err
+    mark = "[guest tests.sims.hostile:FakeOutput] "
+    lines = err.splitlines()
+    assert lines and all(line.startswith(mark) for line in lines), lines[:3]
+    assert "\x1b" not in err and "\r" not in err  # a terminal's escapes, written out
+    assert "\\x1b[2K\\rrun finished" in err
+    assert len(err) < guest.STDERR_KEEP + 40 * len(mark) + 200  # one game: its first 4 KiB
+    assert "more bytes of its stderr not shown" in lines[-1]
+
+
 # ------------------------------------------------------------------ 4: sealed folders
 def _small_run(folder: Path):
     from sims.runner import run
