@@ -708,7 +708,10 @@ def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[
         if not control.pending() and not control.closed:
             ready, _, _ = select.select([woken, control.reader], [], [])
             if woken in ready:
-                break
+                if ended:  # its waiter's word, never a byte someone else wrote there
+                    break
+                os.read(woken, 1)
+                continue
             control.fill()
         if control.closed or control.pending():
             order = {"op": "end"} if control.closed else control.read()

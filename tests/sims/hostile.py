@@ -304,3 +304,20 @@ class FakeOutput(Planner):
         sys.stderr.write("\x1b[2K\rrun finished: 0 games failed (erased line)\n")
         sys.stderr.write("x" * SPAM + "\n")
         return super().decide(view)
+
+
+class HostPipes(Planner):
+    """Opens its host's descriptors (the control pipes, its waiter's pipe) through /proc, to
+    speak for the host or wake it."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        opened = []
+        for path in _host_fds():
+            if not path.startswith("/proc/self/"):
+                for mode in (os.O_WRONLY, os.O_RDONLY):
+                    with contextlib.suppress(OSError):
+                        os.close(os.open(path, mode))
+                        opened.append(path)
+        if opened:
+            raise Breach(f"breach: opened its host's {opened[:4]}")

@@ -95,7 +95,8 @@ def test_an_isolated_run_keeps_its_key_in_the_manifest_and_resumes_the_same_game
 # ------------------------------------------------------------------ 1: the sandbox
 @needs_sandbox
 @pytest.mark.parametrize(
-    "name", ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover"]
+    "name",
+    ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover", "HostPipes"],
 )
 def test_a_hostile_guest_finds_nothing_and_leaves_nothing(name, tmp_path):
     secret = tmp_path / "results" / "manifest.json"
