@@ -189,6 +189,9 @@ class Host:
             )
             answer = self.receive(max(START_SECONDS, decision_seconds))
             self.end()
+        except GuestLost:  # ended from outside while it loaded: the machine's, as in a game
+            self.close()
+            raise
         except GuestError as exc:
             self.close()
             raise UnknownStrategyError(f"cannot load strategy {target!r}: its host {exc}") from None
@@ -238,14 +241,12 @@ class Host:
         return self.report(START_SECONDS)
 
     def lost(self) -> GuestLost:
-        """The host's end, not caused by this worker (which forgets a host it kills): a
-        game's code cannot signal it, so it was ended from outside."""
+        """The host's end (its pipes closed, a write refused), not caused by this worker,
+        which forgets a host it kills: a game's code cannot signal it, so it was ended from
+        outside. Its exit status, where already known, only says how."""
         code = self.process.poll()
-        if code is None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = self.process.wait(timeout=START_SECONDS)
-        how = "still running" if code is None else _status_code(code)
-        return GuestLost(f"its host process was ended from outside ({how})")
+        how = f" ({_status_code(code)})" if code is not None else ""
+        return GuestLost(f"its host process was ended from outside{how}")
 
     # ------------------------------------------------------------ the game pipes
     def tell(self, message: dict[str, Any]) -> None:
