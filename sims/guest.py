@@ -80,8 +80,8 @@ class SandboxUnavailable(UnknownStrategyError):
 
 
 class GuestLost(GuestError):
-    """The guest was ended from outside its own code (its sandbox forbids it to signal, so a
-    kill it did not cause is the machine's: the game is played again, sims/match.py)."""
+    """A guest's host was ended from outside (nothing in its sandbox may signal it, so its
+    end is the machine's: the game is played again, sims/match.py)."""
 
 
 # ------------------------------------------------------------------ which seats are guests
@@ -172,6 +172,11 @@ class Host:
                 env={},
                 start_new_session=True,  # Ctrl-C reaches the run, which ends its hosts itself
             )
+        except BaseException:
+            for fd in (self.game_in, self.game_out, self.log):
+                os.close(fd)
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
         finally:
             os.close(game_in)
             os.close(game_out)
@@ -232,7 +237,7 @@ class Host:
         message = json.loads(line)  # the host's own, the simulator's code
         self.relay_stderr()
         self._drain()
-        return message  # type: ignore[no-any-return]
+        return message
 
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
@@ -618,7 +623,7 @@ class _Control:
                 return None
             self.fill()
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return json.loads(line)  # type: ignore[no-any-return]
+        return json.loads(line)
 
     def write(self, message: dict[str, Any]) -> None:
         data = json.dumps(message).encode() + b"\n"
@@ -637,7 +642,7 @@ class _Channel:
         line = self.reader.readline(MAX_MESSAGE + 1)
         if not line:
             return None
-        return json.loads(line)  # type: ignore[no-any-return]
+        return json.loads(line)
 
     def write(self, message: dict[str, Any]) -> None:
         self.writer.write(json.dumps(message).encode() + b"\n")
