@@ -340,6 +340,18 @@ def seal(folder: Path) -> None:
     _rewrite_manifest(folder, manifest)
 
 
+def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
+    """The manifest's plan replaced while its run plays (a study played until settled
+    moving to its next look), with the keyed mark of a run not ended made again for it."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise ResultsError(f"{folder}: its manifest is gone")
+    manifest["plan"] = plan
+    manifest.pop(DIGESTS, None)
+    manifest[MARK] = _open_mark(manifest)
+    _rewrite_manifest(folder, manifest)
+
+
 def unseal(folder: Path) -> None:
     """Open the folder again while a resumed run writes (one killed then leaves no stale
     seal, and its folder reads as a run that did not end)."""

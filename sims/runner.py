@@ -56,8 +56,8 @@ from tqdm import tqdm
 
 from .batch import BatchSummary, plan_batches
 from .compaction import Compaction, compact, tidy_compaction
-from .errors import ResultsError, ResultsWriteError, StudyError
-from .files import temp_path, write_atomic
+from .errors import ResultsError, StudyError
+from .files import temp_path
 from .folder import (
     MANIFEST,
     check_output_folder,
@@ -68,6 +68,7 @@ from .folder import (
     is_empty_folder,
     read_manifest,
     remove_temp_files,
+    replace_plan,
     seal,
     unseal,
     write_manifest,
@@ -218,15 +219,7 @@ def _run_looks(
 
 def _store_plan(folder: Path, plan: Plan) -> None:
     """The manifest's plan replaced by ``plan`` (a study played until settled, at a look)."""
-    manifest = read_manifest(folder)
-    if manifest is None:
-        raise ResultsError(f"{folder}: its manifest is gone")
-    manifest["plan"] = plan.to_dict()
-    target = folder / MANIFEST
-    try:
-        write_atomic(target, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
-    except OSError as exc:
-        raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    replace_plan(folder, plan.to_dict())
 
 
 @dataclass(frozen=True)
