@@ -608,9 +608,9 @@ def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
     """Refuse a variant whose train deck cannot deal a player count it is played at (R1,
     R3: a deck edited too small, or rules that hand out more than the deck holds)."""
     for variant, rules in study.variants.items():
-        deck = (study.catalogue_for(variant) or default_catalogue()).deck
+        cards = study.catalogue_for(variant) or default_catalogue()
         for players in study.players_for(variant):
-            problem = rules.deal_problem(players, deck)
+            problem = rules.deal_problem(players, cards.deck, len(cards.destinations))
             if problem is not None:
                 label = labels.get(variant, f"variants.{variant}")
                 raise StudyError(f"{where}: {label}: {problem}")
