@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from cardgame import default_catalogue
 from sims.plan import Sweep
 from sims.results import Results
 
@@ -126,8 +125,9 @@ def analyse(
         except BaseException:
             stop.set()  # Ctrl-C or an error: the thread stops at its next chunk
             raise
-    tables["destinations"] = card_balance_of(offers)
-    cities = list(default_catalogue().big_city_names)
+    edition = results.plan.catalogue()  # the study's own cards (issue 36: any edition)
+    tables["destinations"] = card_balance_of(offers, catalogue=edition)
+    cities = list(edition.big_city_names)
     tables["big_cities"] = big_cities(base, cities)
     ordinary_games = games[~games["variant"].isin(list(swept))] if swept else games
     ordinary_seats = seats[~seats["variant"].isin(list(swept))] if swept else seats
