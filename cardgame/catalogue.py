@@ -3,14 +3,17 @@
 The data are files, not code, so that a corrected edition can be swapped in; a broken file
 is refused with one line naming the file, the line and the problem.
 
-Two levels of checks (documented in data/SOURCES.md): every folder must hold a possible
-edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, 1-99 points, a
-big city on each ticket, the six big cities once; a train deck of the nine card kinds once
-each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck). The
+Two levels of checks (documented in data/SOURCES.md and docs/editions.md): every folder must
+hold a possible edition of the game (tickets with unique ids within 1..MAX_DESTINATIONS,
+1-5 circles of known colours, 1-99 points, two different cities of which one at least is a
+big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of the nine card kinds once
+each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck), every
+problem of a folder found in one pass (``EditionError.problems``: file, line, column). The
 copy shipped in the package must also match the facts the transcription was checked against
-(circles per colour, total face value, each ticket's points in the band printed for its
-circles, the printed deck), so a corrupted installation is caught; a user's folder may be a
-corrected edition or a designer's, and is not held to them.
+(the 46 tickets and six big cities, circles per colour, total face value, each ticket's
+points in the band printed for its circles, the printed deck), so a corrupted installation
+is caught; a user's folder may be a corrected edition or a designer's, and is not held to
+them.
 """
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ def shape(catalogue: Catalogue) -> list[str]:
             f"  {colour:<7} {circles[c]:4d} circles ({demand:5.1%})  {catalogue.deck[c]:3d} "
             f"cards ({supply:5.1%})"
         )
-    lines.append(f"  {'locomotive':<7} {catalogue.deck[LOCO]:3d} cards (wild)")
+    lines.append(f"  locomotives {catalogue.deck[LOCO]} cards (wild, any colour)")
     lines += ["", "big cities (bonus, home colour: tickets naming it):"]
     for big in catalogue.big_cities:
         named = [d for d in tickets if big.city in d.cities]
