@@ -72,3 +72,19 @@ def test_the_tuners_study_file_names_the_edition_relative_to_itself(tmp_path, mo
     assert not any(str(tmp_path) in line for line in lines)
     monkeypatch.chdir(path.parent)  # the file is read from anywhere: relative to itself
     assert Path(load_study(path).cards).resolve() == (tmp_path / "seven").resolve()
+
+
+def test_a_records_positions_and_viewer_page_use_its_own_cards():
+    from cardgame import Game
+    from cardgame.randomplay import play_random
+    from cardgame.record import to_record
+    from reports.viewer import page_data
+    from sims.winchance import positions
+
+    edition = synthetic(60, 8, seed=2, name="sixty")
+    record = to_record(play_random(Game(3, 5, catalogue=edition), record=True), ["random"] * 3)
+    found = list(positions(record))
+    assert found and all(p.state.game.catalogue == edition for p in found)
+    page = page_data(record)
+    cities = {city for info in page["destinations"].values() for city in info[1:3]}
+    assert any(str(city).startswith("Big ") for city in cities), page["destinations"]
