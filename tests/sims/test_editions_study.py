@@ -88,3 +88,17 @@ def test_a_records_positions_and_viewer_page_use_its_own_cards():
     page = page_data(record)
     cities = {city for info in page["destinations"].values() for city in info[1:3]}
     assert any(str(city).startswith("Big ") for city in cities), page["destinations"]
+
+
+def test_the_destinations_objective_reads_the_editions_own_tickets(tmp_path, monkeypatch):
+    from sims.tune.tuner import Tuner
+
+    _edition(tmp_path / "seven")
+    monkeypatch.chdir(tmp_path)
+    study = load_study("strategy-ladder", cards="seven")
+    tuner = Tuner(study, "destinations", out="out", progress=False, log=lambda line: None)
+    context = tuner._context()
+    edition = load_catalogue(tmp_path / "seven")
+    assert context.card_ids == tuple(d.id for d in edition.destinations)  # 50, not 46
+    assert context.city_names == edition.big_city_names  # seven big cities
+    assert set(context.card_costs) == set(context.card_ids)
