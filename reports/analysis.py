@@ -139,7 +139,7 @@ def analyse(
     tables.update(variant_tables(ordinary_games, ordinary_seats, tables, margins))
     tables["edit_effects"] = edit_effects_of(results, margins)
     say("what designers ask: first seat, margins, cards and winning, meta-game")
-    tables.update(designer_tables(base, offers, tables["head_to_head"]))
+    tables.update(designer_tables(base, offers, tables["head_to_head"], edition))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
@@ -267,11 +267,15 @@ def _equal_games(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 def designer_tables(
-    seats: pd.DataFrame, offers: pd.DataFrame, head_to_head: pd.DataFrame
+    seats: pd.DataFrame,
+    offers: pd.DataFrame,
+    head_to_head: pd.DataFrame,
+    catalogue: Any | None = None,
 ) -> dict[str, pd.DataFrame]:
     """What designers ask (reports/designer.py): base rules, per player count; ``offers``
-    are the destination offers' sums (reports/offers.py)."""
-    contribution = designer.card_contribution_of(offers)
+    are the destination offers' sums (reports/offers.py); ``catalogue`` the study's cards
+    (their labels; None: the printed ones)."""
+    contribution = designer.card_contribution_of(offers, catalogue=catalogue)
     outcomes = designer.game_outcomes(seats)
     return {
         "first_seat": designer.first_seat_advantage(seats),
