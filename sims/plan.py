@@ -245,15 +245,16 @@ class Plan:
     def catalogue(self) -> Any:
         """The edition the study was played with: its cards from the manifest (the folder
         need not exist any more), else the folder's, else the printed cards (unedited: a
-        variant's card edits apply on top, ``Study.catalogue_for``)."""
+        variant's card edits apply on top, ``Study.catalogue_for``). Results made before
+        manifests kept the cards, whose folder has gone, get the printed cards' labels."""
         from cardgame import default_catalogue, load_catalogue
         from cardgame.catalogue import catalogue_from_rows
 
         if self.cards_rows is not None:
             return catalogue_from_rows(dict(self.cards_rows), "cards.rows", self.cards_name or "")
-        if self.cards is not None:
+        if self.cards is not None and Path(self.cards).is_dir():
             return load_catalogue(Path(self.cards))
-        return default_catalogue()
+        return default_catalogue()  # results made before manifests kept the cards, moved
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain data (JSON), as the manifest stores it."""
