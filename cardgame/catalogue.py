@@ -176,7 +176,7 @@ class Catalogue(Value, _CatalogueFields):
         return (self.destinations, self.big_cities, self.deck, self.name)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self[:4] == other[:4]  # type: ignore[index]
+        return type(other) is type(self) and self[:4] == other[:4]
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -506,6 +506,8 @@ def load_catalogue(folder: Path | None = None, name: str | None = None) -> Catal
     """
     if folder is None:
         return default_catalogue()
+    if not Path(folder).is_dir():
+        raise DataError(f"{folder}: no such folder of card files")
     label = name if name is not None else (Path(folder).resolve().name or str(folder))
     return _load(lambda n: (folder / n).read_bytes(), str(folder), True, label)
 
