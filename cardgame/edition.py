@@ -193,7 +193,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    catalogue = load_catalogue(Path(args.folder))
+    catalogue = source_catalogue(args.folder)
     for line in shape(catalogue):
         print(line)
     return 0
@@ -227,7 +227,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     )
     new.set_defaults(run=_new)
     check = verbs.add_parser("check", help="validate an edition and print its shape")
-    check.add_argument("folder")
+    check.add_argument("folder", help="an edition's folder (or printed)")
     check.set_defaults(run=_check)
     diff = verbs.add_parser("diff", help="list what differs between two editions")
     diff.add_argument("a", help="printed or a folder")

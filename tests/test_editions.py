@@ -220,6 +220,11 @@ def test_the_digest_is_the_contents_not_the_names():
     )
 
 
+def test_edition_check_of_the_printed_cards(capsys):
+    assert main(["edition", "check", "printed"]) == 0
+    assert capsys.readouterr().out.startswith(f"edition printed: {default_catalogue().digest}")
+
+
 def test_shape_lists_tickets_by_circles_colours_and_big_cities():
     lines = shape(default_catalogue())
     assert lines[1] == "46 tickets (ids 1-46), 6 big cities, 96 train cards"
