@@ -209,6 +209,16 @@ def test_a_record_carries_its_edition_and_replays_and_narrates_without_the_folde
     assert "edition" not in printed and "cards" not in printed  # printed: as before
 
 
+def test_a_record_of_edited_cards_made_before_editions_were_named_still_replays():
+    from cardgame.record import digest_of
+
+    state = play_random(Game(2, 4, catalogue=synthetic(50, 7, seed=1)), record=True)
+    record = to_record(state, ["random"] * 2)
+    del record["edition"], record["digest"]
+    record["digest"] = digest_of(record)
+    assert replay(record).ok
+
+
 def test_the_digest_is_the_contents_not_the_names():
     a = synthetic(20, 3, seed=4, name="a")
     b = a.renamed("b")
