@@ -3,6 +3,10 @@ and the Python engine and the native core side by side (CPU time beside wall tim
 
 Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the machine.
 
+``--edition 60,8`` measures an edition of 60 tickets and 8 big cities against the printed
+cards, interleaved game by game in each mode, after checking that both engines record its
+games byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
+
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree
 add``): one process each, in short alternating rounds of the same games, the estimate being
@@ -27,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from cardgame import Game, _native, resolution
 from cardgame.randomplay import play_random
@@ -89,12 +94,15 @@ def print_engines(games: int) -> None:
         print(line)
 
 
-def native_alone(players: int, games: int) -> float:
+def native_alone(players: int, games: int, catalogue: Any = None) -> float:
     """Games/s by CPU time of the native core's random play run back to back: interleaved
     with Python games (above) its caches start cold each game, which costs it about 30%."""
     from cardgame._native._core import play_random as native_random
 
-    todo = [Game(players, seed) for seed in range(games)]
+    from cardgame import default_catalogue
+
+    cards = catalogue or default_catalogue()
+    todo = [Game(players, seed, catalogue=cards) for seed in range(games)]
     start = time.process_time()
     for game in todo:
         native_random(game)
@@ -164,12 +172,87 @@ def random_versus(before: Path, games: int, rounds: int) -> None:
     )
 
 
+def edition_rates(
+    players: int, games: int, tickets: int, bigs: int
+) -> dict[str, tuple[float, float]]:
+    """Games/s by CPU time of unchecked random play, the printed cards and a synthetic
+    edition of ``tickets`` tickets and ``bigs`` big cities (cardgame.edition.synthetic)
+    interleaved game by game, in each mode; before timing, the first games' records are
+    checked byte for byte between the Python engine and the native core."""
+    from cardgame import default_catalogue
+    from cardgame.edition import synthetic
+    from cardgame.record import to_record
+
+    edition = synthetic(tickets, bigs, seed=tickets)
+    cards = {"printed": default_catalogue(), "edition": edition}
+    if _native.BUILT:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
+        from tests.native_engine import engine_in_use
+
+        for seed in range(min(games, 50)):
+            game = Game(players, seed, catalogue=edition)
+            texts = []
+            for engine in ("python", "native"):
+                with engine_in_use(engine):
+                    state = play_random(game, record=True)
+                texts.append(json.dumps(to_record(state), sort_keys=True))
+            assert texts[0] == texts[1], f"the engines differ on seed {seed}"
+    spent = {(mode, name): 0.0 for mode in MODES for name in cards}
+    for seed in range(games):
+        for name, catalogue in cards.items():
+            game = Game(players, seed, catalogue=catalogue)
+            for mode in MODES:
+                start = time.process_time()
+                _play(mode, game)
+                spent[mode, name] += time.process_time() - start
+    return {
+        mode: (games / spent[mode, "printed"], games / spent[mode, "edition"]) for mode in MODES
+    }
+
+
+def print_editions(games: int, tickets: int, bigs: int) -> None:
+    print(
+        f"\nan edition of {tickets} tickets and {bigs} big cities against the printed 46 and 6 "
+        f"(records identical on both engines); games/s by CPU time, {games} games a cell"
+    )
+    print(f"{'players':>7} " + " ".join(f"{m:>24}" for m in MODES))
+    for players in (2, 3, 4):
+        got = edition_rates(players, games, tickets, bigs)
+        print(
+            f"{players:>7} "
+            + " ".join(
+                f"{printed:>8.0f} {edition:>6.0f} {edition / printed:>6.0%}"
+                for printed, edition in got.values()
+            )
+        )
+    if _native.BUILT:
+        from cardgame.edition import synthetic
+
+        edition = synthetic(tickets, bigs, seed=tickets)
+        count = 10 * games
+        print(f"native core alone, {count} games back to back (printed, edition, ratio):")
+        for players in (2, 3, 4):
+            for _ in range(2):  # the second round: warm caches on both sides
+                printed = native_alone(players, count)
+                other = native_alone(players, count, edition)
+            print(f"{players:>7} {printed:>8.0f} {other:>6.0f} {other / printed:>6.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--versus", type=Path, help="a checkout to compare random play with")
     parser.add_argument("--rounds", type=int, default=41, help="rounds of --versus")
+    parser.add_argument(
+        "--edition",
+        metavar="TICKETS,BIGS",
+        help="only an edition of this shape against the printed cards (e.g. 60,8)",
+    )
     args = parser.parse_args()
+    if args.edition is not None:
+        tickets, bigs = (int(x) for x in args.edition.split(","))
+        print_editions(args.games, tickets, bigs)
+        return
     if args.versus is not None:
         print(f"native random play, 2 players, Game() counted, {args.games} games, one core:")
         random_versus(args.versus.resolve(), args.games, args.rounds)

@@ -3,20 +3,25 @@
 The data are files, not code, so that a corrected edition can be swapped in; a broken file
 is refused with one line naming the file, the line and the problem.
 
-Two levels of checks (documented in data/SOURCES.md): every folder must hold a possible
-edition of the game (46 tickets with ids 1-46, 1-5 circles of known colours, 1-99 points, a
-big city on each ticket, the six big cities once; a train deck of the nine card kinds once
-each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck). The
+Two levels of checks (documented in data/SOURCES.md and docs/editions.md): every folder must
+hold a possible edition of the game (tickets with unique ids within 1..MAX_DESTINATIONS,
+1-5 circles of known colours, 1-99 points, two different cities of which one at least is a
+big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of the nine card kinds once
+each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck), every
+problem of a folder found in one pass (``EditionError.problems``: file, line, column). The
 copy shipped in the package must also match the facts the transcription was checked against
-(circles per colour, total face value, each ticket's points in the band printed for its
-circles, the printed deck), so a corrupted installation is caught; a user's folder may be a
-corrected edition or a designer's, and is not held to them.
+(the 46 tickets and six big cities, circles per colour, total face value, each ticket's
+points in the band printed for its circles, the printed deck), so a corrupted installation
+is caught; a user's folder may be a corrected edition or a designer's, and is not held to
+them.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -27,11 +32,21 @@ from typing import Any, NamedTuple
 
 from .cards import CARD_NAMES, COLOUR_INDEX, COLOURS, KIND_INDEX, BigCity, Destination
 from .errors import DataError
-from .layout import CARD_KINDS, DESTINATIONS, MAX_LOCOMOTIVES, MAX_WAGONS_PER_COLOUR
+from .layout import (
+    CARD_KINDS,
+    MAX_BIG_CITIES,
+    MAX_CIRCLES,
+    MAX_DESTINATIONS,
+    MAX_LOCOMOTIVES,
+    MAX_WAGONS_PER_COLOUR,
+)
 from .value import Value
 
-EXPECTED_DESTINATIONS = DESTINATIONS  # R1
-BIG_CITY_NAMES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
+# The printed edition (R1): 46 tickets, ids 1..46, and these six big cities. Facts of the
+# shipped copy only: an edition of one's own has any number within the engines' bounds.
+PRINTED_NAME = "printed"
+PRINTED_DESTINATIONS = 46
+PRINTED_BIG_CITIES = ("Seattle", "Los Angeles", "Chicago", "Dallas", "New York", "Miami")
 # Points printed for a ticket of n circles (SOURCES.md: the bands never overlap).
 POINT_BANDS: Mapping[int, tuple[int, int]] = MappingProxyType(
     {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20), 5: (21, 22)}
@@ -40,6 +55,7 @@ MAX_BIG_CITY_POINTS = 50  # the printed bonuses are 8-15; far beyond is a typo
 # A design may leave the printed bands (a ticket worth 18 on three circles): any folder's
 # points need only be 1..99; the bands are a fact of the shipped copy.
 MAX_POINTS = 99
+MAX_NAME = 60  # a city's name, in characters
 # Facts the shipped transcription was checked against (SOURCES.md), shipped copy only.
 SHIPPED_CIRCLES: Mapping[str, int] = MappingProxyType(
     {
@@ -63,6 +79,46 @@ DESTINATION_COLUMNS = ("id", "city_a", "city_b", "points", "colors")
 BIG_CITY_COLUMNS = ("city", "points", "home_color")
 DECK_COLUMNS = ("kind", "count")
 DECK_FILE = "deck.csv"
+CARD_FILES = ("destinations.csv", "big_cities.csv", DECK_FILE)
+
+
+class Problems:
+    """Every problem of one validation pass, in file order: a folder is checked whole, so a
+    designer fixes all its mistakes at once (``cardgame edition check`` prints them all)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        # the big cities' names as given, even on a row with another problem: the tickets
+        # are checked against them, so one bad bonus does not flag every ticket
+        self.big_city_names: tuple[str, ...] = ()
+
+    def header_failed(self, since: int) -> bool:
+        """Whether a file's header was refused among the problems after ``since``."""
+        return any(", line 1: expected columns" in line for line in self.lines[since:])
+
+    def add(self, where: str, line: int | None, column: str | None, text: str) -> None:
+        place = where if line is None else f"{where}, line {line}"
+        if column is not None:
+            place += f", column {column}"
+        self.lines.append(f"{place}: {text}")
+
+    def raise_any(self) -> None:
+        if self.lines:
+            raise EditionError(self.lines)
+
+
+class EditionError(DataError):
+    """Card files with problems: ``problems`` lists every one; the message is the first,
+    on one line, with how many more there are."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        more = len(problems) - 1
+        text = problems[0]
+        if more:
+            plural = "s" if more > 1 else ""
+            text += f" (and {more} more problem{plural}: cardgame edition check lists them)"
+        super().__init__(text)
 
 
 class _CatalogueFields(NamedTuple):
@@ -73,15 +129,18 @@ class _CatalogueFields(NamedTuple):
     view_table: tuple[Destination | None, ...]
     # the train deck (R1): how many cards of each kind, 8 colours then locomotives
     deck: tuple[int, ...]
+    # the edition's name: a label (its folder's name, "printed"), not part of its content
+    name: str
 
 
 class Catalogue(Value, _CatalogueFields):
-    """All the printed cards of the game: destinations by id, big cities, the train deck.
+    """All the cards of an edition: destinations by id, big cities, the train deck.
 
     Truly immutable (cardgame.value), like the cards it holds: a strategy that reaches the
     catalogue (``default_catalogue()`` is public) cannot change what the engine scores with.
     ``deck`` defaults to the printed deck (``SHIPPED_DECK``); a deck given is checked as
-    ``deck.csv`` is (nine whole counts within the engines' bounds).
+    ``deck.csv`` is (nine whole counts within the engines' bounds). Two catalogues are equal
+    when their cards are: the name is a label, ``digest`` the content's identity.
     """
 
     __slots__ = ()
@@ -91,22 +150,39 @@ class Catalogue(Value, _CatalogueFields):
         destinations: tuple[Destination, ...],
         big_cities: tuple[BigCity, ...],
         deck: tuple[int, ...] = SHIPPED_DECK,
+        name: str = PRINTED_NAME,
     ) -> Catalogue:
         destinations, big_cities, deck = tuple(destinations), tuple(big_cities), tuple(deck)
         problem = deck_problem(deck)
         if problem is not None:
             raise DataError(f"deck: {problem}")
+        if len(destinations) > MAX_DESTINATIONS or len(big_cities) > MAX_BIG_CITIES:
+            raise DataError(
+                f"an edition holds at most {MAX_DESTINATIONS} tickets and {MAX_BIG_CITIES} "
+                f"big cities, got {len(destinations)} and {len(big_cities)}"
+            )
         table: list[Destination | None] = [None] * (
             max((d.id for d in destinations), default=0) + 1
         )
         for d in destinations:
             table[d.id] = d
-        return _CatalogueFields.__new__(cls, destinations, big_cities, tuple(table), deck)
+        return _CatalogueFields.__new__(
+            cls, destinations, big_cities, tuple(table), deck, str(name)
+        )
 
     def __getnewargs__(
         self,
-    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...]]:
-        return (self.destinations, self.big_cities, self.deck)
+    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...], str]:
+        return (self.destinations, self.big_cities, self.deck, self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self[:4] == other[:4]
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
 
     def destination(self, dest_id: int) -> Destination:
         table = self.view_table
@@ -119,54 +195,123 @@ class Catalogue(Value, _CatalogueFields):
     def big_city_names(self) -> tuple[str, ...]:
         return tuple(b.city for b in self.big_cities)
 
+    @property
+    def digest(self) -> str:
+        """The content's identity: ``sha256:`` of the cards' rows (``catalogue_rows``), the
+        same for the same cards whatever the folder or name."""
+        return _digest(self)
 
-def _rows(text: str, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    def renamed(self, name: str) -> Catalogue:
+        """The same cards under another name."""
+        return Catalogue(self.destinations, self.big_cities, self.deck, name)
+
+
+@cache
+def _digest(catalogue: Catalogue) -> str:
+    rows = catalogue_rows(catalogue)
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _rows(
+    text: str, name: str, columns: tuple[str, ...], found: Problems
+) -> list[tuple[int, dict[str, str]]]:
     reader = csv.DictReader(io.StringIO(text))
     rows = []
     try:
         if reader.fieldnames is None or tuple(reader.fieldnames) != columns:
-            raise DataError(f"{name}, line 1: expected columns {','.join(columns)}")
+            found.add(name, 1, None, f"expected columns {','.join(columns)}")
+            return []
         for row in reader:
             line = reader.line_num
             if None in row or any(v is None for v in row.values()):
-                raise DataError(f"{name}, line {line}: expected {len(columns)} fields")
+                found.add(name, line, None, f"expected {len(columns)} fields")
+                continue
             rows.append((line, {k: v.strip() for k, v in row.items()}))
     except csv.Error as exc:
-        raise DataError(f"{name}, line {reader.line_num}: not valid CSV: {exc}") from None
+        found.add(name, reader.line_num, None, f"not valid CSV: {exc}")
     return rows
 
 
-def _int_in(
-    value: str, name: str, line: int, field: str, low: int, high: int, why: str = ""
-) -> int:
+def _int_in(value: str, field: str, low: int, high: int, why: str = "") -> int:
     """A whole number in ``low..high`` (checked on the text first: no huge conversions)."""
     text = value.strip()
     digits = text.lstrip("+-")
     if not digits.isdigit() or not digits.isascii():
-        raise DataError(f"{name}, line {line}: {field} {value[:20]!r} is not a whole number")
+        raise DataError(f"{field} {value[:20]!r} is not a whole number")
     if low >= 1 and (text.startswith("-") or not digits.strip("0")):
-        raise DataError(f"{name}, line {line}: {field} must be > 0, got {text[:12]}")
+        raise DataError(f"{field} must be > 0, got {text[:12]}")
     if len(digits) > 9 or not low <= int(text) <= high:
         shown = text if len(text) <= 12 else text[:9] + "..."
-        raise DataError(f"{name}, line {line}: {field} {shown} is outside {low}..{high}{why}")
+        raise DataError(f"{field} {shown} is outside {low}..{high}{why}")
     return int(text)
 
 
-def _positive_int(value: str, name: str, line: int, field: str) -> int:
-    return _int_in(value, name, line, field, 1, 10**9 - 1)
+def _field(
+    found: Problems, name: str, line: int, column: str, read: Callable[..., Any], *args: Any
+) -> Any:
+    """``read(*args)``, or None with its problem noted against the file, line and column."""
+    try:
+        return read(*args)
+    except DataError as exc:
+        found.add(name, line, column, str(exc))
+        return None
 
 
-def parse_big_cities(text: str, name: str = "big_cities.csv") -> tuple[BigCity, ...]:
-    cities = []
-    for line, row in _rows(text, name, BIG_CITY_COLUMNS):
-        if row["city"] not in BIG_CITY_NAMES:
-            raise DataError(f"{name}, line {line}: unknown big city {row['city']!r}")
-        if row["home_color"] not in COLOUR_INDEX:
-            raise DataError(f"{name}, line {line}: unknown colour {row['home_color']!r}")
-        points = _int_in(row["points"], name, line, "points", 1, MAX_BIG_CITY_POINTS)
-        cities.append(BigCity(row["city"], points, row["home_color"]))
-    if sorted(c.city for c in cities) != sorted(BIG_CITY_NAMES):
-        raise DataError(f"{name}: expected each of {', '.join(BIG_CITY_NAMES)} exactly once")
+def _city(text: str, column: str) -> str:
+    if not text:
+        raise DataError(f"{column} is empty")
+    if not text.isprintable():
+        raise DataError(f"{column} {text!r} is not printable")
+    if len(text) > MAX_NAME:
+        raise DataError(f"{column} is longer than {MAX_NAME} characters")
+    return text
+
+
+def parse_big_cities(
+    text: str, name: str = "big_cities.csv", found: Problems | None = None
+) -> tuple[BigCity, ...]:
+    """The big-city bonus cards (R21): each city once, 1 to MAX_BIG_CITIES of them."""
+    own = found is None
+    found = Problems() if found is None else found
+    cities: list[BigCity] = []
+    lines: dict[str, int] = {}
+    for line, row in _rows(text, name, BIG_CITY_COLUMNS, found):
+        city = _field(found, name, line, "city", _city, row["city"], "city")
+        if city is not None and city in lines:
+            found.add(name, line, "city", f"{city} is given twice (line {lines[city]})")
+            city = None
+        colour = row["home_color"]
+        if colour not in COLOUR_INDEX:
+            known = ", ".join(COLOURS)
+            found.add(name, line, "home_color", f"unknown colour {colour!r} (known: {known})")
+        points = _field(
+            found,
+            name,
+            line,
+            "points",
+            _int_in,
+            row["points"],
+            "points",
+            1,
+            MAX_BIG_CITY_POINTS,
+        )
+        if city is not None:
+            lines[city] = line
+            if points is not None and colour in COLOUR_INDEX:
+                cities.append(BigCity(city, points, colour))
+    found.big_city_names = tuple(lines)
+    if not lines and not found.lines:
+        found.add(name, None, None, "no big city: an edition needs at least one")
+    if len(lines) > MAX_BIG_CITIES:
+        found.add(
+            name,
+            None,
+            None,
+            f"{len(lines)} big cities, the engines hold at most {MAX_BIG_CITIES}",
+        )
+    if own:
+        found.raise_any()
     return tuple(cities)
 
 
@@ -182,79 +327,132 @@ def deck_problem(deck: tuple[int, ...]) -> str | None:
     return None
 
 
-def parse_deck(text: str, name: str = DECK_FILE) -> tuple[int, ...]:
+def parse_deck(text: str, name: str = DECK_FILE, found: Problems | None = None) -> tuple[int, ...]:
     """The train deck (R1): one row per card kind (the eight colours and ``locomotive``),
     each once, with how many cards of it the deck holds."""
+    own = found is None
+    found = Problems() if found is None else found
     counts: dict[int, int] = {}
-    for line, row in _rows(text, name, DECK_COLUMNS):
+    seen: set[int] = set()
+    before = len(found.lines)
+    for line, row in _rows(text, name, DECK_COLUMNS, found):
         kind = KIND_INDEX.get(row["kind"])
         if kind is None:
             known = ", ".join(CARD_NAMES)
-            raise DataError(f"{name}, line {line}: unknown kind {row['kind']!r} (known: {known})")
-        if kind in counts:
-            raise DataError(f"{name}, line {line}: {row['kind']} given twice")
-        counts[kind] = _int_in(
-            row["count"], name, line, "count", 0, MAX_DECK_COUNTS[kind], " (the engines' bound)"
+            found.add(name, line, "kind", f"unknown kind {row['kind']!r} (known: {known})")
+            continue
+        if kind in seen:
+            found.add(name, line, "kind", f"{row['kind']} given twice")
+            continue
+        seen.add(kind)
+        count = _field(
+            found,
+            name,
+            line,
+            "count",
+            _int_in,
+            row["count"],
+            "count",
+            0,
+            MAX_DECK_COUNTS[kind],
+            " (the engines' bound)",
         )
-    missing = [CARD_NAMES[k] for k in range(CARD_KINDS) if k not in counts]
-    if missing:
-        raise DataError(f"{name}: no count for {', '.join(missing)}")
-    return tuple(counts[k] for k in range(CARD_KINDS))
+        if count is not None:
+            counts[kind] = count
+    missing = [CARD_NAMES[k] for k in range(CARD_KINDS) if k not in seen]
+    if missing and not found.header_failed(before):
+        found.add(name, None, None, f"no count for {', '.join(missing)}")
+    if own:
+        found.raise_any()
+    return tuple(counts.get(k, 0) for k in range(CARD_KINDS))
 
 
 def parse_destinations(
-    text: str, big_cities: tuple[str, ...], name: str = "destinations.csv"
+    text: str,
+    big_cities: tuple[str, ...],
+    name: str = "destinations.csv",
+    found: Problems | None = None,
 ) -> tuple[Destination, ...]:
+    """The tickets (R2): unique ids in 1..MAX_DESTINATIONS, two different cities of which
+    one at least is a big city, 1-99 points, 1 to 5 circles of known colours."""
+    own = found is None
+    found = Problems() if found is None else found
     destinations: list[Destination] = []
     lines: dict[int, int] = {}  # id -> line
-    for line, row in _rows(text, name, DESTINATION_COLUMNS):
-        dest_id = _positive_int(row["id"], name, line, "id")
-        if dest_id in lines:
-            raise DataError(f"{name}, line {line}: duplicate id {dest_id}")
-        lines[dest_id] = line
-        if not row["city_a"] or not row["city_b"] or row["city_a"] == row["city_b"]:
-            raise DataError(f"{name}, line {line}: needs two different cities")
-        for column in ("city_a", "city_b"):
-            if not row[column].isprintable():
-                raise DataError(f"{name}, line {line}: {column} {row[column]!r} is not printable")
-        colours = _colours(row["colors"], name, line)
-        points = _int_in(row["points"], name, line, "points", 1, MAX_POINTS)
-        if not ({row["city_a"], row["city_b"]} & set(big_cities)):
-            raise DataError(f"{name}, line {line}: names no big city")
-        destinations.append(
-            Destination(dest_id, row["city_a"], row["city_b"], points, tuple(sorted(colours)))
+    for line, row in _rows(text, name, DESTINATION_COLUMNS, found):
+        problems = len(found.lines)
+        dest_id = _field(
+            found,
+            name,
+            line,
+            "id",
+            _int_in,
+            row["id"],
+            "id",
+            1,
+            MAX_DESTINATIONS,
+            " (the engines' bound)",
         )
-    if len(destinations) != EXPECTED_DESTINATIONS:
-        raise DataError(
-            f"{name}: expected {EXPECTED_DESTINATIONS} destinations, found {len(destinations)}"
+        if dest_id is not None and dest_id in lines:
+            found.add(name, line, "id", f"duplicate id {dest_id} (line {lines[dest_id]})")
+        elif dest_id is not None:
+            lines[dest_id] = line
+        city_a = _field(found, name, line, "city_a", _city, row["city_a"], "city_a")
+        city_b = _field(found, name, line, "city_b", _city, row["city_b"], "city_b")
+        if city_a is not None and city_a == city_b:
+            found.add(name, line, "city_b", "needs two different cities")
+        elif city_a is not None and city_b is not None and not {city_a, city_b} & set(big_cities):
+            found.add(name, line, None, "names no big city")
+        points = _field(
+            found,
+            name,
+            line,
+            "points",
+            _int_in,
+            row["points"],
+            "points",
+            1,
+            MAX_POINTS,
         )
-    for dest in destinations:  # 46 unique ids all within 1..46: exactly 1..46
-        if dest.id > EXPECTED_DESTINATIONS:
-            line = lines[dest.id]
-            raise DataError(f"{name}, line {line}: id {dest.id} is outside 1..{len(lines)}")
+        colours = _field(found, name, line, "colors", _colours, row["colors"])
+        if len(found.lines) == problems:
+            destinations.append(
+                Destination(dest_id, city_a, city_b, points, tuple(sorted(colours)))
+            )
+    if not lines and not found.lines:
+        found.add(name, None, None, "no ticket: an edition needs at least one")
+    if len(lines) > MAX_DESTINATIONS:
+        found.add(
+            name, None, None, f"{len(lines)} tickets, the engines hold at most {MAX_DESTINATIONS}"
+        )
+    if own:
+        found.raise_any()
     return tuple(destinations)
 
 
-def _colours(text: str, name: str, line: int) -> list[int]:
+def _colours(text: str) -> list[int]:
     """The circles of a ticket: 1 to 5 known colours joined by '-'."""
     names = text.split("-") if text else []
-    if not 1 <= len(names) <= len(POINT_BANDS):
-        raise DataError(
-            f"{name}, line {line}: colors has {len(names)} circles, a ticket has 1 to 5"
-        )
+    if not 1 <= len(names) <= MAX_CIRCLES:
+        raise DataError(f"colors has {len(names)} circles, a ticket has 1 to {MAX_CIRCLES}")
     for colour in names:
         if colour not in COLOUR_INDEX:
             known = ", ".join(COLOURS)
-            raise DataError(
-                f"{name}, line {line}: unknown colour {colour!r} in colors (known: {known})"
-            )
+            raise DataError(f"unknown colour {colour!r} in colors (known: {known})")
     return [COLOUR_INDEX[c] for c in names]
 
 
 def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> None:
     """The shipped copy must match the counts its transcription was checked against
-    (SOURCES.md), each ticket's points in the band printed for its circles; a mismatch means
-    the installed file was damaged."""
+    (SOURCES.md): the 46 tickets with ids 1-46, each ticket's points in the band printed for
+    its circles; a mismatch means the installed file was damaged. An edition of one's own is
+    not held to these."""
+    ids = sorted(d.id for d in destinations)
+    if ids != list(range(1, PRINTED_DESTINATIONS + 1)):
+        raise DataError(
+            f"{name}: {len(ids)} tickets, the printed edition has ids 1-{PRINTED_DESTINATIONS}: "
+            "the installed copy is damaged, reinstall the package"
+        )
     for dest in destinations:
         low, high = POINT_BANDS[len(dest.colours)]
         if not low <= dest.points <= high:
@@ -278,6 +476,15 @@ def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> Non
         )
 
 
+def check_shipped_big_cities(cities: tuple[BigCity, ...], name: str) -> None:
+    """The shipped copy holds the six printed big cities, each once."""
+    if sorted(c.city for c in cities) != sorted(PRINTED_BIG_CITIES):
+        raise DataError(
+            f"{name}: expected each of {', '.join(PRINTED_BIG_CITIES)} exactly once: the "
+            "installed copy is damaged, reinstall the package"
+        )
+
+
 def check_shipped_deck(deck: tuple[int, ...], name: str) -> None:
     """R1: the shipped deck.csv must hold the printed deck (10 of each colour, 16
     locomotives); anything else means the installed file was damaged."""
@@ -289,24 +496,35 @@ def check_shipped_deck(deck: tuple[int, ...], name: str) -> None:
         )
 
 
-def load_catalogue(folder: Path | None = None) -> Catalogue:
+def load_catalogue(folder: Path | None = None, name: str | None = None) -> Catalogue:
     """Read the card data from ``folder`` (default: the copy shipped in the package).
 
-    A folder gets the general checks only: it may be a corrected edition. Its ``deck.csv``
-    is optional: without one, the game has the printed deck.
+    A folder gets the general checks only: it may be a corrected edition or a new one. Its
+    ``deck.csv`` is optional: without one, the game has the printed deck. The edition is
+    named ``name``, else after its folder. Every problem of the folder is found in one pass
+    (``EditionError.problems``).
     """
     if folder is None:
         return default_catalogue()
-    return _load(lambda n: (folder / n).read_bytes(), str(folder), deck_optional=True)
+    if not Path(folder).is_dir():
+        raise DataError(f"{folder}: no such folder of card files")
+    label = name if name is not None else (Path(folder).resolve().name or str(folder))
+    return _load(lambda n: (folder / n).read_bytes(), str(folder), True, label)
 
 
 @cache
 def default_catalogue() -> Catalogue:
     data = resources.files("cardgame") / "data"
-    catalogue = _load(lambda n: (data / n).read_bytes(), "package data", deck_optional=False)
+    catalogue = _load(lambda n: (data / n).read_bytes(), "package data", False, PRINTED_NAME)
     check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
+    check_shipped_big_cities(catalogue.big_cities, "big_cities.csv (package data)")
     check_shipped_deck(catalogue.deck, f"{DECK_FILE} (package data)")
     return catalogue
+
+
+def is_printed(catalogue: Catalogue) -> bool:
+    """Whether these are the printed cards (whatever the edition is called)."""
+    return catalogue is default_catalogue() or catalogue == default_catalogue()
 
 
 def catalogue_rows(catalogue: Catalogue) -> dict[str, list[list[Any]]]:
@@ -325,44 +543,67 @@ def catalogue_rows(catalogue: Catalogue) -> dict[str, list[list[Any]]]:
     return rows
 
 
-def catalogue_from_rows(rows: dict[str, list[list[Any]]], where: str) -> Catalogue:
+def csv_text(table: list[list[Any]], columns: tuple[str, ...]) -> str:
+    """Rows as the text of a card file (header first)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(table)
+    return out.getvalue()
+
+
+def catalogue_from_rows(
+    rows: dict[str, list[list[Any]]], where: str, name: str = "edited"
+) -> Catalogue:
     """A catalogue from ``catalogue_rows``'s output, held to the checks of a card folder."""
+    found = Problems()
+    if not isinstance(rows, dict) or not all(
+        isinstance(rows.get(k), list) for k in ("destinations", "big_cities")
+    ):
+        raise DataError(f"{where}: must hold the destinations' and big cities' rows")
+    try:
+        cities = parse_big_cities(
+            csv_text(rows["big_cities"], BIG_CITY_COLUMNS), f"{where}.big_cities", found
+        )
+        names = found.big_city_names
+        destinations = parse_destinations(
+            csv_text(rows["destinations"], DESTINATION_COLUMNS),
+            names,
+            f"{where}.destinations",
+            found,
+        )
+        deck = SHIPPED_DECK
+        if "deck" in rows:
+            deck = parse_deck(csv_text(rows["deck"], DECK_COLUMNS), f"{where}.deck", found)
+    except (TypeError, csv.Error) as exc:
+        raise DataError(f"{where}: not rows of card files: {exc}") from None
+    found.raise_any()
+    return Catalogue(destinations, cities, deck, name)
 
-    def text(table: list[list[Any]], columns: tuple[str, ...]) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(table)
-        return out.getvalue()
 
-    cities = parse_big_cities(text(rows["big_cities"], BIG_CITY_COLUMNS), f"{where}.big_cities")
-    names = tuple(c.city for c in cities)
-    destinations = parse_destinations(
-        text(rows["destinations"], DESTINATION_COLUMNS), names, f"{where}.destinations"
-    )
-    deck = SHIPPED_DECK
-    if "deck" in rows:
-        deck = parse_deck(text(rows["deck"], DECK_COLUMNS), f"{where}.deck")
-    return Catalogue(destinations, cities, deck)
-
-
-def _load(read: Callable[[str], bytes], where: str, deck_optional: bool) -> Catalogue:
+def _load(read: Callable[[str], bytes], where: str, deck_optional: bool, name: str) -> Catalogue:
     texts = {}
-    for name in ("big_cities.csv", "destinations.csv", DECK_FILE):
+    found = Problems()
+    for file in ("big_cities.csv", "destinations.csv", DECK_FILE):
         try:
-            raw = read(name)
+            raw = read(file)
         except OSError as exc:
-            if name == DECK_FILE and deck_optional and isinstance(exc, FileNotFoundError):
+            if file == DECK_FILE and deck_optional and isinstance(exc, FileNotFoundError):
                 continue  # a folder without a deck plays with the printed one
-            raise DataError(f"{name}: cannot read from {where}: {exc.strerror or exc}") from None
+            found.add(file, None, None, f"cannot read from {where}: {exc.strerror or exc}")
+            continue
         try:
-            texts[name] = raw.decode("utf-8-sig")  # a spreadsheet's byte-order mark is fine
+            texts[file] = raw.decode("utf-8-sig")  # a spreadsheet's byte-order mark is fine
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
-            raise DataError(
-                f"{name}, line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}) in {where}"
-            ) from None
-    cities = parse_big_cities(texts["big_cities.csv"])
-    destinations = parse_destinations(texts["destinations.csv"], tuple(c.city for c in cities))
-    deck = parse_deck(texts[DECK_FILE]) if DECK_FILE in texts else SHIPPED_DECK
-    return Catalogue(destinations, cities, deck)
+            found.add(file, line, None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}) in {where}")
+    cities: tuple[BigCity, ...] = ()
+    if "big_cities.csv" in texts:
+        cities = parse_big_cities(texts["big_cities.csv"], found=found)
+    destinations: tuple[Destination, ...] = ()
+    if "destinations.csv" in texts:
+        names = found.big_city_names
+        destinations = parse_destinations(texts["destinations.csv"], names, found=found)
+    deck = parse_deck(texts[DECK_FILE], found=found) if DECK_FILE in texts else SHIPPED_DECK
+    found.raise_any()
+    return Catalogue(destinations, cities, deck, name)

@@ -17,7 +17,7 @@ from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, v
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import _native, startup
+from . import _native, edition, startup
 from . import record as rec
 from .catalogue import Catalogue, default_catalogue, load_catalogue
 from .errors import CardgameError, RecordError
@@ -187,9 +187,10 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
         help="read a record of a results folder even if its files changed since its run ended",
     )
     replay.set_defaults(run=_replay)
+    edition.add_command(sub)
 
 
-CORE_COMMANDS = ("play", "replay")
+CORE_COMMANDS = ("play", "replay", "edition")
 
 
 def _hooks(group: str) -> list[Callable[..., Any]]:

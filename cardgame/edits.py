@@ -76,6 +76,7 @@ class CardEdits(Value, _CardEditsFields):
             tuple(d._replace(points=points.get(d.id, d.points)) for d in catalogue.destinations),
             tuple(b._replace(points=bonus.get(b.city, b.points)) for b in catalogue.big_cities),
             tuple(counts.get(k, n) for k, n in enumerate(catalogue.deck)),
+            f"{catalogue.name}, edited",
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def _table_facts(
     held = _FACTS.get(key)
     if held is not None and held[0] is rules and held[1] is catalogue:
         return held[2], held[3]
-    problem = rules.deal_problem(players, catalogue.deck)
+    problem = rules.deal_problem(players, catalogue.deck, len(catalogue.destinations))
     big_city_set = frozenset(catalogue.big_city_names)
     if len(_FACTS) >= _FACTS_HELD:
         _FACTS.clear()

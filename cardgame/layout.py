@@ -39,9 +39,11 @@ CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
 MAX_WAGONS_PER_COLOUR = 20
 MAX_LOCOMOTIVES = 40
 MAX_TRAIN_CARDS = NUM_COLOURS * MAX_WAGONS_PER_COLOUR + MAX_LOCOMOTIVES  # 200
-DESTINATIONS = 46  # destination ids are 1..46 (R1, R2)
+# An edition's cards are data (cardgame/catalogue.py): the printed one has 46 tickets and 6
+# big cities; these are the most an edition may have, the size of the engines' arrays.
+MAX_DESTINATIONS = 200  # destination ids are 1..MAX_DESTINATIONS (R1, R2), gaps allowed
 MAX_CIRCLES = 5  # colour circles on one destination (R2: 1-5)
-BIG_CITIES = 6  # big-city bonus cards (R1, R21)
+MAX_BIG_CITIES = 16  # big-city bonus cards (R1, R21)
 
 # ------------------------------------------------------------------ the table
 MIN_PLAYERS = 2

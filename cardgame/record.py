@@ -85,8 +85,9 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
         "format": FORMAT,
         "version": VERSION,
         "rules": rules_dict(game.rules, state.players),
-        # the cards, when they are not the printed ones (a study's card edits, --cards)
-        **({"cards": catalogue_rows(game.catalogue)} if _edited(game.catalogue) else {}),
+        # the cards, when they are not the printed ones (a study's card edits, --cards),
+        # and the edition they are: its name and content digest
+        **(_cards(game.catalogue) if _edited(game.catalogue) else {}),
         "seed": game.seed,
         "players": state.players,
         "strategies": names,
@@ -111,16 +112,26 @@ def _edited(catalogue: Catalogue) -> bool:
     return catalogue is not default_catalogue() and catalogue != default_catalogue()
 
 
+def _cards(catalogue: Catalogue) -> dict[str, Any]:
+    return {
+        "cards": catalogue_rows(catalogue),
+        "edition": {"name": catalogue.name, "digest": catalogue.digest},
+    }
+
+
 def record_catalogue(record: dict[str, Any], catalogue: Catalogue | None = None) -> Catalogue:
     """The cards a record was played with: its own ``cards`` when it carries them, else
     ``catalogue`` (default: the printed cards)."""
     rows = record.get("cards")
     if rows is None:
         return catalogue or default_catalogue()
+    edition = record.get("edition")
+    name = edition.get("name") if isinstance(edition, dict) else None
     try:
-        return catalogue_from_rows(rows, "cards")
+        cards = catalogue_from_rows(rows, "cards", name if isinstance(name, str) else "edited")
     except DataError as exc:
         raise RecordError(f"not a valid record: {exc}") from None
+    return cards  # a stated digest that is not its cards' makes the replay diverge there
 
 
 def to_record(state: GameState, strategies: Sequence[str] | None = None) -> dict[str, Any]:
@@ -399,6 +410,8 @@ def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Repla
     if not state.is_over:
         return _diverged(state, f"turns: the record ends at turn {state.turn}; the game goes on")
     expected = _content(state, record["strategies"])
+    if "edition" not in record:  # a record of edited cards made before editions were named
+        expected.pop("edition", None)
     expected["shuffles"] = [
         {"kind": name, "order": [CARD_NAMES[c] for c in order] if name in TRAIN_KINDS else order}
         for name, order in shuffles.seeded

@@ -301,12 +301,13 @@ _BODY = _object(
         "digest": _digest,
     },
     # rows of the card files, checked as a card folder is (record.record_catalogue); the
-    # deck's only when it is not the printed one
+    # deck's only when it is not the printed one; and the edition's name and content digest
     {
         "cards": _object(
             {"destinations": _list(_list(_any)), "big_cities": _list(_list(_any))},
             {"deck": _list(_list(_any))},
-        )
+        ),
+        "edition": _object({"name": _text, "digest": _digest}),
     },
 )
 

@@ -37,9 +37,15 @@ from typing import Protocol
 from . import _native
 from .cards import LOCO, NUM_COLOURS, Destination
 
-# Lexicographic objective packed into one int: points >> count >> big-city names.
-_COUNT_WEIGHT = 128  # > 2 names * 46 destinations
-_POINTS_WEIGHT = 128 * 64  # > count weight * 46 + names
+# Lexicographic objective packed into one int: points >> count >> big-city names. These
+# weights serve up to 62 feasible destinations (the native kernel's bound): 128 > 2 names *
+# 62, 8192 > 128 * 62 + 124; a larger holding (an edition of many tickets) takes the wide
+# ones, which order every set and every value per card the same way (only larger).
+_COUNT_WEIGHT = 128
+_POINTS_WEIGHT = 128 * 64
+_NARROW_ITEMS = 62
+_WIDE_COUNT_WEIGHT = 512  # > 2 names * 255 destinations
+_WIDE_POINTS_WEIGHT = 512 * 256  # > count weight * 255 + names
 _CHEAP_NODES = 150  # past this, tuned prices prune better than the count of useful cards
 _PRICE_STEPS_PER_ITEM = 2  # subgradient steps at most, per destination (each ~50 us)
 _HEURISTIC_EVERY = 10  # steps between two roundings of the Lagrangian solution
@@ -47,8 +53,10 @@ _STALL_STEPS = 5  # steps without a better bound before the step size halves
 _SLACK = 0.5  # bounds are floats; values are ints: prune only when clearly below
 
 
-def _value(dest: Destination, big_cities: frozenset[str]) -> int:
+def _value(dest: Destination, big_cities: frozenset[str], wide: bool = False) -> int:
     names = (dest.city_a in big_cities) + (dest.city_b in big_cities)
+    if wide:
+        return dest.points * _WIDE_POINTS_WEIGHT + _WIDE_COUNT_WEIGHT + names
     return dest.points * _POINTS_WEIGHT + _COUNT_WEIGHT + names
 
 
@@ -115,11 +123,9 @@ def resolve_counted_python(
     ``cheap_nodes`` is the budget of the cheap search (0: straight to the deep one, which
     tests use to check the deep search on holdings small enough for brute force)."""
     have = tuple(circulation)
-    items = [
-        (dest, _value(dest, big_cities), len(dest.colours))
-        for dest in destinations
-        if is_feasible(have, (dest,))
-    ]
+    feasible = [dest for dest in destinations if is_feasible(have, (dest,))]
+    wide = len(feasible) > _NARROW_ITEMS
+    items = [(dest, _value(dest, big_cities, wide), len(dest.colours)) for dest in feasible]
     if not items:
         return (), 0
     # highest value per card first: the fractional bound is then a single greedy pass

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from .errors import RulesError
 from .layout import (
-    DESTINATIONS,
     LOCO,
+    MAX_DESTINATIONS,
     MAX_FACE_UP,
     MAX_LOCOMOTIVES,
     MAX_OFFER,
@@ -158,17 +158,26 @@ class Rules(Value, _RulesFields):
             f"must be one of {', '.join(map(repr, FIRST_TURNS))}, got {self.first_turn!r}",
         )
         need(
-            MAX_PLAYERS * self.destinations_dealt <= DESTINATIONS,
+            MAX_PLAYERS * self.destinations_dealt <= MAX_DESTINATIONS,
             "destinations_dealt",
-            f"4 players would need more than the {DESTINATIONS} destination cards",
+            f"4 players would need more than the {MAX_DESTINATIONS} destination cards an "
+            "edition may hold",
         )
 
-    def deal_problem(self, players: int, deck: Sequence[int]) -> str | None:
-        """Why a train deck of these counts (``Catalogue.deck``) cannot be dealt to
-        ``players`` seats under these rules (R3), in one line naming the key, or None: the
-        locomotives handed out before the shuffle must be in the deck, and the hands, the
-        extra cards and the face-up row must leave at least one card to draw."""
+    def deal_problem(
+        self, players: int, deck: Sequence[int], tickets: int | None = None
+    ) -> str | None:
+        """Why a train deck of these counts (``Catalogue.deck``) and ``tickets`` destination
+        cards cannot be dealt to ``players`` seats under these rules (R3, R5), in one line
+        naming the key, or None: the locomotives handed out before the shuffle must be in the
+        deck, the hands, the extra cards and the face-up row must leave at least one card to
+        draw, and each seat must be dealt its offer of tickets."""
         n = players
+        if tickets is not None and n * self.destinations_dealt > tickets:
+            return (
+                f"destinations: {n} players are dealt {n * self.destinations_dealt} tickets "
+                f"(destinations_dealt {self.destinations_dealt} each), the edition has {tickets}"
+            )
         extra_locos = sum(self.seat_extra_locomotives[:n])
         locos = n * self.starting_locomotives + extra_locos
         if locos > deck[LOCO]:

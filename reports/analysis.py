@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from cardgame import default_catalogue
 from sims.plan import Sweep
 from sims.results import Results
 
@@ -152,9 +151,10 @@ def _analyse(
         except BaseException:
             stop.set()  # Ctrl-C or an error: the thread stops at its next chunk
             raise
+    edition = results.plan.catalogue()  # the study's own cards (any edition)
     if not summary_only:
-        tables["destinations"] = card_balance_of(offers)
-        cities = list(default_catalogue().big_city_names)
+        tables["destinations"] = card_balance_of(offers, catalogue=edition)
+        cities = list(edition.big_city_names)
         tables["big_cities"] = big_cities(base, cities)
     ordinary_games = games[~games["variant"].isin(list(swept))] if swept else games
     ordinary_seats = seats[~seats["variant"].isin(list(swept))] if swept else seats
@@ -167,7 +167,7 @@ def _analyse(
     tables["edit_effects"] = edit_effects_of(results, margins)
     if not summary_only:
         say("what designers ask: first seat, margins, cards and winning, meta-game")
-        tables.update(designer_tables(base, offers, tables["head_to_head"]))
+        tables.update(designer_tables(base, offers, tables["head_to_head"], edition))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
@@ -299,11 +299,15 @@ def _equal_games(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 def designer_tables(
-    seats: pd.DataFrame, offers: pd.DataFrame, head_to_head: pd.DataFrame
+    seats: pd.DataFrame,
+    offers: pd.DataFrame,
+    head_to_head: pd.DataFrame,
+    catalogue: Any | None = None,
 ) -> dict[str, pd.DataFrame]:
     """What designers ask (reports/designer.py): base rules, per player count; ``offers``
-    are the destination offers' sums (reports/offers.py)."""
-    contribution = designer.card_contribution_of(offers)
+    are the destination offers' sums (reports/offers.py); ``catalogue`` the study's cards
+    (their labels; None: the printed ones)."""
+    contribution = designer.card_contribution_of(offers, catalogue=catalogue)
     outcomes = designer.game_outcomes(seats)
     return {
         "first_seat": designer.first_seat_advantage(seats),

@@ -10,6 +10,7 @@ references: docs/statistics.md, "What designers ask".
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -238,7 +239,9 @@ def pooled_z(x1: float, n1: int, x2: float, n2: int) -> float:
     return float(2 * sps.norm.sf(abs(z)))
 
 
-def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.DataFrame:
+def card_contribution_of(
+    sums: pd.DataFrame, min_each: int = MIN_EACH, catalogue: Any | None = None
+) -> pd.DataFrame:
     """Per player count and card, among the seats that kept it: win rate of the seats that
     completed it minus the seats that kept and failed it (from offer sums, reports/offers.py,
     the variants pooled).
@@ -274,7 +277,7 @@ def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.Dat
             {
                 "players": int(r.players),
                 "destination_id": int(r.destination_id),
-                "label": card_label(int(r.destination_id)),
+                "label": card_label(int(r.destination_id), catalogue),
                 "points": int(r.points),
                 "cards": int(r.cards),
                 "n_games": int(r.n_games),

@@ -67,6 +67,7 @@ def edited(plan: Plan) -> pd.DataFrame:
     if base is None:
         return pd.DataFrame(rows, columns=["variant", "kind", "item", "edit"])
     tickets, cities = dict(base.edits.destinations), dict(base.edits.big_cities)
+    printed = {b.city: b.points for b in plan.catalogue().big_cities}  # the study's cards
     for name, variant in plan.variants.items():
         if name == "base" or variant.sweep is not None:
             continue
@@ -76,7 +77,7 @@ def edited(plan: Plan) -> pd.DataFrame:
                              "edit": f"#{card} points {points}"})  # fmt: skip
         for city, bonus in variant.edits.big_cities:
             if cities.get(city) != bonus:
-                before = cities.get(city, _printed_bonus(city))
+                before = cities.get(city, printed.get(city, "printed"))
                 rows.append({"variant": name, "kind": "city", "item": city,
                              "edit": f"{city} bonus {before} -> {bonus}"})  # fmt: skip
         mine, theirs = variant.rules.to_dict(), base.rules.to_dict()
@@ -86,13 +87,6 @@ def edited(plan: Plan) -> pd.DataFrame:
                 rows.append({"variant": name, "kind": "seat", "item": lever,
                              "edit": f"{lever} {shown[1] or 'none'} -> {shown[0]}"})  # fmt: skip
     return pd.DataFrame(rows, columns=["variant", "kind", "item", "edit"])
-
-
-def _printed_bonus(city: str) -> int | str:
-    from cardgame import default_catalogue
-
-    bonus = {b.city: b.points for b in default_catalogue().big_cities}
-    return bonus.get(city, "printed")
 
 
 # ------------------------------------------------------------------ per-deal values
@@ -199,12 +193,13 @@ def edit_effects(
     variant edits a ticket, a bonus or a seat lever."""
     margins = {**DEFAULT_MARGINS, **(margins or {})}
     edits = edited(plan)
+    catalogue = plan.catalogue() if not edits.empty else None
     rows = []
     seat_cache: dict[str, pd.DataFrame] | None = None
     for edit in edits.itertuples():
         if edit.kind == "ticket":
             frames = ticket_values(destinations, games, seats, int(edit.item))
-            item = card_label(int(edit.item))
+            item = card_label(int(edit.item), catalogue)
             text = edit.edit
             before = _printed_points(destinations, int(edit.item), base)
             if before is not None:

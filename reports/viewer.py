@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from cardgame.cards import CARD_NAMES, COLOURS
-from cardgame.catalogue import Catalogue, default_catalogue
+from cardgame.catalogue import Catalogue
 from cardgame.narrate import destination, plural
-from cardgame.record import read_entries
+from cardgame.record import read_entries, record_catalogue
 from cardgame.record_schema import rules_dict
 from cardgame.rules import Rules
 from sims.errors import SimsError
@@ -228,7 +228,9 @@ def page_data(
     """Everything the page shows, as JSON-ready data, from one replay of ``record``
     (checked first); each position's win chances from ``playouts`` play-outs (0: none) and
     from the learned model (``chance_table``)."""
-    catalogue = catalogue or default_catalogue()
+    # the record's own cards when it carries them (an edition, card edits): its tickets
+    # and big cities, not the printed ones
+    catalogue = record_catalogue(record, catalogue)
     check_record(record, catalogue)
     oracle = Oracle(record, playouts) if playouts else None
     frames, chances = [], []

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import pairwise, permutations
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgame import Catalogue, Rules
@@ -152,6 +153,10 @@ class Plan:
     margins: Mapping[str, float] = field(default_factory=dict)  # [report] margins
     cards: str | None = None  # a folder of card files; None: the printed cards
     cards_digest: str | None = None
+    # the edition's name and its cards' rows (catalogue_rows): reports and the viewer read
+    # the cards from here, without the folder
+    cards_name: str | None = None
+    cards_rows: Mapping[str, Any] | None = None
     # players adapted to each design (sims/adapt.py): the games each strategy's search may
     # play on a design (0: none), the labels to adapt (empty: every scripted one), and once
     # searched, the knobs used per design and label, with a sentence per search
@@ -273,6 +278,28 @@ class Plan:
 
         return ThinkTimes(**self.clock)
 
+    def _cards_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"folder": self.cards, "digest": self.cards_digest}
+        if self.cards_name is not None:
+            out["name"] = self.cards_name
+        if self.cards_rows is not None:
+            out["rows"] = dict(self.cards_rows)
+        return out
+
+    def catalogue(self) -> Any:
+        """The edition the study was played with: its cards from the manifest (the folder
+        need not exist any more), else the folder's, else the printed cards (unedited: a
+        variant's card edits apply on top, ``Study.catalogue_for``). Results made before
+        manifests kept the cards, whose folder has gone, get the printed cards' labels."""
+        from cardgame import default_catalogue, load_catalogue
+        from cardgame.catalogue import catalogue_from_rows
+
+        if self.cards_rows is not None:
+            return catalogue_from_rows(dict(self.cards_rows), "cards.rows", self.cards_name or "")
+        if self.cards is not None and Path(self.cards).is_dir():
+            return load_catalogue(Path(self.cards))
+        return default_catalogue()  # results made before manifests kept the cards, moved
+
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain data (JSON), as the manifest stores it."""
         return {
@@ -287,7 +314,7 @@ class Plan:
             "decision_seconds": self.decision_seconds,
             "quality": self.quality,
             "margins": dict(self.margins),
-            "cards": {"folder": self.cards, "digest": self.cards_digest} if self.cards else None,
+            "cards": self._cards_dict() if self.cards else None,
             "clock": dict(self.clock),
             "strategies": {
                 label: {"base": spec.base, "knobs": dict(spec.knobs)}
@@ -423,6 +450,8 @@ class Plan:
             margins=dict(data["margins"]),
             cards=cards["folder"] if cards else None,
             cards_digest=cards["digest"] if cards else None,
+            cards_name=cards.get("name") if cards else None,
+            cards_rows=cards.get("rows") if cards else None,
             clock=dict(data["clock"]),
             strategies={
                 label: StrategySpec(label, s["base"], tuple(sorted(s["knobs"].items())))
@@ -457,7 +486,7 @@ _KEYS = {
     "cell": "key variant players lineup games",
 }
 # keys a plan holds only when its setting is on
-_OPTIONAL = {"plan": {"adapt", "check", "sequential"}}
+_OPTIONAL = {"plan": {"adapt", "check", "sequential"}, "cards": {"name", "rows"}}
 _MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
 
 
@@ -481,6 +510,10 @@ def _check_shape(data: Any) -> None:
         _of(data["cards"]["folder"], str, "cards.folder")
         if data["cards"]["digest"] is not None:
             _of(data["cards"]["digest"], str, "cards.digest")
+        if "name" in data["cards"]:
+            _of(data["cards"]["name"], str, "cards.name")
+        if "rows" in data["cards"]:
+            _of(data["cards"]["rows"], dict, "cards.rows")
     for label, spec in _of(data["strategies"], dict, "strategies").items():
         _table(spec, "strategy", f"strategies.{label}")
         _of(spec["base"], str, f"strategies.{label}.base")

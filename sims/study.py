@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
+import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -225,6 +224,10 @@ class Study:
             margins=dict(self.source.get("report", {}).get("margins", {})),
             cards=self.cards,
             cards_digest=_cards_digest(self.cards) if self.cards is not None else None,
+            cards_name=_folder_catalogue(self.cards).name if self.cards is not None else None,
+            cards_rows=catalogue_rows(_folder_catalogue(self.cards))
+            if self.cards is not None
+            else None,
             adapt_budget=self.adapt_budget,
             adapt_strategies=self.adapt_strategies,
             check_search=self.check_search,
@@ -299,7 +302,14 @@ class Study:
     def _cards_dict(self) -> dict[str, Any]:
         if self.cards is None:
             return {}
-        return {"cards": {"folder": self.cards, "digest": _cards_digest(self.cards)}}
+        edition = _folder_catalogue(self.cards)
+        return {
+            "cards": {
+                "folder": self.cards,
+                "digest": _cards_digest(self.cards),
+                "name": edition.name,
+            }
+        }
 
     def _pairing_dict(self) -> dict[str, Any]:
         """Pairing, always: a study that names none was unpaired before it was paired by
@@ -648,9 +658,9 @@ def _check_deals(study: Study, labels: dict[str, str], where: str) -> None:
     """Refuse a variant whose train deck cannot deal a player count it is played at (R1,
     R3: a deck edited too small, or rules that hand out more than the deck holds)."""
     for variant, rules in study.variants.items():
-        deck = (study.catalogue_for(variant) or default_catalogue()).deck
+        cards = study.catalogue_for(variant) or default_catalogue()
         for players in study.players_for(variant):
-            problem = rules.deal_problem(players, deck)
+            problem = rules.deal_problem(players, cards.deck, len(cards.destinations))
             if problem is not None:
                 label = labels.get(variant, f"variants.{variant}")
                 raise StudyError(f"{where}: {label}: {problem}")
@@ -682,7 +692,11 @@ def _cards_folder(value: Any, where: str) -> str | None:
     if value is None:
         return None
     digest = None
-    if isinstance(value, dict) and set(value) == {"folder", "digest"}:
+    if isinstance(value, dict) and {"folder", "digest"} <= set(value) <= {
+        "folder",
+        "digest",
+        "name",
+    }:
         value, digest = value["folder"], value["digest"]
     need(
         isinstance(value, str) and bool(value),
@@ -713,9 +727,28 @@ def _catalogue(folder: str | None, edits: CardEdits) -> Catalogue | None:
 
 
 def _cards_digest(folder: str) -> str:
-    rows = catalogue_rows(_folder_catalogue(folder))
-    text = json.dumps(rows, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    return str(_folder_catalogue(folder).digest)
+
+
+def relative_cards(data: dict[str, Any], base: Path | None) -> None:
+    """A study file names its edition relative to itself (``base``, the file's folder); the
+    study holds it relative to the working folder, never as an absolute path."""
+    value = data.get("cards")
+    entry = value if isinstance(value, dict) else None
+    folder = entry.get("folder") if entry is not None else value
+    if not isinstance(folder, str) or not folder:
+        return
+    path = Path(folder)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    try:
+        folder = os.path.relpath(path)
+    except ValueError:  # another drive: no relative path exists
+        folder = str(path)
+    if entry is not None:
+        data["cards"] = {**entry, "folder": folder}
+    else:
+        data["cards"] = folder
 
 
 def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: str) -> None:
@@ -873,6 +906,7 @@ def load_study(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{where}: not valid TOML ({exc})") from None
+    relative_cards(data, Path(path).parent if Path(path).is_file() else None)
     if isolation is not None:
         data["isolation"] = Isolation(isolation).value
     if cards is not None:
@@ -883,6 +917,7 @@ def load_study(
         except CardgameError as exc:
             raise StudyError(f"--cards: {exc}") from None
         data["cards"] = cards
+        relative_cards(data, None)
     if adapt is not None:  # --adapt GAMES: the budget; the file's strategies list stays
         table = data.get("adapt")
         data["adapt"] = {**(table if isinstance(table, dict) else {}), "budget": adapt}

@@ -32,9 +32,9 @@ import pandas as pd
 from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import record as rec
 from cardgame.cards import CARD_NAMES
-from cardgame.catalogue import Catalogue, default_catalogue
+from cardgame.catalogue import Catalogue
 from cardgame.errors import CardgameError, IllegalActionError, RecordError
-from cardgame.record import decisions, shuffle_orders
+from cardgame.record import decisions, record_catalogue, shuffle_orders
 from cardgame.record_schema import FORMAT, TRAIN_KINDS, VERSION, rules_dict, validate
 from cardgame.shuffling import SeedCheckedShuffles, SeededShuffles
 from cardgame.state import SETUP_KEEP
@@ -183,7 +183,7 @@ def positions(
     destinations has no position."""
     rules = Rules.from_dict(record["rules"]) if checked else check_record(record, catalogue)
     try:
-        yield from _positions(record, rules, catalogue or default_catalogue())
+        yield from _positions(record, rules, record_catalogue(record, catalogue))
     except RecordError:
         raise
     except CardgameError as exc:

@@ -4,7 +4,7 @@ import pytest
 
 from cardgame import DataError, default_catalogue, load_catalogue
 from cardgame.cards import COLOURS
-from cardgame.catalogue import check_shipped_facts
+from cardgame.catalogue import EditionError, check_shipped_facts
 
 DATA = Path(__file__).parents[1] / "cardgame" / "data"
 
@@ -48,13 +48,15 @@ def _copy_with(tmp_path: Path, destinations: str) -> Path:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda t: t.replace("yellow-green", "yellow-teal", 1), "line 4: unknown colour 'teal'"),
+        (
+            lambda t: t.replace("yellow-green", "yellow-teal", 1),
+            "line 4, column colors: unknown colour 'teal'",
+        ),
         (
             lambda t: t.replace(",6,yellow-green", ",-6,yellow-green", 1),
-            "line 4: points must be > 0",
+            "line 4, column points: points must be > 0",
         ),
-        (lambda t: t.replace("\n3,Chicago", "\n2,Chicago", 1), "line 4: duplicate id 2"),
-        (lambda t: t.rsplit("\n", 2)[0] + "\n", "expected 46 destinations, found 45"),
+        (lambda t: t.replace("\n3,Chicago", "\n2,Chicago", 1), "line 4, column id: duplicate id 2"),
         (
             lambda t: t.replace("Chicago,Dallas", "Boston,Dallas", 1).replace(
                 "3,Boston,Dallas", "3,Boston,Denver", 1
@@ -115,7 +117,7 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 
 def test_a_nul_byte_is_one_line(tmp_path):
     folder = _edited(tmp_path, "1,Chicago", "1,Chi\0cago")
-    _refused(folder, "destinations.csv", "line 2:", "city_a", "not printable")
+    _refused(folder, "destinations.csv", "line 2, column city_a:", "not printable")
 
 
 TWELVE = "-".join(["yellow"] * 12)
@@ -137,24 +139,23 @@ FIRST_TICKET = "1,Chicago,New York,5,yellow"
         ("1,Chicago,New York,0,yellow", ("points must be > 0",)),
         ("1,Chicago,New York,-3,yellow", ("points must be > 0",)),
         ("1,Chicago,New York,5.0,yellow", ("points '5.0' is not a whole number",)),
-        ("47,Chicago,New York,5,yellow", ("id 47 is outside 1..46",)),
+        ("201,Chicago,New York,5,yellow", ("id 201 is outside 1..200",)),
         ("1e3,Chicago,New York,5,yellow", ("id '1e3' is not a whole number",)),
         ("1,Chicago,New York,5,", ("colors has 0 circles",)),
         ("1,Chicago,New York,5,gold", ("unknown colour 'gold'",)),
     ],
 )
 def test_tickets_are_checked_beyond_structure(tmp_path, new, parts):
-    _refused(_edited(tmp_path, FIRST_TICKET, new), "destinations.csv", "line 2:", *parts)
+    _refused(_edited(tmp_path, FIRST_TICKET, new), "destinations.csv", "line 2, column", *parts)
 
 
 @pytest.mark.parametrize(
     ("old", "new", "parts"),
     [
-        ("Seattle,8,black", "Seattle,100000000000000000000,black", ("line 2:", "points")),
-        ("Seattle,8,black", "Seattle,0,black", ("line 2:", "points must be > 0")),
-        ("Seattle,8,black", "Boston,8,black", ("line 2:", "unknown big city 'Boston'")),
-        ("Seattle,8,black", "Seattle,8,teal", ("line 2:", "unknown colour 'teal'")),
-        ("Miami,8,red", "Seattle,8,red", ("exactly once",)),
+        ("Seattle,8,black", "Seattle,100000000000000000000,black", ("line 2, column points:",)),
+        ("Seattle,8,black", "Seattle,0,black", ("line 2, column points:", "must be > 0")),
+        ("Seattle,8,black", "Seattle,8,teal", ("line 2, column home_color:", "unknown colour")),
+        ("Miami,8,red", "Seattle,8,red", ("line 7, column city:", "given twice (line 2)")),
     ],
 )
 def test_big_cities_are_checked(tmp_path, old, new, parts):
@@ -196,3 +197,44 @@ def test_the_shipped_copy_must_match_the_sources_facts(tmp_path, old, new):
         check_shipped_facts(destinations, "destinations.csv (package data)")
     assert "destinations.csv" in str(info.value) and "\n" not in str(info.value)
     check_shipped_facts(default_catalogue().destinations, "shipped")  # the real one passes
+
+
+def test_the_shipped_copy_keeps_its_46_tickets_and_six_big_cities(tmp_path):
+    """A folder may hold any number of tickets; the shipped copy must hold the printed ones."""
+    from cardgame.catalogue import check_shipped_big_cities
+
+    folder = _edited(tmp_path, "46,", "47,")
+    catalogue = load_catalogue(folder)
+    assert max(d.id for d in catalogue.destinations) == 47
+    with pytest.raises(DataError, match="ids 1-46.*damaged"):
+        check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
+    cities = default_catalogue().big_cities
+    moved = (*cities[:-1], cities[-1]._replace(city="Denver"))
+    with pytest.raises(DataError, match="damaged"):
+        check_shipped_big_cities(moved, "big_cities.csv (package data)")
+
+
+def test_one_pass_names_every_problem_by_file_line_and_column(tmp_path):
+    text = (DATA / "destinations.csv").read_text()
+    text = text.replace("yellow-green", "yellow-teal", 1).replace(",5,blue", ",0,blue", 1)
+    (tmp_path / "destinations.csv").write_text(text)
+    (tmp_path / "big_cities.csv").write_text(
+        (DATA / "big_cities.csv").read_text().replace("Seattle,8,black", "Seattle,8,pink")
+    )
+    (tmp_path / "deck.csv").write_text("kind,count\nred,99\n")
+    with pytest.raises(EditionError) as info:
+        load_catalogue(tmp_path)
+    problems = info.value.problems
+    assert problems == [
+        "big_cities.csv, line 2, column home_color: unknown colour 'pink' (known: "
+        + ", ".join(COLOURS)
+        + ")",
+        "destinations.csv, line 3, column points: points must be > 0, got 0",
+        "destinations.csv, line 4, column colors: unknown colour 'teal' in colors (known: "
+        + ", ".join(COLOURS)
+        + ")",
+        "deck.csv, line 2, column count: count 99 is outside 0..20 (the engines' bound)",
+        "deck.csv: no count for purple, white, blue, yellow, orange, black, green, locomotive",
+    ]
+    assert str(info.value).startswith(problems[0]) and "and 4 more problems" in str(info.value)
+    assert "\n" not in str(info.value)

@@ -157,8 +157,9 @@ def test_the_python_engine_takes_its_constants_from_the_layout():
     for name in ("MAX_FACE_UP", "NO_CARD", "NOBODY"):
         assert getattr(A, name) == getattr(layout, name), name
     assert (rules.MIN_PLAYERS, rules.MAX_PLAYERS) == (layout.MIN_PLAYERS, layout.MAX_PLAYERS)
-    assert catalogue.EXPECTED_DESTINATIONS == layout.DESTINATIONS
-    assert len(catalogue.BIG_CITY_NAMES) == layout.BIG_CITIES
+    assert catalogue.PRINTED_DESTINATIONS <= layout.MAX_DESTINATIONS
+    assert len(catalogue.PRINTED_BIG_CITIES) <= layout.MAX_BIG_CITIES
+    assert layout.MAX_DESTINATIONS >= 200 and layout.MAX_BIG_CITIES >= 16  # issue 36's bounds
     assert max(catalogue.POINT_BANDS) == layout.MAX_CIRCLES  # 1-5 circles
     assert [(p.name, int(p)) for p in A.Phase] == [(n, i) for i, n in enumerate(layout.PHASES)]
     assert observation._FIELDS is layout.SEAT_VIEW_FIELDS
@@ -233,7 +234,7 @@ _DECLARATION = re.compile(
 
 
 def test_no_native_file_types_a_layout_number():
-    distinct = {layout.DESTINATIONS, layout.MAX_TRAIN_CARDS, layout.MAX_ACTIONS}
+    distinct = {layout.MAX_DESTINATIONS, layout.MAX_TRAIN_CARDS, layout.MAX_ACTIONS}
     problems = []
     for path in NATIVE:
         if path == PXI:

@@ -70,11 +70,17 @@ def test_a_card_folder_may_hold_its_own_deck_or_none(tmp_path):
     ("text", "message"),
     [
         ("kind,count\npurple,10\n", "deck.csv: no count for white, blue"),
-        ("kind,count\npink,10\n", "deck.csv, line 2: unknown kind 'pink'"),
-        ("kind,count\nred,10\nred,9\n", "deck.csv, line 3: red given twice"),
-        ("kind,count\nred,-1\n", "deck.csv, line 2: count -1 is outside 0..20"),
-        ("kind,count\nlocomotive,41\n", "deck.csv, line 2: count 41 is outside 0..40"),
-        ("kind,count\nred,2.5\n", "deck.csv, line 2: count '2.5' is not a whole number"),
+        ("kind,count\npink,10\n", "deck.csv, line 2, column kind: unknown kind 'pink'"),
+        ("kind,count\nred,10\nred,9\n", "deck.csv, line 3, column kind: red given twice"),
+        ("kind,count\nred,-1\n", "deck.csv, line 2, column count: count -1 is outside 0..20"),
+        (
+            "kind,count\nlocomotive,41\n",
+            "deck.csv, line 2, column count: count 41 is outside 0..40",
+        ),
+        (
+            "kind,count\nred,2.5\n",
+            "deck.csv, line 2, column count: count '2.5' is not a whole number",
+        ),
         ("colour,count\nred,2\n", "deck.csv, line 1: expected columns kind,count"),
     ],
 )

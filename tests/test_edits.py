@@ -93,4 +93,4 @@ def test_play_with_a_card_folder_records_and_replays_its_cards(tmp_path, capsys)
     record = json.loads(saved.read_text())
     assert record["cards"]["destinations"][23][3] == 18 and replay(record).ok
     assert main(["play", "--cards", str(tmp_path / "none"), "--quiet"]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "none: no such folder of card files" in capsys.readouterr().err

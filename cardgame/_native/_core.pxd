@@ -3,7 +3,7 @@
 ``_core.pyx`` implements and native strategies (``sims/_native``) cimport.
 
 Layout mirrors ``cardgame/state.py`` field by field; the Python engine stays the reference.
-Destination ids index the catalogue arrays directly (ids are 1..46, R1).
+Destination ids index the catalogue arrays directly (ids are 1..MAX_DESTINATIONS, R1).
 """
 
 from libc.stdint cimport uint32_t
@@ -15,7 +15,7 @@ include "_layout.pxi"
 
 cdef enum:
     MAX_SEATS = MAX_PLAYERS
-    MAX_DEST_ID = DESTINATIONS     # ids 1..46
+    MAX_DEST_ID = MAX_DESTINATIONS     # ids 1..MAX_DESTINATIONS (gaps allowed)
 
 
 # ---------------------------------------------------------------- rule R12, stated once in C
@@ -66,8 +66,9 @@ ctypedef struct CDest:
 ctypedef struct CCatalogue:
     CDest dest[MAX_DEST_ID + 1]   # by id; dest[0] unused
     int n_dest
+    int max_id                    # the largest id (loops over dest stop there)
     int n_big
-    int big_points[BIG_CITIES]
+    int big_points[MAX_BIG_CITIES]
     int deck[CARD_KINDS]          # R1: the train deck, cards of each kind (Catalogue.deck)
 
 
@@ -156,7 +157,7 @@ ctypedef struct CScore:
     int bonus_points
     int reached
     int n_big
-    bint big[BIG_CITIES]      # by the catalogue's big-city order
+    bint big[MAX_BIG_CITIES]      # by the catalogue's big-city order
 
 
 # ---------------------------------------------------------------- RNG (exactly CPython's)

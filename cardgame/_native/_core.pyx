@@ -341,8 +341,8 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
     for k in range(CARD_KINDS):
         cat.deck[k] = deck[k]
     names = list(catalogue.big_city_names)
-    if len(names) > BIG_CITIES:
-        raise ValueError(f"the native core holds at most {BIG_CITIES} big cities")
+    if len(names) > MAX_BIG_CITIES:
+        raise ValueError(f"the native core holds at most {MAX_BIG_CITIES} big cities")
     cat.n_big = len(names)
     cdef CDest* d
     for i, big in enumerate(catalogue.big_cities):
@@ -364,6 +364,8 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
             if city in names:
                 d.big_names += 1
         cat.n_dest += 1
+        if dest.id > cat.max_id:
+            cat.max_id = dest.id
 
 
 # ---------------------------------------------------------------------------- Python glue
@@ -1112,7 +1114,7 @@ cdef int act_from_action(object action, const int* offer, int offer_n, Act* out)
 
 cdef void score_c(const CState* s, const CCatalogue* cat, CScore* out) noexcept nogil:
     """``scoring.final_scores`` (R20, R21) into ``out``, one per seat."""
-    cdef int counts[MAX_SEATS][BIG_CITIES]
+    cdef int counts[MAX_SEATS][MAX_BIG_CITIES]
     cdef int seat, i, d, b, top
     memset(counts, 0, sizeof(counts))
     memset(out, 0, sizeof(CScore) * s.players)

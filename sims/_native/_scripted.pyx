@@ -25,7 +25,7 @@ from cardgame._native._core cimport (
     MAX_OFFER,
     MAX_SEATS,
     MAX_CIRCLES,
-    BIG_CITIES,
+    MAX_BIG_CITIES,
     CARD_KINDS,
     MIN_COLUMN,
     NOBODY,
@@ -249,7 +249,7 @@ cdef double city_value(const CDest* d, const CView* v, const CCatalogue* cat) no
         if big < 0:
             continue
         named = 0
-        for i in range(1, MAX_DEST_ID + 1):
+        for i in range(1, cat.max_id + 1):
             other = &cat.dest[i]
             if other.id and (other.big_index[0] == big or other.big_index[1] == big):
                 named += 1
@@ -798,8 +798,8 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
     table, cards = view[SV_DESTINATIONS_BY_ID], view[SV_BIG_CITY_CARDS]
     if len(table) > MAX_DEST_ID + 1:
         raise ValueError(f"view: {len(table) - 1} destinations, at most {MAX_DEST_ID}")
-    if len(cards) > BIG_CITIES:
-        raise ValueError(f"view: {len(cards)} big cities, at most {BIG_CITIES}")
+    if len(cards) > MAX_BIG_CITIES:
+        raise ValueError(f"view: {len(cards)} big cities, at most {MAX_BIG_CITIES}")
     names = [big.city for big in cards]
     cat.n_big = len(names)
     for k in range(cat.n_big):
@@ -832,6 +832,7 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
                 d.big_names += 1
         n += 1
     cat.n_dest = n
+    cat.max_id = len(table) - 1 if len(table) else 0
     return 0
 
 

@@ -150,7 +150,7 @@ class Space:
         problem = getattr(rules, "deal_problem", None)  # the deck must deal the setup
         if problem is not None and hasattr(cards, "deck"):
             for players in self.study.players:
-                why = problem(players, cards.deck)
+                why = problem(players, cards.deck, len(cards.destinations))
                 if why is not None:
                     return f"{players} players: {why}"
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..files import write_atomic
-from ..study import BASE, from_dict
+from ..study import BASE, from_dict, relative_cards
 from ..sweep import show_value
 from .space import Design
 
@@ -62,8 +63,10 @@ def to_toml(data: Mapping[str, Any], comment: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def study_document(tuner: Tuner, design: Design) -> dict[str, Any]:
-    """The study with the starting design as base and the tuned one as a variant."""
+def study_document(tuner: Tuner, design: Design, path: Path | None = None) -> dict[str, Any]:
+    """The study with the starting design as base and the tuned one as a variant; its
+    edition named relative to the file at ``path`` (a study file's ``cards`` is read from
+    its own folder), never by an absolute path."""
     data = copy.deepcopy(tuner.source)
     data.pop("sweeps", None)
     name = f"{tuner.study.name}-tuned"
@@ -72,7 +75,12 @@ def study_document(tuner: Tuner, design: Design) -> dict[str, Any]:
     data["pairing"] = "deals"
     data["output"] = f"results/{name}"
     if tuner.cards is not None:
-        data["cards"] = str(Path(tuner.cards).resolve())
+        folder = Path(tuner.cards).resolve()
+        start = (path.parent if path is not None else Path()).resolve()
+        try:
+            data["cards"] = Path(os.path.relpath(folder, start)).as_posix()
+        except ValueError:  # another drive: no relative path exists
+            data["cards"] = str(folder)
     variants = {BASE: tuner.base_table}
     if design.edits:
         variants["tuned"] = design.variant_table()
@@ -99,7 +107,7 @@ def study_document(tuner: Tuner, design: Design) -> dict[str, Any]:
 
 
 def write_study_file(path: Path, tuner: Tuner, design: Design) -> None:
-    document = study_document(tuner, design)
+    document = study_document(tuner, design, path)
     edits = "\n".join(f"  {p} = {show_value(v)}" for p, v in design.edits) or "  (none)"
     comment = (
         f"Written by cardgame tune ({', '.join(tuner.weights)}): the study {tuner.study.name}\n"
@@ -110,5 +118,7 @@ def write_study_file(path: Path, tuner: Tuner, design: Design) -> None:
     )
     text = to_toml(document, comment)
     # what we write must be a study the simulator accepts
-    from_dict(tomllib.loads(text), str(path))
+    data = tomllib.loads(text)
+    relative_cards(data, path.parent)
+    from_dict(data, str(path))
     write_atomic(path, text)

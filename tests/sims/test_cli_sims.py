@@ -64,7 +64,9 @@ def test_bad_options_are_one_line_exit_2(capsys, argv):
         ["strategy-ladder"],
     ],
 )
-@pytest.mark.parametrize(("cards", "message"), [("none", "cannot read from"), ("", "a folder")])
+@pytest.mark.parametrize(
+    ("cards", "message"), [("none", "no such folder of card files"), ("", "a folder")]
+)
 def test_a_bad_cards_folder_is_named_as_the_option(tmp_path, capsys, no_run, argv, cards, message):
     """Not as a key of a study file that has none (``strategy-ladder.toml: cards: ...``)."""
     folder = str(tmp_path / cards) if cards else ""

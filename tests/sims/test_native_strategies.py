@@ -352,3 +352,20 @@ def test_every_decision_matches_on_extreme_cards(name):
         rules = Rules(rounds={2: 2, 3: 2, 4: 2}) if seed % 2 else Rules()
         compare_game(lineup(names, seed), seed, rules, played, catalogue=catalogue)
     assert played.decisions > 100
+
+
+@needs_native
+@pytest.mark.parametrize(("tickets", "bigs"), [(12, 2), (60, 8), (200, 16)])
+def test_every_decision_matches_on_editions_of_other_shapes(tickets, bigs):
+    """Editions of fewer and more tickets and big cities than printed (issue 36): the twins
+    read the tickets and bonuses from the view as the Python strategies do."""
+    from cardgame.edition import synthetic
+
+    catalogue = synthetic(tickets, bigs, seed=tickets)
+    rng = random.Random(tickets)
+    played = Played()
+    for seed in range(8):
+        players = 2 if tickets < 18 else 2 + seed % 3
+        names = [rng.choice(NAMES) for _ in range(players)]
+        compare_game(lineup(names, seed), seed, Rules(), played, catalogue=catalogue)
+    assert played.decisions > 200
