@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from cardgame.cards import CARD_NAMES, COLOURS
-from cardgame.catalogue import Catalogue, default_catalogue
+from cardgame.catalogue import Catalogue
 from cardgame.narrate import destination, plural
-from cardgame.record import read_entries
+from cardgame.record import read_entries, record_catalogue
 from cardgame.record_schema import rules_dict
 from cardgame.rules import Rules
 from sims.errors import SimsError
@@ -227,8 +227,10 @@ def page_data(
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data, from one replay of ``record``
     (checked first); each position's win chances from ``playouts`` play-outs (0: none) and
-    from the learned model (``chance_table``)."""
-    catalogue = catalogue or default_catalogue()
+    from the learned model (``chance_table``). The cards are the record's own edition
+    (``record_catalogue``: a game played with edited cards names and scores them as played),
+    else ``catalogue``, else the printed ones."""
+    catalogue = record_catalogue(record, catalogue)
     check_record(record, catalogue)
     oracle = Oracle(record, playouts) if playouts else None
     frames, chances = [], []
