@@ -16,6 +16,7 @@ from .analysis import Analysis
 from .document import Block, Chart, Heading, Report, Section, StudyFacts, Table
 from .findings import headline, players_know
 from .intervals import game_ids
+from .numbers import p_text
 from .variant_sections import sweeps_section, variants_section
 
 
@@ -281,7 +282,7 @@ def _pooling_summary(t: dict[str, pd.DataFrame]) -> list[Block]:
     blocks: list[Block] = [
         Heading("Pooling the player counts", 3),
         f"Likelihood-ratio test of strategy x player count: chi-square {row['lr']:.1f}, "
-        f"df={int(row['df'])}, p={row['p_value']:.2g}.",
+        f"df={int(row['df'])}, {p_text(row['p_value'])}.",
     ]
     if not row["pooling_justified"]:
         return [*blocks, "Strength depends on the player count: no pooled ranking is given."]
@@ -637,8 +638,8 @@ def quality_blocks(summary: pd.DataFrame, effects: pd.DataFrame) -> list[Block]:
             blocks.append("No variant changes any quality metric beyond its practical margin.")
         else:
             blocks.append(Table("quality_variants", moved, [
-                "variant", "players", "metric", "base", "value", "difference", "ci_low",
-                "ci_high", "verdict"]))  # fmt: skip
+                "variant", "players", "metric", "base", "value", "difference", "family_low",
+                "family_high", "verdict"]))  # fmt: skip
     return blocks
 
 

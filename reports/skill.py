@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import ALPHA, GAME, wilson
+from .numbers import p_text
 from .wins import BASELINES, finished_ahead
 
 SKILL_STUDY = "skill"
@@ -188,7 +189,7 @@ def tau_summary(agreement: pd.DataFrame) -> str:
     if not rows:
         return ""
     shown = ", ".join(
-        f"{r['tau']:.2f} at {int(r['players'])} players (p = {r['p_value']:.2g}, "
+        f"{r['tau']:.2f} at {int(r['players'])} players ({p_text(r['p_value'])}, "
         f"{int(r['n_games_search']):,} strategy-games against search)"
         for r in rows
     )
@@ -359,8 +360,8 @@ def tau_sentence(row: pd.Series) -> str:
     )
     return (
         f"At {players} players, {n} strategies: Kendall's tau = {row['tau']:.2f} between the "
-        f"ranking against scripted opponents and against search opponents (p = "
-        f"{row['p_value']:.2g}; 1 = the same order, 0 = unrelated, -1 = reversed): {verdict}. "
+        f"ranking against scripted opponents and against search opponents "
+        f"({p_text(row['p_value'])}; 1 = the same order, 0 = unrelated, -1 = reversed): {verdict}. "
         f"Sample: {int(row['n_games_search']):,} strategy-games against search, "
         f"{int(row['n_games_scripted']):,} against scripted opponents."
     )

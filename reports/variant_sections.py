@@ -13,6 +13,7 @@ from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
 from .edit_effects import touched_sentence
+from .numbers import p_text
 
 if TYPE_CHECKING:
     from sims.plan import Plan
@@ -205,7 +206,7 @@ def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block
                    "family_high", "p_adjusted"])
             if len(hits)
             else "No evidence that any variant changes a strategy's win share "
-            f"(smallest Bonferroni p = {moved['p_adjusted'].min():.2g}).",
+            f"(smallest Bonferroni-adjusted {p_text(moved['p_adjusted'].min())}).",
         ]  # fmt: skip
     return blocks
 
