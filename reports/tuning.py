@@ -208,7 +208,7 @@ def page(folder: Path) -> str:
     met = state.get("target_met")
     verdict_class = "verdict" if met else "verdict fail"
     lead, search = _split(state.get("summary", []))
-    answer = "".join(f"<li>{html.escape(line)}</li>" for line in lead)
+    answer = "".join(f"<li>{_lead_html(line)}</li>" for line in lead)
     games = state.get("games", {})
     body = [
         f"<h1>Tune of {html.escape(study['name'])}: {html.escape(objective)}</h1>",
@@ -311,6 +311,19 @@ def page(folder: Path) -> str:
     )
 
 
+def _lead_html(line: str) -> str:
+    """A verdict line with its opening words in bold ("Answer: no.", "Tried", ...)."""
+    for head in ("Answer:", "What each edit did", "Tried"):
+        if line.startswith(head):
+            words, _, rest = (
+                line.partition(". ") if head == "Answer:" else (head, "", line[len(head) :])
+            )
+            if head == "Answer:":
+                return f"<strong>{html.escape(words)}.</strong> {html.escape(rest)}"
+            return f"<strong>{html.escape(words)}</strong>{html.escape(rest)}"
+    return html.escape(line)
+
+
 def _split(summary: list[str]) -> tuple[list[str], list[str]]:
     """The verdict's lines in a designer's words, and the search's own evidence (its lines
     start with ``METHOD``), which the page puts under its method."""
@@ -342,21 +355,21 @@ def _edits_table(data: dict[str, Any]) -> str:
         for _, row in last.iterrows():
             if row["status"] == "applied":
                 continue
-            before = _start_value(evaluations, items, row)
+            before = _start_value(state, evaluations, row)
             rows.append(
                 (
                     str(row["parameter"]),
                     html.escape(before),
                     _v(row["value"]),
                     html.escape(_search_effect(items, row)),
-                    html.escape(str(row["status"]).split(":")[0]),
+                    html.escape(_became(str(row["status"]))),
                 )
             )
     if not rows:
         return "<p>No edit was tried: the starting design met the target on the screen.</p>"
     cells = "".join(
         f"<tr><td><code>{html.escape(p)}</code></td><td>{a}</td><td>{b}</td>"
-        f"<td style='text-align:left'>{effect}</td><td>{status}</td></tr>"
+        f"<td style='text-align:left'>{effect}</td><td style='text-align:left'>{status}</td></tr>"
         for p, a, b, effect, status in rows
     )
     return (
@@ -365,15 +378,38 @@ def _edits_table(data: dict[str, Any]) -> str:
     )
 
 
-def _start_value(evaluations: Any, items: Any, row: Any) -> str:
-    """The value a lever had in the design its round started from (the design's words)."""
+def _start_value(state: dict[str, Any], evaluations: Any, row: Any) -> str:
+    """The value a lever had in the design its round started from: an edit applied in an
+    earlier round, else the study's base rules, else "as printed" (a card's number)."""
     part = evaluations[(evaluations["round"] == row["round"]) & (evaluations["arm"] == "base")]
     design = str(part["design"].iloc[0]) if not part.empty else ""
     for edit in design.split(", "):
         name, _, value = edit.partition(" = ")
         if name == row["parameter"]:
             return value
-    return "as printed"
+    value: Any = state["settings"]["study"].get("variants", {}).get("base", {})
+    for key in str(row["parameter"]).split("."):
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return "as printed"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+BECAME = {  # what became of an edit, in words, by its status in the search
+    "applied": "applied",
+    "significant": "better than the start, not applied (another edit was better)",
+    "racing": "no clear gain over the design it started from",
+}
+
+
+def _became(status: str) -> str:
+    head, _, why = status.partition(": ")
+    if head == "dropped":
+        return f"left out: {why}" if why else "left out"
+    return BECAME.get(head, status)
 
 
 def _search_effect(items: Any, row: Any) -> str:

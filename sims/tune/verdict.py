@@ -38,8 +38,8 @@ def verdict(
     off the hold-out deals where they were played), then the search's evidence."""
     lines = [_tried(tuner, start), *_levers(tuner.item_rows)]
     lines.append(_answer(tuner, start, design, target_met, holdout, met_in_search))
-    lines += [f"{METHOD} {x[0].lower()}{x[1:]}" for x in evidence(tuner.rows, tuner.item_rows)]
-    return lines
+    search = [x for x in evidence(tuner.rows, tuner.item_rows) if " at its end " not in x]
+    return lines + [f"{METHOD} {x[0].lower()}{x[1:]}" for x in search]  # said above in words
 
 
 def _target(tuner: Tuner) -> str:
@@ -110,7 +110,7 @@ def _where(row: pd.Series) -> str:
         return "within the band"
     if row["low"] > row["band"] or row["high"] < -row["band"]:
         return "outside the band"
-    return "cannot tell yet"  # fmt: skip
+    return "not yet known whether within the band"  # fmt: skip
 
 
 def _size(row: pd.Series) -> float:
