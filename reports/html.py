@@ -46,7 +46,9 @@ nav.toc{font-size:.9em;margin:.4em 0 1em;color:#444}nav.toc a{margin-right:.9em}
 .caption{color:#333;font-size:.95em;margin:.2em 0 .2em}
 .method{color:#555;font-size:.88em}
 table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right;
+white-space:nowrap}
+details>table.data{display:block;overflow-x:auto;max-width:100%}
 details{margin:.4em 0 1.2em}summary{cursor:pointer;color:#3b6fd8}
 #report-errors{display:none;background:#fee;border:1px solid #c00;padding:.5em;color:#900}
 """

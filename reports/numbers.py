@@ -68,6 +68,7 @@ SHARE_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "pairwise_pooled": ("method", ("win share",)),
     "memory_value": ("measure", ("win_share",)),
 }
+SPREADS = {"margin", "se", "sd_difference", "detectable"}  # in points, without a sign
 P_WORDS = ("p", "lift_p", "weakest_link_p", "wins_p", "score_p")
 
 
@@ -85,6 +86,11 @@ def points(x: float, unit: str = " pts") -> str:
         return ""
     value = 100 * x
     return f"{value:+.1f}{unit}" if round(value, 1) != 0 else f"0.0{unit}"
+
+
+def size(x: float, unit: str = " pts") -> str:
+    """A spread or a margin of a share in percentage points, unsigned: "2.0 pts"."""
+    return f"{100 * x:.1f}{unit}" if np.isfinite(x) else ""
 
 
 def p_cell(p: float) -> str:
@@ -154,7 +160,8 @@ def shown(frame: pd.DataFrame, name: str, columns: list[str] | None = None) -> p
         elif column in levels:
             form = [percent if r else plain for r in rows]
         elif column in changes:
-            form = [points if r else plain for r in rows]
+            signed = points if column not in SPREADS else size
+            form = [signed if r else plain for r in rows]
         else:
             form = [plain] * len(values)
         out[column] = [_cell(v, f) for v, f in zip(values, form, strict=True)]
