@@ -404,11 +404,14 @@ def memory_sentence(table: pd.DataFrame, pair: tuple[str, str] | None = None) ->
                     f"{int(row['n'])} games they met ({row['ci_low']:.0%} to {row['ci_high']:.0%})"
                 )
             else:
-                what = "win share" if row["measure"].startswith("win_share") else "score"
+                share = row["measure"].startswith("win_share")
+                what = "win share" if share else "score"
+                scale, unit = (100, " percentage points") if share else (1, " points")
                 bits.append(
                     f"on the same {int(row['n'])} deals, in the same seat against the same "
-                    f"opponents, {perfect}'s {what} minus {human}'s is {row['value']:+.3g} "
-                    f"({row['ci_low']:+.3g} to {row['ci_high']:+.3g})"
+                    f"opponents, {perfect}'s {what} minus {human}'s is "
+                    f"{row['value'] * scale:+.1f}{unit} ({row['ci_low'] * scale:+.1f} to "
+                    f"{row['ci_high'] * scale:+.1f})"
                 )
         parts.append(f"At {int(players)} players " + "; ".join(bits) + ".")
     return " ".join(parts)
