@@ -801,9 +801,11 @@ def _method(settings: dict[str, Any]) -> str:
 
 
 def _table(name: str, frame: Any) -> str:
+    from .numbers import plain
+
     data = urllib.parse.quote(frame.to_csv(index=False))
     shown = frame.head(40).to_html(
-        index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
+        index=False, classes="data", float_format=plain, na_rep="", border=0
     )
     more = f" (first 40 of {len(frame)} rows)" if len(frame) > 40 else ""
     return (

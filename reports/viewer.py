@@ -136,7 +136,10 @@ def _rules_line(record: dict[str, Any]) -> str:
         for key, value in record["rules"].items()
         if defaults.get(key) != value
     ]
-    return "variant: " + "; ".join(changed) if changed else "default rules (docs/rules.md)"
+    line = "variant: " + "; ".join(changed) if changed else "default rules (docs/rules.md)"
+    if "cards" in record:  # an edition of its own (a study's card edits, --cards)
+        line += "; the record's own cards (edited), shown as played"
+    return line
 
 
 def _frame(position: Position, record: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:

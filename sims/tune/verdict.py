@@ -156,7 +156,8 @@ def _answer(
         )
     return (
         f"Answer: no. No set of at most {tuner.max_edits} allowed edit(s) was shown to reach "
-        f"the target; on {held} the starting design's worst item is {worst}{where}."
+        f"the target in this search ({tuner.spent:,} games: a larger --budget tells edits "
+        f"apart more finely); on {held} the starting design's worst item is {worst}{where}."
     )
 
 

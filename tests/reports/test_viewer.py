@@ -680,6 +680,7 @@ def test_a_game_played_with_edited_cards_is_shown_with_its_own_cards(tmp_path):
     assert data["destinations"]["4"][:3] == ["New York", "Atlantis", 9]
     text = json.dumps(data["frames"])
     assert "#4 New York-Atlantis (9)" in text and "Sault Ste. Marie" not in text
+    assert "the record's own cards" in data["rulesLine"]
 
 
 # ------------------------------------------------------------------ the layout
