@@ -141,13 +141,17 @@ def _answer(
     held = f"{int(tuner.trace[-1]['games']) // designs:,} held-out games per design"
     worst = _worst(holdout)
     row = _worst_row(holdout)
-    where = f" ({_where(row)})" if row is not None else ""
+    where = _where(row) if row is not None else ""
+    said = {
+        "within the band": "within its band",
+        "outside the band": "outside its band",
+    }.get(where, "not yet shown within its band (more held-out games would tell)")
     if design.edits and target_met:
-        return f"Answer: yes. {edits} meets the target: on {held} the worst item is {worst}{where}."
+        return f"Answer: yes. {edits} meets the target: on {held} the worst item is {worst}."
     if design.edits:
         return (
             f"Answer: not yet. {edits} helps on the search's deals, but on {held} the worst "
-            f"item is still {worst}{where}: not within its band at 95%."
+            f"item, {worst}, is {said}."
         )
     if target_met:
         return (
@@ -157,7 +161,7 @@ def _answer(
     return (
         f"Answer: no. No set of at most {tuner.max_edits} allowed edit(s) was shown to reach "
         f"the target in this search ({tuner.spent:,} games: a larger --budget tells edits "
-        f"apart more finely); on {held} the starting design's worst item is {worst}{where}."
+        f"apart more finely); on {held} the starting design's worst item, {worst}, is {said}."
     )
 
 
@@ -246,8 +250,5 @@ def _fmt(row: pd.Series) -> str:
             f"{row['estimate']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f}, "
             f"band ±{row['band']:g})"
         )
-    scale = 100
-    return (
-        f"{row['estimate'] * scale:+.1f} points ({row['low'] * scale:+.1f} to "
-        f"{row['high'] * scale:+.1f}, band ±{row['band'] * scale:g})"
-    )
+    low, estimate, high = (round(100 * row[k], 1) or 0.0 for k in ("low", "estimate", "high"))
+    return f"{estimate:+.1f} points ({low:+.1f} to {high:+.1f}, band ±{row['band'] * 100:g})"
