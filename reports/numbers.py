@@ -150,6 +150,8 @@ def shown(frame: pd.DataFrame, name: str, columns: list[str] | None = None) -> p
             levels, changes = [], ["value", "ci_low", "ci_high"]
         if name in ("lineup_swaps", "leaders", "pairwise", "pairwise_pooled"):
             levels = []
+        if name == "sweeps":  # its value is the swept parameter's, its level the metric's
+            levels = ["level"]
     else:
         levels, changes = LEVELS.get(name, []), CHANGES.get(name, [])
     out = pd.DataFrame(index=frame.index)
@@ -184,20 +186,26 @@ def _cell(value: object, form) -> str:
 
 
 def _verdict_intervals(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """Where a table shows its family interval and has a verdict: a *practically equal* row
-    shows its equivalence interval instead (the one that verdict is read from), and says
-    "though surely not zero" where the family interval excludes zero as well."""
-    shows = {"family_low", "family_high"} <= set(columns) and "verdict" in frame
-    if not shows or not {"equiv_low", "equiv_high"} <= set(frame):
+    """Where a table has a verdict: a *practically equal* row whose family interval (else
+    its one interval, as in the sweeps and edit-effects tables, which read both verdicts
+    off it) excludes zero says "though surely not zero"; where the table shows its family
+    interval and has an equivalence interval, a *practically equal* row shows that one
+    instead, the one its verdict is read from."""
+    if "verdict" not in frame:
+        return frame
+    low, high = ("family_low", "family_high") if "family_low" in frame else ("ci_low", "ci_high")
+    if not {low, high} <= set(frame):
         return frame
     frame = frame.copy()
     equal = (frame["verdict"] == EQUAL).to_numpy()
-    low, high = frame["family_low"].astype(float), frame["family_high"].astype(float)
-    not_zero = equal & ((low > 0) | (high < 0)).to_numpy()
+    bounds = frame[low].astype(float), frame[high].astype(float)
+    not_zero = equal & ((bounds[0] > 0) | (bounds[1] < 0)).to_numpy()
     frame["verdict"] = frame["verdict"].astype(object)
     frame.loc[not_zero, "verdict"] = SURELY_NOT_ZERO
-    frame.loc[equal, "family_low"] = frame.loc[equal, "equiv_low"]
-    frame.loc[equal, "family_high"] = frame.loc[equal, "equiv_high"]
+    shows = {"family_low", "family_high"} <= set(columns)
+    if shows and low == "family_low" and {"equiv_low", "equiv_high"} <= set(frame):
+        frame.loc[equal, "family_low"] = frame.loc[equal, "equiv_low"]
+        frame.loc[equal, "family_high"] = frame.loc[equal, "equiv_high"]
     return frame
 
 

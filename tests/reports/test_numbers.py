@@ -107,3 +107,23 @@ def test_counts_stay_integers_and_missing_values_stay_empty():
     cells = shown(frame, "game_length")
     assert cells["n_games"].tolist() == ["10", "12"]
     assert cells["mean"].tolist() == ["", "2"] and cells["note"].tolist() == ["", "x"]
+
+
+def test_a_sweep_row_practically_equal_and_surely_not_zero_says_both():
+    """Sweeps read both verdicts off one interval: a row inside the margin that excludes 0
+    says both, beside that same interval."""
+    frame = pd.DataFrame(
+        {
+            "metric": ["turns", "first_seat_edge"],
+            "value": [1.0, 1.0],
+            "difference": [-0.657, -0.0439],
+            "ci_low": [-0.831, -0.068],
+            "ci_high": [-0.482, -0.0199],
+            "verdict": [EQUAL, DIFFERENT],
+        }
+    )
+    cells = shown(frame, "sweeps")
+    assert cells["verdict"].tolist() == [SURELY_NOT_ZERO, DIFFERENT]
+    assert cells["ci_low"].tolist() == ["-0.831", "-6.8 pts"]
+    assert cells["difference"].tolist() == ["-0.657", "-4.4 pts"]
+    assert cells["value"].tolist() == ["1", "1"]  # the swept value, not a share
