@@ -116,6 +116,13 @@ def seat_edge(analysis: Analysis) -> Answer | None:
     for _, row in edge.iterrows():
         if row["verdict"] == DIFFERENT:
             cell = Cell(f"yes: {_points(row['difference'])} points", RED)
+        elif row["verdict"] == EQUAL and (row["family_low"] > 0 or row["family_high"] < 0):
+            cell = Cell(
+                f"no (within ±{100 * row['margin']:g}), surely not 0: "
+                f"{_points(row['difference'])} points",
+                GREEN,
+                key="no (within ±)",  # the same verdict as a plain "no (within ±2)"
+            )
         elif row["verdict"] == EQUAL:
             cell = Cell(f"no (within ±{100 * row['margin']:g})", GREEN)
         elif np.isfinite(row["family_low"]):  # the interval the verdict is read off
