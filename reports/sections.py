@@ -588,8 +588,9 @@ def _quality(analysis: Analysis) -> Section:
                 ),
                 "What each variant (or swept value) changes in how close the games are.",
                 "Variant minus base per game; in a paired study averaged per deal, paired t "
-                "95% interval over deals; grey band: the metric's practical margin; the "
-                "verdict is Bonferroni over the variants and player counts of a metric.",
+                "over deals; bars: the interval each verdict is read from, Bonferroni over "
+                "the variants and player counts of a metric (the equivalence interval for "
+                "practically equal); grey band: the metric's practical margin.",
             )
         )
     tables = [Table("quality", summary)]

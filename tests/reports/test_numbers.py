@@ -127,3 +127,18 @@ def test_a_sweep_row_practically_equal_and_surely_not_zero_says_both():
     assert cells["ci_low"].tolist() == ["-0.831", "-6.8 pts"]
     assert cells["difference"].tolist() == ["-0.657", "-4.4 pts"]
     assert cells["value"].tolist() == ["1", "1"]  # the swept value, not a share
+
+
+def test_the_variant_chart_draws_the_interval_each_verdict_is_read_from():
+    from reports.figures import variant_effects, verdict_interval
+
+    rows = pd.concat([_judged(0.4, 0.3, 1.0), _judged(0.9, 0.3, 0.5)], ignore_index=True)
+    assert rows["verdict"].tolist() == [EQUAL, DIFFERENT]
+    low, high = verdict_interval(rows)
+    assert (low.iloc[0], high.iloc[0]) == (rows["equiv_low"].iloc[0], rows["equiv_high"].iloc[0])
+    assert (low.iloc[1], high.iloc[1]) == (rows["family_low"].iloc[1], rows["family_high"].iloc[1])
+    table = rows.assign(
+        variant=["a", "b"], method="paired t", n_deals=100, n_games=100, margin=[1.0, 0.5]
+    )
+    point = variant_effects(table, ("turns",)).data[0]
+    assert point.error_y.array[0] == pytest.approx(rows["equiv_high"].iloc[0] - 0.4)
