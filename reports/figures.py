@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .numbers import p_text
 from .wins import BASELINES
 
 TEMPLATE = "plotly_white"
@@ -831,9 +832,9 @@ def skill_pairs(table: pd.DataFrame, players: int) -> go.Figure:
             mode="markers",
             marker={"size": 9, "color": here["significant"].map({True: "#1f77b4", False: "#999"})},
             error_x=_errors(here),
-            customdata=here[["n_games", "p_adjusted"]],
-            hovertemplate="%{y}: %{x:.1%} of %{customdata[0]} games (Holm p = "
-            "%{customdata[1]:.2g})<extra></extra>",
+            customdata=here[["n_games"]].assign(p=here["p_adjusted"].map(p_text)),
+            hovertemplate="%{y}: %{x:.1%} of %{customdata[0]} games (Holm-adjusted "
+            "%{customdata[1]})<extra></extra>",
             showlegend=False,
         )
     )
