@@ -1,6 +1,8 @@
 """What tournament mode costs: decisions per second of a strategy of one's own played in
 process and isolated (``isolation = "process"``, sims/guest.py), on the same games, with the
-host's start-up (once per worker and strategy) shown apart.
+host's start-up (once per worker and strategy) shown apart; and isolated without the
+operating-system sandbox (``guest.SANDBOX = False``: the host and its pipes only), which
+shows what the sandbox itself costs.
 
 Run: python benchmarks/isolation.py [--games N]. Not a test.
 """
@@ -69,6 +71,12 @@ def main() -> None:
         guest.close_hosts()
         inside, n_inside, _ = measure("none", args.games, players)
         isolated, n_isolated, first = measure("process", args.games, players)
+        guest.close_hosts()
+        guest.SANDBOX = False
+        measure("process", 2, players)
+        bare, _, _ = measure("process", args.games, players)
+        guest.SANDBOX = True
+        guest.close_hosts()
         assert n_inside == n_isolated
         print(
             f"{players} players, {args.games} games, {n_inside} guest decisions: "
@@ -76,7 +84,9 @@ def main() -> None:
             f"({args.games / inside:,.1f} games/s), "
             f"isolated {n_isolated / isolated:,.0f} decisions/s "
             f"({args.games / isolated:,.1f} games/s): {isolated / inside:.1f}x the time; "
-            f"first isolated game (host start-up) {first * 1000:.0f} ms"
+            f"first isolated game (host start-up) {first * 1000:.0f} ms; "
+            f"without the sandbox {args.games / bare:,.1f} games/s "
+            f"(the sandbox: {isolated / bare:.2f}x the time)"
         )
         guest.close_hosts()
 

@@ -19,6 +19,7 @@ from .big_cities import big_cities
 from .destinations import card_balance_of
 from .edit_effects import edit_effects_of
 from .game_length import game_length
+from .level import at_alpha
 from .margins import margins_of
 from .offers import COLUMNS as OFFER_COLUMNS
 from .offers import SeatShares, offer_sums
@@ -54,6 +55,11 @@ class Analysis:
     edge_test: dict[str, Any] = field(default_factory=dict)  # edge across player counts
     # the study's checks (reports/robustness.py): each one's own analysis, by name
     checks: dict[str, Analysis] = field(default_factory=dict)
+
+    @property
+    def alpha(self) -> float:
+        """The level its verdicts are read at (reports/level.py)."""
+        return self.results.plan.level
 
     @property
     def partial_note(self) -> str:
@@ -101,10 +107,24 @@ def analyse(
     results: Results,
     planned_games: int | None = None,
     progress: Callable[[str], None] | None = None,
+    summary_only: bool = False,
 ) -> Analysis:
     """Every statistic of the report; the headline strategy, seat and card statistics use the
     base rules, each variant's own are in the variant tables. ``progress`` is told the name of
-    each stage as it starts (``cardgame report`` prints a line per stage)."""
+    each stage as it starts (``cardgame report`` prints a line per stage). Verdicts are read
+    at the level of the results' plan (reports/level.py: a look's share of 0.05 in a study
+    played until settled). ``summary_only``: only what the summary's verdicts are read from
+    (the judge of a look, reports/settled.py): no card table, designer tables or checks."""
+    with at_alpha(results.plan.level):
+        return _analyse(results, planned_games, progress, summary_only)
+
+
+def _analyse(
+    results: Results,
+    planned_games: int | None,
+    progress: Callable[[str], None] | None,
+    summary_only: bool,
+) -> Analysis:
     say = progress or (lambda stage: None)
     margins = margins_of(results.study)
     sweeps = list(results.plan.sweeps.values())
@@ -115,20 +135,27 @@ def analyse(
     # the offer rows are summed from their files by a thread while the seat statistics run
     # (reading Parquet and numpy's array work let go of the interpreter lock)
     stop = threading.Event()
+    offers = pd.DataFrame()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        summing = pool.submit(
-            offer_sums, results.destination_chunks(OFFER_COLUMNS), SeatShares(seats), stop
+        summing = (
+            None
+            if summary_only
+            else pool.submit(
+                offer_sums, results.destination_chunks(OFFER_COLUMNS), SeatShares(seats), stop
+            )
         )
         try:
-            _seat_tables(results, base, margins, tables, say)
-            say("destination cards and big cities")
-            offers = _base_rules(summing.result())
+            _seat_tables(results, base, margins, tables, say, summary_only)
+            if summing is not None:
+                say("destination cards and big cities")
+                offers = _base_rules(summing.result())
         except BaseException:
             stop.set()  # Ctrl-C or an error: the thread stops at its next chunk
             raise
-    tables["destinations"] = card_balance_of(offers)
-    cities = list(default_catalogue().big_city_names)
-    tables["big_cities"] = big_cities(base, cities)
+    if not summary_only:
+        tables["destinations"] = card_balance_of(offers)
+        cities = list(default_catalogue().big_city_names)
+        tables["big_cities"] = big_cities(base, cities)
     ordinary_games = games[~games["variant"].isin(list(swept))] if swept else games
     ordinary_seats = seats[~seats["variant"].isin(list(swept))] if swept else seats
     if ordinary_games["variant"].nunique() > 1:
@@ -138,8 +165,9 @@ def analyse(
     )
     tables.update(variant_tables(ordinary_games, ordinary_seats, tables, margins))
     tables["edit_effects"] = edit_effects_of(results, margins)
-    say("what designers ask: first seat, margins, cards and winning, meta-game")
-    tables.update(designer_tables(base, offers, tables["head_to_head"]))
+    if not summary_only:
+        say("what designers ask: first seat, margins, cards and winning, meta-game")
+        tables.update(designer_tables(base, offers, tables["head_to_head"]))
     tables.update(
         skill.skill_tables(base, results.study, tables["head_to_head"], tables["lineup_swaps"])
     )
@@ -156,7 +184,7 @@ def analyse(
         swept_cards = results.destination_rows(cards)
         frames = sweep_frames(games, seats, swept_cards, sweeps, margins=margins)
     checks = {}
-    for name, check in results.checks().items():
+    for name, check in () if summary_only else results.checks().items():
         say(f"the {name} check")
         checks[name] = analyse(check, planned_games=check.plan.total_games)
     return Analysis(
@@ -177,15 +205,17 @@ def _seat_tables(
     margins: dict[str, float],
     tables: dict[str, pd.DataFrame],
     say: Callable[[str], None],
+    summary_only: bool = False,
 ) -> None:
-    """The strategy, seat, points and game-length tables, into ``tables``."""
+    """The strategy, seat, points and game-length tables, into ``tables`` (``summary_only``:
+    no ratings pooled over player counts, no seat and points tables beyond the edge)."""
     games = results.games
     say("strategies: win rates, ratings, pairwise verdicts")
     tables["win_rates"] = win_rates(base, margins)
     tables["head_to_head"] = head_to_head(base)
     fits = rating_fits(base)
     tables["ratings"] = ratings(base, fits)
-    tables["rating_pooling"] = pooling_test(base, fits)
+    tables["rating_pooling"] = pd.DataFrame() if summary_only else pooling_test(base, fits)
     pooled = pooled_fit(base) if len(tables["rating_pooling"]) else None
     tables["ratings_pooled"] = pooled_ratings(base, pooled)
     tables["pairwise"] = pairwise(base, margins, fits)
@@ -203,10 +233,12 @@ def _seat_tables(
         ignore_index=True,
     )
     say("seats, points and game length")
-    tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
     tables["seat_edge"] = seat_edge(base, margins)
-    tables["score_parts"] = score_parts(base)
     tables["game_length"] = game_length(_base_rules(games))
+    if summary_only:
+        return
+    tables["seat_advantage"], tables["seat_tests"] = seat_advantage(base)
+    tables["score_parts"] = score_parts(base)
     tables["round_shares"] = round_shares(base)
 
 

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, Z95, adjust, wilson
+from .intervals import GAME, Z95, adjust, wilson
+from .level import current_alpha
 from .wins import BASELINES
 
 BOOT_DRAWS = 200
@@ -33,7 +34,7 @@ def mde_rate(p0: float, n: int, power: float = 0.8, family: int = 1) -> float:
     (z_{1 - 0.025/family} + z_power) * sqrt(p0 (1 - p0) / n)."""
     if n <= 0:
         return np.nan
-    z = Z95 if family <= 1 else sps.norm.ppf(1 - ALPHA / (2 * family))
+    z = Z95 if family <= 1 else sps.norm.ppf(1 - current_alpha() / (2 * family))
     return float((z + sps.norm.ppf(power)) * np.sqrt(p0 * (1 - p0) / n))
 
 
@@ -71,7 +72,7 @@ def first_seat_advantage(seats: pd.DataFrame) -> pd.DataFrame:
             table[column] = np.nan
     # one family: every player count and mirrored strategy together (Holm)
     table["p_adjusted"] = adjust(table["p_value"]).to_numpy()
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     family = int(table["p_value"].notna().sum())
     if "fair" in table:
         table["mde"] = [
@@ -293,7 +294,7 @@ def card_contribution_of(sums: pd.DataFrame, min_each: int = MIN_EACH) -> pd.Dat
     if table.empty:
         return table
     table["p_adjusted"] = table.groupby("players")["p_value"].transform(adjust)
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     return table.sort_values(["players", "difference"], ascending=[True, False]).reset_index(
         drop=True
     )

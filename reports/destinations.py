@@ -25,9 +25,9 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import holm, wilson
+from .level import ALPHA, current_alpha  # noqa: F401  (ALPHA: the nominal level)
 from .offers import clustered, pooled
 
-ALPHA = 0.05
 POWER = 0.8  # of the smallest deviation a study could have found (detectable_z)
 MIN_KEPT = 20  # a card kept fewer times is described but neither fitted nor tested
 FLAG_OVER = "over-rewarded (earns more than cards of its points and trains)"
@@ -126,7 +126,7 @@ def card_summary_of(sums: pd.DataFrame) -> pd.DataFrame:
         table["reached"], kept, table["completion_var"]
     )
     dof = (table["kept_games"] - 1).where(table["kept_games"] > 1)
-    half = sps.t.ppf(1 - ALPHA / 2, dof) * np.sqrt(table["net_var"])
+    half = sps.t.ppf(1 - current_alpha() / 2, dof) * np.sqrt(table["net_var"])
     table["net_ci_low"] = table["net_mean"] - half
     table["net_ci_high"] = table["net_mean"] + half
     return table[SUMMARY_COLUMNS]
@@ -201,7 +201,9 @@ def leave_one_out(y: np.ndarray, v: np.ndarray, x: np.ndarray) -> dict[str, np.n
     }
 
 
-def detectable_z(dof: float, family: int, alpha: float = ALPHA, power: float = POWER) -> float:
+def detectable_z(
+    dof: float, family: int, alpha: float | None = None, power: float = POWER
+) -> float:
     """How far (in the test's standard errors) a card's logit completion must sit from its
     class for the leave-one-out test to flag it with ``power`` when its p must beat
     alpha / ``family`` (Holm's first step: with no card flagged, a card is flagged exactly
@@ -210,6 +212,7 @@ def detectable_z(dof: float, family: int, alpha: float = ALPHA, power: float = P
     standard normal error, the usual power calculation, and ignores the far tail; it is
     slightly conservative: a card planted that far below its class is flagged 84-88% of the
     time (tests/reports/test_destinations.py)."""
+    alpha = current_alpha() if alpha is None else alpha
     crit = sps.t.ppf(1 - alpha / (2 * max(int(family), 1)), dof)
     return float(crit + sps.norm.ppf(power))
 
@@ -340,7 +343,7 @@ def card_balance_of(
         table.loc[rows.index, "detectable_below"] = below
         table.loc[rows.index, "detectable_above"] = above
     table = table.drop(columns=["se_logit", "dof"])
-    out = table["p_holm"] < ALPHA
+    out = table["p_holm"] < current_alpha()
     table["flag"] = ""
     table.loc[out & (table["excess"] > 0), "flag"] = FLAG_OVER
     table.loc[out & (table["excess"] < 0), "flag"] = FLAG_UNDER

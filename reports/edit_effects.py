@@ -31,7 +31,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .destinations import card_label
-from .intervals import ALPHA
+from .level import current_alpha
 from .margins import DEFAULT_MARGINS, interval_verdict
 
 if TYPE_CHECKING:
@@ -226,7 +226,7 @@ def edit_effects(
     if table.empty:
         return pd.DataFrame(columns=COLUMNS)
     table["family"] = table.groupby("metric")["metric"].transform("size")
-    quantile = sps.t.ppf(1 - ALPHA / (2 * table["family"]), table["df"].clip(lower=1.0))
+    quantile = sps.t.ppf(1 - current_alpha() / (2 * table["family"]), table["df"].clip(lower=1.0))
     half = np.where(table["se"] > 0, quantile * table["se"], 0.0)
     table["family_low"] = table["difference"] - half
     table["family_high"] = table["difference"] + half

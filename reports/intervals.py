@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from .level import ALPHA  # noqa: F401  (the nominal level, where intervals are 95%)
+
 Z95 = 1.959963984540054
-ALPHA = 0.05
 GAME = ["cell", "game_index"]  # the key of a game: the cluster of every seat row
 # the key of a deal: a paired study's games of one player count that replay it share the seed
 # (sims/seeding.py); unpaired, every game has a seed of its own, so a deal is a game

@@ -33,7 +33,8 @@ from scipy import stats as sps
 from sims.errors import ResultsError
 from sims.plan import margin_problem
 
-ALPHA = 0.05
+from .level import ALPHA, current_alpha  # noqa: F401
+
 POWER = 0.8
 DIFFERENT, EQUAL, UNKNOWN = "different", "practically equal", "not yet known"
 VERDICTS = (DIFFERENT, EQUAL, UNKNOWN)
@@ -153,8 +154,10 @@ def tost_many(estimate, se, margin: float, df) -> np.ndarray:
     return out
 
 
-def verdict(p_difference: float, p_equivalence: float, alpha: float = ALPHA) -> str:
-    """The verdict of one comparison from its two (family-corrected) p-values."""
+def verdict(p_difference: float, p_equivalence: float, alpha: float | None = None) -> str:
+    """The verdict of one comparison from its two (family-corrected) p-values, at the
+    report's level (reports/level.py) unless ``alpha`` is given."""
+    alpha = current_alpha() if alpha is None else alpha
     if np.isfinite(p_equivalence) and p_equivalence < alpha:
         return EQUAL
     if np.isfinite(p_difference) and p_difference < alpha:
@@ -175,13 +178,13 @@ def interval_verdict(low: float, high: float, margin: float) -> str:
 
 
 # ------------------------------------------------------------------ power at the margin
-def decide_factor(family: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
+def decide_factor(family: int = 1, alpha: float | None = None, power: float = POWER) -> float:
     """How many standard errors the margin must span for either verdict to come with
     ``power``: a true difference of the margin found by the two-sided test at level
     alpha / family (z_{1-alpha/2m} + z_power), and no difference shown equivalent by TOST at
     alpha / family (z_{1-alpha/m} + z_{(1+power)/2}); the larger of the two."""
     m = max(int(family), 1)
-    level = alpha / m
+    level = (current_alpha() if alpha is None else alpha) / m
     superiority = sps.norm.ppf(1 - level / 2) + sps.norm.ppf(power)
     equivalence = sps.norm.ppf(1 - level) + sps.norm.ppf((1 + power) / 2)
     return float(max(superiority, equivalence))
@@ -196,11 +199,11 @@ def n_to_decide(n: float, se: float, margin: float, family: int = 1) -> float:
     return float(math.ceil(round(n * (decide_factor(family) * se / margin) ** 2, 6)))
 
 
-def mde(se: float, family: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
+def mde(se: float, family: int = 1, alpha: float | None = None, power: float = POWER) -> float:
     """The smallest difference found with ``power`` by a two-sided test at alpha / family."""
     if not np.isfinite(se):
         return math.nan
-    level = alpha / max(int(family), 1)
+    level = (current_alpha() if alpha is None else alpha) / max(int(family), 1)
     return float((sps.norm.ppf(1 - level / 2) + sps.norm.ppf(power)) * se)
 
 
@@ -211,7 +214,7 @@ def games_for_change(sd: float, change: float, family: int = 1, paired: bool = T
     2 (z + z)^2 sd^2 / change^2."""
     if not (np.isfinite(sd) and sd > 0 and change > 0):
         return math.nan
-    level = ALPHA / max(int(family), 1)
+    level = current_alpha() / max(int(family), 1)
     z = sps.norm.ppf(1 - level / 2) + sps.norm.ppf(POWER)
     return float(math.ceil((1 if paired else 2) * (z * sd / change) ** 2))
 
@@ -267,8 +270,9 @@ def judge(
     size = np.ones(len(out))
     for rows in groups.values():
         size[rows] = max(int(out[p_value].iloc[rows].notna().sum()), 1)
-    half = quantile(1 - ALPHA / (2 * size)) * se
-    equiv = quantile(1 - ALPHA / size) * se
+    alpha = current_alpha()
+    half = quantile(1 - alpha / (2 * size)) * se
+    equiv = quantile(1 - alpha / size) * se
     p_raw = out[p_value].astype(float).to_numpy()
     p_equiv = tost_many(value, se, margin, np.where(finite, clipped, np.inf))
     out["margin"] = margin

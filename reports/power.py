@@ -18,11 +18,11 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import GAME, wilson
+from .level import current_alpha
 from .wins import per_game_shares
 
-ALPHA = 0.05
 POWER = 0.8
-Z_ALPHA = 1.959963984540054  # z_0.975
+Z_ALPHA = 1.959963984540054  # z_0.975: the nominal level's (a look's is current_alpha)
 Z_POWER = 0.8416212335729143  # z_0.8
 FIRST_MARK = 10  # the first checkpoint of a convergence curve, in games
 MIN_CONVERGENCE_GAMES = 50  # fewer games: no convergence figure, a sentence instead
@@ -42,14 +42,16 @@ def mde_rate(p0: float, n: float) -> float:
     if not (0 < p0 < 1) or not n or n < 2 or not np.isfinite(n):
         return math.nan
     h = NormalIndPower().solve_power(
-        effect_size=None, nobs1=float(n), alpha=ALPHA, power=POWER, ratio=0
+        effect_size=None, nobs1=float(n), alpha=current_alpha(), power=POWER, ratio=0
     )
     return _h_to_rate(p0, float(h)) - p0
 
 
 def mde_from_se(se: float) -> float:
     """The smallest difference a test with this standard error detects (80%, two-sided 5%)."""
-    return (Z_ALPHA + Z_POWER) * se if np.isfinite(se) else math.nan
+    if not np.isfinite(se):
+        return math.nan
+    return float((sps.norm.ppf(1 - current_alpha() / 2) + Z_POWER) * se)
 
 
 def detectable_effect(se: float, dof: float, power: float = POWER) -> float:
@@ -57,7 +59,7 @@ def detectable_effect(se: float, dof: float, power: float = POWER) -> float:
     (t_{0.975,dof} + t_{power,dof}) * se (the normal formula with t quantiles)."""
     if not np.isfinite(se) or not np.isfinite(dof) or dof < 1:
         return np.nan
-    return float((sps.t.ppf(1 - ALPHA / 2, dof) + sps.t.ppf(power, dof)) * se)
+    return float((sps.t.ppf(1 - current_alpha() / 2, dof) + sps.t.ppf(power, dof)) * se)
 
 
 # ------------------------------------------------------------------ convergence

@@ -12,7 +12,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import (
-    ALPHA,
     GAME,
     Z95,
     cluster_codes,
@@ -22,6 +21,7 @@ from .intervals import (
     game_table,
     repeated,
 )
+from .level import current_alpha
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES, per_game_shares
 
@@ -383,7 +383,7 @@ def pooling_test(seats: pd.DataFrame, fits: dict | None = None) -> pd.DataFrame:
                 "lr": lr,
                 "df": df,
                 "p_value": p,
-                "pooling_justified": p >= ALPHA,
+                "pooling_justified": p >= current_alpha(),
             }
         ]
     )
@@ -548,7 +548,7 @@ def pooled_pairwise(
         df="df",
         family_name="the pairs of strategies, player counts pooled",
     )
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     return table.sort_values("difference", ascending=False).reset_index(drop=True)
 
 
@@ -690,7 +690,7 @@ def pairwise(
                 )
             )
     table = pd.concat(parts)
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     columns = PAIRWISE_COLUMNS + [c for c in table.columns if c not in PAIRWISE_COLUMNS]
     return (
         table[columns]

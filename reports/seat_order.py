@@ -15,7 +15,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import (
-    ALPHA,
     GAME,
     adjust,
     deal_codes,
@@ -24,6 +23,7 @@ from .intervals import (
     repeated,
     wilson,
 )
+from .level import current_alpha
 from .margins import DEFAULT_MARGINS, judge
 from .wins import BASELINES
 
@@ -117,8 +117,8 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     # one family: the player counts together (Holm), for each of the two tests
     tests["wins_p_adjusted"] = adjust(tests["wins_p"]).to_numpy()
     tests["score_p_adjusted"] = adjust(tests["score_p"]).to_numpy()
-    tests["wins_significant"] = tests["wins_p_adjusted"] < ALPHA
-    tests["score_significant"] = tests["score_p_adjusted"] < ALPHA
+    tests["wins_significant"] = tests["wins_p_adjusted"] < current_alpha()
+    tests["score_significant"] = tests["score_p_adjusted"] < current_alpha()
     tests["family"] = "the player counts together (Holm)"
     return table, tests
 

@@ -16,13 +16,20 @@ from .analysis import Analysis
 from .document import Block, Chart, Heading, Report, Section, StudyFacts, Table
 from .findings import headline, players_know
 from .intervals import game_ids
+from .level import at_alpha
 from .numbers import p_text
+from .settled import looks_note
 from .variant_sections import sweeps_section, variants_section
 
 
 def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Report:
     """The report of an analysis; ``info`` (default: the study's own) decides the title,
-    the question and the page's order of sections."""
+    the question and the page's order of sections. Read at the analysis's level."""
+    with at_alpha(analysis.alpha):
+        return _build(analysis, info)
+
+
+def _build(analysis: Analysis, info: study_kinds.StudyInfo | None) -> Report:
     study = analysis.results.study
     info = info or study_kinds.study_info(study, analysis.seats, analysis.results.plan.description)
     checked = robustness.comparisons(analysis)  # the summary's rows and the section read it
@@ -35,7 +42,7 @@ def build(analysis: Analysis, info: study_kinds.StudyInfo | None = None) -> Repo
         ),
         knowledge=study_kinds.knowledge_sentence(analysis.seats, study.get("strategies"))
         + study_kinds.adaptation_sentence(analysis.results.plan.adaptations),
-        partial_note=analysis.partial_note,
+        partial_note=" ".join(filter(None, [analysis.partial_note, looks_note(analysis)])),
         findings=headline(analysis),
         summary=answers.summary(
             analysis, info.question, info.order, robustness.summary_rows(checked)

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .intervals import ALPHA, GAME, wilson
+from .intervals import GAME, wilson
+from .level import current_alpha
 from .numbers import p_text
 from .wins import BASELINES, finished_ahead
 
@@ -193,7 +194,7 @@ def tau_summary(agreement: pd.DataFrame) -> str:
         f"{int(r['n_games_search']):,} strategy-games against search)"
         for r in rows
     )
-    held = [int(r["players"]) for r in rows if r["tau"] > 0 and r["p_value"] < ALPHA]
+    held = [int(r["players"]) for r in rows if r["tau"] > 0 and r["p_value"] < current_alpha()]
     verdict = (
         f"the ranking holds at {', '.join(map(str, held))} players"
         if held
@@ -355,7 +356,7 @@ def tau_sentence(row: pd.Series) -> str:
         )
     verdict = (
         "the ranking holds"
-        if row["tau"] > 0 and row["p_value"] < ALPHA
+        if row["tau"] > 0 and row["p_value"] < current_alpha()
         else "the data cannot say the ranking holds"
     )
     return (
@@ -426,7 +427,7 @@ def pair_sentence(table: pd.DataFrame) -> str:
         )
     return (
         "The stronger of a pair finishes ahead more often than a coin toss (Holm-adjusted "
-        f"p < {ALPHA}) " + ", ".join(parts) + "."
+        f"p < {current_alpha():.2g}) " + ", ".join(parts) + "."
         if parts
         else "No two strategies met."
     )

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from .differences import paired_difference, welch_difference
-from .intervals import ALPHA, GAME
+from .intervals import GAME
+from .level import current_alpha
 from .margins import DEFAULT_MARGINS, judge, mde
 
 VARIANT_COLUMNS = """
@@ -171,7 +172,7 @@ def variant_effects(
         for metric, part in table.groupby("metric", sort=False)
     ]
     table = pd.concat(parts).sort_index()
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     table["correction"] = VARIANT_CORRECTION
     family = table.groupby("metric")["p_value"].transform("size")
     table["detectable"] = [mde(se, m) for se, m in zip(table["se"], family, strict=True)]

@@ -12,7 +12,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from .intervals import (
-    ALPHA,
     GAME,
     adjust,
     deal_codes,
@@ -23,6 +22,7 @@ from .intervals import (
     repeated,
     wilson,
 )
+from .level import current_alpha
 from .margins import DEFAULT_MARGINS, judge
 
 BASELINES = frozenset({"random"})  # reference players: never part of the "field" or the anchor
@@ -128,7 +128,7 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
         df="df",
         family_name="the strategies at one player count",
     )
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     table["correction"] = "Bonferroni over the strategies at each player count"
     return table.sort_values(["players", "rate"], ascending=[True, False]).reset_index(drop=True)
 
@@ -291,5 +291,5 @@ def head_to_head(seats: pd.DataFrame) -> pd.DataFrame:
     )
     where = pd.MultiIndex.from_arrays([table["players"], pair])
     table["p_adjusted"] = lookup.reindex(where).to_numpy()
-    table["significant"] = table["p_adjusted"] < ALPHA
+    table["significant"] = table["p_adjusted"] < current_alpha()
     return table

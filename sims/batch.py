@@ -246,12 +246,17 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
 
 def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iterator[Batch]:
     """The plan's batches in a fixed order, made as they are needed: memory stays flat
-    however many games a cell has. ``guest_key``: the run's secret for isolated guests."""
+    however many games a cell has; in a study played until settled none straddles a look's
+    end. ``guest_key``: the run's secret for isolated guests."""
     clock = plan.think_times()
     for number, cell in enumerate(plan.cells):
         seats = {label: plan.spec_for(cell.variant, label) for label in set(cell.lineup)}
-        for start in range(0, cell.games, plan.batch_size):
-            stop = min(cell.games, start + plan.batch_size)
+        bounds = plan.look_bounds(cell)
+        for start, stop in (
+            (start, min(end, start + plan.batch_size))
+            for begin, end in zip([0, *bounds[:-1]], bounds, strict=True)
+            for start in range(begin, end, plan.batch_size)
+        ):
             yield (
                 Batch(
                     id=f"c{number:04d}-g{start:07d}",

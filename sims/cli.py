@@ -19,6 +19,7 @@ from importlib import resources
 from typing import NoReturn
 
 from .errors import RunStopped, StudyError
+from .looks import DEFAULT_CAP_FACTOR, STOPS, games_line, looks_line
 from .plan import DEFAULT_STUDY
 from .stopping import Stop, routed_to
 from .strategy import strategy_help
@@ -92,6 +93,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="then replay the headline verdicts with the search player in every seat, on this "
         "many deals a design; the report says whether they hold (docs/strategies.md)",
     )
+    parser.add_argument(
+        "--until",
+        choices=STOPS,
+        help="settled: play in looks, each doubling the games, until every question of the "
+        "report's summary is settled or --max-games is reached, with verdicts valid under "
+        "this stopping (docs/statistics.md); planned (default): the study's games once",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        metavar="N",
+        help=f"the cap of --until settled, in games (default: {DEFAULT_CAP_FACTOR} times the "
+        "study's)",
+    )
     parser.add_argument("--out", help="results folder (default: the study's output)")
     parser.add_argument("--resume", action="store_true", help="continue a stopped run")
     parser.add_argument(
@@ -135,7 +150,12 @@ def build_study(args: argparse.Namespace):  # -> sims.study.Study
     flags = (args.games, args.players, args.strategies, args.seed)
     isolation = Isolation.PROCESS if args.isolate else None
     base = load_study(
-        args.study or DEFAULT_STUDY, isolation, args.cards, args.adapt, args.check_search
+        args.study or DEFAULT_STUDY,
+        isolation,
+        args.cards,
+        args.adapt,
+        args.check_search,
+        *((args.until, args.max_games) if all(v is None for v in flags) else (None, None)),
     )
     if all(v is None for v in flags):
         return base
@@ -143,7 +163,15 @@ def build_study(args: argparse.Namespace):  # -> sims.study.Study
     if args.study is None:  # flags only: not the default study, whatever it shares with it
         name = adhoc_name(args.strategies or base.pool, args.players or base.players)
     return quick_study(
-        base, args.games, args.players, args.strategies, args.seed, name=name, isolation=isolation
+        base,
+        args.games,
+        args.players,
+        args.strategies,
+        args.seed,
+        name=name,
+        isolation=isolation,
+        until=args.until,
+        max_games=args.max_games,
     )
 
 
@@ -163,6 +191,8 @@ def resume_command(args: argparse.Namespace, folder: object) -> str:
         "--cards": args.cards,
         "--adapt": args.adapt,
         "--check-search": args.check_search,
+        "--until": args.until,
+        "--max-games": args.max_games,
         "--out": str(folder),
     }
     for option, value in options.items():
@@ -248,7 +278,7 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
 
     def announce() -> None:
         print(
-            f"{study.name}: {len(study.plan.cells)} cells, {study.plan.total_games} games"
+            f"{study.name}: {len(study.plan.cells)} cells, {games_line(study.plan)}"
             f"{'' if study.pairing == 'none' else f', paired by {study.pairing}'} "
             f"-> {folder}",
             file=sys.stderr,
@@ -280,6 +310,8 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
         f"{done} of {summary.games_total} games in {summary.folder} "
         f"({summary.games_played} played now, {summary.games_skipped} from before)"
     )
+    if summary.plan is not None and summary.plan.until_settled and not summary.interrupted:
+        print(looks_line(summary.plan))
     for name, check in summary.checks.items():
         print(
             f"check {name}: {check.games_skipped + check.games_played} of {check.games_total} "

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import tempfile
 from functools import cache
 from importlib import metadata, resources
@@ -90,13 +92,14 @@ def write_manifest(
     It keeps the study as given (what a resume must match), the plan it resolved to
     (what the reports read) and, for isolated guests, the run's secret key of their random
     streams (what a resume needs to play the same games)."""
-    manifest = {
+    manifest: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "study": study,
         "plan": plan,
         "fingerprint": fingerprint,
         **({"guest_key": guest_key} if guest_key else {}),
     }
+    manifest[MARK] = _open_mark(manifest)
     target = folder / MANIFEST
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -233,13 +236,58 @@ def done_batches(folder: Path) -> set[str]:
 
 
 # ------------------------------------------------------------------ the folder's seal
+# A folder's manifest always carries a mark, keyed with the user's seal key (``seal_key``):
+# ``open`` from the run's first landing until its end (a run killed mid-way leaves it), then
+# ``sealed`` over the digest of every file. Without the key no one can make either, so a
+# folder changed, or stripped of its mark, is refused; docs/strategies.md says what this
+# protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
+MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
 ACCEPT_HINT = "--accept-changes reads it anyway"
+KEY_FILE = "seal.key"
+
+
+def seal_key_path() -> Path:
+    """Where the user's seal key lives: outside every results folder, the user's only."""
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config) / "cardgame" / KEY_FILE
+
+
+def seal_key() -> bytes:
+    """The user's seal key, made (random, mode 0600) the first time a run needs it."""
+    path = seal_key_path()
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with contextlib.suppress(FileExistsError):  # another run made it meanwhile
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as file:
+                    file.write(secrets.token_hex(32) + "\n")
+        key = path.read_text().strip()
+    except OSError as exc:
+        raise ResultsError(
+            f"{path}: cannot read or make the seal key ({exc.strerror or exc})"
+        ) from None
+    if len(key) < 32:
+        raise ResultsError(f"{path}: not a seal key (remove it and a new one is made)")
+    return key.encode()
+
+
+def _mac(*parts: str) -> str:
+    return hmac.new(seal_key(), "\0".join(parts).encode(), hashlib.sha256).hexdigest()
+
+
+def _open_mark(manifest: dict[str, Any]) -> dict[str, str]:
+    return {"state": "open", "mac": _mac("open", _manifest_digest(manifest))}
+
+
+def _sealed_mark(digests: dict[str, str]) -> dict[str, str]:
+    return {"state": "sealed", "mac": _mac("sealed", json.dumps(digests, sort_keys=True))}
 
 
 def folder_digests(folder: Path) -> dict[str, str]:
     """SHA-256 of every file of ``folder`` but the manifest (by path relative to it), and of
-    the manifest itself without this table (``manifest.json``); what killed writers leave
+    the manifest itself without the seal (``manifest.json``); what killed writers leave
     (temporary files, a run's mark) is no result and not counted."""
     out: dict[str, str] = {}
     for path in sorted(folder.rglob("*")):
@@ -266,7 +314,7 @@ def _file_digest(path: Path) -> str:
 
 
 def _manifest_digest(manifest: dict[str, Any]) -> str:
-    rest = {key: value for key, value in manifest.items() if key != DIGESTS}
+    rest = {key: value for key, value in manifest.items() if key not in (DIGESTS, MARK)}
     return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
 
 
@@ -279,33 +327,60 @@ def _rewrite_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def seal(folder: Path) -> None:
-    """Record the digest of every file in the manifest (a run's last act): ``check_sealed``
-    then refuses a folder changed since."""
+    """Record the digest of every file in the manifest, keyed (a run's last act):
+    ``check_sealed`` then refuses a folder changed since."""
     manifest = read_manifest(folder)
     if manifest is None:
         return
     manifest.pop(DIGESTS, None)
+    manifest.pop(MARK, None)
     digests = folder_digests(folder)
     manifest[DIGESTS] = digests
+    manifest[MARK] = _sealed_mark(digests)
+    _rewrite_manifest(folder, manifest)
+
+
+def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
+    """The manifest's plan replaced while its run plays (a study played until settled
+    moving to its next look), with the keyed mark of a run not ended made again for it."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise ResultsError(f"{folder}: its manifest is gone")
+    manifest["plan"] = plan
+    manifest.pop(DIGESTS, None)
+    manifest[MARK] = _open_mark(manifest)
     _rewrite_manifest(folder, manifest)
 
 
 def unseal(folder: Path) -> None:
-    """Drop the digests while a resumed run writes (one killed then leaves no stale seal)."""
+    """Open the folder again while a resumed run writes (one killed then leaves no stale
+    seal, and its folder reads as a run that did not end)."""
     manifest = read_manifest(folder)
-    if manifest is not None and DIGESTS in manifest:
-        del manifest[DIGESTS]
+    if manifest is not None:
+        manifest.pop(DIGESTS, None)
+        manifest[MARK] = _open_mark(manifest)
         _rewrite_manifest(folder, manifest)
 
 
 def seal_problem(folder: Path) -> str | None:
-    """The first file changed, added or removed since the run sealed the folder, as a
-    phrase; None when none was (or the folder was never sealed: older results, or a run
-    killed before its end)."""
+    """What is wrong with the folder's seal, as a phrase ending where "since its run ended"
+    may follow, or None when the folder is as its run left it: sealed, or open (its run has
+    not ended: killed, or still running) with its own mark."""
     manifest = read_manifest(folder)
-    stored = (manifest or {}).get(DIGESTS)
-    if not isinstance(stored, dict):
+    if manifest is None:
         return None
+    mark = manifest.get(MARK)
+    stored = manifest.get(DIGESTS)
+    if not isinstance(mark, dict) or mark.get("state") not in ("open", "sealed"):
+        return "it is not sealed: made before seals, or its seal was removed"
+    if mark["state"] == "open":
+        if isinstance(stored, dict) or not hmac.compare_digest(
+            str(mark.get("mac")), _open_mark(manifest)["mac"]
+        ):
+            return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
+        return None
+    if not isinstance(stored, dict):
+        return f"{MANIFEST} changed (its digests were removed)"
     now = folder_digests(folder)
     for name in sorted(set(stored) | set(now)):
         if name not in now:
@@ -314,6 +389,11 @@ def seal_problem(folder: Path) -> str | None:
             return f"{name} was added"
         if stored[name] != now[name]:
             return f"{name} changed"
+    if not hmac.compare_digest(str(mark.get("mac")), _sealed_mark(stored)["mac"]):
+        return (
+            f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
+            "or sealed again after a change"
+        )
     return None
 
 
@@ -323,6 +403,8 @@ def check_sealed(folder: Path, accept_changes: bool = False) -> None:
         return
     problem = seal_problem(folder)
     if problem is not None:
+        if problem.startswith("it"):
+            raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
         raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
 
 

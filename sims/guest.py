@@ -15,11 +15,15 @@ cities once, then a view per decision) and its RNG as a state, seeded by the run
 (``match.guest_rng``: nothing in it leads back to the deal), and answers each view as JSON: a
 well-formed action in its one written form (``canonical_action``), anything else as its shape
 (``shape``, ``rebuilt``), which the engine's checked path then refuses exactly as in the
-default mode. Nothing the guest sends is unpickled or executed. A guest that raises, answers
-junk, an oversized or malformed message, passes a limit, crashes, or hangs past the decision
-limit fails its own seat's game; one ended from outside its own code is the machine's
+default mode. Nothing the guest sends is unpickled or executed. The game's process holds
+only the game pipes; how it ended is the host's own report on pipes it never holds (``Host``).
+A guest that raises, answers junk, an oversized or malformed message, passes a limit, hangs
+past the decision limit, or dies in any way (a signal it raised itself included) fails its own
+seat's game; only the host's own end, which nothing in the sandbox can cause, is the machine's
 (``GuestLost``: the game is played again). After any failure its host is killed and a new one
-started for the next game.
+started for the next game. At a game's end the host kills the game's process (no code of the
+strategy runs past its last answer) and its stderr is shown bounded and marked as the
+strategy's (``Host.relay_stderr``).
 
 Well-behaved strategies play the same games with and without the sandbox (tests/sims/
 test_sandbox.py), and in process as isolated when they do not read their RNG
@@ -40,6 +44,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from functools import partial
 from importlib import util as import_util
 from pathlib import Path
@@ -60,6 +65,7 @@ SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: th
 
 SANDBOX = True  # False only to compare a game with and without it (tests/sims/test_sandbox.py)
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
+STDERR_KEEP = 4096  # bytes of a child's stderr shown per game (the rest counted, not shown)
 START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
@@ -74,18 +80,8 @@ class SandboxUnavailable(UnknownStrategyError):
 
 
 class GuestLost(GuestError):
-    """The guest was ended from outside its own code (its sandbox forbids it to signal, so a
-    kill it did not cause is the machine's: the game is played again, sims/match.py)."""
-
-
-# the signals a process's own code raises by faulting or by passing a limit: its own doing
-OWN_SIGNALS = frozenset(
-    int(s)
-    for s in (
-        signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT,
-        signal.SIGSYS, signal.SIGXCPU, signal.SIGXFSZ, signal.SIGTRAP,
-    )
-)  # fmt: skip
+    """A guest's host was ended from outside (nothing in its sandbox may signal it, so its
+    end is the machine's: the game is played again, sims/match.py)."""
 
 
 # ------------------------------------------------------------------ which seats are guests
@@ -138,7 +134,16 @@ def _module_root(target: str) -> str | None:
 
 # ------------------------------------------------------------------ the worker's side
 class Host:
-    """One host process: a strategy module loaded, forking a child per game."""
+    """One host process: a strategy module loaded, forking a child per game.
+
+    Two channels, so that a game's code can never speak for its host: the *control* pipes
+    (the host's standard input and output) carry the worker's orders and the host's own
+    reports of how each child ended, from its ``wait4``; the *game* pipes carry views and
+    answers between the worker and the child. A child holds the game pipes only (the host
+    closes the control ones in it before any of the strategy's code runs), so whatever it
+    writes is an answer, checked as one, and its death, however caused, is reported by the
+    host: the seat's failure. Only the host's own end (its pipes closing, a write refused)
+    is the machine's (``GuestLost``): nothing in the sandbox may signal it."""
 
     def __init__(self, target: str, decision_seconds: float) -> None:
         self.target = target
@@ -151,24 +156,50 @@ class Host:
         self.folder = tempfile.mkdtemp(prefix="cardgame-guest-")
         host = [sys.executable, "-I", "-X", "utf8", "-m", "sims.guest"]
         wrap = sandbox.command(_module_code(root, target)) if self.sandboxed else []
-        self.process = subprocess.Popen(
-            [*wrap, *host],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            cwd=self.folder,
-            env={},
-            start_new_session=True,  # Ctrl-C reaches the run, which ends its hosts itself
-        )
-        self.buffer = b""
-        self.send(
-            {
-                "op": "load",
-                "target": target,
-                "path": [root] if root else [],
-                "confine": sandbox.LIMITS.to_dict() if self.sandboxed else None,
-            }
-        )
-        answer = self.receive(max(START_SECONDS, decision_seconds))
+        game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
+        self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
+        log = os.path.join(self.folder, "stderr")  # unlinked at once: only the fds remain
+        self.log = os.open(log, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        os.unlink(log)
+        try:
+            self.process = subprocess.Popen(
+                [*wrap, *host],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+                pass_fds=(game_in, game_out),
+                cwd=self.folder,
+                env={},
+                start_new_session=True,  # Ctrl-C reaches the run, which ends its hosts itself
+            )
+        except BaseException:
+            for fd in (self.game_in, self.game_out, self.log):
+                os.close(fd)
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        finally:
+            os.close(game_in)
+            os.close(game_out)
+        self.buffer = b""  # of the game pipe
+        self.reports = b""  # of the control pipe
+        try:
+            self.send(
+                {
+                    "op": "load",
+                    "target": target,
+                    "path": [root] if root else [],
+                    "confine": sandbox.LIMITS.to_dict() if self.sandboxed else None,
+                    "fds": [game_in, game_out],
+                }
+            )
+            answer = self.receive(max(START_SECONDS, decision_seconds))
+            self.end()
+        except GuestLost:  # ended from outside while it loaded: the machine's, as in a game
+            self.close()
+            raise
+        except GuestError as exc:
+            self.close()
+            raise UnknownStrategyError(f"cannot load strategy {target!r}: its host {exc}") from None
         if "error" in answer:
             self.close()
             error = str(answer["error"])
@@ -176,31 +207,85 @@ class Host:
                 error = f"cannot load strategy {target!r}: {error}"
             raise UnknownStrategyError(error)
 
+    # ------------------------------------------------------------ the control pipes
     def send(self, message: dict[str, Any]) -> None:
+        """An order to the host. Refused only when the host is gone (it holds the pipe's
+        other end while it lives): the machine's."""
         try:
             self.process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
             self.process.stdin.flush()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError, ValueError):
-            raise GuestError("its process is gone") from None
+            raise self.lost() from None
+
+    def report(self, seconds: float) -> dict[str, Any]:
+        """The host's next report (how a child ended), within ``seconds``; the child's
+        stderr of that run is shown, bounded and marked as its own (``relay_stderr``)."""
+        fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        waited = 0.0
+        while b"\n" not in self.reports:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                waited += 0.05
+                if waited > seconds:
+                    raise GuestError(f"its host reported nothing within {seconds:g} s")
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise self.lost()
+            self.reports += chunk
+        line, _, self.reports = self.reports.partition(b"\n")
+        message = json.loads(line)  # the host's own, the simulator's code
+        self.relay_stderr()
+        self._drain()
+        return message
+
+    def end(self) -> dict[str, Any]:
+        """End the child in play (the host kills it: nothing of its code runs past what was
+        asked of it, so it cannot stall the run) and read how it ended."""
+        self.send({"op": "end"})
+        return self.report(START_SECONDS)
+
+    def lost(self) -> GuestLost:
+        """The host's end (its pipes closed, a write refused), not caused by this worker,
+        which forgets a host it kills: a game's code cannot signal it, so it was ended from
+        outside. Its exit status, where already known, only says how."""
+        code = self.process.poll()
+        how = f" ({_status_code(code)})" if code is not None else ""
+        return GuestLost(f"its host process was ended from outside{how}")
+
+    # ------------------------------------------------------------ the game pipes
+    def tell(self, message: dict[str, Any]) -> None:
+        """A message to the child in play. The host holds the pipe's reading end while it
+        lives, so a refused write means the host is gone."""
+        data = json.dumps(message).encode() + b"\n"
+        try:
+            while data:
+                data = data[os.write(self.game_in, data) :]
+        except OSError:
+            raise self.lost() from None
 
     def receive(self, seconds: float = 0.0) -> dict[str, Any]:
-        """The next message; waits at most ``seconds`` (0: as long as it takes, in slices
-        short enough for the decision limit's raise to land)."""
-        fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        """The child's next answer; waits at most ``seconds`` (0: as long as it takes, in
+        slices short enough for the decision limit's raise to land). A report of the host
+        first means the child ended without answering: its own failure, however it died."""
+        fd, control = self.game_out, self.process.stdout.fileno()  # type: ignore[union-attr]
         waited = 0.0
         while b"\n" not in self.buffer:
             if len(self.buffer) > MAX_MESSAGE:
                 raise GuestError(f"a message over {MAX_MESSAGE} bytes")
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if not ready:
+            ready, _, _ = select.select([fd, control], [], [], 0.05)
+            if fd in ready:  # an answer written before its writer ended still counts
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise self.lost()
+                self.buffer += chunk
+            elif ready or b"\n" in self.reports:
+                ended = self.report(START_SECONDS)
+                raise GuestError(f"its process for the game ended ({ended.get('exit')})")
+            else:
                 waited += 0.05
                 if seconds and waited > seconds:
                     raise GuestError(f"no answer within {seconds:g} s")
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise self.died()
-            self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_MESSAGE:
             raise GuestError(f"a message over {MAX_MESSAGE} bytes")
@@ -212,17 +297,33 @@ class Host:
             raise GuestError("an answer that is not a JSON object")
         return message
 
-    def died(self) -> GuestError:
-        """What the end of the host's output means: in a sandbox, where nothing the guest
-        runs may signal, a host killed by a signal that is not its own fault was ended
-        from outside (``GuestLost``)."""
-        try:
-            code = self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            return GuestError("its process closed its output")
-        if self.sandboxed and code < 0 and -code not in OWN_SIGNALS:
-            return GuestLost(f"its process was killed (signal {-code})")
-        return GuestError("its process died")
+    def _drain(self) -> None:
+        """Forget what an ended child left unread in the game pipe (its writer is gone, so
+        this is all of it): nothing of one run of its code is read in the next."""
+        self.buffer = b""
+        while select.select([self.game_out], [], [], 0)[0]:
+            if not os.read(self.game_out, 65536):
+                return
+
+    def relay_stderr(self) -> None:
+        """Show what the host and its child wrote on stderr since the last report: at most
+        ``STDERR_KEEP`` bytes, each line marked with the strategy's name and its control
+        characters escaped, so nothing of it can pose as the run's own output."""
+        size = os.fstat(self.log).st_size
+        if not size:
+            return
+        data = os.pread(self.log, STDERR_KEEP, 0)
+        os.ftruncate(self.log, 0)
+        text = data.decode("utf-8", "replace")
+        lines = text.split("\n")  # only there: a carriage return is escaped, never a break
+        if lines[-1] == "":
+            lines.pop()
+        if size > len(data):
+            lines.append(f"... {size - len(data)} more bytes of its stderr not shown")
+        mark = f"[guest {_printable(self.target)}] "
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write("".join(mark + _printable(line) + "\n" for line in lines))
+            sys.stderr.flush()
 
     def close(self) -> None:
         """Kill the host and its game child (one process group) and remove its folder."""
@@ -230,10 +331,25 @@ class Host:
             os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             self.process.wait(timeout=5)
+        with contextlib.suppress(Exception):
+            self.relay_stderr()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(Exception):
                 stream.close()  # type: ignore[union-attr]
+        for fd in (self.game_in, self.game_out, self.log):
+            with contextlib.suppress(OSError):
+                os.close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (controls, escapes, bidi
+    marks) written as its escape."""
+    return "".join(c if c.isprintable() or c == "\t" else ascii(c)[1:-1] for c in text)
+
+
+def _status_code(code: int) -> str:
+    return f"signal {-code}" if code < 0 else f"exit code {code}"
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -289,6 +405,7 @@ def check_guest(seat: StrategySpec, where: str) -> None:
         host = _host(target, 0.0)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
         answer = host.receive(START_SECONDS)
+        host.end()
     except GuestError as exc:
         _drop(target)
         raise UnknownStrategyError(f"{where}: strategy {seat.label!r}: its host {exc}") from None
@@ -312,42 +429,34 @@ class GuestStrategy(Strategy):
         self.target = guest_target(seat)
         self.seconds = decision_seconds
         self.host: Host | None = _host(self.target, decision_seconds)
-        self._ask(
-            {
-                "op": "game",
-                "label": seat.label,
-                "knobs": dict(seat.knobs),
-                "rng": _rng_state(rng),
-                "rules": rules.to_dict(),
-                "destinations": [list(d) for d in catalogue.destinations],
-                "big_cities": [list(b) for b in catalogue.big_cities],
-                "deck": list(catalogue.deck),
-                "big_city_set": sorted(big_cities),
-            }
-        )
+        start = {
+            "op": "game",
+            "label": seat.label,
+            "knobs": dict(seat.knobs),
+            "rng": _rng_state(rng),
+            "rules": rules.to_dict(),
+            "destinations": [list(d) for d in catalogue.destinations],
+            "big_cities": [list(b) for b in catalogue.big_cities],
+            "deck": list(catalogue.deck),
+            "big_city_set": sorted(big_cities),
+        }
+        self._ask(start, Host.send)
 
-    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _ask(self, message: dict[str, Any], how: Any = Host.tell) -> dict[str, Any]:
+        """``message`` to the host (``Host.send``) or its child, and the child's answer."""
         host = self.host
         if host is None:
             raise GuestError("its process failed earlier in this game")
         try:
-            host.send(message)
+            how(host, message)
             answer = host.receive()
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
             self.host = None
             _drop(self.target)
             raise
-        if "error" in answer or "exit" in answer:
+        if "error" in answer:
             self.host = None
-            sandboxed = host.sandboxed
-            _drop(self.target)  # its child is gone or in an unknown state
-            if "exit" in answer:
-                ended = answer["exit"]
-                text = f"its process for the game ended ({ended})"
-                killed = type(ended) is str and ended.startswith("signal ")
-                if sandboxed and killed and _signal_number(ended) not in OWN_SIGNALS:
-                    raise GuestLost(text)
-                raise GuestError(text)
+            _drop(self.target)  # its child is in an unknown state
             raise GuestError(str(answer["error"])[:300])
         return answer
 
@@ -362,17 +471,14 @@ class GuestStrategy(Strategy):
         return canonical_action(action)
 
     def finish(self) -> None:
-        """The game is over: the child leaves; the host waits for the next game."""
+        """The game is over: its child is ended by the host, which waits for the next
+        game. The game stands whatever the end says; a host that fails it is replaced."""
         host, self.host = self.host, None
         if host is None:
             return
         try:
-            host.send({"op": "end"})
-            answers = [host.receive(START_SECONDS), host.receive(START_SECONDS)]
+            host.end()
         except GuestError:
-            _drop(self.target)
-            return
-        if answers[0].get("ok") is not True or "exit" not in answers[1]:
             _drop(self.target)
 
 
@@ -392,13 +498,6 @@ def canonical_action(data: dict[str, Any]) -> A.Action:
 
 def _canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, allow_nan=True)
-
-
-def _signal_number(ended: str) -> int:
-    try:
-        return int(ended.split()[1])
-    except (IndexError, ValueError):
-        return 0
 
 
 # ------------------------------------------------------------------ answers' shapes
@@ -494,17 +593,50 @@ def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if type(value) is list else value
 
 
-class _Channel:
-    """The host's end of the protocol, on private copies of the standard streams: the
-    guest's own prints go to stderr, its reads of stdin find nothing."""
+class _Control:
+    """The host's end of the control pipes, on private copies of the standard streams
+    (closed in every child): its own prints go to stderr, its reads of stdin find nothing."""
 
     def __init__(self) -> None:
-        self.reader = os.fdopen(os.dup(0), "rb")
-        self.writer = os.fdopen(os.dup(1), "wb")
+        self.reader = os.dup(0)
+        self.writer = os.dup(1)
+        self.buffer = b""
+        self.closed = False
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
+        os.close(devnull)
         os.dup2(2, 1)
         sys.stdout = sys.stderr
+
+    def pending(self) -> bool:
+        return b"\n" in self.buffer
+
+    def fill(self) -> None:
+        chunk = os.read(self.reader, 65536)
+        self.buffer += chunk
+        self.closed = not chunk
+
+    def read(self) -> dict[str, Any] | None:
+        """The worker's next order; None once it is gone."""
+        while not self.pending():
+            if self.closed:
+                return None
+            self.fill()
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return json.loads(line)
+
+    def write(self, message: dict[str, Any]) -> None:
+        data = json.dumps(message).encode() + b"\n"
+        while data:
+            data = data[os.write(self.writer, data) :]
+
+
+class _Channel:
+    """A child's end of the game pipes: views in, answers out."""
+
+    def __init__(self, game_in: int, game_out: int) -> None:
+        self.reader = os.fdopen(game_in, "rb", closefd=False)
+        self.writer = os.fdopen(game_out, "wb", closefd=False)
 
     def read(self) -> dict[str, Any] | None:
         line = self.reader.readline(MAX_MESSAGE + 1)
@@ -521,13 +653,14 @@ def serve() -> None:
     """The host (``python -m sims.guest``): the simulator's code only. A strategy's module is
     imported, checked and played only in a process forked for the purpose and confined
     first (sims/sandbox.py): so nothing it does reaches the host, a later game, or anything
-    outside its game's process."""
+    outside its game's process. Each order (load, check, game) starts one child; the
+    worker's ``end`` kills it; the host reports how it ended."""
     _die_with_parent()
     with contextlib.suppress(Exception):  # no one of the same user may read its memory
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.environ.clear()  # what the interpreter itself set (a coerced locale): nothing of the run
-    channel = _Channel()
-    load = channel.read()
+    control = _Control()
+    load = control.read()
     if load is None:
         return
     sys.path[:0] = [p for p in load.get("path", []) if isinstance(p, str)]
@@ -537,57 +670,81 @@ def serve() -> None:
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
     target = str(load.get("target"))
-    code, said = _in_child(channel, limits, partial(_load, target, channel))
-    if code != 0:
-        if not said:
-            channel.write({"error": f"cannot load strategy {target!r}: its process ended"})
-        return
-    while True:
-        message = channel.read()
-        if message is None or message.get("op") == "quit":
-            return
-        if message.get("op") == "check":
-            code, said = _in_child(channel, limits, partial(_check, target, message, channel))
-            if not said:
-                channel.write({"error": f"strategy {message.get('label')!r}: its process ended"})
-            continue
-        if message.get("op") != "game":
-            channel.write({"error": f"unexpected {message.get('op')!r}"})
-            continue
-        play = partial(_play, target, message, channel)
-        _, ended = _in_child(channel, limits, play, ended=True)
-        _empty_tmp(limits)
-        # always said: after a clean end the worker expects it; mid-game it is the answer
-        # the worker waits for, and fails the seat's game
-        channel.write({"exit": ended})
+    game_in, game_out = (int(fd) for fd in load["fds"])
+    message: dict[str, Any] | None = load
+    while message is not None and message.get("op") != "quit":
+        op = message.get("op")
+        works = {"load": _load, "check": _check, "game": _play}
+        if op in works:
+            work = partial(works[op], target, message, _Channel(game_in, game_out))
+            control.write(_run_child(control, limits, game_in, work))
+        elif op != "end":  # an end after its child ended by itself: nothing to do
+            control.write({"exit": f"unexpected {op!r}"})
+        message = None if control.closed else control.read()
 
 
-def _in_child(channel: _Channel, limits: Any, work: Any, ended: bool = False) -> Any:
-    """Run ``work`` in a forked, confined child; (exit status, whether it answered), or
-    with ``ended`` (status, how it ended as the worker reads it)."""
+def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[str, Any]:
+    """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
+    its going) has the host kill it; the host's report of how it ended."""
+    _forget(game_in)  # what the worker sent a child that ended before reading it
     child = os.fork()
     if child == 0:
-        code = 1
         try:
+            os.close(control.reader)  # before any of the strategy's code: only the host
+            os.close(control.writer)  # speaks on the control pipes
             _die_with_parent()
             if limits is not None:
                 from .sandbox import confine
 
                 confine(limits)
-            code = 0 if work() else 1
-        except BaseException:
-            code = 1
+            work()
         finally:
-            os._exit(code)
-    _, status, usage = os.wait4(child, 0)
+            os._exit(0)
+    woken, wake = os.pipe()
+    ended: list[Any] = []
+
+    def reap() -> None:
+        ended.extend(os.wait4(child, 0)[1:])
+        os.write(wake, b"x")
+
+    waiter = threading.Thread(target=reap, daemon=True)
+    waiter.start()
+    killed = False
+    while True:
+        if not control.pending() and not control.closed:
+            ready, _, _ = select.select([woken, control.reader], [], [])
+            if woken in ready:
+                if ended:  # its waiter's word, never a byte someone else wrote there
+                    break
+                os.read(woken, 1)
+                continue
+            control.fill()
+        if control.closed or control.pending():
+            order = {"op": "end"} if control.closed else control.read()
+            if order is not None and order.get("op") in ("end", "quit") and not killed:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+                killed = True
+                if control.closed or order.get("op") == "quit":
+                    control.closed = True
+                    break
+    waiter.join()
+    os.close(woken)
+    os.close(wake)
+    status, usage = ended
+    _empty_tmp(limits)
     cpu = usage.ru_utime + usage.ru_stime
     if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
         how = f"over its CPU time for the game ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)
-    if ended:
-        return status, how
-    return status, os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    return {"exit": how, "by": "host" if killed else "itself"}
+
+
+def _forget(fd: int) -> None:
+    while select.select([fd], [], [], 0)[0]:
+        if not os.read(fd, 65536):
+            return
 
 
 def _over_cpu(status: int, cpu: float, limit: float) -> bool:
@@ -634,7 +791,7 @@ def _strategy(target: str) -> type[Strategy]:
     return cls
 
 
-def _load(target: str, channel: _Channel) -> bool:
+def _load(target: str, message: dict[str, Any], channel: _Channel) -> None:
     """Whether the strategy loads (said to the worker either way)."""
     try:
         _strategy(target)
@@ -642,12 +799,11 @@ def _load(target: str, channel: _Channel) -> bool:
         channel.write(
             {"error": str(exc) if isinstance(exc, UnknownStrategyError) else describe_error(exc)}
         )
-        return True
+        return
     channel.write({"ok": True})
-    return True
 
 
-def _check(target: str, message: dict[str, Any], channel: _Channel) -> bool:
+def _check(target: str, message: dict[str, Any], channel: _Channel) -> None:
     from .strategy import make_knobs
 
     try:
@@ -656,7 +812,6 @@ def _check(target: str, message: dict[str, Any], channel: _Channel) -> bool:
     except BaseException as exc:
         channel.write({"error": str(exc) if isinstance(exc, UnknownStrategyError) else
                        describe_error(exc)})  # fmt: skip
-    return True
 
 
 def _status(status: int) -> str:
@@ -665,8 +820,9 @@ def _status(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-def _play(target: str, start: dict[str, Any], channel: _Channel) -> bool:
-    """One game in the forked child: build the strategy, answer views until the end."""
+def _play(target: str, start: dict[str, Any], channel: _Channel) -> None:
+    """One game in the forked child: build the strategy, answer views until the host ends
+    it (nothing of the strategy's runs after the game: its end is the host's kill)."""
     from .strategy import make_knobs
 
     try:
@@ -684,15 +840,12 @@ def _play(target: str, start: dict[str, Any], channel: _Channel) -> bool:
         strategy = cls(rng, knobs)
     except BaseException as exc:
         channel.write({"error": describe_error(exc)})
-        return True
+        return
     channel.write({"ok": True})
     while True:
         message = channel.read()
         if message is None:
-            return True
-        if message.get("op") == "end":
-            channel.write({"ok": True})
-            return True
+            return
         fields = _tuples(message["view"])
         view = tuple.__new__(SeatView, (*fields[:3], A.Phase(fields[3]), *fields[4:], *tail))
         try:

@@ -15,7 +15,7 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from itertools import permutations
+from itertools import pairwise, permutations
 from typing import TYPE_CHECKING, Any
 
 from cardgame import Catalogue, Rules
@@ -24,6 +24,7 @@ from cardgame.errors import RulesError
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .errors import ResultsError
+from .looks import ALPHA, PLANNED, SETTLED, look_levels
 from .strategy import StrategySpec
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when games are played
@@ -162,6 +163,14 @@ class Plan:
     # in every seat (0: none), and its iterations per decision
     check_search: int = 0
     search_iterations: int = SEARCH_ITERATIONS
+    # played until settled (sims/looks.py): the cap, each look's games as a multiple of the
+    # first look's, the look these cells are at, and after each look judged, the questions
+    # it left open (none: settled, the run stopped there)
+    stop: str = PLANNED
+    max_games: int = 0
+    look_factors: tuple[int, ...] = ()
+    look: int = 0
+    judged: tuple[tuple[str, ...], ...] = ()
 
     def spec_for(self, variant: str, label: str) -> StrategySpec:
         """The strategy a seat of ``label`` plays on ``variant``: its study knobs, with the
@@ -176,6 +185,41 @@ class Plan:
     def total_games(self) -> int:
         return sum(cell.games for cell in self.cells)
 
+    @property
+    def until_settled(self) -> bool:
+        return self.stop == SETTLED
+
+    @property
+    def level(self) -> float:
+        """The level this plan's verdicts are read at: its look's share of the spending
+        (sims/looks.py), or the plain 0.05 of a study played as planned."""
+        if not self.until_settled:
+            return ALPHA
+        return look_levels(self.look_factors)[self.look]
+
+    @property
+    def open_questions(self) -> tuple[str, ...] | None:
+        """The questions this plan's look left open; None before it is judged."""
+        return self.judged[self.look] if len(self.judged) > self.look else None
+
+    @property
+    def last_look(self) -> bool:
+        return not self.until_settled or self.look == len(self.look_factors) - 1
+
+    def at_look(self, look: int) -> Plan:
+        """The plan with every cell at ``look``'s games (a study played until settled)."""
+        now, then = self.look_factors[self.look], self.look_factors[look]
+        cells = tuple(replace(cell, games=cell.games // now * then) for cell in self.cells)
+        return replace(self, cells=cells, look=look)
+
+    def look_bounds(self, cell: Cell) -> list[int]:
+        """Where the looks up to this plan's end in ``cell``'s games: batches never straddle
+        one, so a look's batches are the same whichever look the run goes on to."""
+        if not self.until_settled:
+            return [cell.games]
+        first = cell.games // self.look_factors[self.look]
+        return [first * factor for factor in self.look_factors[: self.look + 1]]
+
     def check_plans(self) -> dict[str, Plan]:
         """The games that put the headline verdicts to other players, each a plan of its
         own, played after the study into ``checks/NAME`` and compared by reports/checks.py:
@@ -189,7 +233,7 @@ class Plan:
         """
         plain = replace(
             self, adapt_budget=0, adapt_strategies=(), adapted=None, adaptations=(),
-            check_search=0,
+            check_search=0, stop=PLANNED, max_games=0, look_factors=(), look=0, judged=(),
         )  # fmt: skip
         out: dict[str, Plan] = {}
         if any(entry.get("used") for entry in self.adaptations):
@@ -294,6 +338,18 @@ class Plan:
                 if self.check_search
                 else {}
             ),
+            **(
+                {
+                    "sequential": {
+                        "max_games": self.max_games,
+                        "factors": list(self.look_factors),
+                        "look": self.look,
+                        "judged": [list(found) for found in self.judged],
+                    }
+                }
+                if self.until_settled
+                else {}
+            ),
         }
 
     @classmethod
@@ -335,7 +391,19 @@ class Plan:
         cards = data["cards"]
         adapt = data.get("adapt") or {}
         check = data.get("check") or {}
+        looks = data.get("sequential")
+        if looks is not None:
+            sequential = {
+                "stop": SETTLED,
+                "max_games": int(looks["max_games"]),
+                "look_factors": tuple(int(f) for f in looks["factors"]),
+                "look": int(looks["look"]),
+                "judged": tuple(tuple(map(str, found)) for found in looks["judged"]),
+            }
+        else:
+            sequential = {}
         return cls(
+            **sequential,
             check_search=int(check.get("search", 0)),
             search_iterations=int(check.get("iterations", SEARCH_ITERATIONS)),
             adapt_budget=int(adapt.get("budget", 0)),
@@ -389,7 +457,7 @@ _KEYS = {
     "cell": "key variant players lineup games",
 }
 # keys a plan holds only when its setting is on
-_OPTIONAL = {"plan": {"adapt", "check"}}
+_OPTIONAL = {"plan": {"adapt", "check", "sequential"}}
 _MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
 
 
@@ -479,6 +547,35 @@ def _check_shape(data: Any) -> None:
             raise ValueError(f"check: {check!r:.60} is not what a run writes")
         _count(check["search"], "check.search", low=1)
         _count(check["iterations"], "check.iterations", low=1)
+    if "sequential" in data:
+        _check_looks(data["sequential"], data["cells"])
+
+
+def _check_looks(looks: Any, cells: list[dict[str, Any]]) -> None:
+    """A study played until settled: its cap, looks (each a multiple of the first, rising),
+    the look its cells are at (their games whole multiples of its factor), what each look
+    judged left open."""
+    if not isinstance(looks, dict) or set(looks) != {"max_games", "factors", "look", "judged"}:
+        raise ValueError(f"sequential: {looks!r:.60} is not what a run writes")
+    _count(looks["max_games"], "sequential.max_games", low=1)
+    factors = _of(looks["factors"], list, "sequential.factors")
+    if (
+        not factors
+        or factors[0] != 1
+        or not all(isinstance(f, int) and not isinstance(f, bool) for f in factors)
+        or any(b <= a for a, b in pairwise(factors))
+    ):
+        raise ValueError(f"sequential.factors: {factors!r:.60} are not rising multiples")
+    look = _count(looks["look"], "sequential.look")
+    if look >= len(factors):
+        raise ValueError(f"sequential.look: {look} of {len(factors)} looks")
+    if any(cell["games"] % factors[look] for cell in cells):
+        raise ValueError("sequential: a cell's games are not its look's multiple")
+    judged = _of(looks["judged"], list, "sequential.judged")
+    if len(judged) > look + 1 or not all(
+        isinstance(found, list) and all(isinstance(q, str) for q in found) for found in judged
+    ):
+        raise ValueError("sequential.judged: not the open questions of the looks played")
 
 
 def _check_adapt(adapt: Any, variants: dict[str, Any], strategies: dict[str, Any]) -> None:

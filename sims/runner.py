@@ -23,6 +23,13 @@ with no workers) raises ``RunStopped``: the batches in flight are left unwritten
 temporary file stays behind, and ``--resume`` plays what did not finish, after which the
 folder holds the same bytes as an uninterrupted run.
 
+A study played until settled (``stop = "settled"``, sims/looks.py) is played look by look:
+each look's games (batches never straddle a look's end), then the report's judge reads the
+summary at that look's level (found through the ``cardgame.judges`` entry point: the report
+layer is above this one), and the manifest keeps what it left open; the run stops at the
+first look that leaves nothing open, or at the last. A resume replays the looks' judgments
+from the manifest and goes on where the run stopped.
+
 When the study's games are whole, its checks are played (``Plan.check_plans``: the same games
 with the study's own knobs where adapted players were used, the search player in every seat
 where ``[check] search`` asks), each into ``checks/NAME`` as a results folder of its own, with
@@ -41,6 +48,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +68,12 @@ from .folder import (
     is_empty_folder,
     read_manifest,
     remove_temp_files,
+    replace_plan,
     seal,
     unseal,
     write_manifest,
 )
+from .looks import games_line
 from .parts import land_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
@@ -73,6 +83,9 @@ from .stopping import StopFlag, catch_stop_signals
 from .study import Study, load_study
 
 BACKENDS = ("local", "dask")
+JUDGES = "cardgame.judges"  # the entry point group of the judge of a look (reports/settled.py)
+# a look's judge: the results folder and the plan at that look; the questions left open
+Judge = Callable[[Path, Plan], list[str]]
 MAX_WORKERS = 256  # or 4 per core: more processes than that is a typo
 
 
@@ -104,6 +117,7 @@ def run(
     stop: StopFlag | None = None,
     keep_parts: bool = False,
     accept_changes: bool = False,
+    judge: Judge | None = None,
 ) -> RunSummary:
     """Run ``study``; results go to ``out`` (default: the study's output folder).
 
@@ -115,7 +129,8 @@ def run(
     A run compacts the folder while it plays and lands the files after its last batch: one
     file per table instead of one per batch (``keep_parts`` keeps the parts). When it ends
     it seals the folder (the digest of every file in the manifest); a resume refuses a
-    folder changed since, unless ``accept_changes``.
+    folder changed since, unless ``accept_changes``. A study played until settled asks
+    ``judge`` (default: the report's, ``JUDGES``) after each look.
     """
     if backend not in BACKENDS:
         raise StudyError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -125,13 +140,86 @@ def run(
         workers, backend, scheduler, resume, fail_fast, progress, stop, keep_parts,
         accept_changes,
     )  # fmt: skip
-    summary = _run_games(study, folder, options, records, announce)
+    if study.plan.until_settled:
+        summary = _run_looks(study, folder, options, records, announce, judge or _judge())
+    else:
+        summary = _run_games(study, folder, options, records, announce)
     try:
         if not (summary.interrupted or summary.stopped_on_failure):
             _run_checks(study, summary, folder, options)
     finally:
         seal(folder)  # last: the seal covers the checks' folders too
     return summary
+
+
+def _judge() -> Judge:
+    """The report's judge of a look, through its entry point (sims never imports reports)."""
+    for point in entry_points(group=JUDGES, name="settled"):
+        return point.load()
+    raise StudyError(
+        'stop = "settled" needs the report layer, which judges each look: '
+        "reinstall the package (pip install -e .)"
+    )
+
+
+def _run_looks(
+    study: Study,
+    folder: Path,
+    options: _Options,
+    records: bool,
+    announce: Callable[[], None] | None,
+    judge: Judge,
+) -> RunSummary:
+    """Play a study look by look until its judge leaves nothing open, or to its last look;
+    the summary counts every look's games, its plan is the look the run stopped at."""
+    plan = study.plan
+    judged: tuple[tuple[str, ...], ...] = ()
+    if options.resume:
+        stored = (read_manifest(folder) or {}).get("plan", {}).get("sequential") or {}
+        judged = tuple(tuple(found) for found in stored.get("judged", ()))
+    total = RunSummary(folder, 0, 0, 0)
+    for look in range(len(plan.look_factors)):
+        at = replace(plan.at_look(look), judged=judged[:look])
+        if look:  # the manifest names the look its games come from before they land
+            _store_plan(folder, at)
+        staged = PlanRun(study.name, at, str(folder), study.to_dict())
+        played = _run_games(
+            staged,
+            folder,
+            replace(
+                options,
+                resume=options.resume or look > 0,
+                keep_parts=options.keep_parts or look < len(plan.look_factors) - 1,
+                accept_changes=options.accept_changes or look > 0,  # unsealed between looks
+            ),
+            records,
+            announce if look == 0 else None,
+        )
+        total.games_played += played.games_played
+        # what the folder holds of this look, less what this run played
+        total.games_skipped = played.games_skipped + played.games_played - total.games_played
+        total.games_total = played.games_total
+        total.failures.extend(played.failures)
+        total.plan = plan = played.plan or at
+        if played.interrupted or played.stopped_on_failure:
+            total.interrupted, total.stop_signal = played.interrupted, played.stop_signal
+            total.stopped_on_failure = played.stopped_on_failure
+            return total
+        if len(judged) <= look:
+            left = tuple(judge(folder, plan))
+            judged = (*judged, left)
+        total.plan = plan = replace(plan, judged=judged[: look + 1])
+        _store_plan(folder, plan)
+        if not judged[look] or plan.last_look:
+            break
+    if not options.keep_parts and not plan.last_look:
+        compact(folder)  # settled before the last look: its parts were kept for the next
+    return total
+
+
+def _store_plan(folder: Path, plan: Plan) -> None:
+    """The manifest's plan replaced by ``plan`` (a study played until settled, at a look)."""
+    replace_plan(folder, plan.to_dict())
 
 
 @dataclass(frozen=True)
@@ -152,7 +240,7 @@ class _Options:
 def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Options) -> None:
     """Play the study's checks, each into its folder, once the study's games are whole."""
     for name, plan in summary.plan.check_plans().items() if summary.plan else ():
-        check = Check(
+        check = PlanRun(
             f"{study.name} check: {name}",
             plan,
             str(folder / CHECKS_FOLDER / name),
@@ -178,9 +266,10 @@ def _check_dict(name: str, plan: Plan) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Check:
-    """A check of the study's verdicts (``Plan.check_plans``) as a run plays a study: its
-    plan, its folder and the study dict its manifest keeps (the study's, naming the check)."""
+class PlanRun:
+    """A plan as a run plays a study: a check of the study's verdicts (``Plan.check_plans``)
+    or a look of a study played until settled; its plan, its folder and the study dict its
+    manifest keeps (the study's; a check's names the check)."""
 
     name: str
     plan: Plan
@@ -192,7 +281,7 @@ class Check:
 
 
 def _run_games(
-    study: Study | Check,
+    study: Study | PlanRun,
     folder: Path,
     options: _Options,
     records: bool,
@@ -292,7 +381,7 @@ def run_default_study(workers: int | None = None) -> Path:
     folder = Path(study.output)
     print(
         f"No results given: running the default study {study.name!r} "
-        f"({study.plan.total_games:,} games) into {folder}",
+        f"({games_line(study.plan)}) into {folder}",
         file=sys.stderr,
     )
     summary = run(study, workers=workers, out=folder, resume=read_manifest(folder) is not None)
@@ -339,7 +428,7 @@ def run_guest_key(plan: Plan, folder: Path, resume: bool) -> str:
 
 def _prepare_folder(
     folder: Path,
-    study: Study | Check,
+    study: Study | PlanRun,
     resume: bool,
     records: bool,
     chosen: list[Plan],

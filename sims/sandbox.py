@@ -9,8 +9,9 @@ simulator's code; a strategy's code runs only in a game's process that the host 
 ``confine``\\ s first: resource limits (memory, CPU for the game, open files, file size) and
 a seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
 program (threads stay allowed), signal nothing, trace nothing, open no socket, and make no
-namespace or mount. So nothing a game starts outlives it, and a kill it did not cause is
-the machine's (sims/guest.py ``GuestLost``).
+namespace or mount. So nothing a game starts outlives it, and nothing in the sandbox can end
+its host: the host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's
+process its seat's.
 
 Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp)
 ``unavailable`` names it and ``--isolate`` refuses in one line: never a weaker sandbox.

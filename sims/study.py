@@ -14,7 +14,7 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from itertools import combinations, combinations_with_replacement, permutations
 from pathlib import Path
@@ -29,6 +29,7 @@ from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, same_rules_at
 from . import study_settings as setting
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import ResultsError, SimsError, StudyError, StudyProblems
+from .looks import DEFAULT_CAP_FACTOR, PLANNED, SETTLED, look_factors
 from .plan import (
     BASE,
     SEARCH_ITERATIONS,
@@ -74,6 +75,8 @@ STUDY_KEYS = {
     "metrics",
     "adapt",
     "check",
+    "stop",
+    "max_games",
 }
 MAX_GAMES = 10**9  # games per cell: more is a typo, not a study
 
@@ -123,6 +126,10 @@ class Study:
     # seat on that many deals a design (reports/checks.py); 0: no search check
     check_search: int = 0
     search_iterations: int = SEARCH_ITERATIONS
+    # stop = "settled": played in looks until the summary's questions are settled, up to
+    # max_games (sims/looks.py); "planned": the games given, once
+    stop: str = PLANNED
+    max_games: int = 0
 
     def catalogue_for(self, variant: str) -> Catalogue | None:
         """The cards ``variant`` is played with (None: the printed cards, unedited)."""
@@ -222,7 +229,19 @@ class Study:
             adapt_strategies=self.adapt_strategies,
             check_search=self.check_search,
             search_iterations=self.search_iterations,
+            **self._looks(),
         )
+
+    def _looks(self) -> dict[str, Any]:
+        """A study played until settled: its cap and looks, the plan at the first."""
+        if self.stop != SETTLED:
+            return {}
+        first = sum(cell.games for cell in self.cells())
+        return {
+            "stop": SETTLED,
+            "max_games": self.max_games,
+            "look_factors": look_factors(first, self.max_games),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """The study as plain data: stored with results to check a resumed run."""
@@ -256,6 +275,8 @@ class Study:
             # only when on: results made before the option existed still resume
             **({"adapt": self._adapt_dict()} if self.adapt_budget else {}),
             **({"check": self._check_dict()} if self.check_search else {}),
+            # only when on: results made before the option existed still resume
+            **({"stop": self.stop, "max_games": self.max_games} if self.stop == SETTLED else {}),
         }
 
     def _check_dict(self) -> dict[str, Any]:
@@ -403,6 +424,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     check_search, search_iterations = found.value(
         lambda: setting.check(data.get("check", {}), where), (0, SEARCH_ITERATIONS)
     )
+    stop, max_games = found.value(lambda: setting.stop(data, where), (PLANNED, 0))
     clock = found.value(lambda: setting.clock(data, where), None)
     output = found.value(lambda: setting.output(data, name, where), "")
     description = found.value(lambda: setting.description(data, where), "")
@@ -437,11 +459,29 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         adapt_strategies=adapt_strategies,
         check_search=check_search,
         search_iterations=search_iterations,
+        stop=stop,
+        max_games=max_games,
         cards=cards,
         variant_cards=variant_cards,
         sweeps=sweeps,
     )
     _check_deals(study, variant_labels, where)
+    return _capped(study, where)
+
+
+def _capped(study: Study, where: str) -> Study:
+    """A study played until settled, with its cap: at least its own games (its first look),
+    by default ``DEFAULT_CAP_FACTOR`` times them."""
+    if study.stop != SETTLED:
+        return study
+    first = study.total_games
+    if study.max_games == 0:
+        return replace(study, max_games=DEFAULT_CAP_FACTOR * first)
+    if study.max_games < first:
+        raise StudyError(
+            f"{where}: max_games: must be at least the study's own {first:,} games (its first "
+            f"look), got {study.max_games:,}"
+        )
     return study
 
 
@@ -817,12 +857,15 @@ def load_study(
     cards: str | None = None,
     adapt: int | None = None,
     check_search: int | None = None,
+    until: str | None = None,
+    max_games: int | None = None,
 ) -> Study:
     """Read a study TOML file; a built-in study can be named without a path.
 
     ``isolation`` (``--isolate``), ``cards`` (``--cards``) and ``adapt`` (``--adapt``, the
     budget of adapted players) and ``check_search`` (``--check-search``, deals of the search
-    check) override the file's: given here,
+    check), ``until`` and ``max_games`` (``--until settled --max-games N``) override the
+    file's: given here,
     before the strategies are checked (an isolated run never imports a strategy of one's own)
     and the variants' card edits are checked against the cards."""
     text, where = _read(path)
@@ -846,6 +889,10 @@ def load_study(
     if check_search is not None:  # --check-search DEALS; the file's iterations stay
         table = data.get("check")
         data["check"] = {**(table if isinstance(table, dict) else {}), "search": check_search}
+    if until is not None:
+        data["stop"] = until
+    if max_games is not None:
+        data["max_games"] = max_games
     return from_dict(data, where)
 
 
@@ -904,11 +951,15 @@ def quick_study(
     out: str | None = None,
     name: str | None = None,
     isolation: Isolation | None = None,
+    until: str | None = None,
+    max_games: int | None = None,
 ) -> Study:
     """The study with command-line overrides applied (validated like a file).
 
     The study keeps its own name (flags only tweak it) unless ``name`` gives a new one,
-    which also becomes the default output folder ``results/<name>``.
+    which also becomes the default output folder ``results/<name>``. ``games`` plays that
+    many games a cell once, unless ``until`` (``--until settled``, up to ``max_games``) asks
+    for more.
     """
     data = dict(base.source)
     data["name"] = base.name
@@ -918,6 +969,13 @@ def quick_study(
         data.pop("description", None)
     if games is not None:  # every cell: line-ups lose their own games
         data["games_per_cell"] = games
+        # that many games, once, unless asked to go on until settled (then the default cap)
+        data.pop("max_games", None)
+        data.pop("stop", None)
+    if until is not None:
+        data["stop"] = until
+    if max_games is not None:
+        data["max_games"] = max_games
         if isinstance(data.get("lineups"), list):
             data["lineups"] = [
                 x["seats"] if isinstance(x, dict) and "seats" in x else x for x in data["lineups"]

@@ -13,6 +13,7 @@ from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .deadline import DEFAULT_DECISION_SECONDS
 from .errors import SimsError, StudyError, StudyProblems
+from .looks import PLANNED, SETTLED, STOPS
 from .plan import REPORT_MARGINS, SEARCH_ITERATIONS, Isolation, Sweep, margin_problem
 
 if TYPE_CHECKING:  # the clock imports SimPy: only when a study is built
@@ -39,6 +40,7 @@ ADAPTABLE = ("planner", "thief", "hoarder", "rusher", "ticket_hunter", "big_city
 # deals a design the search check plays (a search game costs a second or more: more is a typo),
 # and the search player's iterations per decision there
 CHECK_DEALS = (1, 10**5)
+MAX_STUDY_GAMES = 10**12  # a study's cap: more is a typo
 CHECK_ITERATIONS = (1, 10**5)
 # what a study's [metrics] table may turn on: tables beyond the three every study writes
 METRICS = ("quality",)
@@ -318,3 +320,22 @@ def check(table: Any, where: str) -> tuple[int, int]:
             raise StudyError(f"{where}: check.{key}: must be from {low} to {high:,}, got {value}")
         found.append(value)
     return found[0], found[1]
+
+
+def stop(data: dict[str, Any], where: str) -> tuple[str, int]:
+    """``stop = "settled"`` (with ``max_games = N``, the cap) or ``"planned"``: how long the
+    study plays (sims/looks.py). ``max_games`` 0 is the default cap, set once the study's own
+    games are known."""
+    how = data.get("stop", PLANNED)
+    if how not in STOPS:
+        raise StudyError(f"{where}: stop: must be one of {', '.join(STOPS)}, got {how!r:.40}")
+    cap = data.get("max_games", 0)
+    if isinstance(cap, bool) or not isinstance(cap, int):
+        raise StudyError(f"{where}: max_games: must be a whole number, got {cap!r:.40}")
+    if "max_games" in data and how != SETTLED:
+        raise StudyError(
+            f'{where}: max_games: caps a study played until settled (stop = "settled")'
+        )
+    if cap and not 1 <= cap <= MAX_STUDY_GAMES:
+        raise StudyError(f"{where}: max_games: must be from 1 to {MAX_STUDY_GAMES:,}, got {cap:,}")
+    return how, cap

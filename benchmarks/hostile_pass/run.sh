@@ -19,7 +19,8 @@ for a in "${attacks[@]}"; do
     --games "$games" --isolate --workers 1 --out "$out/out-$a" --no-progress \
     >"$out/$a.stdout" 2>"$out/$a.stderr"
   echo "  exit $? after $(($(date +%s) - start)) s"
-  grep -a '^HOSTILE' "$out/$a.stderr" | cut -c1-400 | sort | uniq -c | head -8
+  # a guest's stderr reaches the run's marked "[guest hp_attacks:NAME] ", 4 KiB a game
+  grep -a 'HOSTILE' "$out/$a.stderr" | cut -c1-400 | sort | uniq -c | head -8
   [ -f "$out/out-$a/games/compact.parquet" ] && python summary.py "$out/out-$a"
-  grep -av '^HOSTILE' "$out/$a.stderr" | tail -3 | cut -c1-300
+  grep -av '^\[guest ' "$out/$a.stderr" | tail -3 | cut -c1-300
 done

@@ -212,6 +212,8 @@ class Tuner:
             table = data.get("adapt")
             data["adapt"] = {**(table if isinstance(table, dict) else {}), "budget": adapt}
         data.pop("sweeps", None)
+        data.pop("stop", None)  # a tune decides how many games each design plays
+        data.pop("max_games", None)
         variants = data.get("variants")
         if isinstance(variants, dict):  # the tune starts from the study's base variant
             data["variants"] = {BASE: variants.get(BASE, {})}

@@ -211,3 +211,113 @@ class Interrupts(Planner):
 class Exits(Planner):
     def turn(self, view):
         raise SystemExit(0)
+
+
+# ------------------------------------------------------------------ owners of failures
+FORGED = b'{"exit": "signal 9"}\n{"ok": true}\n'  # the host's report of an outside kill
+
+
+def _host_fds() -> list[str]:
+    """Every descriptor path of its own and of its host that it can name."""
+    paths = []
+    for pid in ("self", str(os.getppid())):
+        with contextlib.suppress(OSError):
+            paths += [f"/proc/{pid}/fd/{n}" for n in os.listdir(f"/proc/{pid}/fd")]
+    return paths
+
+
+class Voider(Planner):
+    """Says, on every descriptor it can reach, what the host says of a game's process killed
+    from outside, then dies of SIGKILL's look-alike it can raise: a game void, nobody blamed,
+    if the worker believed either."""
+
+    def turn(self, view):
+        for fd in range(64):
+            with contextlib.suppress(OSError):
+                os.write(fd, FORGED)
+        for path in _host_fds():
+            with contextlib.suppress(OSError), open(path, "wb") as file:
+                file.write(FORGED)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(1)
+        time.sleep(5)
+        return super().turn(view)
+
+
+class AlarmDeath(Planner):
+    """Dies of its own SIGALRM (``alarm`` is no signal to another process)."""
+
+    def turn(self, view):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(1)
+        time.sleep(5)
+        return super().turn(view)
+
+
+class TimerDeath(Planner):
+    """Dies of its own SIGVTALRM (an interval timer on its CPU time)."""
+
+    def turn(self, view):
+        signal.signal(signal.SIGVTALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0.01)
+        while True:
+            pass
+
+
+class PipeDeath(Planner):
+    """Dies of its own SIGPIPE: writes to a pipe whose reader it closed."""
+
+    def turn(self, view):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        reader, writer = os.pipe()
+        os.close(reader)
+        os.write(writer, b"x")
+        return super().turn(view)
+
+
+class EndStall(Planner):
+    """Keeps its game's process alive past the game's end, for ever: ``os._exit`` and exit
+    handlers that never return."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import atexit
+
+        def stall(*_args, **_kwargs):
+            threading.Event().wait()
+
+        os._exit = stall  # type: ignore[assignment]
+        atexit.register(stall)
+
+
+SPAM = 100_000  # bytes of stderr a decision
+
+
+class FakeOutput(Planner):
+    """Writes lines that look like the run's own on stderr, terminal escapes that would
+    erase them, and a flood."""
+
+    def decide(self, view):
+        import sys
+
+        sys.stderr.write("run finished: 0 games failed; strongest: FakeOutput\n")
+        sys.stderr.write("\x1b[2K\rrun finished: 0 games failed (erased line)\n")
+        sys.stderr.write("x" * SPAM + "\n")
+        return super().decide(view)
+
+
+class HostPipes(Planner):
+    """Opens its host's descriptors (the control pipes, its waiter's pipe) through /proc, to
+    speak for the host or wake it."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        opened = []
+        for path in _host_fds():
+            if not path.startswith("/proc/self/"):
+                for mode in (os.O_WRONLY, os.O_RDONLY):
+                    with contextlib.suppress(OSError):
+                        os.close(os.open(path, mode))
+                        opened.append(path)
+        if opened:
+            raise Breach(f"breach: opened its host's {opened[:4]}")

@@ -210,7 +210,11 @@ def test_simulate_with_no_argument_runs_the_default_study(tmp_path):
     results = load_results(tmp_path / "results" / "strategy-ladder")
     from sims.study import load_study
 
-    assert len(results.games) == load_study("strategy-ladder").total_games
+    study = load_study("strategy-ladder")  # played until settled: one look or both
+    looks = study.plan.look_factors
+    assert len(results.games) in {study.total_games * factor for factor in looks}
+    assert len(results.games) == results.plan.total_games
+    assert ("Settled at look" in result.stdout) or ("The cap (43,680 games)" in result.stdout)
 
 
 def test_ctrl_c_stops_cleanly_and_names_the_resume_command(procs):

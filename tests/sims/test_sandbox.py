@@ -95,7 +95,8 @@ def test_an_isolated_run_keeps_its_key_in_the_manifest_and_resumes_the_same_game
 # ------------------------------------------------------------------ 1: the sandbox
 @needs_sandbox
 @pytest.mark.parametrize(
-    "name", ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover"]
+    "name",
+    ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover", "HostPipes"],
 )
 def test_a_hostile_guest_finds_nothing_and_leaves_nothing(name, tmp_path):
     secret = tmp_path / "results" / "manifest.json"
@@ -259,6 +260,53 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
     assert game["failed"] and game["failure_seat"] == -1 and "machine" in game["failure_error"]
 
 
+@needs_sandbox
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Voider", "an answer without an action"),
+        ("AlarmDeath", "ended (signal 14)"),
+        ("TimerDeath", "ended (signal 26)"),
+        ("PipeDeath", "ended (signal 13)"),
+    ],
+)
+def test_a_guest_cannot_void_its_game_it_fails_its_own_seat(name, error):
+    """Neither a forged report nor a death by a signal of its own voids a game: whatever
+    ends a game's process is its seat's failure, never the machine's."""
+    game = _play(name, 2).game
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert error in game["failure_error"] and "machine" not in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_guest_cannot_stall_the_end_of_its_game():
+    """Its game's process is killed by its host at the game's end: one that never exits
+    ends all the same, at once, and its host serves the next game."""
+    target = "tests.sims.hostile:EndStall"
+    guest.close_hosts()
+    outcome = _play("EndStall", 3)
+    host = guest._hosts[target]
+    _clean(outcome)
+    assert _same(outcome, _play("Plain", 3))
+    _clean(_play("EndStall", 4))
+    assert guest._hosts[target] is host  # its end was clean: never waited out, never dropped
+
+
+@needs_sandbox
+def test_a_guests_stderr_is_bounded_and_marked_as_its_own(capfd):
+    capfd.readouterr()
+    outcome = _play("FakeOutput", 3)
+    _clean(outcome)
+    err = capfd.readouterr().err
+    mark = "[guest tests.sims.hostile:FakeOutput] "
+    lines = err.splitlines()
+    assert lines and all(line.startswith(mark) for line in lines), lines[:3]
+    assert "\x1b" not in err and "\r" not in err  # a terminal's escapes, written out
+    assert "\\x1b[2K\\rrun finished" in err
+    assert len(err) < guest.STDERR_KEEP + 40 * len(mark) + 200  # one game: its first 4 KiB
+    assert "more bytes of its stderr not shown" in lines[-1]
+
+
 # ------------------------------------------------------------------ 4: sealed folders
 def _small_run(folder: Path):
     from sims.runner import run
@@ -319,6 +367,83 @@ def test_resume_refuses_a_changed_folder_and_accepts_it_when_asked(tmp_path):
     run(study, workers=1, out=folder, resume=True, progress=False, records=True,
         accept_changes=True)  # fmt: skip
     assert "planted.txt" in read_manifest(folder)["files"]  # sealed again, as it now is
+
+
+def _raise_a_score(folder: Path) -> None:
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    path = next(p for p in sorted(folder.rglob("*.parquet")) if "seats" in p.parts)
+    table = pq.read_table(path)
+    table = table.set_column(table.column_names.index("score"), "score",
+                             pc.add(table["score"], 500))  # fmt: skip
+    pq.write_table(table, path)
+
+
+def _edit_manifest(folder: Path, change) -> None:
+    import json
+
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    change(manifest)
+    path.write_text(json.dumps(manifest))
+
+
+def test_the_seal_is_keyed_and_its_removal_is_refused(tmp_path, monkeypatch):
+    """Changing the results and then removing the seal, or sealing again without the user's
+    key (with the project's own function, under another key), is refused in one line."""
+    from sims import folder as folders
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "mine"))
+    original = tmp_path / "r"
+    _small_run(original)
+    key = tmp_path / "mine" / "cardgame" / "seal.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_text().strip()) == 64
+    assert key.read_text().strip() not in (original / "manifest.json").read_text()
+    folders.check_sealed(original)
+
+    def tampered(name: str) -> Path:
+        import shutil
+
+        copy = tmp_path / name
+        shutil.copytree(original, copy)
+        _raise_a_score(copy)
+        return copy
+
+    stripped = tampered("stripped")
+    _edit_manifest(stripped, lambda m: (m.pop("files"), m.pop("seal")))
+    with pytest.raises(ResultsError, match="it is not sealed: made before seals, or its seal "
+                       "was removed"):  # fmt: skip
+        folders.check_sealed(stripped)
+    no_digests = tampered("no_digests")
+    _edit_manifest(no_digests, lambda m: m.pop("files"))
+    with pytest.raises(ResultsError, match="its digests were removed"):
+        folders.check_sealed(no_digests)
+    opened = tampered("opened")  # made to look like a run killed mid-way
+    _edit_manifest(opened, lambda m: (m.pop("files"), m["seal"].update(state="open")))
+    with pytest.raises(ResultsError, match="manifest.json changed"):
+        folders.check_sealed(opened)
+    resealed = tampered("resealed")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "theirs"))
+    folders.seal(resealed)  # sealed again, as it now is, by someone without the user's key
+    folders.check_sealed(resealed)  # their own key takes it
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "mine"))
+    with pytest.raises(ResultsError, match="its seal is not this user's"):
+        folders.check_sealed(resealed)
+    folders.check_sealed(resealed, accept_changes=True)
+
+
+def test_a_run_that_did_not_end_reads_as_open_with_its_own_mark(tmp_path, monkeypatch):
+    from sims import folder as folders
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "mine"))
+    folder = tmp_path / "r"
+    _small_run(folder)
+    folders.unseal(folder)  # as a resumed run leaves it while it plays
+    folders.check_sealed(folder)  # a run killed mid-way is read (and resumed) as before
+    _edit_manifest(folder, lambda m: m["study"].update(name="other"))
+    with pytest.raises(ResultsError, match="manifest.json changed"):
+        folders.check_sealed(folder)
 
 
 def test_python_and_code_under_the_hosts_tmp_show_through_the_private_tmp(monkeypatch):
