@@ -223,7 +223,7 @@ def _method(facts: StudyFacts) -> str:
         "pairwise comparison is a test of the difference itself over a stated family. Each "
         "comparison's verdict is its family's Bonferroni-corrected interval against a "
         "practical margin (the p_adjusted beside it is Bonferroni-adjusted over the same "
-        "family, below 0.05 exactly when that interval excludes 0; p_holm and the "
+        "family, below the level exactly when that interval excludes 0; p_holm and the "
         "head-to-head and seat tests are Holm-adjusted): different (the test rejects no "
         "difference), practically equal (the "
         "equivalence test, TOST at 5%, puts it inside the margin) or not yet known, with the "

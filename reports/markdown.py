@@ -49,7 +49,7 @@ def _method(facts: StudyFacts) -> str:
         "comparison is a test of the difference over a stated family, its verdict read off "
         "the family's Bonferroni-corrected interval against a practical margin (different, "
         "practically equal by TOST, or not yet known); the `p_adjusted` beside it is "
-        "Bonferroni-adjusted over the same family (below 0.05 exactly when that interval "
+        "Bonferroni-adjusted over the same family (below the level exactly when that interval "
         "excludes 0), while `p_holm` and the head-to-head and seat tests are Holm-adjusted. "
         "`n_games`, `n_seats`, `n_tables` and "
         f"`n_deals` say what each count counts. {INTERVAL_NOTE} Win shares and other shares "
