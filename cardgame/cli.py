@@ -65,7 +65,7 @@ def _play(args: argparse.Namespace) -> int:
         return int(_play_hook()(args) or 0)
     players = DEFAULT_PLAYERS if args.players is None else args.players
     rules = Rules.from_json(args.rules) if args.rules else Rules()
-    game = Game(players, args.seed, rules, cards_of(args))
+    game = Game(players, 0 if args.seed is None else args.seed, rules, cards_of(args))
     state = play_random(game, record=True)
     record = rec.to_record(state, ["random"] * game.players)
     if args.quiet:
@@ -145,7 +145,11 @@ def _add_core_commands(sub: argparse._SubParsersAction) -> None:
         "--strategies seats scripted strategies (as cardgame watch).",
     )
     play.add_argument("--players", type=int, help=f"2, 3 or 4 (default {DEFAULT_PLAYERS})")
-    play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        help="the game's seed (default 0; with --human a fresh one, printed for a replay)",
+    )
     play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
     play.add_argument(
         "--rules", metavar="JSON", help='a rule variant, e.g. \'{"rounds": {"4": 1}}\''

@@ -116,6 +116,13 @@ def seat_edge(analysis: Analysis) -> Answer | None:
     for _, row in edge.iterrows():
         if row["verdict"] == DIFFERENT:
             cell = Cell(f"yes: {_points(row['difference'])} points", RED)
+        elif row["verdict"] == EQUAL and (row["family_low"] > 0 or row["family_high"] < 0):
+            cell = Cell(
+                f"no (within ±{100 * row['margin']:g}), surely not 0: "
+                f"{_points(row['difference'])} points",
+                GREEN,
+                key="no (within ±)",  # the same verdict as a plain "no (within ±2)"
+            )
         elif row["verdict"] == EQUAL:
             cell = Cell(f"no (within ±{100 * row['margin']:g})", GREEN)
         elif np.isfinite(row["family_low"]):  # the interval the verdict is read off
@@ -148,8 +155,25 @@ def _change_cell(rows: pd.DataFrame, edge: pd.Series | None) -> Cell:
         label, scale, unit = VARIANT_METRICS[top["metric"]]
         return Cell(f"{label} {top['difference'] * scale:+.1f}{unit}", GREEN)
     if len(rows) and (rows["verdict"] == EQUAL).all():
-        return Cell("no change", GREEN)
+        return _equal_cell(rows, VARIANT_METRICS)
     return Cell("not yet known", AMBER)
+
+
+NOT_ZERO = "practically equal, surely not 0:"
+
+
+def _equal_cell(rows: pd.DataFrame, metrics: dict[str, tuple[str, float, str]]) -> Cell:
+    """Every metric practically equal: "no change", unless some change is surely not zero
+    (its family interval excludes 0), which is then named beside the verdict: a small real
+    change is not no change."""
+    low, high = ("family_low", "family_high") if "family_low" in rows else ("ci_low", "ci_high")
+    if {low, high} <= set(rows):
+        sure = rows[(rows[low] > 0) | (rows[high] < 0)]
+        if len(sure):
+            top = sure.loc[(sure["difference"].abs() / sure["margin"]).astype(float).idxmax()]
+            label, scale, unit = metrics[top["metric"]]
+            return Cell(f"{NOT_ZERO} {label} {top['difference'] * scale:+.1f}{unit}", GREEN)
+    return Cell("no change", GREEN)
 
 
 def _touched_cell(rows: pd.DataFrame) -> Cell:
@@ -189,10 +213,18 @@ MAX_TOUCHED = 2  # edited things named in one cell
 HEADLINE_WORDS = {"no change": "game unchanged", "not yet known": "game not yet known"}
 
 
+def _headline(text: str) -> str:
+    """A variant's headline after what its edits touched: "game unchanged", "game
+    practically equal, surely not 0: score +0.3", ..."""
+    if text.startswith(NOT_ZERO):
+        return "game " + text
+    return HEADLINE_WORDS.get(text, text)
+
+
 def _with_touched(headline: Cell, touched: Cell) -> Cell:
     """A variant's cell that says what its edits touched first, then the game's headline
     change: an edit that moves its ticket is never "no change"."""
-    text = f"{touched.text}; {HEADLINE_WORDS.get(headline.text, headline.text)}"
+    text = f"{touched.text}; {_headline(headline.text)}"
     lights = {headline.light, touched.light}
     light = RED if RED in lights else AMBER if AMBER in lights else GREEN
     return Cell(text, light)
@@ -258,7 +290,7 @@ def sweeps(analysis: Analysis) -> list[Answer]:
                 text = f"{label} {top['difference'] * scale:+.1f}{unit} at {top['value']}"
                 answer.cells[_column(players)] = Cell(text, GREEN)
             elif len(rows) and (rows["verdict"] == EQUAL).all():
-                answer.cells[_column(players)] = Cell("no change", GREEN)
+                answer.cells[_column(players)] = _equal_cell(rows, SWEEP_METRICS)
             else:
                 answer.cells[_column(players)] = Cell("not yet known", AMBER)
         answers.append(answer)

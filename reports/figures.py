@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .numbers import p_text
 from .wins import BASELINES
 
 TEMPLATE = "plotly_white"
@@ -431,6 +432,19 @@ QUALITY_TITLES = {
 QUALITY_METRICS = {metric: (title, 1.0, "") for metric, title in QUALITY_TITLES.items()}
 
 
+def verdict_interval(rows: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """The interval each row's verdict is read from (reports/margins.py): the family's
+    Bonferroni interval, the equivalence interval for *practically equal*; the plain 95%
+    interval of a table without verdicts."""
+    if not {"family_low", "family_high", "verdict"} <= set(rows):
+        return rows["ci_low"], rows["ci_high"]
+    low, high = rows["family_low"], rows["family_high"]
+    if {"equiv_low", "equiv_high"} <= set(rows):
+        equal = rows["verdict"] == "practically equal"
+        low, high = low.where(~equal, rows["equiv_low"]), high.where(~equal, rows["equiv_high"])
+    return low.astype(float), high.astype(float)
+
+
 def variant_effects(
     table: pd.DataFrame,
     metrics=tuple(VARIANT_METRICS),
@@ -463,10 +477,9 @@ def variant_effects(
             rows = table[(table["metric"] == metric) & (table["variant"] == variant)]
             if rows.empty:
                 continue
+            low, high = verdict_interval(rows)
             rows = rows.assign(
-                difference=rows["difference"] * scale,
-                ci_low=rows["ci_low"] * scale,
-                ci_high=rows["ci_high"] * scale,
+                difference=rows["difference"] * scale, ci_low=low * scale, ci_high=high * scale
             )
             units = rows["n_deals"].where(rows["method"] == "paired t", rows["n_games"])
             for _, row in rows.assign(units=units).iterrows():
@@ -819,9 +832,9 @@ def skill_pairs(table: pd.DataFrame, players: int) -> go.Figure:
             mode="markers",
             marker={"size": 9, "color": here["significant"].map({True: "#1f77b4", False: "#999"})},
             error_x=_errors(here),
-            customdata=here[["n_games", "p_adjusted"]],
-            hovertemplate="%{y}: %{x:.1%} of %{customdata[0]} games (Holm p = "
-            "%{customdata[1]:.2g})<extra></extra>",
+            customdata=here[["n_games"]].assign(p=here["p_adjusted"].map(p_text)),
+            hovertemplate="%{y}: %{x:.1%} of %{customdata[0]} games (Holm-adjusted "
+            "%{customdata[1]})<extra></extra>",
             showlegend=False,
         )
     )

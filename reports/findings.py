@@ -14,6 +14,7 @@ import pandas as pd
 from .analysis import Analysis
 from .edit_effects import touched_sentence
 from .margins import DIFFERENT, EQUAL
+from .numbers import p_text
 
 
 def _pct(x: float) -> str:
@@ -28,9 +29,7 @@ def _ci(row: pd.Series) -> str:
 def _p(p: float) -> str:
     """A p-value as a reader wants it: two figures, or below 0.001 (no 0.0e+00: a p-value
     too small to print is no more informative than "below 0.001")."""
-    if not np.isfinite(p):
-        return "p n/a"
-    return f"p = {p:.2g}" if p >= 0.001 else "p < 0.001"
+    return p_text(p)
 
 
 def _count(value: float, unit: str) -> str:
@@ -72,8 +71,10 @@ def judged(row: pd.Series, scale: Scale, units: str = "games") -> str:
     if row["verdict"] == DIFFERENT:
         return f"**different**: {d} (95% interval {interval}, {over}; {_p(row['p_adjusted'])})"
     if row["verdict"] == EQUAL:
+        low, high = row.get("family_low", np.nan), row.get("family_high", np.nan)
+        surely = ", though surely not zero" if low > 0 or high < 0 else ""
         return (
-            f"**practically equal**: {d}; its equivalence interval "
+            f"**practically equal**{surely}: {d}; its equivalence interval "
             f"{scale.of(row['equiv_low'])} to {scale.of(row['equiv_high'])} lies within {margin} "
             f"(TOST at 5%, {over}; {_p(row['p_equivalence_adjusted'])})"
         )
@@ -347,7 +348,7 @@ def _card_line(row: pd.Series) -> str:
         f"{int(row['kept'])} times in {int(row['kept_games'])} games), completed "
         f"{_pct(row['completion'])}, against {row['expected']:+.1f} and "
         f"{_pct(row['expected_completion'])} for cards of its points and trains "
-        f"(Holm-adjusted p={row['p_holm']:.2g}).{fix}"
+        f"(Holm-adjusted {_p(row['p_holm'])}).{fix}"
     )
 
 
@@ -414,8 +415,8 @@ def cards(analysis: Analysis) -> list[str]:
         near = tested.loc[tested["p"].idxmin()]
         lines.append(
             f"Closest to a flag: {near['label']} at {_players(near['players'])}, "
-            f"{near['excess']:+.1f} net points against its class (raw p={near['p']:.2g}, "
-            f"Holm-adjusted {near['p_holm']:.2g})."
+            f"{near['excess']:+.1f} net points against its class (raw {_p(near['p'])}, "
+            f"Holm-adjusted {_p(near['p_holm'])})."
         )
     beaten = table.drop_duplicates("destination_id")
     beaten = beaten[beaten["dominated_by"] != ""]

@@ -21,6 +21,7 @@ from sims.files import write_atomic
 from . import answers
 from .analysis import Analysis
 from .document import Report, StudyFacts, for_people
+from .numbers import INTERVAL_NOTE, shown
 from .rulings import quoted_rulings
 from .sections import build
 
@@ -45,7 +46,9 @@ nav.toc{font-size:.9em;margin:.4em 0 1em;color:#444}nav.toc a{margin-right:.9em}
 .caption{color:#333;font-size:.95em;margin:.2em 0 .2em}
 .method{color:#555;font-size:.88em}
 table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+table.data td,table.data th{border:1px solid #ddd;padding:2px 6px;text-align:right;
+white-space:nowrap}
+details>table.data{display:block;overflow-x:auto;max-width:100%}
 details{margin:.4em 0 1.2em}summary{cursor:pointer;color:#3b6fd8}
 #report-errors{display:none;background:#fee;border:1px solid #c00;padding:.5em;color:#900}
 """
@@ -74,15 +77,15 @@ def _csv_link(name: str, frame: pd.DataFrame) -> str:
     )
 
 
-def _table(name: str, frame: pd.DataFrame) -> str:
-    frame = for_people(frame)  # counts as integers
-    shown = frame.head(60).to_html(
-        index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
-    )
+def _table(name: str, frame: pd.DataFrame, columns: list[str] | None = None) -> str:
+    """A table folded under its name: the first 60 rows as a reader sees them
+    (reports/numbers.py), the CSV download with every number as computed."""
+    data = for_people(frame if columns is None else frame[columns])  # counts as integers
+    cells = shown(frame.head(60), name, columns).to_html(index=False, classes="data", border=0)
     more = f" (first 60 of {len(frame)} rows)" if len(frame) > 60 else ""
     return (
-        f"<details><summary>Table {html.escape(name)}{more}: {_csv_link(name, frame)}</summary>"
-        f"{shown}</details>"
+        f"<details><summary>Table {html.escape(name)}{more}: {_csv_link(name, data)}</summary>"
+        f"{cells}</details>"
     )
 
 
@@ -161,8 +164,7 @@ def page(report: Report) -> str:
             number += 1
             body.append(_chart(chart, number))
         for table in section.tables:
-            frame = table.frame if table.columns is None else table.frame[table.columns]
-            body.append(_table(table.name, frame))
+            body.append(_table(table.name, table.frame, table.columns))
     partial = (
         f"<p class='partial'>{html.escape(report.partial_note)}</p>" if report.partial_note else ""
     )
@@ -220,10 +222,15 @@ def _method(facts: StudyFacts) -> str:
         "rows have intervals clustered by game, seat tests are blocked by game, and every "
         "pairwise comparison is a test of the difference itself over a stated family. Each "
         "comparison's verdict is its family's Bonferroni-corrected interval against a "
-        "practical margin (the p-values the tables list are Holm-adjusted over the same "
-        "family): different (the test rejects no difference), practically equal (the "
+        "practical margin (the p_adjusted beside it is Bonferroni-adjusted over the same "
+        "family, below the level exactly when that interval excludes 0; p_holm and the "
+        "head-to-head and seat tests are Holm-adjusted): different (the test rejects no "
+        "difference), practically equal (the "
         "equivalence test, TOST at 5%, puts it inside the margin) or not yet known, with the "
-        "games needed to decide (docs/statistics.md). The headline strategy and seat "
+        "games needed to decide (docs/statistics.md). "
+        + html.escape(INTERVAL_NOTE.replace("`", ""))
+        + " Win shares and other shares of games are percentages, changes of them percentage "
+        "points (pts). The headline strategy and seat "
         "statistics use the base rules, per player count; each variant's own are in its "
         "section.</p>"
     )

@@ -3,33 +3,28 @@ an issue or a forum post."""
 
 from __future__ import annotations
 
-import math
 import re
 
 import pandas as pd
 
 from . import answers
 from .analysis import Analysis
-from .document import Block, Heading, Report, StudyFacts, Table, for_people
+from .document import Block, Heading, Report, StudyFacts, Table
+from .numbers import INTERVAL_NOTE, shown
 from .rulings import quoted_rulings
 from .sections import build
 from .study_kinds import order_sections
 
 
-def _cell(value: object) -> str:
-    if value is pd.NA:
-        return ""
-    if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.3g}"
-    return str(value).replace("|", "/")
-
-
-def table(frame: pd.DataFrame, columns: list[str]) -> str:
-    """A GitHub-flavoured Markdown table of ``columns``."""
-    frame = for_people(frame)  # counts as integers
-    head = "| " + " | ".join(columns) + " |"
-    rule = "| " + " | ".join("---" for _ in columns) + " |"
-    rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame[columns].to_numpy()]
+def table(frame: pd.DataFrame, columns: list[str], name: str = "") -> str:
+    """A GitHub-flavoured Markdown table of ``columns`` of the table ``name``, its numbers as
+    a reader sees them (reports/numbers.py)."""
+    cells = shown(frame, name, columns)
+    head = "| " + " | ".join(cells.columns) + " |"
+    rule = "| " + " | ".join("---" for _ in cells.columns) + " |"
+    rows = [
+        "| " + " | ".join(str(v).replace("|", "/") for v in row) + " |" for row in cells.to_numpy()
+    ]
     return "\n".join([head, rule, *rows])
 
 
@@ -40,7 +35,7 @@ def blocks(summary: list[Block]) -> list[str]:
         if isinstance(block, Heading):
             out.append(f"{'#' * block.level} {block.text}")
         elif isinstance(block, Table):
-            out.append(table(block.frame, block.columns or list(block.frame.columns)))
+            out.append(table(block.frame, block.columns or list(block.frame.columns), block.name))
         else:
             out.append(block)
     return out
@@ -53,9 +48,13 @@ def _method(facts: StudyFacts) -> str:
         "intervals), seat means are clustered by game, seat tests blocked by game; a pairwise "
         "comparison is a test of the difference over a stated family, its verdict read off "
         "the family's Bonferroni-corrected interval against a practical margin (different, "
-        "practically equal by TOST, or not yet known); the p-values the tables list beside "
-        "it are Holm-adjusted over the same family. `n_games`, `n_seats`, `n_tables` and "
-        "`n_deals` say what each count counts. Seat 0 plays first (R6)."
+        "practically equal by TOST, or not yet known); the `p_adjusted` beside it is "
+        "Bonferroni-adjusted over the same family (below the level exactly when that interval "
+        "excludes 0), while `p_holm` and the head-to-head and seat tests are Holm-adjusted. "
+        "`n_games`, `n_seats`, `n_tables` and "
+        f"`n_deals` say what each count counts. {INTERVAL_NOTE} Win shares and other shares "
+        "of games are percentages, changes of them percentage points (pts). Seat 0 plays "
+        "first (R6)."
     )
 
 

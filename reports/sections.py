@@ -17,6 +17,7 @@ from .document import Block, Chart, Heading, Report, Section, StudyFacts, Table
 from .findings import headline, players_know
 from .intervals import game_ids
 from .level import at_alpha
+from .numbers import p_text
 from .settled import looks_note
 from .variant_sections import sweeps_section, variants_section
 
@@ -288,7 +289,7 @@ def _pooling_summary(t: dict[str, pd.DataFrame]) -> list[Block]:
     blocks: list[Block] = [
         Heading("Pooling the player counts", 3),
         f"Likelihood-ratio test of strategy x player count: chi-square {row['lr']:.1f}, "
-        f"df={int(row['df'])}, p={row['p_value']:.2g}.",
+        f"df={int(row['df'])}, {p_text(row['p_value'])}.",
     ]
     if not row["pooling_justified"]:
         return [*blocks, "Strength depends on the player count: no pooled ranking is given."]
@@ -594,8 +595,9 @@ def _quality(analysis: Analysis) -> Section:
                 ),
                 "What each variant (or swept value) changes in how close the games are.",
                 "Variant minus base per game; in a paired study averaged per deal, paired t "
-                "95% interval over deals; grey band: the metric's practical margin; the "
-                "verdict is Bonferroni over the variants and player counts of a metric.",
+                "over deals; bars: the interval each verdict is read from, Bonferroni over "
+                "the variants and player counts of a metric (the equivalence interval for "
+                "practically equal); grey band: the metric's practical margin.",
             )
         )
     tables = [Table("quality", summary)]
@@ -644,8 +646,8 @@ def quality_blocks(summary: pd.DataFrame, effects: pd.DataFrame) -> list[Block]:
             blocks.append("No variant changes any quality metric beyond its practical margin.")
         else:
             blocks.append(Table("quality_variants", moved, [
-                "variant", "players", "metric", "base", "value", "difference", "ci_low",
-                "ci_high", "verdict"]))  # fmt: skip
+                "variant", "players", "metric", "base", "value", "difference", "family_low",
+                "family_high", "verdict"]))  # fmt: skip
     return blocks
 
 

@@ -20,6 +20,7 @@ from scipy import stats as sps
 
 from .intervals import GAME, wilson
 from .level import current_alpha
+from .numbers import p_text
 from .wins import BASELINES, finished_ahead
 
 SKILL_STUDY = "skill"
@@ -189,7 +190,7 @@ def tau_summary(agreement: pd.DataFrame) -> str:
     if not rows:
         return ""
     shown = ", ".join(
-        f"{r['tau']:.2f} at {int(r['players'])} players (p = {r['p_value']:.2g}, "
+        f"{r['tau']:.2f} at {int(r['players'])} players ({p_text(r['p_value'])}, "
         f"{int(r['n_games_search']):,} strategy-games against search)"
         for r in rows
     )
@@ -360,8 +361,8 @@ def tau_sentence(row: pd.Series) -> str:
     )
     return (
         f"At {players} players, {n} strategies: Kendall's tau = {row['tau']:.2f} between the "
-        f"ranking against scripted opponents and against search opponents (p = "
-        f"{row['p_value']:.2g}; 1 = the same order, 0 = unrelated, -1 = reversed): {verdict}. "
+        f"ranking against scripted opponents and against search opponents "
+        f"({p_text(row['p_value'])}; 1 = the same order, 0 = unrelated, -1 = reversed): {verdict}. "
         f"Sample: {int(row['n_games_search']):,} strategy-games against search, "
         f"{int(row['n_games_scripted']):,} against scripted opponents."
     )
@@ -404,11 +405,14 @@ def memory_sentence(table: pd.DataFrame, pair: tuple[str, str] | None = None) ->
                     f"{int(row['n'])} games they met ({row['ci_low']:.0%} to {row['ci_high']:.0%})"
                 )
             else:
-                what = "win share" if row["measure"].startswith("win_share") else "score"
+                share = row["measure"].startswith("win_share")
+                what = "win share" if share else "score"
+                scale, unit = (100, " percentage points") if share else (1, " points")
                 bits.append(
                     f"on the same {int(row['n'])} deals, in the same seat against the same "
-                    f"opponents, {perfect}'s {what} minus {human}'s is {row['value']:+.3g} "
-                    f"({row['ci_low']:+.3g} to {row['ci_high']:+.3g})"
+                    f"opponents, {perfect}'s {what} minus {human}'s is "
+                    f"{row['value'] * scale:+.1f}{unit} ({row['ci_low'] * scale:+.1f} to "
+                    f"{row['ci_high'] * scale:+.1f})"
                 )
         parts.append(f"At {int(players)} players " + "; ".join(bits) + ".")
     return " ".join(parts)

@@ -207,23 +207,14 @@ def page(folder: Path) -> str:
     objective = ", ".join(f"{k} (weight {v:g})" for k, v in settings["objective"].items())
     met = state.get("target_met")
     verdict_class = "verdict" if met else "verdict fail"
-    summary = "".join(f"<li>{html.escape(line)}</li>" for line in state.get("summary", []))
-    edits = state.get("edits", [])
-    edit_rows = (
-        "".join(
-            f"<tr><td><code>{html.escape(e['parameter'])}</code></td><td>{_v(e['from'])}</td>"
-            f"<td>{_v(e['to'])}</td></tr>"
-            for e in edits
-        )
-        or "<tr><td colspan=3>no edit</td></tr>"
-    )
+    lead, search = _split(state.get("summary", []))
+    answer = "".join(f"<li>{_lead_html(line)}</li>" for line in lead)
     games = state.get("games", {})
     body = [
         f"<h1>Tune of {html.escape(study['name'])}: {html.escape(objective)}</h1>",
         "<div id='page-errors'></div>",
-        f"<div class='{verdict_class}'><h3>Verdict</h3><ul>{summary}</ul></div>",
-        "<h2>The edits</h2><table class='data'><tr><th>parameter</th><th>printed / "
-        f"starting value</th><th>tuned value</th></tr>{edit_rows}</table>",
+        f"<div class='{verdict_class}'><h3>Verdict</h3><ul>{answer}</ul></div>",
+        "<h2>The edits</h2>" + _edits_table(data),
         "<p class='caption'>"
         + html.escape(
             f"Study {study['name']} at {', '.join(map(str, study['players']))} players"
@@ -298,6 +289,12 @@ def page(folder: Path) -> str:
         )
         body.append(f"<p class='caption'>{html.escape(caption)}</p>")
     body.append("<h2>Method</h2>" + _method(settings))
+    if search:
+        body.append(
+            "<h3>The search, round by round</h3><ul class='caption'>"
+            + "".join(f"<li>{html.escape(line)}</li>" for line in search)
+            + "</ul>"
+        )
     for note in state.get("notes", []):
         body.append(f"<p class='caption'>Note: {html.escape(note)}</p>")
     body.append("<h2>Data</h2>")
@@ -311,6 +308,145 @@ def page(folder: Path) -> str:
         f"<script type='text/javascript'>{get_plotlyjs()}</script></head><body>"
         + "".join(body)
         + "</body></html>"
+    )
+
+
+def _lead_html(line: str) -> str:
+    """A verdict line with its opening words in bold ("Answer: no.", "Tried", ...)."""
+    for head in ("Answer:", "What each edit did", "Tried"):
+        if line.startswith(head):
+            words, _, rest = (
+                line.partition(". ") if head == "Answer:" else (head, "", line[len(head) :])
+            )
+            if head == "Answer:":
+                return f"<strong>{html.escape(words)}.</strong> {html.escape(rest)}"
+            return f"<strong>{html.escape(words)}</strong>{html.escape(rest)}"
+    return html.escape(line)
+
+
+def _split(summary: list[str]) -> tuple[list[str], list[str]]:
+    """The verdict's lines in a designer's words, and the search's own evidence (its lines
+    start with ``METHOD``), which the page puts under its method."""
+    from sims.tune.verdict import METHOD
+
+    search = [line for line in summary if line.startswith(METHOD + " ")]
+    return [line for line in summary if line not in search], search
+
+
+def _edits_table(data: dict[str, Any]) -> str:
+    """Every edit tried: its lever, from and to, its effect, and what became of it. The
+    effect of an applied edit is the tuned design's change on the held-out deals (the
+    edits together, after minus before, 95%); of another edit, where it left the ticket it
+    edits (else the objective's worst item) on the search's deals, beside the design it
+    started from."""
+    state, evaluations, items = data["state"], data["evaluations"], data["items"]
+    applied = {e["parameter"]: e for e in state.get("edits", [])}
+    rows = []
+    held = _held_out_effect(data["holdout"]) if applied else ""
+    for parameter, edit in applied.items():
+        rows.append((parameter, _v(edit["from"]), _v(edit["to"]), held, "applied"))
+    race = (
+        evaluations[(evaluations["round"] > 0) & (evaluations["arm"] != "base")]
+        if not evaluations.empty
+        else evaluations
+    )
+    if not race.empty:
+        last = race.sort_values("increment").groupby("arm", sort=False).tail(1)
+        for _, row in last.iterrows():
+            if row["status"] == "applied":
+                continue
+            before = _start_value(state, evaluations, row)
+            rows.append(
+                (
+                    str(row["parameter"]),
+                    html.escape(before),
+                    _v(row["value"]),
+                    html.escape(_search_effect(items, row)),
+                    html.escape(_became(str(row["status"]))),
+                )
+            )
+    if not rows:
+        return "<p>No edit was tried: the starting design met the target on the screen.</p>"
+    cells = "".join(
+        f"<tr><td><code>{html.escape(p)}</code></td><td>{a}</td><td>{b}</td>"
+        f"<td style='text-align:left'>{effect}</td><td style='text-align:left'>{status}</td></tr>"
+        for p, a, b, effect, status in rows
+    )
+    return (
+        "<table class='data'><tr><th>lever</th><th>from</th><th>to</th><th>effect</th>"
+        f"<th>what became of it</th></tr>{cells}</table>"
+    )
+
+
+def _start_value(state: dict[str, Any], evaluations: Any, row: Any) -> str:
+    """The value a lever had in the design its round started from: an edit applied in an
+    earlier round, else the study's base rules, else "as printed" (a card's number)."""
+    part = evaluations[(evaluations["round"] == row["round"]) & (evaluations["arm"] == "base")]
+    design = str(part["design"].iloc[0]) if not part.empty else ""
+    for edit in design.split(", "):
+        name, _, value = edit.partition(" = ")
+        if name == row["parameter"]:
+            return value
+    value: Any = state["settings"]["study"].get("variants", {}).get("base", {})
+    for key in str(row["parameter"]).split("."):
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return "as printed"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+BECAME = {  # what became of an edit, in words, by its status in the search
+    "applied": "applied",
+    "significant": "better than the start, not applied (another edit was better)",
+    "racing": "no clear gain over the design it started from",
+}
+
+
+def _became(status: str) -> str:
+    head, _, why = status.partition(": ")
+    if head == "dropped":
+        return f"left out: {why}" if why else "left out"
+    return BECAME.get(head, status)
+
+
+def _search_effect(items: Any, row: Any) -> str:
+    """Where an edit left its item at the end of its round, beside the starting point."""
+    from sims.tune import shown_item
+
+    if items.empty:
+        return ""
+    end = items[items["step"] == f"r{int(row['round'])}-end"]
+    mine, base = end[end["arm"] == row["arm"]], end[end["arm"] == "base"]
+    if mine.empty:
+        return "dropped before the round's end (search deals)"
+    item = mine.loc[shown_item(str(row["arm"]), mine)]
+    scale, unit = _scale(str(item["objective"]))
+    there = base[base["item"] == item["item"]]
+    was = f" (from {there['estimate'].iloc[0] * scale:+.1f})" if not there.empty else ""
+    return (
+        f"{item['item']}: {item['estimate'] * scale:+.1f}{was} {unit}, "
+        f"{item['low'] * scale:+.1f} to {item['high'] * scale:+.1f} (search deals)"
+    )
+
+
+def _held_out_effect(holdout: Any) -> str:
+    """The applied edits' change of the worst-moved item on the held-out deals."""
+    if holdout.empty or "difference" not in holdout:
+        return "not confirmed (no hold-out)"
+    after = holdout[holdout["design_label"] == "after"]
+    if after.empty:
+        return ""
+    row = after.loc[after["difference"].abs().idxmax()]
+    scale, unit = _scale(str(row["objective"]))
+    before = holdout[(holdout["design_label"] == "before") & (holdout["item"] == row["item"])]
+    was = before["estimate"].iloc[0] * scale if not before.empty else float("nan")
+    return html.escape(
+        f"{row['item']}: {was:+.1f} -> {row['estimate'] * scale:+.1f} {unit} "
+        f"(change {row['difference'] * scale:+.1f}, {row['difference_low'] * scale:+.1f} to "
+        f"{row['difference_high'] * scale:+.1f}; held-out deals, all applied edits together)"
     )
 
 
@@ -665,9 +801,11 @@ def _method(settings: dict[str, Any]) -> str:
 
 
 def _table(name: str, frame: Any) -> str:
+    from .numbers import plain
+
     data = urllib.parse.quote(frame.to_csv(index=False))
     shown = frame.head(40).to_html(
-        index=False, classes="data", float_format=lambda x: f"{x:.3g}", na_rep="", border=0
+        index=False, classes="data", float_format=plain, na_rep="", border=0
     )
     more = f" (first 40 of {len(frame)} rows)" if len(frame) > 40 else ""
     return (

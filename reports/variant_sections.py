@@ -13,6 +13,7 @@ from . import figures, sweeps
 from .analysis import Analysis
 from .document import Block, Chart, Heading, Section, Table
 from .edit_effects import touched_sentence
+from .numbers import p_text
 
 if TYPE_CHECKING:
     from sims.plan import Plan
@@ -30,11 +31,12 @@ def variants_section(analysis: Analysis) -> Section:
             "What each variant changes against the printed game, one panel per variant and "
             "metric, each on its own scale.",
             "Variant minus base, seat metrics averaged per game first. Paired studies: "
-            "per-game differences averaged per deal (line-ups share deals), paired t 95% "
-            "interval over deals; unpaired studies: difference of means, Welch 95% interval "
-            "(the table's method column says which). Grey band: the practical margin; the "
-            "verdict (different, practically equal, not yet known) is Bonferroni over the variants "
-            "and player counts of a metric.",
+            "per-game differences averaged per deal (line-ups share deals), paired t over "
+            "deals; unpaired studies: difference of means, Welch (the table's method column "
+            "says which). Bars: the interval each verdict (different, practically equal, not "
+            "yet known) is read from, Bonferroni over the variants and player counts of a "
+            "metric (the equivalence interval for practically equal). Grey band: the "
+            "practical margin.",
         )
     ]
     touched = t.get("edit_effects", pd.DataFrame())
@@ -205,7 +207,7 @@ def variants_summary(effects: pd.DataFrame, t: dict | None = None) -> list[Block
                    "family_high", "p_adjusted"])
             if len(hits)
             else "No evidence that any variant changes a strategy's win share "
-            f"(smallest Bonferroni p = {moved['p_adjusted'].min():.2g}).",
+            f"(smallest Bonferroni-adjusted {p_text(moved['p_adjusted'].min())}).",
         ]  # fmt: skip
     return blocks
 

@@ -290,9 +290,11 @@ def edge_changes(
             "base_edge": base_e["difference"] if base_e is not None else np.nan,
             "variant_edge": mine_e["difference"] if mine_e is not None else np.nan,
             "difference": row["difference"], "family_low": row["family_low"],
-            "family_high": row["family_high"],
+            "family_high": row["family_high"], "equiv_low": row["equiv_low"],
+            "equiv_high": row["equiv_high"],
             "verdict": row["verdict"], "tables": base_e["tables"] if base_e is not None else "",
         })  # fmt: skip
     return pd.DataFrame(rows, columns=["variant", "players", "change", "base_edge",
                                        "variant_edge", "difference", "family_low",
-                                       "family_high", "verdict", "tables"])  # fmt: skip
+                                       "family_high", "equiv_low", "equiv_high", "verdict",
+                                       "tables"])  # fmt: skip

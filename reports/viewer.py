@@ -136,7 +136,10 @@ def _rules_line(record: dict[str, Any]) -> str:
         for key, value in record["rules"].items()
         if defaults.get(key) != value
     ]
-    return "variant: " + "; ".join(changed) if changed else "default rules (docs/rules.md)"
+    line = "variant: " + "; ".join(changed) if changed else "default rules (docs/rules.md)"
+    if "cards" in record:  # an edition of its own (a study's card edits, --cards)
+        line += "; the record's own cards (edited), shown as played"
+    return line
 
 
 def _frame(position: Position, record: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
@@ -227,9 +230,9 @@ def page_data(
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data, from one replay of ``record``
     (checked first); each position's win chances from ``playouts`` play-outs (0: none) and
-    from the learned model (``chance_table``)."""
-    # the record's own cards when it carries them (an edition, card edits): its tickets
-    # and big cities, not the printed ones
+    from the learned model (``chance_table``). The cards are the record's own edition
+    (``record_catalogue``: a game played with edited cards names and scores them as played),
+    else ``catalogue``, else the printed ones."""
     catalogue = record_catalogue(record, catalogue)
     check_record(record, catalogue)
     oracle = Oracle(record, playouts) if playouts else None

@@ -9,15 +9,20 @@ game `cardgame watch` plays.
 Before each of the person's decisions the terminal shows what the seat may know: its own
 hand and destinations, everything public, the rivals' turns as the table saw them (no card
 drawn blind, no destination drawn), and every circulation pile as a face-down count (R9: a
-pile is hidden from its owner too; remembering it is the player's job). ``q`` or Ctrl-D
-stops the game; the record of the turns played so far is saved (``--save``) and opens in
-`cardgame view`.
+pile is hidden from its owner too; remembering it is the player's job). The moves are grouped (the
+draws, each colour's columns, the three singles, the destinations) so that a turn is one
+short list, and a group of several moves asks which next; ``?`` prints a rules primer at any
+prompt. ``q`` or Ctrl-D stops the game; the record of the turns played so far is saved
+(``--save``) and opens in `cardgame view`. Without ``--seed`` a person's game is dealt from a
+fresh seed (``os.urandom``), printed so that the game can be replayed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +45,26 @@ HUMAN = "human"  # the strategy name a person's seat gets in the record
 DEFAULT_RIVAL = "planner"
 PASS_TEXT = "passes (no legal action)"  # the narration's words for a pass
 FINAL_HEAD = "--- Final scores"  # the narration's last section
+MAX_DIGITS = 4  # a choice is at most this long: longer input is no choice, and never int()
+SHOWN_INPUT = 24  # characters of a rejected answer echoed back
+SEED_BITS = 31  # a fresh seed: os.urandom, below 2**31 so that it is easy to type again
+PRIMER = """\
+Rules in brief (docs/rules/rulings.md has them all):
+- Each turn, step 1 (R7): one card from EACH column of your rail yard goes onto your
+  face-down circulation pile. Step 2: exactly one action (R10-R13):
+  * draw 2 train cards, blind from the deck or face up; a face-up locomotive is a whole
+    draw (R10);
+  * place a column of 2 or more cards of one colour (locomotives may join; R12a), or
+    three singles of three different colours (R12b). A colour in a rival's yard needs
+    strictly more cards than their column, which is then discarded (a steal, R12);
+  * draw destinations: the top 4, keep any number (R13).
+- When the deck runs out, everybody plays one more turn (R15); then each seat's
+  circulation pile is matched against its destinations, exactly (R16).
+- Score (R20-R22): reached destinations count, unreached ones are subtracted; each big
+  city's bonus goes to whoever reached most destinations naming it; ties: most reached,
+  then most bonuses.
+- Your circulation pile is face down, even to you (R9): remembering it is your job.
+Type the number of a choice, b to go back, ? for this primer, q to stop."""
 
 
 class Stop(Exception):
@@ -101,6 +126,71 @@ def describe(action: A.Action, view: Any) -> str:
     if isinstance(action, A.Pass):
         return "pass (no legal action, R14)"
     return repr(action)
+
+
+@dataclass
+class Choice:
+    """One line of the menu: a move, or a group of moves asked for next."""
+
+    label: str
+    actions: list[A.Action]
+    question: str = ""  # what the second menu asks, for a group of several moves
+
+
+def choices_of(actions: Sequence[A.Action], view: Any) -> list[Choice]:
+    """The legal moves as a short menu: each draw on its own line, a colour's columns as one
+    line, the three singles as one line (each group asks which next), then the
+    destinations and the pass; the engine's order within a group."""
+    draws: list[Choice] = []
+    columns: dict[int, list[A.Action]] = {}
+    singles: list[A.Action] = []
+    rest: list[Choice] = []
+    for action in actions:
+        if isinstance(action, A.PlaceColumn):
+            columns.setdefault(action.colour, []).append(action)
+        elif isinstance(action, A.PlaceThree):
+            singles.append(action)
+        elif isinstance(action, A.DrawDeck | A.DrawFaceUp):
+            draws.append(Choice(describe(action, view), [action]))
+        else:
+            rest.append(Choice(describe(action, view), [action]))
+    placed: list[Choice] = []
+    for colour, mine in columns.items():
+        if len(mine) == 1:
+            placed.append(Choice(describe(mine[0], view), mine))
+            continue
+        sizes = sorted({a.wagons + a.locos for a in mine})  # type: ignore[attr-defined]
+        placed.append(
+            Choice(
+                f"place a column of {COLOURS[colour]} ({len(mine)} ways, "
+                f"{sizes[0]}-{sizes[-1]} cards)",
+                mine,
+                f"Which {COLOURS[colour]} column?",
+            )
+        )
+    if len(singles) == 1:
+        placed.append(Choice(describe(singles[0], view), singles))
+    elif singles:
+        placed.append(
+            Choice(f"place three singles ({len(singles)} ways)", singles, "Which three singles?")
+        )
+    return draws + placed + rest
+
+
+def number_of(answer: str, size: int) -> int | None:
+    """The choice ``answer`` names among 1..size, or None: a short run of ASCII digits only
+    (a very long one would exceed Python's int digit limit, and is no choice anyway)."""
+    if answer.isascii() and answer.isdigit() and len(answer) <= MAX_DIGITS:
+        number = int(answer)
+        return number if 1 <= number <= size else None
+    return None
+
+
+def shown(answer: str) -> str:
+    """A rejected answer as echoed back: quoted, and cut short when long."""
+    if len(answer) <= SHOWN_INPUT:
+        return repr(answer)
+    return f"{answer[:SHOWN_INPUT]!r}... ({len(answer):,} characters)"
 
 
 def _row(face_up: Sequence[int]) -> str:
@@ -189,14 +279,35 @@ class Person:
             for line in table_lines(view, self.names, self.catalogue):
                 self.write(line)
             self.write(f"Your move (seat {view.seat}):")
-        choices = view.legal_actions()
-        for number, action in enumerate(choices, start=1):
-            self.write(f"  {number:>3}  {describe(action, view)}")
+        menu = choices_of(view.legal_actions(), view)
         while True:
-            answer = self._ask(f"Choose 1-{len(choices)} (q to stop): ")
-            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(choices):
-                return choices[int(answer) - 1]
-            self.write(f"Not a choice: {answer!r}. Type a number from 1 to {len(choices)}, or q.")
+            choice = self._choose(menu)
+            if len(choice.actions) == 1:
+                return choice.actions[0]
+            self.write(choice.question)
+            which = [Choice(describe(a, view), [a]) for a in choice.actions]
+            picked = self._choose(which, back=True)
+            if picked is not None:
+                return picked.actions[0]
+
+    def _choose(self, menu: list[Choice], back: bool = False) -> Any:
+        """The line the person picks (None: back to the first menu, where ``back``)."""
+        for number, choice in enumerate(menu, start=1):
+            self.write(f"  {number:>3}  {choice.label}")
+        size = len(menu)
+        hint = "b back, ? rules, q to stop" if back else "? rules, q to stop"
+        while True:
+            answer = self._ask(f"Choose 1-{size} ({hint}): ")
+            if back and answer.lower() in ("b", "back"):
+                return None
+            number = number_of(answer, size)
+            if number is not None:
+                return menu[number - 1]
+            self.write(
+                f"Not a choice: {shown(answer)}. Type a number from 1 to {size}"
+                + (", b" if back else "")
+                + ", ? or q."
+            )
 
     def _keep(self, view: Any) -> A.Action:
         offer = list(view.offer_ids)
@@ -207,10 +318,10 @@ class Person:
         for number, dest_id in enumerate(offer, start=1):
             self.write(f"  {number:>3}  {_destination(dest_id, self.catalogue)}")
         while True:
-            answer = self._ask("Numbers to keep, e.g. 1 3 ('all', 'none'; q to stop): ")
+            answer = self._ask("Numbers to keep, e.g. 1 3 ('all', 'none'; ? rules, q to stop): ")
             picked = _picked(answer.lower(), len(offer))
             if picked is None:
-                self.write(f"Not a choice: {answer!r}. Type numbers from 1 to {len(offer)}.")
+                self.write(f"Not a choice: {shown(answer)}. Type numbers from 1 to {len(offer)}.")
                 continue
             if len(picked) < minimum:
                 self.write(f"Keep at least {minimum} (R5).")
@@ -221,13 +332,17 @@ class Person:
             self.write("Not a legal keep; try again.")
 
     def _ask(self, prompt: str) -> str:
-        try:
-            answer = self.read(prompt).strip()
-        except EOFError:
-            raise Stop from None
-        if answer.lower() in ("q", "quit"):
-            raise Stop
-        return answer
+        """The person's answer; ``?`` prints the rules primer and asks again."""
+        while True:
+            try:
+                answer = self.read(prompt).strip()
+            except EOFError:
+                raise Stop from None
+            if answer.lower() in ("q", "quit"):
+                raise Stop
+            if answer != "?":
+                return answer
+            self.write(PRIMER)
 
 
 def _picked(answer: str, size: int) -> set[int] | None:
@@ -235,10 +350,10 @@ def _picked(answer: str, size: int) -> set[int] | None:
         return set(range(1, size + 1))
     if answer in ("none", "0"):
         return set()
-    words = answer.replace(",", " ").split()
-    if not words or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= size for w in words):
+    numbers = [number_of(w, size) for w in answer.replace(",", " ").split()]
+    if not numbers or None in numbers:
         return None
-    return {int(w) for w in words}
+    return set(numbers)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ the game
@@ -373,18 +488,23 @@ def play_seats(
     return state, True
 
 
+def fresh_seed() -> int:
+    """A seed nobody chose: from the operating system's randomness, not a global RNG."""
+    return int.from_bytes(os.urandom(4), "big") >> (32 - SEED_BITS)
+
+
 def play(args: argparse.Namespace) -> int:
     """The ``cardgame.play`` hook: `cardgame play` with ``--human`` or ``--strategies``."""
     names = seat_names(args.players, args.human, args.strategies)
     rules = Rules.from_json(args.rules) if args.rules else Rules()
-    game = Game(len(names), args.seed, rules, cards_of(args))
     human = args.human
+    seed = args.seed
+    if seed is None:  # a person gets a fresh deal, printed below; scripted seats play seed 0
+        seed = fresh_seed() if human is not None else 0
+    game = Game(len(names), seed, rules, cards_of(args))
     person = Person(names, game.catalogue) if human is not None else None
-    if person is not None:
-        print(
-            f"Ticket to Ride: The Card Game - {game.players} players, seed {game.seed}; "
-            f"you are seat {human}. Seats: " + ", ".join(f"{s} ({n})" for s, n in enumerate(names))
-        )
+    if person is not None and args.seed is None:
+        print(f"A fresh deal: seed {seed} (play it again with --seed {seed}); ? prints the rules.")
     state, finished = play_seats(game, names, human, person)
     record = to_record(state, names) if finished else unfinished_record(state, names)
     if not finished:

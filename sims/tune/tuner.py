@@ -791,9 +791,7 @@ class Tuner:
         summary = verdict(self, start, design, target_met, holdout, met_in_search)
         if self.adapted_players is not None:
             summary.append(self.adapted_players.sentence())
-        for line in summary:
-            self.log(line)
-        return self.write(design, holdout, target_met, summary)
+        return self.write(design, holdout, target_met, summary)  # cardgame tune prints it
 
     def paired(
         self,

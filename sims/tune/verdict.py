@@ -1,6 +1,7 @@
-"""A tune's verdict in words: the edits found, the search's evidence round by round (the best
-candidate, where the arms still racing left the objective, what was dropped), and what the
-hold-out deals say of the target."""
+"""A tune's verdict in words: first in a designer's words (what was tried, what each lever
+did, the answer), then the search's evidence round by round (the best candidate, where the
+arms still racing left the objective, what was dropped), each of those lines starting with
+``METHOD`` so that a page can put them under its method."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ from .space import Design
 if TYPE_CHECKING:
     from .tuner import Tuner
 
+METHOD = "Search"  # the first word of the search's evidence lines
+TARGETS = {  # an objective's target, {band} in its unit
+    "seat": "every seat's win share within ±{band} points of its fair share",
+    "destinations": "every ticket within ±{band} robust z of what a ticket of its cost earns",
+    "strategies": "no non-random strategy more than {band} points above the field",
+}
+
 
 def verdict(
     tuner: Tuner,
@@ -26,41 +34,135 @@ def verdict(
     holdout: pd.DataFrame,
     met_in_search: bool | None,
 ) -> list[str]:
-    """The tune's summary lines: the edits found (or why none), the search's evidence, then
-    whether the hold-out deals confirm the target (``holdout`` empty: none were played)."""
+    """The tune's summary lines: what was tried, what each lever did and the answer (read
+    off the hold-out deals where they were played), then the search's evidence."""
+    lines = [_tried(tuner, start), *_levers(tuner.item_rows)]
+    lines.append(_answer(tuner, start, design, target_met, holdout, met_in_search))
+    search = [x for x in evidence(tuner.rows, tuner.item_rows) if " at its end " not in x]
+    return lines + [f"{METHOD} {x[0].lower()}{x[1:]}" for x in search]  # said above in words
+
+
+def _target(tuner: Tuner) -> str:
+    parts = []
+    for name in tuner.weights:
+        band = tuner.bands[name] * (1 if name == "destinations" else 100)
+        parts.append(TARGETS[name].format(band=f"{band:g}"))
+    return " and ".join(parts)
+
+
+def _tried(tuner: Tuner, start: Design) -> str:
+    """What was tried: each lever, from its starting value to the values tried."""
+    frame = pd.DataFrame(tuner.rows)
+    players = ", ".join(map(str, tuner.players))
+    aim = f"the target: {_target(tuner)}, at {players} players"
+    if frame.empty or not ((frame["round"] > 0) & (frame["arm"] != BASE)).any():
+        return f"Tried no edit ({aim})."
+    tried = frame[(frame["round"] > 0) & (frame["arm"] != BASE)].drop_duplicates("arm")
+    levers = []
+    for parameter, part in tried.groupby("parameter", sort=False):
+        values = " or ".join(show_value(v) for v in dict.fromkeys(part["value"]))
+        levers.append(
+            f"{parameter} {show_value(tuner.space.current(start, parameter))} -> {values}"
+        )
+    return (
+        f"Tried {len(tried)} single edit(s) of {len(levers)} lever(s) ({'; '.join(levers)}) on "
+        f"{tuner.spent:,} games; {aim}."
+    )
+
+
+def _levers(item_rows: list[dict[str, Any]]) -> list[str]:
+    """Per round, where each edit left the objective on the search's deals, against the
+    design it started from: the ticket it edits, else the item furthest from its band."""
+    items = pd.DataFrame(item_rows)
+    if items.empty:
+        return []
     lines = []
+    for step, end in items[items["step"].str.endswith("-end")].groupby("step", sort=False):
+        shown = [(str(a), m.loc[shown_item(str(a), m)]) for a, m in end.groupby("arm", sort=False)]
+        start = [f"{r['item']} {_fmt(r)}" for a, r in shown if a == BASE]
+        others = sorted(((a, r) for a, r in shown if a != BASE), key=lambda x: (_size(x[1]), x[0]))
+        said = "; ".join(
+            f"{a.replace('=', ' = ')}: {r['item']} {_fmt(r)}, {_where(r)}"
+            for a, r in others[:EVIDENCE_ARMS]
+        )
+        more = (
+            f"; {len(others) - EVIDENCE_ARMS} more on the page"
+            if len(others) > EVIDENCE_ARMS
+            else ""
+        )
+        round_ = str(step).removesuffix("-end").removeprefix("r")
+        lines.append(
+            f"What each edit did (round {round_}, the search's own deals; before it, "
+            f"{start[0] if start else 'the design it started from'}): {said}{more}."
+        )
+    return lines
+
+
+def _where(row: pd.Series) -> str:
+    """An item's interval against its band, in words."""
+    if row["objective"] == "strategies":
+        return (
+            "within the band"
+            if row["high"] <= row["band"]
+            else ("above the band" if row["low"] > row["band"] else "cannot tell yet")
+        )
+    if -row["band"] <= row["low"] and row["high"] <= row["band"]:
+        return "within the band"
+    if row["low"] > row["band"] or row["high"] < -row["band"]:
+        return "outside the band"
+    return "not yet known whether within the band"  # fmt: skip
+
+
+def _size(row: pd.Series) -> float:
+    return float(_excess(row.to_frame().T).iloc[0])
+
+
+def _answer(
+    tuner: Tuner,
+    start: Design,
+    design: Design,
+    target_met: bool | None,
+    holdout: pd.DataFrame,
+    met_in_search: bool | None,
+) -> str:
+    """The answer, from the hold-out deals where they were played."""
     edits = ", ".join(
         f"{p} {show_value(tuner.space.current(start, p))} -> {show_value(v)}"
         for p, v in design.edits
     )
-    if design.edits:
-        lines.append(f"Edits found: {edits}.")
-    elif met_in_search:
-        lines.append("No edit needed: the starting design meets the target on the screen.")
-    else:
-        lines.append("No edit within the allowed set improves the objective significantly.")
-    lines += evidence(tuner.rows, tuner.item_rows)
     if holdout.empty:
-        lines.append("No hold-out confirmation (holdout = 0).")
-        return lines
+        found = f"the edits found, {edits}," if edits else "no edit"
+        known = "meets" if met_in_search else "was not shown to meet"
+        return (
+            f"Answer (search deals only, no hold-out): {found} {known} the target; play the "
+            "hold-out (--holdout) before trusting it."
+        )
     designs = 2 if design.edits else 1
-    games = int(tuner.trace[-1]["games"])
-    deals = int(tuner.trace[-1]["deals"])
-    held = f"{games // designs:,} held-out games per design ({deals:,} deals)"
+    held = f"{int(tuner.trace[-1]['games']) // designs:,} held-out games per design"
     worst = _worst(holdout)
+    row = _worst_row(holdout)
+    where = _where(row) if row is not None else ""
+    said = {
+        "within the band": "within its band",
+        "outside the band": "outside its band",
+    }.get(where, "not yet shown within its band (more held-out games would tell)")
+    if design.edits and target_met:
+        return f"Answer: yes. {edits} meets the target: on {held} the worst item is {worst}."
+    if design.edits:
+        return (
+            f"Answer: not yet. {edits} helps on the search's deals, but on {held} the worst "
+            f"item, {worst}, is {said}."
+        )
     if target_met:
-        lines.append(
-            f"Confirmed on {held}: every item of the tuned design within its band at 95%"
-            + (f" (worst: {worst})." if worst else ".")
+        return (
+            f"Answer: no edit needed. On {held} the starting design meets the target "
+            f"(worst: {worst})."
         )
-    else:
-        what = "the tuned design" if design.edits else "the starting design"
-        lines.append(
-            f"On {held} {what} does NOT meet the target at 95%"
-            + (f" (worst: {worst})" if worst else "")
-            + f": no set of at most {tuner.max_edits} allowed edit(s) reached it in this search."
-        )
-    return lines
+    return (
+        f"Answer: no. No set of at most {tuner.max_edits} allowed edit(s) was shown to reach "
+        f"the target in this search ({tuner.spent:,} games: a larger --budget tells edits "
+        f"apart more finely); on {held} the starting design's worst item, {worst}, is {said}."
+    )
 
 
 def evidence(rows: list[dict[str, Any]], item_rows: list[dict[str, Any]]) -> list[str]:
@@ -114,13 +216,15 @@ def evidence(rows: list[dict[str, Any]], item_rows: list[dict[str, Any]]) -> lis
     return lines
 
 
-def _worst(holdout: pd.DataFrame) -> str:
+def _worst_row(holdout: pd.DataFrame) -> pd.Series | None:
     label = "after" if (holdout["design_label"] == "after").any() else "before"
     part = holdout[holdout["design_label"] == label]
-    if part.empty:
-        return ""
-    row = part.loc[_excess(part).idxmax()]
-    return f"{row['item']} {_fmt(row)}"
+    return None if part.empty else part.loc[_excess(part).idxmax()]
+
+
+def _worst(holdout: pd.DataFrame) -> str:
+    row = _worst_row(holdout)
+    return "" if row is None else f"{row['item']} {_fmt(row)}"
 
 
 def shown_item(arm: str, items: pd.DataFrame) -> Any:
@@ -146,8 +250,5 @@ def _fmt(row: pd.Series) -> str:
             f"{row['estimate']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f}, "
             f"band ±{row['band']:g})"
         )
-    scale = 100
-    return (
-        f"{row['estimate'] * scale:+.1f} points ({row['low'] * scale:+.1f} to "
-        f"{row['high'] * scale:+.1f}, band ±{row['band'] * scale:g})"
-    )
+    low, estimate, high = (round(100 * row[k], 1) or 0.0 for k in ("low", "estimate", "high"))
+    return f"{estimate:+.1f} points ({low:+.1f} to {high:+.1f}, band ±{row['band'] * 100:g})"

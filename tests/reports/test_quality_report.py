@@ -100,3 +100,17 @@ def test_quality_effects_drop_failed_games_and_need_a_base():
     assert quality_effects(games, quality).empty
     summary = quality_summary(games, quality)
     assert (summary["n_games"] == 1).all() and np.isnan(summary["ci_low"]).all()
+
+
+def test_the_summary_shows_each_verdict_beside_the_interval_it_was_read_from(analysis):
+    """The verdicts are read off the family's Bonferroni interval (or, practically equal,
+    the equivalence interval): the summary's table shows that one, not the plain 95%."""
+    from reports.document import Table
+
+    section = next(s for s in build(analysis).sections if s.key == "quality")
+    tables = [b for b in section.summary if isinstance(b, Table)]
+    assert tables  # open-five moves some quality metric at these sizes
+    for block in tables:
+        assert "verdict" in block.columns
+        assert {"family_low", "family_high"} <= set(block.columns)
+        assert not {"ci_low", "ci_high"} & set(block.columns)

@@ -247,3 +247,55 @@ def test_tune_html_draws_every_figure_in_headless_chromium(tuned, tmp_path):
     assert dom.count("js-plotly-plot") >= figures
     errors = dom.split('id="page-errors"', 1)[1].split("</div>", 1)[0]
     assert errors.strip(">").strip() == "", f"script errors: {errors}"
+
+
+def test_the_page_answers_first_in_a_designer_s_words_and_lists_every_edit(tuned):
+    """The verdict box says what was tried, what each edit did and the answer, with no
+    search jargon; the search's own evidence is under the method; the edits table lists
+    every edit tried (from, to, its effect, what became of it), never an empty header."""
+    import json
+
+    from reports.tuning import _split
+
+    text = (tuned / "tune.html").read_text()
+    box = text.split("<h3>Verdict</h3>", 1)[1].split("</div>", 1)[0]
+    assert "Tried" in box and "Answer:" in box
+    for jargon in ("loss", "racing", "arm"):
+        assert jargon not in box.lower().replace("players", ""), jargon
+    lead, search = _split(json.loads((tuned / "tune.json").read_text())["summary"])
+    assert lead[0].startswith("Tried ") and any(line.startswith("Answer: ") for line in lead)
+    assert all(line.startswith("Search ") for line in search)
+    edits = text.split("<h2>The edits</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<th>from</th><th>to</th><th>effect</th>" in edits
+    assert edits.count("<tr>") >= 2  # the header and at least one edit tried
+    method = text.split("<h2>Method</h2>", 1)[1]
+    assert "The search, round by round" in method and "Search round 1" in method
+
+
+def test_the_verdict_is_printed_once_on_stdout(files, tuned, capsys):
+    """A resumed (finished) tune prints its verdict again: on stdout, once, and not on
+    stderr, where the progress goes."""
+    capsys.readouterr()
+    code = run_command(
+        [
+            str(files / "tiny.toml"),
+            "--objective",
+            "seat",
+            "--edits",
+            str(files / "edits.toml"),
+            "--budget",
+            "1600",
+            "--holdout",
+            "200",
+            "--workers",
+            "1",
+            "--out",
+            str(tuned),
+            "--no-progress",
+            "--resume",
+        ]
+    )
+    assert code == 0
+    out, err = capsys.readouterr()
+    assert out.count("Answer: ") == 1 and out.count("Tried ") == 1
+    assert "Answer: " not in err and "Tried " not in err and "Search round" not in err

@@ -300,3 +300,28 @@ def test_a_a_over_many_seeds_names_a_clone_no_more_often_than_the_error_rate(tmp
         for _, row in lead[lead["verdict"] == DIFFERENT].iterrows():
             assert row["p_adjusted"] < 0.05 and (row["family_low"] > 0 or row["family_high"] < 0)
     assert separated <= 2
+
+
+def test_a_practically_equal_answer_that_is_surely_not_zero_says_both():
+    """An edge or a change inside its margin whose family interval excludes zero is a real
+    effect too small to matter: the summary says both, never a bare "no" or "no change"."""
+    edge = pd.DataFrame({
+        "players": [2, 3], "tables": "equal players", "n_games": 20000,
+        "rate": [0.508, 0.335], "fair": [0.5, 1 / 3],
+        "difference": [0.008, 0.002], "ci_low": [0.005, -0.006],
+        "ci_high": [0.011, 0.01], "p_value": [1e-6, 0.6], "df": 19999.0,
+    })  # fmt: skip
+    judged = margins.judge(edge, 0.02, [], df="df")
+    assert list(judged["verdict"]) == [EQUAL, EQUAL] and judged["family_low"].iloc[0] > 0
+    cells = answers.seat_edge(type("A", (), {"tables": {"seat_edge": judged}})()).cells
+    assert cells["2 players"].text == "no (within ±2), surely not 0: +0.8 points"
+    assert cells["3 players"].text == "no (within ±2)"
+    assert cells["2 players"].verdict == cells["3 players"].verdict  # the same verdict
+    rows = pd.DataFrame({
+        "metric": ["turns", "mean_score"], "difference": [0.4, 0.1],
+        "family_low": [0.1, -0.2], "family_high": [0.7, 0.4], "margin": [1.0, 1.0],
+        "verdict": [EQUAL, EQUAL],
+    })  # fmt: skip
+    cell = answers._change_cell(rows, None)
+    assert cell.text == "practically equal, surely not 0: turns +0.4" and cell.light == "green"
+    assert answers._change_cell(rows.iloc[1:], None).text == "no change"

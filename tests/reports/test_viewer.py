@@ -646,3 +646,82 @@ def test_the_page_holds_the_learned_model_s_chances_and_names_the_seats_it_does_
     assert len(model["p"]) == len(data["frames"]) and model["unknown"] == ["my-own"]
     table = chance_table(record)
     assert model["p"][3] == [round(x, 4) for x in table[table["position"] == 3]["chance"]]
+
+
+# ------------------------------------------------------------------ the record's own cards
+
+
+def test_a_game_played_with_edited_cards_is_shown_with_its_own_cards(tmp_path):
+    """A record that carries its cards (``record_catalogue``) names and scores them as
+    played: an edited "#4 New York-Atlantis (9)" is never shown as the printed ticket."""
+    import shutil
+    from importlib import resources
+
+    edition = tmp_path / "edition"
+    shutil.copytree(resources.files("cardgame") / "data", edition)
+    path = edition / "destinations.csv"
+    printed = "4,New York,Sault Ste. Marie,6,"
+    assert printed in path.read_text()
+    path.write_text(path.read_text().replace(printed, "4,New York,Atlantis,9,"))
+    saved, page = tmp_path / "g.json", tmp_path / "g.html"
+    # a seed whose game deals ticket #4 (asserted below)
+    for seed in range(40):
+        args = ["play", "--players", "2", "--seed", str(seed), "--quiet"]
+        assert main([*args, "--cards", str(edition), "--save", str(saved)]) == 0
+        record = json.loads(saved.read_text())
+        kept = [d for seat in record["setup"]["kept"] for d in seat]
+        if 4 in kept:
+            break
+    else:
+        pytest.fail("no game of 40 seeds kept ticket #4")
+    assert "cards" in record
+    assert main(["view", str(saved), "-o", str(page), "--playouts", "0"]) == 0
+    data = page_data(page)
+    assert data["destinations"]["4"][:3] == ["New York", "Atlantis", 9]
+    text = json.dumps(data["frames"])
+    assert "#4 New York-Atlantis (9)" in text and "Sault Ste. Marie" not in text
+    assert "the record's own cards" in data["rulesLine"]
+
+
+# ------------------------------------------------------------------ the layout
+
+
+@pytest.mark.parametrize("width", [1400, 1920])
+def test_the_turn_log_stands_beside_the_chart_never_over_it(browser, page, width):
+    """At every scroll position the sticky turn log and the win-chance chart do not
+    overlap, and the chart keeps most of the page's width."""
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=width,
+        height=900,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    try:
+        browser.open(page.as_uri())
+        assert browser.wait_until("document.body.dataset.turn === '0'")
+        found = browser.evaluate(
+            """(() => {
+              const chart = document.getElementById('chance');
+              const log = document.querySelector('aside');
+              const overlaps = [];
+              for (let y = 0; y <= document.documentElement.scrollHeight; y += 50) {
+                window.scrollTo(0, y);
+                const a = chart.getBoundingClientRect(), b = log.getBoundingClientRect();
+                const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+                const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+                if (w > 0 && h > 0) overlaps.push(y);
+              }
+              return {overlaps, chart: chart.getBoundingClientRect().width};
+            })()"""
+        )
+    finally:
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=1400,
+            height=1000,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+    assert found["overlaps"] == []
+    assert found["chart"] > 0.6 * width

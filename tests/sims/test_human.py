@@ -10,8 +10,11 @@ import sys
 
 import pytest
 
+from cardgame import Game
+from cardgame import actions as A
 from cardgame.catalogue import default_catalogue
 from cardgame.cli import main
+from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 from sims.human import public_line, seat_names
 from sims.winchance import is_unfinished
 
@@ -181,3 +184,76 @@ def test_a_one_card_first_turn_is_shown_as_a_whole_turn(tmp_path):
     first = done.stdout.split("Your first turn is one card (seat 0):", 1)
     assert len(first) == 2 and "Face-up" in first[0]
     assert "Your second card" not in first[1].split("Choose", 1)[0]
+
+
+def test_the_moves_are_grouped_and_a_group_asks_which(tmp_path):
+    """Placing three singles is one line of the menu, whatever the number of ways; picking
+    it asks which, and ``b`` goes back to the first menu."""
+    from sims.human import choices_of
+
+    game = Game(2, 0)
+    state = game.new_state()
+    while state.phase in (SETUP_KEEP, KEEP_DRAWN):
+        state.apply(state.legal_actions()[0])
+    view = state.view(state.seat)
+    actions = view.legal_actions()
+    menu = choices_of(actions, view)
+    assert sorted(map(repr, (a for c in menu for a in c.actions))) == sorted(map(repr, actions))
+    singles = [c for c in menu if isinstance(c.actions[0], A.PlaceThree)]
+    assert len(singles) <= 1 and len(menu) < len(actions)
+    if singles and len(singles[0].actions) > 1:
+        assert singles[0].label.startswith("place three singles (")
+    for choice in menu:  # one colour's columns on one line
+        colours = {a.colour for a in choice.actions if isinstance(a, A.PlaceColumn)}
+        assert len(colours) <= 1
+
+
+def test_a_group_of_moves_asks_which_and_b_goes_back(tmp_path):
+    # seed 2: the first turn of seat 0 offers a colour with several columns
+    done = cardgame(["play", "--players", "2", "--human", "0", "--seed", "2"], "1\n", tmp_path)
+    first = done.stdout.split("Your move (seat 0):", 1)[1]
+    menu = [line for line in first.splitlines() if line.startswith("  ")]
+    group = next((n for n, line in enumerate(menu, 1) if " ways" in line), None)
+    assert group is not None, first
+    stdin = f"1\n{group}\nb\n{group}\n1\nq\n"
+    done = cardgame(["play", "--players", "2", "--human", "0", "--seed", "2"], stdin, tmp_path)
+    assert done.returncode == 0, done.stderr
+    asked = done.stdout.split("Your move (seat 0):", 1)[1]
+    assert asked.count("b back, ? rules, q to stop") == 2  # asked which, went back, asked again
+
+
+def test_a_question_mark_prints_the_rules_primer_at_any_prompt(tmp_path):
+    done = cardgame(["play", "--human", "0", "--seed", "1"], "?\n1\n?\nq\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Rules in brief") == 2
+    assert "R12" in done.stdout and "circulation pile is face down" in done.stdout
+
+
+def test_without_a_seed_a_person_gets_a_fresh_deal_printed_for_a_replay(tmp_path):
+    seeds = set()
+    for _ in range(2):
+        done = cardgame(["play", "--human", "0"], "q\n", tmp_path)
+        assert done.returncode == 0, done.stderr
+        head = done.stdout.split("\n", 1)[0]
+        assert head.startswith("A fresh deal: seed ") and "play it again with --seed" in head
+        seed = int(head.split("seed ", 1)[1].split(" ", 1)[0])
+        assert f"{seed}; you are seat 0" in done.stdout
+        seeds.add(seed)
+    assert len(seeds) == 2  # os.urandom: two games, two deals
+    again = cardgame(["play", "--human", "0", "--seed", str(seed)], "q\n", tmp_path)
+    assert "A fresh deal" not in again.stdout
+
+
+def test_the_opening_line_is_printed_once(tmp_path):
+    done = cardgame(["play", "--human", "1", "--seed", "5"], "q\n", tmp_path)
+    assert done.stdout.count("you are seat 1. Seats:") == 1
+
+
+def test_a_five_thousand_digit_number_is_one_line_not_a_traceback(tmp_path):
+    # more digits than Python's int() reads (sys.int_info.str_digits_check_threshold)
+    long = "7" * 5000
+    done = cardgame(["play", "--human", "0", "--seed", "1"], f"{long}\n1\n{long}\nq\n", tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    said = [line for line in done.stdout.splitlines() if "Not a choice" in line]
+    assert len(said) == 2 and all("(5,000 characters)" in line for line in said)
+    assert all(len(line) < 200 for line in said)
