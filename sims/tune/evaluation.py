@@ -4,17 +4,20 @@ the statistics are made of."""
 from __future__ import annotations
 
 import copy
+import json
 import math
-import shutil
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from ..batch import Batch, BatchColumns, plan_batches
 from ..errors import TuneError, TuneInterrupted
+from ..files import write_atomic
+from ..pool import WarmPool
 from ..study import BASE, Study, from_dict
 from .adapted import with_players
 from .objectives import Context, DestinationsObjective, Mix
@@ -63,6 +66,7 @@ class Runner:
         self.t = tuner
         cells = [c for c in tuner.study.plan.cells if c.variant == BASE] or tuner.study.plan.cells
         self.lineups = sorted({c.lineup for c in cells}, key=lambda x: (len(x), x))
+        self._pool: WarmPool | None = None
 
     def study(
         self,
@@ -102,53 +106,84 @@ class Runner:
         return unit, study.plan.total_games / unit
 
     def play(self, label: str, designs: dict[str, Design], deals: int) -> Evaluation:
-        """Play ``deals`` games per line-up and arm (one study per line-up) and read them."""
-        parts = []
-        games = 0
+        """Play ``deals`` games per line-up and arm (each line-up a study of its own seed,
+        all of them one run of batches on the tune's warm pool) and sum them per deal; a step
+        already played (a resumed tune) is read from its table."""
+        path = self.t.out / EVALUATIONS / f"{label}.parquet"
+        facts = {
+            "label": label,
+            "deals": deals,
+            "arms": {a: d.describe() for a, d in designs.items()},
+        }
+        stored = read_evaluation(path, facts)
+        if stored is not None:
+            self.t.spent_bar(stored.games, label)
+            return stored
+        studies = []
+        players = self.t.adapted_players
+        adapted = players.for_designs(designs) if players is not None else None
         for lineup in self.lineups:
             name = f"{len(lineup)}p-{'+'.join(lineup)}"
-            folder = self.t.out / "evaluations" / label / name
             seed = step_seed(self.t.seed, f"{label}/{name}")
-            study = self.study(designs, deals, seed, folder, [lineup])
-            players = self.t.adapted_players
-            if players is not None:
-                study = with_players(
-                    study, players.for_designs(designs), players.budget, players.strategies
-                )
-            self._run(study, folder, label)
-            parts.append(self.read(study, folder, designs))
-            games += study.plan.total_games
+            study = self.study(designs, deals, seed, path.parent / label / name, [lineup])
+            if players is not None and adapted is not None:
+                study = with_players(study, adapted, players.budget, players.strategies)
+            studies.append(study)
+        columns = {t: COLUMNS[t] for t in self.tables}
+        batches = [(i, b) for i, s in enumerate(studies) for b in self._batches(s)]
+        found = self.pool.play([b for _, b in batches], columns, self.t.stop)
+        if found is None or self.t.stop:
+            raise TuneInterrupted("interrupted")
+        failures = [line for result in found for line in result.failures]
+        if failures:
+            raise TuneError(
+                f"{path.parent / label}: {len(failures)} game(s) failed, e.g. {failures[0]}"
+            )
+        parts = []
+        for number, study in enumerate(studies):
+            mine = [(b, r) for (i, b), r in zip(batches, found, strict=True) if i == number]
+            parts.append(self.read(study, frames(mine, self.tables), designs))
+        games = sum(study.plan.total_games for study in studies)
         deals_frame = pd.concat([p[0] for p in parts], ignore_index=True)
         stats = {a: np.concatenate([p[1][a] for p in parts]) for a in designs}
-        return Evaluation(label, self.t.out / "evaluations" / label, 0, games, deals_frame, stats)
+        evaluation = Evaluation(label, path, 0, games, deals_frame, stats)
+        plan = studies[0].plan.to_dict()
+        facts["games"] = games
+        facts["plan"] = {"adapt": plan.get("adapt"), "variants": plan["variants"]}
+        write_evaluation(path, evaluation, facts)
+        self.t.spent_bar(games, label)
+        return evaluation
 
-    def _run(self, study: Study, folder: Path, label: str) -> None:
-        from ..runner import run
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The results tables the objectives read."""
+        return ("games", "seats", "destinations") if "destinations" in self.t.weights else (
+            "games", "seats")  # fmt: skip
 
-        resume = (folder / "manifest.json").is_file()
-        if folder.exists() and not resume:
-            shutil.rmtree(folder)  # a study stopped before its first batch landed
-        summary = run(
-            study,
-            workers=self.t.workers,
-            out=folder,
-            resume=resume,
-            progress=False,
-            stop=self.t.stop,
-        )
-        if summary.interrupted or self.t.stop:
-            raise TuneInterrupted("interrupted")
-        if summary.failures:
-            raise TuneError(
-                f"{folder}: {len(summary.failures)} game(s) failed, e.g. {summary.failures[0]}"
-            )
-        self.t.spent_bar(study.plan.total_games, label)
+    @property
+    def pool(self) -> WarmPool:
+        """The tune's worker processes, started at its first games and kept to its end."""
+        if self._pool is None:
+            from ..runner import worker_count
+
+            self._pool = WarmPool(worker_count(self.t.workers))
+        return self._pool
+
+    def close(self, kill: bool = False) -> None:
+        if self._pool is not None:
+            self._pool.close(kill)
+
+    def _batches(self, study: Study) -> list[Batch]:
+        from ..runner import run_guest_key
+
+        plan = study.plan
+        return list(plan_batches(plan, guest_key=run_guest_key(plan, Path(study.output), False)))
 
     def read(
-        self, study: Study, folder: Path, designs: dict[str, Design]
+        self, study: Study, tables: tuple[pd.DataFrame, ...], designs: dict[str, Design]
     ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
         """The deals of one study and each arm's per-deal statistics on them."""
-        games, seats, dests = read_tables(folder, "destinations" in self.t.weights)
+        games, seats, dests = tables
         frame = per_deal(games, seats, dests, self.t.mix, reference=BASE)
         deals = (
             games.groupby(["players", "seed"])["game_index"]
@@ -177,8 +212,98 @@ class Runner:
         return deals, stats
 
 
+COLUMNS = {
+    "games": ("variant", "players", "cell", "game_index", "seed", "failed"),
+    "seats": ("variant", "players", "cell", "game_index", "seed", "seat", "strategy", "score",
+              "win_share"),
+    "destinations": ("cell", "game_index", "seat", "destination_id", "kept"),
+}  # fmt: skip
+EVALUATIONS = "evaluations"  # DIR/evaluations/STEP.parquet: each step's per-deal sums
+META_KEY = b"ttr_cardgame.tune_step"
+
+
+def frames(
+    played: list[tuple[Batch, BatchColumns]], tables: tuple[str, ...]
+) -> tuple[pd.DataFrame, ...]:
+    """One study's rows of the columns the objectives read, finished games only, in the order
+    its results folder holds them (cells in their names' order, each cell's games in order)."""
+    import pyarrow as pa
+
+    order = sorted(range(len(played)), key=lambda k: (played[k][0].cell.key, k))
+
+    def table(name: str) -> pd.DataFrame:
+        return pa.concat_tables([played[k][1].tables[name] for k in order]).to_pandas()
+
+    games = table("games")
+    games = games[~games["failed"]].drop(columns="failed")
+    seats = table("seats").merge(games[["cell", "game_index"]], on=["cell", "game_index"])
+    dests = (
+        table("destinations")
+        if "destinations" in tables
+        else pd.DataFrame(columns=list(COLUMNS["destinations"]))
+    )
+    return games, seats, dests
+
+
+def write_evaluation(path: Path, evaluation: Evaluation, facts: dict[str, Any]) -> None:
+    """A step's deals and each arm's per-deal sums, one row per deal, atomically: the table a
+    resumed tune reads instead of playing the step again."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(evaluation.deals, preserve_index=False)
+    for arm, matrix in evaluation.stats.items():
+        width = matrix.shape[1]
+        flat = pa.array(np.ascontiguousarray(matrix, dtype=np.float64).reshape(-1))
+        table = table.append_column(f"stats:{arm}", pa.FixedSizeListArray.from_arrays(flat, width))
+    metadata = {
+        **(table.schema.metadata or {}),
+        META_KEY: json.dumps(facts, sort_keys=True, default=str).encode(),
+    }
+    sink = pa.BufferOutputStream()
+    pq.write_table(table.replace_schema_metadata(metadata), sink)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, sink.getvalue().to_pybytes())
+    except OSError as exc:
+        raise TuneError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def read_evaluation(path: Path, facts: dict[str, Any]) -> Evaluation | None:
+    """The step's table if a tune wrote it for these arms and deals (else None: it is played
+    again); one TuneError for a file that cannot be read."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():
+        return None
+    try:
+        table = pq.read_table(path)
+        stored = json.loads((table.schema.metadata or {})[META_KEY])
+    except (OSError, ValueError, KeyError) as exc:
+        raise TuneError(f"{path}: cannot read ({exc})") from None
+    if any(stored.get(k) != v for k, v in facts.items()):
+        return None
+    arms = [n for n in table.column_names if n.startswith("stats:")]
+    deals = table.drop_columns(arms).to_pandas()
+    stats = {}
+    for name in arms:
+        column = table[name].combine_chunks()
+        width = column.type.list_size
+        stats[name.removeprefix("stats:")] = (
+            np.asarray(column.flatten()).reshape(-1, width) if width else np.zeros((len(deals), 0))
+        )
+    return Evaluation(stored["label"], path, 0, int(stored["games"]), deals, stats)
+
+
+def step_table(path: Path) -> dict[str, Any]:
+    """What a step's table says of itself: its arms, games and the plan its line-ups played."""
+    import pyarrow.parquet as pq
+
+    return json.loads(pq.read_schema(path).metadata[META_KEY])
+
+
 def read_tables(folder: Path, destinations: bool) -> tuple[pd.DataFrame, ...]:
-    """The columns the objectives read, finished games only."""
+    """The columns the objectives read from a results folder, finished games only."""
     import pyarrow.dataset as ds
 
     def table(name: str, columns: list[str]) -> pd.DataFrame:
