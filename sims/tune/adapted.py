@@ -126,18 +126,24 @@ class AdaptedPlayers:
             labels = [x for x in named if adaptable(plan.strategies[x])]
             jobs += [(digest, label) for label in labels]
         results: dict[tuple[str, str], Adaptation | None] = {}
-        from concurrent.futures import wait
-
         pool = self.t.runner.pool  # the tune's warm workers, between its steps' games
-        futures = {pool.submit(_adapt_one, plans[d], x): (d, x) for d, x in jobs}
-        pending = set(futures)
-        while pending:
-            if self.t.stop:
-                pool.close(kill=True)
-                raise TuneInterrupted("interrupted")
-            done, pending = wait(pending, timeout=0.5)
-            for future in done:
-                results[futures[future]] = future.result()  # type: ignore[assignment]
+        if min(pool.workers, len(jobs)) <= 1:  # here: a worker would wait on it all the same
+            for digest, label in jobs:
+                if self.t.stop:
+                    raise TuneInterrupted("interrupted")
+                results[(digest, label)] = _adapt_one(plans[digest], label)
+        else:
+            from concurrent.futures import wait
+
+            futures = {pool.submit(_adapt_one, plans[d], x): (d, x) for d, x in jobs}
+            pending = set(futures)
+            while pending:
+                if self.t.stop:
+                    pool.close(kill=True)
+                    raise TuneInterrupted("interrupted")
+                done, pending = wait(pending, timeout=0.5)
+                for future in done:
+                    results[futures[future]] = future.result()  # type: ignore[assignment]
         for digest, design in designs.items():
             found = tuple(
                 a.to_dict()
