@@ -139,13 +139,9 @@ class Runner:
             raise TuneError(
                 f"{path.parent / label}: {len(failures)} game(s) failed, e.g. {failures[0]}"
             )
-        parts = []
-        for number, study in enumerate(studies):
-            mine = [(b, r) for (i, b), r in zip(batches, found, strict=True) if i == number]
-            parts.append(self.read(study, frames(mine, self.tables), designs))
+        tables = frames([(i, b, r) for (i, b), r in zip(batches, found, strict=True)], self.tables)
+        deals_frame, stats = self.read(studies, tables, designs)
         games = sum(study.plan.total_games for study in studies)
-        deals_frame = pd.concat([p[0] for p in parts], ignore_index=True)
-        stats = {a: np.concatenate([p[1][a] for p in parts]) for a in designs}
         evaluation = Evaluation(label, path, 0, games, deals_frame, stats)
         plan = studies[0].plan.to_dict()
         facts["games"] = games
@@ -180,20 +176,21 @@ class Runner:
         return list(plan_batches(plan, guest_key=run_guest_key(plan, Path(study.output), False)))
 
     def read(
-        self, study: Study, tables: tuple[pd.DataFrame, ...], designs: dict[str, Design]
+        self, studies: list[Study], tables: tuple[pd.DataFrame, ...], designs: dict[str, Design]
     ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
-        """The deals of one study and each arm's per-deal statistics on them."""
+        """The deals of a step's studies (one per line-up, ``frames``) and each arm's per-deal
+        statistics on them, line-up after line-up."""
         games, seats, dests = tables
-        frame = per_deal(games, seats, dests, self.t.mix, reference=BASE)
+        frame = per_deal(games, seats, dests, self.t.mix, reference=BASE, by=(LINEUP,))
         deals = (
-            games.groupby(["players", "seed"])["game_index"]
+            games.groupby([LINEUP, "players", "seed"])["game_index"]
             .min()
             .rename("first_game")
             .reset_index()
-            .sort_values(["players", "first_game", "seed"])
+            .sort_values([LINEUP, "players", "first_game", "seed"])
             .reset_index(drop=True)
         )
-        index = pd.MultiIndex.from_frame(deals[["players", "seed"]])
+        index = pd.MultiIndex.from_frame(deals[[LINEUP, "players", "seed"]])
         stats = {}
         variants = set(frame.index.get_level_values("variant"))
         width = len(self.t.mix.columns)
@@ -207,11 +204,16 @@ class Runner:
         for name in designs:
             # where an arm equals the current design (a rule of other player counts) it
             # plays the same games: the current design's rows stand for it
-            played = np.isin(deals["players"].to_numpy(), study.plan.variants[name].players)
+            counts = [s.plan.variants[name].players for s in studies]  # of each line-up
+            played = np.array(
+                [p in counts[n] for n, p in zip(deals[LINEUP], deals["players"], strict=True)],
+                dtype=bool,
+            )
             stats[name] = np.where(played[:, None], matrix(name), base)
-        return deals, stats
+        return deals.drop(columns=LINEUP), stats
 
 
+LINEUP = "lineup"  # a step's rows: the number of the line-up (the study) they belong to
 COLUMNS = {
     "games": ("variant", "players", "cell", "game_index", "seed", "failed"),
     "seats": ("variant", "players", "cell", "game_index", "seed", "seat", "strategy", "score",
@@ -223,22 +225,29 @@ META_KEY = b"ttr_cardgame.tune_step"
 
 
 def frames(
-    played: list[tuple[Batch, BatchColumns]], tables: tuple[str, ...]
+    played: list[tuple[int, Batch, BatchColumns]], tables: tuple[str, ...]
 ) -> tuple[pd.DataFrame, ...]:
-    """One study's rows of the columns the objectives read, finished games only, in the order
-    its results folder holds them (cells in their names' order, each cell's games in order)."""
+    """A step's rows of the columns the objectives read, finished games only, each row with
+    its line-up's number (``LINEUP``): line-up after line-up, and each line-up's rows in the
+    order its results folder would hold them (cells in their names' order, each cell's games
+    in order). ``played``: (line-up, batch, its columns)."""
     import pyarrow as pa
 
-    order = sorted(range(len(played)), key=lambda k: (played[k][0].cell.key, k))
+    order = sorted(range(len(played)), key=lambda k: (played[k][0], played[k][1].cell.key, k))
 
-    def table(name: str) -> pd.DataFrame:
-        return pa.concat_tables([played[k][1].tables[name] for k in order]).to_pandas()
+    def table(name: str, numbered: bool = True) -> pd.DataFrame:
+        pieces = [played[k][2].tables[name] for k in order]
+        arrow = pa.concat_tables(pieces)
+        if numbered:  # a cell names its line-up: the tables joined on it need no number
+            numbers = np.repeat([played[k][0] for k in order], [len(p) for p in pieces])
+            arrow = arrow.append_column(LINEUP, pa.array(numbers, pa.int32()))
+        return arrow.to_pandas()
 
     games = table("games")
     games = games[~games["failed"]].drop(columns="failed")
     seats = table("seats").merge(games[["cell", "game_index"]], on=["cell", "game_index"])
     dests = (
-        table("destinations")
+        table("destinations", numbered=False)
         if "destinations" in tables
         else pd.DataFrame(columns=list(COLUMNS["destinations"]))
     )
@@ -323,11 +332,17 @@ def read_tables(folder: Path, destinations: bool) -> tuple[pd.DataFrame, ...]:
 
 
 def per_deal(
-    games: pd.DataFrame, seats: pd.DataFrame, dests: pd.DataFrame, mix: Mix, reference: str
+    games: pd.DataFrame,
+    seats: pd.DataFrame,
+    dests: pd.DataFrame,
+    mix: Mix,
+    reference: str,
+    by: tuple[str, ...] = (),
 ) -> pd.DataFrame:
     """Sums per (variant, players, deal) of every statistic the mix needs; a deal is its
-    seed (in a paired study every cell of a player count replays the same seeds)."""
-    keys = ["variant", "players", "seed"]
+    seed (in a paired study every cell of a player count replays the same seeds). ``by``:
+    columns that tell several studies' rows apart (after the variant in the index)."""
+    keys = ["variant", *by, "players", "seed"]
     parts = []
     ctx = mix.context
     if mix.get("seat") is not None:
@@ -342,17 +357,16 @@ def per_deal(
             frame[f"games:{p}"] = np.where(at, counts, 0)
         parts.append(frame)
     if mix.get("strategies") is not None:
-        parts.append(_strategy_sums(seats, ctx))
+        parts.append(_strategy_sums(seats, ctx, keys))
     if mix.get("destinations") is not None:
-        parts.append(_destination_sums(seats, dests, ctx, reference))
+        parts.append(_destination_sums(seats, dests, ctx, reference, keys))
     out = pd.concat(parts, axis=1).fillna(0.0)
-    out.index = out.index.set_names(["variant", "players", "seed"])
+    out.index = out.index.set_names(keys)
     return out.reindex(columns=mix.columns, fill_value=0.0).astype(float)
 
 
-def _strategy_sums(seats: pd.DataFrame, ctx: Context) -> pd.DataFrame:
+def _strategy_sums(seats: pd.DataFrame, ctx: Context, keys: list[str]) -> pd.DataFrame:
     """Per deal and strategy: its win share, what the field would win, games it met others."""
-    keys = ["variant", "players", "seed"]
     s = seats.assign(is_random=seats["strategy"].isin(ctx.random_labels))
     game = ["cell", "game_index"]
     s["random_seats"] = s.groupby(game)["is_random"].transform("sum")
@@ -360,7 +374,7 @@ def _strategy_sums(seats: pd.DataFrame, ctx: Context) -> pd.DataFrame:
         (s["win_share"] * s["is_random"]).groupby([s["cell"], s["game_index"]]).transform("sum")
     )
     per = (
-        s.groupby([*game, "variant", "players", "seed", "strategy"], sort=False)
+        s.groupby([*game, *keys, "strategy"], sort=False)
         .agg(
             value=("win_share", "sum"),
             seats=("seat", "size"),
@@ -400,7 +414,7 @@ def margins(seats: pd.DataFrame) -> pd.Series:
 
 
 def _destination_sums(
-    seats: pd.DataFrame, dests: pd.DataFrame, ctx: Context, reference: str
+    seats: pd.DataFrame, dests: pd.DataFrame, ctx: Context, reference: str, keys: list[str]
 ) -> pd.DataFrame:
     """Per deal and ticket: offered, kept, and the kept ones' holders' margin and win share,
     each minus the reference design's mean for the same line-up and seat."""
@@ -410,7 +424,6 @@ def _destination_sums(
     means = ref.groupby("slot")[["margin", "win_share"]].mean()
     s["margin"] -= s["slot"].map(means["margin"]).fillna(0.0)
     s["win"] = s["win_share"] - s["slot"].map(means["win_share"]).fillna(0.0)
-    keys = ["variant", "players", "seed"]
     d = dests.merge(
         s[["cell", "game_index", "seat", *keys, "margin", "win"]], on=["cell", "game_index", "seat"]
     )
