@@ -297,7 +297,12 @@ def batch_columns(
     batch: Batch, result: BatchResult, columns: dict[str, tuple[str, ...]]
 ) -> BatchColumns:
     """``result``'s rows of ``columns``."""
-    tables = {name: result.tables[name].arrow(result.id) for name in columns}
+    from .schema import SORT_KEYS
+
+    tables = {
+        name: result.tables[name].arrow(result.id, (*wanted, *SORT_KEYS))
+        for name, wanted in columns.items()
+    }
     return BatchColumns(batch.id, result.games, result.failures, sorted_columns(tables, columns))
 
 

@@ -7,7 +7,7 @@ import copy
 import json
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from .settings import (
 from .space import Design
 
 if TYPE_CHECKING:
+    from ..plan import Plan
     from .tuner import Tuner
 
 
@@ -119,18 +120,9 @@ class Runner:
         if stored is not None:
             self.t.spent_bar(stored.games, label)
             return stored
-        studies = []
-        players = self.t.adapted_players
-        adapted = players.for_designs(designs) if players is not None else None
-        for lineup in self.lineups:
-            name = f"{len(lineup)}p-{'+'.join(lineup)}"
-            seed = step_seed(self.t.seed, f"{label}/{name}")
-            study = self.study(designs, deals, seed, path.parent / label / name, [lineup])
-            if players is not None and adapted is not None:
-                study = with_players(study, adapted, players.budget, players.strategies)
-            studies.append(study)
+        plans = self.plans(label, designs, deals, path.parent / label)
         columns = {t: COLUMNS[t] for t in self.tables}
-        batches = [(i, b) for i, s in enumerate(studies) for b in self._batches(s)]
+        batches = [(i, b) for i, plan in enumerate(plans) for b in self._batches(plan)]
         found = self.pool.play([b for _, b in batches], columns, self.t.stop)
         if found is None or self.t.stop:
             raise TuneInterrupted("interrupted")
@@ -140,12 +132,12 @@ class Runner:
                 f"{path.parent / label}: {len(failures)} game(s) failed, e.g. {failures[0]}"
             )
         tables = frames([(i, b, r) for (i, b), r in zip(batches, found, strict=True)], self.tables)
-        deals_frame, stats = self.read(studies, tables, designs)
-        games = sum(study.plan.total_games for study in studies)
+        deals_frame, stats = self.read(plans, tables, designs)
+        games = sum(plan.total_games for plan in plans)
         evaluation = Evaluation(label, path, 0, games, deals_frame, stats)
-        plan = studies[0].plan.to_dict()
+        said = plans[0].to_dict()
         facts["games"] = games
-        facts["plan"] = {"adapt": plan.get("adapt"), "variants": plan["variants"]}
+        facts["plan"] = {"adapt": said.get("adapt"), "variants": said["variants"]}
         write_evaluation(path, evaluation, facts)
         self.t.spent_bar(games, label)
         return evaluation
@@ -169,14 +161,31 @@ class Runner:
         if self._pool is not None:
             self._pool.close(kill)
 
-    def _batches(self, study: Study) -> list[Batch]:
+    def plans(self, label: str, designs: dict[str, Design], deals: int, folder: Path) -> list[Plan]:
+        """The step's studies, one per line-up with a root seed of its own: one study of
+        every line-up is built (with the players adapted to each arm), and each line-up's
+        plan is its cells with that line-up's seed."""
+        study = self.study(designs, deals, 0, folder)
+        players = self.t.adapted_players
+        if players is not None:
+            adapted = players.for_designs(designs)
+            study = with_players(study, adapted, players.budget, players.strategies)
+        out = []
+        for lineup in self.lineups:
+            name = f"{len(lineup)}p-{'+'.join(lineup)}"
+            cells = tuple(c for c in study.plan.cells if c.lineup == lineup)
+            seed = step_seed(self.t.seed, f"{label}/{name}")
+            out.append(replace(study.plan, seed=seed, cells=cells, players=(len(lineup),),
+                               output=str(folder / name)))  # fmt: skip
+        return out
+
+    def _batches(self, plan: Plan) -> list[Batch]:
         from ..runner import run_guest_key
 
-        plan = study.plan
-        return list(plan_batches(plan, guest_key=run_guest_key(plan, Path(study.output), False)))
+        return list(plan_batches(plan, guest_key=run_guest_key(plan, Path(plan.output), False)))
 
     def read(
-        self, studies: list[Study], tables: tuple[pd.DataFrame, ...], designs: dict[str, Design]
+        self, plans: list[Plan], tables: tuple[pd.DataFrame, ...], designs: dict[str, Design]
     ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
         """The deals of a step's studies (one per line-up, ``frames``) and each arm's per-deal
         statistics on them, line-up after line-up."""
@@ -204,7 +213,7 @@ class Runner:
         for name in designs:
             # where an arm equals the current design (a rule of other player counts) it
             # plays the same games: the current design's rows stand for it
-            counts = [s.plan.variants[name].players for s in studies]  # of each line-up
+            counts = [plan.variants[name].players for plan in plans]  # of each line-up
             played = np.array(
                 [p in counts[n] for n, p in zip(deals[LINEUP], deals["players"], strict=True)],
                 dtype=bool,
