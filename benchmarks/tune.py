@@ -5,6 +5,7 @@ seat at 2 players, and the cost of a whole tune (games, wall time). Not a test.
     python benchmarks/tune.py seat [--workers W] [--budget GAMES] [--holdout GAMES]
     python benchmarks/tune.py twins
     python benchmarks/tune.py speed [--workers W] [--budget GAMES] [--holdout GAMES]
+    python benchmarks/tune.py adapt [--adapt GAMES]
 
 ``planted``: for N tickets of 12 points or fewer (a seeded draw), a copy of the card folder
 with that ticket's points raised by 6 (by 5 for every second one) is tuned with the
@@ -33,6 +34,10 @@ players, as many games as the tune played), each timed by the wall clock and by 
 (this process and its workers: ``getrusage`` of self and children). Goal: the tune at least
 0.8x the simulate's games per CPU second, and the default seat tune (about 260,000 games)
 within 60 s on 2 cores.
+
+``adapt``: one adaptation search (planner against thief at 2 players, ``--adapt`` games,
+default 4,000), in a process that has searched once already (a warm worker), against a plain
+simulate of the same line-up, games per CPU second each. Goal: the engine's pace.
 
 Every tune prints its games (search and hold-out), its wall time and its CPU time.
 """
@@ -324,9 +329,42 @@ def seat(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def adapt(args: argparse.Namespace, root: Path) -> int:
+    """An adaptation search's games per CPU second against a plain simulate's."""
+    from sims.adapt import adapt_one
+    from sims.runner import run
+    from sims.study import from_dict
+
+    budget = args.adapt or 4_000
+    data = {"name": "pace", "seed": 5, "players": [2], "lineups": [["planner", "thief"]],
+            "games_per_cell": budget, "adapt": {"budget": budget}}  # fmt: skip
+    study = from_dict(data, "pace")
+    adapt_one(study.plan, "base", "thief")  # the imports and the twins, as a warm worker has
+    start = time.process_time()
+    found = adapt_one(study.plan, "base", "planner")
+    cpu = time.process_time() - start
+    assert found is not None
+    print(
+        f"  [adaptation, planner against thief] {found.games:,} games in {cpu:.2f} CPU s "
+        f"({found.games / cpu:,.0f} games/CPU s)",
+        flush=True,
+    )
+    start, cpu = time.perf_counter(), cpu_seconds()
+    plain = from_dict({k: v for k, v in data.items() if k != "adapt"}, "pace")
+    summary = run(plain, workers=1, out=root / "simulate", progress=False)
+    cpu = cpu_seconds() - cpu
+    games = summary.games_played
+    print(
+        f"  [simulate, the same line-up, 1 worker] {games:,} games in {cpu:.2f} CPU s "
+        f"({games / cpu:,.0f} games/CPU s)",
+        flush=True,
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("goal", choices=("planted", "seat", "twins", "speed"))
+    parser.add_argument("goal", choices=("planted", "seat", "twins", "speed", "adapt"))
     parser.add_argument("--cards-to-plant", type=int, default=10)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
@@ -355,7 +393,7 @@ def main() -> int:
     args.holdout = defaults[1] if args.holdout is None else args.holdout
     args.max_edits = args.max_edits or defaults[2]
     print(f"{_native.describe()}; {args.workers or 'all'} worker(s)", flush=True)
-    goal = {"planted": planted, "seat": seat, "speed": speed}[args.goal]
+    goal = {"planted": planted, "seat": seat, "speed": speed, "adapt": adapt}[args.goal]
     if args.keep:
         root = Path(args.keep)
         root.mkdir(parents=True, exist_ok=True)
