@@ -329,6 +329,8 @@ class WarmPool:
             completed, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             alone: list[int] = []
             for future in completed:
+                if future not in pending:  # in flight when the pool broke: played alone
+                    continue
                 index = pending.pop(future)
                 try:
                     results[index] = future.result()
