@@ -1,5 +1,5 @@
-"""Evaluations on common deals: the studies a step plays for its arms, and the per-deal sums
-the statistics are made of."""
+"""Evaluations on common deals: the studies a step plays for its arms, on the tune's warm
+pool of workers, and the per-deal sums the statistics are made of, one table a step."""
 
 from __future__ import annotations
 
@@ -55,9 +55,10 @@ class Evaluation:
 class Runner:
     """Builds and plays the tune's studies, and reads what the objectives need.
 
-    A step is one study per line-up (``evaluations/STEP/LINEUP``), each with a root seed of its
-    own: the arms of a line-up replay the same deals (common random numbers), and different
-    line-ups play different deals. One study for all line-ups would deal game i alike at every
+    A step is one study per line-up, each with a root seed of its own, all played as one run
+    of batches on the warm pool and summed per deal into ``evaluations/STEP.parquet``: the
+    arms of a line-up replay the same deals (common random numbers), and different line-ups
+    play different deals. One study for all line-ups would deal game i alike at every
     line-up of a player count, and a deal's own bias (how much it favours the first seat, how
     well a ticket fits it) would then count once per line-up: on the strategy ladder at 2
     players that multiplies the variance of the first seat's share by about 3.5.
