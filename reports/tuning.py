@@ -42,8 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bonus, a rule setting) on common deals, race them, combine the significant ones "
         "greedily, and confirm the result on held-out deals. Writes DIR/edits.toml (a study "
         "file with the tuned design as a variant), DIR/tune.html and each evaluation step's "
-        "per-deal sums as Parquet under DIR/evaluations. Rerunning the same command (or --resume) continues "
-        "an interrupted tune.",
+        "per-deal sums as Parquet under DIR/evaluations. Rerunning the same command (or "
+        "--resume) continues an interrupted tune.",
         epilog="Objectives: seat (every seat's win share within --bands seat=1.5 points of its "
         "fair share), destinations (every ticket as good a deal as the deck, band 2.5 robust "
         "z), strategies (no non-random strategy above the field by more than 5 points), or a "
