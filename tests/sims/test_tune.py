@@ -634,3 +634,12 @@ def test_the_default_range_of_a_ticket_reaches_below_the_value_a_plant_raised(tm
     assert tuner.space.current(start, "destinations.7.points") == 14
     grid = tuner.allowed["destinations.7.points"].grid(14)
     assert min(grid) <= 8 - 2 and 14 not in grid
+
+
+def test_a_step_whose_games_fail_is_one_error_naming_the_step_and_keeps_nothing(tmp_path):
+    study = tiny(lineups=[["planner", "tests.sims.broken:Raises"]])
+    with pytest.raises(TuneError, match=r"screen: \d+ game\(s\) failed, e\.g\. .*boom") as info:
+        tune(study, "seat", out=tmp_path / "t", edits=EDITS, budget=1600, holdout=200,
+             workers=2, **QUIET)  # fmt: skip
+    assert "\n" not in str(info.value)
+    assert not list((tmp_path / "t").glob("evaluations/*.parquet"))
