@@ -321,26 +321,6 @@ def step_table(path: Path) -> dict[str, Any]:
     return json.loads(pq.read_schema(path).metadata[META_KEY])
 
 
-def read_tables(folder: Path, destinations: bool) -> tuple[pd.DataFrame, ...]:
-    """The columns the objectives read from a results folder, finished games only."""
-    import pyarrow.dataset as ds
-
-    def table(name: str, columns: list[str]) -> pd.DataFrame:
-        return ds.dataset(folder / name, format="parquet").to_table(columns=columns).to_pandas()
-
-    keys = ["variant", "players", "cell", "game_index", "seed"]
-    games = table("games", [*keys, "failed"])
-    games = games[~games["failed"]].drop(columns="failed")
-    seats = table("seats", [*keys, "seat", "strategy", "score", "win_share"])
-    seats = seats.merge(games[["cell", "game_index"]], on=["cell", "game_index"])
-    dests = (
-        table("destinations", ["cell", "game_index", "seat", "destination_id", "kept"])
-        if destinations
-        else pd.DataFrame(columns=["cell", "game_index", "seat", "destination_id", "kept"])
-    )
-    return games, seats, dests
-
-
 def per_deal(
     games: pd.DataFrame,
     seats: pd.DataFrame,
