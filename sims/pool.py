@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from multiprocessing.context import BaseContext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .batch import (
     Batch,
@@ -46,6 +46,7 @@ from .stopping import POLL_SECONDS, Stop, StopFlag
 if TYPE_CHECKING:
     from .runner import RunSummary
 
+T = TypeVar("T")
 WATCHDOG_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -298,7 +299,8 @@ class WarmPool:
             self._pool = new_pool(self.workers)
         return self._pool
 
-    def submit(self, fn: Callable[..., object], *args: object) -> Future[object]:
+    def submit(self, fn: Callable[..., T], *args: object) -> Future[T]:
+        """``fn(*args)`` on one of the workers (a tune's adaptation search, say)."""
         return self.executor().submit(fn, *args)
 
     def close(self, kill: bool = False) -> None:
@@ -319,8 +321,7 @@ class WarmPool:
                 index = next(queue, None)
                 if index is None:
                     break
-                future = self.submit(play_columns, batches[index], columns)
-                pending[future] = index  # type: ignore[index]
+                pending[self.submit(play_columns, batches[index], columns)] = index
             if stop:
                 self.close(kill=True)
                 return None
@@ -328,12 +329,12 @@ class WarmPool:
                 return [results[i] for i in range(len(batches))]
             completed, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             alone: list[int] = []
-            for future in completed:
-                if future not in pending:  # in flight when the pool broke: played alone
+            for done in completed:
+                if done not in pending:  # in flight when the pool broke: played alone
                     continue
-                index = pending.pop(future)
+                index = pending.pop(done)
                 try:
-                    results[index] = future.result()
+                    results[index] = done.result()
                 except BrokenProcessPool:  # every batch in flight is suspect
                     alone += [index, *pending.values()]
                     pending.clear()

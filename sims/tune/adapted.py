@@ -143,7 +143,7 @@ class AdaptedPlayers:
                     raise TuneInterrupted("interrupted")
                 done, pending = wait(pending, timeout=0.5)
                 for future in done:
-                    results[futures[future]] = future.result()  # type: ignore[assignment]
+                    results[futures[future]] = future.result()
         for digest, design in designs.items():
             found = tuple(
                 a.to_dict()
