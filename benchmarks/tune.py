@@ -4,6 +4,8 @@ seat at 2 players, and the cost of a whole tune (games, wall time). Not a test.
     python benchmarks/tune.py planted [--cards-to-plant N] [--workers W] [--budget GAMES]
     python benchmarks/tune.py seat [--workers W] [--budget GAMES] [--holdout GAMES]
     python benchmarks/tune.py twins
+    python benchmarks/tune.py speed [--workers W] [--budget GAMES] [--holdout GAMES]
+    python benchmarks/tune.py adapt [--adapt GAMES]
 
 ``planted``: for N tickets of 12 points or fewer (a seeded draw), a copy of the card folder
 with that ticket's points raised by 6 (by 5 for every second one) is tuned with the
@@ -27,8 +29,17 @@ the printed value is no yardstick where the class prints several.
 ``seat`` with its default edits: at most 2 edits that bring the first seat within 1.5 points
 of 50% at 95% on the held-out games, or the statement that the allowed edits cannot.
 
-Every tune prints its games (search and hold-out) and its wall time: the goal for a whole
-tune is at most 300,000 games and 5 minutes on 2 cores with the native engine.
+``speed``: the seat tune against a plain simulate of the same line-ups (strategy-ladder at 2
+players, as many games as the tune played), each timed by the wall clock and by CPU time
+(this process and its workers: ``getrusage`` of self and children). Goal: the tune at least
+0.8x the simulate's games per CPU second, and the default seat tune (about 260,000 games)
+within 60 s on 2 cores.
+
+``adapt``: one adaptation search (planner against thief at 2 players, ``--adapt`` games,
+default 4,000), in a process that has searched once already (a warm worker), against a plain
+simulate of the same line-up, games per CPU second each. Goal: the engine's pace.
+
+Every tune prints its games (search and hold-out), its wall time and its CPU time.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ import argparse
 import csv
 import json
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -154,18 +166,65 @@ def eligible_cards() -> list[int]:
         return [int(r["id"]) for r in csv.DictReader(handle) if int(r["points"]) <= 12]
 
 
+def cpu_seconds() -> float:
+    """CPU time (user and system) of this process and of its children reaped so far: a tune's
+    or a run's workers are reaped when it ends."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def timed(label: str, **kwargs) -> tuple[object, float, dict]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = tune(**kwargs)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     state = json.loads((Path(kwargs["out"]) / "tune.json").read_text())
     games = state["games"]
+    played = games["search"] + games["holdout"]
     print(
         f"  [{label}] {games['search']:,} search + {games['holdout']:,} hold-out games = "
-        f"{games['search'] + games['holdout']:,} games in {seconds:.0f} s",
+        f"{played:,} games in {seconds:.1f} s, {cpu:.1f} CPU s "
+        f"({played / seconds:,.0f} games/s, {played / cpu:,.0f} games/CPU s)",
         flush=True,
     )
+    state["seconds"], state["cpu"] = seconds, cpu
     return result, seconds, state
+
+
+def speed(args: argparse.Namespace, root: Path) -> int:
+    """The seat tune and a plain simulate of its line-ups, games per CPU second each."""
+    from sims.runner import run
+    from sims.study import from_dict
+
+    _, _, state = timed(
+        "seat tune, 2 players",
+        study=load_study("strategy-ladder"),
+        objective="seat",
+        max_edits=args.max_edits,
+        budget=args.budget,
+        holdout=args.holdout,
+        workers=args.workers,
+        out=root / "tune-seat",
+        players=[2],
+        progress=False,
+    )
+    played = state["games"]["search"] + state["games"]["holdout"]
+    ladder = load_study("strategy-ladder")
+    cells = 21  # line-ups of 2 of the 7 strategies, each a cell of the printed game
+    data = {**ladder.source, "players": [2], "games_per_cell": max(2, played // cells // 2 * 2)}
+    study = from_dict(data, "strategy-ladder at 2 players")
+    start, cpu = time.perf_counter(), cpu_seconds()
+    summary = run(study, workers=args.workers, out=root / "simulate", progress=False)
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    games = summary.games_played
+    print(
+        f"  [simulate, the same line-ups] {games:,} games in {seconds:.1f} s, {cpu:.1f} CPU s "
+        f"({games / seconds:,.0f} games/s, {games / cpu:,.0f} games/CPU s)",
+        flush=True,
+    )
+    ratio = (played / state["cpu"]) / (games / cpu)
+    print(f"  the tune's games per CPU second: {ratio:.2f}x the simulate's (goal: at least 0.8x)")
+    return 0
 
 
 def planted(args: argparse.Namespace, root: Path) -> int:
@@ -270,9 +329,42 @@ def seat(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def adapt(args: argparse.Namespace, root: Path) -> int:
+    """An adaptation search's games per CPU second against a plain simulate's."""
+    from sims.adapt import adapt_one
+    from sims.runner import run
+    from sims.study import from_dict
+
+    budget = args.adapt or 4_000
+    data = {"name": "pace", "seed": 5, "players": [2], "lineups": [["planner", "thief"]],
+            "games_per_cell": budget, "adapt": {"budget": budget}}  # fmt: skip
+    study = from_dict(data, "pace")
+    adapt_one(study.plan, "base", "thief")  # the imports and the twins, as a warm worker has
+    start = time.process_time()
+    found = adapt_one(study.plan, "base", "planner")
+    cpu = time.process_time() - start
+    assert found is not None
+    print(
+        f"  [adaptation, planner against thief] {found.games:,} games in {cpu:.2f} CPU s "
+        f"({found.games / cpu:,.0f} games/CPU s)",
+        flush=True,
+    )
+    start, cpu = time.perf_counter(), cpu_seconds()
+    plain = from_dict({k: v for k, v in data.items() if k != "adapt"}, "pace")
+    summary = run(plain, workers=1, out=root / "simulate", progress=False)
+    cpu = cpu_seconds() - cpu
+    games = summary.games_played
+    print(
+        f"  [simulate, the same line-up, 1 worker] {games:,} games in {cpu:.2f} CPU s "
+        f"({games / cpu:,.0f} games/CPU s)",
+        flush=True,
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("goal", choices=("planted", "seat", "twins"))
+    parser.add_argument("goal", choices=("planted", "seat", "twins", "speed", "adapt"))
     parser.add_argument("--cards-to-plant", type=int, default=10)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
@@ -295,17 +387,19 @@ def main() -> int:
     args = parser.parse_args()
     if args.goal == "twins":
         return twins()
-    defaults = {"planted": (120_000, 0, 1), "seat": (240_000, 20_000, 2)}[args.goal]
+    defaults = {"planted": (120_000, 0, 1), "seat": (240_000, 20_000, 2)}
+    defaults = defaults.get(args.goal, defaults["seat"])
     args.budget = args.budget or defaults[0]
     args.holdout = defaults[1] if args.holdout is None else args.holdout
     args.max_edits = args.max_edits or defaults[2]
     print(f"{_native.describe()}; {args.workers or 'all'} worker(s)", flush=True)
+    goal = {"planted": planted, "seat": seat, "speed": speed, "adapt": adapt}[args.goal]
     if args.keep:
         root = Path(args.keep)
         root.mkdir(parents=True, exist_ok=True)
-        return planted(args, root) if args.goal == "planted" else seat(args, root)
+        return goal(args, root)
     with tempfile.TemporaryDirectory() as folder:
-        return planted(args, Path(folder)) if args.goal == "planted" else seat(args, Path(folder))
+        return goal(args, Path(folder))
 
 
 if __name__ == "__main__":

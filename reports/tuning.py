@@ -41,9 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Tune a study's design: try single edits (a ticket's points, a big city's "
         "bonus, a rule setting) on common deals, race them, combine the significant ones "
         "greedily, and confirm the result on held-out deals. Writes DIR/edits.toml (a study "
-        "file with the tuned design as a variant), DIR/tune.html and every evaluation as "
-        "Parquet under DIR/evaluations. Rerunning the same command (or --resume) continues "
-        "an interrupted tune.",
+        "file with the tuned design as a variant), DIR/tune.html and each evaluation step's "
+        "per-deal sums as Parquet under DIR/evaluations. Rerunning the same command (or "
+        "--resume) continues an interrupted tune.",
         epilog="Objectives: seat (every seat's win share within --bands seat=1.5 points of its "
         "fair share), destinations (every ticket as good a deal as the deck, band 2.5 robust "
         "z), strategies (no non-random strategy above the field by more than 5 points), or a "
@@ -264,8 +264,8 @@ def page(folder: Path) -> str:
             (
                 _budget_figure(state),
                 "Games played per evaluation step (bars) and "
-                "candidates still racing (line). Each step is a study folder under "
-                "evaluations/, paired by deals.",
+                "candidates still racing (line). Each step's arms are paired by deals; its "
+                "per-deal sums are evaluations/STEP.parquet.",
             )
         )
     if not items.empty and (items["step"] == "screen").any():

@@ -27,7 +27,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from .match import GameSpec, play_game
+from .match import GameSpec, native_loop, play_game
 from .plan import Plan
 from .seeding import cell_token, game_seed
 from .strategy import StrategySpec, strategy_class
@@ -208,16 +208,41 @@ class _Arena:
         """The label's win share in each deal (its seats' shares averaged) with ``knobs``."""
         spec = self.plan.strategies[self.label]
         mine = StrategySpec(self.label, spec.base, tuple(sorted(knobs.items())))
+        native = native_loop() if self.plan.engine != "python" else None
         out = []
         for index, (i, seed, order) in enumerate(deals):
             cell = self.cells[i]
             seats = tuple(mine if s == self.label else self.plan.strategies[s] for s in order)
             game = GameSpec(self.plan.name, cell.key, cell.variant, cell.rules, cell.players,
                             seats, index, seed, catalogue=cell.catalogue)  # fmt: skip
-            outcome = play_game(game, None, decision_seconds=0.0, engine=self.plan.engine)
-            rows = [r for r in outcome.seats if r["strategy"] == self.label]
-            out.append(sum(r["win_share"] for r in rows) / len(rows) if rows else 0.0)
+            share = _native_share(native, game, self.label) if native is not None else None
+            if share is None:
+                outcome = play_game(game, None, decision_seconds=0.0, engine=self.plan.engine)
+                rows = [r for r in outcome.seats if r["strategy"] == self.label]
+                share = sum(r["win_share"] for r in rows) / len(rows) if rows else 0.0
+            out.append(share)
         return out
+
+
+def _native_share(native: Any, game: GameSpec, label: str) -> float | None:
+    """``label``'s win share in ``game`` played on the native core, as ``play_game`` plays it
+    there, without the rows it would write (an adaptation reads only this share: it costs
+    what the game costs); None where ``play_game`` must play it (a seat without a native twin,
+    a failed game)."""
+    twins = [native.twin(game, seat) for seat in range(game.players)]
+    if any(twin is None for twin in twins):
+        return None
+    start, clock = native.start(game.game(), None)
+    played, _, _, failed = native.play_native(start, twins, clock, None, offer_rows=False)
+    if failed is not None:
+        return None
+    winners, _ = native.final_scores(played)
+    shares = [
+        1.0 / len(winners) if seat in winners else 0.0
+        for seat, spec in enumerate(game.seats)
+        if spec.label == label
+    ]
+    return sum(shares) / len(shares) if shares else 0.0
 
 
 def _unit(name: str, value: float) -> float:

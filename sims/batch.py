@@ -277,3 +277,49 @@ def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iter
                     guest_key=guest_key,
                 )
             )
+
+
+@dataclass
+class BatchColumns:
+    """What a worker sends back for a caller that keeps no results folder (a tune's step):
+    the batch's rows of some tables, some columns of each, in the results schema and the
+    order ``load_results`` reads them in."""
+
+    id: str
+    games: int
+    failures: list[str]
+    tables: dict[str, Any]  # table -> pyarrow.Table
+
+
+def play_columns(batch: Batch, columns: dict[str, tuple[str, ...]]) -> BatchColumns:
+    """Play a batch (in a worker) and send back only ``columns`` (table -> column names):
+    no part written, no Parquet encoded; a value that does not fit the schemas is a
+    ResultsError."""
+    return batch_columns(batch, run_batch(batch), columns)
+
+
+def batch_columns(
+    batch: Batch, result: BatchResult, columns: dict[str, tuple[str, ...]]
+) -> BatchColumns:
+    """``result``'s rows of ``columns``."""
+    from .schema import SORT_KEYS
+
+    tables = {
+        name: result.tables[name].arrow(result.id, (*wanted, *SORT_KEYS))
+        for name, wanted in columns.items()
+    }
+    return BatchColumns(batch.id, result.games, result.failures, sorted_columns(tables, columns))
+
+
+def sorted_columns(tables: dict[str, Any], columns: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """Each table's ``columns``, its rows sorted by the results' keys (as a compaction
+    writes them)."""
+    from .schema import SORT_KEYS, key_order
+
+    out = {}
+    for name, wanted in columns.items():
+        arrow = tables[name]
+        keys = [k for k in SORT_KEYS if k in arrow.column_names and k != "cell"]
+        order = key_order([arrow[k].to_numpy() for k in keys])
+        out[name] = (arrow if order is None else arrow.take(order)).select(list(wanted))
+    return out

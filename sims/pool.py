@@ -26,16 +26,27 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from multiprocessing.context import BaseContext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from .batch import Batch, BatchResult, BatchSummary, land, land_batch, run_batch
+from .batch import (
+    Batch,
+    BatchColumns,
+    BatchResult,
+    BatchSummary,
+    land,
+    land_batch,
+    play_columns,
+    run_batch,
+    sorted_columns,
+)
 from .errors import ResultsError
 from .match import GameOutcome
-from .stopping import POLL_SECONDS, StopFlag
+from .stopping import POLL_SECONDS, Stop, StopFlag
 
 if TYPE_CHECKING:
     from .runner import RunSummary
 
+T = TypeVar("T")
 WATCHDOG_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -266,3 +277,94 @@ def run_alone(
     summary = land(replace(batch, folder=None), whole)
     summary.suspect = True
     return summary
+
+
+class WarmPool:
+    """Worker processes started once and kept for many short runs (a tune's steps and its
+    players' adaptations): no pool, folder or compaction per run, so a run of a few hundred
+    games costs what its games cost.
+
+    ``play`` plays batches and hands back their columns in the order given, whatever the
+    number of workers; a worker that dies takes the pool with it, and the batches in flight are
+    then played game by game (``run_alone``) as a study's are, before a fresh pool goes on.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
+        """The pool, started on first use."""
+        if self._pool is None:
+            self._pool = new_pool(self.workers)
+        return self._pool
+
+    def submit(self, fn: Callable[..., T], *args: object) -> Future[T]:
+        """``fn(*args)`` on one of the workers (a tune's adaptation search, say)."""
+        return self.executor().submit(fn, *args)
+
+    def close(self, kill: bool = False) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            close_pool(pool, kill)
+
+    def play(
+        self, batches: list[Batch], columns: dict[str, tuple[str, ...]], stop: StopFlag | None
+    ) -> list[BatchColumns] | None:
+        """Each batch's ``columns`` (``batch.play_columns``), in ``batches``' order; None when
+        ``stop`` was set (the workers are then stopped without waiting for their games)."""
+        results: dict[int, BatchColumns] = {}
+        pending: dict[Future[BatchColumns], int] = {}
+        queue = iter(range(len(batches)))
+        while True:
+            while len(pending) < 3 * self.workers:  # enough to keep every worker busy
+                index = next(queue, None)
+                if index is None:
+                    break
+                pending[self.submit(play_columns, batches[index], columns)] = index
+            if stop:
+                self.close(kill=True)
+                return None
+            if not pending:
+                return [results[i] for i in range(len(batches))]
+            completed, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            alone: list[int] = []
+            for done in completed:
+                if done not in pending:  # in flight when the pool broke: played alone
+                    continue
+                index = pending.pop(done)
+                try:
+                    results[index] = done.result()
+                except BrokenProcessPool:  # every batch in flight is suspect
+                    alone += [index, *pending.values()]
+                    pending.clear()
+                    self.close(kill=True)
+                except ResultsError:
+                    raise
+                except BaseException:  # escaped the games' guards (SystemExit and the like)
+                    alone.append(index)
+            for index in sorted(set(alone)):
+                found = _alone(batches[index], columns, stop)
+                if found is None:
+                    return None
+                results[index] = found
+
+
+def _alone(
+    batch: Batch, columns: dict[str, tuple[str, ...]], stop: StopFlag | None
+) -> BatchColumns | None:
+    """A batch whose worker died (or that escaped its games' guards), played game by game in
+    a worker of its own (``run_alone``), as its columns."""
+    import pyarrow as pa
+
+    from .parts import PART_COMPRESSION
+
+    summary = run_alone(batch, stop or Stop())
+    if summary is None:
+        return None
+    tables = {}
+    for name in columns:
+        data = next(v for k, v in (summary.files or {}).items() if k.startswith(f"{name}/"))
+        packed = pa.CompressedInputStream(pa.BufferReader(data), PART_COMPRESSION)
+        tables[name] = pa.ipc.open_stream(packed).read_all()
+    return BatchColumns(batch.id, summary.games, summary.failures, sorted_columns(tables, columns))

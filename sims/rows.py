@@ -58,19 +58,20 @@ class TableRows:
             else:
                 self.pieces.append(piece)
 
-    def arrow(self, batch_id: str) -> pa.Table:
-        """The rows as one table in the results schema; a value that does not fit is a
-        ResultsError."""
+    def arrow(self, batch_id: str, names: tuple[str, ...] | None = None) -> pa.Table:
+        """The rows as one table in the results schema (``names``: only these of its
+        columns, in the schema's order; a block of native columns converts only those); a
+        value that does not fit is a ResultsError."""
         if len(self.pieces) == 1 and isinstance(self.pieces[0], list):
-            return arrow_rows(self.table, batch_id, self.pieces[0])
+            return _only(arrow_rows(self.table, batch_id, self.pieces[0]), names)
         tables = [
-            arrow_rows(self.table, batch_id, piece)
+            _only(arrow_rows(self.table, batch_id, piece), names)
             if isinstance(piece, list)
-            else columns_table(self.table, batch_id, piece)
+            else columns_table(self.table, batch_id, piece, names)
             for piece in self.pieces
         ]
         if not tables:
-            return arrow_rows(self.table, batch_id, [])
+            return _only(arrow_rows(self.table, batch_id, []), names)
         return pa.concat_tables(tables).combine_chunks()
 
     def rows(self) -> list[dict[str, Any]]:
@@ -134,12 +135,26 @@ def dict_rows(table: str, columns: Any) -> list[dict[str, Any]]:
     return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
 
 
-def columns_table(table: str, batch_id: str, columns: Any) -> pa.Table:
-    """A native block of ``table`` (``Columns``) as an Arrow table in the results schema."""
+def _only(arrow: pa.Table, names: tuple[str, ...] | None) -> pa.Table:
+    """``arrow`` with only ``names`` of its columns, in the schema's order (None: all)."""
+    if names is None:
+        return arrow
+    return arrow.select([n for n in arrow.column_names if n in names])
+
+
+def columns_table(
+    table: str, batch_id: str, columns: Any, names: tuple[str, ...] | None = None
+) -> pa.Table:
+    """A native block of ``table`` (``Columns``) as an Arrow table in the results schema
+    (``names``: only these of its columns, in the schema's order)."""
     from ._native._rows import NULL_SLOT
 
     arrays = []
+    fields = []
     for field, kind, index, values in _by_column(table, columns):
+        if names is not None and field.name not in names:
+            continue
+        fields.append(field)
         if kind == "text":
             texts = pa.array(columns.dictionary(index), field.type.value_type)
             codes = pa.array(values.astype(np.int32), field.type.index_type)
@@ -161,4 +176,6 @@ def columns_table(table: str, batch_id: str, columns: Any) -> pa.Table:
                     f"({field.name} {beyond} beyond {field.type})"
                 )
             arrays.append(pa.array(values.astype(dtype), field.type, mask=mask))
-    return pa.Table.from_arrays(arrays, schema=schema(table))
+    if names is None:
+        return pa.Table.from_arrays(arrays, schema=schema(table))
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, schema(table).metadata))

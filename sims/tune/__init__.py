@@ -46,9 +46,13 @@ through it; the method in brief:
   fitted to it (sims/adapt.py), searched once per design (a digest of its rules and cards) and
   kept in the tune's folder (sims/tune/adapted.py).
 
-Every evaluation is a results folder under the tune's folder (Parquet), so a rerun of the same
-tune (or ``resume``) replays the decisions from the evaluations already there and plays only
-what is missing; results are the same whatever the number of workers.
+A step's games are one run of batches on the tune's pool of worker processes, started once and
+kept for the whole tune (sims/pool.py ``WarmPool``), its players' adaptations searched on the
+same workers: no results folder, manifest or compaction per step, so a tune plays at the pace
+of a plain simulate. Each step's per-deal sums are one table under the tune's folder
+(``evaluations/STEP.parquet``), so a rerun of the same tune (or ``resume``) replays the
+decisions from the steps already there and plays only the steps that are missing; results
+are the same whatever the number of workers.
 """
 
 from __future__ import annotations

@@ -118,7 +118,6 @@ class AdaptedPlayers:
 
     def _search(self, designs: dict[str, Design]) -> None:
         from ..adapt import adaptable
-        from ..runner import worker_count
 
         jobs: list[tuple[str, str]] = []
         plans = {digest: self.plan(design) for digest, design in designs.items()}
@@ -127,8 +126,8 @@ class AdaptedPlayers:
             labels = [x for x in named if adaptable(plan.strategies[x])]
             jobs += [(digest, label) for label in labels]
         results: dict[tuple[str, str], Adaptation | None] = {}
-        workers = min(worker_count(self.t.workers), len(jobs))
-        if workers <= 1:
+        pool = self.t.runner.pool  # the tune's warm workers, between its steps' games
+        if min(pool.workers, len(jobs)) <= 1:  # here: a worker would wait on it all the same
             for digest, label in jobs:
                 if self.t.stop:
                     raise TuneInterrupted("interrupted")
@@ -136,22 +135,15 @@ class AdaptedPlayers:
         else:
             from concurrent.futures import wait
 
-            from ..pool import close_pool, new_pool
-
-            pool = new_pool(workers)
-            stopped = False
-            try:
-                futures = {pool.submit(_adapt_one, plans[d], x): (d, x) for d, x in jobs}
-                pending = set(futures)
-                while pending:
-                    if self.t.stop:
-                        stopped = True
-                        raise TuneInterrupted("interrupted")
-                    done, pending = wait(pending, timeout=0.5)
-                    for future in done:
-                        results[futures[future]] = future.result()
-            finally:
-                close_pool(pool, kill=stopped)
+            futures = {pool.submit(_adapt_one, plans[d], x): (d, x) for d, x in jobs}
+            pending = set(futures)
+            while pending:
+                if self.t.stop:
+                    pool.close(kill=True)
+                    raise TuneInterrupted("interrupted")
+                done, pending = wait(pending, timeout=0.5)
+                for future in done:
+                    results[futures[future]] = future.result()
         for digest, design in designs.items():
             found = tuple(
                 a.to_dict()

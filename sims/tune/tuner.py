@@ -323,13 +323,16 @@ class Tuner:
                 disable=not self.progress,
                 dynamic_ncols=True,
             )
+            finished = False
             try:
                 design, met = self.search()
                 result = self.confirm(design, met)
                 self.bar.total = self.bar.n  # the search may stop before its budget
                 self.bar.refresh()
+                finished = True
             finally:
                 self.bar.close()
+                self.runner.close(kill=not finished)
         return result
 
     def _announce(self) -> None:

@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import pyarrow.dataset as ds
 import pytest
 
 from sims.study import from_dict
@@ -456,13 +455,8 @@ def finished(tmp_path_factory):
 
 
 def seeds(step):
-    """The deals (seeds) of one evaluation step: its studies, one per line-up."""
-    out: set[int] = set()
-    for games in step.glob("*/games"):
-        out |= set(
-            ds.dataset(games, format="parquet").to_table(columns=["seed"])["seed"].to_pylist()
-        )
-    return out
+    """The deals (seeds) of one evaluation step (its table: every line-up's deals)."""
+    return set(pd.read_parquet(step, columns=["seed"])["seed"].tolist())
 
 
 def test_a_tune_writes_its_files_and_a_study_the_simulator_accepts(finished):
@@ -487,13 +481,13 @@ def test_a_tune_writes_its_files_and_a_study_the_simulator_accepts(finished):
 
 def test_the_holdout_plays_deals_the_search_never_used(finished):
     out, result = finished
-    folders = sorted(p for p in (out / "evaluations").iterdir() if p.is_dir())
-    searched = set().union(*(seeds(p) for p in folders if p.name != "holdout"))
-    held_out = seeds(out / "evaluations" / "holdout")
+    tables = sorted((out / "evaluations").glob("*.parquet"))
+    searched = set().union(*(seeds(p) for p in tables if p.stem != "holdout"))
+    held_out = seeds(out / "evaluations" / "holdout.parquet")
     assert searched and held_out
     assert not searched & held_out
     # and the search's own steps never replay each other's deals
-    steps = [seeds(p) for p in folders if p.name != "holdout"]
+    steps = [seeds(p) for p in tables if p.stem != "holdout"]
     assert sum(len(s) for s in steps) == len(searched)
     assert set(result.holdout["design_label"]) <= {"before", "after"}
 
@@ -526,7 +520,8 @@ def test_an_interrupted_tune_resumes_to_the_same_result(finished, tmp_path):
     folder = tmp_path / "t3"
     with pytest.raises(TuneInterrupted):
         run_tiny(folder, stop=flag, log=log)
-    assert (folder / "evaluations" / "screen" / "2p-planner+thief" / "manifest.json").is_file()
+    assert (folder / "evaluations" / "screen.parquet").is_file()
+    assert not list((folder / "evaluations").glob("r1-*"))  # the step stopped left nothing
     assert not (folder / "edits.toml").exists()
     with pytest.raises(TuneError, match="other settings"):
         run_tiny(folder, budget=1700)
@@ -639,3 +634,12 @@ def test_the_default_range_of_a_ticket_reaches_below_the_value_a_plant_raised(tm
     assert tuner.space.current(start, "destinations.7.points") == 14
     grid = tuner.allowed["destinations.7.points"].grid(14)
     assert min(grid) <= 8 - 2 and 14 not in grid
+
+
+def test_a_step_whose_games_fail_is_one_error_naming_the_step_and_keeps_nothing(tmp_path):
+    study = tiny(lineups=[["planner", "tests.sims.broken:Raises"]])
+    with pytest.raises(TuneError, match=r"screen: \d+ game\(s\) failed, e\.g\. .*boom") as info:
+        tune(study, "seat", out=tmp_path / "t", edits=EDITS, budget=1600, holdout=200,
+             workers=2, **QUIET)  # fmt: skip
+    assert "\n" not in str(info.value)
+    assert not list((tmp_path / "t").glob("evaluations/*.parquet"))

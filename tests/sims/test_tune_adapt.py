@@ -15,6 +15,7 @@ import sims.tune.adapted
 from cardgame.cli import main
 from sims.study import from_dict
 from sims.tune import BASE, Design, TuneError, Tuner, tune
+from sims.tune.evaluation import step_table
 
 TINY = {
     "name": "tiny",
@@ -62,16 +63,16 @@ def test_each_design_is_adapted_once_and_its_games_seat_the_adapted_knobs(adapte
     assert {a["label"] for a in start} == {"planner", "thief"}
     used = [a for found in designs.values() for a in found if a["used"]]
     assert used, "one generation beats the study's knobs for some strategy"
-    # every step's manifest seats the knobs the cache holds for its arm's design
+    # every step's table says its arms' seats played the knobs the cache holds for their design
     by_face_up = {}
     for path in (out / "adapted").glob("*.json"):
         data = json.loads(path.read_text())
         face_up = 7 if data["design"] == "face_up = 7" else 5
         by_face_up[face_up] = {a["label"]: a["adapted"] for a in data["adaptations"] if a["used"]}
-    manifests = list((out / "evaluations").glob("*/*/manifest.json"))
-    assert len(manifests) >= 3  # the screen, a round, the hold-out
-    for manifest in manifests:
-        plan = json.loads(manifest.read_text())["plan"]
+    steps = list((out / "evaluations").glob("*.parquet"))
+    assert len(steps) >= 3  # the screen, a round, the hold-out
+    for step in steps:
+        plan = step_table(step)["plan"]
         assert plan["adapt"]["budget"] == BUDGET
         for arm, variant in plan["variants"].items():
             expected = by_face_up[variant["rules"]["face_up"]]
