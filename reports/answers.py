@@ -15,6 +15,7 @@ shortfall the study could have flagged.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -162,7 +163,7 @@ def _change_cell(rows: pd.DataFrame, edge: pd.Series | None) -> Cell:
 NOT_ZERO = "practically equal, surely not 0:"
 
 
-def _equal_cell(rows: pd.DataFrame, metrics: dict[str, tuple[str, float, str]]) -> Cell:
+def _equal_cell(rows: pd.DataFrame, metrics: Mapping[str, tuple[str, float, str]]) -> Cell:
     """Every metric practically equal: "no change", unless some change is surely not zero
     (its family interval excludes 0), which is then named beside the verdict: a small real
     change is not no change."""

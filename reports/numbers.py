@@ -12,6 +12,7 @@ surely not zero" where the family interval excludes zero too.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -157,6 +158,7 @@ def shown(frame: pd.DataFrame, name: str, columns: list[str] | None = None) -> p
     out = pd.DataFrame(index=frame.index)
     for column in columns:
         values = frame[column].tolist()
+        form: list[Callable[[float], str]]
         if is_p(column):
             form = [p_cell] * len(values)
         elif column in levels:

@@ -387,15 +387,15 @@ def _start_value(state: dict[str, Any], evaluations: Any, row: Any) -> str:
         name, _, value = edit.partition(" = ")
         if name == row["parameter"]:
             return value
-    value: Any = state["settings"]["study"].get("variants", {}).get("base", {})
+    found: Any = state["settings"]["study"].get("variants", {}).get("base", {})
     for key in str(row["parameter"]).split("."):
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
+        if isinstance(found, dict) and key in found:
+            found = found[key]
+        elif isinstance(found, list) and key.isdigit() and int(key) < len(found):
+            found = found[int(key)]
         else:
             return "as printed"
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    return str(found).lower() if isinstance(found, bool) else str(found)
 
 
 BECAME = {  # what became of an edit, in words, by its status in the search

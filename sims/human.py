@@ -159,7 +159,7 @@ def choices_of(actions: Sequence[A.Action], view: Any) -> list[Choice]:
         if len(mine) == 1:
             placed.append(Choice(describe(mine[0], view), mine))
             continue
-        sizes = sorted({a.wagons + a.locos for a in mine})  # type: ignore[attr-defined]
+        sizes = sorted({a.wagons + a.locos for a in mine if isinstance(a, A.PlaceColumn)})
         placed.append(
             Choice(
                 f"place a column of {COLOURS[colour]} ({len(mine)} ways, "
@@ -300,9 +300,9 @@ class Person:
             answer = self._ask(f"Choose 1-{size} ({hint}): ")
             if back and answer.lower() in ("b", "back"):
                 return None
-            number = number_of(answer, size)
-            if number is not None:
-                return menu[number - 1]
+            picked = number_of(answer, size)
+            if picked is not None:
+                return menu[picked - 1]
             self.write(
                 f"Not a choice: {shown(answer)}. Type a number from 1 to {size}"
                 + (", b" if back else "")

@@ -419,6 +419,7 @@ class Plan:
         adapt = data.get("adapt") or {}
         check = data.get("check") or {}
         looks = data.get("sequential")
+        sequential: dict[str, Any] = {}
         if looks is not None:
             sequential = {
                 "stop": SETTLED,
@@ -427,8 +428,6 @@ class Plan:
                 "look": int(looks["look"]),
                 "judged": tuple(tuple(map(str, found)) for found in looks["judged"]),
             }
-        else:
-            sequential = {}
         return cls(
             **sequential,
             check_search=int(check.get("search", 0)),
