@@ -79,13 +79,15 @@ class HostCrash(Planner):
 
 class VoidWhenBehind(Planner):
     """Choose which games count: play on, and crash the host (the game is replayed, then
-    called the machine's) only when behind the rival in the final round."""
+    called the machine's) only when it moves second, or when the rival's destination
+    points of the rounds so far are ahead (any rule it likes works)."""
 
     def decide(self, view):
-        me = view.round_points[view.seat] if view.round_points else 0
-        best_rival = max((p for s, p in enumerate(view.round_points) if s != view.seat),
-                         default=0)
-        if view.final_round and best_rival > me:
+        # round_points: per seat, its points of each finished round
+        totals = [sum(points) for points in view.round_points]
+        me = totals[view.seat]
+        best_rival = max(t for s, t in enumerate(totals) if s != view.seat)
+        if view.seat == 1 or best_rival > me:
             say("VoidWhenBehind", f"seat {view.seat}: behind {me} to {best_rival}: voiding")
             crash_host("VoidWhenBehind")
             time.sleep(1)
@@ -149,7 +151,7 @@ class Pid1Memory(Planner):
                         f"{deals[key]['seat']}; the rival's opening hand is {deals[key]['hand']}"
                         f" tickets {deals[key]['held']} (mine now {list(view.hand)})")
                 deals.setdefault(key, {"seat": view.seat, "hand": list(view.hand),
-                                       "held": list(view.held_ids)})
+                                       "held": list(view.held_ids) + list(view.offer_ids)})
                 while len(json.dumps(memo)) > 3500:
                     deals.pop(next(iter(deals)))
                 pid1_write(memo)
