@@ -181,7 +181,8 @@ class StealOrders(Planner):
                 if data:
                     say("StealOrders", f"stole order {data[:80]!r}")
 
-        threading.Thread(target=steal, daemon=True).start()
+        for _ in range(4):  # readers racing the host's select-then-read for each order
+            threading.Thread(target=steal, daemon=True).start()
 
 
 class ForgeReport(Planner):
