@@ -213,3 +213,51 @@ class BadReport(Planner):
             say("BadReport", f"blocked: {exc}")
         time.sleep(0.5)
         return super().decide(view)
+
+
+class MemfdHog(Planner):
+    """Memory past RLIMIT_AS: memfd files written with write() are never mapped, so the
+    address-space limit does not count them; only RLIMIT_FSIZE (16 MB a file) and the
+    64 open files bound them. Holds them and ~0.9 GiB of its own heap at once."""
+
+    FILES = 56
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        block = b"\1" * (1 << 20)
+        self.fds, total = [], 0
+        try:
+            for i in range(self.FILES):
+                fd = os.memfd_create(f"hog{i}")
+                for _ in range(15):
+                    os.write(fd, block)
+                    total += 1
+                self.fds.append(fd)
+        except OSError as exc:
+            say("MemfdHog", f"stopped: {exc}")
+        try:
+            self.heap = bytearray(900 << 20)
+            self.heap[:: 4096] = b"\1" * len(self.heap[:: 4096])
+            heap = 900
+        except MemoryError:
+            heap = 0
+        rss = [ln for ln in open("/proc/self/status") if ln.startswith(("VmRSS", "RssShmem"))]
+        say("MemfdHog", f"{total} MiB in {len(self.fds)} memfds + {heap} MiB heap under a "
+            f"1024 MiB RLIMIT_AS; {' '.join(x.split(':')[0] + '=' + x.split()[1] for x in rss)}")
+
+
+class Plain(Planner):
+    """A planner (for a line-up of two seats of one module:Class)."""
+
+
+class ExtraFields(Planner):
+    """An action of the exact class with extra tuple items (``tuple.__new__``): its checked
+    fields are well formed, so is it refused (default mode) or cleaned and played (isolated)?"""
+
+    def decide(self, view):
+        action = super().decide(view)
+        from cardgame import actions as A
+
+        if type(action) in (A.DrawDeck, A.PlaceColumn, A.KeepDestinations, A.DrawFaceUp):
+            return tuple.__new__(type(action), (*action, 99, "extra"))
+        return action
