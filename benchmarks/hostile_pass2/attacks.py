@@ -1,4 +1,4 @@
-# ruff: noqa: SIM115, RUF005, BLE001  (attack code: short-lived files, probes, broad catches)
+# ruff: noqa: SIM115, B023  (attack code: short-lived files, probes in loops)
 """Hostile strategies of a second independent pass on ``--isolate`` (benchmarks/hostile_pass2).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``), which reaches the
@@ -38,10 +38,16 @@ class Pid1Probe(Planner):
         out = {"self": os.getpid(), "pids": sorted(p for p in os.listdir("/proc") if p.isdigit())}
         for pid in ("1", "2"):
             out[pid] = {
-                "status": _try(lambda: [ln for ln in open(f"/proc/{pid}/status") if
-                                        ln.startswith(("Cap", "Name", "PPid", "Uid", "Seccomp"))]),
-                "fds": _try(lambda: {f: _link(f"/proc/{pid}/fd/{f}") for f in
-                                     os.listdir(f"/proc/{pid}/fd")}),
+                "status": _try(
+                    lambda: [
+                        ln
+                        for ln in open(f"/proc/{pid}/status")
+                        if ln.startswith(("Cap", "Name", "PPid", "Uid", "Seccomp"))
+                    ]
+                ),
+                "fds": _try(
+                    lambda: {f: _link(f"/proc/{pid}/fd/{f}") for f in os.listdir(f"/proc/{pid}/fd")}
+                ),
                 "mem": _try(lambda: os.open(f"/proc/{pid}/mem", os.O_RDWR)),
             }
         out["selffd"] = {f: _link(f"/proc/self/fd/{f}") for f in os.listdir("/proc/self/fd")}
@@ -147,11 +153,20 @@ class Pid1Memory(Planner):
                 key = repr(view.face_up)
                 deals = memo.setdefault("deals", {})
                 if key in deals and deals[key]["seat"] != view.seat:
-                    say("Pid1Memory", f"seat {view.seat}: deal seen before from seat "
+                    say(
+                        "Pid1Memory",
+                        f"seat {view.seat}: deal seen before from seat "
                         f"{deals[key]['seat']}; the rival's opening hand is {deals[key]['hand']}"
-                        f" tickets {deals[key]['held']} (mine now {list(view.hand)})")
-                deals.setdefault(key, {"seat": view.seat, "hand": list(view.hand),
-                                       "held": list(view.held_ids) + list(view.offer_ids)})
+                        f" tickets {deals[key]['held']} (mine now {list(view.hand)})",
+                    )
+                deals.setdefault(
+                    key,
+                    {
+                        "seat": view.seat,
+                        "hand": list(view.hand),
+                        "held": list(view.held_ids) + list(view.offer_ids),
+                    },
+                )
                 while len(json.dumps(memo)) > 3500:
                     deals.pop(next(iter(deals)))
                 pid1_write(memo)
@@ -206,7 +221,7 @@ class BadReport(Planner):
     def decide(self, view):
         try:
             fd = os.open("/proc/1/fd/1", os.O_WRONLY)
-            os.write(fd, b'not json\n')
+            os.write(fd, b"not json\n")
             os.close(fd)
             say("BadReport", "wrote a report that is not JSON")
         except OSError as exc:
@@ -237,13 +252,16 @@ class MemfdHog(Planner):
             say("MemfdHog", f"stopped: {exc}")
         try:
             self.heap = bytearray(900 << 20)
-            self.heap[:: 4096] = b"\1" * len(self.heap[:: 4096])
+            self.heap[::4096] = b"\1" * len(self.heap[::4096])
             heap = 900
         except MemoryError:
             heap = 0
         rss = [ln for ln in open("/proc/self/status") if ln.startswith(("VmRSS", "RssShmem"))]
-        say("MemfdHog", f"{total} MiB in {len(self.fds)} memfds + {heap} MiB heap under a "
-            f"1024 MiB RLIMIT_AS; {' '.join(x.split(':')[0] + '=' + x.split()[1] for x in rss)}")
+        say(
+            "MemfdHog",
+            f"{total} MiB in {len(self.fds)} memfds + {heap} MiB heap under a "
+            f"1024 MiB RLIMIT_AS; {' '.join(x.split(':')[0] + '=' + x.split()[1] for x in rss)}",
+        )
 
 
 class Plain(Planner):

@@ -24,9 +24,24 @@ shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
 out = work / "run"
 run = subprocess.Popen(
-    ["cardgame", "simulate", "--strategies", "planner,rusher", "--players", "2", "--games", "60",
-     "--workers", "1", "--out", str(out), "--no-progress"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    [
+        "cardgame",
+        "simulate",
+        "--strategies",
+        "planner,rusher",
+        "--players",
+        "2",
+        "--games",
+        "60",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ],
+    stdout=subprocess.DEVNULL,
+    stderr=subprocess.PIPE,
+    text=True,
 )
 copied = None
 while run.poll() is None:  # the onlooker: copy the manifest while the run is open
@@ -45,8 +60,11 @@ print("after the run the folder is", sealed["seal"]["state"])
 
 
 def report(folder: Path) -> str:
-    done = subprocess.run(["cardgame", "report", str(folder), "--out", str(work / "r.md"),
-                           "--format", "md"], capture_output=True, text=True)
+    done = subprocess.run(
+        ["cardgame", "report", str(folder), "--out", str(work / "r.md"), "--format", "md"],
+        capture_output=True,
+        text=True,
+    )
     text = (work / "r.md").read_text() if done.returncode == 0 else ""
     strongest = [ln for ln in text.splitlines() if "strongest" in ln.lower()][:1]
     return f"exit {done.returncode}: {(done.stderr or '').strip()[-200:]} {strongest}"
@@ -56,15 +74,19 @@ print("untouched:", report(out))
 # change: planner's scores +500
 path = out / "seats" / "compact.parquet"
 table = pq.read_table(path)
-raised = pc.if_else(pc.equal(table["strategy"], "rusher"), pc.add(table["score"], 500),
-                    table["score"])
+raised = pc.if_else(
+    pc.equal(table["strategy"], "rusher"), pc.add(table["score"], 500), table["score"]
+)
 table = table.set_column(table.column_names.index("score"), "score", raised)
 pq.write_table(table, path)
 print("scores changed, sealed manifest kept:", report(out))
 from sims.results import load_results  # noqa: E402
 
 res = load_results(out)
-print("load_results of the changed sealed folder: rusher mean score",
-      res.seats[res.seats["strategy"] == "rusher"]["score"].mean(), "(no refusal)")
+print(
+    "load_results of the changed sealed folder: rusher mean score",
+    res.seats[res.seats["strategy"] == "rusher"]["score"].mean(),
+    "(no refusal)",
+)
 (out / "manifest.json").write_text(copied)
 print("scores changed, the run's own open manifest put back:", report(out))
