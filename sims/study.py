@@ -1007,14 +1007,14 @@ def quick_study(
         # that many games, once, unless asked to go on until settled (then the default cap)
         data.pop("max_games", None)
         data.pop("stop", None)
-    if until is not None:
-        data["stop"] = until
-    if max_games is not None:
-        data["max_games"] = max_games
         if isinstance(data.get("lineups"), list):
             data["lineups"] = [
                 x["seats"] if isinstance(x, dict) and "seats" in x else x for x in data["lineups"]
             ]
+    if until is not None:
+        data["stop"] = until
+    if max_games is not None:
+        data["max_games"] = max_games
     if players is not None:
         data["players"] = players
     if strategies is not None:
