@@ -3,8 +3,9 @@
 In the default mode a strategy runs in the worker's process, where Python lets code reach
 anything: the engine's state through ``gc`` or stack frames, the run's seeds, the modules the
 engine runs on. Under ``isolation = "process"`` (``--isolate``) each strategy given as
-``module:Class`` gets a *host*: a fresh interpreter (``python -I``, an empty environment, no
-argument but its own module name) inside the operating-system sandbox of sims/sandbox.py.
+``module:Class`` gets a *host* (one per seat of a game): a fresh interpreter (``python -I``,
+an empty environment, no argument but its module name and its control pipes' numbers)
+inside the operating-system sandbox of sims/sandbox.py.
 The host is the simulator's code only: it imports, checks and plays the strategy's module in a
 process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
 a game's code does reaches the host, a later game, or anything outside that process. The
@@ -137,13 +138,14 @@ class Host:
     """One host process: a strategy module loaded, forking a child per game.
 
     Two channels, so that a game's code can never speak for its host: the *control* pipes
-    (the host's standard input and output) carry the worker's orders and the host's own
-    reports of how each child ended, from its ``wait4``; the *game* pipes carry views and
-    answers between the worker and the child. A child holds the game pipes only (the host
-    closes the control ones in it before any of the strategy's code runs), so whatever it
-    writes is an answer, checked as one, and its death, however caused, is reported by the
-    host: the seat's failure. Only the host's own end (its pipes closing, a write refused)
-    is the machine's (``GuestLost``): nothing in the sandbox may signal it."""
+    (two descriptors passed to the host alone, never a standard stream) carry the worker's
+    orders and the host's own reports of how each child ended, from its ``wait4``; the
+    *game* pipes carry views and answers between the worker and the child. A child holds the
+    game pipes only (the host closes the control ones in it before any of the strategy's
+    code runs), so whatever it writes is an answer, checked as one, and its death, however
+    caused, is reported by the host: the seat's failure. Only the host's own end (its pipes
+    closing, a write refused) is the machine's (``GuestLost``): nothing in the sandbox may
+    signal it."""
 
     def __init__(self, target: str, decision_seconds: float) -> None:
         self.target = target
@@ -154,32 +156,37 @@ class Host:
             if missing is not None:
                 raise SandboxUnavailable(f"--isolate: {missing}")
         self.folder = tempfile.mkdtemp(prefix="cardgame-guest-")
-        host = [sys.executable, "-I", "-X", "utf8", "-m", "sims.guest"]
         wrap = sandbox.command(_module_code(root, target)) if self.sandboxed else []
         game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
         self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
+        # the control pipes are neither end's standard streams: bwrap gets /dev/null there
+        # and passes other descriptors to the host only, so nothing else in the sandbox
+        # holds them (sims/sandbox.py)
+        orders, self.orders = os.pipe()  # the worker's orders, read by the host
+        self.reports_fd, reports = os.pipe()  # the host's reports, read by the worker
+        host = [sys.executable, "-I", "-X", "utf8", "-m", "sims.guest", str(orders), str(reports)]
         log = os.path.join(self.folder, "stderr")  # unlinked at once: only the fds remain
         self.log = os.open(log, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         os.unlink(log)
         try:
             self.process = subprocess.Popen(
                 [*wrap, *host],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
                 stderr=self.log,
-                pass_fds=(game_in, game_out),
+                pass_fds=(game_in, game_out, orders, reports),
                 cwd=self.folder,
                 env={},
                 start_new_session=True,  # Ctrl-C reaches the run, which ends its hosts itself
             )
         except BaseException:
-            for fd in (self.game_in, self.game_out, self.log):
+            for fd in (self.game_in, self.game_out, self.orders, self.reports_fd, self.log):
                 os.close(fd)
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
         finally:
-            os.close(game_in)
-            os.close(game_out)
+            for fd in (game_in, game_out, orders, reports):
+                os.close(fd)
         self.buffer = b""  # of the game pipe
         self.reports = b""  # of the control pipe
         try:
@@ -211,16 +218,17 @@ class Host:
     def send(self, message: dict[str, Any]) -> None:
         """An order to the host. Refused only when the host is gone (it holds the pipe's
         other end while it lives): the machine's."""
+        data = json.dumps(message).encode() + b"\n"
         try:
-            self.process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
-            self.process.stdin.flush()  # type: ignore[union-attr]
-        except (BrokenPipeError, OSError, ValueError):
+            while data:
+                data = data[os.write(self.orders, data) :]
+        except OSError:
             raise self.lost() from None
 
     def report(self, seconds: float) -> dict[str, Any]:
         """The host's next report (how a child ended), within ``seconds``; the child's
         stderr of that run is shown, bounded and marked as its own (``relay_stderr``)."""
-        fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        fd = self.reports_fd
         waited = 0.0
         while b"\n" not in self.reports:
             ready, _, _ = select.select([fd], [], [], 0.05)
@@ -234,7 +242,13 @@ class Host:
                 raise self.lost()
             self.reports += chunk
         line, _, self.reports = self.reports.partition(b"\n")
-        message = json.loads(line)  # the host's own, the simulator's code
+        try:  # only the host holds its end of the pipe: still, a bad line is refused
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if type(message) is not dict:
+            self.relay_stderr()
+            raise GuestError(f"its host sent a malformed report: {_brief(_text(line))}")
         self.relay_stderr()
         self._drain()
         return message
@@ -268,7 +282,7 @@ class Host:
         """The child's next answer; waits at most ``seconds`` (0: as long as it takes, in
         slices short enough for the decision limit's raise to land). A report of the host
         first means the child ended without answering: its own failure, however it died."""
-        fd, control = self.game_out, self.process.stdout.fileno()  # type: ignore[union-attr]
+        fd, control = self.game_out, self.reports_fd
         waited = 0.0
         while b"\n" not in self.buffer:
             if len(self.buffer) > MAX_MESSAGE:
@@ -333,10 +347,7 @@ class Host:
             self.process.wait(timeout=5)
         with contextlib.suppress(Exception):
             self.relay_stderr()
-        for stream in (self.process.stdin, self.process.stdout):
-            with contextlib.suppress(Exception):
-                stream.close()  # type: ignore[union-attr]
-        for fd in (self.game_in, self.game_out, self.log):
+        for fd in (self.game_in, self.game_out, self.orders, self.reports_fd, self.log):
             with contextlib.suppress(OSError):
                 os.close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -361,26 +372,39 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+# hosts by key: a target's first host under its own name, more (``target#n``) where one
+# game seats the same module:Class more than once: a host plays one game's seat at a time
 _hosts: dict[str, Host] = {}
+_busy: set[str] = set()  # the keys of hosts playing a seat of the game being built or played
+
+
+def _free_key(target: str) -> str:
+    """The key of the target's first host that plays no seat of the game in hand."""
+    for slot in itertools.count():
+        key = target if slot == 0 else f"{target}#{slot}"
+        if key not in _busy:
+            return key
+    raise AssertionError  # unreachable
 
 
 def prepare(seat: StrategySpec, decision_seconds: float) -> None:
-    """Start the seat's host if it is not running (outside the decision limit: starting an
-    interpreter on a loaded machine is not the strategy's time)."""
-    _host(guest_target(seat), decision_seconds)
+    """Start the host the seat will play in if it is not running (outside the decision
+    limit: starting an interpreter on a loaded machine is not the strategy's time)."""
+    target = guest_target(seat)
+    _host(_free_key(target), target, decision_seconds)
 
 
-def _host(target: str, decision_seconds: float) -> Host:
-    found = _hosts.get(target)
+def _host(key: str, target: str, decision_seconds: float) -> Host:
+    found = _hosts.get(key)
     if found is None or found.process.poll() is not None:
         if found is not None:
             found.close()
-        found = _hosts[target] = Host(target, decision_seconds)
+        found = _hosts[key] = Host(target, decision_seconds)
     return found
 
 
-def _drop(target: str) -> None:
-    found = _hosts.pop(target, None)
+def _drop(key: str) -> None:
+    found = _hosts.pop(key, None)
     if found is not None:
         found.close()
 
@@ -402,7 +426,7 @@ def check_guest(seat: StrategySpec, where: str) -> None:
     in a host, so the run's process never imports the module."""
     target = guest_target(seat)
     try:
-        host = _host(target, 0.0)
+        host = _host(target, target, 0.0)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
         answer = host.receive(START_SECONDS)
         host.end()
@@ -428,7 +452,8 @@ class GuestStrategy(Strategy):
         super().__init__(rng)
         self.target = guest_target(seat)
         self.seconds = decision_seconds
-        self.host: Host | None = _host(self.target, decision_seconds)
+        self.key = _free_key(self.target)
+        self.host: Host | None = _host(self.key, self.target, decision_seconds)
         start = {
             "op": "game",
             "label": seat.label,
@@ -440,7 +465,12 @@ class GuestStrategy(Strategy):
             "deck": list(catalogue.deck),
             "big_city_set": sorted(big_cities),
         }
-        self._ask(start, Host.send)
+        _busy.add(self.key)
+        try:
+            self._ask(start, Host.send)
+        except BaseException:  # never a seat of the game: finish is not called
+            _busy.discard(self.key)
+            raise
 
     def _ask(self, message: dict[str, Any], how: Any = Host.tell) -> dict[str, Any]:
         """``message`` to the host (``Host.send``) or its child, and the child's answer."""
@@ -452,11 +482,11 @@ class GuestStrategy(Strategy):
             answer = host.receive()
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
             self.host = None
-            _drop(self.target)
+            _drop(self.key)
             raise
         if "error" in answer:
             self.host = None
-            _drop(self.target)  # its child is in an unknown state
+            _drop(self.key)  # its child is in an unknown state
             raise GuestError(str(answer["error"])[:300])
         return answer
 
@@ -474,12 +504,13 @@ class GuestStrategy(Strategy):
         """The game is over: its child is ended by the host, which waits for the next
         game. The game stands whatever the end says; a host that fails it is replaced."""
         host, self.host = self.host, None
+        _busy.discard(self.key)
         if host is None:
             return
         try:
             host.end()
         except GuestError:
-            _drop(self.target)
+            _drop(self.key)
 
 
 def canonical_action(data: dict[str, Any]) -> A.Action:
@@ -594,12 +625,13 @@ def _tuples(value: Any) -> Any:
 
 
 class _Control:
-    """The host's end of the control pipes, on private copies of the standard streams
-    (closed in every child): its own prints go to stderr, its reads of stdin find nothing."""
+    """The host's end of the control pipes: descriptors the worker passed it (closed in
+    every child), never its standard streams, which bwrap's own process holds too. Its own
+    prints go to stderr, its reads of stdin find nothing."""
 
-    def __init__(self) -> None:
-        self.reader = os.dup(0)
-        self.writer = os.dup(1)
+    def __init__(self, reader: int, writer: int) -> None:
+        self.reader = reader
+        self.writer = writer
         self.buffer = b""
         self.closed = False
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -623,12 +655,22 @@ class _Control:
                 return None
             self.fill()
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return json.loads(line)
+        try:
+            order = json.loads(line)
+        except (ValueError, RecursionError):
+            order = None
+        if type(order) is not dict:  # refused, in one report, never a traceback
+            return {"op": "malformed", "line": _brief(_text(line))}
+        return order
 
     def write(self, message: dict[str, Any]) -> None:
         data = json.dumps(message).encode() + b"\n"
         while data:
             data = data[os.write(self.writer, data) :]
+
+
+def _text(line: bytes) -> str:
+    return line[:200].decode("utf-8", "replace")
 
 
 class _Channel:
@@ -659,9 +701,18 @@ def serve() -> None:
     with contextlib.suppress(Exception):  # no one of the same user may read its memory
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.environ.clear()  # what the interpreter itself set (a coerced locale): nothing of the run
-    control = _Control()
+    try:
+        control = _Control(int(sys.argv[1]), int(sys.argv[2]))
+    except (IndexError, ValueError):
+        sys.exit("sims.guest: usage: python -m sims.guest ORDERS_FD REPORTS_FD")
+    del sys.argv[1:]  # nothing of how it was started is shown to a strategy's code
     load = control.read()
     if load is None:
+        return
+    if load.get("op") != "load":
+        control.write(
+            {"exit": f"its host refused a first order that is not a load: {_brief(load)}"}
+        )
         return
     sys.path[:0] = [p for p in load.get("path", []) if isinstance(p, str)]
     limits = load.get("confine")
@@ -678,8 +729,10 @@ def serve() -> None:
         if op in works:
             work = partial(works[op], target, message, _Channel(game_in, game_out))
             control.write(_run_child(control, limits, game_in, work))
+        elif op == "malformed":
+            control.write({"exit": f"its host refused a malformed order {message['line']}"})
         elif op != "end":  # an end after its child ended by itself: nothing to do
-            control.write({"exit": f"unexpected {op!r}"})
+            control.write({"exit": f"unexpected {_brief(op)}"})
         message = None if control.closed else control.read()
 
 

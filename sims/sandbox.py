@@ -5,6 +5,8 @@ wheel bundles): new user, pid, network, mount, ipc, uts and cgroup namespaces, n
 capabilities, an empty environment, a new session, a read-only view of Python and of the
 code it needs (``cardgame``, ``sims``, the strategy's own module), its own ``/proc`` (its
 own processes only), a small empty ``/tmp``, and it dies with its worker. The host is the
+sandbox's pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its
+control pipes on descriptors other than its standard streams (/dev/null for bwrap). The host is the
 simulator's code; a strategy's code runs only in a game's process that the host forks and
 ``confine``\\ s first: resource limits (memory, CPU for the game, open files, file size) and
 a seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
@@ -158,6 +160,10 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         "--disable-userns",
         "--die-with-parent",
         "--new-session",
+        # the host is the sandbox's pid 1, not bwrap's reaper: a process with no seccomp
+        # filter that would be readable, writable (/proc/1/mem) and keep its standard
+        # streams; the host is neither (not dumpable, the control pipes on other fds)
+        "--as-pid-1",
         "--clearenv",
         "--cap-drop", "ALL",
         "--hostname", "guest",

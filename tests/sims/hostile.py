@@ -321,3 +321,45 @@ class HostPipes(Planner):
                         opened.append(path)
         if opened:
             raise Breach(f"breach: opened its host's {opened[:4]}")
+
+
+class Pid1(Planner):
+    """Reaches into every other process of the sandbox (pid 1 first: bwrap's reaper, where
+    there is one, holds the standard streams it was given): its descriptors for writing and
+    reading (to speak for the worker or steal its orders) and its memory (to keep a memo
+    across games or run code of its own outside the seccomp filter)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        opened = []
+        pids = {p for p in os.listdir("/proc") if p.isdigit()} - {str(os.getpid())}
+        for pid in sorted(pids | {"1"}):
+            paths = [f"/proc/{pid}/mem"]
+            with contextlib.suppress(OSError):
+                paths += [f"/proc/{pid}/fd/{n}" for n in os.listdir(f"/proc/{pid}/fd")]
+            for path in paths:
+                for mode in (os.O_WRONLY, os.O_RDONLY):
+                    with contextlib.suppress(OSError):
+                        os.close(os.open(path, mode))
+                        opened.append(path)
+        if opened:
+            raise Breach(f"breach: opened {sorted(set(opened))[:6]}")
+
+
+class BadOrder(Planner):
+    """Writes a line that is not JSON, then a forged order, wherever its host's orders might
+    be read (every descriptor it can name, /proc/1's included): a host that died of it would
+    void the game as the machine's."""
+
+    def decide(self, view):
+        paths = [f"/proc/1/fd/{n}" for n in range(8)]
+        paths += [p for p in _host_fds() if not p.startswith("/proc/self/")]
+        for path in paths:
+            for line in (b"not json\n", b'{"op": "quit"}\n', b"[1]\n"):
+                with contextlib.suppress(OSError):
+                    fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+                    try:
+                        os.write(fd, line)
+                    finally:
+                        os.close(fd)
+        return super().decide(view)

@@ -8,6 +8,7 @@ skipped, with the reason, where the machine cannot build it (no unprivileged nam
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 
@@ -96,7 +97,18 @@ def test_an_isolated_run_keeps_its_key_in_the_manifest_and_resumes_the_same_game
 @needs_sandbox
 @pytest.mark.parametrize(
     "name",
-    ["Snooper", "Killer", "Forker", "Networker", "Writer", "Threads", "Leftover", "HostPipes"],
+    [
+        "Snooper",
+        "Killer",
+        "Forker",
+        "Networker",
+        "Writer",
+        "Threads",
+        "Leftover",
+        "HostPipes",
+        "Pid1",
+        "BadOrder",
+    ],
 )
 def test_a_hostile_guest_finds_nothing_and_leaves_nothing(name, tmp_path):
     secret = tmp_path / "results" / "manifest.json"
@@ -276,6 +288,38 @@ def test_a_guest_cannot_void_its_game_it_fails_its_own_seat(name, error):
     game = _play(name, 2).game
     assert game["failed"] and game["failure_seat"] == 0, game
     assert error in game["failure_error"] and "machine" not in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_host_refuses_a_malformed_order_or_report_in_one_line():
+    """Bad lines on the control pipes end in one line, never in a host's traceback: the host
+    answers a bad order with its refusal and serves on; the worker refuses a bad report."""
+    host = guest.Host("tests.sims.hostile:Plain", 10.0)
+    try:
+        for line in (b"not json\n", b"[1]\n", b'"load"\n'):
+            os.write(host.orders, line)
+            assert "refused a malformed order" in host.report(10.0)["exit"]
+        assert host.process.poll() is None
+        host.reports = b"not json\n"
+        with pytest.raises(guest.GuestError, match='malformed report: "not json"$'):
+            host.report(1.0)
+    finally:
+        host.close()
+
+
+@needs_sandbox
+def test_two_seats_of_one_class_each_play_in_a_host_of_their_own():
+    """A game may seat one module:Class twice: each seat has its own host (one plays one
+    game's child at a time), so neither's start is lost and the game is played alike again."""
+    base = "tests.sims.hostile:Plain"
+    seats = (StrategySpec("one", base), StrategySpec("two", base))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 6, 6, "process", guest_key=KEY)
+    guest.close_hosts()
+    first = play_game(spec, record=True, decision_seconds=10.0)
+    _clean(first)
+    assert sorted(guest._hosts) == [base, base + "#1"]
+    assert _same(first, play_game(spec, record=True, decision_seconds=10.0))
+    assert sorted(guest._hosts) == [base, base + "#1"]  # the same two hosts served again
 
 
 @needs_sandbox
