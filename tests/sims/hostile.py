@@ -138,6 +138,17 @@ class Networker(Planner):
             raise Breach("breach: opened a socket")
 
 
+class Memfd(Planner):
+    """Holds memory outside the address-space limit in a memory file it only writes to."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with contextlib.suppress(OSError):
+            fd = os.memfd_create("hoard")
+            os.close(fd)
+            raise Breach("breach: made a memory file")
+
+
 class Writer(Planner):
     """Writes where the run keeps its results (the knob ``secret``'s folder)."""
 

@@ -108,6 +108,7 @@ def test_an_isolated_run_keeps_its_key_in_the_manifest_and_resumes_the_same_game
         "HostPipes",
         "Pid1",
         "BadOrder",
+        "Memfd",
     ],
 )
 def test_a_hostile_guest_finds_nothing_and_leaves_nothing(name, tmp_path):
