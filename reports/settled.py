@@ -37,7 +37,7 @@ def open_questions(folder: Path, plan: Plan) -> list[str]:
         )
     analysis = analyse(replace(results, plan=plan), plan.total_games, summary_only=True)
     return [
-        f"{answer.label[:1].lower()}{answer.label[1:]} at {column}"
+        f"{_question(answer.label)} at {column}"
         for answer in every_answer(analysis)
         for column, cell in answer.cells.items()
         if cell.light == AMBER
@@ -78,7 +78,7 @@ def looks_note(analysis: Analysis) -> str:
     for answer in left:
         columns = [column for column, cell in answer.cells.items() if cell.light == AMBER]
         counts = [int(column.split()[0]) for column in columns]
-        text = f"{answer.label[:1].lower()}{answer.label[1:]} at {_counts(counts)} players"
+        text = f"{_question(answer.label)} at {_counts(counts)} players"
         growth = _growth(analysis, answer.label, counts)
         if np.isfinite(growth):
             games = math.ceil(growth * plan.total_games / 1000) * 1000
@@ -98,6 +98,11 @@ def _growth(analysis: Analysis, label: str, counts: list[int]) -> float:
     found = [growth_needed(row) for _, row in rows.iterrows()]
     found = [g for g in found if np.isfinite(g)]
     return max(found) if found else math.nan
+
+
+def _question(label: str) -> str:
+    """A summary row's label inside a sentence: "Strongest strategy" -> "strongest strategy"."""
+    return label[:1].lower() + label[1:]
 
 
 def _counts(counts: list[int]) -> str:

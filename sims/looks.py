@@ -87,5 +87,5 @@ def games_line(plan: Plan) -> str:
     until settled "21,840 games, up to 43,680 until settled"."""
     if not plan.until_settled:
         return f"{plan.total_games:,} games"
-    last = plan.total_games // plan.look_factors[plan.look] * plan.look_factors[-1]
+    last = plan.at_look(len(plan.look_factors) - 1).total_games
     return f"{plan.total_games:,} games, up to {last:,} until settled"

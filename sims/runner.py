@@ -66,6 +66,7 @@ from .folder import (
     fingerprint,
     fingerprint_change,
     is_empty_folder,
+    manifest_plan,
     read_manifest,
     remove_temp_files,
     replace_plan,
@@ -174,14 +175,14 @@ def _run_looks(
     the summary counts every look's games, its plan is the look the run stopped at."""
     plan = study.plan
     judged: tuple[tuple[str, ...], ...] = ()
-    if options.resume:
-        stored = (read_manifest(folder) or {}).get("plan", {}).get("sequential") or {}
-        judged = tuple(tuple(found) for found in stored.get("judged", ()))
+    manifest = read_manifest(folder) if options.resume else None
+    if manifest is not None:  # the judgments of the looks played, never made again
+        judged = manifest_plan(manifest, folder / MANIFEST).judged
     total = RunSummary(folder, 0, 0, 0)
     for look in range(len(plan.look_factors)):
         at = replace(plan.at_look(look), judged=judged[:look])
         if look:  # the manifest names the look its games come from before they land
-            _store_plan(folder, at)
+            replace_plan(folder, at.to_dict())
         staged = PlanRun(study.name, at, str(folder), study.to_dict())
         played = _run_games(
             staged,
@@ -190,7 +191,6 @@ def _run_looks(
                 options,
                 resume=options.resume or look > 0,
                 keep_parts=options.keep_parts or look < len(plan.look_factors) - 1,
-                accept_changes=options.accept_changes or look > 0,  # unsealed between looks
             ),
             records,
             announce if look == 0 else None,
@@ -209,17 +209,12 @@ def _run_looks(
             left = tuple(judge(folder, plan))
             judged = (*judged, left)
         total.plan = plan = replace(plan, judged=judged[: look + 1])
-        _store_plan(folder, plan)
+        replace_plan(folder, plan.to_dict())
         if not judged[look] or plan.last_look:
             break
     if not options.keep_parts and not plan.last_look:
         compact(folder)  # settled before the last look: its parts were kept for the next
     return total
-
-
-def _store_plan(folder: Path, plan: Plan) -> None:
-    """The manifest's plan replaced by ``plan`` (a study played until settled, at a look)."""
-    replace_plan(folder, plan.to_dict())
 
 
 @dataclass(frozen=True)

@@ -239,11 +239,10 @@ class Study:
         """A study played until settled: its cap and looks, the plan at the first."""
         if self.stop != SETTLED:
             return {}
-        first = sum(cell.games for cell in self.cells())
         return {
             "stop": SETTLED,
             "max_games": self.max_games,
-            "look_factors": look_factors(first, self.max_games),
+            "look_factors": look_factors(self.total_games, self.max_games),
         }
 
     def to_dict(self) -> dict[str, Any]:
