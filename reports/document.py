@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -131,7 +132,8 @@ def for_people(frame: pd.DataFrame) -> pd.DataFrame:
             "family_size",
         )
         if is_count and pd.api.types.is_numeric_dtype(out[column]):
-            values = out[column]
-            if values.dropna().eq(values.dropna().round()).all():
-                out[column] = values.round().astype("Int64")
+            values = out[column].dropna()
+            whole = np.isfinite(values.astype(float)).all() and values.eq(values.round()).all()
+            if whole:  # an infinite count ("never") stays a float
+                out[column] = out[column].round().astype("Int64")
     return out

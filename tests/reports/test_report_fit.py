@@ -4,6 +4,7 @@ simulated players know."""
 
 import re
 
+import pandas as pd
 import pytest
 
 from reports import document, figures, rulings, study_kinds
@@ -214,3 +215,11 @@ def test_the_summary_opens_the_page_and_stays_under_150_words(analysis, same_tab
         assert body.index("id='summary'") < body.index("Findings in full")
         for answer in report.summary.answers:
             assert f"<a href='#{answer.key}'>" in page and f"<h2 id='{answer.key}'>" in page
+
+
+def test_a_count_that_is_never_reached_stays_a_float_and_shows():
+    """Games needed to decide can be infinite on a tiny study (2 games): shown, not a crash."""
+    frame = pd.DataFrame({"needed": [12.0, float("inf"), None], "n": [3.0, 4.0, 5.0]})
+    shown = document.for_people(frame)
+    assert str(shown["n"].dtype) == "Int64"
+    assert shown["needed"].dtype == float and shown["needed"].iloc[1] == float("inf")
