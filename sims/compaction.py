@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -458,3 +459,103 @@ class Compaction:
             self._stop()
         for writer in self.writers.values():
             writer.discard()
+
+
+FORKED_BATCHES = 64  # a run of this many batches compacts in a process of its own
+_FINISH, _ABANDON = "finish", "abandon"
+
+
+def new_compaction(
+    folder: Path, cells: list[tuple[str, list[str]]], landed: set[str]
+) -> Compaction | ForkedCompaction:
+    """The compaction of a run: a big run's in a process forked for it, so that the Parquet
+    encoding (most of what a run's parent would do per game) neither holds this process's
+    interpreter lock while it hands batches to workers nor counts as its work; a small run's
+    in threads here, where a process would cost more than it saves. The files are the same
+    bytes either way: the same ``Compaction`` writes them."""
+    batches = sum(len(ids) for _, ids in cells) - len(landed)
+    if batches >= FORKED_BATCHES and hasattr(os, "fork"):
+        return ForkedCompaction(folder, cells, landed)
+    return Compaction(folder, cells, landed)
+
+
+class ForkedCompaction:
+    """``Compaction``'s interface, its work done by a child process: batch ids go down a
+    pipe; ``finish`` and ``abandon`` wait for the child's answer. The child dies with this
+    process and leaves Ctrl-C to it; a child that dies first fails ``finish`` in one line,
+    the parts kept for ``--resume``."""
+
+    def __init__(self, folder: Path, cells: list[tuple[str, list[str]]], landed: set[str]):
+        import multiprocessing
+
+        self.folder = folder
+        context = multiprocessing.get_context("fork")
+        self.orders, child_end = context.Pipe()
+        self.process = context.Process(
+            target=_compact_forked,
+            args=(folder, cells, landed, child_end, os.getpid()),
+            name="compaction",
+            daemon=True,
+        )
+        self.process.start()
+        child_end.close()
+        self.error: BaseException | None = None
+
+    def batch_landed(self, batch_id: str) -> None:
+        with contextlib.suppress(OSError):  # a child gone: ``finish`` says so
+            self.orders.send(batch_id)
+
+    def _ask(self, order: str) -> BaseException | None:
+        try:
+            self.orders.send(order)
+            answer = self.orders.recv()
+        except (OSError, EOFError):
+            answer = ResultsError(
+                f"{self.folder}: the compaction's process ended before the compaction did "
+                f"(exit {self.process.exitcode}); the parts are kept: run again with --resume"
+            )
+        self.orders.close()
+        self.process.join()
+        return answer
+
+    def finish(self) -> None:
+        """Every batch has landed: the child appends the rest and lands the files."""
+        if self.orders.closed:
+            return
+        error = self._ask(_FINISH)
+        if error is not None:
+            raise error
+
+    def abandon(self) -> None:
+        """Stop; the child removes the files not landed (the parts hold every row)."""
+        if not self.orders.closed:
+            self._ask(_ABANDON)
+
+
+def _compact_forked(
+    folder: Path,
+    cells: list[tuple[str, list[str]]],
+    landed: set[str],
+    orders: Any,
+    parent: int,
+) -> None:
+    from .pool import _worker_start  # dies with the parent, leaves Ctrl-C to it
+
+    _worker_start(parent)
+    compaction = Compaction(folder, cells, landed)
+    while True:
+        try:
+            order = orders.recv()
+        except (OSError, EOFError):  # the parent is gone
+            compaction.abandon()
+            return
+        if order in (_FINISH, _ABANDON):
+            answer: BaseException | None = None
+            try:
+                compaction.finish() if order == _FINISH else compaction.abandon()
+            except BaseException as exc:
+                answer = exc if isinstance(exc, ResultsError) else ResultsError(f"{exc}")
+            with contextlib.suppress(OSError):
+                orders.send(answer)
+            return
+        compaction.batch_landed(order)

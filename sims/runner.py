@@ -12,7 +12,7 @@ Determinism: a game's seed and seating depend only on (root seed, cell, game ind
 in a paired study, on (root seed, player count, deal) — so the tables are identical whatever
 the backend or the number of workers. While it plays, a run merges each table's parts into
 one file (``compaction.Compaction``: a cell as soon as all its batches have landed, by threads
-of the parent, which otherwise waits on its workers) and lands the files when the last batch
+of the parent, or of a process forked for a big run) and lands the files when the last batch
 has: the same bytes as ``compaction.compact`` gives, whatever the backend, the number of
 workers, or the stops and resumes on the way.
 
@@ -55,7 +55,7 @@ from typing import Any
 from tqdm import tqdm
 
 from .batch import BatchSummary, plan_batches
-from .compaction import Compaction, compact, tidy_compaction
+from .compaction import compact, new_compaction, tidy_compaction
 from .errors import ResultsError, StudyError
 from .files import temp_path
 from .folder import (
@@ -321,7 +321,7 @@ def _run_games(
         cells: dict[str, tuple[str, list[str]]] = {}
         for b in whole_plan:
             cells.setdefault(b.cell.key, (b.cell.key, []))[1].append(b.id)
-        compaction = Compaction(folder, list(cells.values()), done)
+        compaction = new_compaction(folder, list(cells.values()), done)
 
     def finished(result: BatchSummary) -> bool:
         first_landing()

@@ -722,3 +722,49 @@ def test_a_resume_keeps_to_whether_the_run_wrote_game_records(tmp_path, made_wit
     summary = run(study, workers=1, out=folder, progress=False, records=made_with_records,
                   keep_parts=True, resume=True)  # fmt: skip
     assert summary.games_played == 0
+
+
+def test_a_compaction_in_a_process_of_its_own_writes_the_same_bytes(sharded, monkeypatch):
+    """A big run compacts in a forked process (its parent then only hands out batches): the
+    files are those the parent's own threads write."""
+    import sims.compaction as compaction
+
+    _, played = sharded
+    forked = played.parent / "forked"
+    monkeypatch.setattr(compaction, "FORKED_BATCHES", 1)
+    made = []
+    monkeypatch.setattr(compaction, "ForkedCompaction", _counted(compaction.ForkedCompaction, made))
+    run(sharded_study(), workers=2, out=forked, progress=False)
+    assert made, "the run compacted in its own threads"
+    for table in TABLES:
+        assert compact_names(forked / table) == compact_names(played / table)
+        for name in compact_names(played / table):
+            assert (forked / table / name).read_bytes() == (played / table / name).read_bytes()
+
+
+def _counted(kind, made):
+    def make(*args):
+        made.append(kind(*args))
+        return made[-1]
+
+    return make
+
+
+def test_a_compaction_process_that_dies_fails_the_run_in_one_line_and_loses_nothing(
+    sharded, monkeypatch
+):
+    import sims.compaction as compaction
+
+    _, played = sharded
+    folder = played.parent / "died"
+    with monkeypatch.context() as patched:
+        patched.setattr(compaction, "FORKED_BATCHES", 1)
+        patched.setattr(compaction.Compaction, "batch_landed", lambda self, batch: os._exit(3))
+        with pytest.raises(ResultsError, match=r"process ended .*\(exit 3\).*--resume"):
+            run(sharded_study(), workers=1, out=folder, progress=False)
+    assert not list((folder / "games").glob("*.parquet"))  # the parts hold every row
+    summary = run(sharded_study(), workers=1, out=folder, progress=False, resume=True)
+    assert summary.games_played == 0
+    for table in TABLES:
+        for name in compact_names(played / table):
+            assert (folder / table / name).read_bytes() == (played / table / name).read_bytes()
