@@ -41,6 +41,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 PLAY = """
@@ -141,7 +142,27 @@ def main() -> None:
         help="the strategy ladder's mix instead, FEW then MORE games a cell: a worker's "
         "instructions per game, then with the parts landed and compacted",
     )
+    parser.add_argument(
+        "--parent",
+        type=int,
+        nargs=2,
+        metavar=("FEW", "MORE"),
+        help="a real run of the strategy ladder (`cardgame simulate`, 1 worker), FEW then "
+        "MORE games a cell: each process's instructions per game (the parent's first)",
+    )
     args = parser.parse_args()
+
+    if args.parent:
+        few, more = args.parent
+        low, high = processes(args.source, few), processes(args.source, more)
+        games = (more - few) * CELLS
+        for rank, (start, end) in enumerate(zip(low, high, strict=True)):
+            role = "the parent" if rank == 0 else f"process {rank} (a worker or the compaction)"
+            print(
+                f"{args.source} [ladder run]: {role}: {(end - start) / games / 1e3:.0f} k "
+                f"instructions per game ({games:,} games)"
+            )
+        return
 
     if args.ladder:
         few, more = args.ladder
@@ -183,6 +204,25 @@ def main() -> None:
 
 
 CELLS = 91  # the strategy ladder's cells
+
+
+def processes(source: Path, games: int) -> list[int]:
+    """Each process's instructions in a `cardgame simulate` of the ladder at ``games`` a
+    cell on 1 worker, the parent first, then the others in the order they started (valgrind
+    follows forked children; each is counted apart)."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "cardgame.cli", "simulate", "strategy-ladder",
+                   "--games", str(games), "--workers", "1", "--out", f"{out}/run",
+                   "--no-progress", "--until", "planned"]  # fmt: skip
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+            capture_output=True, text=True, check=True, cwd=source,
+            env={**os.environ, "CARDGAME_ENGINE": "native", "PYTHONPATH": str(source)},
+        )  # fmt: skip
+    found = re.findall(r"==(\d+)== Collected : (\d+)", result.stderr)
+    parent = re.search(r"==(\d+)== Command", result.stderr).group(1)  # type: ignore[union-attr]
+    ordered = sorted(found, key=lambda pid_count: (pid_count[0] != parent, int(pid_count[0])))
+    return [int(count) for _, count in ordered]
 
 
 def _native_built(source: Path) -> bool:
