@@ -274,6 +274,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             f"named first: {named}; fair price {fair:.1f} ({source}); within 1 of it: {close}",
             flush=True,
         )
+        for note in state.get("notes", []):
+            print(f"  {note}", flush=True)
         rows.append(
             {
                 "card": card,
