@@ -240,6 +240,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
         folder = root / f"cards-{card}"
         printed = planted_folder(card, raise_by, folder)
         print(f"#{card}: printed {printed}, planted {printed + raise_by}", flush=True)
+        lines: list[str] = []
         _, seconds, state = timed(
             f"#{card}",
             study=load_study(args.study),
@@ -254,7 +255,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             bands=args.bands,
             **({"adapt": args.adapt} if args.adapt else {}),
             progress=False,
-            log=lambda line: None,
+            log=lines.append,
         )
         items = pd.read_parquet(root / f"tune-{card}" / "items.parquet")
         screen = items[items["step"] == "screen"].assign(size=lambda f: f["estimate"].abs())
@@ -274,6 +275,8 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             f"named first: {named}; fair price {fair:.1f} ({source}); within 1 of it: {close}",
             flush=True,
         )
+        listed = next((x for x in lines if x.startswith("suspects: ")), "suspects: none")
+        print(f"  the tuner's {listed} (play and price list)", flush=True)
         for note in state.get("notes", []):
             print(f"  {note}", flush=True)
         rows.append(

@@ -27,13 +27,22 @@ MIN_SPREAD = 0.5
 
 @dataclass(frozen=True)
 class Price:
-    """A ticket's price by the edition's other tickets, how far apart tickets of one cost
-    are priced in the edition (one standard deviation, in points), and where it comes from
+    """A ticket's price by the edition's other tickets; how far apart the edition prices
+    tickets of one cost (``spread``, one standard deviation in points); the price's own
+    standard error as an estimate of its cost's price (``error``: the spread over the root of
+    the number of mates, or the fit's error at the ticket's cost); and where it comes from
     (``mates``: its same-cost tickets' shared price; ``fit``: the deck's points on cost)."""
 
     value: float
     spread: float
+    error: float
     source: str
+
+    @property
+    def apart(self) -> float:
+        """How far one ticket's points may lie from the price: its cost's spread and the
+        price's own error together."""
+        return math.sqrt(self.spread**2 + self.error**2)
 
 
 def cost_class(cards: Catalogue) -> dict[int, tuple[tuple[int, ...], tuple[str, ...]]]:
@@ -65,10 +74,10 @@ def price_list(cards: Catalogue) -> dict[int, Price]:
         spread = within_spread(classes, points, leave_out=card)
         low, high = (max(mates) - 1, min(mates) + 1) if mates else (1.0, 0.0)
         if low <= high:
-            out[card] = Price((low + high) / 2, spread, "mates")
+            out[card] = Price((low + high) / 2, spread, spread / math.sqrt(len(mates)), "mates")
         else:
-            value, scale = _fitted(points, costs, card)
-            out[card] = Price(value, max(MIN_SPREAD, scale), "fit")
+            value, scale, error = _fitted(points, costs, card)
+            out[card] = Price(value, max(MIN_SPREAD, scale), error, "fit")
     return out
 
 
@@ -94,9 +103,9 @@ def within_spread(
 
 def _fitted(
     points: dict[int, float], costs: dict[int, tuple[float, float]], card: int
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     """The Huber fit of the other tickets' points on [1, circles, named bonus points]: its
-    value at the ticket's cost, and its residuals' robust scale."""
+    value at the ticket's cost, its residuals' robust scale and its standard error there."""
     import statsmodels.api as sm
 
     others = [c for c in points if c != card]
@@ -105,4 +114,6 @@ def _fitted(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fit = sm.RLM(y, design, M=sm.robust.norms.HuberT()).fit()
-    return float(np.array([1.0, *costs[card]]) @ fit.params), float(fit.scale)
+    at = np.array([1.0, *costs[card]])
+    error = float(np.sqrt(max(at @ fit.cov_params() @ at, 0.0)))
+    return float(at @ fit.params), float(fit.scale), error

@@ -471,7 +471,7 @@ class Tuner:
             name = f"destinations.{c}.points"
             if name in self.allowed and np.isfinite(value):
                 price = prices[c]
-                listed = (points[c] - price.value) / price.spread
+                listed = (points[c] - price.value) / price.apart
                 scores[name] = (float(value) + listed) / math.sqrt(2)
         for city in self.context.city_names:
             name = f"big_cities.{city}"
@@ -707,18 +707,18 @@ class Tuner:
         play, play_se, slope = _crossing(xs, ys, ses)
         if play is None:  # no slope to read: the race's own best value, as sure as the list
             best = min(mine, key=lambda a: (abs(self.curve[a][1]), a))
-            play, apart = self.curve[best][0], listed.spread
+            play, apart = self.curve[best][0], listed.error
         else:
             apart = self._played_apart(sample, design, card, slope)
         error = math.sqrt(play_se**2 + apart**2)
-        w_play, w_list = 1.0 / error**2, 1.0 / listed.spread**2
+        w_play, w_list = 1.0 / error**2, 1.0 / listed.error**2
         blended = (play * w_play + listed.value * w_list) / (w_play + w_list)
         value = min(mine.values(), key=lambda v: (abs(v - blended), abs(v - current)))
         where = "its same-cost mates' price" if listed.source == "mates" else "the deck's fit"
         sentence = (
             f"{parameter}: in play {play:.1f} (± {play_se:.1f}; tickets of one cost play "
-            f"{apart:.1f} apart), {where} {listed.value:.1f} (priced {listed.spread:.1f} "
-            f"apart): {blended:.1f}, so {show_value(value)}"
+            f"{apart:.1f} apart), {where} {listed.value:.1f} (± {listed.error:.1f}): "
+            f"{blended:.1f}, so {show_value(value)}"
         )
         return value, sentence
 

@@ -580,7 +580,7 @@ def test_a_destinations_tune_tries_the_suspects_back_towards_the_deck(tmp_path):
     prices = price_list(cards)
     # out of line: the deal value in play and the points against the price list, each once
     score = {
-        k: (v + (printed[int(k[1:])] - prices[int(k[1:])].value) / prices[int(k[1:])].spread)
+        k: (v + (printed[int(k[1:])] - prices[int(k[1:])].value) / prices[int(k[1:])].apart)
         / 2**0.5
         for k, v in d.items()
     }
@@ -670,7 +670,9 @@ def test_a_tickets_price_comes_from_its_same_cost_mates_else_the_decks_fit_never
     assert (prices[6].value, prices[6].source) == (8.0, "mates")  # #5 7 and #10 9
     assert (prices[22].value, prices[22].source) == (12.5, "mates")  # #24 12 and #26 13
     assert prices[8].source == "fit" and 8.5 < prices[8].value < 9.7  # no mates
-    assert all(0.5 <= p.spread < 3 for p in prices.values())
+    assert all(0.5 <= p.spread < 3 and 0 < p.error <= p.spread for p in prices.values())
+    assert prices[6].error == pytest.approx(prices[6].spread / 2**0.5)  # two mates
+    assert prices[8].error < 0.6  # a fit on 45 tickets knows its line well
     planted = CardEdits(destinations=((6, 13),)).apply(printed)
     again = price_list(planted)
     assert again[6].value == 8.0 and again[6].spread == prices[6].spread
