@@ -452,7 +452,7 @@ class Tuner:
     def mispricing(self, sample: Sample, arm: str, design: Design) -> dict[str, float]:
         """How far out of line each ticket (and big city) is, signed (positive: too good a
         deal), in z units. A ticket's is its deal value in play and its points against its
-        price list (points less its price, over the edition's spread of one cost's prices)
+        price list (points less its price, over how far a ticket's points may lie from it)
         combined (their sum over the square root of 2): the games and the designer's
         principle "same cost, same points" each count once, so a ticket both of them put
         out of line is named before one only the games' noise does. A big city's is the
@@ -690,11 +690,11 @@ class Tuner:
 
         The games give the ticket's in-play price: where a line through its deal value at
         each value raced (weighted by their errors, the current value included) crosses zero,
-        with its standard error. The edition's price list gives its price for its cost
-        (``prices``), with the edition's spread of one cost's prices. The value is the
-        precision-weighted mean of the two, rounded to the nearest value raced: the games
-        outweigh the price list as far as they are sure, and a ticket the games cannot
-        price closely goes to its same-cost mates' price."""
+        with its standard error, and tickets of one cost play some way apart. The edition's
+        price list gives the price of its cost (``prices``), with its own error. The value is
+        the precision-weighted mean of the two, rounded to the nearest value raced: the games
+        outweigh the price list as far as they are sure, and a ticket the games cannot price
+        closely goes to its same-cost mates' price (or the deck's fit)."""
         card = Parameter(parameter).card
         assert isinstance(card, int)
         current = float(self.space.current(design, parameter))
@@ -707,7 +707,7 @@ class Tuner:
         play, play_se, slope = _crossing(xs, ys, ses)
         if play is None:  # no slope to read: the race's own best value, as sure as the list
             best = min(mine, key=lambda a: (abs(self.curve[a][1]), a))
-            play, apart = self.curve[best][0], listed.error
+            play, play_se, apart = self.curve[best][0], 0.0, listed.error
         else:
             apart = self._played_apart(sample, design, card, slope)
         error = math.sqrt(play_se**2 + apart**2)
