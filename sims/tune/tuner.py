@@ -710,6 +710,7 @@ class Tuner:
             play, play_se, apart = self.curve[best][0], 0.0, listed.error
         else:
             apart = self._played_apart(sample, design, card, slope)
+            play_se = math.hypot(play_se, self._expected_error(card) / slope)
         error = math.sqrt(play_se**2 + apart**2)
         w_play, w_list = 1.0 / error**2, 1.0 / listed.error**2
         blended = (play * w_play + listed.value * w_list) / (w_play + w_list)
@@ -721,6 +722,16 @@ class Tuner:
             f"{blended:.1f}, so {show_value(value)}"
         )
         return value, sentence
+
+    def _expected_error(self, card: int) -> float:
+        """The standard error, in deal value (z), of what the screen's fit expects of a
+        ticket of this cost: the zero its in-play price is read against. The three parts'
+        errors are taken as moving together (their mean), the cautious reading."""
+        se = self.context.expected_se
+        if se is None:
+            return 0.0
+        i = self.context.card_ids.index(card)
+        return float(np.mean(se[i] / np.asarray(self.context.scales)))
 
     def _played_apart(self, sample: Sample, design: Design, card: int, slope: float) -> float:
         """How far apart tickets of one cost play in this deck, in points: each ticket's

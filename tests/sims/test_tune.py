@@ -689,3 +689,17 @@ def test_the_in_play_price_is_where_the_deal_value_crosses_zero():
     assert _crossing(xs, bent, np.full(6, 0.1))[1] > 3 * se
     assert _crossing(xs, -ys, np.full(6, 0.1))[0] is None  # no rise: nothing to read
     assert _crossing(np.array([9.0]), np.array([0.3]), np.array([0.1]))[0] is None
+
+
+def test_the_expected_value_for_a_cost_knows_its_own_error_largest_where_few_tickets_are():
+    """An in-play price is read against what the screen's fit expects of its cost; that
+    expectation is an estimate, surest in the middle of the deck's costs."""
+    from sims.tune.objectives import fit_expected
+
+    rng = np.random.default_rng(3)
+    costs = np.column_stack([rng.integers(1, 5, 40), rng.integers(0, 3, 40) * 10.0])
+    costs[0] = (1, 40)  # a lone corner: one circle, many bonus points
+    raw = np.column_stack([costs @ (0.5, 0.1) + rng.normal(0, 1, 40) for _ in range(3)])
+    out, errors = fit_expected(raw, costs)
+    assert np.allclose(out, expected_values(raw, costs))
+    assert (errors > 0).all() and (errors[0] > 1.5 * np.median(errors, axis=0)).all()
