@@ -16,9 +16,11 @@ the price its same-cost tickets share (a price within 1 of every one's printed p
 middle of those), else (no mates, or no shared price) the price the objective's cost model
 fits on the printed deck (a Huber fit of the printed points on a ticket's circles and the
 bonus points of the big cities it names, the objective's own regressors and norm). Each row
-prints the planted ticket, the screen's suspects (worst first) with their deal values, the
-applied edit, the fair price and where it comes from, and whether both parts of the goal
-hold. ``--adapt GAMES`` tunes with players adapted to each design.
+prints the planted ticket, the screen's worst deal values, the tuner's own suspects (by deal
+value and price list together) and its sentence pricing the ticket it edits, the applied
+edit, the fair price and where it comes from, and whether both parts of the goal hold. The
+fair price reads the printed deck; the tuner never does (its price list is the planted
+edition's other tickets). ``--adapt GAMES`` tunes with players adapted to each design.
 
 ``twins``: the printed tickets that cost the same in play (circles, repeats, big cities named),
 whether one price lies within 1 of all their printed points, and each one's fair price: an
