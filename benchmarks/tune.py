@@ -16,9 +16,11 @@ the price its same-cost tickets share (a price within 1 of every one's printed p
 middle of those), else (no mates, or no shared price) the price the objective's cost model
 fits on the printed deck (a Huber fit of the printed points on a ticket's circles and the
 bonus points of the big cities it names, the objective's own regressors and norm). Each row
-prints the planted ticket, the screen's suspects (worst first) with their deal values, the
-applied edit, the fair price and where it comes from, and whether both parts of the goal
-hold. ``--adapt GAMES`` tunes with players adapted to each design.
+prints the planted ticket, the screen's worst deal values, the tuner's own suspects (by deal
+value and price list together) and its sentence pricing the ticket it edits, the applied
+edit, the fair price and where it comes from, and whether both parts of the goal hold. The
+fair price reads the printed deck; the tuner never does (its price list is the planted
+edition's other tickets). ``--adapt GAMES`` tunes with players adapted to each design.
 
 ``twins``: the printed tickets that cost the same in play (circles, repeats, big cities named),
 whether one price lies within 1 of all their printed points, and each one's fair price: an
@@ -240,6 +242,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
         folder = root / f"cards-{card}"
         printed = planted_folder(card, raise_by, folder)
         print(f"#{card}: printed {printed}, planted {printed + raise_by}", flush=True)
+        lines: list[str] = []
         _, seconds, state = timed(
             f"#{card}",
             study=load_study(args.study),
@@ -254,7 +257,7 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             bands=args.bands,
             **({"adapt": args.adapt} if args.adapt else {}),
             progress=False,
-            log=lambda line: None,
+            log=lines.append,
         )
         items = pd.read_parquet(root / f"tune-{card}" / "items.parquet")
         screen = items[items["step"] == "screen"].assign(size=lambda f: f["estimate"].abs())
@@ -274,6 +277,10 @@ def planted(args: argparse.Namespace, root: Path) -> int:
             f"named first: {named}; fair price {fair:.1f} ({source}); within 1 of it: {close}",
             flush=True,
         )
+        listed = next((x for x in lines if x.startswith("suspects: ")), "suspects: none")
+        print(f"  the tuner's {listed} (play and price list)", flush=True)
+        for note in state.get("notes", []):
+            print(f"  {note}", flush=True)
         rows.append(
             {
                 "card": card,

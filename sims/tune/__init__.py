@@ -24,8 +24,11 @@ through it; the method in brief:
   standard error.
 * **Screen**: the current design alone (10% of the budget): is the target already met? For the
   ``destinations`` objective it fixes each ticket's expected deal value for its cost and the
-  z-scales, and names the suspects: the tickets (and big cities) furthest from that, whose
+  z-scales, and names the suspects: the tickets (and big cities) furthest out of line, whose
   values are then tried (points only in the direction that brings the ticket back in line).
+  A ticket is out of line by its deal value and by its points against the edition's price
+  list (``prices``: what its same-cost mates share, else the deck's points fitted on cost),
+  the two counted once each.
 * **Racing** (per round): the arms are played in increments of deals; an arm is dropped once it
   is worse than the best arm (the current design included) at 99% (one-sided), or once it
   cannot improve on the current design by the indifference margin (2% of the current loss)
@@ -33,7 +36,10 @@ through it; the method in brief:
   left, or when its budget is spent (a round that has found nothing significant goes on with
   the rest of the search's budget: there is no later round to keep it for).
 * **Greedy combination**: of the surviving arms, those that beat the current design at 95%
-  (one-sided, Bonferroni over the survivors) are significant; the best is applied, and the
+  (one-sided, Bonferroni over the survivors) are significant; the best is applied (for
+  ``destinations``: the ticket furthest out of line, its points set to its price: where its
+  deal value crosses zero in the round, weighed against its price list by how far apart
+  tickets of one cost play and are priced), and the
   next round re-evaluates the other significant parameters (and, for ``destinations``, the
   new design's suspects) from the new design. The search stops at ``max_edits`` edits,
   when the target is met, when nothing significant is left or when the budget is spent.

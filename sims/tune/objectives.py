@@ -105,6 +105,9 @@ class Context:
     # z-scales of the three parts (logit keep rate, margin, win share), set by the screen
     expected: np.ndarray | None = None
     scales: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # destinations: the standard error of each expected value (cards, 3): the fit's own
+    # uncertainty at the ticket's cost, which an in-play price read against it inherits
+    expected_se: np.ndarray | None = None
 
 
 class Objective:
@@ -260,7 +263,7 @@ class DestinationsObjective(Objective):
         """Fix the expected values and the z-scales from one sample's sums (the screen's)."""
         costs = self.context.card_costs
         if costs is not None:
-            self.context.expected = expected_values(
+            self.context.expected, self.context.expected_se = fit_expected(
                 self.raw(agg), np.array([costs[c] for c in self.context.card_ids], dtype=float)
             )
         self.context.scales = robust_scales(self.residuals(agg))
@@ -269,10 +272,17 @@ class DestinationsObjective(Objective):
 def expected_values(raw: np.ndarray, costs: np.ndarray) -> np.ndarray:
     """(cards, parts): each part's Huber fit on [1, costs] across the tickets; a part the
     fit cannot take (too few tickets, no spread) keeps the deck's median."""
+    return fit_expected(raw, costs)[0]
+
+
+def fit_expected(raw: np.ndarray, costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``expected_values`` and each one's standard error (the fit's at the ticket's cost;
+    zero where the deck's median stands in)."""
     import warnings
 
     import statsmodels.api as sm
 
+    errors = np.zeros(raw.shape)
     out = np.full(raw.shape, np.nan)
     design = np.column_stack([np.ones(len(costs)), costs])
     usable = design[:, 1:].std(axis=0) > 0
@@ -283,12 +293,14 @@ def expected_values(raw: np.ndarray, costs: np.ndarray) -> np.ndarray:
         if seen.sum() > design.shape[1] + 2:
             with warnings.catch_warnings():  # a perfect fit warns of a zero scale: it is fine
                 warnings.simplefilter("ignore")
-                model = sm.RLM(y[seen], design[seen], M=sm.robust.norms.HuberT())
-                out[:, k] = design @ model.fit().params
+                fitted = sm.RLM(y[seen], design[seen], M=sm.robust.norms.HuberT()).fit()
+                out[:, k] = design @ fitted.params
+                cov = np.asarray(fitted.cov_params())
+                errors[:, k] = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", design, cov, design), 0))
         else:
             with warnings_off():
                 out[:, k] = np.nanmedian(y) if seen.any() else 0.0
-    return out
+    return out, errors
 
 
 def robust_scales(residuals: np.ndarray) -> tuple[float, float, float]:

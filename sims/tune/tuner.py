@@ -32,6 +32,7 @@ from .objectives import (
     parse_objective,
     warnings_off,
 )
+from .prices import Price, cost_class, price_list, within_spread
 from .sample import Sample, normal_z
 from .settings import (
     DEFAULT_BUDGET,
@@ -166,6 +167,12 @@ class Tuner:
         self.rows: list[dict[str, Any]] = []
         self.item_rows: list[dict[str, Any]] = []
         self.notes: list[str] = []
+        # destinations: each ticket arm's deal value on its own ticket when last raced
+        # (points, estimate, standard error), and the sample it was last raced on
+        self.curve: dict[str, tuple[float, float, float]] = {}
+        self.last_sample: dict[str, Sample] = {}
+        # destinations: how far out of line each ticket and city is at the round's end
+        self.card_order: dict[str, float] = {}
 
     def _say(self, line: str) -> None:
         """A line on stderr that leaves the progress bar intact."""
@@ -426,18 +433,46 @@ class Tuner:
         return {"destination", "big_city"} if "destinations" in self.weights else set()
 
     def suspect_parameters(self, sample: Sample, arm: str, design: Design) -> list[str]:
-        """The tickets (and cities) furthest from what their cost earns, worst first."""
+        """The tickets (and cities) furthest out of line, worst first."""
+        signed = self.mispricing(sample, arm, design)
+        scores = {name: abs(value) for name, value in signed.items()}
+        chosen = sorted(scores, key=lambda k: (-scores[k], k))[: self.suspects]
+        self.direction = getattr(self, "direction", {})
+        for name in chosen:
+            if name.startswith("destinations."):
+                self.direction[name] = -1 if signed[name] > 0 else 1
+        self.log("suspects: " + ", ".join(f"{n} ({scores[n]:.2f})" for n in chosen))
+        return chosen
+
+    def prices(self, design: Design) -> dict[int, Price]:
+        """The design's price list: each ticket's price by its same-cost mates' points, else
+        by the fit of the deck's points on cost (``prices``), from the edition's own tickets."""
+        return price_list(self.space.resolve(design)[1])
+
+    def mispricing(self, sample: Sample, arm: str, design: Design) -> dict[str, float]:
+        """How far out of line each ticket (and big city) is, signed (positive: too good a
+        deal), in z units. A ticket's is its deal value in play and its points against its
+        price list (points less its price, over how far a ticket's points may lie from it)
+        combined (their sum over the square root of 2): the games and the designer's
+        principle "same cost, same points" each count once, so a ticket both of them put
+        out of line is named before one only the games' noise does. A big city's is the
+        mean deal value of the tickets naming it."""
         objective = self.mix.get("destinations")
         if not isinstance(objective, DestinationsObjective):
-            return []
+            return {}
         index = self.mix.objectives.index(objective)
         total, _ = sample.agg(arm)
         d = objective.values(total[self.mix.slices[index]])
+        prices = self.prices(design)  # the design the arm plays (its edit applied)
+        cards = self.space.resolve(design)[1]
+        points = {t.id: t.points for t in cards.destinations}
         scores: dict[str, float] = {}
         for c, value in zip(self.context.card_ids, d, strict=True):
             name = f"destinations.{c}.points"
             if name in self.allowed and np.isfinite(value):
-                scores[name] = abs(float(value))
+                price = prices[c]
+                listed = (points[c] - price.value) / price.apart
+                scores[name] = (float(value) + listed) / math.sqrt(2)
         for city in self.context.city_names:
             name = f"big_cities.{city}"
             if name in self.allowed:
@@ -447,15 +482,8 @@ class Tuner:
                     if city in self.context.card_cities[c] and np.isfinite(v)
                 ]
                 if mine:
-                    scores[name] = abs(float(np.mean(mine)))
-        chosen = sorted(scores, key=lambda k: (-scores[k], k))[: self.suspects]
-        self.direction = getattr(self, "direction", {})
-        for name in chosen:
-            if name.startswith("destinations."):
-                c = int(name.split(".")[1])
-                self.direction[name] = -1 if d[self.context.card_ids.index(c)] > 0 else 1
-        self.log("suspects: " + ", ".join(f"{n} ({scores[n]:.2f})" for n in chosen))
-        return chosen
+                    scores[name] = float(np.mean(mine))
+        return scores
 
     def arms_for(self, design: Design, names: list[str]) -> dict[str, tuple[str, int | bool]]:
         arms = {}
@@ -589,6 +617,7 @@ class Tuner:
     ) -> bool:
         """Drop the arms that lost; True when the round is decided."""
         est = self._estimates(sample, [BASE, *alive])
+        self._record_curve(sample, alive)
         base_loss, base_boot = est[BASE]
         margin = max(INDIFFERENCE_FLOOR, INDIFFERENCE_SHARE * base_loss)
         z_drop = normal_z(DROP_LEVEL)
@@ -626,6 +655,102 @@ class Tuner:
         # decided: one arm left, and it beats the current design
         return len(alive) == 1 and bool(self.significant(sample, alive, arms)[0])
 
+    def _ticket_value(self, sample: Sample, arm: str, card: int) -> tuple[float, float]:
+        """One arm's deal value on one ticket, and its bootstrap standard error."""
+        objective = self.mix.get("destinations")
+        assert isinstance(objective, DestinationsObjective)
+        columns = self.mix.slices[self.mix.objectives.index(objective)]
+        i = self.context.card_ids.index(card)
+        total, boot = sample.agg(arm)
+        value = float(objective.values(total[columns])[i])
+        with warnings_off():
+            se = float(np.nanstd(objective.values(boot[:, columns])[:, i], ddof=1))
+        return value, se
+
+    def _record_curve(self, sample: Sample, alive: dict[str, tuple[str, Any]]) -> None:
+        """Each arm that edits a ticket's points: its deal value on that ticket, kept as the
+        round's evidence of where the ticket's in-play price lies (``price``)."""
+        if not isinstance(self.mix.get("destinations"), DestinationsObjective):
+            return
+        for a, (parameter, value) in alive.items():
+            if Parameter(parameter).kind == "destination" and isinstance(value, int):
+                card = Parameter(parameter).card
+                assert isinstance(card, int)
+                self.curve[a] = (float(value), *self._ticket_value(sample, a, card))
+                self.last_sample[a] = sample
+
+    def price(
+        self,
+        parameter: str,
+        arms: dict[str, tuple[str, Any]],
+        sample: Sample,
+        design: Design,
+    ) -> tuple[int, str]:
+        """The value a ticket's points are set to, and the sentence that says why.
+
+        The games give the ticket's in-play price: where a line through its deal value at
+        each value raced (weighted by their errors, the current value included) crosses zero,
+        with its standard error, and tickets of one cost play some way apart. The edition's
+        price list gives the price of its cost (``prices``), with its own error. The value is
+        the precision-weighted mean of the two, rounded to the nearest value raced: the games
+        outweigh the price list as far as they are sure, and a ticket the games cannot price
+        closely goes to its same-cost mates' price (or the deck's fit)."""
+        card = Parameter(parameter).card
+        assert isinstance(card, int)
+        current = float(self.space.current(design, parameter))
+        mine = {a: v for a, (p, v) in arms.items() if p == parameter and a in self.curve}
+        base_value, base_se = self._ticket_value(sample, BASE, card)
+        xs = np.array([current] + [self.curve[a][0] for a in mine])
+        ys = np.array([base_value] + [self.curve[a][1] for a in mine])
+        ses = np.array([base_se] + [self.curve[a][2] for a in mine])
+        listed = self.prices(design)[card]
+        play, play_se, slope = _crossing(xs, ys, ses)
+        if play is None:  # no slope to read: the race's own best value, as sure as the list
+            best = min(mine, key=lambda a: (abs(self.curve[a][1]), a))
+            play, play_se, apart = self.curve[best][0], 0.0, listed.error
+        else:
+            apart = self._played_apart(sample, design, card, slope)
+            play_se = math.hypot(play_se, self._expected_error(card) / slope)
+        error = math.sqrt(play_se**2 + apart**2)
+        w_play, w_list = 1.0 / error**2, 1.0 / listed.error**2
+        blended = (play * w_play + listed.value * w_list) / (w_play + w_list)
+        value = min(mine.values(), key=lambda v: (abs(v - blended), abs(v - current)))
+        where = "its same-cost mates' price" if listed.source == "mates" else "the deck's fit"
+        sentence = (
+            f"{parameter}: in play {play:.1f} (± {play_se:.1f}; tickets of one cost play "
+            f"{apart:.1f} apart), {where} {listed.value:.1f} (± {listed.error:.1f}): "
+            f"{blended:.1f}, so {show_value(value)}"
+        )
+        return value, sentence
+
+    def _expected_error(self, card: int) -> float:
+        """The standard error, in deal value (z), of what the screen's fit expects of a
+        ticket of this cost: the zero its in-play price is read against. The three parts'
+        errors are taken as moving together (their mean), the cautious reading."""
+        se = self.context.expected_se
+        if se is None:
+            return 0.0
+        i = self.context.card_ids.index(card)
+        return float(np.mean(se[i] / np.asarray(self.context.scales)))
+
+    def _played_apart(self, sample: Sample, design: Design, card: int, slope: float) -> float:
+        """How far apart tickets of one cost play in this deck, in points: each ticket's
+        in-play price in the current design (its points less its deal value over the
+        slope of deal value in points, read off the round's ticket), pooled within the
+        classes of one cost (the ticket priced left out)."""
+        objective = self.mix.get("destinations")
+        assert isinstance(objective, DestinationsObjective)
+        columns = self.mix.slices[self.mix.objectives.index(objective)]
+        values = objective.values(sample.agg(BASE)[0][columns])
+        cards = self.space.resolve(design)[1]
+        points = {t.id: float(t.points) for t in cards.destinations}
+        played = {
+            c: points[c] - float(v) / slope
+            for c, v in zip(self.context.card_ids, values, strict=True)
+            if np.isfinite(v)
+        }
+        return within_spread(cost_class(cards), played, leave_out=card)
+
     def conclude(
         self,
         number: int,
@@ -635,6 +760,7 @@ class Tuner:
         arms: dict[str, tuple[str, Any]],
         design: Design,
     ) -> tuple[tuple[str, int | bool] | None, list[str], Sample]:
+        self.card_order = self.mispricing(sample, BASE, design)
         significant, best_of = self.significant(sample, alive, arms)
         for row in self.rows:
             if row["step"] == f"r{number}-s{step:02d}" and row["arm"] in best_of.values():
@@ -646,10 +772,23 @@ class Tuner:
         if not significant:
             return None, [], sample
         winner = best_of[significant[0]]
-        for row in self.rows:
-            if row["step"] == f"r{number}-s{step:02d}" and row["arm"] == winner:
-                row["status"] = "applied"
-        return arms[winner], significant, sample
+        parameter, value = arms[winner]
+        if Parameter(parameter).kind == "destination" and winner in self.curve:
+            value, sentence = self.price(parameter, arms, sample, design)
+            winner = arm_name(parameter, value)
+            self.notes.append(f"round {number}: {sentence}")
+            self.log(f"round {number}: {sentence}")
+        last = max(
+            (
+                i
+                for i, row in enumerate(self.rows)
+                if row["round"] == number and row["arm"] == winner
+            ),
+            default=None,
+        )
+        if last is not None:
+            self.rows[last]["status"] = "applied"
+        return (parameter, value), significant, self.last_sample.get(winner, sample)
 
     def significant(
         self, sample: Sample, alive: dict[str, tuple[str, Any]], arms: dict[str, tuple[str, Any]]
@@ -670,6 +809,10 @@ class Tuner:
                 if est[a][0] - base_loss + z_sig * se < 0:
                     significant.append(p)
         significant.sort(key=lambda p: (est[best_of[p]][0], p))
+        order = self.card_order
+        if order and all(p in order for p in significant):
+            # destinations: the ticket (or city) furthest out of line first (``mispricing``)
+            significant.sort(key=lambda p: (-abs(order[p]), p))
         return significant, best_of
 
     # records -------------------------------------------------------------------------------
@@ -910,3 +1053,26 @@ def stop_signals(tuner: Tuner) -> Iterator[Any]:
         return
     with catch_stop_signals() as flag:
         yield flag
+
+
+def _crossing(xs: np.ndarray, ys: np.ndarray, ses: np.ndarray) -> tuple[float | None, float, float]:
+    """Where a weighted line through (xs, ys) crosses zero, within the values given, its
+    standard error (the delta method) and the line's slope; None where it does not rise."""
+    keep = np.isfinite(ys) & np.isfinite(ses) & (ses > 0)
+    xs, ys, ses = xs[keep], ys[keep], ses[keep]
+    if len(set(xs.tolist())) < 2:
+        return None, math.inf, math.nan
+    design = np.column_stack([np.ones(len(xs)), xs])
+    weights = 1.0 / ses**2
+    cov = np.linalg.inv(design.T @ (design * weights[:, None]))
+    a, b = cov @ design.T @ (weights * ys)
+    # the deal value is no straight line in the points: a misfit beyond the errors widens
+    # the line's uncertainty by it (the reduced chi-square, where there are points to spare)
+    if len(xs) > 2:
+        misfit = float(np.sum(weights * (ys - a - b * xs) ** 2)) / (len(xs) - 2)
+        cov = cov * max(1.0, misfit)
+    if not b > 0:
+        return None, math.inf, float(b)
+    x = -a / b
+    var = (cov[0, 0] + 2 * x * cov[0, 1] + x * x * cov[1, 1]) / b**2
+    return float(np.clip(x, xs.min(), xs.max())), float(math.sqrt(max(var, 0.0))), float(b)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cardgame.edits import CardEdits
 from sims.study import from_dict
 from sims.sweep import set_value
 from sims.tune import (
@@ -29,6 +30,8 @@ from sims.tune import (
     to_toml,
     tune,
 )
+from sims.tune.prices import cost_class, price_list
+from sims.tune.tuner import _crossing
 
 TINY = {
     "name": "tiny",
@@ -572,15 +575,23 @@ def test_a_destinations_tune_tries_the_suspects_back_towards_the_deck(tmp_path):
     )
     screen = pd.read_parquet(tmp_path / "t" / "items.parquet").query("step == 'screen'")
     d = dict(zip(screen["item"].str.split().str[0], screen["estimate"], strict=True))
-    worst = sorted(d, key=lambda k: -abs(d[k]))[:2]
+    cards = __import__("cardgame").default_catalogue()
+    printed = {t.id: t.points for t in cards.destinations}
+    prices = price_list(cards)
+    # out of line: the deal value in play and the points against the price list, each once
+    score = {
+        k: (v + (printed[int(k[1:])] - prices[int(k[1:])].value) / prices[int(k[1:])].apart)
+        / 2**0.5
+        for k, v in d.items()
+    }
+    worst = sorted(score, key=lambda k: (-abs(score[k]), f"destinations.{k[1:]}.points"))[:2]
     suspects = [f"destinations.{w[1:]}.points" for w in worst]
     assert any(line.startswith("suspects: " + suspects[0]) for line in lines)
     raced = result.evaluations.dropna(subset=["parameter"])
     assert set(raced["parameter"]) == set(suspects)
-    printed = {d.id: d.points for d in __import__("cardgame").default_catalogue().destinations}
     for _, row in raced.iterrows():
         card = int(row["parameter"].split(".")[1])
-        sign = 1 if d[f"#{card}"] < 0 else -1  # a better deal than the deck: fewer points
+        sign = 1 if score[f"#{card}"] < 0 else -1  # a better deal than its cost: fewer points
         assert (int(row["value"]) - printed[card]) * sign > 0
     assert result.holdout.empty and (tmp_path / "t" / "edits.toml").is_file()
 
@@ -643,3 +654,52 @@ def test_a_step_whose_games_fail_is_one_error_naming_the_step_and_keeps_nothing(
              workers=2, **QUIET)  # fmt: skip
     assert "\n" not in str(info.value)
     assert not list((tmp_path / "t").glob("evaluations/*.parquet"))
+
+
+def test_a_tickets_price_comes_from_its_same_cost_mates_else_the_decks_fit_never_itself():
+    """ "Same cost, same points": a ticket's price is what its same-cost mates share, else
+    the deck's points fitted on cost, both from the other tickets: raising a ticket's own
+    points moves neither its price nor its mates'."""
+    from cardgame import default_catalogue
+
+    printed = default_catalogue()
+    classes = cost_class(printed)
+    assert classes[5] == classes[6] == classes[10]  # two single circles, Chicago named
+    assert classes[1] == classes[2] and classes[1] != classes[5]
+    prices = price_list(printed)
+    assert (prices[6].value, prices[6].source) == (8.0, "mates")  # #5 7 and #10 9
+    assert (prices[22].value, prices[22].source) == (12.5, "mates")  # #24 12 and #26 13
+    assert prices[8].source == "fit" and 8.5 < prices[8].value < 9.7  # no mates
+    assert all(0.5 <= p.spread < 3 and 0 < p.error <= p.spread for p in prices.values())
+    assert prices[6].error == pytest.approx(prices[6].spread / 2**0.5)  # two mates
+    assert prices[8].error < 0.6  # a fit on 45 tickets knows its line well
+    planted = CardEdits(destinations=((6, 13),)).apply(printed)
+    again = price_list(planted)
+    assert again[6].value == 8.0 and again[6].spread == prices[6].spread
+    assert again[5].source == "fit"  # #6 at 13 and #10 at 9 share no price: the fit's
+
+
+def test_the_in_play_price_is_where_the_deal_value_crosses_zero():
+    xs = np.array([13.0, 12.0, 11.0, 10.0, 9.0, 8.0])
+    ys = 0.5 * (xs - 9.5)
+    price, se, slope = _crossing(xs, ys, np.full(6, 0.1))
+    assert price == pytest.approx(9.5) and 0 < se < 0.2 and slope == pytest.approx(0.5)
+    # a curve no line fits: its misfit widens the uncertainty
+    bent = ys + np.array([0.6, -0.6, 0.6, -0.6, 0.6, -0.6])
+    assert _crossing(xs, bent, np.full(6, 0.1))[1] > 3 * se
+    assert _crossing(xs, -ys, np.full(6, 0.1))[0] is None  # no rise: nothing to read
+    assert _crossing(np.array([9.0]), np.array([0.3]), np.array([0.1]))[0] is None
+
+
+def test_the_expected_value_for_a_cost_knows_its_own_error_largest_where_few_tickets_are():
+    """An in-play price is read against what the screen's fit expects of its cost; that
+    expectation is an estimate, surest in the middle of the deck's costs."""
+    from sims.tune.objectives import fit_expected
+
+    rng = np.random.default_rng(3)
+    costs = np.column_stack([rng.integers(1, 5, 40), rng.integers(0, 3, 40) * 10.0])
+    costs[0] = (1, 40)  # a lone corner: one circle, many bonus points
+    raw = np.column_stack([costs @ (0.5, 0.1) + rng.normal(0, 1, 40) for _ in range(3)])
+    out, errors = fit_expected(raw, costs)
+    assert np.allclose(out, expected_values(raw, costs))
+    assert (errors > 0).all() and (errors[0] > 1.5 * np.median(errors, axis=0)).all()
