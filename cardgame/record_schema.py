@@ -112,13 +112,22 @@ def _boolean(value: Any, path: str) -> None:
         raise bad(path, f"expected true or false, got {kind(value)}")
 
 
-def _one_of(names: Sequence[str | None], what: str) -> Check:
+def _one_of(names: Sequence[str | None], what: str, named: bool = False) -> Check:
+    """One of ``names``; ``named``: or the name an edition may give a colour of its own
+    (letters, digits and _, up to 20: replay checks it against the record's cards)."""
+
     def check(value: Any, path: str) -> None:
+        if named and isinstance(value, str) and _colour_like(value):
+            return
         if value not in names or (value is not None and not isinstance(value, str)):
             shown = repr(value)[:40] if isinstance(value, str) else kind(value)
             raise bad(path, f"expected {what}, got {shown}")
 
     return check
+
+
+def _colour_like(value: str) -> bool:
+    return 0 < len(value) <= 20 and all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in value)
 
 
 def _text(value: Any, path: str) -> None:
@@ -170,9 +179,9 @@ def _object(required: dict[str, Check], optional: dict[str, Check] | None = None
 
 _ID = _integer()
 _IDS = _list(_ID)
-_CARD = _one_of(CARD_NAMES, "a card name")
-_SLOT_CARD = _one_of((*CARD_NAMES, None), "a card name or null")
-_COLOUR = _one_of(COLOURS, "a colour")
+_CARD = _one_of(CARD_NAMES, "a card name", named=True)
+_SLOT_CARD = _one_of((*CARD_NAMES, None), "a card name or null", named=True)
+_COLOUR = _one_of(COLOURS, "a colour", named=True)
 _COUNT = _integer()
 _TOTAL = _integer(low=None)
 _SEAT = _integer(0, MAX_PLAYERS - 1)
