@@ -4,7 +4,7 @@ and the Python engine and the native core side by side (CPU time beside wall tim
 Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the machine.
 
 ``--edition 60,8`` measures an edition of 60 tickets and 8 big cities against the printed
-cards, interleaved game by game in each mode, after checking that both engines record its
+cards (``--edition 60,8,9``: and a deck of 9 colours, 10 cards each and 16 locomotives), interleaved game by game in each mode, after checking that both engines record its
 games byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
 
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
@@ -173,7 +173,7 @@ def random_versus(before: Path, games: int, rounds: int) -> None:
 
 
 def edition_rates(
-    players: int, games: int, tickets: int, bigs: int
+    players: int, games: int, tickets: int, bigs: int, colours: int | None = None
 ) -> dict[str, tuple[float, float]]:
     """Games/s by CPU time of unchecked random play, the printed cards and a synthetic
     edition of ``tickets`` tickets and ``bigs`` big cities (cardgame.edition.synthetic)
@@ -183,7 +183,7 @@ def edition_rates(
     from cardgame.edition import synthetic
     from cardgame.record import to_record
 
-    edition = synthetic(tickets, bigs, seed=tickets)
+    edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
     cards = {"printed": default_catalogue(), "edition": edition}
     if _native.BUILT:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
@@ -210,14 +210,15 @@ def edition_rates(
     }
 
 
-def print_editions(games: int, tickets: int, bigs: int) -> None:
+def print_editions(games: int, tickets: int, bigs: int, colours: int | None = None) -> None:
+    deck = "" if colours is None else f" and {colours} colours"
     print(
-        f"\nan edition of {tickets} tickets and {bigs} big cities against the printed 46 and 6 "
-        f"(records identical on both engines); games/s by CPU time, {games} games a cell"
+        f"\nan edition of {tickets} tickets, {bigs} big cities{deck} against the printed 46, 6 "
+        f"and 8 (records identical on both engines); games/s by CPU time, {games} games a cell"
     )
     print(f"{'players':>7} " + " ".join(f"{m:>24}" for m in MODES))
     for players in (2, 3, 4):
-        got = edition_rates(players, games, tickets, bigs)
+        got = edition_rates(players, games, tickets, bigs, colours)
         print(
             f"{players:>7} "
             + " ".join(
@@ -228,7 +229,7 @@ def print_editions(games: int, tickets: int, bigs: int) -> None:
     if _native.BUILT:
         from cardgame.edition import synthetic
 
-        edition = synthetic(tickets, bigs, seed=tickets)
+        edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
         count = 10 * games
         print(f"native core alone, {count} games back to back (printed, edition, ratio):")
         for players in (2, 3, 4):
@@ -245,13 +246,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=41, help="rounds of --versus")
     parser.add_argument(
         "--edition",
-        metavar="TICKETS,BIGS",
-        help="only an edition of this shape against the printed cards (e.g. 60,8)",
+        metavar="TICKETS,BIGS[,COLOURS]",
+        help="only an edition of this shape against the printed cards (e.g. 60,8 or 60,8,9)",
     )
     args = parser.parse_args()
     if args.edition is not None:
-        tickets, bigs = (int(x) for x in args.edition.split(","))
-        print_editions(args.games, tickets, bigs)
+        shape = [int(x) for x in args.edition.split(",")]
+        print_editions(args.games, shape[0], shape[1], shape[2] if len(shape) > 2 else None)
         return
     if args.versus is not None:
         print(f"native random play, 2 players, Game() counted, {args.games} games, one core:")

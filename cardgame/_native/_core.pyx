@@ -221,9 +221,10 @@ cdef inline bint malformed(const Act* a, int colours) noexcept nogil:
 
 cdef inline int placement_ruling(
     int seat, const int* hand, const int* owner, const int* yard_wagons,
-    const int* yard_locos, const Act* a, int colours,
+    const int* yard_locos, const Act* a, int n_colours,
 ) noexcept nogil:
-    """``actions.placement_problem`` on a well-formed placement: 12 if it breaks R12, else 0."""
+    """``actions.placement_problem`` on a well-formed placement: 12 if it breaks R12, else 0
+    (``hand[n_colours]``: the locomotives)."""
     cdef int c, w, lo, i
     cdef int colours[3]
     if a.kind == K_THREE:
@@ -240,7 +241,7 @@ cdef inline int placement_ruling(
     c, w, lo = a.a, a.b, a.c
     if w < 1 or lo < 0 or w + lo < MIN_COLUMN:
         return 12
-    if hand[c] < w or hand[colours] < lo or owner[c] == seat:
+    if hand[c] < w or hand[n_colours] < lo or owner[c] == seat:
         return 12
     if owner[c] != NOBODY and w + lo < cards_to_beat(yard_wagons[c] + yard_locos[c]):
         return 12
