@@ -4,8 +4,9 @@ and the Python engine and the native core side by side (CPU time beside wall tim
 Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the machine.
 
 ``--edition 60,8`` measures an edition of 60 tickets and 8 big cities against the printed
-cards (``--edition 60,8,9``: and a deck of 9 colours, 10 cards each and 16 locomotives), interleaved game by game in each mode, after checking that both engines record its
-games byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
+cards (``--edition 60,8,9``: and a deck of 9 colours, 10 cards each and 16 locomotives),
+interleaved game by game in each mode, after checking that both engines record its games
+byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
 
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree

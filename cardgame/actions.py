@@ -5,8 +5,9 @@ legal actions allocates nothing but the list (the Monte Carlo enumerates million
 
 Legality is a pure function of what the seat to move may know (R9): the public table plus
 its own hand and offer. ``legal_actions`` and ``problem`` take exactly those fields, so the
-game state and a seat's view (``observation.SeatView``) share one implementation. A game's colours are its hand's counts but the last, the
-locomotive's (``len(hand) - 1``), so the same code serves an edition of any colours.
+game state and a seat's view (``observation.SeatView``) share one implementation. A game's
+colours are its hand's counts but the last, the locomotive's (``len(hand) - 1``), so the
+same code serves an edition of any colours.
 """
 
 from __future__ import annotations

@@ -186,9 +186,7 @@ class Catalogue(Value, _CatalogueFields):
 
     def __getnewargs__(
         self,
-    ) -> tuple[
-        tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...], str, tuple[str, ...]
-    ]:
+    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...], str, tuple[str, ...]]:
         return (self.destinations, self.big_cities, self.deck, self.name, self.colours)
 
     def _content(self) -> tuple[Any, ...]:
@@ -562,7 +560,9 @@ def check_shipped_big_cities(cities: tuple[BigCity, ...], name: str) -> None:
         )
 
 
-def check_shipped_deck(deck: tuple[int, ...], name: str, colours: tuple[str, ...] = COLOURS) -> None:
+def check_shipped_deck(
+    deck: tuple[int, ...], name: str, colours: tuple[str, ...] = COLOURS
+) -> None:
     """R1: the shipped deck.csv must hold the printed deck (10 of each colour, 16
     locomotives); anything else means the installed file was damaged."""
     if deck != SHIPPED_DECK or colours != COLOURS:

@@ -65,6 +65,7 @@ __all__ = [
     "validate",
 ]
 
+
 def _names(counts: Sequence[int], names: tuple[str, ...] = CARD_NAMES) -> list[str]:
     """A hand of card counts as card names (``names``: the game's), in card order."""
     return [names[card] for card, n in enumerate(counts) for _ in range(n)]

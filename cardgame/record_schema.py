@@ -127,7 +127,9 @@ def _one_of(names: Sequence[str | None], what: str, named: bool = False) -> Chec
 
 
 def _colour_like(value: str) -> bool:
-    return 0 < len(value) <= 20 and all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in value)
+    return 0 < len(value) <= 20 and all(
+        ch.isascii() and (ch.isalnum() or ch == "_") for ch in value
+    )
 
 
 def _text(value: Any, path: str) -> None:

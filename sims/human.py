@@ -223,7 +223,8 @@ def table_lines(view: Any, names: Sequence[str], catalogue: Catalogue) -> list[s
             if view.yard_owner[c] == seat
         ]
         hand = (
-            f"hand {pile_text(list(view.hand), catalogue.card_names)} ({plural(sum(view.hand), 'card')})"
+            f"hand {pile_text(list(view.hand), catalogue.card_names)} "
+            f"({plural(sum(view.hand), 'card')})"
             if seat == me
             else f"hand {plural(view.hand_sizes[seat], 'card')}"
         )

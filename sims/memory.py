@@ -41,8 +41,8 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-from cardgame.observation import SeatView
 from cardgame.layout import CARD_KINDS
+from cardgame.observation import SeatView
 
 MODELS = ("perfect", "human")
 GUESSES = ("scaled", "none")

@@ -117,9 +117,7 @@ def test_a_colour_past_the_bound_is_refused_in_one_line(tmp_path, capsys):
 def test_every_problem_of_a_deck_of_new_colours_is_named(tmp_path):
     folder = tmp_path / "broken"
     write_edition(folder, default_catalogue(), "printed")
-    (folder / "deck.csv").write_text(
-        "kind,count\npurple,10\npink,10\nbad-name,3\nlocomotive,16\n"
-    )
+    (folder / "deck.csv").write_text("kind,count\npurple,10\npink,10\nbad-name,3\nlocomotive,16\n")
     with pytest.raises(EditionError) as info:
         load_catalogue(folder)
     problems = info.value.problems
@@ -127,8 +125,10 @@ def test_every_problem_of_a_deck_of_new_colours_is_named(tmp_path):
     assert problems[0] == (
         "big_cities.csv, line 2, column home_color: unknown colour 'black' (known: purple, pink)"
     )
-    assert "destinations.csv, line 2, column colors: unknown colour 'yellow' in colors " \
+    assert (
+        "destinations.csv, line 2, column colors: unknown colour 'yellow' in colors "
         "(known: purple, pink)" in problems
+    )
     assert problems[-1] == (
         "deck.csv, line 4, column kind: colour 'bad-name': letters, digits and _ only"
     )

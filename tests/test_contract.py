@@ -30,7 +30,6 @@ from cardgame import (
     observation,
     resolution,
     rules,
-    state,
 )
 from cardgame import actions as A
 from cardgame.actions import KeepDestinations

@@ -1058,7 +1058,7 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     if phase == PH_TURN:
         if ns.turn_record is not None:
             ns.turn_record["action"] = _A.to_dict(
-                act_to_action(a, s.offers[s.seat], s.offer_n[s.seat])
+                act_to_action(a, s.offers[s.seat], s.offer_n[s.seat]), ns.game.catalogue.colours
             )
         if kind == K_DRAW_DECK or kind == K_FACE_UP:
             return pick(ns, a, True)
@@ -1073,7 +1073,9 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     if phase == PH_SECOND_PICK:
         if ns.turn_record is not None and "action" not in ns.turn_record:
             # a one-card first turn (the lever first_turn): its pick is the turn's action
-            ns.turn_record["action"] = _A.to_dict(act_to_action(a, NULL, 0))
+            ns.turn_record["action"] = _A.to_dict(
+                act_to_action(a, NULL, 0), ns.game.catalogue.colours
+            )
         return pick(ns, a, False)
     if phase == PH_KEEP_DRAWN:
         return keep_drawn(ns, a.a)

@@ -263,9 +263,7 @@ class Scripted(Strategy):
         situation = self.situation(view)
         pile = situation.projected()
         # cards still to come count as wild, minus the safety margin
-        pile[-1] += (
-            int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
-        )
+        pile[-1] += int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
         need = list(situation.need)  # what the destinations kept so far require
         chosen: list[int] = []
         for dest in sorted(view.offer, key=lambda d: -self.destination_value(d, view)):
