@@ -21,6 +21,7 @@ from .actions import (  # noqa: F401  (Phase and the constants are re-exported)
     Phase,
 )
 from .errors import IllegalActionError
+from .layout import CARD_KINDS  # noqa: F401  (the printed game's kinds, re-exported)
 from .observation import SeatView
 from .resolution import resolve
 from .scoring import SeatScore, final_scores, winners
