@@ -358,7 +358,7 @@ def problem(
     if kind is DrawFaceUp:
         slot = getattr(action, "slot", None)
         if type(slot) is not int or not 0 <= slot < BIG:
-            return _bad(action)
+            return _bad(action, colours)
     elif kind is PlaceColumn:
         c = getattr(action, "colour", None)
         w = getattr(action, "wagons", None)
