@@ -5,9 +5,10 @@ is refused with one line naming the file, the line and the problem.
 
 Two levels of checks (documented in data/SOURCES.md and docs/editions.md): every folder must
 hold a possible edition of the game (tickets with unique ids within 1..MAX_DESTINATIONS,
-1-5 circles of known colours, 1-99 points, two different cities of which one at least is a
-big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of the nine card kinds once
-each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck), every
+1-5 circles of the deck's colours, 1-99 points, two different cities of which one at least
+is a big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of 1..MAX_COLOURS
+colours and the locomotive, each once, 0-20 cards of a colour and 0-40 locomotives, or no
+deck file: the printed deck), every
 problem of a folder found in one pass (``EditionError.problems``: file, line, column). The
 copy shipped in the package must also match the facts the transcription was checked against
 (the 46 tickets and six big cities, circles per colour, total face value, each ticket's
@@ -149,7 +150,8 @@ class Catalogue(Value, _CatalogueFields):
     Truly immutable (cardgame.value), like the cards it holds: a strategy that reaches the
     catalogue (``default_catalogue()`` is public) cannot change what the engine scores with.
     ``deck`` defaults to the printed deck (``SHIPPED_DECK``); a deck given is checked as
-    ``deck.csv`` is (nine whole counts within the engines' bounds). Two catalogues are equal
+    ``deck.csv`` is (a whole count per colour of ``colours``, then the locomotives', within
+    the engines' bounds). Two catalogues are equal
     when their cards are: the name is a label, ``digest`` the content's identity.
     """
 

@@ -7,8 +7,10 @@ arithmetic in the same order (including how CPython's ``sum()`` adds floats), so
 the same set *and* visits the same number of nodes as the Python engine. The Python module
 stays the reference; read it for the why of each step.
 
-Fixed-size C arrays hold the problem: at most ``MAXN`` feasible destinations and card counts
-up to ``MAXCOUNT`` (memo states are packed into 64 bits). ``resolve_counted`` returns None
+Fixed-size C arrays hold the problem: at most ``MAXN`` feasible destinations, up to
+MAX_COLOURS colours (a problem's own: ``ncol``, its locomotives the last count) and card
+counts up to ``MAXCOUNT`` (memo states are packed 6 bits a count into 64 bits, the colours
+past the eighth into a second word). ``resolve_counted`` returns None
 for anything outside that (or not plain ints), and the caller falls back to Python.
 Not re-entrant: the scratch is module-global C state, used under the GIL.
 """
