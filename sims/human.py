@@ -279,7 +279,7 @@ class Person:
             self.write(f"Your first turn is one card (seat {view.seat}):")
         elif view.phase == SECOND_PICK:  # only the row and the hand changed since the first
             self.write(f"Your hand: {pile_text(list(view.hand))}")
-            self.write(f"Face-up: {_row(view.face_up)}")
+            self.write(f"Face-up: {_row(view.face_up, view)}")
             self.write(f"Your second card (seat {view.seat}):")
         else:
             for line in table_lines(view, self.names, self.catalogue):

@@ -1679,6 +1679,18 @@ def keep_masks(int offer_n, int minimum):
     return [out[i].a for i in range(keep_subsets_core(offer_n, minimum, out))]
 
 
+def trimmed_view(fields):
+    """A ``CView`` as a dict (Cython's conversion of the struct) with its card arrays cut to
+    the game's own kinds (``colours`` + 1) and colours: the arrays hold MAX_CARD_KINDS."""
+    n = fields["colours"]
+    for key in ("hand", "train_cards"):
+        fields[key] = fields[key][: n + 1]
+    fields["circulation"] = [row[: n + 1] for row in fields["circulation"]]
+    for key in ("yard_owner", "yard_wagons", "yard_locos"):
+        fields[key] = fields[key][:n]
+    return fields
+
+
 def c_view(NativeState ns, int seat):
     """The ``CView`` that ``fill_view`` gives native strategies, as a dict (for tests) and
     the legal actions ``legal_from_view`` finds in it."""

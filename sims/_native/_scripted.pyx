@@ -54,6 +54,7 @@ from cardgame._native._core cimport (
 )
 
 from cardgame import KeepDestinations
+from cardgame._native._core import trimmed_view as _trimmed_view
 from cardgame import actions as A
 from sims.strategies import common as _common
 
@@ -866,7 +867,8 @@ def cview_dict(view):
     """A SeatView as the CView the native strategies read (for tests and debugging)."""
     cdef CView v
     view_from_seatview(view, &v)
-    return v
+    fields = v
+    return _trimmed_view(fields)
 
 
 # ------------------------------------------------------------------ twins
