@@ -4,8 +4,9 @@ and the Python engine and the native core side by side (CPU time beside wall tim
 Run: python benchmarks/engine.py [--games N]. Not a test: figures depend on the machine.
 
 ``--edition 60,8`` measures an edition of 60 tickets and 8 big cities against the printed
-cards, interleaved game by game in each mode, after checking that both engines record its
-games byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
+cards (``--edition 60,8,9``: and a deck of 9 colours, 10 cards each and 16 locomotives),
+interleaved game by game in each mode, after checking that both engines record its games
+byte for byte (issue 36's goal: at least 80% of the printed game's games/s).
 
 ``--versus DIR`` measures only the native core's random play at 2 players with ``Game()``
 counted (what a worker pays per game), here against DIR, another checkout (``git worktree
@@ -97,6 +98,12 @@ def print_engines(games: int) -> None:
 def native_alone(players: int, games: int, catalogue: Any = None) -> float:
     """Games/s by CPU time of the native core's random play run back to back: interleaved
     with Python games (above) its caches start cold each game, which costs it about 30%."""
+    return native_turns(players, games, catalogue)[0]
+
+
+def native_turns(players: int, games: int, catalogue: Any = None) -> tuple[float, float]:
+    """``native_alone``'s games/s and its turns/s: an edition of a larger deck plays longer
+    games, turn for turn as fast."""
     from cardgame._native._core import play_random as native_random
 
     from cardgame import default_catalogue
@@ -104,9 +111,11 @@ def native_alone(players: int, games: int, catalogue: Any = None) -> float:
     cards = catalogue or default_catalogue()
     todo = [Game(players, seed, catalogue=cards) for seed in range(games)]
     start = time.process_time()
+    turns = 0
     for game in todo:
-        native_random(game)
-    return games / (time.process_time() - start)
+        turns += native_random(game).turn
+    spent = time.process_time() - start
+    return games / spent, turns / spent
 
 
 RANDOM_PLAYER = """
@@ -173,7 +182,7 @@ def random_versus(before: Path, games: int, rounds: int) -> None:
 
 
 def edition_rates(
-    players: int, games: int, tickets: int, bigs: int
+    players: int, games: int, tickets: int, bigs: int, colours: int | None = None
 ) -> dict[str, tuple[float, float]]:
     """Games/s by CPU time of unchecked random play, the printed cards and a synthetic
     edition of ``tickets`` tickets and ``bigs`` big cities (cardgame.edition.synthetic)
@@ -183,7 +192,7 @@ def edition_rates(
     from cardgame.edition import synthetic
     from cardgame.record import to_record
 
-    edition = synthetic(tickets, bigs, seed=tickets)
+    edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
     cards = {"printed": default_catalogue(), "edition": edition}
     if _native.BUILT:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
@@ -210,14 +219,15 @@ def edition_rates(
     }
 
 
-def print_editions(games: int, tickets: int, bigs: int) -> None:
+def print_editions(games: int, tickets: int, bigs: int, colours: int | None = None) -> None:
+    deck = "" if colours is None else f" and {colours} colours"
     print(
-        f"\nan edition of {tickets} tickets and {bigs} big cities against the printed 46 and 6 "
-        f"(records identical on both engines); games/s by CPU time, {games} games a cell"
+        f"\nan edition of {tickets} tickets, {bigs} big cities{deck} against the printed 46, 6 "
+        f"and 8 (records identical on both engines); games/s by CPU time, {games} games a cell"
     )
     print(f"{'players':>7} " + " ".join(f"{m:>24}" for m in MODES))
     for players in (2, 3, 4):
-        got = edition_rates(players, games, tickets, bigs)
+        got = edition_rates(players, games, tickets, bigs, colours)
         print(
             f"{players:>7} "
             + " ".join(
@@ -228,14 +238,20 @@ def print_editions(games: int, tickets: int, bigs: int) -> None:
     if _native.BUILT:
         from cardgame.edition import synthetic
 
-        edition = synthetic(tickets, bigs, seed=tickets)
+        edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
         count = 10 * games
-        print(f"native core alone, {count} games back to back (printed, edition, ratio):")
+        print(
+            f"native core alone, {count} games back to back (games/s printed, edition, "
+            "ratio; turns/s ratio):"
+        )
         for players in (2, 3, 4):
             for _ in range(2):  # the second round: warm caches on both sides
-                printed = native_alone(players, count)
-                other = native_alone(players, count, edition)
-            print(f"{players:>7} {printed:>8.0f} {other:>6.0f} {other / printed:>6.0%}")
+                printed, printed_turns = native_turns(players, count)
+                other, other_turns = native_turns(players, count, edition)
+            print(
+                f"{players:>7} {printed:>8.0f} {other:>6.0f} {other / printed:>6.0%}"
+                f" {other_turns / printed_turns:>6.0%}"
+            )
 
 
 def main() -> None:
@@ -245,13 +261,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=41, help="rounds of --versus")
     parser.add_argument(
         "--edition",
-        metavar="TICKETS,BIGS",
-        help="only an edition of this shape against the printed cards (e.g. 60,8)",
+        metavar="TICKETS,BIGS[,COLOURS]",
+        help="only an edition of this shape against the printed cards (e.g. 60,8 or 60,8,9)",
     )
     args = parser.parse_args()
     if args.edition is not None:
-        tickets, bigs = (int(x) for x in args.edition.split(","))
-        print_editions(args.games, tickets, bigs)
+        shape = [int(x) for x in args.edition.split(",")]
+        print_editions(args.games, shape[0], shape[1], shape[2] if len(shape) > 2 else None)
         return
     if args.versus is not None:
         print(f"native random play, 2 players, Game() counted, {args.games} games, one core:")

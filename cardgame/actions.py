@@ -5,7 +5,9 @@ legal actions allocates nothing but the list (the Monte Carlo enumerates million
 
 Legality is a pure function of what the seat to move may know (R9): the public table plus
 its own hand and offer. ``legal_actions`` and ``problem`` take exactly those fields, so the
-game state and a seat's view (``observation.SeatView``) share one implementation.
+game state and a seat's view (``observation.SeatView``) share one implementation. A game's
+colours are its hand's counts but the last, the locomotive's (``len(hand) - 1``), so the
+same code serves an edition of any colours.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .cards import (
-    CARD_NAMES,
-    COLOUR_INDEX,
     COLOURS,
     LOCO,
+    MAX_COLOURS,
     MAX_LOCOMOTIVES,
     MAX_WAGONS_PER_COLOUR,
-    NUM_COLOURS,
+    card_names,
+    colour_name,
 )
 from .layout import MAX_FACE_UP, MIN_COLUMN, NO_CARD, NOBODY
 from .value import Value
@@ -94,7 +96,7 @@ class PlaceColumn(Value, _PlaceColumnFields):
 
     def __str__(self) -> str:
         extra = f" + {self.locos} locomotive(s)" if self.locos else ""
-        return f"place {self.wagons} {COLOURS[self.colour]}{extra}"
+        return f"place {self.wagons} {colour_name(self.colour)}{extra}"
 
 
 class _PlaceThreeFields(NamedTuple):
@@ -107,7 +109,7 @@ class PlaceThree(Value, _PlaceThreeFields):
     __slots__ = ()
 
     def __str__(self) -> str:
-        return "place 1 each of " + ", ".join(COLOURS[c] for c in self.colours)
+        return "place 1 each of " + ", ".join(colour_name(c) for c in self.colours)
 
 
 class _DrawDestinationsFields(NamedTuple):
@@ -163,15 +165,16 @@ COLUMNS: tuple[tuple[tuple[PlaceColumn, ...], ...], ...] = tuple(
         tuple(PlaceColumn(c, w, lo) for lo in range(MAX_LOCOMOTIVES + 1))
         for w in range(MAX_WAGONS_PER_COLOUR + 1)
     )
-    for c in range(NUM_COLOURS)
+    for c in range(MAX_COLOURS)
 )
 THREES: Mapping[tuple[int, int, int], PlaceThree] = MappingProxyType(
-    {combo: PlaceThree(combo) for combo in combinations(range(NUM_COLOURS), 3)}
+    {combo: PlaceThree(combo) for combo in combinations(range(MAX_COLOURS), 3)}
 )
 
 
-def to_dict(action: Action) -> dict[str, Any]:
-    """The action as JSON-ready data (record format, docs/record-format.md)."""
+def to_dict(action: Action, colours: tuple[str, ...] = COLOURS) -> dict[str, Any]:
+    """The action as JSON-ready data (record format, docs/record-format.md); ``colours``:
+    the game's colour names (``Catalogue.colours``)."""
     match action:
         case DrawDeck():
             return {"type": "draw_deck"}
@@ -180,12 +183,12 @@ def to_dict(action: Action) -> dict[str, Any]:
         case PlaceColumn(colour, wagons, locos):
             return {
                 "type": "place_column",
-                "colour": COLOURS[colour],
+                "colour": colours[colour],
                 "wagons": wagons,
                 "locos": locos,
             }
-        case PlaceThree(colours):
-            return {"type": "place_three", "colours": [COLOURS[c] for c in colours]}
+        case PlaceThree(three):
+            return {"type": "place_three", "colours": [colours[c] for c in three]}
         case DrawDestinations():
             return {"type": "draw_destinations"}
         case KeepDestinations(ids):
@@ -195,18 +198,19 @@ def to_dict(action: Action) -> dict[str, Any]:
     raise TypeError(f"not an action: {action!r}")
 
 
-def from_dict(data: dict[str, Any]) -> Action:
+def from_dict(data: dict[str, Any], colours: tuple[str, ...] = COLOURS) -> Action:
     """Parse an action written by ``to_dict``; raises ValueError naming the problem."""
     kind = data.get("type")
+    index = {name: i for i, name in enumerate(colours)}
     try:
         if kind == "draw_deck":
             return DRAW_DECK
         if kind == "draw_face_up":
             return DRAW_FACE_UP[int(data["slot"])]
         if kind == "place_column":
-            return COLUMNS[COLOUR_INDEX[data["colour"]]][int(data["wagons"])][int(data["locos"])]
+            return COLUMNS[index[data["colour"]]][int(data["wagons"])][int(data["locos"])]
         if kind == "place_three":
-            combo = tuple(sorted(COLOUR_INDEX[c] for c in data["colours"]))
+            combo = tuple(sorted(index[c] for c in data["colours"]))
             return THREES[combo]  # type: ignore[index]
         if kind == "draw_destinations":
             return DRAW_DESTINATIONS
@@ -242,7 +246,7 @@ def legal_actions(
     if phase == TURN:
         return turn_actions(seat, hand, owner, yard_wagons, yard_locos, face_up, deck, dest_deck)
     if phase == SECOND_PICK:
-        return second_picks(face_up, deck)
+        return second_picks(face_up, deck, len(hand) - 1)
     if phase == SETUP_KEEP:
         return keep_subsets(offer, min_keep)
     if phase == KEEP_DRAWN:
@@ -275,11 +279,12 @@ def turn_actions(
     return out
 
 
-def second_picks(face_up: Sequence[int], deck: object) -> list[Action]:
+def second_picks(face_up: Sequence[int], deck: object, loco: int = LOCO) -> list[Action]:
+    """``loco``: the game's locomotive kind (its colours' count)."""
     out: list[Action] = [DRAW_DECK] if deck else []
     slots = DRAW_FACE_UP
     for slot, card in enumerate(face_up):
-        if card != NO_CARD and card != LOCO:  # R10: face-up locomotive first pick only
+        if card != NO_CARD and card != loco:  # R10: face-up locomotive first pick only
             out.append(slots[slot])
     return out
 
@@ -292,11 +297,12 @@ def placements(
     yard_locos: Sequence[int],
 ) -> list[Action]:
     """Columns (R12a) and three-colour plays (R12b) from the hand of the seat to move."""
-    locos = hand[LOCO]
+    colours = len(hand) - 1
+    locos = hand[colours]
     out: list[Action] = []
     free: list[int] = []
     columns = COLUMNS
-    for c in range(NUM_COLOURS):
+    for c in range(colours):
         have = hand[c]
         if not have:
             continue
@@ -347,11 +353,12 @@ def problem(
     or an out-of-range field is refused with ``("", "bad action: ...")`` and never raises.
     """
     kind = type(action)
+    colours = len(hand) - 1  # the game's colours; the locomotive is the last count
     # shape first; the common well-formed cases inline (this runs on every checked action)
     if kind is DrawFaceUp:
         slot = getattr(action, "slot", None)
         if type(slot) is not int or not 0 <= slot < BIG:
-            return _bad(action)
+            return _bad(action, colours)
     elif kind is PlaceColumn:
         c = getattr(action, "colour", None)
         w = getattr(action, "wagons", None)
@@ -360,13 +367,13 @@ def problem(
             type(c) is int
             and type(w) is int
             and type(lo) is int
-            and 0 <= c < NUM_COLOURS
+            and 0 <= c < colours
             and -BIG < w < BIG
             and -BIG < lo < BIG
         ):
-            return _bad(action)
-    elif kind is not DrawDeck and malformed(action) is not None:
-        return _bad(action)
+            return _bad(action, colours)
+    elif kind is not DrawDeck and malformed(action, colours) is not None:
+        return _bad(action, colours)
     if phase == TURN:
         if kind is DrawDeck:
             return None if deck else ("R11", "the train deck is empty")
@@ -395,7 +402,7 @@ def problem(
             card = _face_up_card(face_up, slot)
             if card == NO_CARD:
                 return ("R11", f"face-up slot {slot} is empty")
-            if card == LOCO:
+            if card == colours:
                 return ("R10", "a face-up locomotive can only be the first pick of a draw")
             return None
         return ("R10", "one train card is expected (a draw's second, or a one-card first turn)")
@@ -413,8 +420,8 @@ def problem(
     return None
 
 
-def _bad(action: object) -> Ruling:
-    return ("", f"bad action: {malformed(action)}")
+def _bad(action: object, colours: int) -> Ruling:
+    return ("", f"bad action: {malformed(action, colours)}")
 
 
 def _face_up_card(face_up: Sequence[int], slot: int) -> int:
@@ -437,32 +444,33 @@ def placement_problem(
     yard_locos: Sequence[int],
 ) -> Ruling | None:
     """Why a well-formed placement breaks R12, or None."""
+    names = card_names(COLOURS) if len(hand) == LOCO + 1 else card_names(_unnamed(len(hand) - 1))
     if type(action) is PlaceThree:
         colours = action.colours
         if len(set(colours)) != 3:
             return ("R12", "a three-colour play needs three different colours")
         for c in colours:
             if hand[c] < 1:
-                return ("R12", f"no {CARD_NAMES[c]} wagon in hand")
+                return ("R12", f"no {names[c]} wagon in hand")
             if owner[c] == seat:
-                return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
+                return ("R12", f"{names[c]} is already in the seat's own yard")
             if owner[c] != NOBODY:
-                return ("R12", f"1 {CARD_NAMES[c]} card cannot beat a rival's column")
+                return ("R12", f"1 {names[c]} card cannot beat a rival's column")
         return None
     c, w, lo = action.colour, action.wagons, action.locos  # type: ignore[union-attr]
     if w < 1 or lo < 0 or w + lo < MIN_COLUMN:
         return ("R12", "a column needs 2 or more cards, at least one a wagon")
-    if hand[c] < w or hand[LOCO] < lo:
-        return ("R12", f"hand lacks {w} {CARD_NAMES[c]} and {lo} locomotive(s)")
+    if hand[c] < w or hand[-1] < lo:
+        return ("R12", f"hand lacks {w} {names[c]} and {lo} locomotive(s)")
     holder = owner[c]
     if holder == seat:
-        return ("R12", f"{CARD_NAMES[c]} is already in the seat's own yard")
+        return ("R12", f"{names[c]} is already in the seat's own yard")
     if holder != NOBODY:
         rival = yard_wagons[c] + yard_locos[c]
         if w + lo < cards_to_beat(rival):
             return (
                 "R12",
-                f"seat {holder}'s {CARD_NAMES[c]} column has {rival}: must place strictly more",
+                f"seat {holder}'s {names[c]} column has {rival}: must place strictly more",
             )
     return None
 
@@ -473,12 +481,18 @@ _MISSING = object()
 BIG = 10**9  # no count, slot or id comes near: larger values are refused as malformed
 
 
-def malformed(action: object) -> str | None:
+def _unnamed(colours: int) -> tuple[str, ...]:
+    """Names for the colours of a game the legality check knows only by their count."""
+    return tuple(f"colour {c}" for c in range(colours))
+
+
+def malformed(action: object, n_colours: int = MAX_COLOURS) -> str | None:
     """What is wrong with the shape of ``action`` (type, field types, field ranges), or None.
 
     Only the exact action classes count (a subclass could override anything); ``bool`` is not
     a whole number here. Nothing of the object is called, so a hostile object cannot raise.
     The well-formed common cases return first: this runs on every checked action.
+    ``n_colours``: the game's colours (a colour index is below it), else the engines' bound.
     """
     kind = type(action)
     if kind is DrawFaceUp:
@@ -494,13 +508,13 @@ def malformed(action: object) -> str | None:
             type(c) is int
             and type(w) is int
             and type(lo) is int
-            and 0 <= c < NUM_COLOURS
+            and 0 <= c < n_colours
             and -BIG < w < BIG
             and -BIG < lo < BIG
         ):
             return None
         return (
-            _whole("PlaceColumn.colour", c, 0, NUM_COLOURS - 1)
+            _whole("PlaceColumn.colour", c, 0, n_colours - 1)
             or _whole("PlaceColumn.wagons", w, -BIG, BIG)
             or _whole("PlaceColumn.locos", lo, -BIG, BIG)
         )
@@ -511,7 +525,7 @@ def malformed(action: object) -> str | None:
         if type(colours) is not tuple or len(colours) != 3:
             return f"PlaceThree.colours must be a tuple of 3 colour indexes, got {_show(colours)}"
         for c in colours:
-            bad = _whole("PlaceThree.colours", c, 0, NUM_COLOURS - 1)
+            bad = _whole("PlaceThree.colours", c, 0, n_colours - 1)
             if bad is not None:
                 return bad
         return None

@@ -1,9 +1,10 @@
 """Train colours and card types (R1, R2).
 
-Colours are small ints so that hands and piles can be plain count lists: index 0-7 are
-the eight wagon colours, index 8 (``LOCO``) the wild locomotive. How many cards of each kind
-the train deck holds is card data, like the destinations (``Catalogue.deck``, read from
-``data/deck.csv``).
+Colours are small ints so that hands and piles can be plain count lists: a game's colours
+are indices 0..colours-1 (its edition's, ``Catalogue.colours``; the printed 0-7), and the
+wild locomotive comes last (``Catalogue.loco``; the printed ``LOCO``, 8). How many cards of
+each kind the train deck holds is card data, like the destinations (``Catalogue.deck``, read
+from ``data/deck.csv``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from .layout import (  # noqa: F401  (the card constants live in the engines' co
     CARD_NAMES,
     COLOURS,
     LOCO,
+    LOCOMOTIVE,
+    MAX_CARD_KINDS,
+    MAX_COLOURS,
     MAX_LOCOMOTIVES,
     MAX_TRAIN_CARDS,
     MAX_WAGONS_PER_COLOUR,
@@ -27,6 +31,16 @@ from .value import Value
 COLOUR_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(COLOURS)})
 # a card kind by name (the colours and "locomotive"): how deck.csv and deck edits name them
 KIND_INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(CARD_NAMES)})
+
+
+def colour_name(colour: int, colours: tuple[str, ...] = COLOURS) -> str:
+    """A colour's name in an edition of ``colours`` (an index past them reads ``colour N``)."""
+    return colours[colour] if 0 <= colour < len(colours) else f"colour {colour}"
+
+
+def card_names(colours: tuple[str, ...]) -> tuple[str, ...]:
+    """A game's card kinds by name: its colours, then the locomotive."""
+    return CARD_NAMES if colours == COLOURS else (*colours, LOCOMOTIVE)
 
 
 class _DestinationFields(NamedTuple):
@@ -46,8 +60,13 @@ class Destination(Value, _DestinationFields):
 
     @property
     def need(self) -> tuple[int, ...]:
-        """Cards needed per colour index (length NUM_COLOURS)."""
-        counts = [0] * NUM_COLOURS
+        """Cards needed per printed colour (length NUM_COLOURS, or longer for a ticket
+        of an edition's new colour): ``need_of`` sizes it for a game."""
+        return self.need_of(max(NUM_COLOURS, self.colours[-1] + 1 if self.colours else 0))
+
+    def need_of(self, colours: int) -> tuple[int, ...]:
+        """Cards needed per colour index of a game of ``colours`` colours."""
+        counts = [0] * colours
         for c in self.colours:
             counts[c] += 1
         return tuple(counts)
@@ -56,8 +75,9 @@ class Destination(Value, _DestinationFields):
     def cities(self) -> tuple[str, str]:
         return (self.city_a, self.city_b)
 
-    def label(self) -> str:
-        need = " + ".join(COLOURS[c] for c in self.colours)
+    def label(self, colours: tuple[str, ...] = COLOURS) -> str:
+        """``colours``: the edition's colour names (``Catalogue.colours``)."""
+        need = " + ".join(colour_name(c, colours) for c in self.colours)
         return f"#{self.id} {self.city_a} - {self.city_b} ({self.points} pts: {need})"
 
 

@@ -5,9 +5,10 @@ is refused with one line naming the file, the line and the problem.
 
 Two levels of checks (documented in data/SOURCES.md and docs/editions.md): every folder must
 hold a possible edition of the game (tickets with unique ids within 1..MAX_DESTINATIONS,
-1-5 circles of known colours, 1-99 points, two different cities of which one at least is a
-big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of the nine card kinds once
-each, 0-20 cards of a colour and 0-40 locomotives, or no deck file: the printed deck), every
+1-5 circles of the deck's colours, 1-99 points, two different cities of which one at least
+is a big city; 1..MAX_BIG_CITIES big cities, each once; a train deck of 1..MAX_COLOURS
+colours and the locomotive, each once, 0-20 cards of a colour and 0-40 locomotives, or no
+deck file: the printed deck), every
 problem of a folder found in one pass (``EditionError.problems``: file, line, column). The
 copy shipped in the package must also match the facts the transcription was checked against
 (the 46 tickets and six big cities, circles per colour, total face value, each ticket's
@@ -30,12 +31,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .cards import CARD_NAMES, COLOUR_INDEX, COLOURS, KIND_INDEX, BigCity, Destination
+from .cards import CARD_NAMES, COLOURS, LOCOMOTIVE, BigCity, Destination, card_names
 from .errors import DataError
 from .layout import (
-    CARD_KINDS,
     MAX_BIG_CITIES,
     MAX_CIRCLES,
+    MAX_COLOURS,
     MAX_DESTINATIONS,
     MAX_LOCOMOTIVES,
     MAX_WAGONS_PER_COLOUR,
@@ -75,6 +76,14 @@ SHIPPED_FACE_VALUE = 581
 SHIPPED_DECK: tuple[int, ...] = (10,) * len(COLOURS) + (16,)
 # the most cards of one kind a deck may hold: the engines' array bounds (cardgame/layout.py)
 MAX_DECK_COUNTS: tuple[int, ...] = (MAX_WAGONS_PER_COLOUR,) * len(COLOURS) + (MAX_LOCOMOTIVES,)
+MAX_COLOUR_NAME = 20  # a new colour's name, in characters
+
+
+def deck_bounds(colours: int) -> tuple[int, ...]:
+    """The most cards of each kind a deck of ``colours`` colours may hold."""
+    return (MAX_WAGONS_PER_COLOUR,) * colours + (MAX_LOCOMOTIVES,)
+
+
 DESTINATION_COLUMNS = ("id", "city_a", "city_b", "points", "colors")
 BIG_CITY_COLUMNS = ("city", "points", "home_color")
 DECK_COLUMNS = ("kind", "count")
@@ -127,10 +136,12 @@ class _CatalogueFields(NamedTuple):
     # the destinations by id (None where no id): what seat views carry, and the engine's
     # lookup; the cards are immutable, so one table serves both
     view_table: tuple[Destination | None, ...]
-    # the train deck (R1): how many cards of each kind, 8 colours then locomotives
+    # the train deck (R1): how many cards of each kind, the colours then locomotives
     deck: tuple[int, ...]
     # the edition's name: a label (its folder's name, "printed"), not part of its content
     name: str
+    # the deck's colours by index (the printed eight, or an edition's own, up to MAX_COLOURS)
+    colours: tuple[str, ...]
 
 
 class Catalogue(Value, _CatalogueFields):
@@ -139,7 +150,8 @@ class Catalogue(Value, _CatalogueFields):
     Truly immutable (cardgame.value), like the cards it holds: a strategy that reaches the
     catalogue (``default_catalogue()`` is public) cannot change what the engine scores with.
     ``deck`` defaults to the printed deck (``SHIPPED_DECK``); a deck given is checked as
-    ``deck.csv`` is (nine whole counts within the engines' bounds). Two catalogues are equal
+    ``deck.csv`` is (a whole count per colour of ``colours``, then the locomotives', within
+    the engines' bounds). Two catalogues are equal
     when their cards are: the name is a label, ``digest`` the content's identity.
     """
 
@@ -151,9 +163,11 @@ class Catalogue(Value, _CatalogueFields):
         big_cities: tuple[BigCity, ...],
         deck: tuple[int, ...] = SHIPPED_DECK,
         name: str = PRINTED_NAME,
+        colours: tuple[str, ...] = COLOURS,
     ) -> Catalogue:
         destinations, big_cities, deck = tuple(destinations), tuple(big_cities), tuple(deck)
-        problem = deck_problem(deck)
+        colours = COLOURS if tuple(colours) == COLOURS else tuple(colours)
+        problem = deck_problem(deck, colours)
         if problem is not None:
             raise DataError(f"deck: {problem}")
         if len(destinations) > MAX_DESTINATIONS or len(big_cities) > MAX_BIG_CITIES:
@@ -165,24 +179,44 @@ class Catalogue(Value, _CatalogueFields):
             max((d.id for d in destinations), default=0) + 1
         )
         for d in destinations:
+            if d.colours and not 0 <= d.colours[0] <= d.colours[-1] < len(colours):
+                raise DataError(f"ticket #{d.id}: a circle outside the deck's colours")
             table[d.id] = d
         return _CatalogueFields.__new__(
-            cls, destinations, big_cities, tuple(table), deck, str(name)
+            cls, destinations, big_cities, tuple(table), deck, str(name), colours
         )
 
     def __getnewargs__(
         self,
-    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...], str]:
-        return (self.destinations, self.big_cities, self.deck, self.name)
+    ) -> tuple[tuple[Destination, ...], tuple[BigCity, ...], tuple[int, ...], str, tuple[str, ...]]:
+        return (self.destinations, self.big_cities, self.deck, self.name, self.colours)
+
+    def _content(self) -> tuple[Any, ...]:
+        return (*self[:4], self.colours)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self[:4] == other[:4]
+        return type(other) is type(self) and self._content() == other._content()  # type: ignore[attr-defined]
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash(self[:4])
+        return hash(self._content())
+
+    @property
+    def loco(self) -> int:
+        """The locomotive's card kind: after the colours (the printed game's 8)."""
+        return len(self.colours)
+
+    @property
+    def kinds(self) -> int:
+        """How many counts a hand or pile of this edition's game holds."""
+        return len(self.colours) + 1
+
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        """The card kinds by name: the colours, then ``locomotive``."""
+        return card_names(self.colours)
 
     def destination(self, dest_id: int) -> Destination:
         table = self.view_table
@@ -203,7 +237,7 @@ class Catalogue(Value, _CatalogueFields):
 
     def renamed(self, name: str) -> Catalogue:
         """The same cards under another name."""
-        return Catalogue(self.destinations, self.big_cities, self.deck, name)
+        return Catalogue(self.destinations, self.big_cities, self.deck, name, self.colours)
 
 
 @cache
@@ -269,7 +303,10 @@ def _city(text: str, column: str) -> str:
 
 
 def parse_big_cities(
-    text: str, name: str = "big_cities.csv", found: Problems | None = None
+    text: str,
+    name: str = "big_cities.csv",
+    found: Problems | None = None,
+    colours: tuple[str, ...] = COLOURS,
 ) -> tuple[BigCity, ...]:
     """The big-city bonus cards (R21): each city once, 1 to MAX_BIG_CITIES of them."""
     own = found is None
@@ -282,8 +319,8 @@ def parse_big_cities(
             found.add(name, line, "city", f"{city} is given twice (line {lines[city]})")
             city = None
         colour = row["home_color"]
-        if colour not in COLOUR_INDEX:
-            known = ", ".join(COLOURS)
+        if colour not in colours:
+            known = ", ".join(colours)
             found.add(name, line, "home_color", f"unknown colour {colour!r} (known: {known})")
         points = _field(
             found,
@@ -298,7 +335,7 @@ def parse_big_cities(
         )
         if city is not None:
             lines[city] = line
-            if points is not None and colour in COLOUR_INDEX:
+            if points is not None and colour in colours:
                 cities.append(BigCity(city, points, colour))
     found.big_city_names = tuple(lines)
     if not lines and not found.lines:
@@ -315,11 +352,17 @@ def parse_big_cities(
     return tuple(cities)
 
 
-def deck_problem(deck: tuple[int, ...]) -> str | None:
-    """Why ``deck`` (nine counts, CARD_NAMES order) is no possible train deck, or None."""
-    if len(deck) != CARD_KINDS:
-        return f"expected {CARD_KINDS} counts ({', '.join(CARD_NAMES)}), got {len(deck)}"
-    for name, count, most in zip(CARD_NAMES, deck, MAX_DECK_COUNTS, strict=True):
+def deck_problem(deck: tuple[int, ...], colours: tuple[str, ...] = COLOURS) -> str | None:
+    """Why ``deck`` (a count per colour of ``colours``, then the locomotives) is no possible
+    train deck, or None."""
+    if not 1 <= len(colours) <= MAX_COLOURS:
+        return f"{len(colours)} colours, the engines hold 1 to {MAX_COLOURS} (MAX_COLOURS)"
+    if len(set(colours)) != len(colours) or LOCOMOTIVE in colours:
+        return f"colours {', '.join(colours)}: each once, none named {LOCOMOTIVE}"
+    names = card_names(colours)
+    if len(deck) != len(names):
+        return f"expected {len(names)} counts ({', '.join(names)}), got {len(deck)}"
+    for name, count, most in zip(names, deck, deck_bounds(len(colours)), strict=True):
         if type(count) is not int:
             return f"{name} must be a whole number, got {count!r}"
         if not 0 <= count <= most:
@@ -327,24 +370,43 @@ def deck_problem(deck: tuple[int, ...]) -> str | None:
     return None
 
 
+def _colour_name(text: str) -> str:
+    """A new colour's name: what a ticket's circles can join with '-'."""
+    if not text or len(text) > MAX_COLOUR_NAME:
+        raise DataError(f"a colour's name has 1 to {MAX_COLOUR_NAME} characters, got {text!r}")
+    if not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in text):
+        raise DataError(f"colour {text!r}: letters, digits and _ only")
+    return text
+
+
 def parse_deck(text: str, name: str = DECK_FILE, found: Problems | None = None) -> tuple[int, ...]:
-    """The train deck (R1): one row per card kind (the eight colours and ``locomotive``),
-    each once, with how many cards of it the deck holds."""
+    """The train deck's counts (``parse_deck_kinds``), for a deck of the printed colours."""
+    return parse_deck_kinds(text, name, found)[1]
+
+
+def parse_deck_kinds(
+    text: str, name: str = DECK_FILE, found: Problems | None = None
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The train deck (R1): one row per card kind (its colours and ``locomotive``), each
+    once, with how many cards of it the deck holds; its colours and the counts (the
+    colours' then the locomotives'). The printed colours it names come first, in the printed
+    order, then its new ones in the file's order: a deck of the printed colours in any
+    order is the printed game's."""
     own = found is None
     found = Problems() if found is None else found
-    counts: dict[int, int] = {}
-    seen: set[int] = set()
+    counts: dict[str, int] = {}
+    lines: dict[str, int] = {}
     before = len(found.lines)
     for line, row in _rows(text, name, DECK_COLUMNS, found):
-        kind = KIND_INDEX.get(row["kind"])
-        if kind is None:
-            known = ", ".join(CARD_NAMES)
-            found.add(name, line, "kind", f"unknown kind {row['kind']!r} (known: {known})")
+        kind = row["kind"]
+        if kind not in CARD_NAMES:
+            kind = _field(found, name, line, "kind", _colour_name, kind)
+            if kind is None:
+                continue
+        if kind in lines:
+            found.add(name, line, "kind", f"{kind} given twice")
             continue
-        if kind in seen:
-            found.add(name, line, "kind", f"{row['kind']} given twice")
-            continue
-        seen.add(kind)
+        lines[kind] = line
         count = _field(
             found,
             name,
@@ -354,17 +416,31 @@ def parse_deck(text: str, name: str = DECK_FILE, found: Problems | None = None) 
             row["count"],
             "count",
             0,
-            MAX_DECK_COUNTS[kind],
+            MAX_LOCOMOTIVES if kind == LOCOMOTIVE else MAX_WAGONS_PER_COLOUR,
             " (the engines' bound)",
         )
         if count is not None:
             counts[kind] = count
-    missing = [CARD_NAMES[k] for k in range(CARD_KINDS) if k not in seen]
-    if missing and not found.header_failed(before):
-        found.add(name, None, None, f"no count for {', '.join(missing)}")
+    header_failed = found.header_failed(before)
+    colours = tuple(c for c in COLOURS if c in lines) + tuple(
+        c for c in lines if c not in CARD_NAMES
+    )
+    if LOCOMOTIVE not in lines and not header_failed:
+        found.add(name, None, None, f"no count for {LOCOMOTIVE}")
+    if not colours and not header_failed:
+        found.add(name, None, None, "no colour: a deck needs at least one")
+    if len(colours) > MAX_COLOURS:
+        extra = colours[MAX_COLOURS]
+        found.add(
+            name,
+            lines[extra],
+            "kind",
+            f"{len(colours)} colours ({extra} is colour {MAX_COLOURS + 1}), the engines hold "
+            f"at most {MAX_COLOURS} (MAX_COLOURS)",
+        )
     if own:
         found.raise_any()
-    return tuple(counts.get(k, 0) for k in range(CARD_KINDS))
+    return colours, tuple(counts.get(k, 0) for k in (*colours, LOCOMOTIVE))
 
 
 def parse_destinations(
@@ -372,6 +448,7 @@ def parse_destinations(
     big_cities: tuple[str, ...],
     name: str = "destinations.csv",
     found: Problems | None = None,
+    colours: tuple[str, ...] = COLOURS,
 ) -> tuple[Destination, ...]:
     """The tickets (R2): unique ids in 1..MAX_DESTINATIONS, two different cities of which
     one at least is a big city, 1-99 points, 1 to 5 circles of known colours."""
@@ -414,10 +491,10 @@ def parse_destinations(
             1,
             MAX_POINTS,
         )
-        colours = _field(found, name, line, "colors", _colours, row["colors"])
+        circles = _field(found, name, line, "colors", _colours, row["colors"], colours)
         if len(found.lines) == problems:
             destinations.append(
-                Destination(dest_id, city_a, city_b, points, tuple(sorted(colours)))
+                Destination(dest_id, city_a, city_b, points, tuple(sorted(circles)))
             )
     if not lines and not found.lines:
         found.add(name, None, None, "no ticket: an edition needs at least one")
@@ -430,16 +507,16 @@ def parse_destinations(
     return tuple(destinations)
 
 
-def _colours(text: str) -> list[int]:
-    """The circles of a ticket: 1 to 5 known colours joined by '-'."""
+def _colours(text: str, colours: tuple[str, ...] = COLOURS) -> list[int]:
+    """The circles of a ticket: 1 to 5 of the deck's colours joined by '-'."""
     names = text.split("-") if text else []
     if not 1 <= len(names) <= MAX_CIRCLES:
         raise DataError(f"colors has {len(names)} circles, a ticket has 1 to {MAX_CIRCLES}")
     for colour in names:
-        if colour not in COLOUR_INDEX:
-            known = ", ".join(COLOURS)
+        if colour not in colours:
+            known = ", ".join(colours)
             raise DataError(f"unknown colour {colour!r} in colors (known: {known})")
-    return [COLOUR_INDEX[c] for c in names]
+    return [colours.index(c) for c in names]
 
 
 def check_shipped_facts(destinations: tuple[Destination, ...], name: str) -> None:
@@ -485,10 +562,12 @@ def check_shipped_big_cities(cities: tuple[BigCity, ...], name: str) -> None:
         )
 
 
-def check_shipped_deck(deck: tuple[int, ...], name: str) -> None:
+def check_shipped_deck(
+    deck: tuple[int, ...], name: str, colours: tuple[str, ...] = COLOURS
+) -> None:
     """R1: the shipped deck.csv must hold the printed deck (10 of each colour, 16
     locomotives); anything else means the installed file was damaged."""
-    if deck != SHIPPED_DECK:
+    if deck != SHIPPED_DECK or colours != COLOURS:
         found = ", ".join(f"{CARD_NAMES[k]} {n}" for k, n in enumerate(deck))
         raise DataError(
             f"{name}: {found} differ from the printed deck (10 of each colour, 16 "
@@ -518,7 +597,7 @@ def default_catalogue() -> Catalogue:
     catalogue = _load(lambda n: (data / n).read_bytes(), "package data", False, PRINTED_NAME)
     check_shipped_facts(catalogue.destinations, "destinations.csv (package data)")
     check_shipped_big_cities(catalogue.big_cities, "big_cities.csv (package data)")
-    check_shipped_deck(catalogue.deck, f"{DECK_FILE} (package data)")
+    check_shipped_deck(catalogue.deck, f"{DECK_FILE} (package data)", catalogue.colours)
     return catalogue
 
 
@@ -531,15 +610,17 @@ def catalogue_rows(catalogue: Catalogue) -> dict[str, list[list[Any]]]:
     """The catalogue as the rows of its CSV files (what a record of an edited game carries,
     so that it replays with its own cards). The deck's rows only when it is not the printed
     deck: cards with the printed deck give the rows (and digests) they always gave."""
+    names = catalogue.colours
     rows: dict[str, list[list[Any]]] = {
         "destinations": [
-            [d.id, d.city_a, d.city_b, d.points, "-".join(COLOURS[c] for c in d.colours)]
+            [d.id, d.city_a, d.city_b, d.points, "-".join(names[c] for c in d.colours)]
             for d in catalogue.destinations
         ],
         "big_cities": [[b.city, b.points, b.home_colour] for b in catalogue.big_cities],
     }
-    if catalogue.deck != SHIPPED_DECK:
-        rows["deck"] = [[CARD_NAMES[k], n] for k, n in enumerate(catalogue.deck)]
+    if catalogue.deck != SHIPPED_DECK or names != COLOURS:
+        kinds = catalogue.card_names
+        rows["deck"] = [[kinds[k], n] for k, n in enumerate(catalogue.deck)]
     return rows
 
 
@@ -562,8 +643,14 @@ def catalogue_from_rows(
     ):
         raise DataError(f"{where}: must hold the destinations' and big cities' rows")
     try:
+        deck, colours = SHIPPED_DECK, COLOURS
+        deck_found = Problems()
+        if "deck" in rows:
+            colours, deck = parse_deck_kinds(
+                csv_text(rows["deck"], DECK_COLUMNS), f"{where}.deck", deck_found
+            )
         cities = parse_big_cities(
-            csv_text(rows["big_cities"], BIG_CITY_COLUMNS), f"{where}.big_cities", found
+            csv_text(rows["big_cities"], BIG_CITY_COLUMNS), f"{where}.big_cities", found, colours
         )
         names = found.big_city_names
         destinations = parse_destinations(
@@ -571,14 +658,13 @@ def catalogue_from_rows(
             names,
             f"{where}.destinations",
             found,
+            colours,
         )
-        deck = SHIPPED_DECK
-        if "deck" in rows:
-            deck = parse_deck(csv_text(rows["deck"], DECK_COLUMNS), f"{where}.deck", found)
+        found.lines.extend(deck_found.lines)
     except (TypeError, csv.Error) as exc:
         raise DataError(f"{where}: not rows of card files: {exc}") from None
     found.raise_any()
-    return Catalogue(destinations, cities, deck, name)
+    return Catalogue(destinations, cities, deck, name, colours)
 
 
 def _load(read: Callable[[str], bytes], where: str, deck_optional: bool, name: str) -> Catalogue:
@@ -597,13 +683,21 @@ def _load(read: Callable[[str], bytes], where: str, deck_optional: bool, name: s
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
             found.add(file, line, None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}) in {where}")
+    # the deck first (its colours are what the tickets' circles may name); its problems
+    # are listed after the other files', in file order
+    deck_found = Problems()
+    colours, deck = COLOURS, SHIPPED_DECK
+    if DECK_FILE in texts:
+        colours, deck = parse_deck_kinds(texts[DECK_FILE], found=deck_found)
     cities: tuple[BigCity, ...] = ()
     if "big_cities.csv" in texts:
-        cities = parse_big_cities(texts["big_cities.csv"], found=found)
+        cities = parse_big_cities(texts["big_cities.csv"], found=found, colours=colours)
     destinations: tuple[Destination, ...] = ()
     if "destinations.csv" in texts:
         names = found.big_city_names
-        destinations = parse_destinations(texts["destinations.csv"], names, found=found)
-    deck = parse_deck(texts[DECK_FILE], found=found) if DECK_FILE in texts else SHIPPED_DECK
+        destinations = parse_destinations(
+            texts["destinations.csv"], names, found=found, colours=colours
+        )
+    found.lines.extend(deck_found.lines)
     found.raise_any()
-    return Catalogue(destinations, cities, deck, name)
+    return Catalogue(destinations, cities, deck, name, colours)

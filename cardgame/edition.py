@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from .cards import CARD_NAMES, COLOURS, LOCO
+from .cards import COLOURS
 from .catalogue import (
     BIG_CITY_COLUMNS,
     DECK_COLUMNS,
@@ -28,7 +28,14 @@ from .catalogue import (
     load_catalogue,
 )
 from .errors import CardgameError
-from .layout import MAX_BIG_CITIES, MAX_CIRCLES, MAX_DESTINATIONS, MAX_PLAYERS, MIN_PLAYERS
+from .layout import (
+    MAX_BIG_CITIES,
+    MAX_CIRCLES,
+    MAX_COLOURS,
+    MAX_DESTINATIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 from .rules import DEFAULT_RULES
 
 README = """# Edition: {name}
@@ -44,13 +51,19 @@ A card edition of Ticket to Ride: The Card Game, made with `cardgame edition new
 - `big_cities.csv`: one big city a line (1-{max_big}): its name, its bonus `points` (1-50)
   and its `home_color`.
 - `deck.csv`: how many train cards of each kind the deck holds (0-20 of a colour,
-  0-40 locomotives). The rules deal from it (R1, R3): a deck too small for a player count
-  is refused at that count.
+  0-40 locomotives). Its colours are the edition's: drop a row to leave a colour out, add
+  a row to add one (a name of letters, digits and `_`; 1 to {max_colours} colours); the
+  tickets' circles and the home colours name them. The rules deal from it (R1, R3): a deck
+  too small for a player count is refused at that count.
 
 Colours: {colours}. Play, simulate, report and tune with it: `--cards {folder}`
 (cardgame play, simulate and tune; a study file's `cards = "..."`, relative to the file).
 Records of its games carry its name, content digest and cards: they replay without it.
 """
+
+
+# the colours ``synthetic`` adds past the printed eight (tests, benchmarks)
+EXTRA_COLOURS = ("pink", "brown", "grey", "teal")
 
 
 class EditionCommandError(CardgameError):
@@ -72,7 +85,13 @@ def write_edition(folder: Path, catalogue: Catalogue, source: str) -> list[Path]
     files = {
         "destinations.csv": csv_text(
             [
-                [d.id, d.city_a, d.city_b, d.points, "-".join(COLOURS[c] for c in d.colours)]
+                [
+                    d.id,
+                    d.city_a,
+                    d.city_b,
+                    d.points,
+                    "-".join(catalogue.colours[c] for c in d.colours),
+                ]
                 for d in catalogue.destinations
             ],
             DESTINATION_COLUMNS,
@@ -81,7 +100,7 @@ def write_edition(folder: Path, catalogue: Catalogue, source: str) -> list[Path]
             [[b.city, b.points, b.home_colour] for b in catalogue.big_cities], BIG_CITY_COLUMNS
         ),
         DECK_FILE: csv_text(
-            [[CARD_NAMES[k], n] for k, n in enumerate(catalogue.deck)], DECK_COLUMNS
+            [[catalogue.card_names[k], n] for k, n in enumerate(catalogue.deck)], DECK_COLUMNS
         ),
         "README.md": README.format(
             name=folder.name,
@@ -90,7 +109,8 @@ def write_edition(folder: Path, catalogue: Catalogue, source: str) -> list[Path]
             max_dest=MAX_DESTINATIONS,
             max_circles=MAX_CIRCLES,
             max_big=MAX_BIG_CITIES,
-            colours=", ".join(COLOURS),
+            colours=", ".join(catalogue.colours),
+            max_colours=MAX_COLOURS,
         ),
     }
     try:
@@ -126,15 +146,15 @@ def shape(catalogue: Catalogue) -> list[str]:
     lines += ["", "colour demand (circles on tickets) against deck supply (cards):"]
     circles = Counter(c for d in tickets for c in d.colours)
     total_circles = sum(circles.values())
-    wagons = sum(catalogue.deck[:LOCO])
-    for c, colour in enumerate(COLOURS):
+    wagons = sum(catalogue.deck[: catalogue.loco])
+    for c, colour in enumerate(catalogue.colours):
         demand = circles[c] / total_circles if total_circles else 0.0
         supply = catalogue.deck[c] / wagons if wagons else 0.0
         lines.append(
             f"  {colour:<7} {circles[c]:4d} circles ({demand:5.1%})  {catalogue.deck[c]:3d} "
             f"cards ({supply:5.1%})"
         )
-    lines.append(f"  locomotives {catalogue.deck[LOCO]} cards (wild, any colour)")
+    lines.append(f"  locomotives {catalogue.deck[catalogue.loco]} cards (wild, any colour)")
     lines += ["", "big cities (bonus, home colour: tickets naming it):"]
     for big in catalogue.big_cities:
         named = [d for d in tickets if big.city in d.cities]
@@ -156,11 +176,11 @@ def differences(a: Catalogue, b: Catalogue) -> list[str]:
     new = {d.id: d for d in b.destinations}
     for i in sorted(old.keys() | new.keys()):
         if i not in new:
-            out.append(f"- ticket {old[i].label()}")
+            out.append(f"- ticket {old[i].label(a.colours)}")
         elif i not in old:
-            out.append(f"+ ticket {new[i].label()}")
-        elif old[i] != new[i]:
-            out.append(f"~ ticket {old[i].label()} -> {new[i].label()}")
+            out.append(f"+ ticket {new[i].label(b.colours)}")
+        elif old[i].label(a.colours) != new[i].label(b.colours):
+            out.append(f"~ ticket {old[i].label(a.colours)} -> {new[i].label(b.colours)}")
     old_big = {c.city: c for c in a.big_cities}
     new_big = {c.city: c for c in b.big_cities}
     for city in [*old_big, *(c for c in new_big if c not in old_big)]:
@@ -174,9 +194,15 @@ def differences(a: Catalogue, b: Catalogue) -> list[str]:
                 f"~ big city {city} {was.points} ({was.home_colour}) -> {now.points} "
                 f"({now.home_colour})"
             )
-    for k, (x, y) in enumerate(zip(a.deck, b.deck, strict=True)):
-        if x != y:
-            out.append(f"~ deck {CARD_NAMES[k]} {x} -> {y}")
+    was = dict(zip(a.card_names, a.deck, strict=True))
+    now = dict(zip(b.card_names, b.deck, strict=True))
+    for kind in [*was, *(k for k in now if k not in was)]:
+        if kind not in now:
+            out.append(f"- deck {kind} {was[kind]}")
+        elif kind not in was:
+            out.append(f"+ deck {kind} {now[kind]}")
+        elif was[kind] != now[kind]:
+            out.append(f"~ deck {kind} {was[kind]} -> {now[kind]}")
     return out
 
 
@@ -241,18 +267,24 @@ def synthetic(
     seed: int = 0,
     deck: tuple[int, ...] | None = None,
     name: str | None = None,
+    colours: int | None = None,
 ) -> Catalogue:
     """A random edition of a given shape (tests, benchmarks): ``tickets`` tickets of 1-5
     circles over the colours, points in the printed bands, each naming one big city at least
-    (of ``big_cities``, bonuses 6-15), and the printed deck unless ``deck`` is given."""
+    (of ``big_cities``, bonuses 6-15), and the printed deck unless ``deck`` is given.
+    ``colours``: a deck of that many colours (the printed ones first, then ``EXTRA_COLOURS``),
+    10 cards each and 16 locomotives unless ``deck`` is given; else the printed colours."""
     import random
 
     from .cards import BigCity, Destination
     from .catalogue import POINT_BANDS, SHIPPED_DECK
 
+    names = COLOURS if colours is None else (*COLOURS, *EXTRA_COLOURS)[:colours]
+    if colours is not None and deck is None:
+        deck = (10,) * len(names) + (16,)
     rng = random.Random(seed)
     bigs = tuple(
-        BigCity(f"Big {i + 1}", rng.randint(6, 15), COLOURS[i % len(COLOURS)])
+        BigCity(f"Big {i + 1}", rng.randint(6, 15), names[i % len(names)])
         for i in range(big_cities)
     )
     dests = []
@@ -264,7 +296,9 @@ def synthetic(
         city_b = bigs[other].city if other < big_cities else f"Town {other}"
         if city_b == city_a:
             city_b = f"Town {i}"
-        colours = tuple(sorted(rng.randrange(len(COLOURS)) for _ in range(n)))
-        dests.append(Destination(i, city_a, city_b, rng.randint(low, high), colours))
+        circles = tuple(sorted(rng.randrange(len(names)) for _ in range(n)))
+        dests.append(Destination(i, city_a, city_b, rng.randint(low, high), circles))
     label = name or f"synthetic-{tickets}x{big_cities}"
-    return Catalogue(tuple(dests), bigs, deck or SHIPPED_DECK, label)
+    if colours is not None and name is None:
+        label += f"x{len(names)}"
+    return Catalogue(tuple(dests), bigs, deck or SHIPPED_DECK, label, names)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .cards import CARD_NAMES, KIND_INDEX, LOCO
-from .catalogue import MAX_BIG_CITY_POINTS, MAX_DECK_COUNTS, MAX_POINTS, Catalogue
+from .cards import CARD_NAMES
+from .catalogue import MAX_BIG_CITY_POINTS, MAX_POINTS, Catalogue, deck_bounds
 from .errors import RulesError
 from .value import Value
 
@@ -49,7 +49,7 @@ class CardEdits(Value, _CardEditsFields):
             raise RulesError(f"{where}{unknown[0]}: unknown card edit (known: {', '.join(KINDS)})")
         destinations = _destinations(data.get("destinations", {}), catalogue, where)
         cities = _big_cities(data.get("big_cities", {}), catalogue, where)
-        deck = _deck(data.get("deck", {}), where)
+        deck = _deck(data.get("deck", {}), where, catalogue)
         # a value the card already has is no edit: a variant differs only where it edits
         bonus = {b.city: b.points for b in catalogue.big_cities}
         return cls(
@@ -77,27 +77,29 @@ class CardEdits(Value, _CardEditsFields):
             tuple(b._replace(points=bonus.get(b.city, b.points)) for b in catalogue.big_cities),
             tuple(counts.get(k, n) for k, n in enumerate(catalogue.deck)),
             f"{catalogue.name}, edited",
+            catalogue.colours,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """As a study file writes them (TOML keys are strings); empty kinds left out."""
+    def to_dict(self, names: tuple[str, ...] = CARD_NAMES) -> dict[str, Any]:
+        """As a study file writes them (TOML keys are strings); empty kinds left out.
+        ``names``: the edited edition's card kinds (``Catalogue.card_names``)."""
         out: dict[str, Any] = {}
         if self.destinations:
             out["destinations"] = {str(i): {"points": p} for i, p in self.destinations}
         if self.big_cities:
             out["big_cities"] = dict(self.big_cities)
         if self.deck:
-            out["deck"] = {CARD_NAMES[k]: n for k, n in self.deck}
+            out["deck"] = {names[k]: n for k, n in self.deck}
         return out
 
-    def describe(self) -> list[str]:
+    def describe(self, names: tuple[str, ...] = CARD_NAMES) -> list[str]:
         """Short phrases a report can show: ``#24 points 10``, ``Chicago bonus 10``,
-        ``red cards 12``, ``locomotives 14``."""
+        ``red cards 12``, ``locomotives 14`` (``names``: the edition's card kinds)."""
         return (
             [f"#{i} points {p}" for i, p in self.destinations]
             + [f"{c} bonus {p}" for c, p in self.big_cities]
             + [
-                f"locomotives {n}" if k == LOCO else f"{CARD_NAMES[k]} cards {n}"
+                f"locomotives {n}" if k == len(names) - 1 else f"{names[k]} cards {n}"
                 for k, n in self.deck
             ]
         )
@@ -162,20 +164,19 @@ def _big_cities(data: object, catalogue: Catalogue, where: str) -> dict[str, int
     return out
 
 
-def _deck(data: object, where: str) -> dict[int, int]:
+def _deck(data: object, where: str, catalogue: Catalogue) -> dict[int, int]:
     if not isinstance(data, Mapping):
         raise RulesError(f"{where}deck: must be a table of card kinds, got {data!r}")
     out: dict[int, int] = {}
     for name, count in data.items():
-        kind = KIND_INDEX.get(name) if isinstance(name, str) else None
+        names = catalogue.card_names
+        kind = names.index(name) if isinstance(name, str) and name in names else None
         if kind is None:
-            raise RulesError(
-                f"{where}deck.{name}: unknown card kind (known: {', '.join(CARD_NAMES)})"
-            )
+            raise RulesError(f"{where}deck.{name}: unknown card kind (known: {', '.join(names)})")
         key = f"{where}deck.{name}"
         if isinstance(count, bool) or not isinstance(count, int):
             raise RulesError(f"{key}: must be a whole number, got {count!r}")
-        most = MAX_DECK_COUNTS[kind]
+        most = deck_bounds(catalogue.loco)[kind]
         if not 0 <= count <= most:
             raise RulesError(f"{key}: must be between 0 and {most}, got {count}")
         out[kind] = count

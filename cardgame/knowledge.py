@@ -15,11 +15,10 @@ from dataclasses import dataclass
 
 from . import actions as A
 from .actions import KEEP_DRAWN, NO_CARD, SETUP_KEEP
-from .cards import LOCO, NUM_COLOURS
 from .game import Game
 from .observation import SeatView
 from .shuffling import SeededShuffles
-from .state import CARD_KINDS, GameState
+from .state import GameState
 
 Counts = tuple[int, ...]
 
@@ -65,10 +64,12 @@ class KnowledgeTracker:
         self.seat = seat
         rules = state.rules  # R3: every hand starts with these locomotives, face up
         start, extra = rules.starting_locomotives, rules.seat_extra_locomotives
-        self._known = [[0] * CARD_KINDS for _ in range(n)]
+        catalogue = state.game.catalogue  # its colours, and the locomotive last
+        self._kinds = catalogue.kinds
+        self._known = [[0] * catalogue.kinds for _ in range(n)]
         for r in range(n):
             if r != seat:
-                self._known[r][LOCO] = start + extra[r]
+                self._known[r][catalogue.loco] = start + extra[r]
         self._batches: list[list[int]] = [[] for _ in range(n)]
         self._bottom: dict[int, int] = {}  # own returned id -> position from the bottom
         self._game = Game(n, 0, state.rules, state.game.catalogue)
@@ -85,7 +86,7 @@ class KnowledgeTracker:
         elif kind is A.PlaceColumn:
             if not own:
                 known[action.colour] = max(0, known[action.colour] - action.wagons)  # type: ignore[union-attr]
-                known[LOCO] = max(0, known[LOCO] - action.locos)  # type: ignore[union-attr]
+                known[-1] = max(0, known[-1] - action.locos)  # type: ignore[union-attr]
         elif kind is A.PlaceThree:
             if not own:
                 for c in action.colours:  # type: ignore[union-attr]
@@ -112,7 +113,7 @@ class KnowledgeTracker:
             view=state.view(seat),
             to_move=state.seat,
             known_cards=tuple(
-                (0,) * CARD_KINDS if r == seat else tuple(k) for r, k in enumerate(self._known)
+                (0,) * self._kinds if r == seat else tuple(k) for r, k in enumerate(self._known)
             ),
             dest_batches=tuple(map(tuple, self._batches)),
             bottom=tuple(sorted((p, d) for d, p in self._bottom.items())),
@@ -130,17 +131,19 @@ def unseen_cards(k: Knowledge) -> list[int]:
     """Train cards the seat cannot place: in rivals' unknown hand cards or in the deck."""
     v = k.view
     left = list(k.game.catalogue.deck)  # R1: the game's train deck
+    kinds = len(left)  # its colours, then the locomotive
+    loco = kinds - 1
     piles = [v.hand, v.discard, *v.circulations, *k.known_cards]
     for pile in piles:
-        for c in range(CARD_KINDS):
+        for c in range(kinds):
             left[c] -= pile[c]
     for c in v.face_up:
         if c != NO_CARD:
             left[c] -= 1
-    for c in range(NUM_COLOURS):
+    for c in range(loco):
         left[c] -= v.yard_wagons[c]
-        left[LOCO] -= v.yard_locos[c]
-    return [c for c in range(CARD_KINDS) for _ in range(left[c])]
+        left[loco] -= v.yard_locos[c]
+    return [c for c in range(kinds) for _ in range(left[c])]
 
 
 def sample_world(k: Knowledge, rng: random.Random, own_unknown: int = 0) -> GameState:

@@ -19,6 +19,10 @@ import sys
 from pathlib import Path
 
 # ------------------------------------------------------------------ cards (R1)
+# The printed colours, in the printed order: an edition's deck names its own colours (up to
+# MAX_COLOURS; cardgame/catalogue.py), the printed ones it names first in this order, then
+# its new ones in its file's order. A game's card kinds are its colours 0..colours-1 and the
+# locomotive, kind ``colours`` (last): the printed game's 0-7 and 8, as always.
 COLOURS: tuple[str, ...] = (
     "purple",
     "white",
@@ -29,16 +33,21 @@ COLOURS: tuple[str, ...] = (
     "red",
     "green",
 )
-NUM_COLOURS = len(COLOURS)  # card kinds 0-7 are the wagon colours ...
-LOCO = NUM_COLOURS  # ... and kind 8 is the locomotive, wild
-CARD_KINDS = NUM_COLOURS + 1  # a hand, a pile or the discard is this many counts
+NUM_COLOURS = len(COLOURS)  # the printed game's colours: kinds 0-7 ...
+LOCO = NUM_COLOURS  # ... and its locomotive, kind 8 (an edition's is Catalogue.loco)
+CARD_KINDS = NUM_COLOURS + 1  # a printed hand is this many counts (an edition's: colours + 1)
 CARD_NAMES: tuple[str, ...] = (*COLOURS, "locomotive")
+LOCOMOTIVE = "locomotive"
+# The most colours an edition's deck may hold: the engines' arrays hold MAX_CARD_KINDS
+# counts, and only a game's own colours + 1 are used.
+MAX_COLOURS = 12
+MAX_CARD_KINDS = MAX_COLOURS + 1
 # How many cards of each kind the train deck holds is card data (cardgame/data/deck.csv: the
 # printed 10 of each colour and 16 locomotives; a study may edit it): these are only the
 # largest counts a deck may have, the size of the engines' arrays.
 MAX_WAGONS_PER_COLOUR = 20
 MAX_LOCOMOTIVES = 40
-MAX_TRAIN_CARDS = NUM_COLOURS * MAX_WAGONS_PER_COLOUR + MAX_LOCOMOTIVES  # 200
+MAX_TRAIN_CARDS = MAX_COLOURS * MAX_WAGONS_PER_COLOUR + MAX_LOCOMOTIVES  # 280
 # An edition's cards are data (cardgame/catalogue.py): the printed one has 46 tickets and 6
 # big cities; these are the most an edition may have, the size of the engines' arrays.
 MAX_DESTINATIONS = 200  # destination ids are 1..MAX_DESTINATIONS (R1, R2), gaps allowed
@@ -59,7 +68,7 @@ MAX_OFFER = 10  # Rules.destinations_dealt and destinations_drawn: an offer at a
 MAX_ROUNDS = 10  # Rules.rounds, for any player count
 # more than any legal list: a turn's columns (at most every wagon x every locomotive + 1),
 # threes, face-up slots and draws; or an offer's keeps (2 ** MAX_OFFER)
-MAX_ACTIONS = 7168
+MAX_ACTIONS = 10240
 
 # ------------------------------------------------------------------ decisions
 # cardgame.actions.Phase, by value
@@ -100,6 +109,8 @@ SEAT_VIEW_FIELDS: tuple[str, ...] = (
 )
 
 # ------------------------------------------------------------------ the C side
+# The printed game's kinds are no bound: C reads a game's colours from its catalogue.
+PRINTED_ONLY = frozenset({"NUM_COLOURS", "LOCO", "CARD_KINDS"})
 PXI = Path(__file__).parent / "_native" / "_layout.pxi"
 
 
@@ -107,7 +118,9 @@ def c_constants() -> dict[str, int]:
     """Every whole-number constant the C side gets, by its C name: the module's integer
     constants under their own names, ``PH_<PHASE>`` and ``SV_<FIELD>`` (and ``SV_FIELDS``)."""
     out = {
-        name: value for name, value in globals().items() if name.isupper() and type(value) is int
+        name: value
+        for name, value in globals().items()
+        if name.isupper() and type(value) is int and name not in PRINTED_ONLY
     }
     out.update({f"PH_{name}": value for value, name in enumerate(PHASES)})
     out.update({f"SV_{name.upper()}": i for i, name in enumerate(SEAT_VIEW_FIELDS)})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .cards import CARD_NAMES, COLOURS
+from .cards import CARD_NAMES, colour_name
 from .catalogue import Catalogue
 from .record import Table, record_catalogue, turn_tables
 
@@ -31,8 +31,11 @@ def _cards(names: Iterable[str]) -> str:
     return ", ".join(_card_count(n, name) for name, n in counts.items()) or "nothing"
 
 
-def pile_text(counts: list[int]) -> str:
-    return ", ".join(_card_count(n, CARD_NAMES[c]) for c, n in enumerate(counts) if n) or "nothing"
+def pile_text(counts: list[int], names: tuple[str, ...] = CARD_NAMES) -> str:
+    """A pile's counts in words (``names``: the game's card kinds, ``Catalogue.card_names``)."""
+    if len(names) != len(counts):  # a game of other colours, its names not at hand
+        names = (*(colour_name(c) for c in range(len(counts) - 1)), "locomotive")
+    return ", ".join(_card_count(n, names[c]) for c, n in enumerate(counts) if n) or "nothing"
 
 
 def destination(dest_id: int, catalogue: Catalogue) -> str:
@@ -72,19 +75,19 @@ def _action(turn: dict[str, Any], catalogue: Catalogue) -> str:
     return "passes (no legal action)"
 
 
-def _tables(table: Table) -> Iterator[str]:
+def _tables(table: Table, names: tuple[str, ...] = CARD_NAMES) -> Iterator[str]:
     """Each seat's hand, yard columns and circulation pile (the verbose view)."""
     for seat, hand in enumerate(table.hands):
         yard = [
-            f"{COLOURS[c]} {table.yard_wagons[c]}"
+            f"{names[c]} {table.yard_wagons[c]}"
             + (f" + {plural(table.yard_locos[c], 'locomotive')}" if table.yard_locos[c] else "")
-            for c in range(len(COLOURS))
+            for c in range(len(names) - 1)
             if table.yard_owner[c] == seat
         ]
         yield (
-            f"      seat {seat}: hand {pile_text(list(hand))}; "
+            f"      seat {seat}: hand {pile_text(list(hand), names)}; "
             f"yard {', '.join(yard) or 'empty'}; "
-            f"circulation {pile_text(list(table.circulation[seat]))}"
+            f"circulation {pile_text(list(table.circulation[seat]), names)}"
         )
 
 
@@ -106,6 +109,7 @@ def narrate(
     rounds = {r["round"]: r for r in record["rounds"]}
     resolutions = {r["round"]: r for r in record["resolutions"]}
     tables = iter(turn_tables(record, catalogue)) if verbose else None
+    kinds = catalogue.card_names
     current_round = 0
     in_final = False
     for turn in record["turns"]:
@@ -125,7 +129,7 @@ def narrate(
             yield "*** The train deck is empty: final round, each seat plays one more turn (R15)"
         yield turn_line(turn, catalogue)
         if tables is not None:
-            yield from _tables(next(tables))
+            yield from _tables(next(tables), kinds)
     if current_round in resolutions:
         yield from resolution_lines(resolutions[current_round], catalogue)
     yield from _final_table(record)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import actions as A
-from .cards import CARD_NAMES
+from .cards import CARD_NAMES, COLOURS
 from .catalogue import Catalogue, catalogue_from_rows, catalogue_rows, default_catalogue
 from .errors import CardgameError, DataError, IllegalActionError, RecordError
 from .game import Game
@@ -65,12 +65,10 @@ __all__ = [
     "validate",
 ]
 
-_CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 
-
-def _names(counts: Sequence[int]) -> list[str]:
-    """A hand of card counts as card names, in card order."""
-    return [CARD_NAMES[card] for card, n in enumerate(counts) for _ in range(n)]
+def _names(counts: Sequence[int], names: tuple[str, ...] = CARD_NAMES) -> list[str]:
+    """A hand of card counts as card names (``names``: the game's), in card order."""
+    return [names[card] for card, n in enumerate(counts) for _ in range(n)]
 
 
 def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, Any]:
@@ -80,6 +78,7 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
     if not state.is_over:
         raise RecordError("the game is not over yet")
     game = state.game
+    kinds = game.catalogue.card_names
     names = list(strategies) if strategies is not None else ["unknown"] * state.players
     return {
         "format": FORMAT,
@@ -94,8 +93,8 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
         **state.record,
         # the table at the end: what the last decisions did, which nothing later shows
         "final": {
-            "face_up": [CARD_NAMES[c] if c != A.NO_CARD else None for c in state.face_up],
-            "hands": [_names(hand) for hand in state.hands],
+            "face_up": [kinds[c] if c != A.NO_CARD else None for c in state.face_up],
+            "hands": [_names(hand, kinds) for hand in state.hands],
         },
         "result": {
             "scores": [s.to_dict() for s in state.scores],
@@ -311,19 +310,24 @@ class ReplayResult:
     divergence: str | None = None
 
 
-def shuffle_orders(record: dict[str, Any]) -> list[tuple[str, list[int]]]:
+def shuffle_orders(
+    record: dict[str, Any], names: tuple[str, ...] = CARD_NAMES
+) -> list[tuple[str, list[int]]]:
+    """The recorded shuffles, the train cards by kind (``names``: the game's card names,
+    ``Catalogue.card_names``)."""
+    index = {name: i for i, name in enumerate(names)}
     orders = []
     for entry in record["shuffles"]:
         order = entry["order"]
         if entry["kind"] in TRAIN_KINDS:
-            order = [_CARD_INDEX[name] for name in order]
+            order = [index[name] for name in order]
         orders.append((entry["kind"], list(order)))
     return orders
 
 
-def decisions(turn: dict[str, Any]) -> Iterator[A.Action]:
-    """The decisions a recorded turn was made of, in order."""
-    yield A.from_dict(turn["action"])
+def decisions(turn: dict[str, Any], colours: tuple[str, ...] = COLOURS) -> Iterator[A.Action]:
+    """The decisions a recorded turn was made of, in order (``colours``: the game's)."""
+    yield A.from_dict(turn["action"], colours)
     for pick in turn.get("picks", [])[1:]:
         yield A.DRAW_DECK if pick["from"] == "deck" else A.DRAW_FACE_UP[pick["slot"]]
     if "destinations" in turn:
@@ -383,7 +387,7 @@ def replay(record: Any, catalogue: Catalogue | None = None) -> ReplayResult:
 
 def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> ReplayResult:
     game = Game(record["players"], record["seed"], rules, catalogue)
-    shuffles = SeedCheckedShuffles(shuffle_orders(record), record["seed"])
+    shuffles = SeedCheckedShuffles(shuffle_orders(record, catalogue.card_names), record["seed"])
     state = game.new_state(record=True, shuffles=shuffles)
     for index, kept in enumerate(record["setup"]["kept"]):
         try:
@@ -397,7 +401,7 @@ def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Repla
         if state.is_over:
             return _diverged(state, f"turns[{index}]: the replayed game ended before it")
         try:
-            for action in decisions(turn):
+            for action in decisions(turn, catalogue.colours):
                 state.apply(action)
         except IllegalActionError as exc:
             return _diverged(state, f"{where}: {exc}")
@@ -413,7 +417,10 @@ def _replay(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Repla
     if "edition" not in record:  # a record of edited cards made before editions were named
         expected.pop("edition", None)
     expected["shuffles"] = [
-        {"kind": name, "order": [CARD_NAMES[c] for c in order] if name in TRAIN_KINDS else order}
+        {
+            "kind": name,
+            "order": [catalogue.card_names[c] for c in order] if name in TRAIN_KINDS else order,
+        }
         for name, order in shuffles.seeded
     ]
     found = first_difference(expected, {k: v for k, v in record.items() if k != "digest"})
@@ -478,14 +485,17 @@ def turn_tables(record: dict[str, Any], catalogue: Catalogue | None = None) -> l
     For the verbose narration: hands, yards and circulation piles are not in the record.
     """
     rules = Rules.from_dict(record["rules"])
-    game = Game(record["players"], record["seed"], rules, record_catalogue(record, catalogue))
-    state = game.new_state(record=True, shuffles=RecordedShuffles(shuffle_orders(record)))
+    catalogue = record_catalogue(record, catalogue)
+    game = Game(record["players"], record["seed"], rules, catalogue)
+    state = game.new_state(
+        record=True, shuffles=RecordedShuffles(shuffle_orders(record, catalogue.card_names))
+    )
     log = _TurnLog(state)
     state.record["turns"] = log  # type: ignore[index]
     for kept in record["setup"]["kept"]:
         state.apply(A.KeepDestinations(tuple(kept)))
     for turn in record["turns"]:
-        for action in decisions(turn):
+        for action in decisions(turn, catalogue.colours):
             state.apply(action)
     if len(log.tables) != len(record["turns"]):  # the engine no longer logs turns this way
         raise RecordError("cannot rebuild the table after each turn of this record")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from . import actions as A
@@ -112,13 +113,36 @@ def _boolean(value: Any, path: str) -> None:
         raise bad(path, f"expected true or false, got {kind(value)}")
 
 
-def _one_of(names: Sequence[str | None], what: str) -> Check:
+# the colours of its own a record's edition names in its deck's rows (``cards.deck``), while
+# ``validate`` checks that record: a card or colour may be one of them too
+_OWN_COLOURS: ContextVar[frozenset[str]] = ContextVar("own_colours", default=frozenset())
+
+
+def _one_of(names: Sequence[str | None], what: str, named: bool = False) -> Check:
+    """One of ``names``; ``named``: or a colour of the record's own edition."""
+
     def check(value: Any, path: str) -> None:
+        if named and isinstance(value, str) and value in _OWN_COLOURS.get():
+            return
         if value not in names or (value is not None and not isinstance(value, str)):
             shown = repr(value)[:40] if isinstance(value, str) else kind(value)
             raise bad(path, f"expected {what}, got {shown}")
 
     return check
+
+
+def _own_colours(record: dict[str, Any]) -> frozenset[str]:
+    """The colours the record's deck rows name beyond the printed ones (none if malformed:
+    its cards are checked when the record replays)."""
+    cards = record.get("cards")
+    rows = cards.get("deck") if isinstance(cards, dict) else None
+    if not isinstance(rows, list):
+        return frozenset()
+    return frozenset(
+        row[0]
+        for row in rows
+        if isinstance(row, list) and row and isinstance(row[0], str) and row[0] not in CARD_NAMES
+    )
 
 
 def _text(value: Any, path: str) -> None:
@@ -170,9 +194,9 @@ def _object(required: dict[str, Check], optional: dict[str, Check] | None = None
 
 _ID = _integer()
 _IDS = _list(_ID)
-_CARD = _one_of(CARD_NAMES, "a card name")
-_SLOT_CARD = _one_of((*CARD_NAMES, None), "a card name or null")
-_COLOUR = _one_of(COLOURS, "a colour")
+_CARD = _one_of(CARD_NAMES, "a card name", named=True)
+_SLOT_CARD = _one_of((*CARD_NAMES, None), "a card name or null", named=True)
+_COLOUR = _one_of(COLOURS, "a colour", named=True)
 _COUNT = _integer()
 _TOTAL = _integer(low=None)
 _SEAT = _integer(0, MAX_PLAYERS - 1)
@@ -361,7 +385,11 @@ def validate(record: Any) -> Rules:
     if version != VERSION or isinstance(version, bool):
         shown = version if isinstance(version, int) else kind(version)
         raise RecordError(f"record version {shown}; this engine reads {VERSION}")
-    _BODY(record, "")
+    token = _OWN_COLOURS.set(_own_colours(record))
+    try:
+        _BODY(record, "")
+    finally:
+        _OWN_COLOURS.reset(token)
     if len(record["strategies"]) != record["players"]:
         raise bad("strategies", f"expected one name per seat ({record['players']})")
     return _rules(record["rules"], record["players"])

@@ -35,7 +35,7 @@ from operator import mul
 from typing import Protocol
 
 from . import _native
-from .cards import LOCO, NUM_COLOURS, Destination
+from .cards import NUM_COLOURS, Destination
 
 # Lexicographic objective packed into one int: points >> count >> big-city names. These
 # weights serve up to 62 feasible destinations (the native kernel's bound): 128 > 2 names *
@@ -60,9 +60,10 @@ def _value(dest: Destination, big_cities: frozenset[str], wide: bool = False) ->
     return dest.points * _POINTS_WEIGHT + _COUNT_WEIGHT + names
 
 
-def colour_need(destinations: Iterable[Destination]) -> list[int]:
-    """Cards per colour (8 counts) that ``destinations`` require together."""
-    need = [0] * NUM_COLOURS
+def colour_need(destinations: Iterable[Destination], colours: int = NUM_COLOURS) -> list[int]:
+    """Cards per colour (``colours`` counts: the game's) that ``destinations`` require
+    together."""
+    need = [0] * colours
     for dest in destinations:
         for c in dest.colours:
             need[c] += 1
@@ -70,25 +71,26 @@ def colour_need(destinations: Iterable[Destination]) -> list[int]:
 
 
 def covers(circulation: Sequence[int], need: Sequence[int]) -> bool:
-    """Whether ``circulation`` (9 counts) covers ``need`` (8 colour counts): what a colour
-    lacks, locomotives make up (R16)."""
+    """Whether ``circulation`` (a count per colour, then the locomotives) covers ``need``
+    (the colours' counts): what a colour lacks, locomotives make up (R16)."""
     deficit = 0
-    for n, have in zip(need, circulation, strict=False):  # the 8 colours; locomotives last
+    for n, have in zip(need, circulation, strict=False):  # the colours; locomotives last
         if n > have:
             deficit += n - have
-    return deficit <= circulation[LOCO]
+    return deficit <= circulation[-1]
 
 
 def is_feasible(circulation: Sequence[int], destinations: Iterable[Destination]) -> bool:
-    """Whether all ``destinations`` can be reached together from ``circulation`` (9 counts)."""
-    return covers(circulation, colour_need(destinations))
+    """Whether all ``destinations`` can be reached together from ``circulation`` (a count
+    per colour, then the locomotives)."""
+    return covers(circulation, colour_need(destinations, len(circulation) - 1))
 
 
 def _take(rem: tuple[int, ...], need: tuple[int, ...]) -> tuple[int, ...] | None:
     """Cards left after covering ``need`` (own colours first, then locomotives)."""
     out = list(rem)
-    locos = rem[LOCO]
-    for c in range(NUM_COLOURS):
+    locos = rem[-1]
+    for c in range(len(need)):
         n = need[c]
         if n:
             if out[c] >= n:
@@ -98,7 +100,7 @@ def _take(rem: tuple[int, ...], need: tuple[int, ...]) -> tuple[int, ...] | None
                 out[c] = 0
     if locos < 0:
         return None
-    out[LOCO] = locos
+    out[-1] = locos
     return tuple(out)
 
 
@@ -130,7 +132,7 @@ def resolve_counted_python(
         return (), 0
     # highest value per card first: the fractional bound is then a single greedy pass
     items.sort(key=lambda it: (-it[1] / it[2], -it[1], it[0].id))
-    needs = [it[0].need for it in items]
+    needs = [it[0].need_of(len(have) - 1) for it in items]
     values = [it[1] for it in items]
     sizes = [it[2] for it in items]
     count = len(items)
@@ -171,12 +173,13 @@ def _cheap_search(
     Returns the best value and set found (the greedy ``best_set`` object itself if nothing
     beat it) and the nodes visited (more than the budget: gave up).
     """
+    nc = len(have) - 1  # the game's colours; the locomotives are the last count
     count = len(needs)
     # suffix_need[i][c]: what items i.. could ever use of colour c; cards beyond it are dead
-    suffix_need = [[0] * NUM_COLOURS for _ in range(count + 1)]
+    suffix_need = [[0] * nc for _ in range(count + 1)]
     for i in range(count - 1, -1, -1):
         row, after_row, need = suffix_need[i], suffix_need[i + 1], needs[i]
-        for c in range(NUM_COLOURS):
+        for c in range(nc):
             row[c] = after_row[c] + need[c]
     chosen: list[int] = []
     seen: dict[tuple[int, tuple[int, ...], int], int] = {}
@@ -210,7 +213,7 @@ def _cheap_search(
             return
         # cards beyond what items i.. could use are dead: clipping them merges states
         clipped = tuple(map(min, rem, suffix_need[i]))
-        locos = rem[LOCO]
+        locos = rem[nc]
         if current + bound(i, clipped, locos) <= best_value:
             return
         key = (i, clipped, locos)
@@ -282,18 +285,19 @@ def _tune_prices(
     few steps the Lagrangian solution is rounded greedily (by reduced cost per card) into a
     feasible set, offered to ``best``: a higher incumbent also aims the steps better.
     """
+    nc = len(have) - 1  # the game's colours; the locomotives are the last count
     count = len(needs)
     sparse = _sparse(needs)
     start = sorted(v / s for v, s in zip(values, sizes, strict=True))[count // 2]
-    prices = [start] * NUM_COLOURS
+    prices = [start] * nc
     best_bound = float("inf")
     best_prices = list(prices)
     step_scale = 2.0
     stall = 0
     for step in range(_PRICE_STEPS_PER_ITEM * count):
         top = max(prices)
-        bound = sum(map(mul, prices, have)) + top * have[LOCO]
-        used = [0] * NUM_COLOURS
+        bound = sum(map(mul, prices, have)) + top * have[nc]
+        used = [0] * nc
         reduced = [0.0] * count
         for j in range(count):
             r: float = values[j]
@@ -316,8 +320,8 @@ def _tune_prices(
         if best_bound - best.value < 1:
             break  # nothing strictly better can exist; the search will confirm at once
         star = prices.index(top)
-        gradient = [have[c] - used[c] for c in range(NUM_COLOURS)]
-        gradient[star] += have[LOCO]
+        gradient = [have[c] - used[c] for c in range(nc)]
+        gradient[star] += have[nc]
         norm = sum(g * g for g in gradient)
         if norm == 0:
             break
@@ -359,6 +363,7 @@ def _deep_search(
 ) -> int:
     """Exact branch and bound ordered by |reduced cost|; improves ``best`` in place and
     returns the nodes visited."""
+    nc = len(have) - 1  # the game's colours; the locomotives are the last count
     prices = _tune_prices(have, needs, values, sizes, lexbit, best)
     top = max(prices)
     count = len(needs)
@@ -371,12 +376,12 @@ def _deep_search(
     # per depth k, over the items still undecided (order[k:]): the positive reduced costs,
     # the cards of each colour they could use, and their lexicographic bits
     gain = [0.0] * (count + 1)
-    usable = [[0] * NUM_COLOURS for _ in range(count + 1)]
+    usable = [[0] * nc for _ in range(count + 1)]
     open_bits = [0] * (count + 1)
     for k in range(count - 1, -1, -1):
         gain[k] = gain[k + 1] + max(0.0, reduced[order[k]])
         row, after_row, need = usable[k], usable[k + 1], o_needs[k]
-        for c in range(NUM_COLOURS):
+        for c in range(nc):
             row[c] = after_row[c] + need[c]
         open_bits[k] = open_bits[k + 1] | o_bits[k]
     usable_total = [sum(row) for row in usable]
@@ -391,7 +396,7 @@ def _deep_search(
             return
         clipped = tuple(map(min, rem, usable[k]))
         # locomotives beyond what the undecided items could lack are dead too
-        locos = min(rem[LOCO], usable_total[k] - sum(clipped))
+        locos = min(rem[nc], usable_total[k] - sum(clipped))
         # Lagrangian bound: undecided items at their reduced cost, cards at their price
         bound = current + gain[k] + sum(map(mul, prices, clipped)) + top * locos
         floor = best.floor()

@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 
 from .errors import RulesError
 from .layout import (
-    LOCO,
     MAX_DESTINATIONS,
     MAX_FACE_UP,
     MAX_LOCOMOTIVES,
@@ -180,9 +179,9 @@ class Rules(Value, _RulesFields):
             )
         extra_locos = sum(self.seat_extra_locomotives[:n])
         locos = n * self.starting_locomotives + extra_locos
-        if locos > deck[LOCO]:
+        if locos > deck[-1]:  # the locomotives: the last count
             return (
-                f"deck.locomotive: the deck has {deck[LOCO]} locomotives, {n} players start "
+                f"deck.locomotive: the deck has {deck[-1]} locomotives, {n} players start "
                 f"with {locos} (starting_locomotives {self.starting_locomotives} each, "
                 f"seat_extra_locomotives {extra_locos})"
             )

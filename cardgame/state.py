@@ -20,8 +20,8 @@ from .actions import (  # noqa: F401  (Phase and the constants are re-exported)
     TURN,
     Phase,
 )
-from .cards import CARD_KINDS, CARD_NAMES, LOCO, NUM_COLOURS
 from .errors import IllegalActionError
+from .layout import CARD_KINDS  # noqa: F401  (the printed game's kinds, re-exported)
 from .observation import SeatView
 from .resolution import resolve
 from .scoring import SeatScore, final_scores, winners
@@ -38,10 +38,6 @@ if TYPE_CHECKING:
 
 
 _new_view = tuple.__new__  # builds a SeatView from its fields without a Python-level __init__
-
-
-def _names(cards: list[int]) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
 
 
 def _expand(counts: list[int]) -> list[int]:
@@ -94,6 +90,7 @@ class GameState:
         "_view_deck",
         "_view_rules",
         "_view_table",
+        "card_names",
         "circulation",
         "deck",
         "dest_deck",
@@ -103,7 +100,10 @@ class GameState:
         "game",
         "hands",
         "held",
+        "kinds",
         "last_seat",
+        "loco",
+        "n_colours",
         "offers",
         "phase",
         "players",
@@ -141,14 +141,19 @@ class GameState:
         self._view_bonuses = game.catalogue.big_cities  # each city's bonus (R21): public
         self._rounds_total = game.rules.rounds_for(game.players)
         n = self.players
+        # the edition's card kinds: its colours 0..n_colours-1, the locomotive last
+        self.n_colours = game.catalogue.loco
+        self.loco = game.catalogue.loco
+        self.kinds = game.catalogue.kinds
+        self.card_names = game.catalogue.card_names
         self.deck: list[int] = []
         self.face_up: list[int] = []
-        self.discard = [0] * CARD_KINDS
-        self.hands = [[0] * CARD_KINDS for _ in range(n)]
-        self.circulation = [[0] * CARD_KINDS for _ in range(n)]
-        self.yard_owner = [NOBODY] * NUM_COLOURS
-        self.yard_wagons = [0] * NUM_COLOURS
-        self.yard_locos = [0] * NUM_COLOURS
+        self.discard = [0] * self.kinds
+        self.hands = [[0] * self.kinds for _ in range(n)]
+        self.circulation = [[0] * self.kinds for _ in range(n)]
+        self.yard_owner = [NOBODY] * self.n_colours
+        self.yard_wagons = [0] * self.n_colours
+        self.yard_locos = [0] * self.n_colours
         self.dest_deck: list[int] = []
         self.held: list[list[int]] = [[] for _ in range(n)]
         self.reached: list[list[int]] = [[] for _ in range(n)]
@@ -174,11 +179,15 @@ class GameState:
             self._setup()
 
     # ----------------------------------------------------------------- setup (R3-R6)
+    def _names(self, cards: list[int]) -> list[str]:
+        names = self.card_names
+        return [names[c] for c in cards]
+
     def _shuffle(self, kind: str, cards: list[int], names: bool) -> list[int]:
         order = self._shuffles.shuffle(kind, cards)
         if self.record is not None:
             self.record["shuffles"].append(
-                {"kind": kind, "order": _names(order) if names else list(order)}
+                {"kind": kind, "order": self._names(order) if names else list(order)}
             )
         return order
 
@@ -188,10 +197,10 @@ class GameState:
         counts = self.game.catalogue.deck  # R1: the game's train deck (card data)
         extra_locos = rules.seat_extra_locomotives  # a lever, by seat (zeros: off)
         for seat, hand in enumerate(self.hands):
-            hand[LOCO] = rules.starting_locomotives + extra_locos[seat]  # R3
-        wagons = [c for c in range(NUM_COLOURS) for _ in range(counts[c])]
+            hand[self.loco] = rules.starting_locomotives + extra_locos[seat]  # R3
+        wagons = [c for c in range(self.n_colours) for _ in range(counts[c])]
         given = n * rules.starting_locomotives + sum(extra_locos[:n])
-        locos = [LOCO] * (counts[LOCO] - given)
+        locos = [self.loco] * (counts[self.loco] - given)
         self.deck = self._shuffle(TRAIN_SETUP, wagons + locos, names=True)
         self._deal(rules.starting_hand)
         if any(rules.seat_extra_cards):
@@ -235,22 +244,22 @@ class GameState:
         if not self.rules.three_locomotive_wipe:
             return
         row = self.face_up
-        while row.count(LOCO) >= 3 and self.deck:
+        while row.count(self.loco) >= 3 and self.deck:
             for card in row:
                 if card != NO_CARD:
                     self.discard[card] += 1
             deck = self.deck
             row[:] = [deck.pop() if deck else NO_CARD for _ in row]
             if self._turn_record is not None:
-                self._turn_record.setdefault("wipes", []).append(_names(row))
+                self._turn_record.setdefault("wipes", []).append(self._names(row))
 
     def _note_round_start(self) -> None:
         if self.record is not None:
             self.record["rounds"].append(
                 {
                     "round": self.round,
-                    "face_up": [CARD_NAMES[c] if c != NO_CARD else None for c in self.face_up],
-                    "hands": [_names(_expand(h)) for h in self.hands],
+                    "face_up": [self.card_names[c] if c != NO_CARD else None for c in self.face_up],
+                    "hands": [self._names(_expand(h)) for h in self.hands],
                     "deck_size": len(self.deck),
                 }
             )
@@ -389,7 +398,7 @@ class GameState:
         phase = self.phase
         if phase == TURN:
             if self._turn_record is not None:
-                self._turn_record["action"] = A.to_dict(action)
+                self._turn_record["action"] = A.to_dict(action, self.game.catalogue.colours)
             kind = type(action)
             if kind is A.DrawDeck or kind is A.DrawFaceUp:
                 self._pick(action, first=True)
@@ -404,7 +413,7 @@ class GameState:
         elif phase == SECOND_PICK:
             rec = self._turn_record
             if rec is not None and "action" not in rec:  # a one-card first turn: its action
-                rec["action"] = A.to_dict(action)
+                rec["action"] = A.to_dict(action, self.game.catalogue.colours)
             self._pick(action, first=False)
         elif phase == KEEP_DRAWN:
             self._keep_drawn(action.ids)  # type: ignore[union-attr]
@@ -437,7 +446,7 @@ class GameState:
             card = deck.pop()
             hand[card] += 1
             if rec is not None:
-                rec.setdefault("picks", []).append({"from": "deck", "card": CARD_NAMES[card]})
+                rec.setdefault("picks", []).append({"from": "deck", "card": self.card_names[card]})
         else:
             slot = action.slot  # type: ignore[union-attr]
             card = self.face_up[slot]
@@ -449,13 +458,13 @@ class GameState:
                     {
                         "from": "face_up",
                         "slot": slot,
-                        "card": CARD_NAMES[card],
-                        "refill": CARD_NAMES[refill] if refill != NO_CARD else None,
+                        "card": self.card_names[card],
+                        "refill": self.card_names[refill] if refill != NO_CARD else None,
                     }
                 )
             if self.rules.three_locomotive_wipe:
                 self._maybe_wipe()
-            if card == LOCO:  # R10: a face-up locomotive counts as two
+            if card == self.loco:  # R10: a face-up locomotive counts as two
                 self._end_turn()
                 return
         if first and self._can_pick_second():
@@ -467,14 +476,14 @@ class GameState:
         """Whether any second pick exists (R10, R11): ``actions.second_picks`` without the list."""
         if self.deck:
             return True
-        return any(card != NO_CARD and card != LOCO for card in self.face_up)
+        return any(card != NO_CARD and card != self.loco for card in self.face_up)
 
     def _place_column(self, colour: int, wagons: int, locos: int) -> None:
         seat = self.seat
         hand = self.hands[seat]
         self._steal_if_needed(colour)
         hand[colour] -= wagons
-        hand[LOCO] -= locos
+        hand[self.loco] -= locos
         self.yard_owner[colour] = seat
         self.yard_wagons[colour] = wagons
         self.yard_locos[colour] = locos
@@ -497,13 +506,13 @@ class GameState:
             return
         wagons, locos = self.yard_wagons[colour], self.yard_locos[colour]
         self.discard[colour] += wagons
-        self.discard[LOCO] += locos
+        self.discard[self.loco] += locos
         self.steals[self.seat] += 1
         self.stolen_from[victim] += 1
         if self._turn_record is not None:
             self._turn_record["steal"] = {
                 "victim": victim,
-                "colour": CARD_NAMES[colour],
+                "colour": self.card_names[colour],
                 "discarded": {"wagons": wagons, "locos": locos},
             }
 
@@ -535,13 +544,13 @@ class GameState:
         moved: list[int] = []
         if seat in owner:
             circ = self.circulation[seat]
-            for c in range(NUM_COLOURS):
+            for c in range(self.n_colours):
                 if owner[c] != seat:
                     continue
                 if self.yard_locos[c]:  # R7: locomotives sit on top
                     self.yard_locos[c] -= 1
-                    circ[LOCO] += 1
-                    moved.append(LOCO)
+                    circ[self.loco] += 1
+                    moved.append(self.loco)
                 else:
                     self.yard_wagons[c] -= 1
                     circ[c] += 1
@@ -554,7 +563,7 @@ class GameState:
                 "seat": seat,
                 "round": self.round,
                 "final_round": self.final_turns_left is not None,
-                "step1": _names(moved),
+                "step1": self._names(moved),
             }
         if self.turn == 1 and self.rules.first_turn != "full" and self._can_pick_second():
             # a lever (R6, R10): first_turn = "one_card" makes seat 0's first turn a single
@@ -610,18 +619,18 @@ class GameState:
         pool = list(self.deck)
         pool.extend(c for c in self.face_up if c != NO_CARD)
         counts = list(self.discard)
-        for c in range(NUM_COLOURS):
+        for c in range(self.n_colours):
             counts[c] += self.yard_wagons[c]
-            counts[LOCO] += self.yard_locos[c]
+            counts[self.loco] += self.yard_locos[c]
         for circ in self.circulation:
-            for k in range(CARD_KINDS):
+            for k in range(self.kinds):
                 counts[k] += circ[k]
         pool.extend(_expand(counts))
-        self.discard = [0] * CARD_KINDS
-        self.circulation = [[0] * CARD_KINDS for _ in range(self.players)]
-        self.yard_owner = [NOBODY] * NUM_COLOURS
-        self.yard_wagons = [0] * NUM_COLOURS
-        self.yard_locos = [0] * NUM_COLOURS
+        self.discard = [0] * self.kinds
+        self.circulation = [[0] * self.kinds for _ in range(self.players)]
+        self.yard_owner = [NOBODY] * self.n_colours
+        self.yard_wagons = [0] * self.n_colours
+        self.yard_locos = [0] * self.n_colours
         self.round += 1
         self.deck = self._shuffle(TRAIN_ROUND, pool, names=True)
         self._deal(self.rules.round_two_deal)

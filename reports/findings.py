@@ -563,7 +563,8 @@ def sweep_lines(analysis: Analysis) -> list[str]:
     """One sentence per sweep (reports/sweeps.py)."""
     from .sweeps import sentence
 
-    return [sentence(sweep, analysis.sweep_tables) for sweep in analysis.sweeps]
+    edition = analysis.results.plan.catalogue()  # the study's cards: its tickets' names
+    return [sentence(sweep, analysis.sweep_tables, edition) for sweep in analysis.sweeps]
 
 
 @dataclass

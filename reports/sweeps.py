@@ -229,8 +229,9 @@ def _card_frames(
     }
 
 
-def sentence(sweep: Sweep, frames: dict[str, pd.DataFrame]) -> str:
-    """What the sweep does, in one sentence as strong as its intervals."""
+def sentence(sweep: Sweep, frames: dict[str, pd.DataFrame], catalogue: Any | None = None) -> str:
+    """What the sweep does, in one sentence as strong as its intervals; a swept ticket is
+    named by ``catalogue``, the study's own cards (``results.plan.catalogue()``)."""
     moved = []
     for metric, frame in frames.items():
         part = frame[(frame["sweep"] == sweep.name) & (frame["verdict"] == "different")]
@@ -243,7 +244,7 @@ def sentence(sweep: Sweep, frames: dict[str, pd.DataFrame]) -> str:
         if metric in CARD_METRICS and sweep.card is not None:
             from .destinations import card_label
 
-            label = f"{card_label(sweep.card)}'s {label}"
+            label = f"{card_label(sweep.card, catalogue)}'s {label}"
         moved.append(
             f"{label} by up to {biggest['difference'] * scale:+.1f}{unit} "
             f"(at {_value(biggest)}, {int(biggest['players'])} players: "

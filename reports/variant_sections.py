@@ -217,8 +217,9 @@ def sweeps_section(analysis: Analysis) -> Section:
     on the same deals."""
     frames = analysis.sweep_tables
     charts, intro = [], []
+    edition = analysis.results.plan.catalogue()  # the study's cards: its tickets' names
     for sweep in analysis.sweeps:
-        text = sweeps.sentence(sweep, frames)
+        text = sweeps.sentence(sweep, frames, edition)
         intro.append(text)
         printed = ", ".join(str(v) for v in sweep.printed)
         charts.append(

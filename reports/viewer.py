@@ -20,7 +20,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cardgame.cards import CARD_NAMES, COLOURS
 from cardgame.catalogue import Catalogue
 from cardgame.narrate import destination, plural
 from cardgame.record import read_entries, record_catalogue
@@ -188,7 +187,7 @@ def _frame(position: Position, record: dict[str, Any], catalogue: Catalogue) -> 
         frame["steal"] = {
             "by": turn["seat"],
             "victim": steal["victim"],
-            "colour": COLOURS.index(steal["colour"]),
+            "colour": catalogue.colours.index(steal["colour"]),
             "cards": steal["discarded"]["wagons"] + steal["discarded"]["locos"],
         }
     return frame
@@ -257,7 +256,7 @@ def page_data(
         "rules": record["rules"],
         "rulesLine": _rules_line(record),
         "unfinished": unfinished,
-        "cards": list(CARD_NAMES),
+        "cards": list(catalogue.card_names),
         "destinations": {str(d): _destination_info(d, catalogue) for d in sorted(ids)},
         "frames": frames,
         "result": None if unfinished else record["result"],

@@ -451,6 +451,7 @@ class GuestStrategy(Strategy):
     ) -> None:
         super().__init__(rng)
         self.target = guest_target(seat)
+        self.colours = catalogue.colours  # the game's: how its actions name them
         self.seconds = decision_seconds
         self.key = _free_key(self.target)
         self.host: Host | None = _host(self.key, self.target, decision_seconds)
@@ -463,6 +464,7 @@ class GuestStrategy(Strategy):
             "destinations": [list(d) for d in catalogue.destinations],
             "big_cities": [list(b) for b in catalogue.big_cities],
             "deck": list(catalogue.deck),
+            "colours": list(catalogue.colours),
             "big_city_set": sorted(big_cities),
         }
         _busy.add(self.key)
@@ -498,7 +500,7 @@ class GuestStrategy(Strategy):
         action = answer.get("action")
         if type(action) is not dict:
             raise GuestError(f"an answer without an action: {_brief(answer)}")
-        return canonical_action(action)
+        return canonical_action(action, self.colours)
 
     def finish(self) -> None:
         """The game is over: its child is ended by the host, which waits for the next
@@ -513,13 +515,13 @@ class GuestStrategy(Strategy):
             _drop(self.key)
 
 
-def canonical_action(data: dict[str, Any]) -> A.Action:
+def canonical_action(data: dict[str, Any], colours: tuple[str, ...] = A.COLOURS) -> A.Action:
     """The action of a well-formed answer, held to its one written form (``to_dict``): a
     slot as a string or a float, an id as a bool, an extra field are all refused, never
     coerced. Anything else a guest means to answer comes as a ``shape`` (``rebuilt``)."""
     try:
-        action = A.from_dict(data)
-        same = _canonical(A.to_dict(action)) == _canonical(data)
+        action = A.from_dict(data, colours)
+        same = _canonical(A.to_dict(action, colours)) == _canonical(data)
     except (ValueError, TypeError) as exc:
         raise GuestError(f"a malformed action: {exc}") from None
     if not same:
@@ -888,7 +890,8 @@ def _play(target: str, start: dict[str, Any], channel: _Channel) -> None:
         destinations = tuple(Destination(*_tuples(d)) for d in start["destinations"])
         big = tuple(BigCity(*d) for d in start["big_cities"])
         deck = tuple(start["deck"])
-        table = Catalogue(destinations, big, deck).view_table
+        colours = tuple(start["colours"])
+        table = Catalogue(destinations, big, deck, colours=colours).view_table
         tail = (rules, frozenset(start["big_city_set"]), table, deck, big)
         strategy = cls(rng, knobs)
     except BaseException as exc:
@@ -906,8 +909,8 @@ def _play(target: str, start: dict[str, Any], channel: _Channel) -> None:
         except BaseException as exc:
             channel.write({"error": describe_error(exc)})
             continue
-        if A.malformed(action) is None:
-            channel.write({"action": A.to_dict(action)})
+        if A.malformed(action, len(colours)) is None:
+            channel.write({"action": A.to_dict(action, colours)})
         else:
             try:
                 found = shape(action)

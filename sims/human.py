@@ -28,7 +28,7 @@ from typing import Any
 
 from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import actions as A
-from cardgame.cards import CARD_NAMES, COLOURS
+from cardgame.cards import colour_name
 from cardgame.catalogue import Catalogue
 from cardgame.cli import cards_of
 from cardgame.knowledge import KnowledgeTracker
@@ -107,19 +107,19 @@ def describe(action: A.Action, view: Any) -> str:
         verb = "take the top card of" if view.phase == SECOND_PICK else "draw from"
         return f"{verb} the deck (blind; {view.deck_size} left)"
     if isinstance(action, A.DrawFaceUp):
-        card = CARD_NAMES[view.face_up[action.slot]]
+        card = _card_name(view.face_up[action.slot], view)
         note = " (counts as both cards, R10)" if card == "locomotive" else ""
         return f"take face-up {card} (slot {action.slot}){note}"
     if isinstance(action, A.PlaceColumn):
         locos = f" + {plural(action.locos, 'locomotive')}" if action.locos else ""
-        text = f"place a column of {action.wagons} {COLOURS[action.colour]}{locos}"
+        text = f"place a column of {action.wagons} {colour_name(action.colour)}{locos}"
         owner = view.yard_owner[action.colour]
         if owner >= 0 and owner != view.seat:
             size = view.yard_wagons[action.colour] + view.yard_locos[action.colour]
             text += f" (beats seat {owner}'s column of {size}: discarded, R12)"
         return text
     if isinstance(action, A.PlaceThree):
-        return "place three singles: " + ", ".join(COLOURS[c] for c in action.colours)
+        return "place three singles: " + ", ".join(colour_name(c) for c in action.colours)
     if isinstance(action, A.DrawDestinations):
         drawn = min(view.rules.destinations_drawn, view.destination_deck_size)
         return f"draw destinations (the top {drawn} of {view.destination_deck_size}, R13)"
@@ -162,10 +162,10 @@ def choices_of(actions: Sequence[A.Action], view: Any) -> list[Choice]:
         sizes = sorted({a.wagons + a.locos for a in mine if isinstance(a, A.PlaceColumn)})
         placed.append(
             Choice(
-                f"place a column of {COLOURS[colour]} ({len(mine)} ways, "
+                f"place a column of {colour_name(colour)} ({len(mine)} ways, "
                 f"{sizes[0]}-{sizes[-1]} cards)",
                 mine,
-                f"Which {COLOURS[colour]} column?",
+                f"Which {colour_name(colour)} column?",
             )
         )
     if len(singles) == 1:
@@ -193,9 +193,14 @@ def shown(answer: str) -> str:
     return f"{answer[:SHOWN_INPUT]!r}... ({len(answer):,} characters)"
 
 
-def _row(face_up: Sequence[int]) -> str:
+def _card_name(card: int, view: Any) -> str:
+    """A card kind's name in a game whose colours the view counts (its locomotive last)."""
+    return "locomotive" if card == len(view.hand) - 1 else colour_name(card)
+
+
+def _row(face_up: Sequence[int], view: Any) -> str:
     return "  ".join(
-        f"[{slot}] {CARD_NAMES[c] if c >= 0 else 'empty'}" for slot, c in enumerate(face_up)
+        f"[{slot}] {_card_name(c, view) if c >= 0 else 'empty'}" for slot, c in enumerate(face_up)
     )
 
 
@@ -207,18 +212,19 @@ def table_lines(view: Any, names: Sequence[str], catalogue: Catalogue) -> list[s
         + (" - final round (R15)" if view.final_round else ""),
         f"Deck {plural(view.deck_size, 'card')}, discard {plural(sum(view.discard), 'card')}, "
         f"destination deck {view.destination_deck_size}",
-        f"Face-up: {_row(view.face_up)}",
+        f"Face-up: {_row(view.face_up, view)}",
     ]
     for seat in range(view.players):
         who = "you" if seat == me else f"seat {seat} ({names[seat]})"
         yard = [
-            f"{COLOURS[c]} {view.yard_wagons[c]}"
+            f"{catalogue.colours[c]} {view.yard_wagons[c]}"
             + (f"+{view.yard_locos[c]} loco" if view.yard_locos[c] else "")
-            for c in range(len(COLOURS))
+            for c in range(len(view.yard_owner))
             if view.yard_owner[c] == seat
         ]
         hand = (
-            f"hand {pile_text(list(view.hand))} ({plural(sum(view.hand), 'card')})"
+            f"hand {pile_text(list(view.hand), catalogue.card_names)} "
+            f"({plural(sum(view.hand), 'card')})"
             if seat == me
             else f"hand {plural(view.hand_sizes[seat], 'card')}"
         )
@@ -240,7 +246,7 @@ def _destinations(ids: Sequence[int], catalogue: Catalogue) -> str:
 
 def _destination(dest_id: int, catalogue: Catalogue) -> str:
     """``#24 Miami-Boston (12) [blue orange red]``: the narration's name and the cards."""
-    cards = " ".join(COLOURS[c] for c in catalogue.destination(dest_id).colours)
+    cards = " ".join(catalogue.colours[c] for c in catalogue.destination(dest_id).colours)
     return f"{destination(dest_id, catalogue)} [{cards}]"
 
 
@@ -273,7 +279,7 @@ class Person:
             self.write(f"Your first turn is one card (seat {view.seat}):")
         elif view.phase == SECOND_PICK:  # only the row and the hand changed since the first
             self.write(f"Your hand: {pile_text(list(view.hand))}")
-            self.write(f"Face-up: {_row(view.face_up)}")
+            self.write(f"Face-up: {_row(view.face_up, view)}")
             self.write(f"Your second card (seat {view.seat}):")
         else:
             for line in table_lines(view, self.names, self.catalogue):

@@ -13,10 +13,8 @@ from collections.abc import Iterable
 from typing import cast
 
 from cardgame import Catalogue, GameState, Phase
-from cardgame.cards import CARD_NAMES, LOCO, NUM_COLOURS
 from cardgame.scoring import winners
 
-CARD_KINDS = NUM_COLOURS + 1
 NO_CARD = -1
 NOBODY = -1
 
@@ -37,9 +35,9 @@ def _is_count(value: object) -> bool:
     return type(value) is int and value >= 0
 
 
-def _pile(name: str, counts: object) -> str | None:
-    if type(counts) is not list or len(counts) != CARD_KINDS:
-        return f"{name} is not a list of {CARD_KINDS} counts"
+def _pile(name: str, counts: object, kinds: int) -> str | None:
+    if type(counts) is not list or len(counts) != kinds:
+        return f"{name} is not a list of {kinds} counts"
     for card, n in enumerate(counts):
         if not _is_count(n):
             return f"{name} holds {n!r} of card {card}"
@@ -49,42 +47,45 @@ def _pile(name: str, counts: object) -> str | None:
 def _cards(state: GameState) -> str | None:
     """Every pile a list of whole counts >= 0; each card kind exactly as the game's deck
     holds it (R1: the catalogue's deck, printed 10 of each colour and 16 locomotives)."""
-    totals = [0] * CARD_KINDS
+    catalogue = state.game.catalogue  # the game's colours, and the locomotive last
+    kinds, loco = catalogue.kinds, catalogue.loco
+    totals = [0] * kinds
     piles: list[tuple[str, object]] = [("discard", state.discard)]
     piles += [(f"seat {s}'s hand", h) for s, h in enumerate(state.hands)]
     piles += [(f"seat {s}'s circulation", c) for s, c in enumerate(state.circulation)]
     for name, counts in piles:
-        problem = _pile(name, counts)
+        problem = _pile(name, counts, kinds)
         if problem is not None:
             return problem
         for card, n in enumerate(cast(list[int], counts)):  # a list of counts: _pile checked
             totals[card] += n
     for name, cards in (("deck", state.deck), ("face-up row", state.face_up)):
         for card in cards:
-            if type(card) is not int or not NO_CARD <= card < CARD_KINDS:
+            if type(card) is not int or not NO_CARD <= card < kinds:
                 return f"the {name} holds {card!r}"
             if card == NO_CARD and name == "deck":
                 return "the deck holds an empty slot"
             if card != NO_CARD:
                 totals[card] += 1
-    for c in range(NUM_COLOURS):
+    for c in range(loco):
         totals[c] += state.yard_wagons[c]
-        totals[LOCO] += state.yard_locos[c]
-    deck = state.game.catalogue.deck
+        totals[loco] += state.yard_locos[c]
+    deck = catalogue.deck
     if sum(totals) != sum(deck):
         return f"{sum(totals)} train cards on the table, expected {sum(deck)}"
     for card, n in enumerate(totals):
         if n != deck[card]:
-            return f"{n} cards of kind {card} ({CARD_NAMES[card]}), expected {deck[card]}"
+            return f"{n} cards of kind {card} ({catalogue.card_names[card]}), expected {deck[card]}"
     return None
 
 
 def _yards(state: GameState) -> str | None:
     """One owner per colour (R12); an owned column has a wagon, an empty one no owner."""
     owners, wagons, locos = state.yard_owner, state.yard_wagons, state.yard_locos
-    if not all(type(x) is list and len(x) == NUM_COLOURS for x in (owners, wagons, locos)):
+    colours = state.game.catalogue.loco
+    if not all(type(x) is list and len(x) == colours for x in (owners, wagons, locos)):
         return "the yards are not one entry per colour"
-    for c in range(NUM_COLOURS):
+    for c in range(colours):
         owner, w, lo = owners[c], wagons[c], locos[c]
         if not (_is_count(w) and _is_count(lo)) or type(owner) is not int:
             return f"yard of colour {c} holds {owner!r}, {w!r}, {lo!r}"

@@ -41,9 +41,8 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-from cardgame.cards import LOCO, NUM_COLOURS
+from cardgame.layout import CARD_KINDS
 from cardgame.observation import SeatView
-from cardgame.state import CARD_KINDS
 
 MODELS = ("perfect", "human")
 GUESSES = ("scaled", "none")
@@ -118,9 +117,10 @@ def possible_pile(view: SeatView) -> tuple[int, ...]:
     for card in view.face_up:
         if card >= 0:
             most[card] -= 1
-    for c in range(NUM_COLOURS):
+    loco = len(most) - 1  # the locomotives: the last count, after the game's colours
+    for c in range(loco):
         most[c] -= view.yard_wagons[c]
-        most[LOCO] -= view.yard_locos[c]
+        most[loco] -= view.yard_locos[c]
     return tuple(most)
 
 
@@ -209,20 +209,21 @@ class Memory:
         if pile == seen and view.round == self._round:
             return
         if view.round != self._round or any(p < s for p, s in zip(pile, seen, strict=True)):
-            self._forget_all(view.round)
+            self._forget_all(view.round, len(pile))
             seen = self._seen
         rng, recall = self._rng, self._recall
-        for kind in range(CARD_KINDS):  # cards that arrived together: in kind order
+        for kind in range(len(pile)):  # cards that arrived together: in kind order
             for _ in range(pile[kind] - seen[kind]):
                 if rng.random() < recall:
                     self._remember(kind)
         self._seen = tuple(pile)
 
-    def _forget_all(self, round_number: int) -> None:
-        """A new pile (a new round, R19): nothing of the old one is in it."""
+    def _forget_all(self, round_number: int, kinds: int = CARD_KINDS) -> None:
+        """A new pile (a new round, R19): nothing of the old one is in it. ``kinds``: the
+        game's card kinds (its colours and the locomotive)."""
         self._round = round_number
-        self._seen = (0,) * CARD_KINDS
-        self._recalled = [0] * CARD_KINDS
+        self._seen = (0,) * kinds
+        self._recalled = [0] * kinds
         self._order.clear()
 
     def _remember(self, kind: int) -> None:

@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardgame import GameState
-from cardgame.cards import NUM_COLOURS
 from cardgame.resolution import covers
 
 if TYPE_CHECKING:
@@ -78,12 +77,12 @@ def standing(state: GameState) -> list[list[float]]:
         covered = uncovered = 0
         for dest_id in state.held[seat]:
             dest = catalogue.destination(dest_id)
-            if covers(circulation, dest.need):  # R16, this ticket alone
+            if covers(circulation, dest.need_of(len(circulation) - 1)):  # R16, alone
                 covered += dest.points
             else:
                 uncovered += dest.points
         yard = 0
-        for colour in range(NUM_COLOURS):
+        for colour in range(len(state.yard_owner)):
             if state.yard_owner[colour] == seat:
                 yard += state.yard_wagons[colour] + state.yard_locos[colour]
         rows.append(

@@ -16,7 +16,6 @@ import itertools
 from typing import Any
 
 from cardgame import Catalogue, Rules
-from cardgame.cards import CARD_NAMES
 from cardgame.rules import MAX_PLAYERS, SEAT_LEVERS
 
 from .errors import StudyError
@@ -131,9 +130,10 @@ def printed_value(parameter: str, rules: Rules, cards: Catalogue, here: str) -> 
                 return city.points
         raise StudyError(f"{here}: {parameter}: unknown big city")
     if parts[0] == "deck" and len(parts) == 2:
-        if parts[1] in CARD_NAMES:
-            return cards.deck[CARD_NAMES.index(parts[1])]
-        raise StudyError(f"{here}: {parameter}: unknown card kind (known: {', '.join(CARD_NAMES)})")
+        kinds = cards.card_names
+        if parts[1] in kinds:
+            return cards.deck[kinds.index(parts[1])]
+        raise StudyError(f"{here}: {parameter}: unknown card kind (known: {', '.join(kinds)})")
     if parts[0] == "rounds" and len(parts) == 2 and parts[1] in ("2", "3", "4"):
         return rules.rounds_for(int(parts[1]))
     if parts[0] in SEAT_LEVERS and len(parts) == 2:

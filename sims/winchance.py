@@ -31,7 +31,6 @@ import pandas as pd
 
 from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import record as rec
-from cardgame.cards import CARD_NAMES
 from cardgame.catalogue import Catalogue
 from cardgame.errors import CardgameError, IllegalActionError, RecordError
 from cardgame.record import decisions, record_catalogue, shuffle_orders
@@ -192,7 +191,7 @@ def positions(
 
 def _positions(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> Iterator[Position]:
     game = Game(record["players"], record["seed"], rules, catalogue)
-    shuffles = SeedCheckedShuffles(shuffle_orders(record), record["seed"])
+    shuffles = SeedCheckedShuffles(shuffle_orders(record, catalogue.card_names), record["seed"])
     state = game.new_state(record=True, shuffles=shuffles)
     log = _TurnLog(state)
     state.record["turns"] = log  # type: ignore[index]
@@ -209,7 +208,7 @@ def _positions(record: dict[str, Any], rules: Rules, catalogue: Catalogue) -> It
         if state.is_over:
             raise RecordError(f"does not replay: turns[{index}]: the game ended before it")
         try:
-            for action in decisions(turn):
+            for action in decisions(turn, catalogue.colours):
                 state.apply(action)
         except IllegalActionError as exc:
             raise RecordError(f"does not replay: turn {index + 1}: {exc}") from None
@@ -230,8 +229,12 @@ def _check_unfinished(
     if not is_unfinished(record):
         return  # a finished record was checked whole by record.replay
     expected = _copy(state.record)
+    names = state.game.catalogue.card_names
     expected["shuffles"] = [
-        {"kind": kind, "order": [CARD_NAMES[c] for c in order] if kind in TRAIN_KINDS else order}
+        {
+            "kind": kind,
+            "order": [names[c] for c in order] if kind in TRAIN_KINDS else order,
+        }
         for kind, order in shuffles.seeded
     ]
     recorded = {key: record[key] for key in expected}

@@ -30,7 +30,6 @@ from cardgame import (
     observation,
     resolution,
     rules,
-    state,
 )
 from cardgame import actions as A
 from cardgame.actions import KeepDestinations
@@ -150,10 +149,13 @@ def test_the_python_engine_takes_its_constants_from_the_layout():
     )
     assert len(A.COLUMNS[0]) == layout.MAX_WAGONS_PER_COLOUR + 1
     assert len(A.COLUMNS[0][0]) == layout.MAX_LOCOMOTIVES + 1
-    most_columns = layout.NUM_COLOURS * layout.MAX_WAGONS_PER_COLOUR * (layout.MAX_LOCOMOTIVES + 1)
+    most_columns = layout.MAX_COLOURS * layout.MAX_WAGONS_PER_COLOUR * (layout.MAX_LOCOMOTIVES + 1)
     turn = most_columns + len(A.THREES) + layout.MAX_FACE_UP + 2
     assert max(turn, 2**layout.MAX_OFFER) <= layout.MAX_ACTIONS
-    assert state.CARD_KINDS == layout.CARD_KINDS
+    # a game's card kinds are its edition's colours and the locomotive, within the bound
+    printed = catalogue.default_catalogue()
+    assert (printed.kinds, printed.loco) == (layout.CARD_KINDS, layout.LOCO)
+    assert layout.MAX_CARD_KINDS == layout.MAX_COLOURS + 1 >= layout.CARD_KINDS
     for name in ("MAX_FACE_UP", "NO_CARD", "NOBODY"):
         assert getattr(A, name) == getattr(layout, name), name
     assert (rules.MIN_PLAYERS, rules.MAX_PLAYERS) == (layout.MIN_PLAYERS, layout.MAX_PLAYERS)

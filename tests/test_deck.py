@@ -69,8 +69,12 @@ def test_a_card_folder_may_hold_its_own_deck_or_none(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("kind,count\npurple,10\n", "deck.csv: no count for white, blue"),
-        ("kind,count\npink,10\n", "deck.csv, line 2, column kind: unknown kind 'pink'"),
+        ("kind,count\npurple,10\n", "deck.csv: no count for locomotive"),
+        (
+            "kind,count\npink-red,10\nlocomotive,5\n",
+            "deck.csv, line 2, column kind: colour 'pink-red': letters, digits and _ only",
+        ),
+        ("kind,count\nlocomotive,5\n", "deck.csv: no colour: a deck needs at least one"),
         ("kind,count\nred,10\nred,9\n", "deck.csv, line 3, column kind: red given twice"),
         ("kind,count\nred,-1\n", "deck.csv, line 2, column count: count -1 is outside 0..20"),
         (

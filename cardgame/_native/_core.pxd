@@ -4,11 +4,13 @@
 
 Layout mirrors ``cardgame/state.py`` field by field; the Python engine stays the reference.
 Destination ids index the catalogue arrays directly (ids are 1..MAX_DESTINATIONS, R1).
+Card arrays hold MAX_CARD_KINDS counts; a game uses its edition's ``colours`` of them and
+the locomotive, kind ``colours`` (CCatalogue, CState and CView carry it).
 """
 
 from libc.stdint cimport uint32_t
 
-# Card kinds, array bounds (NUM_COLOURS, LOCO, CARD_KINDS, MAX_TRAIN_CARDS, MAX_FACE_UP,
+# Array bounds (MAX_COLOURS, MAX_CARD_KINDS, MAX_TRAIN_CARDS, MAX_FACE_UP,
 # MAX_OFFER, MAX_ROUNDS, MAX_ACTIONS, ...), the phases PH_* (cardgame.actions.Phase) and the
 # SeatView field positions SV_*: generated from cardgame/layout.py by the build (setup.py).
 include "_layout.pxi"
@@ -58,7 +60,7 @@ ctypedef struct CDest:
     int points
     int ncolours
     int colours[MAX_CIRCLES]
-    int need[NUM_COLOURS]
+    int need[MAX_COLOURS]
     int big_names          # how many of its two cities are big cities (0-2)
     int big_index[2]       # index into the catalogue's big cities of city_a, city_b, or -1
 
@@ -67,9 +69,10 @@ ctypedef struct CCatalogue:
     CDest dest[MAX_DEST_ID + 1]   # by id; dest[0] unused
     int n_dest
     int max_id                    # the largest id (loops over dest stop there)
+    int colours                   # the deck's colours; the locomotive is kind ``colours``
     int n_big
     int big_points[MAX_BIG_CITIES]
-    int deck[CARD_KINDS]          # R1: the train deck, cards of each kind (Catalogue.deck)
+    int deck[MAX_CARD_KINDS]          # R1: the train deck, cards of each kind (Catalogue.deck)
 
 
 ctypedef struct CRules:
@@ -89,6 +92,7 @@ ctypedef struct CRules:
 
 
 ctypedef struct CState:
+    int colours               # the edition's colours (kinds 0..colours-1); locomotive: colours
     int players
     int phase
     int seat
@@ -99,12 +103,12 @@ ctypedef struct CState:
     int deck[MAX_TRAIN_CARDS]     # last element is the top, like the Python list
     int deck_n
     int face_up[MAX_FACE_UP]  # rules.face_up slots, NO_CARD for empty
-    int discard[CARD_KINDS]
-    int hands[MAX_SEATS][CARD_KINDS]
-    int circulation[MAX_SEATS][CARD_KINDS]
-    int yard_owner[NUM_COLOURS]
-    int yard_wagons[NUM_COLOURS]
-    int yard_locos[NUM_COLOURS]
+    int discard[MAX_CARD_KINDS]
+    int hands[MAX_SEATS][MAX_CARD_KINDS]
+    int circulation[MAX_SEATS][MAX_CARD_KINDS]
+    int yard_owner[MAX_COLOURS]
+    int yard_wagons[MAX_COLOURS]
+    int yard_locos[MAX_COLOURS]
     int dest_deck[MAX_DEST_ID]   # last element is the top
     int dest_n
     int held[MAX_SEATS][MAX_DEST_ID]
@@ -117,12 +121,13 @@ ctypedef struct CState:
     int steals[MAX_SEATS]
     int stolen_from[MAX_SEATS]
     int reached_round[MAX_DEST_ID + 1]   # by id; 0: not reached
-    int train_cards[CARD_KINDS]          # the game's train deck (R1), what views show
+    int train_cards[MAX_CARD_KINDS]          # the game's train deck (R1), what views show
     CRules rules
 
 
 ctypedef struct CView:
     # What one seat may know (R9), as ``SeatView`` has it; what native strategies read.
+    int colours               # the game's colours (kinds 0..colours-1); locomotive: colours
     int seat
     bint to_move
     int players
@@ -130,24 +135,24 @@ ctypedef struct CView:
     int round
     int rounds_total
     int turn
-    int hand[CARD_KINDS]
+    int hand[MAX_CARD_KINDS]
     int held[MAX_DEST_ID]
     int held_n
     int offer[MAX_OFFER]
     int offer_n
     int face_up[MAX_FACE_UP]
     int face_up_n
-    int yard_owner[NUM_COLOURS]
-    int yard_wagons[NUM_COLOURS]
-    int yard_locos[NUM_COLOURS]
-    int circulation[MAX_SEATS][CARD_KINDS]
+    int yard_owner[MAX_COLOURS]
+    int yard_wagons[MAX_COLOURS]
+    int yard_locos[MAX_COLOURS]
+    int circulation[MAX_SEATS][MAX_CARD_KINDS]
     int hand_sizes[MAX_SEATS]
     int held_counts[MAX_SEATS]    # destinations each seat holds (R9: the count is public)
     int deck_size
     int dest_deck_size
     bint final_round
     int min_keep
-    int train_cards[CARD_KINDS]   # the game's train deck: cards of each kind (R1)
+    int train_cards[MAX_CARD_KINDS]   # the game's train deck: cards of each kind (R1)
 
 
 ctypedef struct CScore:
@@ -196,6 +201,7 @@ cdef class NativeState:
     cdef readonly object record  # None, or the dict GameState.record would hold
     cdef object turn_record
     cdef readonly object game
+    cdef tuple card_names            # the game's card kinds by name (Catalogue.card_names)
     # added by _core.pyx (H1): what the Python glue needs besides the state
     cdef object source               # the SeededShuffles whose RNG seeded shuffle_rng, or None
     cdef object scores_cache         # SeatScore tuple once the game is over, else None

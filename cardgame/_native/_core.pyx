@@ -30,7 +30,6 @@ from hashlib import sha512 as _sha512
 
 from cardgame import actions as _A
 from cardgame import resolution as _resolution
-from cardgame.cards import CARD_NAMES as _CARD_NAMES
 from cardgame.errors import IllegalActionError as _IllegalActionError
 from cardgame.observation import SeatView as _SeatView
 from cardgame.rules import FIRST_TURNS as _FIRST_TURNS
@@ -54,15 +53,16 @@ cdef inline void put(Act* out, int kind, int a, int b, int c) noexcept nogil:
 
 cdef int placements_core(
     int seat, const int* hand, const int* owner, const int* yard_wagons,
-    const int* yard_locos, Act* out,
+    const int* yard_locos, Act* out, int colours,
 ) noexcept nogil:
-    """``actions.placements``: columns (R12a) then three-colour plays (R12b)."""
-    cdef int locos = hand[LOCO]
+    """``actions.placements``: columns (R12a) then three-colour plays (R12b), in a game of
+    ``colours`` colours (the locomotives: ``hand[colours]``)."""
+    cdef int locos = hand[colours]
     cdef int n = 0
-    cdef int free[NUM_COLOURS]
+    cdef int free[MAX_COLOURS]
     cdef int n_free = 0
     cdef int c, have, holder, need, w, start, lo, i, j, k
-    for c in range(NUM_COLOURS):
+    for c in range(colours):
         have = hand[c]
         if not have:
             continue
@@ -158,9 +158,10 @@ cdef int keep_subsets_core(int offer_n, int minimum, Act* out) noexcept nogil:
 cdef int legal_core(
     int phase, int seat, const int* hand, const int* owner, const int* yard_wagons,
     const int* yard_locos, const int* face_up, int face_up_n, int deck_n, int dest_n,
-    int offer_n, int min_keep, Act* out,
+    int offer_n, int min_keep, Act* out, int colours,
 ) noexcept nogil:
-    """``actions.legal_actions`` from the fields legality depends on (R5, R10-R14)."""
+    """``actions.legal_actions`` from the fields legality depends on (R5, R10-R14), in a
+    game of ``colours`` colours."""
     cdef int n = 0
     cdef int slot, card
     if phase == PH_TURN:
@@ -171,7 +172,7 @@ cdef int legal_core(
             if face_up[slot] != NO_CARD:
                 put(&out[n], K_FACE_UP, slot, 0, 0)
                 n += 1
-        n += placements_core(seat, hand, owner, yard_wagons, yard_locos, &out[n])
+        n += placements_core(seat, hand, owner, yard_wagons, yard_locos, &out[n], colours)
         if dest_n:
             put(&out[n], K_DRAW_DESTINATIONS, 0, 0, 0)
             n += 1
@@ -185,7 +186,7 @@ cdef int legal_core(
             n += 1
         for slot in range(face_up_n):
             card = face_up[slot]
-            if card != NO_CARD and card != LOCO:
+            if card != NO_CARD and card != colours:
                 put(&out[n], K_FACE_UP, slot, 0, 0)
                 n += 1
         return n
@@ -202,27 +203,28 @@ cdef int legal_from_view(const CView* v, Act* out) noexcept nogil:
         return 0
     return legal_core(
         v.phase, v.seat, v.hand, v.yard_owner, v.yard_wagons, v.yard_locos, v.face_up,
-        v.face_up_n, v.deck_size, v.dest_deck_size, v.offer_n, v.min_keep, out,
+        v.face_up_n, v.deck_size, v.dest_deck_size, v.offer_n, v.min_keep, out, v.colours,
     )
 
 
-cdef inline bint malformed(const Act* a) noexcept nogil:
+cdef inline bint malformed(const Act* a, int colours) noexcept nogil:
     """``actions.malformed`` for what a C action can get wrong: a colour or slot out of range
     (a keep's mask only names offer positions, checked as the ruling does)."""
     if a.kind == K_FACE_UP:
         return a.a < 0
     if a.kind == K_COLUMN:
-        return not 0 <= a.a < NUM_COLOURS
+        return not 0 <= a.a < colours
     if a.kind == K_THREE:
-        return not (0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS)
+        return not (0 <= a.a < colours and 0 <= a.b < colours and 0 <= a.c < colours)
     return False
 
 
 cdef inline int placement_ruling(
     int seat, const int* hand, const int* owner, const int* yard_wagons,
-    const int* yard_locos, const Act* a,
+    const int* yard_locos, const Act* a, int n_colours,
 ) noexcept nogil:
-    """``actions.placement_problem`` on a well-formed placement: 12 if it breaks R12, else 0."""
+    """``actions.placement_problem`` on a well-formed placement: 12 if it breaks R12, else 0
+    (``hand[n_colours]``: the locomotives)."""
     cdef int c, w, lo, i
     cdef int colours[3]
     if a.kind == K_THREE:
@@ -239,7 +241,7 @@ cdef inline int placement_ruling(
     c, w, lo = a.a, a.b, a.c
     if w < 1 or lo < 0 or w + lo < MIN_COLUMN:
         return 12
-    if hand[c] < w or hand[LOCO] < lo or owner[c] == seat:
+    if hand[c] < w or hand[n_colours] < lo or owner[c] == seat:
         return 12
     if owner[c] != NOBODY and w + lo < cards_to_beat(yard_wagons[c] + yard_locos[c]):
         return 12
@@ -253,13 +255,15 @@ cdef int act_ruling(const CView* v, const Act* a) noexcept nogil:
     Python (``NativeState.check`` asks ``actions.problem``)."""
     cdef int kind = a.kind, phase = v.phase, card, n, i, kept
     cdef Act buf[MAX_ACTIONS]
-    if malformed(a):
+    if malformed(a, v.colours):
         return -1
     if phase == PH_TURN:
         if kind == K_DRAW_DECK:
             return 0 if v.deck_size > 0 else 11
         if kind == K_COLUMN or kind == K_THREE:
-            return placement_ruling(v.seat, v.hand, v.yard_owner, v.yard_wagons, v.yard_locos, a)
+            return placement_ruling(
+                v.seat, v.hand, v.yard_owner, v.yard_wagons, v.yard_locos, a, v.colours
+            )
         if kind == K_FACE_UP:
             if a.a >= v.face_up_n or v.face_up[a.a] == NO_CARD:
                 return 11
@@ -279,7 +283,7 @@ cdef int act_ruling(const CView* v, const Act* a) noexcept nogil:
             card = v.face_up[a.a]
             if card == NO_CARD:
                 return 11
-            return 10 if card == LOCO else 0
+            return 10 if card == v.colours else 0
         return 10  # one train card is expected (a second pick, or a one-card first turn)
     if phase == PH_OVER:
         return 17
@@ -297,6 +301,7 @@ cdef int act_ruling(const CView* v, const Act* a) noexcept nogil:
 cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
     """``GameState.view(seat)``: what ``seat`` may know (R9)."""
     cdef int i, k, total
+    v.colours = s.colours
     v.seat = seat
     v.to_move = s.seat == seat
     v.players = s.players
@@ -304,20 +309,20 @@ cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
     v.round = s.round
     v.rounds_total = s.rules.rounds_total
     v.turn = s.turn
-    memcpy(v.hand, s.hands[seat], sizeof(int) * CARD_KINDS)
+    memcpy(v.hand, s.hands[seat], sizeof(int) * MAX_CARD_KINDS)
     v.held_n = s.held_n[seat]
     memcpy(v.held, s.held[seat], sizeof(int) * v.held_n)
     v.offer_n = s.offer_n[seat]
     memcpy(v.offer, s.offers[seat], sizeof(int) * v.offer_n)
     v.face_up_n = s.rules.face_up
     memcpy(v.face_up, s.face_up, sizeof(int) * v.face_up_n)
-    memcpy(v.yard_owner, s.yard_owner, sizeof(int) * NUM_COLOURS)
-    memcpy(v.yard_wagons, s.yard_wagons, sizeof(int) * NUM_COLOURS)
-    memcpy(v.yard_locos, s.yard_locos, sizeof(int) * NUM_COLOURS)
+    memcpy(v.yard_owner, s.yard_owner, sizeof(int) * MAX_COLOURS)
+    memcpy(v.yard_wagons, s.yard_wagons, sizeof(int) * MAX_COLOURS)
+    memcpy(v.yard_locos, s.yard_locos, sizeof(int) * MAX_COLOURS)
     for i in range(s.players):
-        memcpy(v.circulation[i], s.circulation[i], sizeof(int) * CARD_KINDS)
+        memcpy(v.circulation[i], s.circulation[i], sizeof(int) * MAX_CARD_KINDS)
         total = 0
-        for k in range(CARD_KINDS):
+        for k in range((s.colours + 1)):
             total += s.hands[i][k]
         v.hand_sizes[i] = total
         v.held_counts[i] = s.held_n[i]
@@ -327,7 +332,7 @@ cdef void fill_view(const CState* s, int seat, CView* v) noexcept nogil:
     v.dest_deck_size = s.dest_n
     v.final_round = s.final_turns_left != -1 or s.deck_n == 0
     v.min_keep = s.rules.destinations_min_keep
-    memcpy(v.train_cards, s.train_cards, sizeof(int) * CARD_KINDS)
+    memcpy(v.train_cards, s.train_cards, sizeof(int) * MAX_CARD_KINDS)
 
 
 cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
@@ -336,9 +341,13 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
     memset(cat, 0, sizeof(CCatalogue))
     cdef int i, k
     deck = catalogue.deck
-    if len(deck) != CARD_KINDS or sum(deck) > MAX_TRAIN_CARDS or min(deck) < 0:
+    colours = len(catalogue.colours)
+    if not 1 <= colours <= MAX_COLOURS or len(deck) != colours + 1:
+        raise ValueError(f"{colours} colours: the native core holds 1 to {MAX_COLOURS}")
+    if sum(deck) > MAX_TRAIN_CARDS or min(deck) < 0:
         raise ValueError(f"a deck of {deck} is outside the native core's arrays")
-    for k in range(CARD_KINDS):
+    cat.colours = colours
+    for k in range(colours + 1):
         cat.deck[k] = deck[k]
     names = list(catalogue.big_city_names)
     if len(names) > MAX_BIG_CITIES:
@@ -349,7 +358,9 @@ cdef void load_catalogue(CCatalogue* cat, object catalogue) except *:
         cat.big_points[i] = big.points
     cat.n_dest = 0
     for dest in catalogue.destinations:
-        if not 1 <= dest.id <= MAX_DEST_ID or len(dest.colours) > MAX_CIRCLES:
+        if not 1 <= dest.id <= MAX_DEST_ID or len(dest.colours) > MAX_CIRCLES or any(
+            not 0 <= c < colours for c in dest.colours
+        ):
             raise ValueError(f"destination #{dest.id}: outside the native core's arrays")
         d = &cat.dest[dest.id]
         d.id = dest.id
@@ -411,20 +422,24 @@ cdef int view_from_seatview(object view, CView* v) except -1:
     v.round = view[SV_ROUND]
     v.rounds_total = view[SV_ROUNDS_TOTAL]
     v.turn = view[SV_TURN]
-    if len(view[SV_HAND]) != CARD_KINDS:
-        raise ValueError(f"view.hand: expected {CARD_KINDS} counts")
-    _fill(v.hand, view[SV_HAND], CARD_KINDS, "hand")
+    kinds = len(view[SV_TRAIN_CARDS])
+    if not 2 <= kinds <= MAX_CARD_KINDS:
+        raise ValueError(f"view.train_cards: {kinds} counts, expected 2 to {MAX_CARD_KINDS}")
+    v.colours = kinds - 1
+    if len(view[SV_HAND]) != kinds:
+        raise ValueError(f"view.hand: expected {kinds} counts")
+    _fill(v.hand, view[SV_HAND], kinds, "hand")
     v.held_n = _fill(v.held, view[SV_HELD_IDS], MAX_DEST_ID, "held_ids")
     v.offer_n = _fill(v.offer, view[SV_OFFER_IDS], MAX_OFFER, "offer_ids")
     v.face_up_n = _fill(v.face_up, view[SV_FACE_UP], MAX_FACE_UP, "face_up")
-    _fill(v.yard_owner, view[SV_YARD_OWNER], NUM_COLOURS, "yard_owner")
-    _fill(v.yard_wagons, view[SV_YARD_WAGONS], NUM_COLOURS, "yard_wagons")
-    _fill(v.yard_locos, view[SV_YARD_LOCOS], NUM_COLOURS, "yard_locos")
+    _fill(v.yard_owner, view[SV_YARD_OWNER], v.colours, "yard_owner")
+    _fill(v.yard_wagons, view[SV_YARD_WAGONS], v.colours, "yard_wagons")
+    _fill(v.yard_locos, view[SV_YARD_LOCOS], v.colours, "yard_locos")
     circulations = view[SV_CIRCULATIONS]
     for i in range(players):
-        _fill(v.circulation[i], circulations[i], CARD_KINDS, "circulations")
+        _fill(v.circulation[i], circulations[i], kinds, "circulations")
     for i in range(players, MAX_SEATS):
-        for c in range(CARD_KINDS):
+        for c in range(kinds):
             v.circulation[i][c] = 0
     _fill(v.hand_sizes, view[SV_HAND_SIZES], MAX_SEATS, "hand_sizes")
     for i in range(players, MAX_SEATS):
@@ -438,9 +453,7 @@ cdef int view_from_seatview(object view, CView* v) except -1:
     v.dest_deck_size = view[SV_DESTINATION_DECK_SIZE]
     v.final_round = bool(view[SV_FINAL_ROUND])
     v.min_keep = view[SV_RULES].destinations_min_keep
-    if len(view[SV_TRAIN_CARDS]) != CARD_KINDS:
-        raise ValueError(f"view.train_cards: expected {CARD_KINDS} counts")
-    _fill(v.train_cards, view[SV_TRAIN_CARDS], CARD_KINDS, "train_cards")
+    _fill(v.train_cards, view[SV_TRAIN_CARDS], kinds, "train_cards")
     return 0
 
 
@@ -468,23 +481,24 @@ cdef object _new_view = tuple.__new__
 cdef object _deepcopy = __import__("copy").deepcopy
 
 
-cdef inline object card_name(int card):
-    """``CARD_NAMES[card]`` as Python indexes it (an empty slot, -1, reads "locomotive")."""
-    return _CARD_NAMES[card if card >= 0 else card + CARD_KINDS]
+cdef inline object card_name(tuple names, int card):
+    """``names[card]`` (the game's card names) as Python indexes it (an empty slot, -1,
+    reads "locomotive")."""
+    return names[card if card >= 0 else card + len(names)]
 
 
-cdef list names_of(const int* cards, int n):
+cdef list names_of(tuple names, const int* cards, int n):
     cdef int i
-    return [card_name(cards[i]) for i in range(n)]
+    return [card_name(names, cards[i]) for i in range(n)]
 
 
-cdef list expand_names(const int* counts):
+cdef list expand_names(tuple names, const int* counts):
     """``_names(_expand(counts))``: each card kind as many times as counted."""
     cdef list out = []
     cdef int card, i
-    for card in range(CARD_KINDS):
+    for card in range(len(names)):
         for i in range(counts[card]):
-            out.append(_CARD_NAMES[card])
+            out.append(names[card])
     return out
 
 
@@ -558,7 +572,7 @@ cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) 
             cards[i] = order[i]
     if ns.record is not None:
         ns.record["shuffles"].append(
-            {"kind": kind, "order": names_of(cards, n) if names else int_list(cards, n)}
+            {"kind": kind, "order": names_of(ns.card_names, cards, n) if names else int_list(cards, n)}
         )
     return 0
 
@@ -572,16 +586,16 @@ cdef int setup(NativeState ns) except -1:
     cdef int seat, c, i, k, given = 0
     cdef bint extra = False
     for seat in range(n):
-        s.hands[seat][LOCO] = s.rules.starting_locomotives + s.rules.seat_extra_locomotives[seat]
-        given += s.hands[seat][LOCO]
+        s.hands[seat][s.colours] = s.rules.starting_locomotives + s.rules.seat_extra_locomotives[seat]
+        given += s.hands[seat][s.colours]
         extra = extra or s.rules.seat_extra_cards[seat] != 0
     k = 0
-    for c in range(NUM_COLOURS):
+    for c in range(s.colours):
         for i in range(ns.cat.deck[c]):
             s.deck[k] = c
             k += 1
-    for i in range(ns.cat.deck[LOCO] - given):
-        s.deck[k] = LOCO
+    for i in range(ns.cat.deck[s.colours] - given):
+        s.deck[k] = s.colours
         k += 1
     s.deck_n = k
     do_shuffle(ns, _TRAIN_SETUP, s.deck, k, True)
@@ -652,7 +666,7 @@ cdef int maybe_wipe(NativeState ns) except -1:
     while s.deck_n:
         locos = 0
         for slot in range(width):
-            if s.face_up[slot] == LOCO:
+            if s.face_up[slot] == s.colours:
                 locos += 1
         if locos < 3:
             break
@@ -667,7 +681,7 @@ cdef int maybe_wipe(NativeState ns) except -1:
             else:
                 s.face_up[slot] = NO_CARD
         if ns.turn_record is not None:
-            ns.turn_record.setdefault("wipes", []).append(names_of(s.face_up, width))
+            ns.turn_record.setdefault("wipes", []).append(names_of(ns.card_names, s.face_up, width))
     return 0
 
 
@@ -679,9 +693,9 @@ cdef int note_round_start(NativeState ns) except -1:
     ns.record["rounds"].append(
         {
             "round": s.round,
-            "face_up": [card_name(s.face_up[slot]) if s.face_up[slot] != NO_CARD else None
+            "face_up": [card_name(ns.card_names, s.face_up[slot]) if s.face_up[slot] != NO_CARD else None
                         for slot in range(s.rules.face_up)],
-            "hands": [expand_names(s.hands[seat]) for seat in range(s.players)],
+            "hands": [expand_names(ns.card_names, s.hands[seat]) for seat in range(s.players)],
             "deck_size": s.deck_n,
         }
     )
@@ -728,7 +742,7 @@ cdef int pick(NativeState ns, const Act* a, bint first) except -1:
         hand[card] += 1
         if ns.turn_record is not None:
             ns.turn_record.setdefault("picks", []).append(
-                {"from": "deck", "card": _CARD_NAMES[card]}
+                {"from": "deck", "card": ns.card_names[card]}
             )
     else:
         slot = a.a
@@ -745,13 +759,13 @@ cdef int pick(NativeState ns, const Act* a, bint first) except -1:
                 {
                     "from": "face_up",
                     "slot": slot,
-                    "card": card_name(card),
-                    "refill": card_name(refill) if refill != NO_CARD else None,
+                    "card": card_name(ns.card_names, card),
+                    "refill": card_name(ns.card_names, refill) if refill != NO_CARD else None,
                 }
             )
         if s.rules.three_locomotive_wipe:
             maybe_wipe(ns)
-        if card == LOCO:  # R10: a face-up locomotive counts as two
+        if card == s.colours:  # R10: a face-up locomotive counts as two
             return end_turn(ns)
     if first and can_pick_second(s):
         s.phase = PH_SECOND_PICK
@@ -766,7 +780,7 @@ cdef bint can_pick_second(const CState* s) noexcept nogil:
         return True
     for slot in range(s.rules.face_up):
         card = s.face_up[slot]
-        if card != NO_CARD and card != LOCO:
+        if card != NO_CARD and card != s.colours:
             return True
     return False
 
@@ -777,7 +791,7 @@ cdef int place_column(NativeState ns, int colour, int wagons, int locos) except 
     cdef int seat = s.seat
     steal_if_needed(ns, colour)
     s.hands[seat][colour] -= wagons
-    s.hands[seat][LOCO] -= locos
+    s.hands[seat][s.colours] -= locos
     s.yard_owner[colour] = seat
     s.yard_wagons[colour] = wagons
     s.yard_locos[colour] = locos
@@ -812,13 +826,13 @@ cdef int steal_if_needed(NativeState ns, int colour) except -1:
     wagons = s.yard_wagons[colour]
     locos = s.yard_locos[colour]
     s.discard[colour] += wagons
-    s.discard[LOCO] += locos
+    s.discard[s.colours] += locos
     s.steals[s.seat] += 1
     s.stolen_from[victim] += 1
     if ns.turn_record is not None:
         ns.turn_record["steal"] = {
             "victim": victim,
-            "colour": _CARD_NAMES[colour],
+            "colour": ns.card_names[colour],
             "discarded": {"wagons": wagons, "locos": locos},
         }
     return 0
@@ -873,18 +887,18 @@ cdef int begin_turn(NativeState ns) except -1:
     """Start the turn of the seat to move: step 1 is mandatory and automatic (R7, R8)."""
     cdef CState* s = &ns.s
     cdef int seat = s.seat
-    cdef int moved[NUM_COLOURS]
+    cdef int moved[MAX_COLOURS]
     cdef int n_moved = 0
     cdef int c
     s.phase = PH_TURN
     s.turn += 1
-    for c in range(NUM_COLOURS):
+    for c in range(s.colours):
         if s.yard_owner[c] != seat:
             continue
         if s.yard_locos[c]:  # R7: locomotives sit on top
             s.yard_locos[c] -= 1
-            s.circulation[seat][LOCO] += 1
-            moved[n_moved] = LOCO
+            s.circulation[seat][s.colours] += 1
+            moved[n_moved] = s.colours
         else:
             s.yard_wagons[c] -= 1
             s.circulation[seat][c] += 1
@@ -898,7 +912,7 @@ cdef int begin_turn(NativeState ns) except -1:
             "seat": seat,
             "round": s.round,
             "final_round": s.final_turns_left != -1,
-            "step1": names_of(moved, n_moved),
+            "step1": names_of(ns.card_names, moved, n_moved),
         }
     if s.turn == 1 and s.rules.first_turn != 0 and can_pick_second(s):
         # a lever (R6, R10): first_turn = "one_card" makes seat 0's first turn a single
@@ -930,23 +944,23 @@ cdef int resolve_seat(NativeState ns, int seat, int* got) except -1:
     """R16 for one seat: the ids reached, sorted, into ``got``; how many."""
     cdef CState* s = &ns.s
     cdef int n = s.held_n[seat]
-    cdef int need[MAX_DEST_ID * NUM_COLOURS]
+    cdef int need[MAX_DEST_ID * MAX_COLOURS]
     cdef int points[MAX_DEST_ID]
     cdef int names[MAX_DEST_ID]
     cdef int i, c, d, k
     for i in range(n):
         d = s.held[seat][i]
-        for c in range(NUM_COLOURS):
-            need[NUM_COLOURS * i + c] = ns.cat.dest[d].need[c]
+        for c in range(s.colours):
+            need[MAX_COLOURS * i + c] = ns.cat.dest[d].need[c]
         points[i] = ns.cat.dest[d].points
         names[i] = ns.cat.dest[d].big_names
-    k = resolve_held(s.circulation[seat], n, s.held[seat], need, points, names, got)
+    k = resolve_held(s.circulation[seat], n, s.held[seat], need, points, names, got, s.colours)
     if k >= 0:
         return k
     # outside the kernel's arrays: the Python engine's resolution
     catalogue = ns.game.catalogue
     ids = _resolution.resolve(
-        int_list(s.circulation[seat], CARD_KINDS),
+        int_list(s.circulation[seat], (s.colours + 1)),
         [catalogue.destination(s.held[seat][i]) for i in range(n)],
         ns.game.big_city_set,
     )
@@ -1001,7 +1015,7 @@ cdef int end_round(NativeState ns) except -1:
 cdef int start_next_round(NativeState ns) except -1:
     """R19: all train cards but the hands form a new deck; deal, turn the row, resume."""
     cdef CState* s = &ns.s
-    cdef int counts[CARD_KINDS]
+    cdef int counts[MAX_CARD_KINDS]
     cdef int n = s.deck_n
     cdef int slot, c, k, seat, i
     for slot in range(s.rules.face_up):
@@ -1009,20 +1023,20 @@ cdef int start_next_round(NativeState ns) except -1:
             s.deck[n] = s.face_up[slot]
             n += 1
     memcpy(counts, s.discard, sizeof(counts))
-    for c in range(NUM_COLOURS):
+    for c in range(s.colours):
         counts[c] += s.yard_wagons[c]
-        counts[LOCO] += s.yard_locos[c]
+        counts[s.colours] += s.yard_locos[c]
     for seat in range(s.players):
-        for k in range(CARD_KINDS):
+        for k in range((s.colours + 1)):
             counts[k] += s.circulation[seat][k]
-    for k in range(CARD_KINDS):
+    for k in range((s.colours + 1)):
         for i in range(counts[k]):
             s.deck[n] = k
             n += 1
     s.deck_n = n
     memset(s.discard, 0, sizeof(s.discard))
     memset(s.circulation, 0, sizeof(s.circulation))
-    for c in range(NUM_COLOURS):
+    for c in range(s.colours):
         s.yard_owner[c] = NOBODY
         s.yard_wagons[c] = 0
         s.yard_locos[c] = 0
@@ -1044,7 +1058,7 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     if phase == PH_TURN:
         if ns.turn_record is not None:
             ns.turn_record["action"] = _A.to_dict(
-                act_to_action(a, s.offers[s.seat], s.offer_n[s.seat])
+                act_to_action(a, s.offers[s.seat], s.offer_n[s.seat]), ns.game.catalogue.colours
             )
         if kind == K_DRAW_DECK or kind == K_FACE_UP:
             return pick(ns, a, True)
@@ -1059,7 +1073,9 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     if phase == PH_SECOND_PICK:
         if ns.turn_record is not None and "action" not in ns.turn_record:
             # a one-card first turn (the lever first_turn): its pick is the turn's action
-            ns.turn_record["action"] = _A.to_dict(act_to_action(a, NULL, 0))
+            ns.turn_record["action"] = _A.to_dict(
+                act_to_action(a, NULL, 0), ns.game.catalogue.colours
+            )
         return pick(ns, a, False)
     if phase == PH_KEEP_DRAWN:
         return keep_drawn(ns, a.a)
@@ -1079,9 +1095,9 @@ cdef bint within_arrays(const CState* s, const Act* a) noexcept nogil:
     if phase == PH_SECOND_PICK or a.kind == K_FACE_UP:
         return 0 <= a.a < s.rules.face_up and s.face_up[a.a] != NO_CARD
     if a.kind == K_COLUMN:
-        return 0 <= a.a < NUM_COLOURS
+        return 0 <= a.a < s.colours
     if a.kind == K_THREE:
-        return 0 <= a.a < NUM_COLOURS and 0 <= a.b < NUM_COLOURS and 0 <= a.c < NUM_COLOURS
+        return 0 <= a.a < s.colours and 0 <= a.b < s.colours and 0 <= a.c < s.colours
     return True
 
 
@@ -1180,7 +1196,7 @@ cdef class NativeState:
         return legal_core(
             s.phase, seat, s.hands[seat], s.yard_owner, s.yard_wagons, s.yard_locos,
             s.face_up, s.rules.face_up, s.deck_n, s.dest_n, s.offer_n[seat],
-            s.rules.destinations_min_keep, out,
+            s.rules.destinations_min_keep, out, s.colours,
         )
 
     cdef int apply_act(self, const Act* a) except -1:
@@ -1210,10 +1226,10 @@ cdef class NativeState:
             raise ValueError(f"face_up holds {len(gs.face_up)} slots, not {s.rules.face_up}")
         for i, card in enumerate(gs.face_up):
             s.face_up[i] = card
-        for k in range(CARD_KINDS):
+        for k in range((s.colours + 1)):
             s.discard[k] = gs.discard[k]
         for seat in range(s.players):
-            for k in range(CARD_KINDS):
+            for k in range((s.colours + 1)):
                 s.hands[seat][k] = gs.hands[seat][k]
                 s.circulation[seat][k] = gs.circulation[seat][k]
             fill(s.held[seat], &s.held_n[seat], gs.held[seat], MAX_DEST_ID, "held")
@@ -1223,7 +1239,7 @@ cdef class NativeState:
                 s.round_points[seat][i] = points
             s.steals[seat] = gs.steals[seat]
             s.stolen_from[seat] = gs.stolen_from[seat]
-        for c in range(NUM_COLOURS):
+        for c in range(s.colours):
             s.yard_owner[c] = gs.yard_owner[c]
             s.yard_wagons[c] = gs.yard_wagons[c]
             s.yard_locos[c] = gs.yard_locos[c]
@@ -1246,12 +1262,12 @@ cdef class NativeState:
         cdef int seat, n = s.players
         gs.deck = int_list(s.deck, s.deck_n)
         gs.face_up = int_list(s.face_up, s.rules.face_up)
-        gs.discard = int_list(s.discard, CARD_KINDS)
-        gs.hands = [int_list(s.hands[seat], CARD_KINDS) for seat in range(n)]
-        gs.circulation = [int_list(s.circulation[seat], CARD_KINDS) for seat in range(n)]
-        gs.yard_owner = int_list(s.yard_owner, NUM_COLOURS)
-        gs.yard_wagons = int_list(s.yard_wagons, NUM_COLOURS)
-        gs.yard_locos = int_list(s.yard_locos, NUM_COLOURS)
+        gs.discard = int_list(s.discard, (s.colours + 1))
+        gs.hands = [int_list(s.hands[seat], (s.colours + 1)) for seat in range(n)]
+        gs.circulation = [int_list(s.circulation[seat], (s.colours + 1)) for seat in range(n)]
+        gs.yard_owner = int_list(s.yard_owner, s.colours)
+        gs.yard_wagons = int_list(s.yard_wagons, s.colours)
+        gs.yard_locos = int_list(s.yard_locos, s.colours)
         gs.dest_deck = int_list(s.dest_deck, s.dest_n)
         gs.held = self.held
         gs.reached = self.reached
@@ -1295,10 +1311,10 @@ cdef class NativeState:
         return (
             _PHASES[s.phase],
             seat,
-            int_list(s.hands[seat], CARD_KINDS),
-            int_list(s.yard_owner, NUM_COLOURS),
-            int_list(s.yard_wagons, NUM_COLOURS),
-            int_list(s.yard_locos, NUM_COLOURS),
+            int_list(s.hands[seat], (s.colours + 1)),
+            int_list(s.yard_owner, s.colours),
+            int_list(s.yard_wagons, s.colours),
+            int_list(s.yard_locos, s.colours),
             int_list(s.face_up, s.rules.face_up),
             s.deck_n,
             s.dest_n,
@@ -1347,19 +1363,19 @@ cdef class NativeState:
         f[SV_ROUND] = s.round
         f[SV_ROUNDS_TOTAL] = s.rules.rounds_total
         f[SV_TURN] = s.turn
-        f[SV_HAND] = tuple(int_list(s.hands[seat], CARD_KINDS))
+        f[SV_HAND] = tuple(int_list(s.hands[seat], (s.colours + 1)))
         f[SV_HELD_IDS] = tuple(int_list(s.held[seat], s.held_n[seat]))
         f[SV_OFFER_IDS] = tuple(int_list(s.offers[seat], s.offer_n[seat]))
         f[SV_REACHED] = tuple([tuple(int_list(s.reached[i], s.reached_n[i])) for i in range(n)])
         f[SV_FACE_UP] = tuple(int_list(s.face_up, s.rules.face_up))
-        f[SV_YARD_OWNER] = tuple(int_list(s.yard_owner, NUM_COLOURS))
-        f[SV_YARD_WAGONS] = tuple(int_list(s.yard_wagons, NUM_COLOURS))
-        f[SV_YARD_LOCOS] = tuple(int_list(s.yard_locos, NUM_COLOURS))
-        f[SV_CIRCULATIONS] = tuple([tuple(int_list(s.circulation[i], CARD_KINDS))
+        f[SV_YARD_OWNER] = tuple(int_list(s.yard_owner, s.colours))
+        f[SV_YARD_WAGONS] = tuple(int_list(s.yard_wagons, s.colours))
+        f[SV_YARD_LOCOS] = tuple(int_list(s.yard_locos, s.colours))
+        f[SV_CIRCULATIONS] = tuple([tuple(int_list(s.circulation[i], (s.colours + 1)))
                                     for i in range(n)])
-        f[SV_HAND_SIZES] = tuple([sum(int_list(s.hands[i], CARD_KINDS)) for i in range(n)])
+        f[SV_HAND_SIZES] = tuple([sum(int_list(s.hands[i], (s.colours + 1))) for i in range(n)])
         f[SV_HELD_COUNTS] = tuple([s.held_n[i] for i in range(n)])
-        f[SV_DISCARD] = tuple(int_list(s.discard, CARD_KINDS))
+        f[SV_DISCARD] = tuple(int_list(s.discard, (s.colours + 1)))
         f[SV_DECK_SIZE] = s.deck_n
         f[SV_DESTINATION_DECK_SIZE] = s.dest_n
         f[SV_FINAL_ROUND] = s.final_turns_left != -1 or s.deck_n == 0
@@ -1418,29 +1434,29 @@ cdef class NativeState:
 
     @property
     def discard(self):
-        return int_list(self.s.discard, CARD_KINDS)
+        return int_list(self.s.discard, self.s.colours + 1)
 
     @property
     def hands(self):
         cdef int i
-        return [int_list(self.s.hands[i], CARD_KINDS) for i in range(self.s.players)]
+        return [int_list(self.s.hands[i], self.s.colours + 1) for i in range(self.s.players)]
 
     @property
     def circulation(self):
         cdef int i
-        return [int_list(self.s.circulation[i], CARD_KINDS) for i in range(self.s.players)]
+        return [int_list(self.s.circulation[i], self.s.colours + 1) for i in range(self.s.players)]
 
     @property
     def yard_owner(self):
-        return int_list(self.s.yard_owner, NUM_COLOURS)
+        return int_list(self.s.yard_owner, self.s.colours)
 
     @property
     def yard_wagons(self):
-        return int_list(self.s.yard_wagons, NUM_COLOURS)
+        return int_list(self.s.yard_wagons, self.s.colours)
 
     @property
     def yard_locos(self):
-        return int_list(self.s.yard_locos, NUM_COLOURS)
+        return int_list(self.s.yard_locos, self.s.colours)
 
     @property
     def dest_deck(self):
@@ -1549,11 +1565,11 @@ cdef class NativeState:
         cdef int i, k
         for i in range(s.rules.face_up):
             total += s.face_up[i] != NO_CARD
-        for k in range(CARD_KINDS):
+        for k in range((s.colours + 1)):
             total += s.discard[k]
             for i in range(s.players):
                 total += s.hands[i][k] + s.circulation[i][k]
-        for k in range(NUM_COLOURS):
+        for k in range(s.colours):
             total += s.yard_wagons[k] + s.yard_locos[k]
         return total
 
@@ -1568,6 +1584,7 @@ cdef NativeState copy_state(NativeState ns):
     out.seeded_in_c = ns.seeded_in_c
     out.shuffles = ns.shuffles
     out.game = ns.game
+    out.card_names = ns.card_names
     if ns.record is not None:
         out.record, out.turn_record = _deepcopy((ns.record, ns.turn_record))
     return out
@@ -1580,14 +1597,16 @@ cdef NativeState blank(object game):
     cdef int i
     ns.game = game
     use_catalogue(ns, game.catalogue)
+    ns.card_names = game.catalogue.card_names
+    s.colours = ns.cat.colours
     s.players = game.players
     use_rules(&s.rules, game.rules, game.players)
-    memcpy(s.train_cards, ns.cat.deck, sizeof(int) * CARD_KINDS)
+    memcpy(s.train_cards, ns.cat.deck, sizeof(int) * MAX_CARD_KINDS)
     s.round = 1
     s.final_turns_left = -1
     s.last_seat = NOBODY
     s.phase = PH_SETUP_KEEP
-    for i in range(NUM_COLOURS):
+    for i in range(s.colours):
         s.yard_owner[i] = NOBODY
     for i in range(MAX_FACE_UP):
         s.face_up[i] = NO_CARD
@@ -1660,6 +1679,18 @@ def keep_masks(int offer_n, int minimum):
     return [out[i].a for i in range(keep_subsets_core(offer_n, minimum, out))]
 
 
+def trimmed_view(fields):
+    """A ``CView`` as a dict (Cython's conversion of the struct) with its card arrays cut to
+    the game's own kinds (``colours`` + 1) and colours: the arrays hold MAX_CARD_KINDS."""
+    n = fields["colours"]
+    for key in ("hand", "train_cards"):
+        fields[key] = fields[key][: n + 1]
+    fields["circulation"] = [row[: n + 1] for row in fields["circulation"]]
+    for key in ("yard_owner", "yard_wagons", "yard_locos"):
+        fields[key] = fields[key][:n]
+    return fields
+
+
 def c_view(NativeState ns, int seat):
     """The ``CView`` that ``fill_view`` gives native strategies, as a dict (for tests) and
     the legal actions ``legal_from_view`` finds in it."""
@@ -1676,21 +1707,21 @@ def c_view(NativeState ns, int seat):
         "round": v.round,
         "rounds_total": v.rounds_total,
         "turn": v.turn,
-        "hand": tuple(int_list(v.hand, CARD_KINDS)),
+        "hand": tuple(int_list(v.hand, v.colours + 1)),
         "held_ids": tuple(int_list(v.held, v.held_n)),
         "offer_ids": tuple(int_list(v.offer, v.offer_n)),
         "face_up": tuple(int_list(v.face_up, v.face_up_n)),
-        "yard_owner": tuple(int_list(v.yard_owner, NUM_COLOURS)),
-        "yard_wagons": tuple(int_list(v.yard_wagons, NUM_COLOURS)),
-        "yard_locos": tuple(int_list(v.yard_locos, NUM_COLOURS)),
-        "circulations": tuple([tuple(int_list(v.circulation[i], CARD_KINDS))
+        "yard_owner": tuple(int_list(v.yard_owner, v.colours)),
+        "yard_wagons": tuple(int_list(v.yard_wagons, v.colours)),
+        "yard_locos": tuple(int_list(v.yard_locos, v.colours)),
+        "circulations": tuple([tuple(int_list(v.circulation[i], v.colours + 1))
                                for i in range(v.players)]),
         "hand_sizes": tuple(int_list(v.hand_sizes, v.players)),
         "deck_size": v.deck_size,
         "destination_deck_size": v.dest_deck_size,
         "final_round": bool(v.final_round),
         "min_keep": v.min_keep,
-        "train_cards": tuple(int_list(v.train_cards, CARD_KINDS)),
+        "train_cards": tuple(int_list(v.train_cards, v.colours + 1)),
     }
     return fields, [act_to_action(&out[i], v.offer, v.offer_n) for i in range(n)]
 

@@ -3,5 +3,5 @@
 
 cdef int resolve_held(
     const int* pile, int n, const int* ids, const int* need, const int* points,
-    const int* big_names, int* out,
+    const int* big_names, int* out, int colours,
 ) noexcept

@@ -7,8 +7,10 @@ arithmetic in the same order (including how CPython's ``sum()`` adds floats), so
 the same set *and* visits the same number of nodes as the Python engine. The Python module
 stays the reference; read it for the why of each step.
 
-Fixed-size C arrays hold the problem: at most ``MAXN`` feasible destinations and card counts
-up to ``MAXCOUNT`` (memo states are packed into 64 bits). ``resolve_counted`` returns None
+Fixed-size C arrays hold the problem: at most ``MAXN`` feasible destinations, up to
+MAX_COLOURS colours (a problem's own: ``ncol``, its locomotives the last count) and card
+counts up to ``MAXCOUNT`` (memo states are packed 6 bits a count into 64 bits, the colours
+past the eighth into a second word). ``resolve_counted`` returns None
 for anything outside that (or not plain ints), and the caller falls back to Python.
 Not re-entrant: the scratch is module-global C state, used under the GIL.
 """
@@ -20,12 +22,13 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 
-# NUM_COLOURS, LOCO, CARD_KINDS: generated from cardgame/layout.py by the build (setup.py)
+# MAX_COLOURS, MAX_CARD_KINDS: generated from cardgame/layout.py by the build (setup.py)
 include "_layout.pxi"
 
 cdef enum:
-    NCOL = NUM_COLOURS
-    KINDS = CARD_KINDS
+    NCOL = MAX_COLOURS  # the arrays' colours; a problem's own are ``ncol``
+    KINDS = MAX_CARD_KINDS
+    PACKED_COLOURS = 8  # colours packed with the item and locomotives in a memo key's low word
     MAXN = 62
     MAXCOUNT = 63
     COUNT_WEIGHT = 128
@@ -40,7 +43,8 @@ cdef double SLACK = 0.5
 # CPython 3.12 made sum() of floats compensated (Neumaier); bounds must add up the same
 cdef bint NEUMAIER = sys.version_info >= (3, 12)
 
-# the problem, items in the engine's order
+# the problem, items in the engine's order; its colours 0..ncol-1, its locomotives ncol
+cdef int ncol = 0
 cdef int n_items
 cdef long long have[KINDS]
 cdef long long needs[MAXN][NCOL]
@@ -83,10 +87,10 @@ cdef inline double pysum(const double* x, int n) noexcept:
 
 cdef inline bint take(const long long* rem, const long long* need, long long* out) noexcept:
     """out = cards left after covering need (own colours first); False if short."""
-    cdef long long locos = rem[LOCO]
+    cdef long long locos = rem[ncol]
     cdef long long n
     cdef int c
-    for c in range(NCOL):
+    for c in range(ncol):
         n = need[c]
         if n == 0:
             out[c] = rem[c]
@@ -95,7 +99,7 @@ cdef inline bint take(const long long* rem, const long long* need, long long* ou
         else:
             locos -= n - rem[c]
             out[c] = 0
-    out[LOCO] = locos
+    out[ncol] = locos
     return locos >= 0
 
 
@@ -112,6 +116,7 @@ cdef inline void offer(long long value, uint64_t key) noexcept:
 
 ctypedef struct Slot:
     uint64_t state
+    uint64_t state_hi  # the colours past PACKED_COLOURS (0 for the printed eight)
     uint32_t stamp
     long long value
     uint64_t key
@@ -123,11 +128,23 @@ cdef uint32_t table_stamp = 1
 
 
 cdef inline uint64_t pack(long long i, const long long* clipped, long long locos) noexcept:
+    """A memo state's low word: the item, the first PACKED_COLOURS colours' counts and the
+    locomotives, 6 bits each (``pack_hi`` holds the other colours')."""
     cdef uint64_t state = <uint64_t>i
     cdef int c
-    for c in range(NCOL):
+    for c in range(ncol if ncol < PACKED_COLOURS else PACKED_COLOURS):
         state = (state << 6) | <uint64_t>clipped[c]
     return (state << 6) | <uint64_t>locos
+
+
+cdef inline uint64_t pack_hi(const long long* clipped) noexcept:
+    """A memo state's high word: the counts of the colours past PACKED_COLOURS (up to
+    MAX_COLOURS - PACKED_COLOURS of 6 bits); 0 for a game of at most eight colours."""
+    cdef uint64_t state = 0
+    cdef int c
+    for c in range(PACKED_COLOURS, ncol):
+        state = (state << 6) | <uint64_t>clipped[c]
+    return state
 
 
 cdef void memo_clear() noexcept:
@@ -141,11 +158,13 @@ cdef void memo_clear() noexcept:
         table_stamp = 1
 
 
-cdef inline Slot* memo_find(uint64_t state) noexcept:
-    """The slot holding ``state``, or the free slot where it would go."""
-    cdef uint64_t h = state * <uint64_t>0x9E3779B97F4A7C15
+cdef inline Slot* memo_find(uint64_t state, uint64_t state_hi) noexcept:
+    """The slot holding the state, or the free slot where it would go."""
+    cdef uint64_t h = (state ^ state_hi * <uint64_t>0xC2B2AE3D27D4EB4F) * <uint64_t>0x9E3779B97F4A7C15
     cdef uint64_t i = (h ^ (h >> 29)) & table_mask
-    while table[i].stamp == table_stamp and table[i].state != state:
+    while table[i].stamp == table_stamp and (
+        table[i].state != state or table[i].state_hi != state_hi
+    ):
         i = (i + 1) & table_mask
     return &table[i]
 
@@ -164,19 +183,20 @@ cdef bint memo_grow() noexcept:
     table_mask = old_size * 2 - 1
     for i in range(old_size):
         if old[i].stamp == table_stamp:
-            slot = memo_find(old[i].state)
+            slot = memo_find(old[i].state, old[i].state_hi)
             slot[0] = old[i]
     free(old)
     return True
 
 
-cdef inline Slot* memo_new(uint64_t state) noexcept:
-    """A free slot for ``state`` (not yet stored), or NULL: then it is not memoised."""
+cdef inline Slot* memo_new(uint64_t state, uint64_t state_hi) noexcept:
+    """A free slot for the state (not yet stored), or NULL: then it is not memoised."""
     global table_used
     if 2 * (table_used + 1) > table_mask + 1 and not memo_grow():
         return NULL
-    cdef Slot* slot = memo_find(state)
+    cdef Slot* slot = memo_find(state, state_hi)
     slot.state = state
+    slot.state_hi = state_hi
     slot.stamp = table_stamp
     table_used += 1
     return slot
@@ -222,7 +242,7 @@ cdef void cheap(int i, const long long* rem, long long current) noexcept:
     cdef long long locos, capacity
     cdef int c
     cdef Slot* slot
-    cdef uint64_t state
+    cdef uint64_t state, state_hi
     nodes += 1
     if nodes > budget:
         over = True
@@ -235,21 +255,22 @@ cdef void cheap(int i, const long long* rem, long long current) noexcept:
         best_greedy = False
     if i == n_items:
         return
-    locos = rem[LOCO]
+    locos = rem[ncol]
     capacity = locos  # summed as clipped is written: a reload from memory would stall
-    for c in range(NCOL):
+    for c in range(ncol):
         clipped[c] = rem[c] if rem[c] < suffix_need[i][c] else suffix_need[i][c]
         capacity += clipped[c]
     if <double>current + cheap_bound(i, capacity) <= <double>best_value:
         return
     state = pack(i, clipped, locos)
-    slot = memo_find(state)
+    state_hi = pack_hi(clipped)
+    slot = memo_find(state, state_hi)
     if slot.stamp == table_stamp:
         if slot.value >= current:
             return
         slot.value = current
     else:
-        slot = memo_new(state)
+        slot = memo_new(state, state_hi)
         if slot != NULL:
             slot.value = current
     if take(rem, needs[i], after):
@@ -266,10 +287,10 @@ cdef void cheap_search(long long cheap_budget) noexcept:
     """Runs from the greedy incumbent; ``over`` says it gave up."""
     global budget, over, chosen_len
     cdef int i, c
-    for c in range(NCOL):
+    for c in range(ncol):
         suffix_need[n_items][c] = 0
     for i in range(n_items - 1, -1, -1):
-        for c in range(NCOL):
+        for c in range(ncol):
             suffix_need[i][c] = suffix_need[i + 1][c] + needs[i][c]
     size_before[0] = 0
     value_before[0] = 0
@@ -318,12 +339,12 @@ cdef void round_heuristic(const double* reduced) noexcept:
             by_ratio[k + 1] = by_ratio[k]
             k -= 1
         by_ratio[k + 1] = t
-    for c in range(KINDS):
+    for c in range(ncol + 1):
         rem[c] = have[c]
     for i in range(n_items):
         j = by_ratio[i]
         if take(rem, needs[j], after):
-            for c in range(KINDS):
+            for c in range(ncol + 1):
                 rem[c] = after[c]
             value += values[j]
             key |= lexbit[j]
@@ -357,24 +378,24 @@ cdef void tune_prices(double* best_prices) noexcept:
     start = ratios[n_items // 2]
     for j in range(n_items):
         need_n[j] = 0
-        for c in range(NCOL):
+        for c in range(ncol):
             if needs[j][c]:
                 need_colour[j][need_n[j]] = c
                 need_n[j] += 1
-    for c in range(NCOL):
+    for c in range(ncol):
         prices[c] = start
         best_prices[c] = start
     for step in range(PRICE_STEPS_PER_ITEM * n_items):
         top_price = prices[0]
         star = 0
-        for c in range(1, NCOL):
+        for c in range(1, ncol):
             if prices[c] > top_price:
                 top_price = prices[c]
                 star = c
-        for c in range(NCOL):
+        for c in range(ncol):
             prod[c] = prices[c] * <double>have[c]
             used[c] = 0
-        bound = pysum(prod, NCOL) + top_price * <double>have[LOCO]
+        bound = pysum(prod, ncol) + top_price * <double>have[ncol]
         for j in range(n_items):
             r = <double>values[j]
             for k in range(need_n[j]):  # the colours it needs, in order
@@ -388,7 +409,7 @@ cdef void tune_prices(double* best_prices) noexcept:
                     used[c] += needs[j][c]
         if bound < best_bound:
             best_bound = bound
-            for c in range(NCOL):
+            for c in range(ncol):
                 best_prices[c] = prices[c]
             stall = 0
         else:
@@ -401,15 +422,15 @@ cdef void tune_prices(double* best_prices) noexcept:
         if best_bound - <double>best_value < 1:
             break
         norm = 0
-        for c in range(NCOL):
+        for c in range(ncol):
             gradient[c] = have[c] - used[c]
-        gradient[star] += have[LOCO]
-        for c in range(NCOL):
+        gradient[star] += have[ncol]
+        for c in range(ncol):
             norm += gradient[c] * gradient[c]
         if norm == 0:
             break
         move = step_scale * (bound - <double>best_value) / <double>norm
-        for c in range(NCOL):
+        for c in range(ncol):
             x = prices[c] - move * <double>gradient[c]
             prices[c] = x if x > 0.0 else 0.0
 
@@ -423,32 +444,33 @@ cdef void deep(int k, const long long* rem, long long current, uint64_t key) noe
     cdef double bound, floor
     cdef int c
     cdef Slot* slot
-    cdef uint64_t state
+    cdef uint64_t state, state_hi
     nodes += 1
     offer(current, key)
     if k == n_items:
         return
-    for c in range(NCOL):
+    for c in range(ncol):
         clipped[c] = rem[c] if rem[c] < usable[k][c] else usable[k][c]
         total += clipped[c]
-    locos = rem[LOCO]
+    locos = rem[ncol]
     if usable_total[k] - total < locos:
         locos = usable_total[k] - total
-    for c in range(NCOL):
+    for c in range(ncol):
         prod[c] = prices[c] * <double>clipped[c]
-    bound = <double>current + gain[k] + pysum(prod, NCOL) + top * <double>locos
+    bound = <double>current + gain[k] + pysum(prod, ncol) + top * <double>locos
     floor = <double>best_value + (SLACK if best_greedy else -SLACK)
     if bound < floor:
         return
     if bound < <double>best_value + SLACK and (key | open_bits[k]) <= best_key:
         return
     state = pack(k, clipped, locos)
-    slot = memo_find(state)
+    state_hi = pack_hi(clipped)
+    slot = memo_find(state, state_hi)
     if slot.stamp == table_stamp:
         if current < slot.value or (current == slot.value and key <= slot.key):
             return
     else:
-        slot = memo_new(state)
+        slot = memo_new(state, state_hi)
     if slot != NULL:
         slot.value = current
         slot.key = key
@@ -470,16 +492,16 @@ cdef void deep_search() noexcept:
     cdef int i, j, k, t, c
     cdef long long row_total
     tune_prices(best_prices)
-    for c in range(NCOL):
+    for c in range(ncol):
         prices[c] = best_prices[c]
     top = prices[0]
-    for c in range(1, NCOL):
+    for c in range(1, ncol):
         if prices[c] > top:
             top = prices[c]
     for j in range(n_items):
-        for c in range(NCOL):
+        for c in range(ncol):
             prod[c] = prices[c] * <double>needs[j][c]
-        red[j] = <double>values[j] - pysum(prod, NCOL)
+        red[j] = <double>values[j] - pysum(prod, ncol)
         size_of[j] = -fabs(red[j])
     for i in range(n_items):  # insertion sort by (-|reduced|, index)
         t = i
@@ -490,23 +512,23 @@ cdef void deep_search() noexcept:
         order[k + 1] = t
     for k in range(n_items):
         j = order[k]
-        for c in range(NCOL):
+        for c in range(ncol):
             o_needs[k][c] = needs[j][c]
         o_values[k] = values[j]
         o_bits[k] = lexbit[j]
         o_take_first[k] = red[j] > 0
     gain[n_items] = 0.0
     open_bits[n_items] = 0
-    for c in range(NCOL):
+    for c in range(ncol):
         usable[n_items][c] = 0
     for k in range(n_items - 1, -1, -1):
         gain[k] = gain[k + 1] + (red[order[k]] if red[order[k]] > 0.0 else 0.0)
-        for c in range(NCOL):
+        for c in range(ncol):
             usable[k][c] = usable[k + 1][c] + o_needs[k][c]
         open_bits[k] = open_bits[k + 1] | o_bits[k]
     for k in range(n_items + 1):
         row_total = 0
-        for c in range(NCOL):
+        for c in range(ncol):
             row_total += usable[k][c]
         usable_total[k] = row_total
     memo_clear()
@@ -541,10 +563,12 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
     cdef long long tmp_ids[MAXN]
     cdef int m = 0
     cdef int c, i, n
+    global ncol
     try:
-        if len(circulation) != KINDS:
+        if not 2 <= len(circulation) <= KINDS:
             return None
-        for c in range(KINDS):
+        ncol = len(circulation) - 1
+        for c in range(ncol + 1):
             item = circulation[c]
             if not isinstance(item, int):  # C would truncate a float silently
                 return None
@@ -554,7 +578,7 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
     except (TypeError, OverflowError):
         return None
     for dest in destinations:
-        for c in range(NCOL):
+        for c in range(ncol):
             need[c] = 0
         size = 0
         try:
@@ -562,7 +586,7 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
                 if not isinstance(colour, int):
                     return None
                 c = colour
-                if c < 0 or c >= NCOL:
+                if c < 0 or c >= ncol:
                     return None
                 need[c] += 1
                 size += 1
@@ -575,16 +599,16 @@ def resolve_counted(circulation, destinations, big_cities, long long cheap_nodes
         if size == 0 or points < 0 or points > MAXPOINTS:
             return None
         deficit = 0
-        for c in range(NCOL):
+        for c in range(ncol):
             if need[c] > pile[c]:
                 deficit += need[c] - pile[c]
-        if deficit > pile[LOCO]:
+        if deficit > pile[ncol]:
             continue
         if m == MAXN:
             return None
         value = points * POINTS_WEIGHT + COUNT_WEIGHT
         value += (dest.city_a in big_cities) + (dest.city_b in big_cities)
-        for c in range(NCOL):
+        for c in range(ncol):
             tmp_needs[m][c] = need[c]
         tmp_values[m] = value
         tmp_sizes[m] = size
@@ -629,10 +653,10 @@ cdef int solve(
         values[i] = tmp_values[t]
         sizes[i] = tmp_sizes[t]
         item_ids[i] = tmp_ids[t]
-        for c in range(NCOL):
+        for c in range(ncol):
             needs[i][c] = tmp_needs[t][c]
         lexbit[i] = one << (m - 1 - i)
-    for c in range(KINDS):
+    for c in range(ncol + 1):
         have[c] = pile[c]
         rem[c] = pile[c]
     # the greedy pass
@@ -641,7 +665,7 @@ cdef int solve(
     nodes = 0
     for i in range(m):
         if take(rem, needs[i], after):
-            for c in range(KINDS):
+            for c in range(ncol + 1):
                 rem[c] = after[c]
             best_value += values[i]
             best_key |= lexbit[i]
@@ -681,12 +705,14 @@ cdef int solve(
 
 cdef int resolve_held(
     const int* pile, int n, const int* ids, const int* need, const int* points,
-    const int* big_names, int* out,
+    const int* big_names, int* out, int colours,
 ) noexcept:
     """``resolve`` for the native core: ``n`` destinations by id, with their colour needs
-    (``need[NCOL * i + c]``), points and big-city names. Writes the sorted ids reached to
+    (``need[NCOL * i + c]``), points and big-city names, in a game of ``colours`` colours
+    (``pile``: their counts, then the locomotives). Writes the sorted ids reached to
     ``out`` and returns how many, or -1 when the input is outside this kernel's arrays (the
     caller then resolves in Python)."""
+    global ncol
     cdef long long have_[KINDS]
     cdef long long tmp_needs[MAXN][NCOL]
     cdef long long tmp_values[MAXN]
@@ -696,24 +722,27 @@ cdef int resolve_held(
     cdef long long deficit, size
     cdef int m = 0
     cdef int c, i, k
-    for c in range(KINDS):
+    if not 1 <= colours <= NCOL:
+        return -1
+    ncol = colours
+    for c in range(ncol + 1):
         if pile[c] < 0 or pile[c] > MAXCOUNT:
             return -1
         have_[c] = pile[c]
     for i in range(n):
         size = 0
         deficit = 0
-        for c in range(NCOL):
+        for c in range(ncol):
             size += need[NCOL * i + c]
             if need[NCOL * i + c] > pile[c]:
                 deficit += need[NCOL * i + c] - pile[c]
         if size == 0 or points[i] < 0 or points[i] > MAXPOINTS:
             return -1
-        if deficit > pile[LOCO]:
+        if deficit > pile[ncol]:
             continue
         if m == MAXN:
             return -1
-        for c in range(NCOL):
+        for c in range(ncol):
             tmp_needs[m][c] = need[NCOL * i + c]
         tmp_values[m] = <long long>points[i] * POINTS_WEIGHT + COUNT_WEIGHT + big_names[i]
         tmp_sizes[m] = size

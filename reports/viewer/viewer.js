@@ -11,8 +11,8 @@
   const F = D.frames;
   const LAST = F.length - 1;
   const N = D.players;
-  const CARD = D.cards; // 8 colours, then "locomotive"
-  const LOCO = 8;
+  const CARD = D.cards; // the game's colours, then "locomotive"
+  const LOCO = CARD.length - 1; // the locomotive comes after the colours
   const SEAT_HEX = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"]; // Okabe-Ito: tell apart when colour-blind
   let cur = 0;
   let view = -1; // -1: omniscient; else the seat whose knowledge is shown

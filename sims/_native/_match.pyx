@@ -39,6 +39,7 @@ from cardgame._native._core cimport (
     new_state,
     view_from_seatview,
 )
+from cardgame._native._core import trimmed_view as _trimmed_view
 from sims._native._offers cimport (
     OFFER_DESTINATION,
     OFFER_FIELDS,
@@ -259,7 +260,8 @@ def native_view_dict(NativeState state, int seat):
     if not 0 <= seat < state.s.players:
         raise ValueError(f"no seat {seat} at a table of {state.s.players}")
     fill_view(&state.s, seat, &v)
-    return v
+    fields = v
+    return _trimmed_view(fields)
 
 
 # sims.search.rollout.MAX_PLAYOUT_TURNS (tests check they agree)

@@ -18,7 +18,6 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from libc.string cimport memcpy
 
 from cardgame._native._core cimport (
-    CARD_KINDS,
     CCatalogue,
     CScore,
     CState,
@@ -344,7 +343,7 @@ cdef int write_rows(
         for i in range(players):
             rank += total[i] > total[seat]
         hand = circulation = 0
-        for k in range(CARD_KINDS):
+        for k in range(s.colours + 1):
             hand += s.hands[seat][k]
             circulation += s.circulation[seat][k]
         big = [names[b] for b in range(cat.n_big) if sc[seat].big[b]]

@@ -17,7 +17,7 @@ from cardgame._native._core cimport (
     Act,
     CView,
     NativeState,
-    CARD_KINDS,
+    MAX_CARD_KINDS,
     MAX_ACTIONS,
     PH_OVER,
     MAX_DEST_ID,
@@ -55,8 +55,8 @@ cdef class WorldSampler:
     cdef int ids[MAX_DEST_ID]
     cdef int ids_n
     cdef int missing[MAX_SEATS]           # unknown hand cards of each rival
-    cdef int hands[MAX_SEATS][CARD_KINDS]  # own hand; rivals' known cards
-    cdef int circulation[MAX_SEATS][CARD_KINDS]
+    cdef int hands[MAX_SEATS][MAX_CARD_KINDS]  # own hand; rivals' known cards
+    cdef int circulation[MAX_SEATS][MAX_CARD_KINDS]
     cdef int held_n[MAX_SEATS]
     cdef int offer_n[MAX_SEATS]
     cdef int own_held[MAX_DEST_ID]
@@ -91,7 +91,7 @@ cdef class WorldSampler:
         for r in range(n):
             own = r == self.seat
             hand = v.hand if own else knowledge.known_cards[r]
-            for c in range(CARD_KINDS):
+            for c in range(len(v.hand)):
                 self.hands[r][c] = hand[c]
                 self.circulation[r][c] = v.circulations[r][c]
             self.missing[r] = 0 if own else v.hand_sizes[r] - sum(knowledge.known_cards[r])

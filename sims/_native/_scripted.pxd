@@ -4,12 +4,12 @@ cimports. ``_scripted.pyx`` mirrors sims/strategies/*.py decision for decision."
 
 from cardgame._native._core cimport (
     Act,
-    CARD_KINDS,
     CCatalogue,
     CView,
+    MAX_CARD_KINDS,
+    MAX_COLOURS,
     MAX_DEST_ID,
     MT,
-    NUM_COLOURS,
 )
 
 # families: one class with a kind switch (each overrides a few hooks of Scripted)
@@ -25,16 +25,17 @@ cdef enum:
 
 ctypedef struct Sit:
     # sims.strategies.common.Situation: the seat's position for one decision
+    int colours               # the game's colours; hand[colours] holds the locomotives
     int seat
     long long future          # future_turns
-    int need[NUM_COLOURS]
-    int supply[NUM_COLOURS]
-    int rival[NUM_COLOURS]
-    int owner[NUM_COLOURS]
-    int deficit[NUM_COLOURS]
+    int need[MAX_COLOURS]
+    int supply[MAX_COLOURS]
+    int rival[MAX_COLOURS]
+    int owner[MAX_COLOURS]
+    int deficit[MAX_COLOURS]
     long long locos_coming
     long long missing
-    int hand[CARD_KINDS]
+    int hand[MAX_CARD_KINDS]
 
 
 cdef class RngBox:
@@ -53,7 +54,7 @@ cdef class NativeStrategy:
     cdef long long pause_until
     cdef int need_key[MAX_DEST_ID]    # Scripted._need_key: the held ids the need is for
     cdef int need_key_n               # -1: none yet
-    cdef int need[NUM_COLOURS]        # Scripted._need
+    cdef int need[MAX_COLOURS]        # Scripted._need
     cdef Sit first_pick
     cdef bint has_first_pick
     cdef long long first_pick_turn

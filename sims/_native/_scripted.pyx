@@ -26,13 +26,13 @@ from cardgame._native._core cimport (
     MAX_SEATS,
     MAX_CIRCLES,
     MAX_BIG_CITIES,
-    CARD_KINDS,
+    MAX_CARD_KINDS,
     MIN_COLUMN,
     NOBODY,
-    NUM_COLOURS,
-    LOCO,
+    MAX_COLOURS,
     NO_CARD,
     SV_BIG_CITY_CARDS,
+    SV_TRAIN_CARDS,
     SV_DESTINATIONS_BY_ID,
     PH_TURN,
     PH_SECOND_PICK,
@@ -54,6 +54,7 @@ from cardgame._native._core cimport (
 )
 
 from cardgame import KeepDestinations
+from cardgame._native._core import trimmed_view as _trimmed_view
 from cardgame import actions as A
 from sims.strategies import common as _common
 
@@ -159,18 +160,19 @@ cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
     cdef int c, seat = v.seat, holder
     cdef long long future, size, flows, from_locos, total = 0
     cdef const int* circ = v.circulation[seat]
+    s.colours = v.colours
     s.seat = seat
-    for c in range(CARD_KINDS):
+    for c in range(v.colours + 1):
         s.hand[c] = v.hand[c]
     if v.final_round:
         future = 0
     else:
         future = <long long>(<double>v.deck_size / (DRAW_RATE * v.players)) + 1
     s.future = future
-    for c in range(NUM_COLOURS):
+    for c in range(v.colours):
         s.need[c] = need[c]
-    s.locos_coming = circ[LOCO]
-    for c in range(NUM_COLOURS):
+    s.locos_coming = circ[v.colours]
+    for c in range(v.colours):
         s.supply[c] = circ[c]
         s.rival[c] = 0
         holder = v.yard_owner[c]
@@ -185,7 +187,7 @@ cdef void situation(Sit* s, const CView* v, const int* need) noexcept nogil:
         from_locos = v.yard_locos[c] if v.yard_locos[c] < flows else flows
         s.locos_coming += from_locos
         s.supply[c] += <int>(flows - from_locos)
-    for c in range(NUM_COLOURS):
+    for c in range(v.colours):
         s.deficit[c] = s.need[c] - s.supply[c] if s.need[c] > s.supply[c] else 0
         total += s.deficit[c]
     s.missing = total - s.locos_coming
@@ -211,18 +213,18 @@ cdef double at_most(int held, double share, int count) noexcept nogil:
     return total
 
 
-cdef void colour_weights(const int* deck, double* weights) noexcept nogil:
+cdef void colour_weights(const int* deck, double* weights, int colours) noexcept nogil:
     """common.colour_weights: a circle's cost in cards of an average colour."""
     cdef int total = 0, c
     cdef double mean
-    for c in range(NUM_COLOURS):
+    for c in range(colours):
         total += deck[c]
     if total == 0:
-        for c in range(NUM_COLOURS):
+        for c in range(colours):
             weights[c] = CERTAIN
         return
-    mean = <double>total / NUM_COLOURS
-    for c in range(NUM_COLOURS):
+    mean = <double>total / colours
+    for c in range(colours):
         weights[c] = mean / (deck[c] if deck[c] > 0 else 1)
 
 
@@ -272,14 +274,14 @@ cdef inline double dest_value(
     return d.points + city_weight * city_value(d, v, cat)
 
 
-cdef inline bint covers(const long long* pile, const long long* need) noexcept nogil:
+cdef inline bint covers(const long long* pile, const long long* need, int colours) noexcept nogil:
     """cardgame.resolution.covers."""
     cdef long long deficit = 0
     cdef int c
-    for c in range(NUM_COLOURS):
+    for c in range(colours):
         if need[c] > pile[c]:
             deficit += need[c] - pile[c]
-    return deficit <= pile[LOCO]
+    return deficit <= pile[colours]
 
 
 cdef inline void set_act(Act* out, int kind, int a, int b, int c) noexcept nogil:
@@ -374,11 +376,11 @@ cdef class NativeStrategy:
                     break
         if not same:
             self.need_key_n = v.held_n
-            for c in range(NUM_COLOURS):
+            for c in range(v.colours):
                 self.need[c] = 0
             for i in range(v.held_n):
                 self.need_key[i] = v.held[i]
-                for c in range(NUM_COLOURS):
+                for c in range(v.colours):
                     self.need[c] += cat.dest[v.held[i]].need[c]
         situation(s, v, self.need)
 
@@ -388,16 +390,16 @@ cdef class NativeStrategy:
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
         cdef double costs[MAX_OFFER]
-        cdef double weights[NUM_COLOURS]
+        cdef double weights[MAX_COLOURS]
         cdef int deck_cards = 0
         cdef double budget
         cdef double cards = 0.0
         cdef int mask = 0
         cdef const CDest* d
-        for i in range(CARD_KINDS):
+        for i in range(v.colours + 1):
             deck_cards += v.train_cards[i]  # R1: the game's deck (96 printed)
         budget = self.card_share * deck_cards / v.players
-        colour_weights(v.train_cards, weights)
+        colour_weights(v.train_cards, weights, v.colours)
         for i in range(n):
             d = &cat.dest[v.offer[i]]
             costs[i] = 0.0
@@ -433,19 +435,19 @@ cdef class NativeStrategy:
 
     cdef int keep_drawn(self, const CView* v, const CCatalogue* cat, Act* out) except -1:
         cdef Sit s
-        cdef long long pile[CARD_KINDS]
-        cdef long long need[NUM_COLOURS]
-        cdef long long trial[NUM_COLOURS]
+        cdef long long pile[MAX_CARD_KINDS]
+        cdef long long need[MAX_COLOURS]
+        cdef long long trial[MAX_COLOURS]
         cdef int n = v.offer_n, i, j, t, c, pos, mask = 0
         cdef int order[MAX_OFFER]
         cdef double keys[MAX_OFFER]
         cdef const CDest* d
         self.situation(&s, v, cat)
-        for c in range(NUM_COLOURS):
+        for c in range(v.colours):
             pile[c] = s.supply[c] + s.hand[c]
             need[c] = s.need[c]
-        pile[LOCO] = s.locos_coming + s.hand[LOCO]
-        pile[LOCO] += <long long>(self.future_cards * s.future) - self.ticket_margin
+        pile[v.colours] = s.locos_coming + s.hand[v.colours]
+        pile[v.colours] += <long long>(self.future_cards * s.future) - self.ticket_margin
         for i in range(n):
             keys[i] = -dest_value(&cat.dest[v.offer[i]], v, cat, self.city_weight)
         for i in range(n):  # sorted by -value, stable
@@ -458,10 +460,10 @@ cdef class NativeStrategy:
         for i in range(n):
             pos = order[i]
             d = &cat.dest[v.offer[pos]]
-            for c in range(NUM_COLOURS):
+            for c in range(v.colours):
                 trial[c] = need[c] + d.need[c]
-            if covers(pile, trial):
-                for c in range(NUM_COLOURS):
+            if covers(pile, trial, v.colours):
+                for c in range(v.colours):
                     need[c] = trial[c]
                 mask |= 1 << pos
         if not mask:
@@ -504,8 +506,8 @@ cdef class NativeStrategy:
 
     cdef double best_placement(self, const Sit* s, Act* out) noexcept:
         """Scripted.best_placement (Hoarder's veto on threes too); out.kind -1 for None."""
-        cdef int locos = s.hand[LOCO], c, k, have, nfree = 0, nranked = 0
-        cdef int free[NUM_COLOURS]
+        cdef int locos = s.hand[s.colours], c, k, have, nfree = 0, nranked = 0
+        cdef int free[MAX_COLOURS]
         cdef int ranked[3]
         cdef long long min_column = self.min_column if s.future > LATE_TURNS else MIN_COLUMN
         cdef long long missing = s.missing, rival, deficit, need_size, wanted, wagons
@@ -514,7 +516,7 @@ cdef class NativeStrategy:
         cdef double best_value = 0.0, value
         cdef int n_options
         out.kind = -1
-        for c in range(NUM_COLOURS):
+        for c in range(s.colours):
             have = s.hand[c]
             if not have or s.owner[c] == s.seat:
                 continue
@@ -570,13 +572,13 @@ cdef class NativeStrategy:
 
     cdef double rusher_placement(self, const Sit* s, Act* out) noexcept:
         """Rusher.best_placement: the placement that moves the most cards out of the hand."""
-        cdef int locos = s.hand[LOCO], c, k, j, t, have, nfree = 0
-        cdef int free[NUM_COLOURS]
+        cdef int locos = s.hand[s.colours], c, k, j, t, have, nfree = 0
+        cdef int free[MAX_COLOURS]
         cdef int combo[3]
         cdef long long need_size
         cdef double best = 0.0, value
         out.kind = -1
-        for c in range(NUM_COLOURS):
+        for c in range(s.colours):
             have = s.hand[c]
             if not have or s.owner[c] == s.seat:
                 continue
@@ -613,7 +615,7 @@ cdef class NativeStrategy:
     cdef double card_value(self, const Sit* s, int card) noexcept:
         cdef double value
         cdef long long deficit
-        if card == LOCO:
+        if card == s.colours:
             value = LOCO_VALUE if s.missing >= self.loco_pick_missing else 0.0
         else:
             deficit = s.deficit[card]
@@ -623,14 +625,14 @@ cdef class NativeStrategy:
                 value = (WANTED_VALUE + _min(deficit, DEFICIT_CAP) * DEFICIT_STEP
                          + (PAIR_VALUE if s.hand[card] == 1 else 0.0))
         if self.family == F_THIEF:
-            if card < NUM_COLOURS and s.rival[card] >= 2:
+            if card < s.colours and s.rival[card] >= 2:
                 if self.hunt_value > value:
                     value = self.hunt_value
         elif self.family == F_HOARDER:
-            if card != LOCO and s.hand[card] >= 2:
+            if card != s.colours and s.hand[card] >= 2:
                 value += HOARD_VALUE
         elif self.family == F_RUSHER:
-            if card < NUM_COLOURS and s.hand[card] == 1 and value == 0.0:
+            if card < s.colours and s.hand[card] == 1 and value == 0.0:
                 value = RUSH_PAIR_VALUE
         return value
 
@@ -643,7 +645,7 @@ cdef class NativeStrategy:
             set_act(out, K_DRAW_DECK, 0, 0, 0)
         for slot in range(v.face_up_n):
             card = v.face_up[slot]
-            if card == NO_CARD or (card == LOCO and not first):
+            if card == NO_CARD or (card == v.colours and not first):
                 continue
             value = self.card_value(s, card)
             if not deck_size and value <= best_value:
@@ -693,7 +695,7 @@ cdef class NativeStrategy:
         cdef int c
         if self.has_first_pick and self.first_pick_turn == v.turn:
             s = &self.first_pick
-            for c in range(CARD_KINDS):  # one card more; circulation is unchanged
+            for c in range(v.colours + 1):  # one card more; circulation is unchanged
                 s.hand[c] = v.hand[c]
         else:
             self.situation(&fresh, v, cat)
@@ -800,6 +802,9 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
         raise ValueError(f"view: {len(table) - 1} destinations, at most {MAX_DEST_ID}")
     if len(cards) > MAX_BIG_CITIES:
         raise ValueError(f"view: {len(cards)} big cities, at most {MAX_BIG_CITIES}")
+    cat.colours = len(view[SV_TRAIN_CARDS]) - 1
+    if not 1 <= cat.colours <= MAX_COLOURS:
+        raise ValueError(f"view: {cat.colours} colours, at most {MAX_COLOURS}")
     names = [big.city for big in cards]
     cat.n_big = len(names)
     for k in range(cat.n_big):
@@ -811,13 +816,15 @@ cdef int catalogue_from_view(object view, CCatalogue* cat) except -1:
         d.ncolours = 0
         d.big_names = 0
         d.big_index[0] = d.big_index[1] = -1
-        for c in range(NUM_COLOURS):
+        for c in range(MAX_COLOURS):
             d.need[c] = 0
     for dest_id in range(len(table)):
         dest = table[dest_id]
         if dest is None:
             continue
-        if dest.id != dest_id or not 1 <= len(dest.colours) <= MAX_CIRCLES:
+        if dest.id != dest_id or not 1 <= len(dest.colours) <= MAX_CIRCLES or any(
+            not 0 <= colour < cat.colours for colour in dest.colours
+        ):
             raise ValueError(f"view: destination {dest.id} at index {dest_id}")
         d = &cat.dest[dest_id]
         d.id = dest_id
@@ -860,7 +867,8 @@ def cview_dict(view):
     """A SeatView as the CView the native strategies read (for tests and debugging)."""
     cdef CView v
     view_from_seatview(view, &v)
-    return v
+    fields = v
+    return _trimmed_view(fields)
 
 
 # ------------------------------------------------------------------ twins
@@ -991,16 +999,17 @@ cdef object _twin(object strategy, dict boxes):
 cdef int _load_situation(Sit* s, object situation) except -1:
     """A Python Situation as the C one (a twin made between a draw's two picks)."""
     cdef int c
+    s.colours = len(situation.hand) - 1
     s.seat = situation.seat
     s.future = situation.future_turns
     s.locos_coming = situation.locos_coming
     s.missing = situation.missing
-    for c in range(NUM_COLOURS):
+    for c in range(s.colours):
         s.need[c] = situation.need[c]
         s.supply[c] = situation.supply[c]
         s.rival[c] = situation.rival[c]
         s.owner[c] = situation.owner[c]
         s.deficit[c] = situation.deficit[c]
-    for c in range(CARD_KINDS):
+    for c in range(s.colours + 1):
         s.hand[c] = situation.hand[c]
     return 0

@@ -5,24 +5,22 @@ very numbers ``sims.standing.standing`` computes from a ``GameState`` (tests/sim
 test_standing.py holds them equal at every position)."""
 
 from cardgame._native._core cimport (
-    CARD_KINDS,
     CCatalogue,
     CDest,
     CState,
-    LOCO,
-    NUM_COLOURS,
     NativeState,
     PH_OVER,
 )
 
 
-cdef bint covered_alone(const int* circulation, const CDest* d) noexcept:
-    """cardgame.resolution.covers for one ticket: the pile covers it on its own (R16)."""
+cdef bint covered_alone(const int* circulation, const CDest* d, int colours) noexcept:
+    """cardgame.resolution.covers for one ticket: the pile (``colours`` colours, then the
+    locomotives) covers it on its own (R16)."""
     cdef int colour, deficit = 0
-    for colour in range(NUM_COLOURS):
+    for colour in range(colours):
         if d.need[colour] > circulation[colour]:
             deficit += d.need[colour] - circulation[colour]
-    return deficit <= circulation[LOCO]
+    return deficit <= circulation[colours]
 
 
 cdef list standing_rows(const CState* s, const CCatalogue* cat):
@@ -30,7 +28,7 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
     cdef int seat, i, colour, covered, uncovered, yard, total = 0, banked, cards, hand
     cdef const CDest* d
     cdef double late, progress
-    for i in range(CARD_KINDS):
+    for i in range(s.colours + 1):
         total += cat.deck[i]
     late = 1.0 - (<double>s.deck_n) / total
     if s.phase == PH_OVER:
@@ -43,22 +41,22 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
         uncovered = 0
         for i in range(s.held_n[seat]):
             d = &cat.dest[s.held[seat][i]]
-            if covered_alone(s.circulation[seat], d):
+            if covered_alone(s.circulation[seat], d, s.colours):
                 covered += d.points
             else:
                 uncovered += d.points
         yard = 0
-        for colour in range(NUM_COLOURS):
+        for colour in range(s.colours):
             if s.yard_owner[colour] == seat:
                 yard += s.yard_wagons[colour] + s.yard_locos[colour]
         banked = 0
         for i in range(s.round - (1 if s.phase != PH_OVER else 0)):
             banked += s.round_points[seat][i]
         cards = 0
-        for i in range(CARD_KINDS):
+        for i in range(s.colours + 1):
             cards += s.circulation[seat][i]
         hand = 0
-        for i in range(CARD_KINDS):
+        for i in range(s.colours + 1):
             hand += s.hands[seat][i]
         rows.append([
             <double>banked, <double>covered, <double>uncovered, covered * late,

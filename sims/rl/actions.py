@@ -44,6 +44,11 @@ class ActionTable:
     """
 
     def __init__(self, rules: Rules, deck: tuple[int, ...] = SHIPPED_DECK) -> None:
+        if len(deck) != NUM_COLOURS + 1:  # the spaces are the printed game's colours
+            raise ValueError(
+                f"the RL environment plays decks of the {NUM_COLOURS} printed colours, "
+                f"not {len(deck) - 1}"
+            )
         wagons, locos = max(deck[:NUM_COLOURS]), deck[LOCO]
         self.face_up_slots = rules.face_up
         self.offer_positions = max_offer(rules)

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgame import Action
-from cardgame.cards import LOCO
 from cardgame.knowledge import Knowledge, sample_world
 from cardgame.observation import SeatView
 from cardgame.resolution import resolve
@@ -88,7 +87,7 @@ def estimated_totals(state: Any) -> list[float]:
         for colour, owner, wagons, locos in yards:
             if owner == seat:
                 pile[colour] += wagons
-                pile[LOCO] += locos
+                pile[-1] += locos  # the locomotives: the last count
         held = [destination(d) for d in held_all[seat]]
         got = set(resolve(pile, held, big))
         reached = sum(destination(d).points for d in reached_all[seat])

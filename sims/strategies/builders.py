@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from cardgame import Action
 from cardgame import actions as A
 from cardgame.actions import cards_to_beat
-from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.layout import MIN_COLUMN, NOBODY
 from cardgame.observation import SeatView
 
@@ -28,7 +27,7 @@ class Hoarder(Scripted):
 
     def card_value(self, situation: Situation, card: int) -> float:
         value = super().card_value(situation, card)
-        if card != LOCO and situation.hand[card] >= 2:
+        if card != situation.colours and situation.hand[card] >= 2:
             value += HOARD_VALUE  # grow a column it already holds
         return value
 
@@ -54,10 +53,10 @@ class Rusher(Scripted):
     def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
         """The placement that moves the most cards out of the hand (locomotives too)."""
         hand = situation.hand
-        locos = hand[LOCO]
+        locos = hand[situation.colours]
         best: tuple[float, Action | None] = (0.0, None)
         free = []
-        for c in range(NUM_COLOURS):
+        for c in range(situation.colours):
             have = hand[c]
             if not have or not situation.can_place_colour(c):
                 continue
@@ -87,6 +86,6 @@ class Rusher(Scripted):
 
     def card_value(self, situation: Situation, card: int) -> float:
         value = super().card_value(situation, card)
-        if card < NUM_COLOURS and situation.hand[card] == 1 and value == 0.0:
+        if card < situation.colours and situation.hand[card] == 1 and value == 0.0:
             value = RUSH_PAIR_VALUE  # a pair can be placed at once
         return value

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from cardgame import Action, Destination, KeepDestinations
 from cardgame import actions as A
 from cardgame.actions import cards_to_beat
-from cardgame.cards import LOCO, NUM_COLOURS
 from cardgame.layout import MIN_COLUMN, NO_CARD, NOBODY
 from cardgame.observation import SeatView
 from cardgame.resolution import colour_need, covers
@@ -41,6 +40,7 @@ class Situation:
     its circulation pile in time, and what is still missing."""
 
     __slots__ = (
+        "colours",
         "deficit",
         "future_turns",
         "hand",
@@ -58,17 +58,19 @@ class Situation:
         self.view = view
         self.seat = seat = view.seat
         self.hand = view.hand
+        # the game's colours (its hand's counts but the last, the locomotives': R1)
+        self.colours = colours = len(view.hand) - 1
         self.owner = owner = view.yard_owner
         circ = view.circulation()
         # my turns after this one, before the round ends (R15: one more each at the end)
         future = 0 if view.final_round else int(view.deck_size / (DRAW_RATE * view.players)) + 1
         self.future_turns = future
         self.need = need
-        supply = list(circ[:NUM_COLOURS])
-        locos_coming = circ[LOCO]
-        rival = [0] * NUM_COLOURS  # size of a rival's column per colour (0: none)
+        supply = list(circ[:colours])
+        locos_coming = circ[colours]
+        rival = [0] * colours  # size of a rival's column per colour (0: none)
         wagons, locos = view.yard_wagons, view.yard_locos
-        for c in range(NUM_COLOURS):
+        for c in range(colours):
             holder = owner[c]
             if holder == NOBODY:
                 continue
@@ -100,8 +102,9 @@ class Situation:
     def projected(self) -> list[int]:
         """Circulation as it may stand at the end: supply, plus the hand if placed in time."""
         hand = self.hand
-        pile = [self.supply[c] + hand[c] for c in range(NUM_COLOURS)]
-        pile.append(self.locos_coming + hand[LOCO])
+        colours = self.colours
+        pile = [self.supply[c] + hand[c] for c in range(colours)]
+        pile.append(self.locos_coming + hand[colours])
         return pile
 
 
@@ -146,11 +149,11 @@ def at_most(held: int, share: float, count: int) -> float:
 def colour_weights(deck: tuple[int, ...]) -> list[float]:
     """What a circle of each colour costs, in cards of an average colour: a colour the deck
     holds fewer of is scarcer (1 each on a deck of equal colours, as printed, R1)."""
-    colours = deck[:NUM_COLOURS]
+    colours = deck[:-1]  # the locomotives come last
     total = sum(colours)
     if not total:
-        return [CERTAIN] * NUM_COLOURS
-    mean = total / NUM_COLOURS
+        return [CERTAIN] * len(colours)
+    mean = total / len(colours)
     return [mean / (n if n > 0 else 1) for n in colours]
 
 
@@ -191,7 +194,7 @@ class Scripted(Strategy):
         key = view.held_ids
         if key != self._need_key:
             self._need_key = key
-            self._need = colour_need(view.held)
+            self._need = colour_need(view.held, len(view.hand) - 1)
         return Situation(view, self._need)
 
     # ----------------------------------------------------------------- destinations
@@ -260,13 +263,11 @@ class Scripted(Strategy):
         situation = self.situation(view)
         pile = situation.projected()
         # cards still to come count as wild, minus the safety margin
-        pile[LOCO] += (
-            int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
-        )
+        pile[-1] += int(self.knobs.future_cards * situation.future_turns) - self.knobs.ticket_margin
         need = list(situation.need)  # what the destinations kept so far require
         chosen: list[int] = []
         for dest in sorted(view.offer, key=lambda d: -self.destination_value(d, view)):
-            trial = [n + d for n, d in zip(need, dest.need, strict=True)]
+            trial = [n + d for n, d in zip(need, dest.need_of(situation.colours), strict=True)]
             if covers(pile, trial):
                 need = trial
                 chosen.append(dest.id)
@@ -303,7 +304,7 @@ class Scripted(Strategy):
     def best_placement(self, situation: Situation) -> tuple[float, Action | None]:
         hand = situation.hand
         knobs = self.knobs
-        locos = hand[LOCO]
+        locos = hand[situation.colours]
         free: list[int] = []
         min_column = knobs.min_column if situation.future_turns > LATE_TURNS else MIN_COLUMN
         owner, seat, rivals, deficits = (
@@ -317,7 +318,7 @@ class Scripted(Strategy):
         placement_value = self.placement_value
         columns = A.COLUMNS
         best_value, best_size, best_action = 0.0, 0, None
-        for c in range(NUM_COLOURS):
+        for c in range(situation.colours):
             have = hand[c]
             if not have or owner[c] == seat:
                 continue
@@ -365,7 +366,7 @@ class Scripted(Strategy):
 
     # ----------------------------------------------------------------- drawing
     def card_value(self, situation: Situation, card: int) -> float:
-        if card == LOCO:
+        if card == situation.colours:  # the locomotive
             return LOCO_VALUE if situation.missing >= self.knobs.loco_pick_missing else 0.0
         deficit = situation.deficit[card]
         if deficit <= 0:
@@ -384,7 +385,7 @@ class Scripted(Strategy):
         best: Action | None = A.DRAW_DECK if deck_size else None
         card_value = self.card_value
         for slot, card in enumerate(view.face_up):
-            if card == NO_CARD or (card == LOCO and not first):
+            if card == NO_CARD or (card == situation.colours and not first):
                 continue
             value = card_value(situation, card)
             if not deck_size and value <= best_value:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardgame.cards import NUM_COLOURS
-
 from .common import Scripted, ScriptedKnobs, Situation
 
 
@@ -40,6 +38,6 @@ class Thief(Scripted):
 
     def card_value(self, situation: Situation, card: int) -> float:
         value = super().card_value(situation, card)
-        if card < NUM_COLOURS and situation.rival_size(card) >= 2:
+        if card < situation.colours and situation.rival_size(card) >= 2:
             value = max(value, self.knobs.hunt_value)  # gather ammunition against that column
         return value

@@ -369,3 +369,20 @@ def test_every_decision_matches_on_editions_of_other_shapes(tickets, bigs):
         names = [rng.choice(NAMES) for _ in range(players)]
         compare_game(lineup(names, seed), seed, Rules(), played, catalogue=catalogue)
     assert played.decisions > 200
+
+
+@needs_native
+@pytest.mark.parametrize("colours", [6, 9, 12])
+def test_every_decision_matches_on_decks_of_other_colours(colours):
+    """Decks of fewer and more colours than printed (issue 36): the twins read the game's
+    colours from the view (its hand's length, the locomotive last) as the Python ones do."""
+    from cardgame.edition import synthetic
+
+    catalogue = synthetic(60, 8, seed=colours, colours=colours)
+    rng = random.Random(colours)
+    played = Played()
+    for seed in range(8):
+        names = [rng.choice(NAMES) for _ in range(2 + seed % 3)]
+        rules = Rules(rounds={2: 3, 3: 3, 4: 2})
+        compare_game(lineup(names, seed), seed, rules, played, catalogue=catalogue)
+    assert played.decisions > 200
