@@ -195,7 +195,7 @@ class Catalogue(Value, _CatalogueFields):
         return (*self[:4], self.colours)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._content() == other._content()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._content() == other._content()
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)

@@ -194,15 +194,15 @@ def differences(a: Catalogue, b: Catalogue) -> list[str]:
                 f"~ big city {city} {was.points} ({was.home_colour}) -> {now.points} "
                 f"({now.home_colour})"
             )
-    was = dict(zip(a.card_names, a.deck, strict=True))
-    now = dict(zip(b.card_names, b.deck, strict=True))
-    for kind in [*was, *(k for k in now if k not in was)]:
-        if kind not in now:
-            out.append(f"- deck {kind} {was[kind]}")
-        elif kind not in was:
-            out.append(f"+ deck {kind} {now[kind]}")
-        elif was[kind] != now[kind]:
-            out.append(f"~ deck {kind} {was[kind]} -> {now[kind]}")
+    old_deck = dict(zip(a.card_names, a.deck, strict=True))
+    new_deck = dict(zip(b.card_names, b.deck, strict=True))
+    for kind in [*old_deck, *(k for k in new_deck if k not in old_deck)]:
+        if kind not in new_deck:
+            out.append(f"- deck {kind} {old_deck[kind]}")
+        elif kind not in old_deck:
+            out.append(f"+ deck {kind} {new_deck[kind]}")
+        elif old_deck[kind] != new_deck[kind]:
+            out.append(f"~ deck {kind} {old_deck[kind]} -> {new_deck[kind]}")
     return out
 
 
