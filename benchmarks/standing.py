@@ -37,6 +37,7 @@ import random
 import sys
 import time
 import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -102,10 +103,17 @@ def game(
     of the games one seat a search player. Played on the native core when every seat has
     a twin; else on the Python engine, recorded, its positions read by replaying the record
     (what ``sims.winchance.chance_table`` does). ``mix`` "skill": instead, one of the skill
-    study's line-ups drawn at random."""
+    study's line-ups drawn at random; "search": one of its line-ups with a search seat, in
+    half the games one with ismcts-64 (4 of its 25 search line-ups: too few games of it
+    otherwise for a per-strategy figure)."""
     rng = random.Random(f"{stream}:{index}")
-    if mix == "skill":  # one of the skill study's line-ups, its seats in a random order
-        names = list(rng.choice(skill_lineups()))
+    if mix in ("skill", "search"):  # one of the skill study's line-ups, seats in a random order
+        lineups = skill_lineups()
+        if mix == "search":  # its line-ups with a search seat, half of them with ismcts-64
+            deep = rng.random() < 0.5
+            lineups = [seats for seats in lineups if any(s in SEARCH for s in seats)]
+            lineups = [seats for seats in lineups if ("ismcts-64" in seats) == deep]
+        names = list(rng.choice(lineups))
         rng.shuffle(names)
         players = len(names)
     else:
@@ -135,20 +143,78 @@ def game(
     return players, np.asarray(noted, dtype=float), tuple(played.winners), seats
 
 
+Game = tuple[int, np.ndarray, tuple[int, ...], tuple[StrategySpec, ...]]
+
+
+def _one(job: tuple[int, str, str]) -> tuple[int, np.ndarray, tuple[int, ...], list[str]]:
+    players, standings, winners, seats = game(*job)
+    return players, standings, winners, [s.label for s in seats]
+
+
+def played(count: int, stream: str, mix: str, workers: int, cache: str | None) -> list[Game]:
+    """``count`` games of ``game(index, stream, mix)``, in index order whatever the number
+    of workers; with ``cache`` (a folder) kept there and read back on the next run."""
+    path = Path(cache) / f"{stream}-{mix}-{count}.npz" if cache else None
+    if path is not None and path.exists():
+        data = np.load(path)
+        cuts = np.cumsum(data["positions"] * data["players"])[:-1]
+        blocks = np.split(data["rows"], cuts)
+        return [
+            (
+                int(n),
+                block.reshape(-1, int(n), len(FEATURES)),
+                tuple(int(w) for w in won if w >= 0),
+                tuple(seat_spec(str(label)) for label in names[:n]),
+            )
+            for n, block, won, names in zip(
+                data["players"], blocks, data["winners"], data["labels"], strict=True
+            )
+        ]
+    jobs = [(index, stream, mix) for index in range(count)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            done = list(pool.map(_one, jobs, chunksize=4))
+    else:
+        done = [_one(job) for job in jobs]
+    games = [(n, x, won, tuple(map(seat_spec, names))) for n, x, won, names in done]
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(
+            path,
+            players=np.array([g[0] for g in games]),
+            positions=np.array([len(g[1]) for g in games]),
+            rows=np.concatenate([g[1].reshape(-1, len(FEATURES)) for g in games]),
+            winners=np.array([list(g[2]) + [-1] * (4 - len(g[2])) for g in games]),
+            labels=np.array([[s.label for s in g[3]] + [""] * (4 - g[0]) for g in games]),
+        )
+    return games
+
+
 def train(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     rows, keys, labels, groups = [], [], [], []
     group = 0
     shared = 0
     games_of: dict[str, int] = {}
-    for index in range(args.games):
-        players, standings, winners, seats = game(index, TRAIN_STREAM)
+    sets = [
+        (TRAIN_STREAM, "pool", args.games),
+        (f"{TRAIN_STREAM}-skill", "skill", args.skill_games),
+        (f"{TRAIN_STREAM}-search", "search", args.search_games),
+    ]
+    every = [
+        (stream, index, g)
+        for stream, mix, count in sets
+        if count
+        for index, g in enumerate(played(count, stream, mix, args.workers, args.cache))
+    ]
+    playing = time.perf_counter() - start
+    for stream, index, (players, standings, winners, seats) in every:
         if len(winners) > 1:
             shared += 1
             continue
         for seat in seats:
             games_of[strategy_key(seat)] = games_of.get(strategy_key(seat), 0) + 1
-        rng = random.Random(f"{TRAIN_STREAM}:positions:{index}")
+        rng = random.Random(f"{stream}:positions:{index}")
         last = len(standings) - 1  # the end is the result: not a position to learn from
         for position in rng.sample(range(last), min(args.positions, last)):
             for seat in range(players):
@@ -159,7 +225,12 @@ def train(args: argparse.Namespace) -> None:
             group += 1
     meta = {
         "trained_on": {
-            "games": args.games,
+            "games": len(every),
+            "games_by_mix": {
+                "pool": args.games,
+                "skill": args.skill_games,
+                "search": args.search_games,
+            },  # fmt: skip
             "shared_wins_left_out": shared,
             "positions_per_game": args.positions,
             "groups": group,
@@ -169,27 +240,48 @@ def train(args: argparse.Namespace) -> None:
             "search_share": SEARCH_SHARE,
             "seats_by_strategy": dict(sorted(games_of.items())),
             "reference": REFERENCE,
-            "fitted_by": "statsmodels ConditionalLogit",
+            "terms": args.terms,
+            "shrink": args.shrink,
+            "fitted_by": "sims.standing.conditional_logit (numpy Newton)",
         }
     }
-    model, standard_errors = fit_model(rows, keys, labels, groups, REFERENCE, meta)
+    fitting = time.perf_counter()
+    model, standard_errors = fit_model(
+        rows,
+        keys,
+        labels,
+        groups,
+        REFERENCE,
+        meta,
+        by_players=args.terms in ("by-players", "both"),
+        rivals=args.terms in ("rivals", "both"),
+        shrink=args.shrink,
+    )
+    fitting = time.perf_counter() - fitting
     meta["trained_on"]["standard_errors"] = standard_errors
     model.aliases = {label: strategy_key(s) for label, s in SKILL.items()}
     seconds = time.perf_counter() - start
-    MODEL_PATH.parent.mkdir(exist_ok=True)
-    MODEL_PATH.write_text(json.dumps(model.to_dict(), indent=1) + "\n")
-    print(f"{args.games} games, {group} positions, {shared} shared wins left out, {seconds:.0f} s")
+    Path(args.out).parent.mkdir(exist_ok=True)
+    Path(args.out).write_text(json.dumps(model.to_dict(), indent=1) + "\n")
+    print(
+        f"{len(every)} games, {group} positions, {shared} shared wins left out, {seconds:.0f} s "
+        f"({playing:.0f} s to play or read, {fitting:.0f} s to fit)"
+    )
     for name, w in zip(FEATURES, model.weights, strict=True):
         print(f"  {name:<24} {w:+.4f} ({standard_errors.get(name, 0.0):.4f})")
     for key, (a, b) in sorted(model.strengths.items()):
-        print(f"  {key:<24} strength {a:+.3f}, late {b:+.3f}")
-    print(f"-> {MODEL_PATH}")
+        counts = "  ".join(
+            f"{n}p {x:+.2f}/{y:+.2f}" for n, (x, y) in sorted(model.by_players.get(key, {}).items())
+        )
+        match = f", rivals {model.rivals[key]:+.3f}" if key in model.rivals else ""
+        print(f"  {key:<24} strength {a:+.3f}, late {b:+.3f}{match}  {counts}")
+    print(f"-> {args.out}")
 
 
-def held_out(count: int, mix: str) -> list[tuple[int, np.ndarray, tuple[int, ...], tuple]]:
+def held_out(count: int, mix: str, workers: int = 1, cache: str | None = None) -> list[Game]:
     """The calibration games: seeds from a stream never trained on."""
     stream = HELD_OUT_STREAM if mix == "pool" else f"{HELD_OUT_STREAM}-{mix}"
-    return [game(index, stream, mix) for index in range(count)]
+    return played(count, stream, mix, workers, cache)
 
 
 def scored(model: StandingModel, games: list, neutral: bool = False) -> dict[str, np.ndarray]:
@@ -226,7 +318,8 @@ def show(name: str, figures: dict[str, Any]) -> None:
     print(
         f"{name}: Brier {figures['brier']:.4f} [{low:.4f}, {high:.4f}] "
         f"(uninformed {figures['brier_uninformed']:.4f}), ECE {figures['ece']:.4f} "
-        f"[{figures['ece_ci'][0]:.4f}, {figures['ece_ci'][1]:.4f}]"
+        f"[{figures['ece_ci'][0]:.4f}, {figures['ece_ci'][1]:.4f}] (noise "
+        f"{figures['ece_noise']:.4f}, debiased {figures['ece_debiased']:.4f})"
     )
     parts = [("all", figures), *figures["by_players"].items()]
     for count, part in parts:
@@ -237,12 +330,16 @@ def show(name: str, figures: dict[str, Any]) -> None:
                 f"[{part['ece_ci'][0]:.4f}, {part['ece_ci'][1]:.4f}]"
             )
         worst = max(g["ece"] for g in part["by_strategy"].values())
-        print(f"    {'strategy':<14} games  chance    won  Brier [95%]            ECE [95%]")
+        print(
+            f"    {'strategy':<14} games  chance    won  Brier [95%]            ECE [95%]"
+            "                 noise  debiased"
+        )
         for label, g in part["by_strategy"].items():
             print(
                 f"    {label:<14} {g['games']:>5}  {g['mean_estimate']:.3f}  {g['won']:.3f}  "
                 f"{g['brier']:.4f} [{g['brier_ci'][0]:.4f}, {g['brier_ci'][1]:.4f}]  "
-                f"{g['ece']:.4f} [{g['ece_ci'][0]:.4f}, {g['ece_ci'][1]:.4f}]"
+                f"{g['ece']:.4f} [{g['ece_ci'][0]:.4f}, {g['ece_ci'][1]:.4f}]  "
+                f"{g['ece_noise']:.4f}  {g['ece_debiased']:.4f}"
             )
         print(f"    worst per-strategy ECE ({count}): {worst:.4f}")
 
@@ -250,7 +347,7 @@ def show(name: str, figures: dict[str, Any]) -> None:
 def calibrate(args: argparse.Namespace) -> None:
     model = StandingModel.from_dict(json.loads(Path(args.model).read_text()))
     start = time.perf_counter()
-    games = held_out(args.games, args.mix)
+    games = held_out(args.games, args.mix, args.workers, args.cache)
     played = time.perf_counter() - start
     start = time.perf_counter()
     est = scored(model, games)
@@ -275,12 +372,16 @@ def calibrate(args: argparse.Namespace) -> None:
             f"  won {b['won']:.3f}"
         )
     print(f"scoring: {figures['scoring_us_per_position']:.2f} us a position (numpy, per game)")
-    if args.write and args.mix == "pool":
-        data = json.loads(MODEL_PATH.read_text())
-        data["calibration"] = {k: v for k, v in figures.items() if k != "bins"}
-        data["calibration"]["bins"] = figures["bins"]
-        data["calibration"]["seed_stream"] = HELD_OUT_STREAM
-        MODEL_PATH.write_text(json.dumps(data, indent=1) + "\n")
+    if args.write:
+        path = Path(args.model)
+        data = json.loads(path.read_text())
+        name = "calibration" if args.mix == "pool" else f"calibration_{args.mix}"
+        data[name] = {k: v for k, v in figures.items() if k != "bins"}
+        data[name]["bins"] = figures["bins"]
+        data[name]["seed_stream"] = (
+            HELD_OUT_STREAM if args.mix == "pool" else (f"{HELD_OUT_STREAM}-{args.mix}")
+        )
+        path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -333,14 +434,30 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--positions", type=int, default=12, help="positions per game (train)")
     parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
+    parser.add_argument("--cache", metavar="DIR", help="keep the played games there, reuse them")
+    parser.add_argument(
+        "--skill-games", type=int, default=0, help="train: games of the skill study's line-ups"
+    )
+    parser.add_argument(
+        "--search-games", type=int, default=0, help="train: games of its search line-ups"
+    )
+    parser.add_argument(
+        "--terms",
+        choices=("pooled", "by-players", "rivals", "both"),
+        default="both",
+        help="train: strategy terms pooled, per player count, with the match-up term, or both",
+    )
+    parser.add_argument("--shrink", type=float, default=4.0, help="train: per-count ridge")
+    parser.add_argument("--out", default=str(MODEL_PATH), help="train: the model file written")
     parser.add_argument("--write", action="store_true", help="calibrate: store the figures")
     parser.add_argument("--model", default=str(MODEL_PATH), help="calibrate: the model file")
     parser.add_argument(
         "--mix",
-        choices=("pool", "skill"),
+        choices=("pool", "skill", "search"),
         default="pool",
-        help="calibrate: seats drawn from the training pool, or the skill study's line-ups "
-        "(not stored by --write)",
+        help="calibrate: seats drawn from the training pool, the skill study's line-ups, or "
+        "its search line-ups (--write stores each under its own key)",
     )
     parser.add_argument(
         "--before", metavar="FILE", help="calibrate: a model to measure on the same games too"
