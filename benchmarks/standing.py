@@ -230,7 +230,7 @@ def train(args: argparse.Namespace) -> None:
                 "pool": args.games,
                 "skill": args.skill_games,
                 "search": args.search_games,
-            },  # fmt: skip
+            },
             "shared_wins_left_out": shared,
             "positions_per_game": args.positions,
             "groups": group,

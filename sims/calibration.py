@@ -196,8 +196,8 @@ def by_group(
     """The calibration of each group's estimates apart (e.g. the seats of one strategy):
     how many games and estimates, the mean estimate beside the mean outcome (the group's
     bias), Brier score and ECE with 95% intervals from a bootstrap over the games the group
-    sits in, and the ECE's noise floor and debiased value (``noise``). A model calibrated overall can be biased for every group, one up and another
-    down: only this shows it."""
+    sits in, and the ECE's noise floor and debiased value (``noise``). A model calibrated
+    overall can be biased for every group, one up and another down: only this shows it."""
     game, group = np.asarray(game), np.asarray(group)
     p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
     out: dict[Any, dict[str, Any]] = {}

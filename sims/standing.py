@@ -351,7 +351,8 @@ def conditional_logit(
 
     loglik, grad, info = evaluate(beta, True)
     steps = 0
-    for steps in range(1, 101):
+    while steps < 100:
+        steps += 1
         step = np.linalg.solve(info, grad)
         scale = 1.0
         while True:
