@@ -1,31 +1,41 @@
 """Train the learned win-chance model (sims/standing.py) and measure its calibration.
 
-``train``: plays ``--games`` games (2, 3 and 4 players in turn, each seat drawn from random,
-planner, thief, hoarder, rusher, ticket_hunter, big_city and planner-human, and in a fifth of
-the games one seat the search player, ismcts-16 or ismcts-64, as the skill study configures
-them), notes every seat's standing at every position (on the native core, or by replaying
-the record of a game with a seat that has no native twin), and fits the conditional logit
-with its strategy terms with statsmodels on ``--positions`` positions drawn per game (the
-winning seat the 1; shared wins left out), then writes ``sims/data/standing.json``.
+``train``: plays ``--games`` games of ``--mix`` (2, 3 and 4 players in turn; "pool": each
+seat drawn from random, planner, thief, hoarder, rusher, ticket_hunter, big_city and
+planner-human, and in a fifth of the games one seat the search player, ismcts-16 or ismcts-64,
+as the skill study configures them; "scripted": the pool without search seats), and beside
+them ``--skill-games`` of the skill study's line-ups, ``--search-games`` of its line-ups with
+a search seat and ``--pool-games`` of the pool, each set on its own seed stream; notes every
+seat's standing at every position (on the native core, or by replaying the record of a game
+with a seat that has no native twin), and fits the conditional logit with its strategy terms
+(``--terms``: pooled, per player count, the match-up term, or both; numpy Newton,
+``sims.standing.conditional_logit``) on ``--positions`` positions drawn per game (the
+winning seat the 1; shared wins left out), then writes ``--out`` (``sims/data/standing.json``).
+``--cache DIR`` keeps every played game there (100 a file) and reads them back: a refit, or
+a calibration of another model, plays nothing again.
 
 ``calibrate``: on ``--games`` other games (seeds from another stream: never trained on;
-``--mix skill``: the skill study's line-ups instead), every position but the last (the
+``--mix skill``: the skill study's line-ups instead; ``--mix search``: its line-ups with a
+search seat, half of them with ismcts-64), every position but the last (the
 result is known there) scored by the model: Brier score (beside the uninformed 1/players),
 the ten-bin reliability curve and the expected calibration error, with 95% intervals by a
 bootstrap over games (sims/calibration.py, the oracle's benchmark's code), overall, per
 player count, and per strategy (each strategy's mean chance beside its win share, Brier and
-ECE: ``by_group``); ``--before FILE`` measures another model file on the same games (the
-model before strategy terms: ``git show 99f9ddc:sims/data/standing.json``). ``--write``
-stores the figures in the model file.
+ECE, and the ECE's noise floor and debiased value: ``by_group``, ``noise``); ``--before
+FILE`` measures another model file on the same games (the model of format 2, one strength
+per strategy: ``git show de832b3:sims/data/standing.json``). ``--write`` stores the figures
+in the model file (``calibration``, ``calibration_skill``, ``calibration_search``).
 
 ``compare``: the model against the play-out oracle (sims/winchance.py) at ``--positions``
 positions drawn from each of ``--games`` other games (recorded, replayed): mean absolute
 difference and correlation of the two chances, and each one's Brier score and ECE on the same
 positions (the oracle with ``--playouts`` play-outs).
 
-    python benchmarks/standing.py train --games 8000
-    python benchmarks/standing.py calibrate --games 6000 --bootstrap 500 --before OLD --write
-    python benchmarks/standing.py calibrate --games 3000 --mix skill --before OLD
+    python benchmarks/standing.py train --mix scripted --games 6000 --skill-games 1000 \
+        --search-games 600 --pool-games 2000 --workers 2 --cache /tmp/games
+    python benchmarks/standing.py calibrate --games 1500 --before OLD --write --cache /tmp/games
+    python benchmarks/standing.py calibrate --games 1000 --mix skill --before OLD --write
+    python benchmarks/standing.py calibrate --games 600 --mix search --before OLD --write
     python benchmarks/standing.py compare --games 300 --positions 4 --playouts 32
 """
 
@@ -105,7 +115,8 @@ def game(
     (what ``sims.winchance.chance_table`` does). ``mix`` "skill": instead, one of the skill
     study's line-ups drawn at random; "search": one of its line-ups with a search seat, in
     half the games one with ismcts-64 (4 of its 25 search line-ups: too few games of it
-    otherwise for a per-strategy figure)."""
+    otherwise for a per-strategy figure); "scripted": the pool without search seats (a
+    search game costs a second, a scripted one a hundredth)."""
     rng = random.Random(f"{stream}:{index}")
     if mix in ("skill", "search"):  # one of the skill study's line-ups, seats in a random order
         lineups = skill_lineups()
@@ -119,7 +130,7 @@ def game(
     else:
         players = 2 + index % 3
         names = [rng.choice(SCRIPTED) for _ in range(players)]
-        if rng.random() < SEARCH_SHARE:
+        if mix == "pool" and rng.random() < SEARCH_SHARE:
             names[rng.randrange(players)] = rng.choice(SEARCH)
     seats = tuple(map(seat_spec, names))
     seed = rng.getrandbits(63)
@@ -151,42 +162,60 @@ def _one(job: tuple[int, str, str]) -> tuple[int, np.ndarray, tuple[int, ...], l
     return players, standings, winners, [s.label for s in seats]
 
 
+CHUNK = 100  # games per cache file: an interrupted run keeps what it played
+
+
+def _save(path: Path, games: list[Game]) -> None:
+    np.savez_compressed(
+        path,
+        players=np.array([g[0] for g in games]),
+        positions=np.array([len(g[1]) for g in games]),
+        rows=np.concatenate([g[1].reshape(-1, len(FEATURES)) for g in games]),
+        winners=np.array([list(g[2]) + [-1] * (4 - len(g[2])) for g in games]),
+        labels=np.array([[s.label for s in g[3]] + [""] * (4 - g[0]) for g in games]),
+    )
+
+
+def _load(path: Path) -> list[Game]:
+    data = np.load(path)
+    cuts = np.cumsum(data["positions"] * data["players"])[:-1]
+    blocks = np.split(data["rows"], cuts)
+    return [
+        (
+            int(n),
+            block.reshape(-1, int(n), len(FEATURES)),
+            tuple(int(w) for w in won if w >= 0),
+            tuple(seat_spec(str(label)) for label in names[:n]),
+        )
+        for n, block, won, names in zip(
+            data["players"], blocks, data["winners"], data["labels"], strict=True
+        )
+    ]
+
+
 def played(count: int, stream: str, mix: str, workers: int, cache: str | None) -> list[Game]:
     """``count`` games of ``game(index, stream, mix)``, in index order whatever the number
-    of workers; with ``cache`` (a folder) kept there and read back on the next run."""
-    path = Path(cache) / f"{stream}-{mix}-{count}.npz" if cache else None
-    if path is not None and path.exists():
-        data = np.load(path)
-        cuts = np.cumsum(data["positions"] * data["players"])[:-1]
-        blocks = np.split(data["rows"], cuts)
-        return [
-            (
-                int(n),
-                block.reshape(-1, int(n), len(FEATURES)),
-                tuple(int(w) for w in won if w >= 0),
-                tuple(seat_spec(str(label)) for label in names[:n]),
-            )
-            for n, block, won, names in zip(
-                data["players"], blocks, data["winners"], data["labels"], strict=True
-            )
-        ]
-    jobs = [(index, stream, mix) for index in range(count)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            done = list(pool.map(_one, jobs, chunksize=4))
-    else:
-        done = [_one(job) for job in jobs]
-    games = [(n, x, won, tuple(map(seat_spec, names))) for n, x, won, names in done]
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(
-            path,
-            players=np.array([g[0] for g in games]),
-            positions=np.array([len(g[1]) for g in games]),
-            rows=np.concatenate([g[1].reshape(-1, len(FEATURES)) for g in games]),
-            winners=np.array([list(g[2]) + [-1] * (4 - len(g[2])) for g in games]),
-            labels=np.array([[s.label for s in g[3]] + [""] * (4 - g[0]) for g in games]),
-        )
+    of workers; with ``cache`` (a folder) kept there in files of ``CHUNK`` games and read
+    back on the next run (a larger count plays only the games it lacks)."""
+    games: list[Game] = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for first in range(0, count, CHUNK):
+            last = min(first + CHUNK, count)
+            path = Path(cache) / f"{stream}-{mix}-{first}-{last}.npz" if cache else None
+            if path is not None and path.exists():
+                games.extend(_load(path))
+                continue
+            jobs = [(index, stream, mix) for index in range(first, last)]
+            done = list(pool.map(_one, jobs, chunksize=2)) if pool else list(map(_one, jobs))
+            part = [(n, x, won, tuple(map(seat_spec, names))) for n, x, won, names in done]
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _save(path, part)
+            games.extend(part)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return games
 
 
@@ -197,9 +226,10 @@ def train(args: argparse.Namespace) -> None:
     shared = 0
     games_of: dict[str, int] = {}
     sets = [
-        (TRAIN_STREAM, "pool", args.games),
+        (TRAIN_STREAM, args.mix, args.games),
         (f"{TRAIN_STREAM}-skill", "skill", args.skill_games),
         (f"{TRAIN_STREAM}-search", "search", args.search_games),
+        (f"{TRAIN_STREAM}-pool", "pool", args.pool_games),
     ]
     every = [
         (stream, index, g)
@@ -227,9 +257,10 @@ def train(args: argparse.Namespace) -> None:
         "trained_on": {
             "games": len(every),
             "games_by_mix": {
-                "pool": args.games,
+                args.mix: args.games,
                 "skill": args.skill_games,
                 "search": args.search_games,
+                "pool_beside": args.pool_games,
             },
             "shared_wins_left_out": shared,
             "positions_per_game": args.positions,
@@ -443,6 +474,9 @@ def main() -> None:
         "--search-games", type=int, default=0, help="train: games of its search line-ups"
     )
     parser.add_argument(
+        "--pool-games", type=int, default=0, help="train: games of the pool mix beside --mix's"
+    )
+    parser.add_argument(
         "--terms",
         choices=("pooled", "by-players", "rivals", "both"),
         default="both",
@@ -454,10 +488,11 @@ def main() -> None:
     parser.add_argument("--model", default=str(MODEL_PATH), help="calibrate: the model file")
     parser.add_argument(
         "--mix",
-        choices=("pool", "skill", "search"),
+        choices=("pool", "scripted", "skill", "search"),
         default="pool",
-        help="calibrate: seats drawn from the training pool, the skill study's line-ups, or "
-        "its search line-ups (--write stores each under its own key)",
+        help="the games: seats drawn from the training pool (train: with --skill-games and "
+        "--search-games beside), the pool without search seats, the skill study's line-ups, "
+        "or its search line-ups (calibrate --write stores each under its own key)",
     )
     parser.add_argument(
         "--before", metavar="FILE", help="calibrate: a model to measure on the same games too"

@@ -17,16 +17,19 @@ the points leader of the quality metrics.
 The standing ends with ``progress``, how far the game has run, the same for every seat.
 
 **The model** is a conditional logit: a seat's score is ``w . standing`` plus its
-strategy's terms, ``strength + late x progress`` (who plays: a random seat and a search
-player are far apart at equal standings, by a gap that changes as the game runs), and the
+strategy's terms at this table's player count, ``strength + late x progress`` (who plays: a
+random seat and a search player are far apart at equal standings, by a gap that changes as
+the game runs and with the number of players: the search player is strongest head to head),
+and, where fitted, a match-up term, ``c`` times the mean rating of the seat's rivals. The
 chances of a table's seats are the softmax of their scores, so they sum to 1 at any player
 count and one weight vector serves 2, 3 and 4 players. A strategy the model does not know
 is neutral (the terms are centred on the training pool's average seat) unless the caller
-gives its strength. It is fitted by statsmodels' ``ConditionalLogit`` (a runtime
-dependency already: no new library), one group per (game, position), the winning seat the
-1 (a shared win, rare, is left out of the fit). ``benchmarks/standing.py`` trains it on
-games of the built-ins (random and the search player included) and writes
-``sims/data/standing.json``, which is all the scoring needs (numpy).
+gives its strength. It is fitted by ``conditional_logit``, Newton's method in numpy on
+the exact likelihood statsmodels' ``ConditionalLogit`` maximises (the same maximum, in a
+minute where statsmodels' BFGS took 26), one group per (game, position), the winning seat
+the 1 (a shared win, rare, is left out of the fit). ``benchmarks/standing.py`` trains it on
+games of the built-ins and of the skill study's line-ups (random and the search player
+included) and writes ``sims/data/standing.json``, which is all the scoring needs (numpy).
 """
 
 from __future__ import annotations
@@ -459,7 +462,7 @@ def fit_model(
         rival_mean = (table.sum(axis=1)[slots[:, 0]] - rating) / np.maximum(size_of - 1, 1)
         extra.append(indicators * rival_mean[:, None])
         extra_names += [f"rivals:{key}" for key in known]
-        extra_penalty += [1e-6] * k
+        extra_penalty += [shrink] * k
     if extra:
         penalty = np.concatenate([np.zeros(n + 2 * k), extra_penalty])
         start = np.concatenate([params, np.zeros(len(extra_penalty))])
@@ -474,6 +477,13 @@ def fit_model(
     slope = {reference: 0.0}
     if rivals:
         slope.update(zip(known, params[len(params) - k :], strict=True))
+    base_strength, base_late = strength, late
+    found = dict(zip(names, map(float, errors), strict=True))
+    if counts:  # the pooled terms are the first fit's: one strength for every table
+        strength = pooled
+        late = {reference: 0.0, **dict(zip(known, first.params[n + k : n + 2 * k], strict=True))}
+        pooled_errors = map(float, first.errors[n : n + 2 * k])
+        found.update(zip(names[n : n + 2 * k], pooled_errors, strict=True))
     mean_strength = sum(share[key] * strength[key] for key in every)
     mean_late = sum(share[key] * late[key] for key in every)
     terms = {key: (strength[key] - mean_strength, late[key] - mean_late) for key in every}
@@ -483,8 +493,8 @@ def fit_model(
         at = size_of == count
         a = {reference: 0.0, **dict(zip(known, params[offset : offset + k], strict=True))}
         b = {reference: 0.0, **dict(zip(known, params[offset + k : offset + 2 * k], strict=True))}
-        total = {key: strength[key] + a[key] for key in every}
-        change = {key: late[key] + b[key] for key in every}
+        total = {key: base_strength[key] + a[key] for key in every}
+        change = {key: base_late[key] + b[key] for key in every}
         here = key_of[at]
         slopes = np.array([slope.get(key, 0.0) for key in here.tolist()])
         seat_strength = np.array([total[key] for key in here.tolist()]) + slopes * rival_mean[at]
@@ -502,7 +512,7 @@ def fit_model(
         ratings=ratings if rivals else None,
         rivals=slope if rivals else None,
     )
-    return model, dict(zip(names, map(float, errors), strict=True))
+    return model, found
 
 
 def strength_from_share(share: float, players: int) -> float:
