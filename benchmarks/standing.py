@@ -33,7 +33,7 @@ positions (the oracle with ``--playouts`` play-outs).
 
     python benchmarks/standing.py train --mix scripted --games 6000 --skill-games 1000 \
         --search-games 600 --pool-games 2000 --workers 2 --cache /tmp/games
-    python benchmarks/standing.py calibrate --games 1500 --before OLD --write --cache /tmp/games
+    python benchmarks/standing.py calibrate --games 4000 --before OLD --write --cache /tmp/games
     python benchmarks/standing.py calibrate --games 1000 --mix skill --before OLD --write
     python benchmarks/standing.py calibrate --games 600 --mix search --before OLD --write
     python benchmarks/standing.py compare --games 300 --positions 4 --playouts 32
