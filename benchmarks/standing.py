@@ -1,31 +1,41 @@
 """Train the learned win-chance model (sims/standing.py) and measure its calibration.
 
-``train``: plays ``--games`` games (2, 3 and 4 players in turn, each seat drawn from random,
-planner, thief, hoarder, rusher, ticket_hunter, big_city and planner-human, and in a fifth of
-the games one seat the search player, ismcts-16 or ismcts-64, as the skill study configures
-them), notes every seat's standing at every position (on the native core, or by replaying
-the record of a game with a seat that has no native twin), and fits the conditional logit
-with its strategy terms with statsmodels on ``--positions`` positions drawn per game (the
-winning seat the 1; shared wins left out), then writes ``sims/data/standing.json``.
+``train``: plays ``--games`` games of ``--mix`` (2, 3 and 4 players in turn; "pool": each
+seat drawn from random, planner, thief, hoarder, rusher, ticket_hunter, big_city and
+planner-human, and in a fifth of the games one seat the search player, ismcts-16 or ismcts-64,
+as the skill study configures them; "scripted": the pool without search seats), and beside
+them ``--skill-games`` of the skill study's line-ups, ``--search-games`` of its line-ups with
+a search seat and ``--pool-games`` of the pool, each set on its own seed stream; notes every
+seat's standing at every position (on the native core, or by replaying the record of a game
+with a seat that has no native twin), and fits the conditional logit with its strategy terms
+(``--terms``: pooled, per player count, the match-up term, or both; numpy Newton,
+``sims.standing.conditional_logit``) on ``--positions`` positions drawn per game (the
+winning seat the 1; shared wins left out), then writes ``--out`` (``sims/data/standing.json``).
+``--cache DIR`` keeps every played game there (100 a file) and reads them back: a refit, or
+a calibration of another model, plays nothing again.
 
 ``calibrate``: on ``--games`` other games (seeds from another stream: never trained on;
-``--mix skill``: the skill study's line-ups instead), every position but the last (the
+``--mix skill``: the skill study's line-ups instead; ``--mix search``: its line-ups with a
+search seat, half of them with ismcts-64), every position but the last (the
 result is known there) scored by the model: Brier score (beside the uninformed 1/players),
 the ten-bin reliability curve and the expected calibration error, with 95% intervals by a
 bootstrap over games (sims/calibration.py, the oracle's benchmark's code), overall, per
 player count, and per strategy (each strategy's mean chance beside its win share, Brier and
-ECE: ``by_group``); ``--before FILE`` measures another model file on the same games (the
-model before strategy terms: ``git show 99f9ddc:sims/data/standing.json``). ``--write``
-stores the figures in the model file.
+ECE, and the ECE's noise floor and debiased value: ``by_group``, ``noise``); ``--before
+FILE`` measures another model file on the same games (the model of format 2, one strength
+per strategy: ``git show de832b3:sims/data/standing.json``). ``--write`` stores the figures
+in the model file (``calibration``, ``calibration_skill``, ``calibration_search``).
 
 ``compare``: the model against the play-out oracle (sims/winchance.py) at ``--positions``
 positions drawn from each of ``--games`` other games (recorded, replayed): mean absolute
 difference and correlation of the two chances, and each one's Brier score and ECE on the same
 positions (the oracle with ``--playouts`` play-outs).
 
-    python benchmarks/standing.py train --games 8000
-    python benchmarks/standing.py calibrate --games 6000 --bootstrap 500 --before OLD --write
-    python benchmarks/standing.py calibrate --games 3000 --mix skill --before OLD
+    python benchmarks/standing.py train --mix scripted --games 6000 --skill-games 1000 \
+        --search-games 600 --pool-games 2000 --workers 2 --cache /tmp/games
+    python benchmarks/standing.py calibrate --games 4000 --before OLD --write --cache /tmp/games
+    python benchmarks/standing.py calibrate --games 1000 --mix skill --before OLD --write
+    python benchmarks/standing.py calibrate --games 600 --mix search --before OLD --write
     python benchmarks/standing.py compare --games 300 --positions 4 --playouts 32
 """
 
@@ -37,6 +47,7 @@ import random
 import sys
 import time
 import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -102,16 +113,24 @@ def game(
     of the games one seat a search player. Played on the native core when every seat has
     a twin; else on the Python engine, recorded, its positions read by replaying the record
     (what ``sims.winchance.chance_table`` does). ``mix`` "skill": instead, one of the skill
-    study's line-ups drawn at random."""
+    study's line-ups drawn at random; "search": one of its line-ups with a search seat, in
+    half the games one with ismcts-64 (4 of its 25 search line-ups: too few games of it
+    otherwise for a per-strategy figure); "scripted": the pool without search seats (a
+    search game costs a second, a scripted one a hundredth)."""
     rng = random.Random(f"{stream}:{index}")
-    if mix == "skill":  # one of the skill study's line-ups, its seats in a random order
-        names = list(rng.choice(skill_lineups()))
+    if mix in ("skill", "search"):  # one of the skill study's line-ups, seats in a random order
+        lineups = skill_lineups()
+        if mix == "search":  # its line-ups with a search seat, half of them with ismcts-64
+            deep = rng.random() < 0.5
+            lineups = [seats for seats in lineups if any(s in SEARCH for s in seats)]
+            lineups = [seats for seats in lineups if ("ismcts-64" in seats) == deep]
+        names = list(rng.choice(lineups))
         rng.shuffle(names)
         players = len(names)
     else:
         players = 2 + index % 3
         names = [rng.choice(SCRIPTED) for _ in range(players)]
-        if rng.random() < SEARCH_SHARE:
+        if mix == "pool" and rng.random() < SEARCH_SHARE:
             names[rng.randrange(players)] = rng.choice(SEARCH)
     seats = tuple(map(seat_spec, names))
     seed = rng.getrandbits(63)
@@ -135,20 +154,97 @@ def game(
     return players, np.asarray(noted, dtype=float), tuple(played.winners), seats
 
 
+Game = tuple[int, np.ndarray, tuple[int, ...], tuple[StrategySpec, ...]]
+
+
+def _one(job: tuple[int, str, str]) -> tuple[int, np.ndarray, tuple[int, ...], list[str]]:
+    players, standings, winners, seats = game(*job)
+    return players, standings, winners, [s.label for s in seats]
+
+
+CHUNK = 100  # games per cache file: an interrupted run keeps what it played
+
+
+def _save(path: Path, games: list[Game]) -> None:
+    np.savez_compressed(
+        path,
+        players=np.array([g[0] for g in games]),
+        positions=np.array([len(g[1]) for g in games]),
+        rows=np.concatenate([g[1].reshape(-1, len(FEATURES)) for g in games]),
+        winners=np.array([list(g[2]) + [-1] * (4 - len(g[2])) for g in games]),
+        labels=np.array([[s.label for s in g[3]] + [""] * (4 - g[0]) for g in games]),
+    )
+
+
+def _load(path: Path) -> list[Game]:
+    data = np.load(path)
+    cuts = np.cumsum(data["positions"] * data["players"])[:-1]
+    blocks = np.split(data["rows"], cuts)
+    return [
+        (
+            int(n),
+            block.reshape(-1, int(n), len(FEATURES)),
+            tuple(int(w) for w in won if w >= 0),
+            tuple(seat_spec(str(label)) for label in names[:n]),
+        )
+        for n, block, won, names in zip(
+            data["players"], blocks, data["winners"], data["labels"], strict=True
+        )
+    ]
+
+
+def played(count: int, stream: str, mix: str, workers: int, cache: str | None) -> list[Game]:
+    """``count`` games of ``game(index, stream, mix)``, in index order whatever the number
+    of workers; with ``cache`` (a folder) kept there in files of ``CHUNK`` games and read
+    back on the next run (a larger count plays only the games it lacks)."""
+    games: list[Game] = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for first in range(0, count, CHUNK):
+            last = min(first + CHUNK, count)
+            path = Path(cache) / f"{stream}-{mix}-{first}-{last}.npz" if cache else None
+            if path is not None and path.exists():
+                games.extend(_load(path))
+                continue
+            jobs = [(index, stream, mix) for index in range(first, last)]
+            done = list(pool.map(_one, jobs, chunksize=2)) if pool else list(map(_one, jobs))
+            part = [(n, x, won, tuple(map(seat_spec, names))) for n, x, won, names in done]
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _save(path, part)
+            games.extend(part)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return games
+
+
 def train(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     rows, keys, labels, groups = [], [], [], []
     group = 0
     shared = 0
     games_of: dict[str, int] = {}
-    for index in range(args.games):
-        players, standings, winners, seats = game(index, TRAIN_STREAM)
+    sets = [
+        (TRAIN_STREAM, args.mix, args.games),
+        (f"{TRAIN_STREAM}-skill", "skill", args.skill_games),
+        (f"{TRAIN_STREAM}-search", "search", args.search_games),
+        (f"{TRAIN_STREAM}-pool", "pool", args.pool_games),
+    ]
+    every = [
+        (stream, index, g)
+        for stream, mix, count in sets
+        if count
+        for index, g in enumerate(played(count, stream, mix, args.workers, args.cache))
+    ]
+    playing = time.perf_counter() - start
+    for stream, index, (players, standings, winners, seats) in every:
         if len(winners) > 1:
             shared += 1
             continue
         for seat in seats:
             games_of[strategy_key(seat)] = games_of.get(strategy_key(seat), 0) + 1
-        rng = random.Random(f"{TRAIN_STREAM}:positions:{index}")
+        rng = random.Random(f"{stream}:positions:{index}")
         last = len(standings) - 1  # the end is the result: not a position to learn from
         for position in rng.sample(range(last), min(args.positions, last)):
             for seat in range(players):
@@ -159,7 +255,13 @@ def train(args: argparse.Namespace) -> None:
             group += 1
     meta = {
         "trained_on": {
-            "games": args.games,
+            "games": len(every),
+            "games_by_mix": {
+                args.mix: args.games,
+                "skill": args.skill_games,
+                "search": args.search_games,
+                "pool_beside": args.pool_games,
+            },
             "shared_wins_left_out": shared,
             "positions_per_game": args.positions,
             "groups": group,
@@ -169,27 +271,48 @@ def train(args: argparse.Namespace) -> None:
             "search_share": SEARCH_SHARE,
             "seats_by_strategy": dict(sorted(games_of.items())),
             "reference": REFERENCE,
-            "fitted_by": "statsmodels ConditionalLogit",
+            "terms": args.terms,
+            "shrink": args.shrink,
+            "fitted_by": "sims.standing.conditional_logit (numpy Newton)",
         }
     }
-    model, standard_errors = fit_model(rows, keys, labels, groups, REFERENCE, meta)
+    fitting = time.perf_counter()
+    model, standard_errors = fit_model(
+        rows,
+        keys,
+        labels,
+        groups,
+        REFERENCE,
+        meta,
+        by_players=args.terms in ("by-players", "both"),
+        rivals=args.terms in ("rivals", "both"),
+        shrink=args.shrink,
+    )
+    fitting = time.perf_counter() - fitting
     meta["trained_on"]["standard_errors"] = standard_errors
     model.aliases = {label: strategy_key(s) for label, s in SKILL.items()}
     seconds = time.perf_counter() - start
-    MODEL_PATH.parent.mkdir(exist_ok=True)
-    MODEL_PATH.write_text(json.dumps(model.to_dict(), indent=1) + "\n")
-    print(f"{args.games} games, {group} positions, {shared} shared wins left out, {seconds:.0f} s")
+    Path(args.out).parent.mkdir(exist_ok=True)
+    Path(args.out).write_text(json.dumps(model.to_dict(), indent=1) + "\n")
+    print(
+        f"{len(every)} games, {group} positions, {shared} shared wins left out, {seconds:.0f} s "
+        f"({playing:.0f} s to play or read, {fitting:.0f} s to fit)"
+    )
     for name, w in zip(FEATURES, model.weights, strict=True):
         print(f"  {name:<24} {w:+.4f} ({standard_errors.get(name, 0.0):.4f})")
     for key, (a, b) in sorted(model.strengths.items()):
-        print(f"  {key:<24} strength {a:+.3f}, late {b:+.3f}")
-    print(f"-> {MODEL_PATH}")
+        counts = "  ".join(
+            f"{n}p {x:+.2f}/{y:+.2f}" for n, (x, y) in sorted(model.by_players.get(key, {}).items())
+        )
+        match = f", rivals {model.rivals[key]:+.3f}" if key in model.rivals else ""
+        print(f"  {key:<24} strength {a:+.3f}, late {b:+.3f}{match}  {counts}")
+    print(f"-> {args.out}")
 
 
-def held_out(count: int, mix: str) -> list[tuple[int, np.ndarray, tuple[int, ...], tuple]]:
+def held_out(count: int, mix: str, workers: int = 1, cache: str | None = None) -> list[Game]:
     """The calibration games: seeds from a stream never trained on."""
     stream = HELD_OUT_STREAM if mix == "pool" else f"{HELD_OUT_STREAM}-{mix}"
-    return [game(index, stream, mix) for index in range(count)]
+    return played(count, stream, mix, workers, cache)
 
 
 def scored(model: StandingModel, games: list, neutral: bool = False) -> dict[str, np.ndarray]:
@@ -226,7 +349,8 @@ def show(name: str, figures: dict[str, Any]) -> None:
     print(
         f"{name}: Brier {figures['brier']:.4f} [{low:.4f}, {high:.4f}] "
         f"(uninformed {figures['brier_uninformed']:.4f}), ECE {figures['ece']:.4f} "
-        f"[{figures['ece_ci'][0]:.4f}, {figures['ece_ci'][1]:.4f}]"
+        f"[{figures['ece_ci'][0]:.4f}, {figures['ece_ci'][1]:.4f}] (noise "
+        f"{figures['ece_noise']:.4f}, debiased {figures['ece_debiased']:.4f})"
     )
     parts = [("all", figures), *figures["by_players"].items()]
     for count, part in parts:
@@ -237,12 +361,16 @@ def show(name: str, figures: dict[str, Any]) -> None:
                 f"[{part['ece_ci'][0]:.4f}, {part['ece_ci'][1]:.4f}]"
             )
         worst = max(g["ece"] for g in part["by_strategy"].values())
-        print(f"    {'strategy':<14} games  chance    won  Brier [95%]            ECE [95%]")
+        print(
+            f"    {'strategy':<14} games  chance    won  Brier [95%]            ECE [95%]"
+            "                 noise  debiased"
+        )
         for label, g in part["by_strategy"].items():
             print(
                 f"    {label:<14} {g['games']:>5}  {g['mean_estimate']:.3f}  {g['won']:.3f}  "
                 f"{g['brier']:.4f} [{g['brier_ci'][0]:.4f}, {g['brier_ci'][1]:.4f}]  "
-                f"{g['ece']:.4f} [{g['ece_ci'][0]:.4f}, {g['ece_ci'][1]:.4f}]"
+                f"{g['ece']:.4f} [{g['ece_ci'][0]:.4f}, {g['ece_ci'][1]:.4f}]  "
+                f"{g['ece_noise']:.4f}  {g['ece_debiased']:.4f}"
             )
         print(f"    worst per-strategy ECE ({count}): {worst:.4f}")
 
@@ -250,7 +378,7 @@ def show(name: str, figures: dict[str, Any]) -> None:
 def calibrate(args: argparse.Namespace) -> None:
     model = StandingModel.from_dict(json.loads(Path(args.model).read_text()))
     start = time.perf_counter()
-    games = held_out(args.games, args.mix)
+    games = held_out(args.games, args.mix, args.workers, args.cache)
     played = time.perf_counter() - start
     start = time.perf_counter()
     est = scored(model, games)
@@ -275,12 +403,16 @@ def calibrate(args: argparse.Namespace) -> None:
             f"  won {b['won']:.3f}"
         )
     print(f"scoring: {figures['scoring_us_per_position']:.2f} us a position (numpy, per game)")
-    if args.write and args.mix == "pool":
-        data = json.loads(MODEL_PATH.read_text())
-        data["calibration"] = {k: v for k, v in figures.items() if k != "bins"}
-        data["calibration"]["bins"] = figures["bins"]
-        data["calibration"]["seed_stream"] = HELD_OUT_STREAM
-        MODEL_PATH.write_text(json.dumps(data, indent=1) + "\n")
+    if args.write:
+        path = Path(args.model)
+        data = json.loads(path.read_text())
+        name = "calibration" if args.mix == "pool" else f"calibration_{args.mix}"
+        data[name] = {k: v for k, v in figures.items() if k != "bins"}
+        data[name]["bins"] = figures["bins"]
+        data[name]["seed_stream"] = (
+            HELD_OUT_STREAM if args.mix == "pool" else (f"{HELD_OUT_STREAM}-{args.mix}")
+        )
+        path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -333,14 +465,34 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--positions", type=int, default=12, help="positions per game (train)")
     parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
+    parser.add_argument("--cache", metavar="DIR", help="keep the played games there, reuse them")
+    parser.add_argument(
+        "--skill-games", type=int, default=0, help="train: games of the skill study's line-ups"
+    )
+    parser.add_argument(
+        "--search-games", type=int, default=0, help="train: games of its search line-ups"
+    )
+    parser.add_argument(
+        "--pool-games", type=int, default=0, help="train: games of the pool mix beside --mix's"
+    )
+    parser.add_argument(
+        "--terms",
+        choices=("pooled", "by-players", "rivals", "both"),
+        default="both",
+        help="train: strategy terms pooled, per player count, with the match-up term, or both",
+    )
+    parser.add_argument("--shrink", type=float, default=4.0, help="train: per-count ridge")
+    parser.add_argument("--out", default=str(MODEL_PATH), help="train: the model file written")
     parser.add_argument("--write", action="store_true", help="calibrate: store the figures")
     parser.add_argument("--model", default=str(MODEL_PATH), help="calibrate: the model file")
     parser.add_argument(
         "--mix",
-        choices=("pool", "skill"),
+        choices=("pool", "scripted", "skill", "search"),
         default="pool",
-        help="calibrate: seats drawn from the training pool, or the skill study's line-ups "
-        "(not stored by --write)",
+        help="the games: seats drawn from the training pool (train: with --skill-games and "
+        "--search-games beside), the pool without search seats, the skill study's line-ups, "
+        "or its search line-ups (calibrate --write stores each under its own key)",
     )
     parser.add_argument(
         "--before", metavar="FILE", help="calibrate: a model to measure on the same games too"

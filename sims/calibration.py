@@ -10,6 +10,7 @@ whole games.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +63,40 @@ def ece(p: np.ndarray, y: np.ndarray, bins: int = BINS) -> float:
     return float(
         sum(b.n / total * abs(b.mean_estimate - b.won) for b in reliability(p, y, bins) if b.n)
     )
+
+
+def noise(game: np.ndarray, p: np.ndarray, y: np.ndarray, bins: int = BINS) -> tuple[float, float]:
+    """The binned ECE's sampling noise and the ECE with it taken out: (the ECE a calibrated
+    estimator would show on average on a sample like this one, the debiased ECE).
+
+    A bin's gap ``mean outcome - mean estimate`` has a sampling variance ``v`` even when the
+    estimates are calibrated, and ``|gap|`` is biased upward by it: on a few hundred games a
+    calibrated estimator shows an ECE of a few hundredths. ``v`` is estimated from each
+    game's residuals in the bin (the seats and positions of one game are not independent,
+    so whole games are the units); the calibrated reference's ECE is ``sum w_b sqrt(2 v_b /
+    pi)`` (the mean of ``|N(0, v_b)|``) and the debiased ECE ``sum w_b sqrt(max(gap_b^2 -
+    v_b, 0))`` (the squared gap less its noise, as Kumar et al. 2019 debias the squared
+    calibration error), ``w_b`` the bin's share of the estimates."""
+    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
+    _, code = np.unique(np.asarray(game), return_inverse=True)
+    which = bin_index(p, bins)
+    total = len(p)
+    floor = debiased = 0.0
+    for b in range(bins):
+        inside = which == b
+        n = int(inside.sum())
+        if not n:
+            continue
+        gap = float((y[inside] - p[inside]).mean())
+        games, local = np.unique(code[inside], return_inverse=True)
+        residual = np.bincount(local, weights=y[inside] - p[inside])
+        count = np.bincount(local).astype(float)
+        clusters = len(games)
+        spread = float(((residual - count * gap) ** 2).sum()) / n**2
+        variance = spread * clusters / (clusters - 1) if clusters > 1 else gap * gap
+        floor += n / total * math.sqrt(2 * variance / math.pi)
+        debiased += n / total * math.sqrt(max(gap * gap - variance, 0.0))
+    return floor, debiased
 
 
 def bootstrap(
@@ -126,6 +161,8 @@ def report(
         "brier_uninformed": brier(1 / players, y),
         "ece": ece(p, y),
         "ece_ci": interval(eces),
+        "ece_noise": noise(game, p, y)[0],
+        "ece_debiased": noise(game, p, y)[1],
         "bins": [
             {"low": b.low, "high": b.high, "n": b.n, "mean_estimate": b.mean_estimate, "won": b.won}
             for b in reliability(p, y)
@@ -159,8 +196,8 @@ def by_group(
     """The calibration of each group's estimates apart (e.g. the seats of one strategy):
     how many games and estimates, the mean estimate beside the mean outcome (the group's
     bias), Brier score and ECE with 95% intervals from a bootstrap over the games the group
-    sits in. A model calibrated overall can be biased for every group, one up and another
-    down: only this shows it."""
+    sits in, and the ECE's noise floor and debiased value (``noise``). A model calibrated
+    overall can be biased for every group, one up and another down: only this shows it."""
     game, group = np.asarray(game), np.asarray(group)
     p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
     out: dict[Any, dict[str, Any]] = {}
@@ -177,4 +214,7 @@ def by_group(
             "ece": ece(p[part], y[part]),
             "ece_ci": interval(eces),
         }
+        floor, debiased = noise(game[part], p[part], y[part])
+        out[value]["ece_noise"] = floor
+        out[value]["ece_debiased"] = debiased
     return out

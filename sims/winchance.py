@@ -13,8 +13,8 @@ A record of an unfinished game (``cardgame play --human`` stopped with ``q``) re
 here too: the record format without ``final`` and ``result`` (docs/viewer.md).
 
 ``chance_table`` is the fast alternative: the learned standing model (sims/standing.py),
-which knows who plays each seat (its strategy's strength), in microseconds a position; the
-quality metrics and the viewer's model curve use it.
+which knows who plays each seat (its strategy's terms at the table's player count), in
+microseconds a position; the quality metrics and the viewer's model curve use it.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ bootstrap's sums against resampling the rows of whole games directly."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,50 @@ def test_calibration_by_group_by_hand():
     assert b["ece"] == pytest.approx((0.2 + 0.2 + 0.75) / 3)
     assert b["brier_ci"][0] <= b["brier"] <= b["brier_ci"][1]
     assert a["ece_ci"][0] <= a["ece"] + 1e-12
+
+
+def test_the_ece_noise_by_hand():
+    from sims.calibration import noise
+
+    # one bin (all estimates in 0.2-0.3), three games: residuals y - p per game
+    game = np.array([0, 0, 1, 2])
+    p = np.array([0.25, 0.25, 0.25, 0.25])
+    y = np.array([1.0, 0.0, 0.0, 1.0])
+    # gap = mean(y - p) = 0.25; game residuals 0.5, -0.25, 0.75 with counts 2, 1, 1
+    gap = 0.25
+    spread = ((0.5 - 2 * gap) ** 2 + (-0.25 - gap) ** 2 + (0.75 - gap) ** 2) / 16
+    variance = spread * 3 / 2
+    floor, debiased = noise(game, p, y)
+    assert floor == pytest.approx(math.sqrt(2 * variance / math.pi))
+    assert debiased == pytest.approx(math.sqrt(max(gap**2 - variance, 0.0)))
+
+
+def test_a_calibrated_estimator_s_ece_is_its_noise_and_debiased_near_zero():
+    """The reference the per-strategy figures are read against: outcomes drawn from the
+    estimates themselves (one winner per game among its seats), a few hundred games, as a
+    search player's rows have. The raw ECE sits near the noise floor, far above 0 (about
+    0.03); the debiased ECE takes more than half of that off (about 0.014); a model off by
+    0.10 is not hidden by the debiasing."""
+    from sims.calibration import noise
+
+    rng = np.random.default_rng(20)
+    raws, floors, debiased, shifted = [], [], [], []
+    for _ in range(40):
+        game, p, y = [], [], []
+        for g in range(300):
+            chance = rng.dirichlet([2.0, 2.0, 2.0])
+            winner = rng.choice(3, p=chance)
+            for _ in range(5):  # the same game seen at five positions
+                game += [g] * 3
+                p += list(chance)
+                y += [1.0 if s == winner else 0.0 for s in range(3)]
+        game_, p_, y_ = np.array(game), np.array(p), np.array(y)
+        raws.append(ece(p_, y_))
+        floor, fixed = noise(game_, p_, y_)
+        floors.append(floor)
+        debiased.append(fixed)
+        shifted.append(noise(game_, np.clip(p_ + 0.10, 0, 1), y_)[1])
+    assert np.mean(raws) == pytest.approx(np.mean(floors), rel=0.35)
+    # the debiasing takes off more than half the bias, not all: sqrt of a positive part
+    assert np.mean(raws) > 0.02 and np.mean(debiased) < 0.55 * np.mean(raws)
+    assert min(shifted) > 0.07
