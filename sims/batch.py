@@ -17,6 +17,7 @@ from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
 from .match import (
     GameOutcome,
+    batch_quality_rows,
     GameSpec,
     crashed_game,
     native_failure,
@@ -167,10 +168,13 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     This is ``play_game``'s native path without a ``GameSpec``, an outcome or a twin
     looked up per game: the same games, the same rows (tests/sims/test_batch_native.py).
     A failed or crashed game takes ``play_game``'s failure rows. False when some game would
-    not be played natively: the Python engine asked for, records or quality rows wanted,
-    a strategy of one's own in a process of its own, a seat without a native twin, or no
-    native core."""
-    if batch.engine == "python" or batch.records or batch.quality:
+    not be played natively: the Python engine asked for, records wanted, a strategy of
+    one's own in a process of its own, a seat without a native twin, or no native core.
+
+    Quality rows: the core notes every position's standing into one C array for the whole
+    batch, and ``batch_quality_rows`` scores all the finished games at the end, the rows
+    ``play_game`` makes one game at a time (tests/sims/test_quality_native.py)."""
+    if batch.engine == "python" or batch.records:
         return False
     if batch.isolation == Isolation.PROCESS and any(map(is_guest, batch.seats.values())):
         return False  # a guest's module is never imported here
@@ -186,10 +190,13 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     identities = {label: seat_identity(spec) for label, spec in batch.seats.items()}
     seatings = cell.seatings()
     columns: list[Any] | None = None
+    standings = native.Standings(cell.players) if batch.quality else None
+    scored: list[tuple[int, int, int, tuple[Any, ...], list[int], list[int]]] = []
     for index in range(batch.start, batch.stop):
         seed = batch.seed(index, len(seatings))
         order = batch.seating(index, seed, seatings)
         labels = [names[label] for label in order]
+        noted = standings.positions if standings is not None else 0
         try:
             seats = [
                 native.fresh(twins[name], seed, k, identities[name]) for k, name in enumerate(order)
@@ -197,22 +204,34 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
             game = table_game(cell.players, seed, cell.rules, cell.catalogue)
             start, timing = native.start(game, clock)
             played, offers, minutes, failed = native.play_native(
-                start, seats, timing, None, offer_rows=False
+                start, seats, timing, standings, offer_rows=False
             )
             if failed is None:
                 if columns is None:
                     columns = [tables[name].columns() for name in NATIVE_TABLES]
                 base = (batch.study, cell.key, cell.variant, cell.players, index, seed)
+                if standings is not None:
+                    winners, totals = native.final_scores(played)
                 native.add_finished(*columns, played, base, labels, offers, minutes)
                 result.games += 1
+                if standings is not None:
+                    spec = tuple(batch.seats[label] for label in order)
+                    scored.append((index, seed, standings.positions, spec, winners, totals))
                 continue
             outcome = native_failure(batch.spec(index, seatings), played, minutes, failed)
         except MemoryError:
             raise
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(batch.spec(index, seatings), exc)
+        if standings is not None:
+            standings.truncate(noted)  # a game without a quality row
         result.add(outcome)
         columns = None  # its dict rows came after the block: the next rows go to a new one
+    if standings is not None:
+        base_of = (batch.study, cell.key, cell.variant, cell.players)
+        result.tables["quality"].extend(
+            batch_quality_rows(base_of, standings.features(), scored)
+        )
     return True
 
 

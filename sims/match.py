@@ -37,10 +37,10 @@ from .errors import UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestLost, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .plan import Isolation
-from .quality import Quality, quality
+from .quality import COMEBACK_FLOOR, DECISIVE, Quality, quality
 from .rows import NATIVE_TABLES, TableRows
 from .seeding import guest_stream_seed, new_guest_key, stream_seed
-from .standing import points_now, shipped_model, standing
+from .standing import FEATURES, points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
 QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
@@ -257,6 +257,61 @@ def _quality_row(
     return {**_base(spec), **{name: getattr(measured, name) for name in QUALITY_FIELDS}}
 
 
+def batch_quality_rows(
+    base: tuple[str, str, str, int],
+    features: bytes,
+    games: list[tuple[int, int, int, tuple[StrategySpec, ...], list[int], list[int]]],
+) -> list[dict[str, Any]]:
+    """The quality rows of a batch's finished games in one pass, the very rows
+    ``_quality_row`` makes game by game (tests/sims/test_quality_native.py): ``base`` is
+    (study, cell, variant, players), ``features`` every noted position's standing of the
+    games one after another (``_standing.Standings``), ``games`` each game's (index, seed,
+    the end of its positions, its seats in order, winners, final totals). The chances are
+    numpy's, on all positions at once; the metrics are the native kernel's
+    (``_quality.qualities``: numpy's sums in numpy's order)."""
+    from ._native._quality import qualities
+
+    if not games:
+        return []
+    study, cell, variant, players = base
+    model = shipped_model()
+    x = np.frombuffer(features, dtype=float).reshape(-1, players, len(FEATURES))
+    ends = np.array([game[2] for game in games], dtype=np.int64)
+    terms: dict[tuple[StrategySpec, ...], np.ndarray] = {}
+    for game in games:
+        if game[3] not in terms:
+            terms[game[3]] = model.terms(game[3])
+    per_game = np.stack([terms[game[3]] for game in games])
+    chances = model.chances_many(x, np.repeat(per_game, np.diff(ends, prepend=0), axis=0))
+    winners = np.full((len(games), players), -1, dtype=np.int64)
+    scores = np.array([game[5] for game in games], dtype=np.int64)
+    result = np.zeros((len(games), players))
+    for g, game in enumerate(games):
+        winners[g, : len(game[4])] = game[4]
+        result[g, game[4]] = 1.0 / len(game[4])
+    chances[ends - 1] = result
+    points = points_now(x)
+    points[ends - 1] = scores
+    measured = qualities(chances, points, ends, winners, scores, DECISIVE, COMEBACK_FLOOR)
+    columns = [measured[name].tolist() for name in QUALITY_FIELDS]
+    at, fraction = QUALITY_FIELDS.index("decisive_at"), QUALITY_FIELDS.index("decisive_fraction")
+    columns[at] = [None if value < 0 else value for value in columns[at]]
+    columns[fraction] = [None if value != value else value for value in columns[fraction]]
+    rows = []
+    for game, values in zip(games, zip(*columns, strict=True), strict=True):
+        row = {
+            "study": study,
+            "cell": cell,
+            "variant": variant,
+            "players": players,
+            "game_index": game[0],
+            "seed": game[1],
+        }
+        row.update(zip(QUALITY_FIELDS, values, strict=True))
+        rows.append(row)
+    return rows
+
+
 def _play_native(
     spec: GameSpec,
     times: ThinkTimes | None,
@@ -332,6 +387,7 @@ class _NativeLoop:
         from ._native import native_twin, twin_classes
         from ._native._match import new_timed, play_native
         from ._native._rows import add_finished, final_scores
+        from ._native._standing import Standings
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
@@ -340,6 +396,7 @@ class _NativeLoop:
         self.new_timed = new_timed
         self.add_finished = add_finished
         self.final_scores = final_scores
+        self.Standings = Standings  # a batch's positions, noted in C (quality rows)
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[tuple[StrategySpec, tuple[type, ...]], tuple[Any, bool] | None] = {}

@@ -4,12 +4,15 @@
 very numbers ``sims.standing.standing`` computes from a ``GameState`` (tests/sims/
 test_standing.py holds them equal at every position)."""
 
+from libc.stdlib cimport free, realloc
+
 from cardgame._native._core cimport (
     CARD_KINDS,
     CCatalogue,
     CDest,
     CState,
     LOCO,
+    MAX_SEATS,
     NUM_COLOURS,
     NativeState,
     PH_OVER,
@@ -25,11 +28,17 @@ cdef bint covered_alone(const int* circulation, const CDest* d) noexcept:
     return deficit <= circulation[LOCO]
 
 
-cdef list standing_rows(const CState* s, const CCatalogue* cat):
-    """sims.standing.standing: each seat's FEATURES, the same numbers in the same order."""
+cdef enum:
+    FEATURE_COUNT = 10  # sims.standing.FEATURES (tests/sims/test_quality_native.py)
+
+
+cdef void standing_into(const CState* s, const CCatalogue* cat, double* out) noexcept:
+    """sims.standing.standing: each seat's FEATURES, the same numbers in the same order,
+    seat after seat into ``out`` (players x FEATURE_COUNT)."""
     cdef int seat, i, colour, covered, uncovered, yard, total = 0, banked, cards, hand
     cdef const CDest* d
     cdef double late, progress
+    cdef double* row
     for i in range(CARD_KINDS):
         total += cat.deck[i]
     late = 1.0 - (<double>s.deck_n) / total
@@ -37,7 +46,6 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
         progress = 1.0
     else:
         progress = (s.round - 1 + late) / s.rules.rounds_total
-    rows = []
     for seat in range(s.players):
         covered = 0
         uncovered = 0
@@ -60,12 +68,78 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
         hand = 0
         for i in range(CARD_KINDS):
             hand += s.hands[seat][i]
-        rows.append([
-            <double>banked, <double>covered, <double>uncovered, covered * late,
-            uncovered * late, <double>cards, <double>hand, <double>yard,
-            1.0 if seat == s.seat else 0.0, progress,
-        ])
-    return rows
+        row = out + seat * FEATURE_COUNT
+        row[0] = <double>banked
+        row[1] = <double>covered
+        row[2] = <double>uncovered
+        row[3] = covered * late
+        row[4] = uncovered * late
+        row[5] = <double>cards
+        row[6] = <double>hand
+        row[7] = <double>yard
+        row[8] = 1.0 if seat == s.seat else 0.0
+        row[9] = progress
+
+
+cdef list standing_rows(const CState* s, const CCatalogue* cat):
+    """sims.standing.standing as lists (one per seat)."""
+    cdef double out[MAX_SEATS * FEATURE_COUNT]
+    cdef int seat, i
+    standing_into(s, cat, out)
+    return [
+        [out[seat * FEATURE_COUNT + i] for i in range(FEATURE_COUNT)]
+        for seat in range(s.players)
+    ]
+
+
+cdef class Standings:
+    """Every noted position's standing of a batch's games in one growing C array
+    (positions x players x FEATURE_COUNT doubles): what ``play_native`` notes when handed
+    one instead of a list, with no Python object per position."""
+
+    def __cinit__(self, int players):
+        if not 0 < players <= MAX_SEATS:
+            raise ValueError(f"no table of {players} players")
+        self.players = players
+        self.data = NULL
+        self.rows = self.capacity = 0
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int note(self, const CState* s, const CCatalogue* cat) except -1:
+        """The standing at this position, after the ones noted before."""
+        cdef Py_ssize_t width = self.players * FEATURE_COUNT
+        cdef double* grown
+        if s.players != self.players:
+            raise ValueError(f"a {s.players}-player game noted in a {self.players}-player batch")
+        if self.rows == self.capacity:
+            self.capacity = 2 * self.capacity + 256
+            grown = <double*>realloc(self.data, self.capacity * width * sizeof(double))
+            if grown == NULL:
+                raise MemoryError()
+            self.data = grown
+        standing_into(s, cat, self.data + self.rows * width)
+        self.rows += 1
+        return 0
+
+    @property
+    def positions(self):
+        """How many positions are noted."""
+        return self.rows
+
+    def truncate(self, Py_ssize_t rows):
+        """Forget every position from ``rows`` on (a game that failed has no quality row)."""
+        if 0 <= rows < self.rows:
+            self.rows = rows
+
+    def features(self):
+        """The noted standings as bytes of doubles (positions x players x FEATURE_COUNT)."""
+        return (<char*>self.data)[:self.rows * self.players * FEATURE_COUNT * sizeof(double)] \
+            if self.rows else b""
+
+
+FEATURES_NOTED = FEATURE_COUNT
 
 
 def standing_of(NativeState state):

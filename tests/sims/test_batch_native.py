@@ -126,8 +126,8 @@ def test_a_game_that_crashes_is_a_failed_game_of_its_own(monkeypatch):
 
 @pytest.mark.parametrize(
     "change",
-    [{"engine": "python"}, {"records": True}, {"quality": True}],
-    ids=["python engine", "records", "quality rows"],
+    [{"engine": "python"}, {"records": True}],
+    ids=["python engine", "records"],
 )
 def test_a_batch_the_native_core_cannot_play_whole_is_played_game_by_game(change):
     batch = replace(batches({"players": [2], "lineups": [["planner", "random"]]})[0], **change)
