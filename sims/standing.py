@@ -210,7 +210,7 @@ class StandingModel:
         rows = []
         for seat in seats:
             label = seat if isinstance(seat, str) else seat.label
-            if label in given or strategy_key(seat) in given:
+            if given and (label in given or strategy_key(seat) in given):
                 rows.append((float(given.get(label, given.get(strategy_key(seat), 0.0))), 0.0))
                 continue
             rows.append(self._terms_of(seat))
