@@ -69,9 +69,7 @@ def main() -> None:
         "records": from_dict(data, args.study),
     }
     games = studies["plain"].total_games
-    print(
-        f"{args.study}: {games:,} games a run, {args.workers} worker(s); {_native.describe()}"
-    )
+    print(f"{args.study}: {games:,} games a run, {args.workers} worker(s); {_native.describe()}")
     cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
     wall: dict[str, list[float]] = {mode: [] for mode in MODES}
     with tempfile.TemporaryDirectory() as scratch:

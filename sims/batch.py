@@ -17,8 +17,8 @@ from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
 from .match import (
     GameOutcome,
-    batch_quality_rows,
     GameSpec,
+    batch_quality_rows,
     crashed_game,
     native_failure,
     native_loop,
@@ -229,9 +229,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
         columns = None  # its dict rows came after the block: the next rows go to a new one
     if standings is not None:
         base_of = (batch.study, cell.key, cell.variant, cell.players)
-        result.tables["quality"].extend(
-            batch_quality_rows(base_of, standings.features(), scored)
-        )
+        result.tables["quality"].extend(batch_quality_rows(base_of, standings.features(), scored))
     return True
 
 

@@ -35,7 +35,9 @@ STUDIES = {
         "lineups": [["fast", "planner"], ["random", "fast", "thief"]],
         "pairing": "deals",
         "games_per_cell": 40,
-        "strategies": {"fast": {"base": "planner", "knobs": {"card_share": 0.6, "steal_bonus": 2.0}}},
+        "strategies": {
+            "fast": {"base": "planner", "knobs": {"card_share": 0.6, "steal_bonus": 2.0}}
+        },
     },
     "failing seats": {
         "players": [2, 3],
@@ -132,4 +134,4 @@ def test_the_kernel_sums_in_numpys_order():
 def test_the_noted_standings_are_the_features_in_order():
     from sims._native._standing import FEATURES_NOTED
 
-    assert FEATURES_NOTED == len(FEATURES)
+    assert len(FEATURES) == FEATURES_NOTED
