@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgame.record import to_record
+
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
@@ -168,13 +170,15 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     This is ``play_game``'s native path without a ``GameSpec``, an outcome or a twin
     looked up per game: the same games, the same rows (tests/sims/test_batch_native.py).
     A failed or crashed game takes ``play_game``'s failure rows. False when some game would
-    not be played natively: the Python engine asked for, records wanted, a strategy of
-    one's own in a process of its own, a seat without a native twin, or no native core.
+    not be played natively: the Python engine asked for, a strategy of one's own in a
+    process of its own, a seat without a native twin, or no native core. A game's record
+    (``--records``) is read off the native state itself (``to_record``), with no
+    ``GameState`` rebuilt.
 
     Quality rows: the core notes every position's standing into one C array for the whole
     batch, and ``batch_quality_rows`` scores all the finished games at the end, the rows
     ``play_game`` makes one game at a time (tests/sims/test_quality_native.py)."""
-    if batch.engine == "python" or batch.records:
+    if batch.engine == "python":
         return False
     if batch.isolation == Isolation.PROCESS and any(map(is_guest, batch.seats.values())):
         return False  # a guest's module is never imported here
@@ -202,7 +206,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 native.fresh(twins[name], seed, k, identities[name]) for k, name in enumerate(order)
             ]
             game = table_game(cell.players, seed, cell.rules, cell.catalogue)
-            start, timing = native.start(game, clock)
+            start, timing = native.start(game, clock, batch.records)
             played, offers, minutes, failed = native.play_native(
                 start, seats, timing, standings, offer_rows=False
             )
@@ -212,8 +216,11 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 base = (batch.study, cell.key, cell.variant, cell.players, index, seed)
                 if standings is not None:
                     winners, totals = native.final_scores(played)
+                record = to_record(played, labels) if batch.records else None
                 native.add_finished(*columns, played, base, labels, offers, minutes)
                 result.games += 1
+                if record is not None:
+                    result.records.append(record)
                 if standings is not None:
                     spec = tuple(batch.seats[label] for label in order)
                     scored.append((index, seed, standings.positions, spec, winners, totals))
