@@ -20,7 +20,7 @@ from .guest import is_guest
 from .match import (
     GameOutcome,
     GameSpec,
-    batch_quality_rows,
+    batch_quality_table,
     crashed_game,
     native_failure,
     native_loop,
@@ -176,7 +176,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     ``GameState`` rebuilt.
 
     Quality rows: the core notes every position's standing into one C array for the whole
-    batch, and ``batch_quality_rows`` scores all the finished games at the end, the rows
+    batch, and ``batch_quality_table`` scores all the finished games at the end, the rows
     ``play_game`` makes one game at a time (tests/sims/test_quality_native.py)."""
     if batch.engine == "python":
         return False
@@ -195,7 +195,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     seatings = cell.seatings()
     columns: list[Any] | None = None
     standings = native.Standings(cell.players) if batch.quality else None
-    scored: list[tuple[int, int, int, tuple[Any, ...], list[int], list[int]]] = []
+    scored: list[tuple[int, int, int, tuple[str, ...], list[int], list[int]]] = []
     for index in range(batch.start, batch.stop):
         seed = batch.seed(index, len(seatings))
         order = batch.seating(index, seed, seatings)
@@ -222,8 +222,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 if record is not None:
                     result.records.append(record)
                 if standings is not None:
-                    spec = tuple(batch.seats[label] for label in order)
-                    scored.append((index, seed, standings.positions, spec, winners, totals))
+                    scored.append((index, seed, standings.positions, order, winners, totals))
                 continue
             outcome = native_failure(batch.spec(index, seatings), played, minutes, failed)
         except MemoryError:
@@ -234,9 +233,10 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
             standings.truncate(noted)  # a game without a quality row
         result.add(outcome)
         columns = None  # its dict rows came after the block: the next rows go to a new one
-    if standings is not None:
+    if standings is not None and scored:
         base_of = (batch.study, cell.key, cell.variant, cell.players)
-        result.tables["quality"].extend(batch_quality_rows(base_of, standings.features(), scored))
+        quality = batch_quality_table(base_of, standings.features(), scored, batch.seats)
+        result.tables["quality"].add_table(quality)
     return True
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
+import pyarrow as pa
 
 from cardgame import (
     Action,
@@ -33,12 +34,13 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
-from .errors import UnknownStrategyError, brief_repr, describe_error
+from .errors import ResultsError, UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestLost, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .plan import Isolation
 from .quality import COMEBACK_FLOOR, DECISIVE, Quality, quality
 from .rows import NATIVE_TABLES, TableRows
+from .schema import schema
 from .seeding import guest_stream_seed, new_guest_key, stream_seed
 from .standing import FEATURES, points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
@@ -257,59 +259,71 @@ def _quality_row(
     return {**_base(spec), **{name: getattr(measured, name) for name in QUALITY_FIELDS}}
 
 
-def batch_quality_rows(
+def batch_quality_table(
     base: tuple[str, str, str, int],
     features: bytes,
-    games: list[tuple[int, int, int, tuple[StrategySpec, ...], list[int], list[int]]],
-) -> list[dict[str, Any]]:
-    """The quality rows of a batch's finished games in one pass, the very rows
-    ``_quality_row`` makes game by game (tests/sims/test_quality_native.py): ``base`` is
-    (study, cell, variant, players), ``features`` every noted position's standing of the
-    games one after another (``_standing.Standings``), ``games`` each game's (index, seed,
-    the end of its positions, its seats in order, winners, final totals). The chances are
-    numpy's, on all positions at once; the metrics are the native kernel's
-    (``_quality.qualities``: numpy's sums in numpy's order)."""
+    games: list[tuple[int, int, int, tuple[str, ...], list[int], list[int]]],
+    seats: Mapping[str, StrategySpec],
+) -> pa.Table:
+    """The quality rows of a batch's finished games in one pass, in the results schema: the
+    very rows ``_quality_row`` makes game by game (tests/sims/test_quality_native.py).
+    ``base`` is (study, cell, variant, players), ``features`` every noted position's standing
+    of the games one after another (``_standing.Standings``), ``games`` each game's (index,
+    seed, the end of its positions, its seats' labels in order, winners, final totals) and
+    ``seats`` each label's strategy. The chances are numpy's, on all positions at once; the
+    metrics are the native kernel's (``_quality.qualities``: numpy's sums in numpy's
+    order)."""
     from ._native._quality import qualities
 
-    if not games:
-        return []
     study, cell, variant, players = base
     model = shipped_model()
     x = np.frombuffer(features, dtype=float).reshape(-1, players, len(FEATURES))
     ends = np.array([game[2] for game in games], dtype=np.int64)
-    terms: dict[tuple[StrategySpec, ...], np.ndarray] = {}
+    terms: dict[tuple[str, ...], np.ndarray] = {}
     for game in games:
         if game[3] not in terms:
-            terms[game[3]] = model.terms(game[3])
-    per_game = np.stack([terms[game[3]] for game in games])
+            terms[game[3]] = model.terms([seats[label] for label in game[3]])
+    per_game = np.array([terms[game[3]] for game in games]).reshape(len(games), players, 2)
     chances = model.chances_many(x, np.repeat(per_game, np.diff(ends, prepend=0), axis=0))
-    winners = np.full((len(games), players), -1, dtype=np.int64)
-    scores = np.array([game[5] for game in games], dtype=np.int64)
-    result = np.zeros((len(games), players))
-    for g, game in enumerate(games):
-        winners[g, : len(game[4])] = game[4]
-        result[g, game[4]] = 1.0 / len(game[4])
+    winners = np.array([game[4] + [-1] * (players - len(game[4])) for game in games], np.int64)
+    scores = np.array([game[5] for game in games], dtype=np.int64).reshape(len(games), players)
+    result = [[0.0] * players for _ in games]
+    for row, game in zip(result, games, strict=True):
+        for seat in game[4]:
+            row[seat] = 1.0 / len(game[4])
     chances[ends - 1] = result
     points = points_now(x)
     points[ends - 1] = scores
-    measured = qualities(chances, points, ends, winners, scores, DECISIVE, COMEBACK_FLOOR)
-    columns = [measured[name].tolist() for name in QUALITY_FIELDS]
-    at, fraction = QUALITY_FIELDS.index("decisive_at"), QUALITY_FIELDS.index("decisive_fraction")
-    columns[at] = [None if value < 0 else value for value in columns[at]]
-    columns[fraction] = [None if value != value else value for value in columns[fraction]]
-    rows = []
-    for game, values in zip(games, zip(*columns, strict=True), strict=True):
-        row = {
-            "study": study,
-            "cell": cell,
-            "variant": variant,
-            "players": players,
-            "game_index": game[0],
-            "seed": game[1],
-        }
-        row.update(zip(QUALITY_FIELDS, values, strict=True))
-        rows.append(row)
-    return rows
+    measured = qualities(
+        chances, points, ends, winners.reshape(len(games), players), scores, DECISIVE,
+        COMEBACK_FLOOR,
+    )  # fmt: skip
+    measured["game_index"] = np.array([game[0] for game in games], dtype=np.int64)
+    measured["seed"] = np.array([game[1] for game in games], dtype=np.int64)
+    measured["players"] = np.full(len(games), players, dtype=np.int64)
+    texts = {"study": study, "cell": cell, "variant": variant}
+    arrays = []
+    target = schema("quality")
+    for column in target:
+        if column.name in texts:
+            codes = pa.array(np.zeros(len(games), dtype=np.int32))
+            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array([texts[column.name]])))
+            continue
+        values = measured[column.name]
+        missing = values < 0 if column.name == "decisive_at" else None
+        if column.name == "decisive_fraction":
+            missing = np.isnan(values)
+        if missing is not None and missing.any():
+            values = np.where(missing, 0, values)  # a null's slot holds 0, as from dict rows
+        else:
+            missing = None
+        try:
+            arrays.append(pa.array(values, column.type, mask=missing))
+        except (pa.ArrowException, OverflowError) as exc:
+            raise ResultsError(
+                f"a quality row does not fit the results schema ({column.name}: {exc})"
+            ) from None
+    return pa.Table.from_arrays(arrays, schema=target)
 
 
 def _play_native(
