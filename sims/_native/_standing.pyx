@@ -5,6 +5,7 @@ very numbers ``sims.standing.standing`` computes from a ``GameState`` (tests/sim
 test_standing.py holds them equal at every position)."""
 
 from libc.stdlib cimport free, realloc
+from libc.string cimport memcmp, memcpy, memset
 
 from cardgame._native._core cimport (
     CARD_KINDS,
@@ -21,20 +22,27 @@ from cardgame._native._core cimport (
 
 cdef bint covered_alone(const int* circulation, const CDest* d) noexcept:
     """cardgame.resolution.covers for one ticket: the pile covers it on its own (R16)."""
-    cdef int colour, deficit = 0
+    cdef int colour, deficit = 0, locos = circulation[LOCO]
     for colour in range(NUM_COLOURS):
         if d.need[colour] > circulation[colour]:
             deficit += d.need[colour] - circulation[colour]
-    return deficit <= circulation[LOCO]
+            if deficit > locos:
+                return False
+    return True
 
 
 cdef enum:
     FEATURE_COUNT = 10  # sims.standing.FEATURES (tests/sims/test_quality_native.py)
 
 
-cdef void standing_into(const CState* s, const CCatalogue* cat, double* out) noexcept:
+cdef void standing_into(
+    const CState* s, const CCatalogue* cat, double* out, SeatCache* cache
+) noexcept:
     """sims.standing.standing: each seat's FEATURES, the same numbers in the same order,
-    seat after seat into ``out`` (players x FEATURE_COUNT)."""
+    seat after seat into ``out`` (players x FEATURE_COUNT). ``cache`` (one per seat, or
+    NULL): each seat's covered and uncovered points, kept while its pile and tickets stay
+    the same (they change in few of a game's turns)."""
+    cdef SeatCache* kept
     cdef int seat, i, colour, covered, uncovered, yard, total = 0, banked, cards, hand
     cdef const CDest* d
     cdef double late, progress
@@ -47,14 +55,30 @@ cdef void standing_into(const CState* s, const CCatalogue* cat, double* out) noe
     else:
         progress = (s.round - 1 + late) / s.rules.rounds_total
     for seat in range(s.players):
-        covered = 0
-        uncovered = 0
-        for i in range(s.held_n[seat]):
-            d = &cat.dest[s.held[seat][i]]
-            if covered_alone(s.circulation[seat], d):
-                covered += d.points
-            else:
-                uncovered += d.points
+        kept = &cache[seat] if cache != NULL else NULL
+        if (
+            kept != NULL and kept.valid and kept.held_n == s.held_n[seat]
+            and memcmp(kept.circulation, s.circulation[seat], CARD_KINDS * sizeof(int)) == 0
+            and memcmp(kept.held, s.held[seat], s.held_n[seat] * sizeof(int)) == 0
+        ):
+            covered = kept.covered
+            uncovered = kept.uncovered
+        else:
+            covered = 0
+            uncovered = 0
+            for i in range(s.held_n[seat]):
+                d = &cat.dest[s.held[seat][i]]
+                if covered_alone(s.circulation[seat], d):
+                    covered += d.points
+                else:
+                    uncovered += d.points
+            if kept != NULL:
+                kept.valid = True
+                memcpy(kept.circulation, s.circulation[seat], CARD_KINDS * sizeof(int))
+                kept.held_n = s.held_n[seat]
+                memcpy(kept.held, s.held[seat], s.held_n[seat] * sizeof(int))
+                kept.covered = covered
+                kept.uncovered = uncovered
         yard = 0
         for colour in range(NUM_COLOURS):
             if s.yard_owner[colour] == seat:
@@ -85,7 +109,7 @@ cdef list standing_rows(const CState* s, const CCatalogue* cat):
     """sims.standing.standing as lists (one per seat)."""
     cdef double out[MAX_SEATS * FEATURE_COUNT]
     cdef int seat, i
-    standing_into(s, cat, out)
+    standing_into(s, cat, out, NULL)
     return [
         [out[seat * FEATURE_COUNT + i] for i in range(FEATURE_COUNT)]
         for seat in range(s.players)
@@ -103,6 +127,8 @@ cdef class Standings:
         self.players = players
         self.data = NULL
         self.rows = self.capacity = 0
+        self.cache_cat = NULL
+        memset(self.cache, 0, sizeof(self.cache))
 
     def __dealloc__(self):
         free(self.data)
@@ -119,7 +145,10 @@ cdef class Standings:
             if grown == NULL:
                 raise MemoryError()
             self.data = grown
-        standing_into(s, cat, self.data + self.rows * width)
+        if cat != self.cache_cat:  # other tickets: nothing kept holds
+            memset(self.cache, 0, sizeof(self.cache))
+            self.cache_cat = cat
+        standing_into(s, cat, self.data + self.rows * width, self.cache)
         self.rows += 1
         return 0
 
