@@ -42,7 +42,7 @@ from .quality import COMEBACK_FLOOR, DECISIVE, Quality, quality
 from .rows import NATIVE_TABLES, TableRows
 from .schema import schema
 from .seeding import guest_stream_seed, new_guest_key, stream_seed
-from .standing import FEATURES, points_now, shipped_model, standing
+from .standing import FEATURES, PROGRESS, points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
 QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
@@ -273,7 +273,7 @@ def batch_quality_table(
     ``seats`` each label's strategy. The chances are numpy's, on all positions at once; the
     metrics are the native kernel's (``_quality.qualities``: numpy's sums in numpy's
     order)."""
-    from ._native._quality import qualities
+    from ._native._quality import normalise, qualities, shift_scores
 
     study, cell, variant, players = base
     model = shipped_model()
@@ -284,7 +284,11 @@ def batch_quality_table(
         if game[3] not in terms:
             terms[game[3]] = model.terms([seats[label] for label in game[3]])
     per_game = np.array([terms[game[3]] for game in games]).reshape(len(games), players, 2)
-    chances = model.chances_many(x, np.repeat(per_game, np.diff(ends, prepend=0), axis=0))
+    # model.chances_many with each game's terms: numpy's product and exp, the rest in C
+    chances = x @ model.weights
+    shift_scores(chances, x, per_game, ends, PROGRESS)
+    chances = np.exp(chances)
+    normalise(chances)
     winners = np.array([game[4] + [-1] * (players - len(game[4])) for game in games], np.int64)
     scores = np.array([game[5] for game in games], dtype=np.int64).reshape(len(games), players)
     result = [[0.0] * players for _ in games]

@@ -84,6 +84,51 @@ cdef long long lead_changes(const double* rows, Py_ssize_t positions, int seats)
     return changes
 
 
+def shift_scores(
+    double[:, ::1] scores,
+    const double[:, :, ::1] x,
+    const double[:, :, ::1] terms,
+    const long long[::1] ends,
+    int progress,
+):
+    """``StandingModel.chances_many``'s steps before its ``exp``, in place, on a batch's
+    positions (``scores`` their ``x @ weights``): each seat's strength and its change with
+    ``progress`` added (``terms``: each game's, seats x 2), then each position's best score
+    taken away, in numpy's order of operations."""
+    cdef Py_ssize_t games = ends.shape[0], g, t, start = 0
+    cdef int seats = scores.shape[1], s
+    cdef double best
+    if x.shape[0] != scores.shape[0] or x.shape[1] != seats or terms.shape[0] != games:
+        raise ValueError("shift_scores: shapes differ")
+    if games and ends[games - 1] != scores.shape[0]:
+        raise ValueError("shift_scores: the last game must end at the last row")
+    for g in range(games):
+        for t in range(start, ends[g]):
+            for s in range(seats):
+                scores[t, s] = (scores[t, s] + terms[g, s, 0]) + terms[g, s, 1] * x[t, s, progress]
+            best = scores[t, 0]
+            for s in range(1, seats):
+                if scores[t, s] > best:
+                    best = scores[t, s]
+            for s in range(seats):
+                scores[t, s] = scores[t, s] - best
+        start = ends[g]
+
+
+def normalise(double[:, ::1] odds):
+    """``odds / odds.sum(axis=-1, keepdims=True)`` in place (each row summed left to right,
+    as numpy sums a few values)."""
+    cdef Py_ssize_t t
+    cdef int s, seats = odds.shape[1]
+    cdef double total
+    for t in range(odds.shape[0]):
+        total = 0.0
+        for s in range(seats):
+            total += odds[t, s]
+        for s in range(seats):
+            odds[t, s] = odds[t, s] / total
+
+
 def qualities(
     const double[:, ::1] chances,
     const double[:, ::1] points,
