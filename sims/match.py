@@ -270,9 +270,11 @@ def batch_quality_table(
     ``base`` is (study, cell, variant, players), ``features`` every noted position's standing
     of the games one after another (``_standing.Standings``), ``games`` each game's (index,
     seed, the end of its positions, its seats' labels in order, winners, final totals) and
-    ``seats`` each label's strategy. The chances are numpy's, on all positions at once; the
-    metrics are the native kernel's (``_quality.qualities``: numpy's sums in numpy's
-    order)."""
+    ``seats`` each label's strategy. The chances are ``StandingModel.chances_many``'s on all
+    positions at once: numpy's product with the weights (one small product a position, as
+    the game-by-game path makes it: its floats depend on how BLAS sums) and ``exp``, the
+    rest in C; the metrics are the native kernel's (``_quality.qualities``: numpy's sums in
+    numpy's order)."""
     from ._native._quality import normalise, qualities, shift_scores
 
     study, cell, variant, players = base

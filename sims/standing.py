@@ -232,14 +232,12 @@ class StandingModel:
     def chances_many(self, features: Any, terms: np.ndarray | None = None) -> np.ndarray:
         """Chances (positions x seats) from standings (positions x seats x features): the
         softmax of each position's seat scores; ``terms`` (seats x 2, ``terms``) adds each
-        seat's strength and its change with ``progress`` (or, positions x seats x 2, each
-        position's own: a batch of games with seats in different orders); None: every seat
-        neutral."""
+        seat's strength and its change with ``progress``; None: every seat neutral."""
         x = np.asarray(features, dtype=float)
         scores = x @ self.weights
         if terms is not None:
             t = np.asarray(terms, dtype=float)
-            scores = scores + t[..., 0] + t[..., 1] * x[..., PROGRESS]
+            scores = scores + t[:, 0] + t[:, 1] * x[..., PROGRESS]
         scores -= scores.max(axis=-1, keepdims=True)
         odds = np.exp(scores)
         return odds / odds.sum(axis=-1, keepdims=True)
