@@ -144,6 +144,7 @@ def run_batch(batch: Batch) -> BatchResult:
     result = BatchResult.empty(batch)
     if _play_natively(batch, result):
         return result
+    result = BatchResult.empty(batch)  # rows of a batch whose quality scoring failed: none
     for spec in batch.specs():
         try:
             outcome = play_game(
@@ -165,7 +166,8 @@ def run_batch(batch: Batch) -> BatchResult:
 
 def _play_natively(batch: Batch, result: BatchResult) -> bool:
     """Play every game of a batch of built-in strategies on the native core, from the
-    batch's seeds straight into its columns, or return False having played none.
+    batch's seeds straight into its columns, or return False having played none (or rows
+    the caller drops: a batch whose quality scoring raised, played again game by game).
 
     This is ``play_game``'s native path without a ``GameSpec``, an outcome or a twin
     looked up per game: the same games, the same rows (tests/sims/test_batch_native.py).
@@ -235,7 +237,12 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
         columns = None  # its dict rows came after the block: the next rows go to a new one
     if standings is not None and scored:
         base_of = (batch.study, cell.key, cell.variant, cell.players)
-        quality = batch_quality_table(base_of, standings.features(), scored, batch.seats)
+        try:
+            quality = batch_quality_table(base_of, standings.features(), scored, batch.seats)
+        except MemoryError:
+            raise
+        except Exception:  # the batch again game by game, where the game it was fails alone
+            return False
         result.tables["quality"].add_table(quality)
     return True
 

@@ -95,9 +95,11 @@ def shift_scores(
     positions (``scores`` their ``x @ weights``): each seat's strength and its change with
     ``progress`` added (``terms``: each game's, seats x 2), then each position's best score
     taken away, in numpy's order of operations."""
-    cdef Py_ssize_t games = ends.shape[0], g, t, start = 0
-    cdef int seats = scores.shape[1], s
+    cdef Py_ssize_t games, g, t, start = 0
+    cdef int seats, s
     cdef double best
+    games = ends.shape[0]
+    seats = scores.shape[1]
     if x.shape[0] != scores.shape[0] or x.shape[1] != seats or terms.shape[0] != games:
         raise ValueError("shift_scores: shapes differ")
     if games and ends[games - 1] != scores.shape[0]:
@@ -119,8 +121,9 @@ def normalise(double[:, ::1] odds):
     """``odds / odds.sum(axis=-1, keepdims=True)`` in place (each row summed left to right,
     as numpy sums a few values)."""
     cdef Py_ssize_t t
-    cdef int s, seats = odds.shape[1]
+    cdef int s, seats
     cdef double total
+    seats = odds.shape[1]
     for t in range(odds.shape[0]):
         total = 0.0
         for s in range(seats):
@@ -143,9 +146,11 @@ def qualities(
     game its result), ``ends`` where each game's rows end, ``winners`` each game's winning
     seats in order (-1 after them), ``scores`` each seat's final total. Returns a dict of
     columns (``decisive_at`` -1 and ``decisive_fraction`` nan where ``quality`` has None)."""
-    cdef Py_ssize_t games = ends.shape[0], g, t, start = 0, end, n, i
-    cdef int seats = chances.shape[1], s, k, w
-    cdef Py_ssize_t total = chances.shape[0]
+    cdef Py_ssize_t games, g, t, start = 0, end, n, i, total
+    cdef int seats, s, k, w
+    games = ends.shape[0]
+    seats = chances.shape[1]
+    total = chances.shape[0]
     if points.shape[0] != total or points.shape[1] != seats:
         raise ValueError("qualities: points and chances differ in shape")
     if winners.shape[0] != games or scores.shape[0] != games:

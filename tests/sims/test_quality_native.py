@@ -135,3 +135,27 @@ def test_the_noted_standings_are_the_features_in_order():
     from sims._native._standing import FEATURES_NOTED
 
     assert len(FEATURES) == FEATURES_NOTED
+
+
+def test_a_batch_whose_quality_scoring_fails_is_played_again_game_by_game(monkeypatch):
+    """The scoring of a whole batch raising (here: as the game-by-game path would for game
+    2): the batch is played again game by game, where that game alone fails."""
+    import sims.match as match_module
+
+    real = match_module._quality_row
+
+    def broken(spec: Any, *args: Any) -> Any:
+        if spec.index == 2:
+            raise RuntimeError("quality broke")
+        return real(spec, *args)
+
+    def whole_breaks(*args: Any) -> Any:
+        raise RuntimeError("quality broke")
+
+    monkeypatch.setattr(match_module, "_quality_row", broken)
+    monkeypatch.setattr(batch_module, "batch_quality_table", whole_breaks)
+    batch = batches({"players": [2], "lineups": [["planner", "rusher"]]}, 4)[0]
+    result = run_batch(batch)
+    assert [g["failed"] for g in result.tables["games"].rows()] == [False, False, True, False]
+    assert [row["game_index"] for row in result.tables["quality"].rows()] == [0, 1, 3]
+    assert "quality broke" in result.failures[0]
