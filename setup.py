@@ -76,7 +76,7 @@ def native_extensions() -> list[Extension]:
             extra_compile_args=flags,
             optional=True,
         )
-        for name in ("_scripted", "_standing", "_match", "_sample", "_rows", "_seeding")
+        for name in ("_scripted", "_standing", "_quality", "_match", "_sample", "_rows", "_seeding")
     ]
     modules = []
     for extension in extensions:  # one at a time: a failing module skips only itself

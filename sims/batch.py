@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgame.record import to_record
+
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
 from .match import (
     GameOutcome,
     GameSpec,
+    batch_quality_table,
     crashed_game,
     native_failure,
     native_loop,
@@ -141,6 +144,7 @@ def run_batch(batch: Batch) -> BatchResult:
     result = BatchResult.empty(batch)
     if _play_natively(batch, result):
         return result
+    result = BatchResult.empty(batch)  # rows of a batch whose quality scoring failed: none
     for spec in batch.specs():
         try:
             outcome = play_game(
@@ -162,15 +166,21 @@ def run_batch(batch: Batch) -> BatchResult:
 
 def _play_natively(batch: Batch, result: BatchResult) -> bool:
     """Play every game of a batch of built-in strategies on the native core, from the
-    batch's seeds straight into its columns, or return False having played none.
+    batch's seeds straight into its columns, or return False having played none (or rows
+    the caller drops: a batch whose quality scoring raised, played again game by game).
 
     This is ``play_game``'s native path without a ``GameSpec``, an outcome or a twin
     looked up per game: the same games, the same rows (tests/sims/test_batch_native.py).
     A failed or crashed game takes ``play_game``'s failure rows. False when some game would
-    not be played natively: the Python engine asked for, records or quality rows wanted,
-    a strategy of one's own in a process of its own, a seat without a native twin, or no
-    native core."""
-    if batch.engine == "python" or batch.records or batch.quality:
+    not be played natively: the Python engine asked for, a strategy of one's own in a
+    process of its own, a seat without a native twin, or no native core. A game's record
+    (``--records``) is read off the native state itself (``to_record``), with no
+    ``GameState`` rebuilt.
+
+    Quality rows: the core notes every position's standing into one C array for the whole
+    batch, and ``batch_quality_table`` scores all the finished games at the end, the rows
+    ``play_game`` makes one game at a time (tests/sims/test_quality_native.py)."""
+    if batch.engine == "python":
         return False
     if batch.isolation == Isolation.PROCESS and any(map(is_guest, batch.seats.values())):
         return False  # a guest's module is never imported here
@@ -186,33 +196,54 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     identities = {label: seat_identity(spec) for label, spec in batch.seats.items()}
     seatings = cell.seatings()
     columns: list[Any] | None = None
+    standings = native.Standings(cell.players) if batch.quality else None
+    scored: list[tuple[int, int, int, tuple[str, ...], list[int], list[int]]] = []
     for index in range(batch.start, batch.stop):
         seed = batch.seed(index, len(seatings))
         order = batch.seating(index, seed, seatings)
         labels = [names[label] for label in order]
+        noted = standings.positions if standings is not None else 0
         try:
             seats = [
                 native.fresh(twins[name], seed, k, identities[name]) for k, name in enumerate(order)
             ]
             game = table_game(cell.players, seed, cell.rules, cell.catalogue)
-            start, timing = native.start(game, clock)
+            start, timing = native.start(game, clock, batch.records)
             played, offers, minutes, failed = native.play_native(
-                start, seats, timing, None, offer_rows=False
+                start, seats, timing, standings, offer_rows=False
             )
             if failed is None:
                 if columns is None:
                     columns = [tables[name].columns() for name in NATIVE_TABLES]
                 base = (batch.study, cell.key, cell.variant, cell.players, index, seed)
+                if standings is not None:
+                    winners, totals = native.final_scores(played)
+                record = to_record(played, labels) if batch.records else None
                 native.add_finished(*columns, played, base, labels, offers, minutes)
                 result.games += 1
+                if record is not None:
+                    result.records.append(record)
+                if standings is not None:
+                    scored.append((index, seed, standings.positions, order, winners, totals))
                 continue
             outcome = native_failure(batch.spec(index, seatings), played, minutes, failed)
         except MemoryError:
             raise
         except Exception as exc:  # never let one game take the worker down
             outcome = crashed_game(batch.spec(index, seatings), exc)
+        if standings is not None:
+            standings.truncate(noted)  # a game without a quality row
         result.add(outcome)
         columns = None  # its dict rows came after the block: the next rows go to a new one
+    if standings is not None and scored:
+        base_of = (batch.study, cell.key, cell.variant, cell.players)
+        try:
+            quality = batch_quality_table(base_of, standings.features(), scored, batch.seats)
+        except MemoryError:
+            raise
+        except Exception:  # the batch again game by game, where the game it was fails alone
+            return False
+        result.tables["quality"].add_table(quality)
     return True
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
+import pyarrow as pa
 
 from cardgame import (
     Action,
@@ -33,14 +34,15 @@ from cardgame.state import KEEP_DRAWN, SETUP_KEEP
 
 from .clock import ThinkTimes, play_on_clock
 from .deadline import DEFAULT_DECISION_SECONDS, DecisionTimeout, Guard, guard
-from .errors import UnknownStrategyError, brief_repr, describe_error
+from .errors import ResultsError, UnknownStrategyError, brief_repr, describe_error
 from .guest import GuestError, GuestLost, GuestStrategy, finish_guests, is_guest, prepare
 from .invariants import invariant_problem
 from .plan import Isolation
-from .quality import Quality, quality
+from .quality import COMEBACK_FLOOR, DECISIVE, Quality, quality
 from .rows import NATIVE_TABLES, TableRows
+from .schema import schema
 from .seeding import guest_stream_seed, new_guest_key, stream_seed
-from .standing import points_now, shipped_model, standing
+from .standing import FEATURES, PROGRESS, points_now, shipped_model, standing
 from .strategy import Strategy, StrategySpec, make_knobs, strategy_class
 
 QUALITY_FIELDS = tuple(field.name for field in dataclasses.fields(Quality))
@@ -257,6 +259,79 @@ def _quality_row(
     return {**_base(spec), **{name: getattr(measured, name) for name in QUALITY_FIELDS}}
 
 
+def batch_quality_table(
+    base: tuple[str, str, str, int],
+    features: bytes,
+    games: list[tuple[int, int, int, tuple[str, ...], list[int], list[int]]],
+    seats: Mapping[str, StrategySpec],
+) -> pa.Table:
+    """The quality rows of a batch's finished games in one pass, in the results schema: the
+    very rows ``_quality_row`` makes game by game (tests/sims/test_quality_native.py).
+    ``base`` is (study, cell, variant, players), ``features`` every noted position's standing
+    of the games one after another (``_standing.Standings``), ``games`` each game's (index,
+    seed, the end of its positions, its seats' labels in order, winners, final totals) and
+    ``seats`` each label's strategy. The chances are ``StandingModel.chances_many``'s on all
+    positions at once: numpy's product with the weights (one small product a position, as
+    the game-by-game path makes it: its floats depend on how BLAS sums) and ``exp``, the
+    rest in C; the metrics are the native kernel's (``_quality.qualities``: numpy's sums in
+    numpy's order)."""
+    from ._native._quality import normalise, qualities, shift_scores
+
+    study, cell, variant, players = base
+    model = shipped_model()
+    x = np.frombuffer(features, dtype=float).reshape(-1, players, len(FEATURES))
+    ends = np.array([game[2] for game in games], dtype=np.int64)
+    terms: dict[tuple[str, ...], np.ndarray] = {}
+    for game in games:
+        if game[3] not in terms:
+            terms[game[3]] = model.terms([seats[label] for label in game[3]])
+    per_game = np.array([terms[game[3]] for game in games]).reshape(len(games), players, 2)
+    # model.chances_many with each game's terms: numpy's product and exp, the rest in C
+    chances = x @ model.weights
+    shift_scores(chances, x, per_game, ends, PROGRESS)
+    chances = np.exp(chances)
+    normalise(chances)
+    winners = np.array([game[4] + [-1] * (players - len(game[4])) for game in games], np.int64)
+    scores = np.array([game[5] for game in games], dtype=np.int64).reshape(len(games), players)
+    result = [[0.0] * players for _ in games]
+    for row, game in zip(result, games, strict=True):
+        for seat in game[4]:
+            row[seat] = 1.0 / len(game[4])
+    chances[ends - 1] = result
+    points = points_now(x)
+    points[ends - 1] = scores
+    measured = qualities(
+        chances, points, ends, winners.reshape(len(games), players), scores, DECISIVE,
+        COMEBACK_FLOOR,
+    )  # fmt: skip
+    measured["game_index"] = np.array([game[0] for game in games], dtype=np.int64)
+    measured["seed"] = np.array([game[1] for game in games], dtype=np.int64)
+    measured["players"] = np.full(len(games), players, dtype=np.int64)
+    texts = {"study": study, "cell": cell, "variant": variant}
+    arrays = []
+    target = schema("quality")
+    for column in target:
+        if column.name in texts:
+            codes = pa.array(np.zeros(len(games), dtype=np.int32))
+            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array([texts[column.name]])))
+            continue
+        values = measured[column.name]
+        missing = values < 0 if column.name == "decisive_at" else None
+        if column.name == "decisive_fraction":
+            missing = np.isnan(values)
+        if missing is not None and missing.any():
+            values = np.where(missing, 0, values)  # a null's slot holds 0, as from dict rows
+        else:
+            missing = None
+        try:
+            arrays.append(pa.array(values, column.type, mask=missing))
+        except (pa.ArrowException, OverflowError) as exc:
+            raise ResultsError(
+                f"a quality row does not fit the results schema ({column.name}: {exc})"
+            ) from None
+    return pa.Table.from_arrays(arrays, schema=target)
+
+
 def _play_native(
     spec: GameSpec,
     times: ThinkTimes | None,
@@ -332,6 +407,7 @@ class _NativeLoop:
         from ._native import native_twin, twin_classes
         from ._native._match import new_timed, play_native
         from ._native._rows import add_finished, final_scores
+        from ._native._standing import Standings
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
@@ -340,6 +416,7 @@ class _NativeLoop:
         self.new_timed = new_timed
         self.add_finished = add_finished
         self.final_scores = final_scores
+        self.Standings = Standings  # a batch's positions, noted in C (quality rows)
         self.classes = twin_classes()
         self.seeded = RandomStrategy  # the only built-in whose twin reads its RNG
         self.made: dict[tuple[StrategySpec, tuple[type, ...]], tuple[Any, bool] | None] = {}

@@ -30,7 +30,8 @@ class TableRows:
 
     def __init__(self, table: str) -> None:
         self.table = table
-        self.pieces: list[list[dict[str, Any]] | Any] = []  # dict rows or native Columns
+        # dict rows, native Columns, or a pa.Table already in the schema (``add_table``)
+        self.pieces: list[list[dict[str, Any]] | Any] = []
 
     def append(self, row: dict[str, Any]) -> None:
         self.extend([row])
@@ -42,9 +43,15 @@ class TableRows:
             self.pieces.append([])
         self.pieces[-1].extend(rows)
 
+    def add_table(self, table: pa.Table) -> None:
+        """Append rows already in the results schema (a batch's quality rows, made column
+        by column: ``sims.match.batch_quality_table``)."""
+        if table.num_rows:
+            self.pieces.append(table)
+
     def columns(self) -> Any:
         """The native block the next game's rows go to (after every row so far)."""
-        if not self.pieces or isinstance(self.pieces[-1], list):
+        if not self.pieces or isinstance(self.pieces[-1], (list, pa.Table)):
             from ._native._rows import COLUMNS, Columns
 
             self.pieces.append(Columns(COLUMNS[self.table]))
@@ -67,6 +74,8 @@ class TableRows:
         tables = [
             _only(arrow_rows(self.table, batch_id, piece), names)
             if isinstance(piece, list)
+            else _only(piece, names)
+            if isinstance(piece, pa.Table)
             else columns_table(self.table, batch_id, piece, names)
             for piece in self.pieces
         ]
@@ -79,6 +88,9 @@ class TableRows:
         values of the same Python types (int, bool, float, None, str)."""
         rows: list[dict[str, Any]] = []
         for piece in self.pieces:
+            if isinstance(piece, pa.Table):
+                rows.extend(piece.to_pylist())
+                continue
             rows.extend(piece if isinstance(piece, list) else dict_rows(self.table, piece))
         return rows
 

@@ -246,7 +246,7 @@ class StandingModel:
         rows, ratings, slopes = [], [], []
         for seat in seats:
             label = seat if isinstance(seat, str) else seat.label
-            if label in given or strategy_key(seat) in given:
+            if given and (label in given or strategy_key(seat) in given):
                 value = float(given.get(label, given.get(strategy_key(seat), 0.0)))
                 rows.append((value, 0.0))
                 ratings.append(value)

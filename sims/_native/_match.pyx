@@ -49,7 +49,7 @@ from sims._native._offers cimport (
     OFFER_TURN,
 )
 from sims._native._scripted cimport NativeStrategy, act_to_action
-from sims._native._standing cimport standing_rows
+from sims._native._standing cimport Standings, standing_rows
 
 # sims.match.MAX_TURNS (tests check they agree)
 TURN_LIMIT = 2000
@@ -101,7 +101,8 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
     ``play_game`` collects them, and None or ``(seat, error)`` where ``play_game`` would
     fail (the error text is the Python engine's; minutes are nan then, as there).
     ``positions``: a list that gets each seat's standing (sims/standing.py) after setup and
-    after each turn, as ``sims.match.Positions`` notes them on the Python engine.
+    after each turn, as ``sims.match.Positions`` notes them on the Python engine; or a
+    ``_standing.Standings`` that gets them in C (a batch's games one after another).
     ``offer_rows`` False: the offers packed in bytes instead of dicts, ``OFFER_FIELDS``
     C ints each (seat, destination_id, offered_turn, offered_round, kept): what
     ``_rows.add_finished`` reads, with no Python object per offer.
@@ -153,6 +154,7 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
     round_number = s.round
     turn = s.turn
     cdef bint noting = positions is not None
+    cdef bint buffered = type(positions) is Standings
     cdef int noted_turn = s.turn
     try:
         while s.phase != PH_OVER:
@@ -182,7 +184,10 @@ def play_native(NativeState state, twins, clock=None, positions=None, bint offer
             state.apply_act(&act)
             if noting and (s.turn != noted_turn or s.phase == PH_OVER):
                 noted_turn = s.turn
-                positions.append(standing_rows(s, &state.cat))
+                if buffered:
+                    (<Standings>positions).note(s, &state.cat)
+                else:
+                    positions.append(standing_rows(s, &state.cat))
             if (phase == PH_SETUP_KEEP or phase == PH_KEEP_DRAWN) and not offer_rows:
                 if packed_n + offered_n > packed_capacity:
                     packed_capacity = 2 * packed_capacity + 64

@@ -366,6 +366,7 @@ def test_a_block_refuses_no_columns_and_a_pickle_whose_sizes_do_not_agree():
 def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
     """A finished game whose quality row fails: the batch holds the crashed game's failure
     row alone, and the table is still the one Arrow builds from the dict rows."""
+    import sims.batch as batch_module
     import sims.match as match_module
     from sims.batch import run_batch
     from sims.parts import arrow_rows
@@ -392,6 +393,8 @@ def test_a_game_that_fails_at_its_end_leaves_no_rows_behind(monkeypatch):
         return real(spec_, *args)
 
     monkeypatch.setattr(match_module, "_quality_row", broken)
+    # play_game's native path, game by game (a whole batch's quality: test_quality_native.py)
+    monkeypatch.setattr(batch_module, "_play_natively", lambda batch, result: False)
     result = run_batch(next(iter(plan_batches(study.plan))))
     games = result.tables["games"].rows()
     assert [g["failed"] for g in games] == [False, False, True, False]
