@@ -99,7 +99,7 @@ def write_manifest(
         "fingerprint": fingerprint,
         **({"guest_key": guest_key} if guest_key else {}),
     }
-    manifest[MARK] = _open_mark(manifest)
+    manifest[MARK] = _open_mark(manifest, _new_run())
     target = folder / MANIFEST
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -239,12 +239,15 @@ def done_batches(folder: Path) -> set[str]:
 # A folder's manifest always carries a mark, keyed with the user's seal key (``seal_key``):
 # ``open`` from the run's first landing until its end (a run killed mid-way leaves it), then
 # ``sealed`` over the digest of every file. Without the key no one can make either, so a
-# folder changed, or stripped of its mark, is refused; docs/strategies.md says what this
-# protects against and what not.
+# folder changed, or stripped of its mark, is refused. Each run's open mark names a run id of
+# its own, and sealing a run adds that id to the user's list of sealed runs, kept beside the
+# key (``SEALED_RUNS``): so an open manifest copied while a run played and put back after its
+# seal is refused too. docs/strategies.md says what this protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
 MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
 ACCEPT_HINT = "--accept-changes reads it anyway"
 KEY_FILE = "seal.key"
+SEALED_RUNS = "sealed-runs"  # beside the key: the run ids of every run sealed, one a line
 
 
 def seal_key_path() -> Path:
@@ -277,8 +280,44 @@ def _mac(*parts: str) -> str:
     return hmac.new(seal_key(), "\0".join(parts).encode(), hashlib.sha256).hexdigest()
 
 
-def _open_mark(manifest: dict[str, Any]) -> dict[str, str]:
-    return {"state": "open", "mac": _mac("open", _manifest_digest(manifest))}
+def _new_run() -> str:
+    return secrets.token_hex(16)
+
+
+def _open_mark(manifest: dict[str, Any], run: str) -> dict[str, str]:
+    """The mark of a run not ended: keyed over the manifest and the run's own id."""
+    return {"state": "open", "run": run, "mac": _mac("open", run, _manifest_digest(manifest))}
+
+
+def _legacy_open_mac(manifest: dict[str, Any]) -> str:
+    """An open mark written before run ids (a folder whose run was killed then)."""
+    return _mac("open", _manifest_digest(manifest))
+
+
+def sealed_runs_path() -> Path:
+    return seal_key_path().parent / SEALED_RUNS
+
+
+def _sealed_runs() -> set[str]:
+    path = sealed_runs_path()
+    try:
+        return set(path.read_text().split()) if path.exists() else set()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path}: cannot read the list of sealed runs ({exc})") from None
+
+
+def _add_sealed_run(run: str) -> None:
+    """Add ``run`` to the sealed runs (one short appended line: whole even when two runs
+    seal at once)."""
+    path = sealed_runs_path()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, f"{run}\n".encode())
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise ResultsWriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
 def _sealed_mark(digests: dict[str, str]) -> dict[str, str]:
@@ -333,11 +372,14 @@ def seal(folder: Path) -> None:
     if manifest is None:
         return
     manifest.pop(DIGESTS, None)
-    manifest.pop(MARK, None)
+    mark = manifest.pop(MARK, None)
+    run = mark.get("run") if isinstance(mark, dict) else None
     digests = folder_digests(folder)
     manifest[DIGESTS] = digests
     manifest[MARK] = _sealed_mark(digests)
     _rewrite_manifest(folder, manifest)
+    if isinstance(run, str):  # after the seal: a run killed in between stays readable
+        _add_sealed_run(run)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -348,17 +390,20 @@ def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
         raise ResultsError(f"{folder}: its manifest is gone")
     manifest["plan"] = plan
     manifest.pop(DIGESTS, None)
-    manifest[MARK] = _open_mark(manifest)
+    mark = manifest.get(MARK)
+    run = mark.get("run") if isinstance(mark, dict) else None
+    manifest[MARK] = _open_mark(manifest, run if isinstance(run, str) else _new_run())
     _rewrite_manifest(folder, manifest)
 
 
 def unseal(folder: Path) -> None:
     """Open the folder again while a resumed run writes (one killed then leaves no stale
-    seal, and its folder reads as a run that did not end)."""
+    seal, and its folder reads as a run that did not end), under a new run id: the open
+    manifests of its earlier runs stay refused."""
     manifest = read_manifest(folder)
     if manifest is not None:
         manifest.pop(DIGESTS, None)
-        manifest[MARK] = _open_mark(manifest)
+        manifest[MARK] = _open_mark(manifest, _new_run())
         _rewrite_manifest(folder, manifest)
 
 
@@ -374,10 +419,19 @@ def seal_problem(folder: Path) -> str | None:
     if not isinstance(mark, dict) or mark.get("state") not in ("open", "sealed"):
         return "it is not sealed: made before seals, or its seal was removed"
     if mark["state"] == "open":
-        if isinstance(stored, dict) or not hmac.compare_digest(
-            str(mark.get("mac")), _open_mark(manifest)["mac"]
+        run = mark.get("run")
+        mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else None
+        if "run" not in mark:
+            mac = _legacy_open_mac(manifest)
+        if isinstance(stored, dict) or mac is None or not hmac.compare_digest(
+            str(mark.get("mac")), mac
         ):
             return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
+        if run in _sealed_runs():
+            return (
+                f"its {MANIFEST} is a copy made while its run played, put back after that "
+                "run was sealed"
+            )
         return None
     if not isinstance(stored, dict):
         return f"{MANIFEST} changed (its digests were removed)"

@@ -67,7 +67,8 @@ SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: th
 SANDBOX = True  # False only to compare a game with and without it (tests/sims/test_sandbox.py)
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
 STDERR_KEEP = 4096  # bytes of a child's stderr shown per game (the rest counted, not shown)
-START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
+START_SECONDS = 60.0  # a host's interpreter must start within this (a loaded machine is slow)
+START = "its start"  # a load or check child's task: the strategy's import and class check
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
 
@@ -199,7 +200,13 @@ class Host:
                     "fds": [game_in, game_out],
                 }
             )
-            answer = self.receive(max(START_SECONDS, decision_seconds))
+            # the host's own start (the machine's time), then the strategy's: its import in
+            # a child, held to the decision limit as its import and constructor in each
+            # game's process are, and to its CPU time for a start (sandbox.Limits)
+            ready = self.report(START_SECONDS, late=GuestLost)  # too slow: the machine's
+            if ready.get("ready") is not True:
+                raise GuestError(f"did not start ({_brief(ready)})")
+            answer = self.receive(decision_seconds or START_SECONDS, START)
             self.end()
         except GuestLost:  # ended from outside while it loaded: the machine's, as in a game
             self.close()
@@ -225,9 +232,10 @@ class Host:
         except OSError:
             raise self.lost() from None
 
-    def report(self, seconds: float) -> dict[str, Any]:
-        """The host's next report (how a child ended), within ``seconds``; the child's
-        stderr of that run is shown, bounded and marked as its own (``relay_stderr``)."""
+    def report(self, seconds: float, late: type[GuestError] = GuestError) -> dict[str, Any]:
+        """The host's next report (how a child ended), within ``seconds`` (else ``late``);
+        the child's stderr of that run is shown, bounded and marked as its own
+        (``relay_stderr``)."""
         fd = self.reports_fd
         waited = 0.0
         while b"\n" not in self.reports:
@@ -235,7 +243,7 @@ class Host:
             if not ready:
                 waited += 0.05
                 if waited > seconds:
-                    raise GuestError(f"its host reported nothing within {seconds:g} s")
+                    raise late(f"its host reported nothing within {seconds:g} s")
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -278,10 +286,11 @@ class Host:
         except OSError:
             raise self.lost() from None
 
-    def receive(self, seconds: float = 0.0) -> dict[str, Any]:
+    def receive(self, seconds: float = 0.0, task: str = "the game") -> dict[str, Any]:
         """The child's next answer; waits at most ``seconds`` (0: as long as it takes, in
         slices short enough for the decision limit's raise to land). A report of the host
-        first means the child ended without answering: its own failure, however it died."""
+        first means the child ended without answering: its own failure, however it died.
+        ``task``: what the child is doing, for the failure's words."""
         fd, control = self.game_out, self.reports_fd
         waited = 0.0
         while b"\n" not in self.buffer:
@@ -295,11 +304,11 @@ class Host:
                 self.buffer += chunk
             elif ready or b"\n" in self.reports:
                 ended = self.report(START_SECONDS)
-                raise GuestError(f"its process for the game ended ({ended.get('exit')})")
+                raise GuestError(f"its process for {task} ended ({ended.get('exit')})")
             else:
                 waited += 0.05
                 if seconds and waited > seconds:
-                    raise GuestError(f"no answer within {seconds:g} s")
+                    raise GuestError(f"no answer within {seconds:g} s for {task}")
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_MESSAGE:
             raise GuestError(f"a message over {MAX_MESSAGE} bytes")
@@ -426,9 +435,9 @@ def check_guest(seat: StrategySpec, where: str) -> None:
     in a host, so the run's process never imports the module."""
     target = guest_target(seat)
     try:
-        host = _host(target, target, 0.0)
+        host = _host(target, target, START_SECONDS)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
-        answer = host.receive(START_SECONDS)
+        answer = host.receive(START_SECONDS, START)
         host.end()
     except GuestError as exc:
         _drop(target)
@@ -720,6 +729,7 @@ def serve() -> None:
         import pyseccomp  # noqa: F401  (loaded here: a confined child cannot open libraries)
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
+    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     target = str(load.get("target"))
     game_in, game_out = (int(fd) for fd in load["fds"])
     message: dict[str, Any] | None = load
@@ -728,7 +738,8 @@ def serve() -> None:
         works = {"load": _load, "check": _check, "game": _play}
         if op in works:
             work = partial(works[op], target, message, _Channel(game_in, game_out))
-            control.write(_run_child(control, limits, game_in, work))
+            task = "the game" if op == "game" else START
+            control.write(_run_child(control, _task_limits(limits, op), game_in, work, task))
         elif op == "malformed":
             control.write({"exit": f"its host refused a malformed order {message['line']}"})
         elif op != "end":  # an end after its child ended by itself: nothing to do
@@ -736,7 +747,17 @@ def serve() -> None:
         message = None if control.closed else control.read()
 
 
-def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[str, Any]:
+def _task_limits(limits: Any, op: Any) -> Any:
+    """A child's limits: a game's CPU time for the whole game, a load's or a check's its
+    CPU time for a start."""
+    if limits is None or op == "game":
+        return limits
+    return {**limits, "game_cpu_seconds": limits["start_cpu_seconds"]}
+
+
+def _run_child(
+    control: _Control, limits: Any, game_in: int, work: Any, task: str = "the game"
+) -> dict[str, Any]:
     """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
     its going) has the host kill it; the host's report of how it ended."""
     _forget(game_in)  # what the worker sent a child that ended before reading it
@@ -788,7 +809,7 @@ def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[
     _empty_tmp(limits)
     cpu = usage.ru_utime + usage.ru_stime
     if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
-        how = f"over its CPU time for the game ({limits['game_cpu_seconds']} s)"
+        how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)
     return {"exit": how, "by": "host" if killed else "itself"}
