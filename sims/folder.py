@@ -289,11 +289,6 @@ def _open_mark(manifest: dict[str, Any], run: str) -> dict[str, str]:
     return {"state": "open", "run": run, "mac": _mac("open", run, _manifest_digest(manifest))}
 
 
-def _legacy_open_mac(manifest: dict[str, Any]) -> str:
-    """An open mark written before run ids (a folder whose run was killed then)."""
-    return _mac("open", _manifest_digest(manifest))
-
-
 def sealed_runs_path() -> Path:
     return seal_key_path().parent / SEALED_RUNS
 
@@ -420,11 +415,13 @@ def seal_problem(folder: Path) -> str | None:
         return "it is not sealed: made before seals, or its seal was removed"
     if mark["state"] == "open":
         run = mark.get("run")
-        mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else None
-        if "run" not in mark:
-            mac = _legacy_open_mac(manifest)
-        if isinstance(stored, dict) or mac is None or not hmac.compare_digest(
-            str(mark.get("mac")), mac
+        if "run" not in mark:  # its copy could be put back after a seal: nothing tells
+            return "it is open with a mark made before run ids (a run killed then)"
+        mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
+        if (
+            isinstance(stored, dict)
+            or not mac
+            or not hmac.compare_digest(str(mark.get("mac")), mac)
         ):
             return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
         if run in _sealed_runs():
