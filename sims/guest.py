@@ -241,6 +241,7 @@ class Host:
         while b"\n" not in self.reports:
             ready, _, _ = select.select([fd], [], [], 0.05)
             if not ready:
+                self._alive()
                 waited += 0.05
                 if waited > seconds:
                     raise late(f"its host reported nothing within {seconds:g} s")
@@ -249,6 +250,7 @@ class Host:
             if not chunk:
                 raise self.lost()
             self.reports += chunk
+        self._alive()
         line, _, self.reports = self.reports.partition(b"\n")
         try:  # only the host holds its end of the pipe: still, a bad line is refused
             message = json.loads(line)
@@ -266,6 +268,16 @@ class Host:
         asked of it, so it cannot stall the run) and read how it ended."""
         self.send({"op": "end"})
         return self.report(START_SECONDS)
+
+    def _alive(self) -> None:
+        """Raise ``lost`` once the sandbox's own process (bwrap; the host itself without the
+        sandbox) has ended, whatever its pipes say: killed from outside while the sandbox was
+        being built, bwrap's child may outlive it, hung in its set-up with the pipes open, or
+        serving on without the link that ends it with its worker. Only the machine ends it
+        (this worker forgets a host before it kills it), so a word read after it is no
+        guest's."""
+        if self.process.poll() is not None:
+            raise self.lost()
 
     def lost(self) -> GuestLost:
         """The host's end (its pipes closed, a write refused), not caused by this worker,
@@ -306,9 +318,11 @@ class Host:
                 ended = self.report(START_SECONDS)
                 raise GuestError(f"its process for {task} ended ({ended.get('exit')})")
             else:
+                self._alive()
                 waited += 0.05
                 if seconds and waited > seconds:
                     raise GuestError(f"no answer within {seconds:g} s for {task}")
+        self._alive()
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_MESSAGE:
             raise GuestError(f"a message over {MAX_MESSAGE} bytes")
@@ -430,14 +444,16 @@ if sys.platform != "emscripten":
     atexit.register(close_hosts)
 
 
-def check_guest(seat: StrategySpec, where: str) -> None:
+def check_guest(seat: StrategySpec, where: str, decision_seconds: float = 0.0) -> None:
     """Fail before any game, in one line, when a guest's class or knobs are refused: checked
-    in a host, so the run's process never imports the module."""
+    in a host, so the run's process never imports the module. Its start, as in a game, is
+    held to the decision limit (0: none given, the host's own start time)."""
     target = guest_target(seat)
+    seconds = decision_seconds or START_SECONDS
     try:
-        host = _host(target, target, START_SECONDS)
+        host = _host(target, target, seconds)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
-        answer = host.receive(START_SECONDS, START)
+        answer = host.receive(seconds, START)
         host.end()
     except GuestError as exc:
         _drop(target)

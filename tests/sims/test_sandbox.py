@@ -301,6 +301,29 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
 
 
 @needs_sandbox
+def test_a_sandbox_killed_from_outside_while_it_starts_is_the_machines(monkeypatch):
+    """The outside kill landing while a host starts: bwrap killed as it builds the sandbox
+    (its child may then outlive it, hung in its set-up or serving on), or the host killed
+    before its load is answered. Either is the machine's: the game is played again, then
+    recorded as the machine's, never blamed on the seat."""
+    send = guest.Host.send
+
+    def killed_at_load(self, message):
+        if message.get("op") == "load":
+            self.process.kill()  # at once, while bwrap may still be building the sandbox
+        send(self, message)
+
+    guest.close_hosts()
+    monkeypatch.setattr(guest.Host, "send", killed_at_load)
+    try:
+        game = _play("Plain", 5).game
+    finally:
+        guest.close_hosts()
+    assert game["failed"] and game["failure_seat"] == -1, game
+    assert "ended from outside" in game["failure_error"] and "machine" in game["failure_error"]
+
+
+@needs_sandbox
 @pytest.mark.parametrize(
     ("name", "error"),
     [
