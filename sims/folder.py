@@ -416,7 +416,10 @@ def seal_problem(folder: Path) -> str | None:
     if mark["state"] == "open":
         run = mark.get("run")
         if "run" not in mark:  # its copy could be put back after a seal: nothing tells
-            return "it is open with a mark made before run ids (a run killed then)"
+            return (
+                f"{MANIFEST} changed (its mark of a run not ended names no run: made "
+                "before run ids, or not by this user)"
+            )
         mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
         if (
             isinstance(stored, dict)

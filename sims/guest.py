@@ -68,6 +68,7 @@ SANDBOX = True  # False only to compare a game with and without it (tests/sims/t
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
 STDERR_KEEP = 4096  # bytes of a child's stderr shown per game (the rest counted, not shown)
 START_SECONDS = 60.0  # a host's interpreter must start within this (a loaded machine is slow)
+START_FLOOR = 10.0  # a strategy's start may take this whatever the decision limit (cold caches)
 START = "its start"  # a load or check child's task: the strategy's import and class check
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
@@ -201,12 +202,12 @@ class Host:
                 }
             )
             # the host's own start (the machine's time), then the strategy's: its import in
-            # a child, held to the decision limit as its import and constructor in each
-            # game's process are, and to its CPU time for a start (sandbox.Limits)
+            # a child, held to the decision limit (``start_seconds``) and to its CPU time for
+            # a start (sandbox.Limits)
             ready = self.report(START_SECONDS, late=GuestLost)  # too slow: the machine's
             if ready.get("ready") is not True:
                 raise GuestError(f"did not start ({_brief(ready)})")
-            answer = self.receive(decision_seconds or START_SECONDS, START)
+            answer = self.receive(start_seconds(decision_seconds), START)
             self.end()
         except GuestLost:  # ended from outside while it loaded: the machine's, as in a game
             self.close()
@@ -376,6 +377,13 @@ class Host:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def start_seconds(decision_seconds: float) -> float:
+    """The wall-clock limit of a strategy's start (its import and class check): the decision
+    limit, as its import and constructor have in each game's process, but at least
+    ``START_FLOOR``; ``START_SECONDS`` where decisions have none (0)."""
+    return max(decision_seconds, START_FLOOR) if decision_seconds > 0 else START_SECONDS
+
+
 def _printable(text: str) -> str:
     """``text`` with every character a terminal would act on (controls, escapes, bidi
     marks) written as its escape."""
@@ -447,9 +455,9 @@ if sys.platform != "emscripten":
 def check_guest(seat: StrategySpec, where: str, decision_seconds: float = 0.0) -> None:
     """Fail before any game, in one line, when a guest's class or knobs are refused: checked
     in a host, so the run's process never imports the module. Its start, as in a game, is
-    held to the decision limit (0: none given, the host's own start time)."""
+    held to the decision limit (``start_seconds``; 0: none given)."""
     target = guest_target(seat)
-    seconds = decision_seconds or START_SECONDS
+    seconds = start_seconds(decision_seconds)
     try:
         host = _host(target, target, seconds)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})

@@ -176,14 +176,16 @@ def test_a_guest_whose_start_burns_its_cpu_time_fails_its_seat(monkeypatch):
 
 @needs_sandbox
 def test_a_guest_whose_start_sleeps_fails_its_seat_at_the_decision_limit():
-    """A module whose import sleeps for ever (no CPU) is held to the decision limit, as its
-    import and constructor in each game's process are, not to the host's own start."""
+    """A module whose import sleeps for ever (no CPU) is held to the decision limit (at least
+    ``START_FLOOR``), as its import and constructor in each game's process are, not to the
+    host's own start."""
     try:
-        game = _play("tests.sims.start_sleeper:StartSleeper", seconds=1.0).game
+        game = _play("tests.sims.start_sleeper:StartSleeper", seconds=guest.START_FLOOR).game
     finally:
         guest.close_hosts()
     assert game["failed"] and game["failure_seat"] == 0, game
-    assert "no answer within 1 s for its start" in game["failure_error"]
+    assert f"no answer within {guest.START_FLOOR:g} s for its start" in game["failure_error"]
+    assert guest.start_seconds(0.5) == guest.START_FLOOR < guest.start_seconds(30.0) == 30.0
 
 
 @needs_sandbox
