@@ -9,7 +9,9 @@ inside the operating-system sandbox of sims/sandbox.py.
 The host is the simulator's code only: it imports, checks and plays the strategy's module in a
 process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
 a game's code does reaches the host, a later game, or anything outside that process. The
-worker never imports the module.
+worker never imports the module. The host's own start is the machine's time (``START_SECONDS``);
+the strategy's start after it (its import and class check, in a child) is held to the decision
+limit (``start_seconds``) and to its CPU time for a start, past which its seat's game fails.
 
 The game's process receives what its seat may know as JSON (the catalogue, rules and big
 cities once, then a view per decision) and its RNG as a state, seeded by the run's secret key
