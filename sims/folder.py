@@ -240,14 +240,15 @@ def done_batches(folder: Path) -> set[str]:
 # ``open`` from the run's first landing until its end (a run killed mid-way leaves it), then
 # ``sealed`` over the digest of every file. Without the key no one can make either, so a
 # folder changed, or stripped of its mark, is refused. Each run's open mark names a run id of
-# its own, and sealing a run adds that id to the user's list of sealed runs, kept beside the
-# key (``SEALED_RUNS``): so an open manifest copied while a run played and put back after its
-# seal is refused too. docs/strategies.md says what this protects against and what not.
+# its own, and a run's end (its seal, or a resume that opens the folder under a new id) adds
+# that id to the user's list of ended runs, kept beside the key (``ENDED_RUNS``): so an open
+# manifest copied while a run played and put back after it ended is refused too.
+# docs/strategies.md says what this protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
 MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
 ACCEPT_HINT = "--accept-changes reads it anyway"
 KEY_FILE = "seal.key"
-SEALED_RUNS = "sealed-runs"  # beside the key: the run ids of every run sealed, one a line
+ENDED_RUNS = "ended-runs"  # beside the key: the ids of runs sealed or resumed, one a line
 
 
 def seal_key_path() -> Path:
@@ -289,22 +290,31 @@ def _open_mark(manifest: dict[str, Any], run: str) -> dict[str, str]:
     return {"state": "open", "run": run, "mac": _mac("open", run, _manifest_digest(manifest))}
 
 
-def sealed_runs_path() -> Path:
-    return seal_key_path().parent / SEALED_RUNS
+def ended_runs_path() -> Path:
+    return seal_key_path().parent / ENDED_RUNS
 
 
-def _sealed_runs() -> set[str]:
-    path = sealed_runs_path()
+def _ended_runs() -> set[str]:
+    path = ended_runs_path()
     try:
         return set(path.read_text().split()) if path.exists() else set()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{path}: cannot read the list of sealed runs ({exc})") from None
+        raise ResultsError(f"{path}: cannot read the list of ended runs ({exc})") from None
 
 
-def _add_sealed_run(run: str) -> None:
-    """Add ``run`` to the sealed runs (one short appended line: whole even when two runs
-    seal at once)."""
-    path = sealed_runs_path()
+def _open_run(manifest: dict[str, Any]) -> str | None:
+    """The run id of the manifest's open mark, if it has one."""
+    mark = manifest.get(MARK)
+    if isinstance(mark, dict) and mark.get("state") == "open":
+        run = mark.get("run")
+        return run if isinstance(run, str) else None
+    return None
+
+
+def _add_ended_run(run: str) -> None:
+    """Add ``run`` to the ended runs (one short appended line: whole even when two runs end
+    at once)."""
+    path = ended_runs_path()
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -366,15 +376,15 @@ def seal(folder: Path) -> None:
     manifest = read_manifest(folder)
     if manifest is None:
         return
+    run = _open_run(manifest)
     manifest.pop(DIGESTS, None)
-    mark = manifest.pop(MARK, None)
-    run = mark.get("run") if isinstance(mark, dict) else None
+    manifest.pop(MARK, None)
     digests = folder_digests(folder)
     manifest[DIGESTS] = digests
     manifest[MARK] = _sealed_mark(digests)
     _rewrite_manifest(folder, manifest)
-    if isinstance(run, str):  # after the seal: a run killed in between stays readable
-        _add_sealed_run(run)
+    if run is not None:  # after the seal: a run killed in between stays readable
+        _add_ended_run(run)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -394,12 +404,15 @@ def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
 def unseal(folder: Path) -> None:
     """Open the folder again while a resumed run writes (one killed then leaves no stale
     seal, and its folder reads as a run that did not end), under a new run id: the open
-    manifests of its earlier runs stay refused."""
+    manifests of its earlier runs, a killed one's too, are refused from here on."""
     manifest = read_manifest(folder)
     if manifest is not None:
+        earlier = _open_run(manifest)
         manifest.pop(DIGESTS, None)
         manifest[MARK] = _open_mark(manifest, _new_run())
         _rewrite_manifest(folder, manifest)
+        if earlier is not None:
+            _add_ended_run(earlier)
 
 
 def seal_problem(folder: Path) -> str | None:
@@ -427,10 +440,10 @@ def seal_problem(folder: Path) -> str | None:
             or not hmac.compare_digest(str(mark.get("mac")), mac)
         ):
             return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
-        if run in _sealed_runs():
+        if run in _ended_runs():
             return (
                 f"its {MANIFEST} is a copy made while its run played, put back after that "
-                "run was sealed"
+                "run was sealed or resumed"
             )
         return None
     if not isinstance(stored, dict):

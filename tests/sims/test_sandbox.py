@@ -570,7 +570,15 @@ def test_an_open_manifest_put_back_after_its_run_was_sealed_is_refused(tmp_path,
         load_results(folder)
     folders.check_sealed(folder, accept_changes=True)
     run_id = json.loads(copied)["seal"]["run"]
-    assert run_id in (tmp_path / "mine" / "cardgame" / "sealed-runs").read_text().split()
+    assert run_id in (tmp_path / "mine" / "cardgame" / "ended-runs").read_text().split()
+    # a run killed (never sealed), then resumed: its open manifest is refused as well
+    folders.unseal(folder)
+    killed = (folder / "manifest.json").read_text()
+    folders.unseal(folder)  # the resume opens it under a new id
+    folders.check_sealed(folder)
+    (folder / "manifest.json").write_text(killed)
+    with pytest.raises(ResultsError, match=refused):
+        folders.check_sealed(folder)
 
 
 def test_python_and_code_under_the_hosts_tmp_show_through_the_private_tmp(monkeypatch):
