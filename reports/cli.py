@@ -71,13 +71,10 @@ def main(args: argparse.Namespace) -> int:
     check_out_path(out)
     folder = Path(args.results) if args.results else _default_results(args.workers)
     stage(f"reading {folder}")
-    if folder.is_dir():
-        from sims.folder import check_sealed
-
-        check_sealed(folder, args.accept_changes)
-    # every problem with the folder is one clear line; the destinations table, the longest,
-    # is summed from its files a chunk at a time (reports/offers.py), never loaded whole
-    results = load_results(folder, destinations=False)
+    # every problem with the folder is one clear line (a change since its run ended too);
+    # the destinations table, the longest, is summed from its files a chunk at a time
+    # (reports/offers.py), never loaded whole
+    results = load_results(folder, destinations=False, accept_changes=args.accept_changes)
     check_reportable(results)
     margins_of(results.study)  # a bad [report] table is one line too, before any progress
     stage.release()

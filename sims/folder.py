@@ -99,7 +99,7 @@ def write_manifest(
         "fingerprint": fingerprint,
         **({"guest_key": guest_key} if guest_key else {}),
     }
-    manifest[MARK] = _open_mark(manifest)
+    manifest[MARK] = _open_mark(manifest, _new_run())
     target = folder / MANIFEST
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -239,12 +239,16 @@ def done_batches(folder: Path) -> set[str]:
 # A folder's manifest always carries a mark, keyed with the user's seal key (``seal_key``):
 # ``open`` from the run's first landing until its end (a run killed mid-way leaves it), then
 # ``sealed`` over the digest of every file. Without the key no one can make either, so a
-# folder changed, or stripped of its mark, is refused; docs/strategies.md says what this
-# protects against and what not.
+# folder changed, or stripped of its mark, is refused. Each run's open mark names a run id of
+# its own, and a run's end (its seal, or a resume that opens the folder under a new id) adds
+# that id to the user's list of ended runs, kept beside the key (``ENDED_RUNS``): so an open
+# manifest copied while a run played and put back after it ended is refused too.
+# docs/strategies.md says what this protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
 MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
 ACCEPT_HINT = "--accept-changes reads it anyway"
 KEY_FILE = "seal.key"
+ENDED_RUNS = "ended-runs"  # beside the key: the ids of runs sealed or resumed, one a line
 
 
 def seal_key_path() -> Path:
@@ -277,8 +281,48 @@ def _mac(*parts: str) -> str:
     return hmac.new(seal_key(), "\0".join(parts).encode(), hashlib.sha256).hexdigest()
 
 
-def _open_mark(manifest: dict[str, Any]) -> dict[str, str]:
-    return {"state": "open", "mac": _mac("open", _manifest_digest(manifest))}
+def _new_run() -> str:
+    return secrets.token_hex(16)
+
+
+def _open_mark(manifest: dict[str, Any], run: str) -> dict[str, str]:
+    """The mark of a run not ended: keyed over the manifest and the run's own id."""
+    return {"state": "open", "run": run, "mac": _mac("open", run, _manifest_digest(manifest))}
+
+
+def ended_runs_path() -> Path:
+    return seal_key_path().parent / ENDED_RUNS
+
+
+def _ended_runs() -> set[str]:
+    path = ended_runs_path()
+    try:
+        return set(path.read_text().split()) if path.exists() else set()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path}: cannot read the list of ended runs ({exc})") from None
+
+
+def _open_run(manifest: dict[str, Any]) -> str | None:
+    """The run id of the manifest's open mark, if it has one."""
+    mark = manifest.get(MARK)
+    if isinstance(mark, dict) and mark.get("state") == "open":
+        run = mark.get("run")
+        return run if isinstance(run, str) else None
+    return None
+
+
+def _add_ended_run(run: str) -> None:
+    """Add ``run`` to the ended runs (one short appended line: whole even when two runs end
+    at once)."""
+    path = ended_runs_path()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, f"{run}\n".encode())
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise ResultsWriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
 def _sealed_mark(digests: dict[str, str]) -> dict[str, str]:
@@ -332,12 +376,15 @@ def seal(folder: Path) -> None:
     manifest = read_manifest(folder)
     if manifest is None:
         return
+    run = _open_run(manifest)
     manifest.pop(DIGESTS, None)
     manifest.pop(MARK, None)
     digests = folder_digests(folder)
     manifest[DIGESTS] = digests
     manifest[MARK] = _sealed_mark(digests)
     _rewrite_manifest(folder, manifest)
+    if run is not None:  # after the seal: a run killed in between stays readable
+        _add_ended_run(run)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -348,18 +395,24 @@ def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
         raise ResultsError(f"{folder}: its manifest is gone")
     manifest["plan"] = plan
     manifest.pop(DIGESTS, None)
-    manifest[MARK] = _open_mark(manifest)
+    mark = manifest.get(MARK)
+    run = mark.get("run") if isinstance(mark, dict) else None
+    manifest[MARK] = _open_mark(manifest, run if isinstance(run, str) else _new_run())
     _rewrite_manifest(folder, manifest)
 
 
 def unseal(folder: Path) -> None:
     """Open the folder again while a resumed run writes (one killed then leaves no stale
-    seal, and its folder reads as a run that did not end)."""
+    seal, and its folder reads as a run that did not end), under a new run id: the open
+    manifests of its earlier runs, a killed one's too, are refused from here on."""
     manifest = read_manifest(folder)
     if manifest is not None:
+        earlier = _open_run(manifest)
         manifest.pop(DIGESTS, None)
-        manifest[MARK] = _open_mark(manifest)
+        manifest[MARK] = _open_mark(manifest, _new_run())
         _rewrite_manifest(folder, manifest)
+        if earlier is not None:
+            _add_ended_run(earlier)
 
 
 def seal_problem(folder: Path) -> str | None:
@@ -374,10 +427,24 @@ def seal_problem(folder: Path) -> str | None:
     if not isinstance(mark, dict) or mark.get("state") not in ("open", "sealed"):
         return "it is not sealed: made before seals, or its seal was removed"
     if mark["state"] == "open":
-        if isinstance(stored, dict) or not hmac.compare_digest(
-            str(mark.get("mac")), _open_mark(manifest)["mac"]
+        run = mark.get("run")
+        if "run" not in mark:  # its copy could be put back after a seal: nothing tells
+            return (
+                f"{MANIFEST} changed (its mark of a run not ended names no run: made "
+                "before run ids, or not by this user)"
+            )
+        mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
+        if (
+            isinstance(stored, dict)
+            or not mac
+            or not hmac.compare_digest(str(mark.get("mac")), mac)
         ):
             return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
+        if run in _ended_runs():
+            return (
+                f"its {MANIFEST} is a copy made while its run played, put back after that "
+                "run was sealed or resumed"
+            )
         return None
     if not isinstance(stored, dict):
         return f"{MANIFEST} changed (its digests were removed)"

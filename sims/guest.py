@@ -9,7 +9,9 @@ inside the operating-system sandbox of sims/sandbox.py.
 The host is the simulator's code only: it imports, checks and plays the strategy's module in a
 process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
 a game's code does reaches the host, a later game, or anything outside that process. The
-worker never imports the module.
+worker never imports the module. The host's own start is the machine's time (``START_SECONDS``);
+the strategy's start after it (its import and class check, in a child) is held to the decision
+limit (``start_seconds``) and to its CPU time for a start, past which its seat's game fails.
 
 The game's process receives what its seat may know as JSON (the catalogue, rules and big
 cities once, then a view per decision) and its RNG as a state, seeded by the run's secret key
@@ -67,7 +69,9 @@ SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: th
 SANDBOX = True  # False only to compare a game with and without it (tests/sims/test_sandbox.py)
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
 STDERR_KEEP = 4096  # bytes of a child's stderr shown per game (the rest counted, not shown)
-START_SECONDS = 60.0  # a host must load its module within this (a loaded machine is slow)
+START_SECONDS = 60.0  # a host's interpreter must start within this (a loaded machine is slow)
+START_FLOOR = 10.0  # a strategy's start may take this whatever the decision limit (cold caches)
+START = "its start"  # a load or check child's task: the strategy's import and class check
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
 
@@ -199,7 +203,13 @@ class Host:
                     "fds": [game_in, game_out],
                 }
             )
-            answer = self.receive(max(START_SECONDS, decision_seconds))
+            # the host's own start (the machine's time), then the strategy's: its import in
+            # a child, held to the decision limit (``start_seconds``) and to its CPU time for
+            # a start (sandbox.Limits)
+            ready = self.report(START_SECONDS, late=GuestLost)  # too slow: the machine's
+            if ready.get("ready") is not True:
+                raise GuestError(f"did not start ({_brief(ready)})")
+            answer = self.receive(start_seconds(decision_seconds), START)
             self.end()
         except GuestLost:  # ended from outside while it loaded: the machine's, as in a game
             self.close()
@@ -225,22 +235,25 @@ class Host:
         except OSError:
             raise self.lost() from None
 
-    def report(self, seconds: float) -> dict[str, Any]:
-        """The host's next report (how a child ended), within ``seconds``; the child's
-        stderr of that run is shown, bounded and marked as its own (``relay_stderr``)."""
+    def report(self, seconds: float, late: type[GuestError] = GuestError) -> dict[str, Any]:
+        """The host's next report (how a child ended), within ``seconds`` (else ``late``);
+        the child's stderr of that run is shown, bounded and marked as its own
+        (``relay_stderr``)."""
         fd = self.reports_fd
         waited = 0.0
         while b"\n" not in self.reports:
             ready, _, _ = select.select([fd], [], [], 0.05)
             if not ready:
+                self._alive()
                 waited += 0.05
                 if waited > seconds:
-                    raise GuestError(f"its host reported nothing within {seconds:g} s")
+                    raise late(f"its host reported nothing within {seconds:g} s")
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise self.lost()
             self.reports += chunk
+        self._alive()
         line, _, self.reports = self.reports.partition(b"\n")
         try:  # only the host holds its end of the pipe: still, a bad line is refused
             message = json.loads(line)
@@ -258,6 +271,16 @@ class Host:
         asked of it, so it cannot stall the run) and read how it ended."""
         self.send({"op": "end"})
         return self.report(START_SECONDS)
+
+    def _alive(self) -> None:
+        """Raise ``lost`` once the sandbox's own process (bwrap; the host itself without the
+        sandbox) has ended, whatever its pipes say: killed from outside while the sandbox was
+        being built, bwrap's child may outlive it, hung in its set-up with the pipes open, or
+        serving on without the link that ends it with its worker. Only the machine ends it
+        (this worker forgets a host before it kills it), so a word read after it is no
+        guest's."""
+        if self.process.poll() is not None:
+            raise self.lost()
 
     def lost(self) -> GuestLost:
         """The host's end (its pipes closed, a write refused), not caused by this worker,
@@ -278,10 +301,11 @@ class Host:
         except OSError:
             raise self.lost() from None
 
-    def receive(self, seconds: float = 0.0) -> dict[str, Any]:
+    def receive(self, seconds: float = 0.0, task: str = "the game") -> dict[str, Any]:
         """The child's next answer; waits at most ``seconds`` (0: as long as it takes, in
         slices short enough for the decision limit's raise to land). A report of the host
-        first means the child ended without answering: its own failure, however it died."""
+        first means the child ended without answering: its own failure, however it died.
+        ``task``: what the child is doing, for the failure's words."""
         fd, control = self.game_out, self.reports_fd
         waited = 0.0
         while b"\n" not in self.buffer:
@@ -295,11 +319,13 @@ class Host:
                 self.buffer += chunk
             elif ready or b"\n" in self.reports:
                 ended = self.report(START_SECONDS)
-                raise GuestError(f"its process for the game ended ({ended.get('exit')})")
+                raise GuestError(f"its process for {task} ended ({ended.get('exit')})")
             else:
+                self._alive()
                 waited += 0.05
                 if seconds and waited > seconds:
-                    raise GuestError(f"no answer within {seconds:g} s")
+                    raise GuestError(f"no answer within {seconds:g} s for {task}")
+        self._alive()
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_MESSAGE:
             raise GuestError(f"a message over {MAX_MESSAGE} bytes")
@@ -351,6 +377,13 @@ class Host:
             with contextlib.suppress(OSError):
                 os.close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start_seconds(decision_seconds: float) -> float:
+    """The wall-clock limit of a strategy's start (its import and class check): the decision
+    limit, as its import and constructor have in each game's process, but at least
+    ``START_FLOOR``; ``START_SECONDS`` where decisions have none (0)."""
+    return max(decision_seconds, START_FLOOR) if decision_seconds > 0 else START_SECONDS
 
 
 def _printable(text: str) -> str:
@@ -421,14 +454,16 @@ if sys.platform != "emscripten":
     atexit.register(close_hosts)
 
 
-def check_guest(seat: StrategySpec, where: str) -> None:
+def check_guest(seat: StrategySpec, where: str, decision_seconds: float = 0.0) -> None:
     """Fail before any game, in one line, when a guest's class or knobs are refused: checked
-    in a host, so the run's process never imports the module."""
+    in a host, so the run's process never imports the module. Its start, as in a game, is
+    held to the decision limit (``start_seconds``; 0: none given)."""
     target = guest_target(seat)
+    seconds = start_seconds(decision_seconds)
     try:
-        host = _host(target, target, 0.0)
+        host = _host(target, target, seconds)
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
-        answer = host.receive(START_SECONDS)
+        answer = host.receive(seconds, START)
         host.end()
     except GuestError as exc:
         _drop(target)
@@ -722,6 +757,7 @@ def serve() -> None:
         import pyseccomp  # noqa: F401  (loaded here: a confined child cannot open libraries)
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
+    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     target = str(load.get("target"))
     game_in, game_out = (int(fd) for fd in load["fds"])
     message: dict[str, Any] | None = load
@@ -730,7 +766,8 @@ def serve() -> None:
         works = {"load": _load, "check": _check, "game": _play}
         if op in works:
             work = partial(works[op], target, message, _Channel(game_in, game_out))
-            control.write(_run_child(control, limits, game_in, work))
+            task = "the game" if op == "game" else START
+            control.write(_run_child(control, _task_limits(limits, op), game_in, work, task))
         elif op == "malformed":
             control.write({"exit": f"its host refused a malformed order {message['line']}"})
         elif op != "end":  # an end after its child ended by itself: nothing to do
@@ -738,7 +775,17 @@ def serve() -> None:
         message = None if control.closed else control.read()
 
 
-def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[str, Any]:
+def _task_limits(limits: Any, op: Any) -> Any:
+    """A child's limits: a game's CPU time for the whole game, a load's or a check's its
+    CPU time for a start."""
+    if limits is None or op == "game":
+        return limits
+    return {**limits, "game_cpu_seconds": limits["start_cpu_seconds"]}
+
+
+def _run_child(
+    control: _Control, limits: Any, game_in: int, work: Any, task: str = "the game"
+) -> dict[str, Any]:
     """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
     its going) has the host kill it; the host's report of how it ended."""
     _forget(game_in)  # what the worker sent a child that ended before reading it
@@ -790,7 +837,7 @@ def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[
     _empty_tmp(limits)
     cpu = usage.ru_utime + usage.ru_stime
     if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
-        how = f"over its CPU time for the game ({limits['game_cpu_seconds']} s)"
+        how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)
     return {"exit": how, "by": "host" if killed else "itself"}

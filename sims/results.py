@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from .compaction import compacted_batches, is_compact, table_files
 from .errors import ResultsError
-from .folder import MANIFEST, manifest_plan, read_manifest
+from .folder import MANIFEST, check_sealed, manifest_plan, read_manifest
 from .parts import batch_of, file_schema, is_part, part_files, read_part, read_table_part
 from .plan import CHECKS_FOLDER, KNOBS_CHECK, SEARCH_CHECK, Plan
 from .schema import SORT_KEYS, TABLES, key_order, schema, wide_schema
@@ -57,8 +57,8 @@ class Results:
         out = {}
         for name in CHECKS:
             folder = self.folder / CHECKS_FOLDER / name
-            if (folder / MANIFEST).is_file():
-                out[name] = load_results(folder, destinations=False)
+            if (folder / MANIFEST).is_file():  # the seal of the study's folder covers it
+                out[name] = load_results(folder, destinations=False, accept_changes=True)
         return out
 
     def destination_chunks(self, columns: list[str]) -> Iterator[pd.DataFrame | pa.Table]:
@@ -88,13 +88,17 @@ class Results:
         return _as_wide("destinations", pieces)
 
 
-def load_results(folder: str | Path, destinations: bool = True) -> Results:
-    """Read a results folder; one clear ResultsError for anything missing or corrupt.
-    ``destinations=False`` leaves that table in its files until it is asked for
-    (``Results.destinations``, ``destination_chunks``)."""
+def load_results(
+    folder: str | Path, destinations: bool = True, accept_changes: bool = False
+) -> Results:
+    """Read a results folder; one clear ResultsError for anything missing or corrupt, and
+    for a folder changed since its run ended (its seal, sims/folder.py ``check_sealed``),
+    unless ``accept_changes``. ``destinations=False`` leaves that table in its files until it
+    is asked for (``Results.destinations``, ``destination_chunks``)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ResultsError(f"{folder}: no such results folder")
+    check_sealed(folder, accept_changes)
     manifest = read_manifest(folder)
     if manifest is None:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")

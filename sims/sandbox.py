@@ -41,6 +41,7 @@ class Limits:
 
     memory_bytes: int = 1 << 30  # address space: enough for numpy and a search tree
     game_cpu_seconds: int = 300  # CPU time of the whole game (SIGXCPU past it: its fault)
+    start_cpu_seconds: int = 60  # CPU time of a start: the module's import and class check
     open_files: int = 64
     file_bytes: int = 16 << 20  # the largest file it may write (in its /tmp)
     tmp_bytes: int = 64 << 20  # the size of its /tmp

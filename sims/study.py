@@ -381,11 +381,15 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     seating = found.value(lambda: _seating(data, players, where), None)
     lineups, pool, lineup_games, labels = seating or (None, (), {}, [])
     isolation = found.value(lambda: setting.isolation(data, where), Isolation.NONE)
+    decision_seconds = found.value(
+        lambda: setting.decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
+    )
     if strategies is not None and seating is not None:
         with found.check():
             strategies = _seat_strategies(strategies, labels, where)
             if check_strategies:
-                _check_strategies([strategies[x] for x in sorted(set(labels))], isolation, where)
+                checked = [strategies[x] for x in sorted(set(labels))]
+                _check_strategies(checked, isolation, where, decision_seconds)
             strategies = {k: v for k, v in strategies.items() if k in set(labels)}
 
     cards = found.value(lambda: _cards_folder(data.get("cards"), where), ())
@@ -437,9 +441,6 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     clock = found.value(lambda: setting.clock(data, where), None)
     output = found.value(lambda: setting.output(data, name, where), "")
     description = found.value(lambda: setting.description(data, where), "")
-    decision_seconds = found.value(
-        lambda: setting.decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
-    )
     found.raise_any()
     assert players is not None and strategies is not None and clock is not None  # else found
     study = Study(
@@ -750,9 +751,12 @@ def relative_cards(data: dict[str, Any], base: Path | None) -> None:
         data["cards"] = folder
 
 
-def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: str) -> None:
+def _check_strategies(
+    specs: list[StrategySpec], isolation: Isolation, where: str, decision_seconds: float
+) -> None:
     """Refuse an unknown strategy or knob before any game. Under isolation a strategy of
-    one's own is checked in a process of its own: this process never imports its module."""
+    one's own is checked in a process of its own: this process never imports its module,
+    whose start is held to the decision limit (``decision_seconds``) as in a game."""
     from .guest import SANDBOX, check_guest, close_hosts, is_guest
     from .sandbox import unavailable
 
@@ -762,7 +766,7 @@ def _check_strategies(specs: list[StrategySpec], isolation: Isolation, where: st
     try:
         for seat in specs:
             if isolation == Isolation.PROCESS and is_guest(seat):
-                check_guest(seat, where)
+                check_guest(seat, where, decision_seconds)
             else:
                 seat.check()
     except CardgameError as exc:

@@ -80,13 +80,20 @@ raised = pc.if_else(
 table = table.set_column(table.column_names.index("score"), "score", raised)
 pq.write_table(table, path)
 print("scores changed, sealed manifest kept:", report(out))
+from sims.errors import ResultsError  # noqa: E402
 from sims.results import load_results  # noqa: E402
 
-res = load_results(out)
-print(
-    "load_results of the changed sealed folder: rusher mean score",
-    res.seats[res.seats["strategy"] == "rusher"]["score"].mean(),
-    "(no refusal)",
-)
+
+def loaded(folder: Path) -> str:
+    try:
+        res = load_results(folder)
+    except ResultsError as exc:
+        return f"refused: {exc}"
+    rusher = res.seats[res.seats["strategy"] == "rusher"]["score"].mean()
+    return f"read, rusher mean score {rusher} (no refusal)"
+
+
+print("load_results of the changed sealed folder:", loaded(out))
 (out / "manifest.json").write_text(copied)
 print("scores changed, the run's own open manifest put back:", report(out))
+print("load_results of it:", loaded(out))

@@ -74,11 +74,14 @@ def test_a_manifest_from_before_plans_is_read(folder, tmp_path):
     plan = manifest.pop("plan")
     manifest["schema_version"] = 4
     (old / MANIFEST).write_text(json.dumps(manifest))
-    assert load_results(old, destinations=False).plan.to_dict() == plan
+    assert load_results(old, destinations=False, accept_changes=True).plan.to_dict() == plan
     manifest["study"]["pool"] = ["planner", "thief", "gone_module:Gone"]
     manifest["study"]["strategies"].pop("steady")
     (old / MANIFEST).write_text(json.dumps(manifest))
-    assert "gone_module:Gone" in load_results(old, destinations=False).plan.strategies
+    assert (
+        "gone_module:Gone"
+        in load_results(old, destinations=False, accept_changes=True).plan.strategies
+    )
 
 
 def _edited(path: tuple, value: object = None, delete: bool = False) -> dict:
@@ -177,18 +180,26 @@ def test_a_plan_whose_cells_disagree_with_the_games_is_one_line(folder, tmp_path
         plan["cells"][0]["key"] = "base/2p/someone+else"
 
     with pytest.raises(ResultsError, match="base/2p/planner\\+steady.*not a cell of the plan"):
-        load_results(_with_plan(folder, tmp_path / "a", rename), destinations=False)
+        load_results(
+            _with_plan(folder, tmp_path / "a", rename), destinations=False, accept_changes=True
+        )
 
     def fewer(plan):
         plan["cells"][0]["games"] = 1
         plan["total_games"] -= 1
 
     with pytest.raises(ResultsError, match="holds 2 games of cell .* plan has 1"):
-        load_results(_with_plan(folder, tmp_path / "b", fewer), destinations=False)
+        load_results(
+            _with_plan(folder, tmp_path / "b", fewer), destinations=False, accept_changes=True
+        )
 
     def other_variant(plan):
         plan["variants"]["other"] = plan["variants"]["base"]
         plan["cells"][0]["variant"] = "other"
 
     with pytest.raises(ResultsError, match="variant"):
-        load_results(_with_plan(folder, tmp_path / "c", other_variant), destinations=False)
+        load_results(
+            _with_plan(folder, tmp_path / "c", other_variant),
+            destinations=False,
+            accept_changes=True,
+        )

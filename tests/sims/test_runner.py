@@ -172,8 +172,10 @@ def test_corrupt_results_give_one_clear_error(tmp_path):
     run(study, workers=1, out=tmp_path / "r", progress=False)
     part = next((tmp_path / "r" / "games").glob("*.parquet"))
     part.write_bytes(b"not parquet")
+    with pytest.raises(ResultsError, match="compact.parquet changed since its run ended"):
+        load_results(tmp_path / "r")  # the seal first
     with pytest.raises(ResultsError, match="corrupt Parquet file"):
-        load_results(tmp_path / "r")
+        load_results(tmp_path / "r", accept_changes=True)  # then the reader's own check
     with pytest.raises(ResultsError, match="no such results folder"):
         load_results(tmp_path / "missing")
     (tmp_path / "empty").mkdir()

@@ -8,6 +8,7 @@ skipped, with the reason, where the machine cannot build it (no unprivileged nam
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -160,6 +161,34 @@ def test_a_guest_past_its_cpu_time_for_the_game_fails_its_seat(monkeypatch):
 
 
 @needs_sandbox
+def test_a_guest_whose_start_burns_its_cpu_time_fails_its_seat(monkeypatch):
+    """A module whose import never ends is stopped by its CPU time for a start (the kernel's
+    SIGXCPU, not a clock): that seat's game fails, the run goes on."""
+    monkeypatch.setattr(sandbox, "LIMITS", sandbox.Limits(start_cpu_seconds=1))
+    guest.close_hosts()
+    try:
+        game = _play("tests.sims.start_burner:StartBurner", seconds=600.0).game
+    finally:
+        guest.close_hosts()
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert "over its CPU time for its start (1 s)" in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_guest_whose_start_sleeps_fails_its_seat_at_the_decision_limit():
+    """A module whose import sleeps for ever (no CPU) is held to the decision limit (at least
+    ``START_FLOOR``), as its import and constructor in each game's process are, not to the
+    host's own start."""
+    try:
+        game = _play("tests.sims.start_sleeper:StartSleeper", seconds=guest.START_FLOOR).game
+    finally:
+        guest.close_hosts()
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert f"no answer within {guest.START_FLOOR:g} s for its start" in game["failure_error"]
+    assert guest.start_seconds(0.5) == guest.START_FLOOR < guest.start_seconds(30.0) == 30.0
+
+
+@needs_sandbox
 @pytest.mark.parametrize("seed", [0, 1])
 def test_honest_guests_play_the_same_bytes_with_and_without_the_sandbox(monkeypatch, seed):
     boxed = [_play(name, seed, rival="tests.sims.guests:Plain") for name in ("Plain", "random")]
@@ -247,12 +276,12 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
     receive = guest.Host.receive
     kills = {"left": 1, "calls": 0}
 
-    def killed_once(self, seconds=0.0):
+    def killed_once(self, *args):
         kills["calls"] += 1
         if kills["calls"] == 6 and kills["left"]:
             kills["left"] -= 1
             self.process.kill()  # the machine (an operator, the OOM killer), not the guest
-        return receive(self, seconds)
+        return receive(self, *args)
 
     clean = _play("Plain", 5)
     monkeypatch.setattr(guest.Host, "receive", killed_once)
@@ -262,15 +291,38 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
     assert _same(again, clean)
     kills.update(left=10, calls=0)
 
-    def killed_always(self, seconds=0.0):
+    def killed_always(self, *args):
         kills["calls"] += 1
         if kills["calls"] % 6 == 0:
             self.process.kill()
-        return receive(self, seconds)
+        return receive(self, *args)
 
     monkeypatch.setattr(guest.Host, "receive", killed_always)
     game = _play("Plain", 5).game
     assert game["failed"] and game["failure_seat"] == -1 and "machine" in game["failure_error"]
+
+
+@needs_sandbox
+def test_a_sandbox_killed_from_outside_while_it_starts_is_the_machines(monkeypatch):
+    """The outside kill landing while a host starts: bwrap killed as it builds the sandbox
+    (its child may then outlive it, hung in its set-up or serving on), or the host killed
+    before its load is answered. Either is the machine's: the game is played again, then
+    recorded as the machine's, never blamed on the seat."""
+    send = guest.Host.send
+
+    def killed_at_load(self, message):
+        if message.get("op") == "load":
+            self.process.kill()  # at once, while bwrap may still be building the sandbox
+        send(self, message)
+
+    guest.close_hosts()
+    monkeypatch.setattr(guest.Host, "send", killed_at_load)
+    try:
+        game = _play("Plain", 5).game
+    finally:
+        guest.close_hosts()
+    assert game["failed"] and game["failure_seat"] == -1, game
+    assert "ended from outside" in game["failure_error"] and "machine" in game["failure_error"]
 
 
 @needs_sandbox
@@ -368,6 +420,7 @@ def _small_run(folder: Path):
 def test_a_folder_changed_after_its_run_is_refused_by_every_reader(tmp_path, capsys):
     from cardgame.cli import main
     from sims.folder import check_sealed, read_manifest
+    from sims.results import load_results
 
     folder = tmp_path / "r"
     _small_run(folder)
@@ -382,6 +435,10 @@ def test_a_folder_changed_after_its_run_is_refused_by_every_reader(tmp_path, cap
     with pytest.raises(ResultsError, match=f"{name} changed since its run ended"):
         check_sealed(folder)
     check_sealed(folder, accept_changes=True)
+    with pytest.raises(ResultsError, match=f"{name} changed since its run ended"):
+        load_results(folder)  # the library's reader too
+    with pytest.raises(ResultsError, match="corrupt Parquet"):  # read anyway, as it is
+        load_results(folder, accept_changes=True)
     record = next(folder.glob("records/*.jsonl"))
     for argv in (
         ["report", str(folder), "--out", str(tmp_path / "r.html")],
@@ -488,6 +545,39 @@ def test_a_run_that_did_not_end_reads_as_open_with_its_own_mark(tmp_path, monkey
     folders.check_sealed(folder)  # a run killed mid-way is read (and resumed) as before
     _edit_manifest(folder, lambda m: m["study"].update(name="other"))
     with pytest.raises(ResultsError, match="manifest.json changed"):
+        folders.check_sealed(folder)
+
+
+def test_an_open_manifest_put_back_after_its_run_was_sealed_is_refused(tmp_path, monkeypatch):
+    """Someone without the key copies the manifest while the run plays (open), changes the
+    results after the seal and puts the copy back: its run id is among the sealed runs."""
+    from sims import folder as folders
+    from sims.results import load_results
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "mine"))
+    folder = tmp_path / "r"
+    _small_run(folder)
+    folders.unseal(folder)  # as a resumed run leaves it while it plays
+    copied = (folder / "manifest.json").read_text()
+    folders.check_sealed(folder)  # open, its own mark: read while it plays
+    folders.seal(folder)  # the run ends
+    _raise_a_score(folder)
+    (folder / "manifest.json").write_text(copied)
+    refused = "its manifest.json is a copy made while its run played, put back after that run"
+    with pytest.raises(ResultsError, match=refused):
+        folders.check_sealed(folder)
+    with pytest.raises(ResultsError, match=refused):
+        load_results(folder)
+    folders.check_sealed(folder, accept_changes=True)
+    run_id = json.loads(copied)["seal"]["run"]
+    assert run_id in (tmp_path / "mine" / "cardgame" / "ended-runs").read_text().split()
+    # a run killed (never sealed), then resumed: its open manifest is refused as well
+    folders.unseal(folder)
+    killed = (folder / "manifest.json").read_text()
+    folders.unseal(folder)  # the resume opens it under a new id
+    folders.check_sealed(folder)
+    (folder / "manifest.json").write_text(killed)
+    with pytest.raises(ResultsError, match=refused):
         folders.check_sealed(folder)
 
 
