@@ -427,3 +427,126 @@ class SigMask(Planner):
         say("SigMask", f"pid 1 {lines}")
         mine = [ln.strip() for ln in open("/proc/self/status") if ln.startswith(("Sig", "Shd"))]
         say("SigMask", f"self {mine}")
+
+
+# ------------------------------------------------------------------ the host's cleanup
+def deep_chain(depth: int = 1200) -> str:
+    """A chain of one-letter folders in /tmp, deeper than Python's recursion limit but short
+    of PATH_MAX (2 x 1200 characters): the host's ``_empty_tmp`` walks /tmp with os.walk,
+    which Python 3.11 writes recursively."""
+    here = os.getcwd()
+    os.chdir("/tmp")
+    try:
+        for _ in range(depth):
+            os.mkdir("a")
+            os.chdir("a")
+    finally:
+        os.chdir(here)
+    return f"a chain of {depth} folders under /tmp"
+
+
+class VoidDeep(Planner):
+    """Its game's process leaves the chain and ends itself: the host's cleanup raises
+    RecursionError, the host dies, and the worker reads its end as the machine's."""
+
+    def decide(self, view):
+        say("VoidDeep", f"seat {view.seat}: " + _try(deep_chain) + "; ending my process")
+        os._exit(0)
+
+
+class VoidDeepWhenSecond(Planner):
+    """The same only when it sits second (any rule works: when behind, when its tickets look
+    bad): the games it chooses are voided, the others count."""
+
+    def decide(self, view):
+        if view.seat == 1:
+            say("VoidDeepWhenSecond", f"seat {view.seat}: " + _try(deep_chain))
+            os._exit(0)
+        return super().decide(view)
+
+
+class DevHog(Planner):
+    """Memory outside every limit in /dev: bwrap's /dev is a tmpfs of half the RAM, not
+    remounted read-only, not emptied by the host; files of 16 MiB (RLIMIT_FSIZE) each."""
+
+    FILES = 64  # 1 GiB a game
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        block = b"\x07" * (16 << 20)
+        start = len([n for n in os.listdir("/dev") if n.startswith("hog")])
+        made = 0
+        try:
+            for i in range(start, start + self.FILES):
+                with open(f"/dev/hog{i}", "wb") as file:
+                    file.write(block)
+                made += 1
+        except OSError as exc:
+            say("DevHog", f"stopped: {exc}")
+        st = os.statvfs("/dev")
+        say("DevHog", f"files before this game {start}, made {made}; /dev holds "
+                      f"{(st.f_blocks - st.f_bfree) * st.f_frsize >> 20} MiB")
+
+
+class EscapeWrite(Planner):
+    """Writes where a guest must not: its own module, the code, the venv, Python, the root."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import sims
+
+        targets = [
+            __file__,
+            os.path.dirname(__file__) + "/hp3_new.py",
+            os.path.dirname(sims.__file__) + "/evil.py",
+            os.path.join(sys.prefix, "evil.pth"),
+            os.path.join(os.path.dirname(os.__file__), "evil.py"),
+            "/evil",
+            "/usr/evil",
+            "/proc/sys/kernel/hostname",
+            "/dev/pts/evil",
+        ]
+        out = {}
+        for t in targets:
+            def w(t=t):
+                with open(t, "a") as file:
+                    file.write("# hp3\n")
+                return "WRITTEN"
+            out[t] = _try(w)
+        out["ptmx"] = _try(lambda: os.open("/dev/ptmx", os.O_RDWR))
+        say("EscapeWrite", json.dumps(out))
+
+
+class SlowFirst(Planner):
+    """An honest strategy that thinks 4 s over its first decision of each game (well inside
+    the 10 s limit): time for an outside kill of its host (``kill_host.sh``)."""
+
+    first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            time.sleep(4)
+        return super().decide(view)
+
+
+class CleanupStall(Planner):
+    """The host's cleanup on its own time: a chain of 900 folders (short of the recursion
+    limit, so the walk completes) with FILES empty files at its bottom; each unlink and
+    each lstat the host does resolves 900 path components. Costs the game's process well
+    under a second (relative paths); the host pays after the game, outside every limit."""
+
+    FILES = 3000
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        start = time.perf_counter()
+        here = os.getcwd()
+        os.chdir("/tmp")
+        for _ in range(900):
+            os.mkdir("b")
+            os.chdir("b")
+        for i in range(self.FILES):
+            os.close(os.open(str(i), os.O_CREAT | os.O_WRONLY, 0o600))
+        os.chdir(here)
+        say("CleanupStall", f"900 folders, {self.FILES} files in {time.perf_counter() - start:.2f} s")
