@@ -550,3 +550,35 @@ class CleanupStall(Planner):
             os.close(os.open(str(i), os.O_CREAT | os.O_WRONLY, 0o600))
         os.chdir(here)
         say("CleanupStall", f"900 folders, {self.FILES} files in {time.perf_counter() - start:.2f} s")
+
+
+class UtsMemo(Planner):
+    """Memory across games in the sandbox's hostname (its own UTS namespace, as long as its
+    host): /proc/sys/kernel/hostname is writable by the namespace's root."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        try:
+            with open("/proc/sys/kernel/hostname") as file:
+                name = file.read().strip()
+            count = int(name[1:]) if name.startswith("n") and name[1:].isdigit() else 0
+            with open("/proc/sys/kernel/hostname", "w") as file:
+                file.write(f"n{count + 1}")
+            say("UtsMemo", f"hostname was {name!r}: games seen before this one: {count}")
+        except OSError as exc:
+            say("UtsMemo", f"{type(exc).__name__}: {exc}")
+
+
+class NetProbe(Planner):
+    """Network: sockets of each family, and what interfaces exist."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import socket
+
+        out = {
+            fam: _try(lambda fam=fam: socket.socket(getattr(socket, fam), socket.SOCK_STREAM))
+            for fam in ("AF_INET", "AF_INET6", "AF_UNIX")
+        }
+        out["ifaces"] = _try(lambda: open("/proc/net/dev").read().split("\n")[2:])
+        say("NetProbe", json.dumps(out, default=str))
