@@ -582,3 +582,43 @@ class NetProbe(Planner):
         }
         out["ifaces"] = _try(lambda: open("/proc/net/dev").read().split("\n")[2:])
         say("NetProbe", json.dumps(out, default=str))
+
+
+# ------------------------------------------------------------------ collusion across sandboxes
+class Colluder(Planner):
+    """Two seats of one module, each in a sandbox of its own, talk through a POSIX record
+    lock on the module file both sandboxes bind read-only (the same inode): the first of
+    them to decide read-locks one byte at an offset that encodes its opening hand; the
+    other asks the kernel (F_GETLK) for the first lock on the file and reads it back."""
+
+    FLOCK = "hhqqi4x"  # struct flock on x86_64
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self.fd = os.open(__file__, os.O_RDONLY)
+        self.first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            import struct
+
+            ask = struct.pack(self.FLOCK, fcntl.F_WRLCK, 0, 0, 0, 0)
+            kind, _, start, _, _ = struct.unpack(self.FLOCK, fcntl.fcntl(self.fd, fcntl.F_GETLK, ask))
+            if kind == fcntl.F_UNLCK:
+                value = 0
+                for count in view.hand:
+                    value = value * 16 + min(count, 15)
+                value = value * 64 + len(view.hand)
+                fcntl.lockf(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, value, 0)
+                say("Colluder", f"seat {view.seat} published its hand {list(view.hand)} "
+                                f"as a lock at offset {value}")
+            else:
+                n = start % 64
+                start //= 64
+                hand = []
+                for _ in range(n):
+                    hand.append(start % 16)
+                    start //= 16
+                say("Colluder", f"seat {view.seat} read its partner's hand: {hand[::-1]}")
+        return super().decide(view)
