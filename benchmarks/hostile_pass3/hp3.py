@@ -622,3 +622,26 @@ class Colluder(Planner):
                     start //= 16
                 say("Colluder", f"seat {view.seat} read its partner's hand: {hand[::-1]}")
         return super().decide(view)
+
+
+# ------------------------------------------------------------------ shared open files
+class FileMemo(Planner):
+    """Memory across games in what the host's open files keep while it lives: its stderr
+    file (the worker's, on the machine's /tmp, opened O_RDWR and passed down) takes an
+    access time (futimens; set past its mtime, relatime never moves it: 64 bits) and a mode
+    (fchmod: 9 bits); the game pipe's open file description (shared with the host by fork)
+    keeps F_SETSIG (6 bits). Counts games in each."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        base = 4_000_000_000 * 1_000_000_000  # year 2096, in ns
+        st = os.fstat(2)
+        by_atime = st.st_atime_ns - base if st.st_atime_ns >= base else 0
+        os.utime(2, ns=(base + by_atime + 1, st.st_mtime_ns))
+        by_mode = st.st_mode & 0o777 & ~0o600
+        _try(lambda: os.fchmod(2, 0o600 | (by_mode + 1) % 0o200))
+        reader = _channel().reader.fileno()
+        by_sig = fcntl.fcntl(reader, 11)  # F_GETSIG
+        fcntl.fcntl(reader, F_SETSIG, (by_sig + 1) % 64)
+        say("FileMemo", f"games seen before this one, by the stderr file's atime: {by_atime}, "
+                        f"its mode: {by_mode}, the game pipe's F_GETSIG: {by_sig}")
