@@ -18,5 +18,8 @@ seats = (StrategySpec("guest", f"hp3:{name}"), StrategySpec("rival", "planner"))
 spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process", guest_key=new_guest_key())
 out = play_game(spec, record=False, decision_seconds=10.0)
 g = out.game
-print({k: g[k] for k in g if k.startswith("failure") or k in ("failed",)} if isinstance(g, dict)
-      else g)
+print(
+    {k: g[k] for k in g if k.startswith("failure") or k in ("failed",)}
+    if isinstance(g, dict)
+    else g
+)

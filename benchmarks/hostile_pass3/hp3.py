@@ -1,4 +1,4 @@
-# ruff: noqa: SIM115, B023, BLE001  (attack code: short-lived files, probes in loops)
+# ruff: noqa: SIM115, B023  (attack code: short-lived files, probes in loops)
 """Hostile strategies of a third independent pass on ``--isolate`` (benchmarks/hostile_pass3).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``), which reaches the
@@ -7,15 +7,14 @@ run's terminal marked as the guest's."""
 from __future__ import annotations
 
 import ctypes
-import errno
 import fcntl
 import gc
 import json
 import os
 import signal
 import sys
-import threading
 import time
+import typing
 
 from sims.strategies.planner import Planner
 
@@ -327,14 +326,22 @@ class Probe3(Planner):
         out = {
             "pids": sorted(p for p in os.listdir("/proc") if p.isdigit()),
             "1/cmdline": _try(lambda: open("/proc/1/cmdline", "rb").read().split(b"\0")),
-            "1/status": _try(lambda: [ln.strip() for ln in open("/proc/1/status")
-                                      if ln.startswith(("Name", "Uid", "Seccomp", "NoNewPrivs"))]),
+            "1/status": _try(
+                lambda: [
+                    ln.strip()
+                    for ln in open("/proc/1/status")
+                    if ln.startswith(("Name", "Uid", "Seccomp", "NoNewPrivs"))
+                ]
+            ),
             "1/environ": _try(lambda: open("/proc/1/environ", "rb").read()[:200]),
             "1/fd": _try(lambda: os.listdir("/proc/1/fd")),
-            "self/fd": {f: _try(lambda: os.readlink(f"/proc/self/fd/{f}"))
-                        for f in os.listdir("/proc/self/fd")},
-            "mountinfo": _try(lambda: [ln.split()[4] + " " + ln.split()[5]
-                                       for ln in open("/proc/self/mountinfo")]),
+            "self/fd": {
+                f: _try(lambda: os.readlink(f"/proc/self/fd/{f}"))
+                for f in os.listdir("/proc/self/fd")
+            },
+            "mountinfo": _try(
+                lambda: [ln.split()[4] + " " + ln.split()[5] for ln in open("/proc/self/mountinfo")]
+            ),
             "uid_map": _try(lambda: open("/proc/self/uid_map").read()),
             "hostname": _try(os.uname),
             "env": dict(os.environ),
@@ -377,7 +384,7 @@ class RawAnswer(Planner):
     """Writes answers straight on the game pipe, skipping the host's own encoding: each a
     malformed form of a legal action (KNOB ``form`` picks it)."""
 
-    FORMS = {
+    FORMS: typing.ClassVar[dict[str, str]] = {
         "nan_slot": '{"action": {"type": "draw_face_up", "slot": NaN}}',
         "float_slot": '{"action": {"type": "draw_face_up", "slot": 0.0}}',
         "true_slot": '{"action": {"type": "draw_face_up", "slot": true}}',
@@ -484,8 +491,11 @@ class DevHog(Planner):
         except OSError as exc:
             say("DevHog", f"stopped: {exc}")
         st = os.statvfs("/dev")
-        say("DevHog", f"files before this game {start}, made {made}; /dev holds "
-                      f"{(st.f_blocks - st.f_bfree) * st.f_frsize >> 20} MiB")
+        say(
+            "DevHog",
+            f"files before this game {start}, made {made}; /dev holds "
+            f"{(st.f_blocks - st.f_bfree) * st.f_frsize >> 20} MiB",
+        )
 
 
 class EscapeWrite(Planner):
@@ -508,10 +518,12 @@ class EscapeWrite(Planner):
         ]
         out = {}
         for t in targets:
+
             def w(t=t):
                 with open(t, "a") as file:
                     file.write("# hp3\n")
                 return "WRITTEN"
+
             out[t] = _try(w)
         out["ptmx"] = _try(lambda: os.open("/dev/ptmx", os.O_RDWR))
         say("EscapeWrite", json.dumps(out))
@@ -549,7 +561,10 @@ class CleanupStall(Planner):
         for i in range(self.FILES):
             os.close(os.open(str(i), os.O_CREAT | os.O_WRONLY, 0o600))
         os.chdir(here)
-        say("CleanupStall", f"900 folders, {self.FILES} files in {time.perf_counter() - start:.2f} s")
+        say(
+            "CleanupStall",
+            f"900 folders, {self.FILES} files in {time.perf_counter() - start:.2f} s",
+        )
 
 
 class UtsMemo(Planner):
@@ -604,15 +619,20 @@ class Colluder(Planner):
             import struct
 
             ask = struct.pack(self.FLOCK, fcntl.F_WRLCK, 0, 0, 0, 0)
-            kind, _, start, _, _ = struct.unpack(self.FLOCK, fcntl.fcntl(self.fd, fcntl.F_GETLK, ask))
+            kind, _, start, _, _ = struct.unpack(
+                self.FLOCK, fcntl.fcntl(self.fd, fcntl.F_GETLK, ask)
+            )
             if kind == fcntl.F_UNLCK:
                 value = 0
                 for count in view.hand:
                     value = value * 16 + min(count, 15)
                 value = value * 64 + len(view.hand)
                 fcntl.lockf(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, value, 0)
-                say("Colluder", f"seat {view.seat} published its hand {list(view.hand)} "
-                                f"as a lock at offset {value}")
+                say(
+                    "Colluder",
+                    f"seat {view.seat} published its hand {list(view.hand)} "
+                    f"as a lock at offset {value}",
+                )
             else:
                 n = start % 64
                 start //= 64
@@ -643,5 +663,8 @@ class FileMemo(Planner):
         reader = _channel().reader.fileno()
         by_sig = fcntl.fcntl(reader, 11)  # F_GETSIG
         fcntl.fcntl(reader, F_SETSIG, (by_sig + 1) % 64)
-        say("FileMemo", f"games seen before this one, by the stderr file's atime: {by_atime}, "
-                        f"its mode: {by_mode}, the game pipe's F_GETSIG: {by_sig}")
+        say(
+            "FileMemo",
+            f"games seen before this one, by the stderr file's atime: {by_atime}, "
+            f"its mode: {by_mode}, the game pipe's F_GETSIG: {by_sig}",
+        )

@@ -14,8 +14,10 @@ GAME_SLEEP = 0.0
 LOAD_SLEEP = 50.0
 where = [f.name for f in traceback.extract_stack()]
 sleep = GAME_SLEEP if "_play" in where else LOAD_SLEEP if {"_load", "_check"} & set(where) else 0
-sys.stderr.write(f"HOSTILE LoadStall3: imported in {[w for w in where if w.startswith('_')]}, "
-                 f"sleeping {sleep} s\n")
+sys.stderr.write(
+    f"HOSTILE LoadStall3: imported in {[w for w in where if w.startswith('_')]}, "
+    f"sleeping {sleep} s\n"
+)
 time.sleep(sleep)
 
 

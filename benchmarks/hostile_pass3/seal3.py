@@ -1,13 +1,13 @@
 """Changing a finished, sealed results folder without the user's seal key (third pass).
 
-Usage: python seal3.py SOURCE_FOLDER WORK [simulate options of its run]. Copies SOURCE (a finished run) to WORK/<case>,
-raises the guest's scores there by 500 in seats/compact.parquet, then changes the folder so
-that the seal check might pass, and asks ``cardgame report``, ``cardgame simulate --resume``
-and ``sims.results.load_results`` about each case."""
+Usage: python seal3.py SOURCE_FOLDER WORK [simulate options of its run]. Copies SOURCE (a
+finished run) to WORK/<case>, raises the guest's scores there by 500 in
+seats/compact.parquet, then changes the folder so that the seal check might pass, and asks
+``cardgame report``, ``cardgame simulate --resume`` and ``sims.results.load_results``
+about each case."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -36,10 +36,6 @@ def manifest_dir(folder: Path) -> None:
     (folder / "manifest.json").mkdir()
 
 
-def tmp_suffix(folder: Path) -> None:
-    """The changed file moved aside as *.tmp (not digested), the original kept."""
-
-
 CASES = {"changed": None, "no_manifest": no_manifest, "manifest_dir": manifest_dir}
 
 
@@ -49,8 +45,21 @@ STRATEGIES: list[str] = []
 def ask(folder: Path) -> None:
     for what, cmd in (
         ("report", ["cardgame", "report", str(folder), "--out", str(folder) + "-report.md"]),
-        ("resume", ["cardgame", "simulate", *STRATEGIES, "--resume", "--out", str(folder),
-                    "--workers", "1", "--no-progress", "--isolate"]),
+        (
+            "resume",
+            [
+                "cardgame",
+                "simulate",
+                *STRATEGIES,
+                "--resume",
+                "--out",
+                str(folder),
+                "--workers",
+                "1",
+                "--no-progress",
+                "--isolate",
+            ],
+        ),
     ):
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
         said = (done.stderr.strip().splitlines() or [""])[-1][:240]
@@ -60,16 +69,19 @@ def ask(folder: Path) -> None:
         "r = load_results(sys.argv[1]); s = r.seats\n"
         "print(s.groupby('strategy', observed=True)['score'].mean().to_dict())"
     )
-    done = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     out = (done.stdout.strip() or done.stderr.strip().splitlines()[-1])[:240]
     print(f"  load_results: exit {done.returncode}: {out}")
 
 
 def main() -> None:
     source = Path(sys.argv[1])
-    target = json.loads((source / "manifest.json").read_text())["plan"]
-    del target
     STRATEGIES.extend(sys.argv[3:])
     work = Path(sys.argv[2] if len(sys.argv) > 2 else "/tmp/hp3/seal")
     shutil.rmtree(work, ignore_errors=True)
