@@ -814,9 +814,7 @@ def _run_child(control: _Control, limits: Any, game_in: int, work: Any) -> dict[
     ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
     os.close(confined)
     if not ran and not killed:  # the machine could not confine it: never the seat's fault
-        sys.stderr.write(
-            f"sims.guest: a game's process could not be confined ({_status(status)})\n"
-        )
+        sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
         os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
     cpu = usage.ru_utime + usage.ru_stime
     if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):

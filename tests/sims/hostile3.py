@@ -135,7 +135,7 @@ class Memo(Planner):
         _quiet(lambda: os.utime(2, (ATIME, ATIME + 10**6)))
         _quiet(lambda: os.lseek(2, ATIME, os.SEEK_SET))
         for fd in _pipes():
-            _quiet(lambda: fcntl.fcntl(fd, F_SETSIG, SIG))
+            _quiet(lambda fd=fd: fcntl.fcntl(fd, F_SETSIG, SIG))
 
 
 class Colluder(Planner):
