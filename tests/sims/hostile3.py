@@ -248,6 +248,15 @@ class DeepLeftover(Planner):
             os.close(fd)
 
 
+class DeepExit(DeepLeftover):
+    """The same chain, then its process ends in its first decision: a host that walked the
+    chain first reported the end only past the decision limit (or died), so the game read as
+    the seat's timeout or a fault of the machine, not as what it was."""
+
+    def decide(self, view):
+        os._exit(0)
+
+
 class SigioHost(Planner):
     """SIGINT to its host (the sandbox's pid 1) through a pipe's SIGIO owner and signal: a
     host that handles SIGINT dies, and the game is voided as the machine's."""

@@ -77,6 +77,13 @@ def test_what_a_game_leaves_costs_its_host_nothing():
 
 
 @needs_sandbox
+def test_a_game_ended_after_leaving_a_deep_chain_is_its_own_end_at_once():
+    game = _play(["DeepExit", "planner"]).game
+    assert game["failed"] and game["failure_seat"] == 0, game
+    assert "its process for the game ended (exit code 0)" in game["failure_error"], game
+
+
+@needs_sandbox
 def test_a_guest_cannot_signal_its_host_through_sigio():
     """In a process that keeps Python's SIGINT handler (the library, not the CLI)."""
     for seed in range(2):
