@@ -109,3 +109,34 @@ def test_the_filters_command_blocks_cover_exactly_what_is_not_allowed():
         values += [0xFFFFFFFF, 1 << 31, *random.Random(1).sample(range(1 << 32), 2000)]
         for value in values:
             assert refused(value, allowed) is (value not in allowed), hex(value)
+
+
+@needs_sandbox
+def test_a_strategy_under_the_hosts_tmp_is_seen_through_each_games_new_tmp(tmp_path, monkeypatch):
+    """Code (or a virtual environment) under /tmp is bound read-only into each game's new
+    /tmp: the game finds it, cannot change it, and what it writes beside it is in its own
+    /tmp (the host's folder is untouched), which the next game does not find."""
+    assert str(tmp_path).startswith("/tmp/")
+    (tmp_path / "tmpstrategy3.py").write_text(
+        "import os\n"
+        "from sims.strategies.planner import Planner\n"
+        "class InTmp(Planner):\n"
+        "    def __init__(self, rng, knobs=None):\n"
+        "        super().__init__(rng, knobs)\n"
+        "        assert os.path.isfile(__file__)\n"
+        "        if os.path.exists('/tmp/game/mark'):\n"
+        "            raise RuntimeError('breach: a mark of an earlier game')\n"
+        "        open('/tmp/game/mark', 'w').close()\n"
+        "        open(__file__ + '.x', 'w').close()  # in its own /tmp: not the host's folder\n"
+        "        try:\n"
+        "            open(__file__, 'a')\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "        else:\n"
+        "            raise RuntimeError('breach: wrote into its module')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for seed in range(2):
+        _clean(_play(["tmpstrategy3:InTmp", "planner"], seed))
+    assert not (tmp_path / "tmpstrategy3.py.x").exists()
