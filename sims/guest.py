@@ -430,6 +430,12 @@ def check_guest(seat: StrategySpec, where: str) -> None:
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
         answer = host.receive(START_SECONDS)
         host.end()
+    except GuestLost as exc:  # ended from outside: the machine's, not the strategy's
+        _drop(target)
+        raise UnknownStrategyError(
+            f"{where}: strategy {seat.label!r} could not be checked: {exc} (a fault of the "
+            "machine, not the strategy's)"
+        ) from None
     except GuestError as exc:
         _drop(target)
         raise UnknownStrategyError(f"{where}: strategy {seat.label!r}: its host {exc}") from None

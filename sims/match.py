@@ -437,6 +437,8 @@ def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: flo
         rng = guest_rng(spec, seat)
         try:
             prepare(seat_spec, decision_seconds)
+        except GuestLost:  # its host ended from outside while it started: the machine's
+            raise
         except (GuestError, UnknownStrategyError) as exc:
             raise StrategyFailure(seat, seat_spec.label, describe_error(exc)) from None
         game = spec.game()

@@ -140,3 +140,15 @@ def test_a_strategy_under_the_hosts_tmp_is_seen_through_each_games_new_tmp(tmp_p
     for seed in range(2):
         _clean(_play(["tmpstrategy3:InTmp", "planner"], seed))
     assert not (tmp_path / "tmpstrategy3.py.x").exists()
+
+
+@needs_sandbox
+def test_a_game_process_that_cannot_be_confined_is_the_machines_fault(monkeypatch, capfd):
+    """It never runs the strategy, and its host ends: never the seat's failure."""
+    from dataclasses import replace
+
+    monkeypatch.setattr(sandbox, "LIMITS", replace(sandbox.LIMITS, tmp_files="many"))
+    game = _play(["Honest", "planner"]).game
+    assert game["failed"] and game["failure_seat"] == -1, game
+    assert "fault of the machine" in game["failure_error"]
+    assert "cannot confine a game" in capfd.readouterr().err
