@@ -152,3 +152,18 @@ def test_a_game_process_that_cannot_be_confined_is_the_machines_fault(monkeypatc
     assert game["failed"] and game["failure_seat"] == -1, game
     assert "fault of the machine" in game["failure_error"]
     assert "cannot confine a game" in capfd.readouterr().err
+
+
+@needs_sandbox
+def test_a_host_lost_during_the_check_is_not_blamed_on_the_strategy(monkeypatch):
+    from dataclasses import replace
+
+    from sims.errors import UnknownStrategyError
+
+    monkeypatch.setattr(sandbox, "LIMITS", replace(sandbox.LIMITS, tmp_files="many"))
+    seat = StrategySpec("honest", "tests.sims.hostile3:Honest")
+    with pytest.raises(UnknownStrategyError) as refused:
+        guest.check_guest(seat, "command line")
+    text = str(refused.value)
+    assert "a fault of the machine, not the strategy's" in text, text
+    assert "its host its host" not in text
