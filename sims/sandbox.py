@@ -224,7 +224,7 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
     ]  # fmt: skip
     # the private /tmp first: Python or the strategy's code may live under the host's /tmp
     # (a virtual environment made there), and a bind after the tmpfs shows through it
-    # and /dev/shm a small tmpfs of its own too (bwrap's is unbounded), emptied with /tmp
+    # (each game's process mounts a new /tmp over it, with those binds, and a new /dev/shm)
     out += [
         "--proc", "/proc",
         "--dev", "/dev",
