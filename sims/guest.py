@@ -465,6 +465,12 @@ def check_guest(seat: StrategySpec, where: str, decision_seconds: float = 0.0) -
         host.send({"op": "check", "knobs": dict(seat.knobs), "label": seat.label})
         answer = host.receive(seconds, START)
         host.end()
+    except GuestLost as exc:  # ended from outside: the machine's, not the strategy's
+        _drop(target)
+        raise UnknownStrategyError(
+            f"{where}: strategy {seat.label!r} could not be checked: {exc} (a fault of the "
+            "machine, not the strategy's)"
+        ) from None
     except GuestError as exc:
         _drop(target)
         raise UnknownStrategyError(f"{where}: strategy {seat.label!r}: its host {exc}") from None
@@ -735,6 +741,9 @@ def serve() -> None:
     outside its game's process. Each order (load, check, game) starts one child; the
     worker's ``end`` kills it; the host reports how it ended."""
     _die_with_parent()
+    # nothing may end the host but its worker's SIGKILL: a SIGINT it ignores itself, never
+    # by what its parent left it (as pid 1 of its sandbox, an ignored signal never lands)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(Exception):  # no one of the same user may read its memory
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.environ.clear()  # what the interpreter itself set (a coerced locale): nothing of the run
@@ -751,7 +760,9 @@ def serve() -> None:
             {"exit": f"its host refused a first order that is not a load: {_brief(load)}"}
         )
         return
-    sys.path[:0] = [p for p in load.get("path", []) if isinstance(p, str)]
+    # the strategy's folder goes on the path of a game's process only, once it is confined:
+    # the host never imports from it (a module named as one the host imports late)
+    _CODE_PATH[:] = [p for p in load.get("path", []) if isinstance(p, str)]
     limits = load.get("confine")
     if limits is not None:
         import pyseccomp  # noqa: F401  (loaded here: a confined child cannot open libraries)
@@ -775,6 +786,9 @@ def serve() -> None:
         message = None if control.closed else control.read()
 
 
+_CODE_PATH: list[str] = []  # the strategy's folder (``serve``): put on a child's path only
+
+
 def _task_limits(limits: Any, op: Any) -> Any:
     """A child's limits: a game's CPU time for the whole game, a load's or a check's its
     CPU time for a start."""
@@ -789,19 +803,35 @@ def _run_child(
     """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
     its going) has the host kill it; the host's report of how it ended."""
     _forget(game_in)  # what the worker sent a child that ended before reading it
+    # in the sandbox a child writes its stdout and stderr to a file of its own game (the
+    # host's stderr is a file every game would share, with its times, mode and offset)
+    log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
+    confined, done = os.pipe()  # a byte once the child is confined, before the strategy runs
     child = os.fork()
     if child == 0:
         try:
             os.close(control.reader)  # before any of the strategy's code: only the host
             os.close(control.writer)  # speaks on the control pipes
+            os.close(confined)
             _die_with_parent()
             if limits is not None:
                 from .sandbox import confine
 
-                confine(limits)
+                os.dup2(log, 1)
+                os.dup2(log, 2)
+                os.close(log)
+                try:
+                    confine(limits)
+                except Exception as exc:  # said on its stderr; the host ends (below)
+                    os.write(2, f"sims.guest: cannot confine a game: {exc}\n".encode())
+                    raise
+            os.write(done, b"x")
+            os.close(done)
+            sys.path[:0] = _CODE_PATH
             work()
         finally:
             os._exit(0)
+    os.close(done)
     woken, wake = os.pipe()
     ended: list[Any] = []
 
@@ -834,7 +864,13 @@ def _run_child(
     os.close(woken)
     os.close(wake)
     status, usage = ended
-    _empty_tmp(limits)
+    if log >= 0:
+        _copy_stderr(log)
+    ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
+    os.close(confined)
+    if not ran and not killed:  # the machine could not confine it: never the seat's fault
+        sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
+        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
     cpu = usage.ru_utime + usage.ru_stime
     if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
         how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
@@ -858,27 +894,16 @@ def _over_cpu(status: int, cpu: float, limit: float) -> bool:
     return cpu >= limit
 
 
-def _empty_tmp(limits: Any) -> None:
-    """Remove what a game left in the sandbox's private /tmp and /dev/shm (the next game
-    finds them empty)."""
-    if limits is None:
-        return
-    folders = []
-    for root, dirs, files in itertools.chain(os.walk("/tmp"), os.walk("/dev/shm")):
-        for name in list(dirs):  # a read-only bind (Python or code under /tmp) stays whole
-            path = os.path.join(root, name)
-            if os.path.islink(path) or os.path.ismount(path):
-                dirs.remove(name)
-                if os.path.islink(path):
-                    files.append(name)
-        for name in files:
-            with contextlib.suppress(OSError):
-                os.unlink(os.path.join(root, name))
-        folders.append(root)
-    for folder in reversed(folders):  # deepest first; a bind's parents and the mounts stay
-        if folder != sandbox.WORKDIR:  # the working directory stays, empty
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
+def _copy_stderr(log: int) -> None:
+    """What a game's process wrote (at most its file-size limit) onto the host's stderr,
+    which the worker shows marked as the strategy's (``Host.relay_stderr``)."""
+    offset = 0
+    with contextlib.suppress(OSError):
+        while chunk := os.pread(log, 1 << 16, offset):
+            offset += len(chunk)
+            while chunk:
+                chunk = chunk[os.write(2, chunk) :]
+    os.close(log)
 
 
 def _strategy(target: str) -> type[Strategy]:
