@@ -211,3 +211,16 @@ def test_all_failed_by_a_broken_invariant_blames_no_seat():
     results.games = games.iloc[::-1].reset_index(drop=True)
     with pytest.raises(ResultsError, match=r"seat 1 \(b\): boom"):
         check_reportable(results)
+
+
+def test_a_report_keeps_freed_memory_for_its_next_columns_where_glibc_runs_it():
+    """glibc's mallopt takes the settings (else the report's system time at a million games
+    is a quarter of its CPU: docs/scaling.md); elsewhere nothing is changed and nothing fails."""
+    import platform
+    import subprocess
+    import sys
+
+    probe = "from reports.cli import keep_freed_memory; print(keep_freed_memory())"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert out.stdout.strip() == str(glibc)
