@@ -182,7 +182,12 @@ def random_versus(before: Path, games: int, rounds: int) -> None:
 
 
 def edition_rates(
-    players: int, games: int, tickets: int, bigs: int, colours: int | None = None
+    players: int,
+    games: int,
+    tickets: int,
+    bigs: int,
+    colours: int | None = None,
+    deck: tuple[int, ...] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """Games/s by CPU time of unchecked random play, the printed cards and a synthetic
     edition of ``tickets`` tickets and ``bigs`` big cities (cardgame.edition.synthetic)
@@ -192,7 +197,7 @@ def edition_rates(
     from cardgame.edition import synthetic
     from cardgame.record import to_record
 
-    edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
+    edition = synthetic(tickets, bigs, seed=tickets, colours=colours, deck=deck)
     cards = {"printed": default_catalogue(), "edition": edition}
     if _native.BUILT:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
@@ -219,15 +224,26 @@ def edition_rates(
     }
 
 
-def print_editions(games: int, tickets: int, bigs: int, colours: int | None = None) -> None:
-    deck = "" if colours is None else f" and {colours} colours"
+def print_editions(
+    games: int,
+    tickets: int,
+    bigs: int,
+    colours: int | None = None,
+    deck: tuple[int, ...] | None = None,
+) -> None:
+    shown = "" if colours is None else f" and {colours} colours"
+    shown += (
+        ""
+        if deck is None
+        else f" (a deck of {sum(deck)}: {deck[0]} a colour, {deck[-1]} locomotives)"
+    )
     print(
-        f"\nan edition of {tickets} tickets, {bigs} big cities{deck} against the printed 46, 6 "
+        f"\nan edition of {tickets} tickets, {bigs} big cities{shown} against the printed 46, 6 "
         f"and 8 (records identical on both engines); games/s by CPU time, {games} games a cell"
     )
     print(f"{'players':>7} " + " ".join(f"{m:>24}" for m in MODES))
     for players in (2, 3, 4):
-        got = edition_rates(players, games, tickets, bigs, colours)
+        got = edition_rates(players, games, tickets, bigs, colours, deck)
         print(
             f"{players:>7} "
             + " ".join(
@@ -238,7 +254,7 @@ def print_editions(games: int, tickets: int, bigs: int, colours: int | None = No
     if _native.BUILT:
         from cardgame.edition import synthetic
 
-        edition = synthetic(tickets, bigs, seed=tickets, colours=colours)
+        edition = synthetic(tickets, bigs, seed=tickets, colours=colours, deck=deck)
         count = 10 * games
         print(
             f"native core alone, {count} games back to back (games/s printed, edition, "
@@ -261,13 +277,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=41, help="rounds of --versus")
     parser.add_argument(
         "--edition",
-        metavar="TICKETS,BIGS[,COLOURS]",
-        help="only an edition of this shape against the printed cards (e.g. 60,8 or 60,8,9)",
+        metavar="TICKETS,BIGS[,COLOURS[,CARDS,LOCOS]]",
+        help="only an edition of this shape against the printed cards (e.g. 60,8 or 60,8,9; "
+        "60,8,9,9,15: a deck of 9 cards a colour and 15 locomotives, the printed deck's 96)",
     )
     args = parser.parse_args()
     if args.edition is not None:
         shape = [int(x) for x in args.edition.split(",")]
-        print_editions(args.games, shape[0], shape[1], shape[2] if len(shape) > 2 else None)
+        colours = shape[2] if len(shape) > 2 else None
+        deck = None
+        if colours is not None and len(shape) == 5:
+            deck = (shape[3],) * colours + (shape[4],)
+        print_editions(args.games, shape[0], shape[1], colours, deck)
         return
     if args.versus is not None:
         print(f"native random play, 2 players, Game() counted, {args.games} games, one core:")

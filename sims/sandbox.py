@@ -87,6 +87,9 @@ DENIED = (
     "removexattr", "lremovexattr", "fremovexattr", "removexattrat",
     "flock", "inotify_init", "inotify_init1", "inotify_add_watch",
     "fanotify_init", "fanotify_mark", "mincore", "cachestat",
+    # the page cache every sandbox shares: evicting a shared file's pages at will writes
+    # bits the next game (or another sandbox) reads back by timing its reads
+    "fadvise64", "readahead",
     "sethostname", "setdomainname", "capset",
     "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "name_to_handle_at", "open_by_handle_at",

@@ -301,3 +301,21 @@ class Honest(Planner):
         worker.start()
         worker.join()
         os.makedirs("notes/deeper", exist_ok=True)  # its working folder
+
+
+class CacheEvict(Planner):
+    """Evicts its own module's pages from the page cache every sandbox shares, and asks for
+    read-ahead: the writing half of a channel read back by timing reads (hostile pass 4)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        done = []
+        with open(__file__, "rb") as code:
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(code.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+                done.append("posix_fadvise")
+            libc = _libc()
+            if libc.readahead(code.fileno(), ctypes.c_int64(0), ctypes.c_size_t(4096)) == 0:
+                done.append("readahead")
+        if done:
+            raise Breach(f"breach: the shared page cache steered with {', '.join(done)}")

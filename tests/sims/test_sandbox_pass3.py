@@ -53,6 +53,14 @@ def test_nothing_a_game_writes_or_marks_reaches_the_next_game_of_its_host():
         _clean(_play(["Memo", "planner"], seed))
 
 
+@needs_sandbox
+def test_a_game_cannot_steer_the_page_cache_that_every_sandbox_shares():
+    """Evicting a shared file's pages (posix_fadvise) or reading ahead writes bits another
+    game reads back by timing reads: refused. Reading alone still warms pages (a slower,
+    one-way channel that docs/strategies.md lists among what the sandbox does not stop)."""
+    _clean(_play(["CacheEvict", "planner"]))
+
+
 # ------------------------------------------------------------------ 2: collusion
 @needs_sandbox
 def test_two_sandboxes_cannot_meet_through_locks_on_a_file_both_bind():
