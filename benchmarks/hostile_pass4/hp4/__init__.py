@@ -264,3 +264,27 @@ class Tasks10k(Planner):
                 say("Tasks10k", f"{line}; the machine's KernelStack {Tasks10k.before} -> "
                     f"{_kernel_stack()} kB")  # fmt: skip
         return super().decide(view)
+
+
+class CacheColluder(Planner):
+    """Two seats of this module (two labels: two hosts, two sandboxes) pass a hand through
+    the page cache of ``blob.bin``, which both bind read-only (one inode, one cache): the
+    first to decide writes its hand and the time, the other reads them (fresh: within 5 s)."""
+
+    first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            now = int(time.time() * 10) & 0xFFFF
+            old = decode(cache_read(WIDTH))
+            if old["mark"] == MARK and (now - old["deal"]) % 65536 < 50 and old["seat"] != view.seat:
+                hand = [old[f"hand{c}"] for c in range(9)]
+                say("CacheColluder", f"seat {view.seat} read its partner's (seat {old['seat']}) "
+                    f"hand: {hand}")  # fmt: skip
+            else:
+                state = {"mark": MARK, "deal": now, "seat": view.seat}
+                state |= {f"hand{c}": min(n, 15) for c, n in enumerate(list(view.hand)[:9])}
+                cache_write(encode(state))
+                say("CacheColluder", f"seat {view.seat} published its hand {list(view.hand)}")
+        return super().decide(view)
