@@ -288,3 +288,74 @@ class CacheColluder(Planner):
                 cache_write(encode(state))
                 say("CacheColluder", f"seat {view.seat} published its hand {list(view.hand)}")
         return super().decide(view)
+
+
+def _heap_hits(needle: bytes) -> list[bytes]:
+    """Every copy of ``needle`` (and the 60 bytes after it) in this process's writable
+    private memory: the game's process is a fork of its host, so this is the host's memory
+    as the fork found it, freed blocks included."""
+    import ctypes
+    import re
+
+    hits = []
+    with open("/proc/self/maps") as maps:
+        regions = [line.split() for line in maps]
+    for fields in regions:
+        low, high = (int(x, 16) for x in fields[0].split("-"))
+        name = fields[5] if len(fields) > 5 else ""
+        if not fields[1].startswith("rw") or name.startswith("/") or high - low > 256 << 20:
+            continue
+        try:
+            data = ctypes.string_at(low, high - low)
+        except Exception:
+            continue
+        hits += [data[m.start() : m.start() + len(needle) + 60] for m in re.finditer(re.escape(needle), data)]
+    return hits
+
+
+class HeapMemo(Planner):
+    """Memory across games through the host's heap: each game's start order (with the
+    seat's random state) passes through the host, which forks the next game's process from
+    the same memory. Counts the distinct random states of earlier games left there."""
+
+    first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            hits = _heap_hits(b'"op": "game", "label": ')
+            hits = [h for h in hits if b"hits" not in h]  # not this code's own text
+            distinct = {h for h in hits}
+            say("HeapMemo", f"game seat {view.seat}: {len(hits)} copies of a start order's "
+                f"random state in memory, {len(distinct)} distinct: "
+                f"{sorted(d[:30] for d in distinct)}")  # fmt: skip
+        return super().decide(view)
+
+
+class PidMemo(Planner):
+    """Memory across games through the sandbox's pid namespace, which all of a host's games
+    share: thread ids come from the same counter as the next game's process id. A game ends
+    its turn with the counter at a value of its choosing (start and join threads until the
+    last one's id is right); the next game reads it as its own pid. Ten bits a game here
+    (1,023 short threads at most); a chain 1, 3, 7, 15, ... shows it is chosen, not counted."""
+
+    first = True
+
+    def decide(self, view):
+        if self.first:
+            self.first = False
+            pid = os.getpid()
+            left = (pid - 1) % 1024  # the next child's pid is the last thread id + 1
+            write = (left * 2 + 1) % 1024
+            last = 0
+            for _ in range(1100):
+                if last % 1024 == write:
+                    break
+                box = []
+                thread = threading.Thread(target=lambda: box.append(threading.get_native_id()))
+                thread.start()
+                thread.join()
+                last = box[0]
+            say("PidMemo", f"seat {view.seat} pid {pid}: the previous game left {left}; "
+                f"leaving {write} (last thread id {last})")  # fmt: skip
+        return super().decide(view)
