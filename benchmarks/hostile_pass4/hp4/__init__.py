@@ -1,4 +1,4 @@
-# ruff: noqa: SIM115  (attack code)
+# ruff: noqa: B023  (attack code: short-lived files, threads joined at once)
 """Hostile strategies of a fourth independent pass on ``--isolate`` (benchmarks/hostile_pass4).
 
 A package, so that its folder (bound read-only into the sandbox) can hold a data file of its
@@ -189,8 +189,11 @@ class Tasks(Planner):
                 line = [s.strip() for s in status if s.startswith(("Threads", "VmSize"))]
             with open("/proc/sys/kernel/pid_max") as f:
                 pid_max = f.read().strip()
-            say("Tasks", f"made {made} threads; {line}; pid_max {pid_max}; the machine's "
-                f"KernelStack {before} -> {_kernel_stack()} kB")
+            say(
+                "Tasks",
+                f"made {made} threads; {line}; pid_max {pid_max}; the machine's "
+                f"KernelStack {before} -> {_kernel_stack()} kB",
+            )
         return super().decide(view)
 
 
@@ -278,7 +281,11 @@ class CacheColluder(Planner):
             self.first = False
             now = int(time.time() * 10) & 0xFFFF
             old = decode(cache_read(WIDTH))
-            if old["mark"] == MARK and (now - old["deal"]) % 65536 < 50 and old["seat"] != view.seat:
+            if (
+                old["mark"] == MARK
+                and (now - old["deal"]) % 65536 < 50
+                and old["seat"] != view.seat
+            ):
                 hand = [old[f"hand{c}"] for c in range(9)]
                 say("CacheColluder", f"seat {view.seat} read its partner's (seat {old['seat']}) "
                     f"hand: {hand}")  # fmt: skip
@@ -309,7 +316,10 @@ def _heap_hits(needle: bytes) -> list[bytes]:
             data = ctypes.string_at(low, high - low)
         except Exception:
             continue
-        hits += [data[m.start() : m.start() + len(needle) + 60] for m in re.finditer(re.escape(needle), data)]
+        hits += [
+            data[m.start() : m.start() + len(needle) + 60]
+            for m in re.finditer(re.escape(needle), data)
+        ]
     return hits
 
 
