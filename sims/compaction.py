@@ -539,9 +539,9 @@ def _compact_forked(
     orders: Any,
     parent: int,
 ) -> None:
-    from .pool import _worker_start  # dies with the parent, leaves Ctrl-C to it
+    from .pool import worker_start  # dies with the parent, leaves Ctrl-C to it
 
-    _worker_start(parent)
+    worker_start(parent)
     compaction = Compaction(folder, cells, landed)
     while True:
         try:

@@ -51,7 +51,7 @@ WATCHDOG_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _worker_start(parent: int | None) -> None:
+def worker_start(parent: int | None) -> None:
     """Initialise a local worker: die with the parent, leave Ctrl-C to the parent.
 
     A terminal's Ctrl-C reaches the whole process group; the parent decides what to do
@@ -90,7 +90,7 @@ def new_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExe
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_worker_start,
+        initializer=worker_start,
         initargs=(os.getpid() if forked else None,),
     )
 
