@@ -28,7 +28,7 @@ from typing import Any
 
 from cardgame import Game, GameState, KeepDestinations, Rules
 from cardgame import actions as A
-from cardgame.cards import colour_name
+from cardgame.cards import CARD_NAMES
 from cardgame.catalogue import Catalogue
 from cardgame.cli import cards_of
 from cardgame.knowledge import KnowledgeTracker
@@ -101,25 +101,26 @@ def seen_line(turn: dict[str, Any], catalogue: Catalogue, seat: int | None) -> s
 # ------------------------------------------------------------------ describing choices
 
 
-def describe(action: A.Action, view: Any) -> str:
-    """One legal action in words, with what it does to a rival where it steals (R12)."""
+def describe(action: A.Action, view: Any, names: Sequence[str] = CARD_NAMES) -> str:
+    """One legal action in words, with what it does to a rival where it steals (R12);
+    ``names``: the game's card kinds (``Catalogue.card_names``)."""
     if isinstance(action, A.DrawDeck):
         verb = "take the top card of" if view.phase == SECOND_PICK else "draw from"
         return f"{verb} the deck (blind; {view.deck_size} left)"
     if isinstance(action, A.DrawFaceUp):
-        card = _card_name(view.face_up[action.slot], view)
+        card = names[view.face_up[action.slot]]
         note = " (counts as both cards, R10)" if card == "locomotive" else ""
         return f"take face-up {card} (slot {action.slot}){note}"
     if isinstance(action, A.PlaceColumn):
         locos = f" + {plural(action.locos, 'locomotive')}" if action.locos else ""
-        text = f"place a column of {action.wagons} {colour_name(action.colour)}{locos}"
+        text = f"place a column of {action.wagons} {names[action.colour]}{locos}"
         owner = view.yard_owner[action.colour]
         if owner >= 0 and owner != view.seat:
             size = view.yard_wagons[action.colour] + view.yard_locos[action.colour]
             text += f" (beats seat {owner}'s column of {size}: discarded, R12)"
         return text
     if isinstance(action, A.PlaceThree):
-        return "place three singles: " + ", ".join(colour_name(c) for c in action.colours)
+        return "place three singles: " + ", ".join(names[c] for c in action.colours)
     if isinstance(action, A.DrawDestinations):
         drawn = min(view.rules.destinations_drawn, view.destination_deck_size)
         return f"draw destinations (the top {drawn} of {view.destination_deck_size}, R13)"
@@ -137,7 +138,9 @@ class Choice:
     question: str = ""  # what the second menu asks, for a group of several moves
 
 
-def choices_of(actions: Sequence[A.Action], view: Any) -> list[Choice]:
+def choices_of(
+    actions: Sequence[A.Action], view: Any, names: Sequence[str] = CARD_NAMES
+) -> list[Choice]:
     """The legal moves as a short menu: each draw on its own line, a colour's columns as one
     line, the three singles as one line (each group asks which next), then the
     destinations and the pass; the engine's order within a group."""
@@ -151,25 +154,25 @@ def choices_of(actions: Sequence[A.Action], view: Any) -> list[Choice]:
         elif isinstance(action, A.PlaceThree):
             singles.append(action)
         elif isinstance(action, A.DrawDeck | A.DrawFaceUp):
-            draws.append(Choice(describe(action, view), [action]))
+            draws.append(Choice(describe(action, view, names), [action]))
         else:
-            rest.append(Choice(describe(action, view), [action]))
+            rest.append(Choice(describe(action, view, names), [action]))
     placed: list[Choice] = []
     for colour, mine in columns.items():
         if len(mine) == 1:
-            placed.append(Choice(describe(mine[0], view), mine))
+            placed.append(Choice(describe(mine[0], view, names), mine))
             continue
         sizes = sorted({a.wagons + a.locos for a in mine if isinstance(a, A.PlaceColumn)})
         placed.append(
             Choice(
-                f"place a column of {colour_name(colour)} ({len(mine)} ways, "
+                f"place a column of {names[colour]} ({len(mine)} ways, "
                 f"{sizes[0]}-{sizes[-1]} cards)",
                 mine,
-                f"Which {colour_name(colour)} column?",
+                f"Which {names[colour]} column?",
             )
         )
     if len(singles) == 1:
-        placed.append(Choice(describe(singles[0], view), singles))
+        placed.append(Choice(describe(singles[0], view, names), singles))
     elif singles:
         placed.append(
             Choice(f"place three singles ({len(singles)} ways)", singles, "Which three singles?")
@@ -193,14 +196,9 @@ def shown(answer: str) -> str:
     return f"{answer[:SHOWN_INPUT]!r}... ({len(answer):,} characters)"
 
 
-def _card_name(card: int, view: Any) -> str:
-    """A card kind's name in a game whose colours the view counts (its locomotive last)."""
-    return "locomotive" if card == len(view.hand) - 1 else colour_name(card)
-
-
-def _row(face_up: Sequence[int], view: Any) -> str:
+def _row(face_up: Sequence[int], names: Sequence[str]) -> str:
     return "  ".join(
-        f"[{slot}] {_card_name(c, view) if c >= 0 else 'empty'}" for slot, c in enumerate(face_up)
+        f"[{slot}] {names[c] if c >= 0 else 'empty'}" for slot, c in enumerate(face_up)
     )
 
 
@@ -212,7 +210,7 @@ def table_lines(view: Any, names: Sequence[str], catalogue: Catalogue) -> list[s
         + (" - final round (R15)" if view.final_round else ""),
         f"Deck {plural(view.deck_size, 'card')}, discard {plural(sum(view.discard), 'card')}, "
         f"destination deck {view.destination_deck_size}",
-        f"Face-up: {_row(view.face_up, view)}",
+        f"Face-up: {_row(view.face_up, catalogue.card_names)}",
     ]
     for seat in range(view.players):
         who = "you" if seat == me else f"seat {seat} ({names[seat]})"
@@ -278,20 +276,22 @@ class Person:
                 self.write(line)
             self.write(f"Your first turn is one card (seat {view.seat}):")
         elif view.phase == SECOND_PICK:  # only the row and the hand changed since the first
-            self.write(f"Your hand: {pile_text(list(view.hand))}")
-            self.write(f"Face-up: {_row(view.face_up, view)}")
+            self.write(f"Your hand: {pile_text(list(view.hand), self.catalogue.card_names)}")
+            self.write(f"Face-up: {_row(view.face_up, self.catalogue.card_names)}")
             self.write(f"Your second card (seat {view.seat}):")
         else:
             for line in table_lines(view, self.names, self.catalogue):
                 self.write(line)
             self.write(f"Your move (seat {view.seat}):")
-        menu = choices_of(view.legal_actions(), view)
+        menu = choices_of(view.legal_actions(), view, self.catalogue.card_names)
         while True:
             choice = self._choose(menu)
             if len(choice.actions) == 1:
                 return choice.actions[0]
             self.write(choice.question)
-            which = [Choice(describe(a, view), [a]) for a in choice.actions]
+            which = [
+                Choice(describe(a, view, self.catalogue.card_names), [a]) for a in choice.actions
+            ]
             picked = self._choose(which, back=True)
             if picked is not None:
                 return picked.actions[0]

@@ -257,3 +257,24 @@ def test_a_five_thousand_digit_number_is_one_line_not_a_traceback(tmp_path):
     said = [line for line in done.stdout.splitlines() if "Not a choice" in line]
     assert len(said) == 2 and all("(5,000 characters)" in line for line in said)
     assert all(len(line) < 200 for line in said)
+
+
+def test_the_menu_names_an_editions_own_colours():
+    """A playtest of an edition with a colour of its own reads its names, never the printed
+    ones by position."""
+    from cardgame.edition import synthetic
+    from sims.human import choices_of, describe
+
+    cards = synthetic(30, 4, seed=30, colours=9)
+    names = cards.card_names
+    assert names[8] not in default_catalogue().card_names and names[-1] == "locomotive"
+    state = Game(2, 1, catalogue=cards).new_state()
+    while state.phase in (SETUP_KEEP, KEEP_DRAWN):
+        state.apply(state.legal_actions()[0])
+    view = state.view(state.seat)
+    assert describe(A.PlaceThree((0, 4, 8)), view, names).endswith(f", {names[8]}")
+    column = describe(A.PlaceColumn(8, 2, 1), view, names)
+    assert column.startswith(f"place a column of 2 {names[8]} + 1 locomotive")
+    labels = " ".join(c.label for c in choices_of(view.legal_actions(), view, names))
+    shown = {names[card] for card in view.face_up if card >= 0}
+    assert all(f"take face-up {name}" in labels for name in shown)
