@@ -499,7 +499,6 @@ class ForkedCompaction:
         )
         self.process.start()
         child_end.close()
-        self.error: BaseException | None = None
 
     def batch_landed(self, batch_id: str) -> None:
         with contextlib.suppress(OSError):  # a child gone: ``finish`` says so
@@ -510,12 +509,17 @@ class ForkedCompaction:
             self.orders.send(order)
             answer = self.orders.recv()
         except (OSError, EOFError):
-            answer = ResultsError(
+            answer = None
+            lost = True
+        else:
+            lost = False
+        self.orders.close()
+        self.process.join()  # its exit code is known only once it is reaped
+        if lost:
+            return ResultsError(
                 f"{self.folder}: the compaction's process ended before the compaction did "
                 f"(exit {self.process.exitcode}); the parts are kept: run again with --resume"
             )
-        self.orders.close()
-        self.process.join()
         return answer
 
     def finish(self) -> None:
