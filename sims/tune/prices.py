@@ -5,8 +5,9 @@ A ticket costs the same in play as another when it has the same circles (counted
 repeats) and names the same big cities: the colours are symmetric (the deck holds as many of
 each). Where a ticket's same-cost mates print one shared price (a price within 1 of every
 mate's points, the middle of those), that is its price; else the price a robust (Huber) fit of
-the other tickets' points on their circles and named bonus points gives it. The ticket's own
-points never enter its price, so a mispriced ticket cannot pull its yardstick."""
+the other tickets' points on their circles and named bonus points gives it, trusted no closer
+than tickets of one cost lie apart. The ticket's own points never enter its price, so a
+mispriced ticket cannot pull its yardstick."""
 
 from __future__ import annotations
 
@@ -77,7 +78,10 @@ def price_list(cards: Catalogue) -> dict[int, Price]:
             out[card] = Price((low + high) / 2, spread, spread / math.sqrt(len(mates)), "mates")
         else:
             value, scale, error = _fitted(points, costs, card)
-            out[card] = Price(value, max(MIN_SPREAD, scale), error, "fit")
+            # the fit cannot know a cost's price closer than the edition's tickets of one
+            # cost agree: its robust scale alone would judge a ticket without mates more
+            # strictly than one with them
+            out[card] = Price(value, max(spread, scale), error, "fit")
     return out
 
 
