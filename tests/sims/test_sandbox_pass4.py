@@ -1,0 +1,68 @@
+"""The fourth hostile pass's attack classes under --isolate (benchmarks/hostile_pass4): each
+game's process is pid 2 of a pid namespace of its own (its leader, the host's code, is pid
+1), with its own /proc, so nothing an earlier game did to the pid counter shows.
+
+Each attack is a strategy of tests/sims/hostile4.py that fails its own game saying what it
+found when its attack works: a clean game means it found nothing. Skipped, with the reason,
+where the machine cannot build the sandbox (no unprivileged namespaces).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardgame import Rules
+from sims import guest, sandbox
+from sims.match import GameSpec, play_game
+from sims.seeding import new_guest_key
+from sims.strategy import StrategySpec
+
+MISSING = sandbox.unavailable()
+needs_sandbox = pytest.mark.skipif(MISSING is not None, reason=f"no guest sandbox: {MISSING}")
+KEY = new_guest_key()
+
+
+def _play(names: list[str], seed: int = 3, engine: str = "auto", isolation: str = "process"):
+    seats = tuple(
+        StrategySpec(f"s{i}", f"tests.sims.hostile4:{n}" if n[0].isupper() else n)
+        for i, n in enumerate(names)
+    )
+    rules = Rules()
+    spec = GameSpec("t", "c", "base", rules, len(seats), seats, seed, seed, isolation,
+                    guest_key=KEY)  # fmt: skip
+    return play_game(spec, record=False, decision_seconds=10.0, engine=engine)
+
+
+def _clean(outcome) -> None:
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_hosts():
+    guest.close_hosts()
+    yield
+    guest.close_hosts()
+
+
+# ------------------------------------------------------------------ 1: memory across games
+@needs_sandbox
+def test_consecutive_games_of_a_host_see_the_same_pids_whatever_the_first_did(engine):
+    """Each game moves the pid counter by a number of its own; the next game of the same
+    host still starts as pid 2 with thread id 3 and sees only itself and its leader in /proc."""
+    for seed in range(3):
+        _clean(_play(["PidMemo", "planner"], seed, engine))
+
+
+def test_the_pid_attack_works_without_a_pid_namespace_per_game(monkeypatch):
+    """The attack is real: games forked by one host in one pid namespace (the host without
+    the sandbox) see the counter the game before moved."""
+    monkeypatch.setattr(guest, "SANDBOX", False)
+    seen = []
+    for seed in range(2):
+        game = _play(["PidReader", "planner"], seed).game
+        found = re.search(r"pid and thread id \((\d+), (\d+)\)", game["failure_error"] or "")
+        assert found, game
+        seen.append((int(found[1]), int(found[2])))
+    assert seen[1][0] > seen[0][1] + 20, seen  # the first game's threads moved the counter
