@@ -5,10 +5,13 @@ Used as ``tests.sims.hostile4:Name``."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 
 from sims.strategies.planner import Planner
+
+M_ARENA_MAX = -8  # malloc.h
 
 
 class Breach(Exception):
@@ -54,3 +57,39 @@ class PidReader(Planner):
         seen = (os.getpid(), _thread_id())
         _move_counter(20 + rng.randrange(200))
         raise Breach(f"breach: pid and thread id {seen}")
+
+
+class Tasks(Planner):
+    """Starts idle threads until one is refused (each a kernel task out of the machine's
+    pid_max), holds them through its first decision, then plays on: more than its game's
+    bound (sandbox.Limits.tasks, its first thread included) is a breach, and so is never
+    being refused."""
+
+    MOST = 2000
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        from sims.sandbox import LIMITS
+
+        # small stacks and one malloc arena: the address space allows thousands of threads
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, 1)
+        threading.stack_size(64 << 10)
+        self.gate = threading.Event()
+        self.held: list[threading.Thread] = []
+        refused = False
+        while len(self.held) < self.MOST and not refused:
+            thread = threading.Thread(target=self.gate.wait, daemon=True)
+            try:
+                thread.start()
+            except RuntimeError:
+                refused = True
+            else:
+                self.held.append(thread)
+        if not refused or len(self.held) + 1 > LIMITS.tasks:
+            raise Breach(f"breach: {len(self.held)} threads, refused: {refused}")
+        if len(self.held) + 1 < LIMITS.tasks - 2:  # refused by something else first
+            raise RuntimeError(f"stopped short of the bound: {len(self.held)} threads")
+
+    def decide(self, view):
+        self.gate.set()
+        return super().decide(view)

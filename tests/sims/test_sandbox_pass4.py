@@ -9,7 +9,9 @@ where the machine cannot build the sandbox (no unprivileged namespaces).
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
 import pytest
 
@@ -66,3 +68,33 @@ def test_the_pid_attack_works_without_a_pid_namespace_per_game(monkeypatch):
         assert found, game
         seen.append((int(found[1]), int(found[2])))
     assert seen[1][0] > seen[0][1] + 20, seen  # the first game's threads moved the counter
+
+
+# ------------------------------------------------------------------ 2: the machine's tasks
+@needs_sandbox
+def test_a_game_starting_threads_without_end_gets_its_bound_and_plays_on(engine):
+    """Threads past sandbox.Limits.tasks are refused (the strategy sees "can't start new
+    thread"), its game goes on and counts, and nothing of its sandbox is left after."""
+    for seed in range(2):
+        _clean(_play(["Tasks", "planner"], seed, engine))
+    guest.close_hosts()
+    if sandbox.task_bound_kind() == "cgroup":
+        root = sandbox._pids_hierarchy()
+        assert root is not None
+        mine = list(root.glob(f"{sandbox.CGROUP_PREFIX}{os.getpid()}-*"))
+        assert mine == [], mine  # every sandbox's group emptied and removed
+
+
+def test_isolate_refuses_where_no_bound_on_tasks_can_be_made(monkeypatch):
+    """Root without a writable pids cgroup: RLIMIT_NPROC would bound nothing, so no
+    sandbox (never a weaker one), in one line that names what is missing."""
+    monkeypatch.setattr(sandbox, "_pids_hierarchy", lambda: None)
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    sandbox.unavailable.cache_clear()
+    try:
+        reason = sandbox.unavailable()
+    finally:
+        sandbox.unavailable.cache_clear()
+    if sandbox.bwrap() is None or not sys.platform.startswith("linux"):
+        return  # refused earlier, for what is missing first
+    assert reason is not None and "bound on a game's threads" in reason and "\n" not in reason
