@@ -6,23 +6,37 @@ environment, a new session, a read-only view of Python and of the code it needs
 (``cardgame``, ``sims``, the strategy's own module), read-only ``/`` and ``/dev``, its own
 ``/proc`` (its own processes only), and it dies with its worker. The host is the sandbox's
 pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes on
-descriptors other than its standard streams (/dev/null for bwrap). Its one capability,
-CAP_SYS_ADMIN of the sandbox's own user namespace, serves only to give each game a sandbox
-of its own: the host is the simulator's code and never imports the strategy's (its folder
-is on a game's path only). A strategy's code runs only in a game's process that the host
-forks and confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
-``/tmp`` and ``/dev/shm`` (bounded in bytes and in files) and ``/proc/sys`` read-only; every
-capability dropped; resource limits (memory, CPU for the game, open files, file size); and a
+descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
+CAP_SYS_ADMIN and CAP_SYS_RESOURCE of the sandbox's own user namespace, serve only to give
+each game a sandbox of its own and to set the sandbox's count of user namespaces to none:
+the host is the simulator's code and never imports the strategy's (its folder is on a
+game's path only). A strategy's code runs only in a game's process that the host forks
+(``fork_game``: pid 2 of a pid namespace of its own, under a leader of the host's code) and
+confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
+``/tmp`` and ``/dev/shm`` (bounded in bytes and in files), a ``/proc`` of its own pid
+namespace with ``/proc/sys`` read-only; every capability dropped; resource limits (memory,
+CPU for the game, open files, file size, and for a run not as root its tasks); and a
 seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
-program (threads stay allowed), signal nothing, trace nothing, open no socket, make no
-namespace or mount, use no System V or POSIX IPC, and change nothing of a file it did not
-make that would outlive it (modes, times, owners, extended attributes, locks, a descriptor's
-status flags, owner or signal; fcntl and ioctl only from an allow-list). So nothing a game
-writes, starts or marks outlives it, and nothing in the sandbox can end its host: the host's
-end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its seat's.
+program (threads stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open
+no socket, make no namespace or mount, use no System V or POSIX IPC, and change nothing of a
+file it did not make that would outlive it (modes, times, owners, extended attributes,
+locks, a descriptor's status flags, owner or signal; fcntl and ioctl only from an
+allow-list). So nothing a game writes, starts or marks outlives it, its pids and thread ids
+are its own whatever an earlier game did, and nothing in the sandbox can end its host: the
+host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its
+seat's.
 
-Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp)
-``unavailable`` names it and ``--isolate`` refuses in one line: never a weaker sandbox.
+A game's tasks are bounded by RLIMIT_NPROC where the run's user is not root (counted per
+user in each user namespace since Linux 5.14: the sandbox's host and game only), and by a
+pids cgroup of the sandbox's own (``TaskGroup``, made before bwrap starts) where it is root,
+which the kernel exempts from RLIMIT_NPROC. What stays open: the page cache every sandbox
+shares is a set-only timing channel through any shared read-only file (``/usr`` included):
+a game cannot evict a page or ask whether one is cached (``DENIED``), but reading a cold
+page warms it, and a later reader can time that.
+
+Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp, no bound
+on a game's tasks) ``unavailable`` names it and ``--isolate`` refuses in one line: never a
+weaker sandbox.
 """
 
 from __future__ import annotations
