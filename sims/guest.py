@@ -829,7 +829,7 @@ def _run_child(
     def game() -> NoReturn:  # in the child
         try:
             if limits is None:
-                _leave_host(control, confined, told, tell)
+                _leave_host(control, confined, told, tell, woken, wake)
             _die_with_parent()  # its parent (the waiter below, or the leader) outlives it
             if limits is not None:
                 from .sandbox import confine
@@ -863,7 +863,7 @@ def _run_child(
             if limits is not None:
                 from .sandbox import fork_game
 
-                host_fds = (control.reader, control.writer, confined, told)
+                host_fds = (control.reader, control.writer, confined, told, woken, wake)
                 child = fork_game(game, tell, host_fds)
             else:
                 child = os.fork()
@@ -930,7 +930,8 @@ def _run_child(
 
 def _leave_host(control: _Control, *fds: int) -> None:
     """In the first process forked from the host, before any of the strategy's code: only
-    the host speaks on the control pipes, and the game's own pipes are the host's."""
+    the host speaks on the control pipes, and only the host holds its pipes of the game's
+    end (``fds``: the confinement's word, the leader's report, its waiter's wake-up)."""
     for fd in (control.reader, control.writer, *fds):
         os.close(fd)
 

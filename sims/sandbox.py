@@ -233,11 +233,19 @@ def _empty(folder: Path, seconds: float) -> None:
     import time
 
     end = time.monotonic() + seconds
+    name = "/" + folder.name
     while True:
         with contextlib.suppress(OSError):
             for pid in (folder / "cgroup.procs").read_text().split():
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(int(pid), signal.SIGKILL)
+                with contextlib.suppress(OSError):  # gone since: nothing to kill
+                    process = os.pidfd_open(int(pid))
+                    try:  # the process the descriptor holds is still in the group (no pid
+                        # reused by another since it was listed)
+                        with open(f"/proc/{pid}/cgroup", encoding="ascii") as groups:
+                            if any(line.rstrip("\n").endswith(name) for line in groups):
+                                signal.pidfd_send_signal(process, signal.SIGKILL)
+                    finally:
+                        os.close(process)
         try:
             folder.rmdir()
             return
