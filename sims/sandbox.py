@@ -41,6 +41,7 @@ weaker sandbox.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
@@ -215,6 +216,7 @@ class TaskGroup:
             raise SandboxFault("no writable pids cgroup")
         _sweep(root)
         self.folder = Path(tempfile.mkdtemp(prefix=f"{CGROUP_PREFIX}{os.getpid()}-", dir=root))
+        _GROUPS.add(self.folder)  # emptied at this process's exit, if its host was not closed
         (self.folder / "pids.max").write_text(str(limit))
 
     def wrap(self, line: list[str]) -> list[str]:
@@ -226,6 +228,18 @@ class TaskGroup:
     def close(self, seconds: float = 10.0) -> None:
         """Kill what is left in the group, wait for it to be empty, remove it."""
         _empty(self.folder, seconds)
+        _GROUPS.discard(self.folder)
+
+
+_GROUPS: set[Path] = set()
+
+
+@atexit.register
+def _empty_groups() -> None:
+    mine = f"{CGROUP_PREFIX}{os.getpid()}-"  # never a parent's, in a forked process
+    for folder in list(_GROUPS):
+        if folder.name.startswith(mine):
+            _empty(folder, 2.0)
 
 
 def _empty(folder: Path, seconds: float) -> None:
