@@ -93,3 +93,22 @@ class Tasks(Planner):
     def decide(self, view):
         self.gate.set()
         return super().decide(view)
+
+
+class UserNs(Planner):
+    """Looks for a way to a user namespace of its own (where it would hold every capability
+    again): the sandbox's count of them must be none, whatever the seccomp filter refuses,
+    and its /proc/sys must not be writable."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with open("/proc/sys/user/max_user_namespaces") as count:
+            left = count.read().strip()
+        if left != "0":
+            raise Breach(f"breach: the sandbox may make {left} user namespaces")
+        try:
+            with open("/proc/sys/user/max_user_namespaces", "w") as count:
+                count.write("9")
+        except OSError:
+            return
+        raise Breach("breach: /proc/sys/user/max_user_namespaces is writable")

@@ -102,3 +102,11 @@ def test_isolate_refuses_where_no_bound_on_tasks_can_be_made(monkeypatch):
     if sandbox.bwrap() is None or not sys.platform.startswith("linux"):
         return  # refused earlier, for what is missing first
     assert reason is not None and "bound on a game's threads" in reason and "\n" not in reason
+
+
+# ------------------------------------------------------------------ 3: no namespace of its own
+@needs_sandbox
+def test_the_sandbox_may_make_no_user_namespace():
+    """bwrap's --disable-userns (a nested user namespace, under which a game could mount no
+    /proc of its own) is replaced by the sandbox's count of user namespaces set to none."""
+    _clean(_play(["UserNs", "planner"]))
