@@ -51,7 +51,7 @@ import threading
 from functools import partial
 from importlib import util as import_util
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from cardgame import actions as A
 from cardgame.cards import BigCity, Destination
@@ -161,6 +161,18 @@ class Host:
                 raise SandboxUnavailable(f"--isolate: {missing}")
         self.folder = tempfile.mkdtemp(prefix="cardgame-guest-")
         wrap = sandbox.command(_module_code(root, target)) if self.sandboxed else []
+        # the bound on a game's tasks: a pids cgroup of this sandbox's own for a run as root,
+        # else RLIMIT_NPROC in each game's process (``confine``)
+        kind = sandbox.task_bound_kind() if self.sandboxed else None
+        self.group = None
+        if kind == "cgroup":
+            try:
+                self.group = sandbox.TaskGroup(sandbox.group_limit(sandbox.LIMITS))
+            except (OSError, sandbox.SandboxFault) as exc:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                raise GuestLost(f"its sandbox's pids cgroup could not be made ({exc})") from None
+            wrap = self.group.wrap(wrap)
+        confine = sandbox.game_limits(sandbox.LIMITS, kind) if self.sandboxed else None
         game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
         self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
         # the control pipes are neither end's standard streams: bwrap gets /dev/null there
@@ -187,6 +199,8 @@ class Host:
             for fd in (self.game_in, self.game_out, self.orders, self.reports_fd, self.log):
                 os.close(fd)
             shutil.rmtree(self.folder, ignore_errors=True)
+            if self.group is not None:
+                self.group.close()
             raise
         finally:
             for fd in (game_in, game_out, orders, reports):
@@ -199,7 +213,7 @@ class Host:
                     "op": "load",
                     "target": target,
                     "path": [root] if root else [],
-                    "confine": sandbox.LIMITS.to_dict() if self.sandboxed else None,
+                    "confine": confine,
                     "fds": [game_in, game_out],
                 }
             )
@@ -377,6 +391,8 @@ class Host:
             with contextlib.suppress(OSError):
                 os.close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self.group is not None:  # whatever of the sandbox outlived bwrap, then the group
+            self.group.close()
 
 
 def start_seconds(decision_seconds: float) -> float:
@@ -807,13 +823,14 @@ def _run_child(
     # host's stderr is a file every game would share, with its times, mode and offset)
     log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
     confined, done = os.pipe()  # a byte once the child is confined, before the strategy runs
-    child = os.fork()
-    if child == 0:
+
+    told, tell = os.pipe()  # in the sandbox: the game's wait status, from its leader
+
+    def game() -> NoReturn:  # in the child
         try:
-            os.close(control.reader)  # before any of the strategy's code: only the host
-            os.close(control.writer)  # speaks on the control pipes
-            os.close(confined)
-            _die_with_parent()
+            if limits is None:
+                _leave_host(control, confined, told, tell, woken, wake)
+            _die_with_parent()  # its parent (the waiter below, or the leader) outlives it
             if limits is not None:
                 from .sandbox import confine
 
@@ -831,16 +848,45 @@ def _run_child(
             work()
         finally:
             os._exit(0)
-    os.close(done)
+
     woken, wake = os.pipe()
     ended: list[Any] = []
+    forked: list[int] = []
+    started = threading.Event()
 
     def reap() -> None:
+        """Fork the game's process and wait for it. In the sandbox it is pid 2 of a pid
+        namespace of its own (``sandbox.fork_game``: its leader's pid is the one waited for
+        and killed), so nothing an earlier game did to the pid counter shows in its pids or
+        thread ids."""
+        try:
+            if limits is not None:
+                from .sandbox import fork_game
+
+                host_fds = (control.reader, control.writer, confined, told, woken, wake)
+                child = fork_game(game, tell, host_fds)
+            else:
+                child = os.fork()
+                if child == 0:
+                    game()
+        except Exception as exc:  # the machine's: the host ends (below)
+            forked.append(-1)
+            sys.stderr.write(f"sims.guest: cannot start a game's process ({exc})\n")
+            started.set()
+            return
+        forked.append(child)
+        started.set()
         ended.extend(os.wait4(child, 0)[1:])
         os.write(wake, b"x")
 
     waiter = threading.Thread(target=reap, daemon=True)
     waiter.start()
+    started.wait()
+    child = forked[0]
+    os.close(done)
+    os.close(tell)
+    if child < 0:
+        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
     killed = False
     while True:
         if not control.pending() and not control.closed:
@@ -863,7 +909,10 @@ def _run_child(
     waiter.join()
     os.close(woken)
     os.close(wake)
-    status, usage = ended
+    status, usage = ended  # the leader's usage holds its game's, which it waited for
+    if limits is not None:
+        status = _game_status(told, status)
+    os.close(told)
     if log >= 0:
         _copy_stderr(log)
     ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
@@ -877,6 +926,23 @@ def _run_child(
     else:
         how = _status(status)
     return {"exit": how, "by": "host" if killed else "itself"}
+
+
+def _leave_host(control: _Control, *fds: int) -> None:
+    """In the first process forked from the host, before any of the strategy's code: only
+    the host speaks on the control pipes, and only the host holds its pipes of the game's
+    end (``fds``: the confinement's word, the leader's report, its waiter's wake-up)."""
+    for fd in (control.reader, control.writer, *fds):
+        os.close(fd)
+
+
+def _game_status(told: int, leader: int) -> int:
+    """The game's wait status from its leader, or the leader's own where it was killed
+    before it could say (the host's kill, or the machine's)."""
+    from .sandbox import game_status
+
+    found = game_status(told)
+    return leader if found is None else found
 
 
 def _forget(fd: int) -> None:

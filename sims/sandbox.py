@@ -6,40 +6,58 @@ environment, a new session, a read-only view of Python and of the code it needs
 (``cardgame``, ``sims``, the strategy's own module), read-only ``/`` and ``/dev``, its own
 ``/proc`` (its own processes only), and it dies with its worker. The host is the sandbox's
 pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes on
-descriptors other than its standard streams (/dev/null for bwrap). Its one capability,
-CAP_SYS_ADMIN of the sandbox's own user namespace, serves only to give each game a sandbox
-of its own: the host is the simulator's code and never imports the strategy's (its folder
-is on a game's path only). A strategy's code runs only in a game's process that the host
-forks and confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
-``/tmp`` and ``/dev/shm`` (bounded in bytes and in files) and ``/proc/sys`` read-only; every
-capability dropped; resource limits (memory, CPU for the game, open files, file size); and a
+descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
+CAP_SYS_ADMIN and CAP_SYS_RESOURCE of the sandbox's own user namespace, serve only to give
+each game a sandbox of its own and to set the sandbox's count of user namespaces to none:
+the host is the simulator's code and never imports the strategy's (its folder is on a
+game's path only). A strategy's code runs only in a game's process that the host forks
+(``fork_game``: pid 2 of a pid namespace of its own, under a leader of the host's code) and
+confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
+``/tmp`` and ``/dev/shm`` (bounded in bytes and in files), a ``/proc`` of its own pid
+namespace with ``/proc/sys`` read-only; every capability dropped; resource limits (memory,
+CPU for the game, open files, file size, and for a run not as root its tasks); and a
 seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
-program (threads stay allowed), signal nothing, trace nothing, open no socket, make no
-namespace or mount, use no System V or POSIX IPC, and change nothing of a file it did not
-make that would outlive it (modes, times, owners, extended attributes, locks, a descriptor's
-status flags, owner or signal; fcntl and ioctl only from an allow-list). So nothing a game
-writes, starts or marks outlives it, and nothing in the sandbox can end its host: the host's
-end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its seat's.
+program (threads stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open
+no socket, make no namespace or mount, use no System V or POSIX IPC, and change nothing of a
+file it did not make that would outlive it (modes, times, owners, extended attributes,
+locks, a descriptor's status flags, owner or signal; fcntl and ioctl only from an
+allow-list). So nothing a game writes, starts or marks outlives it, its pids and thread ids
+are its own whatever an earlier game did, and nothing in the sandbox can end its host: the
+host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its
+seat's.
 
-Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp)
-``unavailable`` names it and ``--isolate`` refuses in one line: never a weaker sandbox.
+A game's tasks are bounded by RLIMIT_NPROC where the run's user is not root (counted per
+user in each user namespace since Linux 5.14: the sandbox's host and game only), and by a
+pids cgroup of the sandbox's own (``TaskGroup``, made before bwrap starts) where it is root,
+which the kernel exempts from RLIMIT_NPROC. What stays open: the page cache every sandbox
+shares is a set-only timing channel through any shared read-only file (``/usr`` included):
+a game cannot evict a page or ask whether one is cached (``DENIED``), but reading a cold
+page warms it, and a later reader can time that.
+
+Where a piece is missing (no bwrap, no unprivileged user namespaces, no libseccomp, no bound
+on a game's tasks) ``unavailable`` names it and ``--isolate`` refuses in one line: never a
+weaker sandbox.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 PROBE_SECONDS = 30.0
-# what a host does for each game, once: namespaces, a /tmp of its own, no capability, the filter
-PROBE = "import sims.sandbox as s; s.confine(s.LIMITS.to_dict())"
+# what a host does for each game, twice: a pid namespace, then in it namespaces, a /tmp and a
+# /proc of its own, no capability, the filter (``probe``)
+PROBE = "import sims.sandbox as s, sys; s.probe(int(sys.argv[1]))"
 CLONE_THREAD = 0x00010000  # linux/sched.h
 
 
@@ -54,12 +72,14 @@ class Limits:
     file_bytes: int = 16 << 20  # the largest file it may write (in its /tmp)
     tmp_bytes: int = 64 << 20  # the size of its /tmp (and of its /dev/shm)
     tmp_files: int = 4096  # files and folders in its /tmp (each is kernel memory)
+    tasks: int = 64  # threads of its process, the first included (each is a kernel task)
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
 
 
 LIMITS = Limits()
+PROBE_LIMITS = Limits(tasks=8)  # the machine's check (``unavailable``): a bound that bites
 
 # what a game's process may not do: each fails with EPERM (clone3 with ENOSYS, so that the C
 # library falls back to clone, where only a new thread is allowed)
@@ -131,6 +151,134 @@ def bwrap() -> str | None:
         return None
 
 
+# ------------------------------------------------------------------ the bound on tasks
+# A game's process may start threads (CLONE_THREAD): each is a kernel task, with its kernel
+# stack, out of the machine's pid_max. Two bounds, the one that works for the run's user:
+# RLIMIT_NPROC counts a user's tasks in each user namespace (Linux 5.14 and later), so in
+# the sandbox's own it counts the host and its game only; but the kernel never applies it
+# to uid 0 (root's runs), which get a pids cgroup of the sandbox's own instead.
+HOST_TASKS = 3  # the host's own: its main thread, its game's waiter and the game's leader
+CGROUP_PREFIX = "cardgame-"
+
+
+def _pids_hierarchy() -> Path | None:
+    """The folder of this process's cgroup in a cgroup v1 ``pids`` hierarchy, where it can
+    make a child, or None."""
+    mount = None
+    with contextlib.suppress(OSError), open("/proc/self/mountinfo", "rb") as info:
+        for line in info:
+            head, _, tail = line.partition(b" - ")
+            kind, _, options = tail.split(b" ")[:3]
+            if kind == b"cgroup" and b"pids" in options.strip().split(b","):
+                mount = os.fsdecode(head.split(b" ")[4])
+                break
+    if mount is None:
+        return None
+    own = "/"
+    with contextlib.suppress(OSError), open("/proc/self/cgroup", encoding="ascii") as groups:
+        for entry in groups:
+            _, controllers, path = entry.rstrip("\n").split(":", 2)
+            if "pids" in controllers.split(","):
+                own = path
+    folder = Path(mount) / own.lstrip("/")
+    if not os.access(folder, os.W_OK) or not (folder / "cgroup.procs").exists():
+        return None
+    return folder
+
+
+def game_limits(limits: Limits, kind: str | None) -> dict[str, Any]:
+    """What a host's games are confined to (``confine``): ``limits``, and for the "rlimit"
+    bound the RLIMIT_NPROC of the sandbox's user (the host's tasks and its game's)."""
+    nproc = limits.tasks + HOST_TASKS if kind == "rlimit" else 0
+    return {**limits.to_dict(), "nproc": nproc}
+
+
+def group_limit(limits: Limits) -> int:
+    """``pids.max`` of a sandbox's group: its game's tasks, its host's and bwrap's own."""
+    return limits.tasks + HOST_TASKS + 1
+
+
+def task_bound_kind() -> str | None:
+    """How a game's tasks are bounded on this machine: "rlimit" (a run not as root),
+    "cgroup" (root, with a writable pids cgroup), or None (neither: no sandbox)."""
+    if os.getuid() != 0:
+        return "rlimit"
+    return "cgroup" if _pids_hierarchy() is not None else None
+
+
+class TaskGroup:
+    """A pids cgroup (v1) of one sandbox, made before bwrap starts and removed after its
+    last process: bwrap, its host and every game's thread count against ``pids.max``."""
+
+    def __init__(self, limit: int) -> None:
+        root = _pids_hierarchy()
+        if root is None:
+            raise SandboxFault("no writable pids cgroup")
+        _sweep(root)
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{CGROUP_PREFIX}{os.getpid()}-", dir=root))
+        _GROUPS.add(self.folder)  # emptied at this process's exit, if its host was not closed
+        (self.folder / "pids.max").write_text(str(limit))
+
+    def wrap(self, line: list[str]) -> list[str]:
+        """``line`` run in the group: a shell that puts itself in it, then becomes ``line``
+        (so nothing it starts is outside, whenever it starts)."""
+        procs = str(self.folder / "cgroup.procs")
+        return ["/bin/sh", "-c", 'echo $$ >"$0" && unset PWD && exec "$@"', procs, *line]
+
+    def close(self, seconds: float = 10.0) -> None:
+        """Kill what is left in the group, wait for it to be empty, remove it."""
+        _empty(self.folder, seconds)
+        _GROUPS.discard(self.folder)
+
+
+_GROUPS: set[Path] = set()
+
+
+@atexit.register
+def _empty_groups() -> None:
+    mine = f"{CGROUP_PREFIX}{os.getpid()}-"  # never a parent's, in a forked process
+    for folder in list(_GROUPS):
+        if folder.name.startswith(mine):
+            _empty(folder, 2.0)
+
+
+def _empty(folder: Path, seconds: float) -> None:
+    import signal
+    import time
+
+    end = time.monotonic() + seconds
+    name = "/" + folder.name
+    while True:
+        with contextlib.suppress(OSError):
+            for pid in (folder / "cgroup.procs").read_text().split():
+                with contextlib.suppress(OSError):  # gone since: nothing to kill
+                    process = os.pidfd_open(int(pid))
+                    try:  # the process the descriptor holds is still in the group (no pid
+                        # reused by another since it was listed)
+                        with open(f"/proc/{pid}/cgroup", encoding="ascii") as groups:
+                            if any(line.rstrip("\n").endswith(name) for line in groups):
+                                signal.pidfd_send_signal(process, signal.SIGKILL)
+                    finally:
+                        os.close(process)
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > end:
+                return  # left for ``_sweep`` of a later run
+            time.sleep(0.01)
+
+
+def _sweep(root: Path) -> None:
+    """Remove the groups of runs that are gone (killed before they could)."""
+    for folder in root.glob(f"{CGROUP_PREFIX}*-*"):
+        owner = folder.name[len(CGROUP_PREFIX) :].split("-")[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            _empty(folder, 0.0)
+
+
 @cache
 def unavailable() -> str | None:
     """Why the sandbox cannot be built on this machine, or None when it can (probed once a
@@ -144,15 +292,30 @@ def unavailable() -> str | None:
         import pyseccomp  # noqa: F401
     except (ImportError, OSError, AttributeError):
         return "the guest sandbox needs libseccomp (libseccomp2) and pyseccomp"
+    if task_bound_kind() is None:
+        return (
+            "the guest sandbox needs a bound on a game's threads: run as a user other than "
+            "root (RLIMIT_NPROC), or as root with a writable cgroup v1 pids hierarchy"
+        )
+    kind = task_bound_kind()
+    nproc = int(game_limits(PROBE_LIMITS, kind)["nproc"])
+    try:
+        group = TaskGroup(group_limit(PROBE_LIMITS)) if kind == "cgroup" else None
+    except (OSError, SandboxFault) as exc:
+        return f"the guest sandbox could not make a pids cgroup ({exc})"
+    line = [*command([]), sys.executable, "-I", "-c", PROBE, str(nproc)]
     try:
         done = subprocess.run(
-            [*command([]), sys.executable, "-I", "-c", PROBE],
+            group.wrap(line) if group is not None else line,
             capture_output=True,
             timeout=PROBE_SECONDS,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"the guest sandbox could not start bubblewrap ({exc})"
+    finally:
+        if group is not None:
+            group.close()
     if done.returncode != 0:
         said = " ".join(done.stderr.decode(errors="replace").split())[:200]
         return f"the guest sandbox could not start Python in bubblewrap (bwrap: {said})"
@@ -210,7 +373,6 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         path,
         "--unshare-all",
         "--unshare-user",
-        "--disable-userns",
         "--die-with-parent",
         "--new-session",
         # the host is the sandbox's pid 1, not bwrap's reaper: a process with no seccomp
@@ -219,10 +381,13 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         "--as-pid-1",
         "--clearenv",
         "--cap-drop", "ALL",
-        # kept by the host only, to give each game's process namespaces and a /tmp of its
-        # own (``confine``), which then drops every capability before any of the
-        # strategy's code runs; the host never runs that code
-        "--cap-add", "CAP_SYS_ADMIN",
+        # kept by the host only, to give each game's process namespaces, a /tmp and a /proc
+        # of its own and to set the sandbox's user-namespace count to none (``confine``),
+        # which then drops every capability before any of the strategy's code runs; the
+        # host never runs that code. (bwrap's --disable-userns would do the count with a
+        # nested user namespace, under which every mount is locked and a game could mount
+        # no /proc of its own pid namespace)
+        "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_RESOURCE",
         "--hostname", "guest",
         *_system_paths(),
     ]  # fmt: skip
@@ -248,10 +413,16 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
 
 # ------------------------------------------------------------------ inside the sandbox
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
 CAP_VERSION_3 = 0x20080522  # linux/capability.h
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+PR_SET_PDEATHSIG = 1
+
+
+PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus")  # read-only in a game's /proc
+USERNS_COUNT = "/proc/sys/user/max_user_namespaces"
 
 
 class SandboxFault(RuntimeError):
@@ -295,6 +466,54 @@ def _mounts_under(folder: str) -> list[str]:
     return [p for p in sorted(found) if not any(p.startswith(q + "/") for q in found)]
 
 
+def own_pid_namespace() -> None:
+    """Make the next process this thread forks pid 1 of a pid namespace of its own. It
+    affects the calling thread only, and a thread may do it once (the kernel refuses a
+    second while its children's namespace is not its own): so the host forks each game from
+    a new thread, and the game's namespace is always one level below the host's."""
+    _call("unshare CLONE_NEWPID", _libc().unshare(CLONE_NEWPID))
+
+
+def fork_game(game: Callable[[], NoReturn], tell: int, closed: tuple[int, ...] = ()) -> int:
+    """Fork (from a thread of its own, ``own_pid_namespace``) the leader of a new pid
+    namespace, which forks ``game`` as its pid 2 and writes its wait status on ``tell``;
+    the leader's pid (the host's to wait for and to kill: the namespace ends with it).
+
+    The game's process thus starts as pid 2, its threads' ids next, whatever an earlier game
+    did to the counter, and its own /proc (``fresh_namespaces``) shows that namespace only.
+    Not pid 1 itself, whose signals of default action the kernel drops unless they come
+    from outside: a game's process ends by a signal it raised exactly as elsewhere. The
+    leader is the host's code, not dumpable, holds none of ``closed`` (the host's own
+    descriptors), dies with the thread that forked it, and the game may signal nothing."""
+    import signal
+
+    own_pid_namespace()
+    leader = os.fork()
+    if leader:
+        return leader
+    try:
+        for fd in closed:
+            os.close(fd)
+        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        pid = os.fork()
+        if pid == 0:
+            os.close(tell)
+            game()
+        status = os.waitpid(pid, 0)[1]
+        os.write(tell, f"{status}\n".encode())
+    finally:
+        os._exit(0)
+
+
+def game_status(told: int) -> int | None:
+    """The game's wait status its leader wrote (``fork_game``), once the leader ended; None
+    where it did not (killed first)."""
+    text = b""
+    while chunk := os.read(told, 64):
+        text += chunk
+    return int(text) if text.strip().isdigit() else None
+
+
 def fresh_namespaces(limits: dict[str, Any]) -> None:
     """Give this process (a game's, just forked, still holding the host's CAP_SYS_ADMIN) a
     mount, IPC and UTS namespace of its own: a new empty /tmp and /dev/shm (bounded in bytes
@@ -318,10 +537,87 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     os.makedirs(STAGE + WORKDIR[len("/tmp") :], exist_ok=True)
     _mount(libc, STAGE, "/tmp", None, MS_MOVE)
     _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
-    _mount(libc, "/proc/sys", "/proc/sys", None, MS_BIND | MS_REC)
+    # its own /proc: the processes of its own pid namespace only (``own_pid_namespace``),
+    # none of its host's, whose pids would show the counter; what the kernel lets a
+    # namespace's root write there read-only, as bwrap's own /proc has it
     locked = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    _mount(libc, None, "/proc/sys", None, MS_REMOUNT | MS_BIND | MS_RDONLY | locked)
+    _mount(libc, "proc", "/proc", "proc", locked)
+    # no user namespace may be made in the sandbox's (the seccomp filter refuses it too)
+    with open(USERNS_COUNT, "w", encoding="ascii") as count:
+        count.write("0")
+    with open(USERNS_COUNT, encoding="ascii") as count:
+        if count.read().strip() != "0":
+            raise SandboxFault("the sandbox's user namespaces could not be set to none")
+    for name in PROC_COVERED:
+        path = f"/proc/{name}"
+        if os.path.exists(path):
+            _mount(libc, path, path, None, MS_BIND | MS_REC)
+            _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | locked)
     os.chdir(WORKDIR)
+
+
+def probe(nproc: int = 0) -> None:
+    """Inside bwrap, as a host: two games' processes, each forked from a thread of its own
+    into a pid namespace of its own, confined there (``PROBE_LIMITS``), and starting
+    threads until it cannot, which must stop within its bound; exits 1 with the reason on
+    stderr where any step fails."""
+    import threading
+
+    failures: list[str] = []
+    limits = {**PROBE_LIMITS.to_dict(), "nproc": nproc}
+
+    def play() -> NoReturn:
+        try:
+            confine(limits)
+            if os.getpid() != 2:
+                os._exit(3)
+            os._exit(0 if _threads_until_refused() <= PROBE_LIMITS.tasks else 4)
+        except BaseException as exc:
+            os.write(2, f"{exc}\n".encode())
+            os._exit(1)
+
+    def game() -> None:
+        told, tell = os.pipe()
+        try:
+            leader = fork_game(play, tell)
+        except Exception as exc:
+            failures.append(str(exc))
+            return
+        finally:
+            os.close(tell)
+        os.waitpid(leader, 0)
+        status = game_status(told)
+        os.close(told)
+        if status == 4 << 8:
+            failures.append("a game's threads were not bounded")
+        elif status != 0:
+            failures.append(f"a game's process ended with status {status}")
+
+    for _ in range(2):
+        thread = threading.Thread(target=game)
+        thread.start()
+        thread.join()
+    if failures:
+        sys.exit(failures[0])
+
+
+def _threads_until_refused(most: int = 256) -> int:
+    """Threads (this one included) a process holds once a new one is refused, or ``most``."""
+    import threading
+
+    gate = threading.Event()
+    started: list[threading.Thread] = []
+    try:
+        while len(started) < most:
+            thread = threading.Thread(target=gate.wait)
+            thread.start()
+            started.append(thread)
+    except RuntimeError:
+        pass
+    gate.set()
+    for thread in started:
+        thread.join()
+    return len(started) + 1
 
 
 def drop_capabilities() -> None:
@@ -383,6 +679,7 @@ def confine(limits: dict[str, Any]) -> None:
         (resource.RLIMIT_NOFILE, int(limits["open_files"])),
         (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
         (resource.RLIMIT_CORE, 0),
+        *([(resource.RLIMIT_NPROC, int(limits["nproc"]))] if limits.get("nproc") else []),
     ):
         hard = value + 1 if which == resource.RLIMIT_CPU else value  # SIGXCPU, then SIGKILL
         resource.setrlimit(which, (value, hard))

@@ -1,0 +1,114 @@
+"""Hostile strategies for the fourth pass's attack classes (benchmarks/hostile_pass4), for
+tests/sims/test_sandbox_pass4.py. Each plays like a planner and, where its attack works,
+fails its own game with a ``Breach`` saying what it found: a clean game means nothing.
+Used as ``tests.sims.hostile4:Name``."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+
+from sims.strategies.planner import Planner
+
+M_ARENA_MAX = -8  # malloc.h
+
+
+class Breach(Exception):
+    """An attack worked: its game fails with this (the test looks for 'breach')."""
+
+
+def _thread_id() -> int:
+    """The kernel's id of a new thread: the next value of the pid counter."""
+    seen: list[int] = []
+    thread = threading.Thread(target=lambda: seen.append(threading.get_native_id()))
+    thread.start()
+    thread.join()
+    return seen[0]
+
+
+def _move_counter(count: int) -> None:
+    """Start and join ``count`` short threads: the pid counter moves by as many."""
+    for _ in range(count):
+        thread = threading.Thread(target=int)
+        thread.start()
+        thread.join()
+
+
+class PidMemo(Planner):
+    """Reads where the pid counter stands at its start (its pid, a new thread's id, the pids
+    its /proc shows) and moves it by a number of its own choosing for the next game: where
+    games share a pid namespace, the next game's values tell what this one chose."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        seen = (os.getpid(), _thread_id(), sorted(p for p in os.listdir("/proc") if p.isdigit()))
+        if seen != (2, 3, ["1", "2"]):  # its namespace's leader, itself, its next thread
+            raise Breach(f"breach: the pid counter shows an earlier game: {seen}")
+        _move_counter(20 + rng.randrange(200))
+
+
+class PidReader(Planner):
+    """Says what it sees of the pid counter, for a test without the sandbox (where the
+    attack works): its game fails with the values."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        seen = (os.getpid(), _thread_id())
+        _move_counter(20 + rng.randrange(200))
+        raise Breach(f"breach: pid and thread id {seen}")
+
+
+class Tasks(Planner):
+    """Starts idle threads until one is refused (each a kernel task out of the machine's
+    pid_max), holds them through its first decision, then plays on: more than its game's
+    bound (sandbox.Limits.tasks, its first thread included) is a breach, and so is never
+    being refused."""
+
+    MOST = 2000
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        from sims.sandbox import LIMITS
+
+        # small stacks and one malloc arena: the address space allows thousands of threads
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, 1)
+        threading.stack_size(64 << 10)
+        self.gate = threading.Event()
+        self.held: list[threading.Thread] = []
+        refused = False
+        while len(self.held) < self.MOST and not refused:
+            thread = threading.Thread(target=self.gate.wait, daemon=True)
+            try:
+                thread.start()
+            except RuntimeError:
+                refused = True
+            else:
+                self.held.append(thread)
+        if not refused or len(self.held) + 1 > LIMITS.tasks:
+            raise Breach(f"breach: {len(self.held)} threads, refused: {refused}")
+        if len(self.held) + 1 < LIMITS.tasks - 2:  # refused by something else first
+            raise RuntimeError(f"stopped short of the bound: {len(self.held)} threads")
+
+    def decide(self, view):
+        self.gate.set()
+        return super().decide(view)
+
+
+class UserNs(Planner):
+    """Looks for a way to a user namespace of its own (where it would hold every capability
+    again): the sandbox's count of them must be none, whatever the seccomp filter refuses,
+    and its /proc/sys must not be writable."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        with open("/proc/sys/user/max_user_namespaces") as count:
+            left = count.read().strip()
+        if left != "0":
+            raise Breach(f"breach: the sandbox may make {left} user namespaces")
+        try:
+            with open("/proc/sys/user/max_user_namespaces", "w") as count:
+                count.write("9")
+        except OSError:
+            return
+        raise Breach("breach: /proc/sys/user/max_user_namespaces is writable")

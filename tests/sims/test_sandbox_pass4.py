@@ -1,0 +1,112 @@
+"""The fourth hostile pass's attack classes under --isolate (benchmarks/hostile_pass4): each
+game's process is pid 2 of a pid namespace of its own (its leader, the host's code, is pid
+1), with its own /proc, so nothing an earlier game did to the pid counter shows.
+
+Each attack is a strategy of tests/sims/hostile4.py that fails its own game saying what it
+found when its attack works: a clean game means it found nothing. Skipped, with the reason,
+where the machine cannot build the sandbox (no unprivileged namespaces).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardgame import Rules
+from sims import guest, sandbox
+from sims.match import GameSpec, play_game
+from sims.seeding import new_guest_key
+from sims.strategy import StrategySpec
+
+MISSING = sandbox.unavailable()
+needs_sandbox = pytest.mark.skipif(MISSING is not None, reason=f"no guest sandbox: {MISSING}")
+KEY = new_guest_key()
+
+
+def _play(names: list[str], seed: int = 3, engine: str = "auto", isolation: str = "process"):
+    seats = tuple(
+        StrategySpec(f"s{i}", f"tests.sims.hostile4:{n}" if n[0].isupper() else n)
+        for i, n in enumerate(names)
+    )
+    rules = Rules()
+    spec = GameSpec("t", "c", "base", rules, len(seats), seats, seed, seed, isolation,
+                    guest_key=KEY)  # fmt: skip
+    return play_game(spec, record=False, decision_seconds=10.0, engine=engine)
+
+
+def _clean(outcome) -> None:
+    assert not outcome.game["failed"], outcome.game["failure_error"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_hosts():
+    guest.close_hosts()
+    yield
+    guest.close_hosts()
+
+
+# ------------------------------------------------------------------ 1: memory across games
+@needs_sandbox
+def test_consecutive_games_of_a_host_see_the_same_pids_whatever_the_first_did(engine):
+    """Each game moves the pid counter by a number of its own; the next game of the same
+    host still starts as pid 2 with thread id 3 and sees only itself and its leader in /proc."""
+    for seed in range(3):
+        _clean(_play(["PidMemo", "planner"], seed, engine))
+
+
+def test_the_pid_attack_works_without_a_pid_namespace_per_game(monkeypatch):
+    """The attack is real: games forked by one host in one pid namespace (the host without
+    the sandbox) see the counter the game before moved."""
+    monkeypatch.setattr(guest, "SANDBOX", False)
+    seen = []
+    for seed in range(2):
+        game = _play(["PidReader", "planner"], seed).game
+        found = re.search(r"pid and thread id \((\d+), (\d+)\)", game["failure_error"] or "")
+        assert found, game
+        seen.append((int(found[1]), int(found[2])))
+    # the first game's threads moved the counter (machine-wide here: it may wrap past
+    # pid_max to 300 between the games)
+    pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
+    assert (seen[1][0] - seen[0][1]) % (pid_max - 300) > 20, seen
+
+
+# ------------------------------------------------------------------ 2: the machine's tasks
+@needs_sandbox
+def test_a_game_starting_threads_without_end_gets_its_bound_and_plays_on(engine):
+    """Threads past sandbox.Limits.tasks are refused (the strategy sees "can't start new
+    thread"), its game goes on and counts, and nothing of its sandbox is left after."""
+    for seed in range(2):
+        _clean(_play(["Tasks", "planner"], seed, engine))
+    guest.close_hosts()
+    if sandbox.task_bound_kind() == "cgroup":
+        root = sandbox._pids_hierarchy()
+        assert root is not None
+        mine = list(root.glob(f"{sandbox.CGROUP_PREFIX}{os.getpid()}-*"))
+        assert mine == [], mine  # every sandbox's group emptied and removed
+
+
+def test_isolate_refuses_where_no_bound_on_tasks_can_be_made(monkeypatch):
+    """Root without a writable pids cgroup: RLIMIT_NPROC would bound nothing, so no
+    sandbox (never a weaker one), in one line that names what is missing."""
+    monkeypatch.setattr(sandbox, "_pids_hierarchy", lambda: None)
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    sandbox.unavailable.cache_clear()
+    try:
+        reason = sandbox.unavailable()
+    finally:
+        sandbox.unavailable.cache_clear()
+    if sandbox.bwrap() is None or not sys.platform.startswith("linux"):
+        return  # refused earlier, for what is missing first
+    assert reason is not None and "bound on a game's threads" in reason and "\n" not in reason
+
+
+# ------------------------------------------------------------------ 3: no namespace of its own
+@needs_sandbox
+def test_the_sandbox_may_make_no_user_namespace():
+    """bwrap's --disable-userns (a nested user namespace, under which a game could mount no
+    /proc of its own) is replaced by the sandbox's count of user namespaces set to none."""
+    _clean(_play(["UserNs", "planner"]))
