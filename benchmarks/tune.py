@@ -232,6 +232,10 @@ def speed(args: argparse.Namespace, root: Path) -> int:
 def planted(args: argparse.Namespace, root: Path) -> int:
     cards = eligible_cards()
     order = random.Random(args.seed).sample(cards, len(cards))[: args.cards_to_plant]
+    missing = sorted(set(args.only or ()) - set(order))
+    if missing:
+        print(f"--only: not among the drawn tickets ({', '.join(map(str, order))}): {missing}")
+        return 2
     classes = same_cost()
     fitted = fitted_prices()
     rows = []
