@@ -159,7 +159,8 @@ class Host:
             missing = sandbox.unavailable()
             if missing is not None:
                 raise SandboxUnavailable(f"--isolate: {missing}")
-        self.folder = tempfile.mkdtemp(prefix="cardgame-guest-")
+        _close_at_exit()
+        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         wrap = sandbox.command(_module_code(root, target)) if self.sandboxed else []
         # the bound on a game's tasks: a pids cgroup of this sandbox's own for a run as root,
         # else RLIMIT_NPROC in each game's process (``confine``)
@@ -462,6 +463,34 @@ def close_hosts() -> None:
     """End every host of this process (at the end of a run, and at exit)."""
     for target in list(_hosts):
         _drop(target)
+
+
+FOLDER_PREFIX = "cardgame-guest-"  # then the pid of the process whose host it is
+_closing: list[int] = []  # the process that asked to close its hosts at its exit
+
+
+def _close_at_exit() -> None:
+    """Close this process's hosts when it ends, once a process: at the interpreter's exit
+    (``atexit``, below) and at a pool worker's, which leaves through multiprocessing's own
+    exit (``os._exit`` after its finalizers: no ``atexit``). A worker killed outright leaves
+    its hosts' folders, which the next process to start a host removes."""
+    if _closing and _closing[0] == os.getpid():
+        return
+    from multiprocessing import util
+
+    _closing[:] = [os.getpid()]
+    util.Finalize(None, close_hosts, exitpriority=0)
+    _sweep_folders()
+
+
+def _sweep_folders() -> None:
+    """Remove hosts' folders whose process is gone (a worker killed before its exit)."""
+    if not os.path.exists("/proc/self"):
+        return  # no way to tell a live owner from a gone one
+    for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*"):
+        owner = folder.name[len(FOLDER_PREFIX) :].split("-")[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if sys.platform != "emscripten":

@@ -188,3 +188,27 @@ def test_simulate_isolate_plays_the_same_games_and_refuses_a_bad_guest_in_one_li
     )  # fmt: skip
     assert done.returncode == 2 and not (tmp_path / "c").exists()
     assert done.stderr.count("cannot load strategy") == 1 and len(done.stderr.splitlines()) == 1
+
+
+def test_a_run_leaves_no_host_folder_and_sweeps_those_of_killed_workers(tmp_path):
+    """A pool worker leaves through multiprocessing's exit (no ``atexit``): its hosts are
+    closed there, and a folder whose process is gone (a worker killed outright) is removed
+    by the next process that starts a host."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    stale = scratch / f"{guest.FOLDER_PREFIX}{gone}-abc"
+    stale.mkdir()
+    kept = scratch / "cardgame-guest-not-a-pid"  # not a host folder of this version
+    kept.mkdir()
+    for workers in ("1", "2"):
+        done = subprocess.run(
+            ["cardgame", "simulate", "--strategies", "tests.sims.guests:Plain,planner",
+             "--players", "2", "--games", "4", "--no-progress", "--workers", workers,
+             "--isolate", "--out", str(tmp_path / f"out-{workers}")],
+            cwd=ROOT, capture_output=True, text=True, timeout=300,
+            env={**os.environ, "TMPDIR": str(scratch)},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in scratch.iterdir()) == [kept.name], workers
