@@ -31,7 +31,7 @@ from .match import (
 from .parts import batch_tables, encode_parts, land_files
 from .plan import Cell, Isolation, Plan
 from .rows import NATIVE_TABLES, TableRows
-from .seeding import deal_key, deal_number, first_draw, game_seed, stream_seed
+from .seeding import deal_key, deal_number, first_draw, game_seed, keyed_game_seed, stream_seed
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,19 @@ class Batch:
     isolation: Isolation = Isolation.NONE
     quality: bool = False  # each game's quality row too ([metrics] quality = true)
     guest_key: str = ""  # the run's secret for isolated guests' streams (manifest guest_key)
+    # the same secret where the deals must not follow from the root seed (``--isolate``):
+    # each game's seed keyed by it (``keyed_game_seed``); "" for public seeds
+    deal_key: str = ""
 
     def seed(self, index: int, seatings: int) -> int:
-        """Game ``index``'s seed: per cell, or per deal of the player count when paired."""
+        """Game ``index``'s seed: per cell, or per deal of the player count when paired;
+        under the run's secret where it has one for deals."""
         if self.pairing != "none":
             deal = deal_number(index, seatings, self.rotation, self.pairing)
-            return game_seed(self.root_seed, deal_key(self.cell.players), deal)
-        return game_seed(self.root_seed, self.cell.key, index)
+            public = game_seed(self.root_seed, deal_key(self.cell.players), deal)
+        else:
+            public = game_seed(self.root_seed, self.cell.key, index)
+        return keyed_game_seed(self.deal_key, public) if self.deal_key else public
 
     @property
     def games(self) -> int:
@@ -278,7 +284,8 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
 def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iterator[Batch]:
     """The plan's batches in a fixed order, made as they are needed: memory stays flat
     however many games a cell has; in a study played until settled none straddles a look's
-    end. ``guest_key``: the run's secret for isolated guests."""
+    end. ``guest_key``: the run's secret for isolated guests, which also keys an isolated
+    run's deals."""
     clock = plan.think_times()
     for number, cell in enumerate(plan.cells):
         seats = {label: plan.spec_for(cell.variant, label) for label in set(cell.lineup)}
@@ -306,6 +313,7 @@ def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iter
                     isolation=plan.isolation,
                     quality=plan.quality,
                     guest_key=guest_key,
+                    deal_key=guest_key if plan.isolation == Isolation.PROCESS else "",
                 )
             )
 

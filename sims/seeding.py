@@ -110,6 +110,17 @@ def new_guest_key() -> str:
     return secrets.token_hex(GUEST_KEY_BYTES)
 
 
+def keyed_game_seed(key: str, seed: int) -> int:
+    """An isolated run's game seed: 63 bits of HMAC-SHA256 of the public game seed under the
+    run's secret ``key`` (the guest key). The public seed follows from the root seed, which
+    a guest may know or guess (an ad-hoc run's default, a small number in a study file), and
+    a guest that deals candidate seeds with the engine it is given would find the one that
+    deals its own hand, and with it every rival's; under the key it finds none. Games paired
+    on one public deal stay paired (one public seed, one keyed seed)."""
+    digest = hmac.new(bytes.fromhex(key), f"deal:{seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def guest_stream_seed(key: str, seed: str) -> str:
     """The seed of an isolated guest's random stream: HMAC-SHA256 of its public stream seed
     under the run's ``key``. Whatever a guest learns of its generator leads back at most to

@@ -173,14 +173,33 @@ def _simulate(tmp_path, *extra: str) -> subprocess.CompletedProcess:
 
 
 def test_simulate_isolate_plays_the_same_games_and_refuses_a_bad_guest_in_one_line(tmp_path):
+    """An isolated run deals from seeds keyed by its secret (a guest that knows the root
+    seed cannot deal its games itself); on those deals the default mode plays the very same
+    games, every table equal."""
+    from dataclasses import replace
+
+    import pyarrow as pa
+
+    from sims.batch import plan_batches, run_batch
+    from sims.parts import batch_tables
+    from sims.plan import Isolation
     from sims.results import load_results
 
     assert _simulate(tmp_path, "--isolate", "--out", str(tmp_path / "a")).returncode == 0
     assert _simulate(tmp_path, "--out", str(tmp_path / "b")).returncode == 0
     a, b = load_results(tmp_path / "a"), load_results(tmp_path / "b")
-    for table in ("games", "seats", "destinations"):
-        assert getattr(a, table).equals(getattr(b, table)), table
     assert a.study["isolation"] == "process" and "isolation" not in b.study
+    assert not set(a.games["seed"]) & set(b.games["seed"])  # the public seeds: not dealt
+    key = json.loads((tmp_path / "a" / "manifest.json").read_text())["guest_key"]
+    parts: dict[str, list[pa.Table]] = {}
+    for batch in plan_batches(a.plan, guest_key=key):
+        assert batch.deal_key == key
+        plain = replace(batch, isolation=Isolation.NONE, guest_key="")  # the same deals
+        for table, arrow in batch_tables(plain.id, run_batch(plain).tables).items():
+            parts.setdefault(table, []).append(arrow)
+    for table in ("games", "seats", "destinations"):
+        played = pa.concat_tables(parts[table]).to_pandas().astype(str)
+        assert played.equals(getattr(a, table).astype(str).reset_index(drop=True)), table
     done = subprocess.run(
         ["cardgame", "simulate", "--strategies", "tests.sims.nope:X,planner", "--isolate",
          "--players", "2", "--games", "2", "--out", str(tmp_path / "c")],

@@ -54,3 +54,15 @@ def test_a_first_draw_is_random_randoms_choice(native, monkeypatch):
         seed = f"{rng.getrandbits(rng.randrange(1, 80))}:seating" if trial % 3 else str(trial)
         n = rng.choice([1, 2, 6, 24, rng.randrange(1, 1000), 2**31 - 1])
         assert seeding.first_draw(seed, n) == random.Random(seed).choice(range(n)), (seed, n)
+
+
+def test_an_isolated_runs_game_seeds_are_keyed_by_its_secret_and_keep_its_pairs():
+    from sims.seeding import keyed_game_seed, new_guest_key
+
+    key, other = new_guest_key(), new_guest_key()
+    public = [game_seed(2026, "deal-2", deal) for deal in range(50)]
+    keyed = [keyed_game_seed(key, seed) for seed in public]
+    assert keyed == [keyed_game_seed(key, seed) for seed in public]  # replayable
+    assert len(set(keyed)) == 50 and not set(keyed) & set(public)
+    assert all(0 <= seed < 2**63 for seed in keyed)
+    assert not set(keyed) & {keyed_game_seed(other, seed) for seed in public}
