@@ -57,43 +57,65 @@ def pageout(pages: int, first: int = 0) -> tuple[int, str]:
     return result, error
 
 
-def timed(pages: list[int]) -> list[float]:
-    """Microseconds one byte of each page takes to read (pread: no readahead past it with
-    small reads? the kernel's readahead is per descriptor, so a fresh one per page)."""
-    out = []
-    for i in pages:
+MADV_RANDOM = 1
+
+
+class Mapped:
+    """A private, read-only mapping of the whole blob with MADV_RANDOM: a fault reads the
+    page it needs and no readahead around it (``fadvise`` and ``readahead`` are refused;
+    the disk's readahead here is 8 MiB), so one page is one bit."""
+
+    def __init__(self, pages: int = 2048) -> None:
         fd = os.open(BLOB, os.O_RDONLY)
-        t = time.perf_counter()
-        os.pread(fd, 1, i * PAGE)
-        out.append((time.perf_counter() - t) * 1e6)
+        self.length = pages * PAGE
+        self.addr = LIBC.mmap(None, self.length, mmap.PROT_READ, mmap.MAP_PRIVATE, fd, 0)
         os.close(fd)
+        LIBC.madvise(self.addr, self.length, MADV_RANDOM)
+
+    def touch(self, page: int) -> float:
+        """Microseconds the first read of ``page`` takes (a minor fault when cached)."""
+        t = time.perf_counter()
+        ctypes.c_char.from_address(self.addr + page * PAGE).value
+        return (time.perf_counter() - t) * 1e6
+
+    def pageout(self) -> str:
+        result = LIBC.madvise(self.addr, self.length, MADV_PAGEOUT)
+        return "ok" if result == 0 else errno_text()
+
+    def close(self) -> None:
+        LIBC.munmap(self.addr, self.length)
+
+
+def timed(pages: list[int]) -> list[float]:
+    area = Mapped()
+    out = [area.touch(i) for i in pages]
+    area.close()
     return out
 
 
-BITS = 32  # pages used as bits, spaced so that readahead of one never reaches the next
-SPACING = 64  # pages between two bits (256 KiB > the default 128 KiB readahead window)
+BITS = 32  # pages used as bits
+SPACING = 32  # pages between two bits (fault-around maps 16 pages, reading none)
 MARK = 0b1011  # 4 bits that say "a value was written here"
 
 
 def cache_bits() -> list[int]:
-    """Read the BITS bits (cached = 1), then evict them all again (reading set them)."""
-    times = timed([k * SPACING for k in range(BITS)])
-    return [int(t < 15.0) for t in times]
+    """Read the BITS bits (cached = 1): destructive, reading a page caches it."""
+    return [int(t < 30.0) for t in timed([(k + 1) * SPACING for k in range(BITS)])]
 
 
 def cache_set(bits: list[int]) -> str:
-    """Evict every bit page (MADV_PAGEOUT), then read in those of the 1 bits."""
-    errors = set()
+    """Evict every bit page (touched here, then MADV_PAGEOUT), then read in the 1 bits."""
+    area = Mapped()
     for k in range(BITS):
-        result, error = pageout(1, k * SPACING)
-        if result:
-            errors.add(error)
-    fd = os.open(BLOB, os.O_RDONLY)
+        area.touch((k + 1) * SPACING)
+    how = area.pageout()
+    area.close()
+    area = Mapped()
     for k, bit in enumerate(bits):
         if bit:
-            os.pread(fd, 1, k * SPACING * PAGE)
-    os.close(fd)
-    return ",".join(sorted(errors)) or "ok"
+            area.touch((k + 1) * SPACING)
+    area.close()
+    return how
 
 
 def to_bits(value: int, width: int) -> list[int]:
@@ -306,3 +328,190 @@ class SeedPeek(Planner):
                         f"rivals' opening hands and offers: {rivals}")  # fmt: skip
                     return
         say("SeedPeek", f"seat {seat}: no match in {tried} deals")
+
+
+# ------------------------------------------------------------ the kernel's inode counter
+INO_MOD, INO_STEP = 1024, 64  # a pipe's inode number comes from a per-CPU batch of 1024
+
+
+def pipe_ino() -> int:
+    r, w = os.pipe()
+    ino = os.fstat(r).st_ino
+    os.close(r)
+    os.close(w)
+    return ino
+
+
+def ino_set(value: int) -> int:
+    """Make pipes until this CPU's inode counter, mod 1024, is ``value`` * 64: each pipe
+    takes one number (``get_next_ino``, shared by every process on the CPU)."""
+    made = 0
+    while pipe_ino() % INO_MOD != (value * INO_STEP) % INO_MOD:
+        made += 1
+    return made
+
+
+class InoMemo(Planner):
+    """Memory across games through the machine's inode counter: pipes are allowed, and each
+    new pipe's inode number comes from a per-CPU counter every process on that CPU shares.
+    Pinned to CPU 0 (``sched_setaffinity`` is allowed), each game reads the value (0-15) the
+    game before left in the counter's residue mod 1024, and leaves the next (a chain)."""
+
+    def decide(self, view):
+        os.sched_setaffinity(0, {0})
+        if not getattr(self, "_read", False):
+            self._read = True
+            ino = pipe_ino()
+            self._got = (ino % INO_MOD) // INO_STEP
+            self._leave = (self._got * 5 + 3) % 16
+            say("InoMemo", f"seat {view[0]}: first pipe inode {ino}: the previous game left "
+                f"{self._got} (residue {ino % INO_MOD}); leaving {self._leave}")  # fmt: skip
+        made = ino_set(self._leave)  # at every decision: the last one stands
+        self._made = made
+        return super().decide(view)
+
+
+# ------------------------------------------------------------ two sandboxes: a fork counter
+SLOT = 0.5  # seconds of one symbol, on the machine's clock (CLOCK_REALTIME is shared)
+BURST0, BURST_STEP = 600, 400  # threads started in a slot: 600 + 400 * symbol (0..7)
+FRAME = 9  # symbols: the opening hand's 9 colour counts
+
+
+def forks() -> int:
+    """The machine's count of tasks started since boot (/proc/stat ``processes``): every
+    thread of every process, in any namespace, adds one."""
+    with open("/proc/stat", "rb") as f:
+        for line in f:
+            if line.startswith(b"processes "):
+                return int(line.split()[1])
+    return -1
+
+
+def burst(n: int) -> None:
+    for _ in range(n):
+        t = threading.Thread(target=int)
+        t.start()
+        t.join()
+
+
+class ForkColluder(Planner):
+    """Two sandboxes of one team in a game (``collude.toml``) talk through the machine's
+    fork counter: in slots of 0.5 s on the shared clock, seat s sends in slots where
+    slot % players == s, one symbol a slot as a burst of 600 + 400 * symbol short threads
+    (at most 2 alive at once: within the task bound); every seat's receiver samples the
+    counter at each slot's edges and decodes the others' bursts, less the quietest
+    slot's count (the machine's own forks). Sends its opening hand (9 counts, 0-7) in a
+    frame of 9 of its slots, repeated; sleeps 0.6 s a decision so that a game lasts."""
+
+    def decide(self, view):
+        if not getattr(self, "_started", False):
+            self._started = True
+            seat, players, hand = view[0], view[2], list(view[7])
+            symbols = [min(c, 7) for c in hand]
+            say("ForkColluder", f"seat {seat} publishes its hand {symbols}")
+            self._log: dict[int, int] = {}
+            threading.Thread(target=self._send, args=(seat, players, symbols), daemon=True).start()
+            threading.Thread(target=self._listen, args=(seat, players), daemon=True).start()
+        time.sleep(0.6)
+        self._decode(view[0], view[2])
+        return super().decide(view)
+
+    def _send(self, seat, players, symbols):
+        slot = int(time.time() / SLOT) + 1
+        while True:
+            time.sleep(max(0.0, slot * SLOT - time.time()) + 0.02)
+            if slot % players == seat:
+                k = (slot // players) % FRAME
+                burst(BURST0 + BURST_STEP * symbols[k])
+            slot += 1
+
+    def _listen(self, seat, players):
+        slot = int(time.time() / SLOT) + 1
+        time.sleep(max(0.0, slot * SLOT - time.time()))
+        last = forks()
+        while True:
+            slot += 1
+            time.sleep(max(0.0, slot * SLOT - time.time()))
+            now = forks()
+            self._log[slot - 1] = now - last
+            last = now
+
+    def _decode(self, seat, players):
+        log = dict(self._log)
+        if len(log) < 3 * FRAME * players:
+            return
+        quiet = sorted(log.values())[len(log) // 10]
+        for other in range(players):
+            if other == seat:
+                continue
+            found = {}
+            for slot, count in log.items():
+                if slot % players == other:
+                    symbol = round((count - quiet - BURST0) / BURST_STEP)
+                    found.setdefault((slot // players) % FRAME, []).append(symbol)
+            frame = [max(set(v), key=v.count) if v else None for k, v in sorted(found.items())]
+            said = getattr(self, "_said", {})
+            if said.get(other) != frame:
+                said[other] = frame
+                self._said = said
+                say("ForkColluder", f"seat {seat} reads seat {other}: {frame} (quiet slot "
+                    f"{quiet} forks, {len(log)} slots)")  # fmt: skip
+
+
+# ------------------------------------------------------------ sync, D state, the end wait
+class SyncFlood(Planner):
+    """Writeback of the whole machine on the guest's time: threads calling sync() and
+    syncfs() in a loop (neither is refused) for the whole game; reports calls a second."""
+
+    def decide(self, view):
+        if not getattr(self, "_started", False):
+            self._started = True
+            self._count = [0]
+            fd = os.open(HERE, os.O_RDONLY)
+
+            def loop(k):
+                while True:
+                    if k % 2:
+                        os.sync()
+                    else:
+                        LIBC.syncfs(fd)
+                    self._count[0] += 1
+
+            for k in range(8):
+                threading.Thread(target=loop, args=(k,), daemon=True).start()
+            self._t0 = time.time()
+            say("SyncFlood", f"seat {view[0]}: 8 threads of sync()/syncfs()")
+        if not getattr(self, "_told", False) and time.time() - self._t0 > 2:
+            self._told = True
+            rate = self._count[0] / (time.time() - self._t0)
+            say("SyncFlood", f"seat {view[0]}: {rate:.0f} sync calls a second")
+        return super().decide(view)
+
+
+class SlowKill(Planner):
+    """Stretch its host's end-of-game wait: at its end the host kills the game's leader,
+    whose namespace ends only when every task in it has died. Keeps 60 threads inside
+    sync() and 900 MiB of touched memory to tear down, and times its own decisions."""
+
+    def decide(self, view):
+        if not getattr(self, "_started", False):
+            self._started = True
+            self._hold = bytearray(900 << 20)
+            for i in range(0, len(self._hold), PAGE):
+                self._hold[i] = 1
+            fd = os.open(HERE, os.O_RDONLY)
+
+            def loop():
+                while True:
+                    os.sync()
+                    LIBC.syncfs(fd)
+
+            made = 0
+            for _ in range(60):
+                try:
+                    threading.Thread(target=loop, daemon=True).start()
+                    made += 1
+                except RuntimeError:
+                    break
+            say("SlowKill", f"seat {view[0]}: 900 MiB touched, {made} threads in sync loops")
+        return super().decide(view)
