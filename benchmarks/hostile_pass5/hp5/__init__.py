@@ -521,3 +521,129 @@ class SlowKill(Planner):
                     break
             say("SlowKill", f"seat {view[0]}: 600 MiB touched, {made} threads in sync loops")
         return super().decide(view)
+
+
+# ------------------------------------------------------------ signals and priorities
+class PrioProbe(Planner):
+    """What reaches beyond its own process without a signal: nice values of the user's
+    processes (PRIO_USER), real-time scheduling, I/O priority, locked memory, a timer's
+    signal aimed at another task, a parent-death signal."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            out = []
+
+            def attempt(name, call):
+                try:
+                    out.append(f"{name}: {call()!r}")
+                except OSError as exc:
+                    out.append(f"{name}: {exc.strerror}")
+
+            attempt("setpriority(PRIO_USER, 0, 19)", lambda: os.setpriority(os.PRIO_USER, 0, 19))
+            attempt("getpriority(PRIO_PROCESS, 1)", lambda: os.getpriority(os.PRIO_PROCESS, 1))
+            attempt("setpriority(PRIO_PROCESS, 1, 19)",
+                    lambda: os.setpriority(os.PRIO_PROCESS, 1, 19))  # fmt: skip
+            attempt("setpriority(self, -5)", lambda: os.setpriority(os.PRIO_PROCESS, 0, -5))
+            attempt("SCHED_FIFO", lambda: os.sched_setscheduler(0, os.SCHED_FIFO,
+                                                                 os.sched_param(1)))  # fmt: skip
+            attempt("SCHED_RR on pid 1", lambda: os.sched_setscheduler(1, os.SCHED_RR,
+                                                                        os.sched_param(1)))  # fmt: skip
+            attempt("SCHED_IDLE on pid 1", lambda: os.sched_setscheduler(1, os.SCHED_IDLE,
+                                                                          os.sched_param(0)))  # fmt: skip
+            attempt("sched_setaffinity(1, {0})", lambda: os.sched_setaffinity(1, {0}))
+            # ioprio_set(IOPRIO_WHO_PROCESS, 1, class RT << 13)
+            r = LIBC.syscall(251, 1, 1, (1 << 13) | 0)
+            out.append(f"ioprio_set(pid 1, RT): {r} {errno_text() if r else 'ok'}")
+            r = LIBC.mlockall(3)
+            out.append(f"mlockall: {r} {errno_text() if r else 'ok'}")
+            with open("/proc/self/limits") as f:
+                out += [ln.strip() for ln in f if "priority" in ln or "locked" in ln]
+            # timer_create(CLOCK_MONOTONIC, {SIGEV_THREAD_ID, SIGTERM, tid 1})
+            sev = (ctypes.c_int * 16)()
+            sev[2] = 15  # sigev_signo
+            sev[3] = 4  # SIGEV_THREAD_ID
+            sev[4] = 1  # tid
+            timer = ctypes.c_int()
+            r = LIBC.syscall(222, 1, sev, ctypes.byref(timer))
+            out.append(f"timer_create(signal to tid 1): {r} {errno_text() if r else 'ok'}")
+            r = LIBC.prctl(1, 15, 0, 0, 0)
+            out.append(f"prctl(PDEATHSIG): {r}")
+            for line in out:
+                say("PrioProbe", line)
+            with open("/proc/1/stat") as f:
+                fields = f.read().split()
+            say("PrioProbe", f"pid 1 ({fields[1]}) nice now {fields[18]}, policy {fields[40]}")
+        return super().decide(view)
+
+
+# ------------------------------------------------------------ two sandboxes: CPU load
+LOAD_SLOT = 0.25
+LOAD_BITS = 27  # 9 symbols of 3 bits
+
+
+def spin(seconds: float) -> None:
+    """Both cores busy for ``seconds``: hashing drops the GIL."""
+    import hashlib
+
+    block = b"x" * (1 << 20)
+    end = time.time() + seconds
+
+    def work():
+        while time.time() < end:
+            hashlib.sha256(block).digest()
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+class LoadColluder(ForkColluder):
+    """The same meeting through CPU load alone (no counter of the kernel's): a 1 bit is a
+    slot of 0.25 s with both cores busy, a 0 an idle one; the receiver counts the turns of
+    its own loop in each slot (fewer while the partner is busy). 27 bits a frame."""
+
+    SLOT = LOAD_SLOT
+
+    def _send(self, seat, players, symbols):
+        bits = [(s >> k) & 1 for s in symbols for k in range(3)]
+        slot = int(time.time() / LOAD_SLOT) + 1
+        while True:
+            time.sleep(max(0.0, slot * LOAD_SLOT - time.time()))
+            if slot % players == seat and bits[(slot // players) % LOAD_BITS]:
+                spin(LOAD_SLOT * 0.9)
+            slot += 1
+
+    def _listen(self, seat, players):
+        slot = int(time.time() / LOAD_SLOT) + 1
+        time.sleep(max(0.0, slot * LOAD_SLOT - time.time()))
+        while True:
+            end = (slot + 1) * LOAD_SLOT
+            turns = 0
+            while time.time() < end:
+                turns += 1
+            self._log[slot] = turns
+            slot += 1
+
+    def _decode(self, seat, players):
+        log = dict(self._log)
+        if len(log) < 2 * LOAD_BITS * players:
+            return
+        for other in range(players):
+            if other == seat:
+                continue
+            counts = {s: c for s, c in log.items() if s % players == other}
+            ranked = sorted(counts.values())
+            cut = (ranked[len(ranked) // 5] + ranked[4 * len(ranked) // 5]) / 2
+            votes: dict[int, list[int]] = {}
+            for s, c in counts.items():
+                votes.setdefault((s // players) % LOAD_BITS, []).append(int(c < cut))
+            bits = [round(sum(v) / len(v)) if v else 0 for _, v in sorted(votes.items())]
+            frame = [bits[3 * i] + 2 * bits[3 * i + 1] + 4 * bits[3 * i + 2] for i in range(9)]
+            said = getattr(self, "_said", {})
+            if said.get(other) != frame:
+                said[other] = frame
+                self._said = said
+                say("LoadColluder", f"seat {seat} reads seat {other}: {frame} ({len(log)} slots)")
