@@ -17,7 +17,6 @@ from cardgame.game import Game
 from cardgame.rules import Rules
 from sims import guest
 from sims.match import StrategyFailure, _apply
-from sims.match import GameSpec  # noqa: F401  (the worker's module, as in a run)
 
 
 class Face(A.DrawFaceUp):

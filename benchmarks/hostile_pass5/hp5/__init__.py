@@ -1,4 +1,4 @@
-# ruff: noqa: B023  (attack code: short-lived threads and files)
+# ruff: noqa: B018, E501  (attack code: reads made for their side effect, long report lines)
 """Hostile strategies of a fifth independent pass on ``--isolate`` (benchmarks/hostile_pass5).
 
 A package, so that its folder (bound read-only into the sandbox) holds a data file of its own
