@@ -326,8 +326,20 @@ class SeedPeek(Planner):
                     say("SeedPeek", f"seat {seat}: the game's seed is {seed} (root {root}, deal "
                         f"{index}) after {tried} deals in {time.perf_counter() - start:.2f} s; "
                         f"rivals' opening hands and offers: {rivals}")  # fmt: skip
+                    self._rng_check(seed, seat)
                     return
         say("SeedPeek", f"seat {seat}: no match in {tried} deals")
+
+    def _rng_check(self, seed: int, seat: int) -> None:
+        """Whether its own RNG is the public seat stream of that seed (the default mode's):
+        issue 35's first leak, now keyed (``guest_stream_seed``)."""
+        import random
+
+        from sims.match import seat_stream_seed
+
+        public = random.Random(seat_stream_seed(seed, seat, "hp5:SeedPeek"))
+        same = public.getstate() == self.rng.getstate()
+        say("SeedPeek", f"seat {seat}: its RNG is the public seat stream of that seed: {same}")
 
 
 # ------------------------------------------------------------ the kernel's inode counter
@@ -670,4 +682,25 @@ class ProcessMadvise(Planner):
                 "ProcessMadvise",
                 f"{'; '.join(out)}; page 7 {warm:.1f} us before, {cold:.1f} us after",
             )
+        return super().decide(view)
+
+
+class StderrFlood(Planner):
+    """Disk and time on its host's account: its stderr is a memory file of its game (16 MiB
+    at most: RLIMIT_FSIZE), which its host copies onto its own stderr, a file on the
+    machine's disk, after the game. Writes all of it at its first decision, then times the
+    rest of its decisions."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            chunk = b"E" * (1 << 20)
+            written = 0
+            try:
+                for _ in range(64):
+                    written += os.write(2, chunk)
+            except OSError as exc:
+                say(
+                    "StderrFlood", f"seat {view[0]}: stopped at {written >> 20} MiB: {exc.strerror}"
+                )
         return super().decide(view)
