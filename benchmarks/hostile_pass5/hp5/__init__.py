@@ -703,3 +703,70 @@ class StderrFlood(Planner):
                     "StderrFlood", f"seat {view[0]}: stopped at {written >> 20} MiB: {exc.strerror}"
                 )
         return super().decide(view)
+
+
+# ------------------------------------------------------------ the deal, across a seating pair
+DEAL_FIELDS = [("mark", 4), ("deal", 16)]
+DEAL_FIELDS += [(f"hand{c}", 4) for c in range(9)] + [(f"ticket{t}", 6) for t in range(6)]
+DEAL_SPACING = 16  # pages between two bits
+
+
+def deal_pages() -> list[int]:
+    width = sum(w for _, w in DEAL_FIELDS)
+    return [(k + 1) * DEAL_SPACING for k in range(width)]
+
+
+def deal_read() -> dict[str, int]:
+    bits = [int(t < 30.0) for t in timed(deal_pages())]
+    state, at = {}, 0
+    for name, width in DEAL_FIELDS:
+        state[name] = from_bits(bits[at : at + width])
+        at += width
+    return state
+
+
+def deal_write(state: dict[str, int]) -> str:
+    bits: list[int] = []
+    for name, width in DEAL_FIELDS:
+        bits += to_bits(state.get(name, 0) & ((1 << width) - 1), width)
+    area = Mapped()
+    for page in deal_pages():
+        area.touch(page)
+    how = area.pageout()
+    area.close()
+    area = Mapped()
+    for page, bit in zip(deal_pages(), bits, strict=True):
+        if bit:
+            area.touch(page)
+    area.close()
+    return how
+
+
+class DealMemo(Planner):
+    """A seating pair (games 2k and 2k+1: one deal, seats swapped) with a secret seed: in the
+    first it leaves its opening hand and ticket offer in the page cache of its own file
+    (92 bits, written with MADV_PAGEOUT and reads), keyed by the opening face-up row; in
+    the second, the same row means the rival now holds what it held."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            import zlib
+
+            seat, hand, offers = view[0], list(view[7]), list(view[9])
+            key = zlib.crc32(repr(tuple(view[11])).encode()) & 0xFFFF
+            got = deal_read()
+            if got["mark"] == MARK and got["deal"] == key:
+                rival_hand = [got[f"hand{c}"] for c in range(9)]
+                tickets = [got[f"ticket{t}"] for t in range(6)]
+                say("DealMemo", f"seat {seat}: deal {key:#06x} seen before; the rival's "
+                    f"opening hand is {rival_hand} tickets {tickets}")  # fmt: skip
+            else:
+                state = {"mark": MARK, "deal": key}
+                state.update({f"hand{c}": min(n, 15) for c, n in enumerate(hand)})
+                state.update({f"ticket{t}": i for t, i in enumerate(offers[:6])})
+                how = deal_write(state)
+                say("DealMemo", f"seat {seat}: deal {key:#06x} new (read mark "
+                    f"{got['mark']:#x} deal {got['deal']:#06x}); left hand {hand} tickets "
+                    f"{offers} (pageout {how})")  # fmt: skip
+        return super().decide(view)
