@@ -14,8 +14,9 @@ game's path only). A strategy's code runs only in a game's process that the host
 (``fork_game``: pid 2 of a pid namespace of its own, under a leader of the host's code) and
 confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
 ``/tmp`` and ``/dev/shm`` (bounded in bytes and in files), a ``/proc`` of its own pid
-namespace with ``/proc/sys`` read-only; every capability dropped; resource limits (memory,
-CPU for the game, open files, file size, and for a run not as root its tasks); and a
+namespace's processes alone (none of the machine's counters, no ``/proc/sys``); every
+capability dropped; resource limits (memory, CPU for the game, open files, file size, and
+for a run not as root its tasks); and a
 seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
 program (threads stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open
 no socket, make no namespace or mount, use no System V or POSIX IPC, and change nothing of a
@@ -109,7 +110,12 @@ DENIED = (
     "fanotify_init", "fanotify_mark", "mincore", "cachestat",
     # the page cache every sandbox shares: evicting a shared file's pages at will writes
     # bits the next game (or another sandbox) reads back by timing its reads
-    "fadvise64", "readahead",
+    "fadvise64", "readahead", "process_madvise",
+    # counters of the whole machine a game can move and another read back: each new pipe's
+    # (and each anonymous inode's) inode number comes from one counter per CPU, and
+    # ``sysinfo`` counts every process of the machine
+    "pipe", "pipe2", "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents",
+    "io_pgetevents", "memfd_secret", "sysinfo",
     "sethostname", "setdomainname", "capset",
     "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "name_to_handle_at", "open_by_handle_at",
@@ -136,6 +142,8 @@ IOCTL_ALLOWED = (
     0x5451,  # FIOCLEX
 )
 MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes between them
+# madvise advice that pushes a mapped file's pages out of the page cache (or towards it)
+MADV_EVICTING = (20, 21)  # MADV_COLD, MADV_PAGEOUT
 
 
 @cache
@@ -421,7 +429,6 @@ PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 PR_SET_PDEATHSIG = 1
 
 
-PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus")  # read-only in a game's /proc
 USERNS_COUNT = "/proc/sys/user/max_user_namespaces"
 
 
@@ -517,8 +524,8 @@ def game_status(told: int) -> int | None:
 def fresh_namespaces(limits: dict[str, Any]) -> None:
     """Give this process (a game's, just forked, still holding the host's CAP_SYS_ADMIN) a
     mount, IPC and UTS namespace of its own: a new empty /tmp and /dev/shm (bounded in bytes
-    and in files), /proc/sys read-only. They end with the process: nothing a game writes
-    survives it, and its host has nothing to clean."""
+    and in files), a /proc of its own processes alone. They end with the process: nothing a
+    game writes survives it, and its host has nothing to clean."""
     libc = _libc()
     _call("unshare", libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS))
     _mount(libc, None, "/", None, MS_REC | MS_PRIVATE)
@@ -548,11 +555,11 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     with open(USERNS_COUNT, encoding="ascii") as count:
         if count.read().strip() != "0":
             raise SandboxFault("the sandbox's user namespaces could not be set to none")
-    for name in PROC_COVERED:
-        path = f"/proc/{name}"
-        if os.path.exists(path):
-            _mount(libc, path, path, None, MS_BIND | MS_REC)
-            _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | locked)
+    # then over it a /proc of its processes alone (``subset=pid``): none of the machine's
+    # own files (``stat``'s count of processes started, ``loadavg``, ``meminfo``,
+    # ``/proc/sys``'s counts of open files and inodes, ...), which a game could move and
+    # another sandbox read back
+    _mount(libc, "proc", "/proc", "proc", locked, "subset=pid")
     os.chdir(WORKDIR)
 
 
@@ -697,4 +704,6 @@ def confine(limits: dict[str, Any]) -> None:
         for mask, value in _outside(allowed):
             rules.add_rule(deny, name, seccomp.Arg(1, seccomp.MASKED_EQ, mask, value))
     rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_SHARED, MAP_SHARED))
+    for advice in MADV_EVICTING:
+        rules.add_rule(deny, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
     rules.load()

@@ -276,7 +276,8 @@ class TimerDeath(Planner):
 
 
 class PipeDeath(Planner):
-    """Dies of its own SIGPIPE: writes to a pipe whose reader it closed."""
+    """Dies of its own SIGPIPE: writes to a pipe whose reader it closed (in its sandbox a
+    pipe of its own is refused, which fails its seat as well)."""
 
     def turn(self, view):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)

@@ -103,8 +103,7 @@ class Memo(Planner):
         yield "/dev", os.path.exists("/dev/memo")
         yield "/dev/shm", os.path.exists("/dev/shm/memo")
         yield "a System V segment", libc.shmget(MEMO_KEY, 4096, 0) >= 0
-        with open("/proc/sys/kernel/hostname") as name:
-            yield "the hostname", name.read().strip() == "memo"
+        yield "the hostname", os.uname().nodename == "memo"
         info = os.fstat(2)
         yield "stderr's mode", info.st_mode & 0o777 == MARK
         yield "stderr's access time", int(info.st_atime) == ATIME
@@ -263,7 +262,17 @@ class SigioHost(Planner):
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
-        read, write = os.pipe()
+        try:
+            read, write = os.pipe()
+        except OSError:  # no pipe of its own (the filter): the game's, which its host holds
+            for fd in _pipes():
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(fd, fcntl.F_SETOWN, 1)
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(fd, F_SETSIG, signal.SIGINT)
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
+            return
         with contextlib.suppress(OSError):
             fcntl.fcntl(read, fcntl.F_SETOWN, 1)
             fcntl.fcntl(read, F_SETSIG, signal.SIGINT)

@@ -97,15 +97,14 @@ class Tasks(Planner):
 
 class UserNs(Planner):
     """Looks for a way to a user namespace of its own (where it would hold every capability
-    again): the sandbox's count of them must be none, whatever the seccomp filter refuses,
-    and its /proc/sys must not be writable."""
+    again): the sandbox's count of them is set to none before the game's code runs (its
+    process checks it, or never runs the strategy), and a game sees no /proc/sys to read or
+    raise it."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
-        with open("/proc/sys/user/max_user_namespaces") as count:
-            left = count.read().strip()
-        if left != "0":
-            raise Breach(f"breach: the sandbox may make {left} user namespaces")
+        if os.path.exists("/proc/sys"):
+            raise Breach("breach: a game sees /proc/sys")
         try:
             with open("/proc/sys/user/max_user_namespaces", "w") as count:
                 count.write("9")
