@@ -81,10 +81,13 @@ with tempfile.TemporaryDirectory() as folder:
     plan = getattr(study, "plan", None)  # a tree before plans runs this script too
     extra = {} if plan is None else {"plan": plan.to_dict()}
     write_manifest(Path(folder), study.to_dict(), {}, **extra)
-    # a worker's work: play, rows, parts
-    for batch in plan_batches(study if plan is None else plan):
+    # a worker's work: play, rows, parts (and the records with "records")
+    records = sys.argv[3] == "records"
+    for batch in plan_batches(study if plan is None else plan, records=records):
         result = run_batch(batch)
-        files = encode_parts(result.id, batch_tables(result.id, result.tables))
+        files = encode_parts(
+            result.id, batch_tables(result.id, result.tables), result.records if records else None
+        )
         if sys.argv[3] == "compact":
             land_files(Path(folder), files)
     if sys.argv[3] == "compact":  # and the parent's: the parts merged into compact files
@@ -143,6 +146,12 @@ def main() -> None:
         "instructions per game, then with the parts landed and compacted",
     )
     parser.add_argument(
+        "--records",
+        action="store_true",
+        help="with --ladder: a worker's instructions per game without and with --records "
+        "(each game's record written, its part encoded, not landed)",
+    )
+    parser.add_argument(
         "--parent",
         type=int,
         nargs=2,
@@ -167,7 +176,7 @@ def main() -> None:
     if args.ladder:
         few, more = args.ladder
         games = (more - few) * CELLS
-        for step in ("play", "compact"):
+        for step in ("play", "records") if args.records else ("play", "compact"):
             count = instructions(args.source, more, True, "native", ladder=step)
             count -= instructions(args.source, few, True, "native", ladder=step)
             print(

@@ -99,8 +99,21 @@ cdef inline int put_c(Text* t, char c) except -1:
     return 0
 
 
-cdef int put_int(Text* t, long long v) except -1:
+cdef inline int put_int(Text* t, long long v) except -1:
     """``v`` as ``repr`` writes a whole number."""
+    if 0 <= v < 10:
+        return put_c(t, <char>(48 + v))
+    if 10 <= v < 100:
+        if t.n + 2 > t.cap:
+            grow(t, 2)
+        t.p[t.n] = <char>(48 + v // 10)
+        t.p[t.n + 1] = <char>(48 + v % 10)
+        t.n += 2
+        return 0
+    return put_long(t, v)
+
+
+cdef int put_long(Text* t, long long v) except -1:
     cdef char digits[24]
     cdef int k = 24
     cdef unsigned long long u = <unsigned long long>(-v) if v < 0 else <unsigned long long>v
@@ -128,6 +141,13 @@ cdef int put_ints(Text* t, const int* x, int n) except -1:
             put_c(t, b',')
         put_int(t, x[i])
     return put_c(t, b']')
+
+
+# ---------------------------------------------------------------------------- the log
+cdef struct Events:
+    const int** at      # each event of the log, where it starts, in order
+    Py_ssize_t n
+    const CState* s
 
 
 # ---------------------------------------------------------------------------- a game's form
@@ -242,7 +262,10 @@ cdef class Form:
 
 
 cdef tuple field(str key, object text):
-    return (f"{_json.dumps(key)}:").encode("ascii"), key, None if text is None else text.encode("ascii")
+    """A field of ``Form``: ``"key":``, its number in ``PLAYED`` (-1 for a head field) and
+    its text (None: written from the game)."""
+    number = PLAYED.index(key) if text is None else -1
+    return (f"{_json.dumps(key)}:").encode("ascii"), number, None if text is None else text.encode("ascii")
 
 
 cdef Form last_form = None
@@ -256,13 +279,14 @@ cdef Form form_of(object game):
 
 
 # ---------------------------------------------------------------------------- the fields
-cdef int put_shuffles(Text* t, NativeState ns, Form f) except -1:
-    cdef const int* e = ns.log
-    cdef const int* end = ns.log + ns.log_n
+cdef int put_shuffles(Text* t, const Events* ev, Form f) except -1:
+    cdef const int* e
     cdef bint first = True
     cdef int n
+    cdef Py_ssize_t k
     put_c(t, b'[')
-    while e < end:
+    for k in range(ev.n):
+        e = ev.at[k]
         if e[0] == EV_SHUFFLE:
             if not first:
                 put_c(t, b',')
@@ -276,50 +300,49 @@ cdef int put_shuffles(Text* t, NativeState ns, Form f) except -1:
             else:
                 put_ints(t, e + 4, n)
             put_c(t, b'}')
-        e = next_event(e, &ns.s)
     return put_c(t, b']')
 
 
-cdef int put_setup(Text* t, NativeState ns) except -1:
-    cdef const int* e = ns.log
-    cdef const int* end = ns.log + ns.log_n
+cdef int put_setup(Text* t, const Events* ev) except -1:
+    cdef const int* e
     cdef const int* x
     cdef bint first = True
     cdef int seat
+    cdef Py_ssize_t k
     put_s(t, "{\"dealt\":[")
-    while e < end:
+    for k in range(ev.n):
+        e = ev.at[k]
         if e[0] == EV_DEALT:
             x = e + 1
-            for seat in range(ns.s.players):
+            for seat in range(ev.s.players):
                 if seat:
                     put_c(t, b',')
                 put_ints(t, x + 1, x[0])
                 x += 1 + x[0]
             break
-        e = next_event(e, &ns.s)
     put_s(t, "],\"kept\":[")
-    e = ns.log
-    while e < end:
+    for k in range(ev.n):
+        e = ev.at[k]
         if e[0] == EV_KEPT:
             if not first:
                 put_c(t, b',')
             first = False
             put_ints(t, e + 2, e[1])
-        e = next_event(e, &ns.s)
     return put_s(t, "]}")
 
 
-cdef int put_rounds(Text* t, NativeState ns, Form f, bint canonical) except -1:
-    cdef const int* e = ns.log
-    cdef const int* end = ns.log + ns.log_n
-    cdef const CState* s = &ns.s
+cdef int put_rounds(Text* t, const Events* ev, Form f, bint canonical) except -1:
+    cdef const int* e
+    cdef const CState* s = ev.s
     cdef int width = s.rules.face_up, kinds = s.colours + 1
     cdef bint first = True
     cdef int seat, i
     cdef const int* hands
     cdef int deck
+    cdef Py_ssize_t k
     put_c(t, b'[')
-    while e < end:
+    for k in range(ev.n):
+        e = ev.at[k]
         if e[0] == EV_ROUND:
             if not first:
                 put_c(t, b',')
@@ -350,7 +373,6 @@ cdef int put_rounds(Text* t, NativeState ns, Form f, bint canonical) except -1:
                 put_s(t, "],\"deck_size\":")
                 put_int(t, deck)
             put_c(t, b'}')
-        e = next_event(e, &ns.s)
     return put_c(t, b']')
 
 
@@ -461,43 +483,53 @@ cdef int put_destinations(Text* t, const int* p) except -1:
     return put_s(t, "]}")
 
 
-cdef int put_events(Text* t, const int* e, const int* end, int tag, NativeState ns, Form f,
-                    bint canonical) except -1:
-    """``,"key":[...]`` of a turn's events ``tag`` (picks, wipes) when it has any; the key
-    is written by the caller's first event."""
+cdef int put_events(Text* t, const Events* ev, Py_ssize_t start, Py_ssize_t end, int tag,
+                    Form f, bint canonical) except -1:
+    """``,"picks":[...]`` or ``,"wipes":[...]``: a turn's events ``tag`` among the log's
+    ``start`` to ``end``."""
+    cdef const int* e
     cdef bint first = True
-    while e < end:
-        if e[0] == tag:
-            if first:
-                put_s(t, ",\"picks\":[" if tag == EV_PICK else ",\"wipes\":[")
-            else:
-                put_c(t, b',')
-            first = False
-            if tag == EV_PICK:
-                put_pick(t, e + 1, f, canonical)
-            else:
-                f.put_cards(t, e + 1, ns.s.rules.face_up)
-        e = next_event(e, &ns.s)
-    if not first:
-        put_c(t, b']')
-    return 0
+    cdef Py_ssize_t k
+    for k in range(start, end):
+        e = ev.at[k]
+        if e[0] != tag:
+            continue
+        if first:
+            put_s(t, ",\"picks\":[" if tag == EV_PICK else ",\"wipes\":[")
+        else:
+            put_c(t, b',')
+        first = False
+        if tag == EV_PICK:
+            put_pick(t, e + 1, f, canonical)
+        else:
+            f.put_cards(t, e + 1, ev.s.rules.face_up)
+    return put_c(t, b']')
 
 
-cdef const int* find(const int* e, const int* end, int tag, const CState* s) noexcept:
-    """The first event ``tag`` from ``e`` on, or NULL."""
-    while e < end:
-        if e[0] == tag:
-            return e
-        e = next_event(e, s)
-    return NULL
-
-
-cdef int put_turn(Text* t, const int* e, const int* end, NativeState ns, Form f,
+cdef int put_turn(Text* t, const Events* ev, Py_ssize_t start, Py_ssize_t end, Form f,
                   bint canonical) except -1:
-    """One turn from its EV_TURN ``e`` to its EV_TURN_END ``end``."""
-    cdef const int* action = find(e, end, EV_ACTION, &ns.s)
-    cdef const int* steal = find(e, end, EV_STEAL, &ns.s)
-    cdef const int* drawn = find(e, end, EV_DESTINATIONS, &ns.s)
+    """One turn: the log's events ``start`` (its EV_TURN) to ``end`` (its EV_TURN_END). Its
+    action is the first EV_ACTION (a second pick logs one too)."""
+    cdef const int* e = ev.at[start]
+    cdef const int* x
+    cdef const int* action = NULL
+    cdef const int* steal = NULL
+    cdef const int* drawn = NULL
+    cdef bint picks = False, wipes = False
+    cdef Py_ssize_t k
+    for k in range(start + 1, end):
+        x = ev.at[k]
+        if x[0] == EV_ACTION:
+            if action == NULL:
+                action = x
+        elif x[0] == EV_PICK:
+            picks = True
+        elif x[0] == EV_WIPE:
+            wipes = True
+        elif x[0] == EV_STEAL:
+            steal = x
+        elif x[0] == EV_DESTINATIONS:
+            drawn = x
     if canonical:
         put_c(t, b'{')
         if action != NULL:
@@ -510,7 +542,8 @@ cdef int put_turn(Text* t, const int* e, const int* end, NativeState ns, Form f,
             put_c(t, b',')
         put_s(t, "\"final_round\":")
         put_bool(t, e[4])
-        put_events(t, e, end, EV_PICK, ns, f, True)
+        if picks:
+            put_events(t, ev, start, end, EV_PICK, f, True)
         put_s(t, ",\"round\":")
         put_int(t, e[3])
         put_s(t, ",\"seat\":")
@@ -522,7 +555,8 @@ cdef int put_turn(Text* t, const int* e, const int* end, NativeState ns, Form f,
         f.put_cards(t, e + 6, e[5])
         put_s(t, ",\"turn\":")
         put_int(t, e[1])
-        put_events(t, e, end, EV_WIPE, ns, f, True)
+        if wipes:
+            put_events(t, ev, start, end, EV_WIPE, f, True)
         return put_c(t, b'}')
     put_s(t, "{\"turn\":")
     put_int(t, e[1])
@@ -537,8 +571,10 @@ cdef int put_turn(Text* t, const int* e, const int* end, NativeState ns, Form f,
     if action != NULL:
         put_s(t, ",\"action\":")
         put_action(t, action + 1, f, False)
-    put_events(t, e, end, EV_PICK, ns, f, False)
-    put_events(t, e, end, EV_WIPE, ns, f, False)
+    if picks:
+        put_events(t, ev, start, end, EV_PICK, f, False)
+    if wipes:
+        put_events(t, ev, start, end, EV_WIPE, f, False)
     if steal != NULL:
         put_s(t, ",\"steal\":")
         put_steal(t, steal + 1, f, False)
@@ -548,61 +584,63 @@ cdef int put_turn(Text* t, const int* e, const int* end, NativeState ns, Form f,
     return put_c(t, b'}')
 
 
-cdef int put_turns(Text* t, NativeState ns, Form f, bint canonical) except -1:
-    cdef const int* e = ns.log
-    cdef const int* end = ns.log + ns.log_n
-    cdef const int* start = NULL
+cdef int put_turns(Text* t, const Events* ev, Form f, bint canonical) except -1:
+    """The turns; a wipe outside one (the row turned up at a round's start) is in none, as
+    the dicts have it."""
+    cdef Py_ssize_t k, start = -1
+    cdef int tag
     cdef bint first = True
     put_c(t, b'[')
-    while e < end:
-        if e[0] == EV_TURN:
-            start = e
-        elif e[0] == EV_TURN_END and start != NULL:
+    for k in range(ev.n):
+        tag = ev.at[k][0]
+        if tag == EV_TURN:
+            start = k
+        elif tag == EV_TURN_END and start >= 0:
             if not first:
                 put_c(t, b',')
             first = False
-            put_turn(t, start, e, ns, f, canonical)
-            start = NULL
-        e = next_event(e, &ns.s)
+            put_turn(t, ev, start, k, f, canonical)
+            start = -1
     return put_c(t, b']')
 
 
-cdef int put_resolutions(Text* t, NativeState ns, bint canonical) except -1:
-    cdef const int* e = ns.log
-    cdef const int* end = ns.log + ns.log_n
+cdef int put_resolutions(Text* t, const Events* ev, bint canonical) except -1:
+    cdef const int* e
     cdef const int* x
     cdef bint first = True
     cdef int seat
+    cdef Py_ssize_t k
     put_c(t, b'[')
-    while e < end:
-        if e[0] == EV_RESOLUTION:
-            if not first:
+    for k in range(ev.n):
+        e = ev.at[k]
+        if e[0] != EV_RESOLUTION:
+            continue
+        if not first:
+            put_c(t, b',')
+        first = False
+        put_s(t, "{\"round\":")
+        put_int(t, e[1])
+        put_s(t, ",\"seats\":[")
+        x = e + 2
+        for seat in range(ev.s.players):
+            if seat:
                 put_c(t, b',')
-            first = False
-            put_s(t, "{\"round\":")
-            put_int(t, e[1])
-            put_s(t, ",\"seats\":[")
-            x = e + 2
-            for seat in range(ns.s.players):
-                if seat:
-                    put_c(t, b',')
-                if canonical:
-                    put_s(t, "{\"reached\":")
-                    put_ints(t, x + 1, x[0])
-                    put_s(t, ",\"seat\":")
-                    put_int(t, seat)
-                else:
-                    put_s(t, "{\"seat\":")
-                    put_int(t, seat)
-                    put_s(t, ",\"reached\":")
-                    put_ints(t, x + 1, x[0])
-                x += 1 + x[0]
-                put_s(t, ",\"unreached\":")
+            if canonical:
+                put_s(t, "{\"reached\":")
                 put_ints(t, x + 1, x[0])
-                x += 1 + x[0]
-                put_c(t, b'}')
-            put_s(t, "]}")
-        e = next_event(e, &ns.s)
+                put_s(t, ",\"seat\":")
+                put_int(t, seat)
+            else:
+                put_s(t, "{\"seat\":")
+                put_int(t, seat)
+                put_s(t, ",\"reached\":")
+                put_ints(t, x + 1, x[0])
+            x += 1 + x[0]
+            put_s(t, ",\"unreached\":")
+            put_ints(t, x + 1, x[0])
+            x += 1 + x[0]
+            put_c(t, b'}')
+        put_s(t, "]}")
     return put_c(t, b']')
 
 
@@ -708,7 +746,7 @@ cdef int put_result(Text* t, NativeState ns, Form f, bint canonical) except -1:
     return put_c(t, b'}')
 
 
-cdef const int* next_event(const int* e, const CState* s) noexcept:
+cdef inline const int* next_event(const int* e, const CState* s) noexcept:
     """The event after ``e`` (EV_*: each one's ints, _core.pxd)."""
     cdef int tag = e[0], seat, kinds = s.colours + 1
     cdef const int* x
@@ -755,22 +793,29 @@ cdef int put_hex(Text* t, bytes digest) except -1:
         put_c(t, hex[d[i] & 15])
     return 0
 
-# the fields after ``record_head``'s, in ``record._content``'s order
+# the fields after ``record_head``'s, in ``record._content``'s order; a field's number is
+# its index here (``Form``'s fields: -1 for a head field's text)
 cdef tuple PLAYED = (
     "seed", "players", "strategies", "shuffles", "rounds", "setup", "turns", "resolutions",
     "final", "result",
 )
+cdef enum:
+    F_SEED, F_PLAYERS, F_STRATEGIES, F_SHUFFLES, F_ROUNDS, F_SETUP, F_TURNS, F_RESOLUTIONS
+    F_FINAL, F_RESULT, F_FIELDS
+# the fields whose text has no key order to differ in: the canonical text copies the line's
+cdef bint SAME[F_FIELDS]
+SAME[:] = [True, True, True, True, False, True, False, False, True, False]
 
 
-cdef int put_field(Text* t, str key, NativeState ns, Form f, bytes seed, list labels,
-                   bint canonical) except -1:
+cdef int put_field(Text* t, int field, const Events* ev, NativeState ns, Form f, bytes seed,
+                   list labels, bint canonical) except -1:
     cdef int i
     cdef bytes label
-    if key == "seed":
+    if field == F_SEED:
         return put(t, PyBytes_AS_STRING(seed), PyBytes_GET_SIZE(seed))
-    if key == "players":
+    if field == F_PLAYERS:
         return put_int(t, ns.s.players)
-    if key == "strategies":
+    if field == F_STRATEGIES:
         put_c(t, b'[')
         for i, name in enumerate(labels):
             if i:
@@ -778,36 +823,61 @@ cdef int put_field(Text* t, str key, NativeState ns, Form f, bytes seed, list la
             label = f.label(name)
             put(t, PyBytes_AS_STRING(label), PyBytes_GET_SIZE(label))
         return put_c(t, b']')
-    if key == "shuffles":
-        return put_shuffles(t, ns, f)
-    if key == "rounds":
-        return put_rounds(t, ns, f, canonical)
-    if key == "setup":
-        return put_setup(t, ns)
-    if key == "turns":
-        return put_turns(t, ns, f, canonical)
-    if key == "resolutions":
-        return put_resolutions(t, ns, canonical)
-    if key == "final":
+    if field == F_SHUFFLES:
+        return put_shuffles(t, ev, f)
+    if field == F_ROUNDS:
+        return put_rounds(t, ev, f, canonical)
+    if field == F_SETUP:
+        return put_setup(t, ev)
+    if field == F_TURNS:
+        return put_turns(t, ev, f, canonical)
+    if field == F_RESOLUTIONS:
+        return put_resolutions(t, ev, canonical)
+    if field == F_FINAL:
         return put_final(t, ns, f)
     return put_result(t, ns, f, canonical)
 
 
-cdef int put_fields(Text* t, list fields, NativeState ns, Form f, bytes seed, list labels,
-                    bint canonical) except -1:
-    """``{`` and every field of ``fields`` (``Form``'s); no closing brace."""
+cdef int put_fields(Text* t, list fields, const Events* ev, NativeState ns, Form f,
+                    bytes seed, list labels, const Text* line, Py_ssize_t* spans) except -1:
+    """``{`` and every field of ``fields`` (``Form``'s), no closing brace. Writing the line
+    (``line`` NULL), each field's place in it goes to ``spans`` (start, end by field);
+    writing the canonical text, a field the same in both is copied from ``line``."""
     cdef bytes key, text
     cdef bint first = True
+    cdef int field
+    cdef Py_ssize_t start
     put_c(t, b'{')
-    for key, name, text in fields:
+    for key, field, text in fields:
         if not first:
             put_c(t, b',')
         first = False
         put(t, PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key))
         if text is not None:
             put(t, PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text))
+        elif line != NULL and SAME[field]:
+            put(t, line.p + spans[2 * field], spans[2 * field + 1] - spans[2 * field])
         else:
-            put_field(t, name, ns, f, seed, labels, canonical)
+            start = t.n
+            put_field(t, field, ev, ns, f, seed, labels, line != NULL)
+            spans[2 * field] = start
+            spans[2 * field + 1] = t.n
+    return 0
+
+
+cdef int index_events(NativeState ns, Events* ev) except -1:
+    """Where each event of the log starts."""
+    cdef const int* e = ns.log
+    cdef const int* end = ns.log + ns.log_n
+    ev.s = &ns.s
+    ev.n = 0
+    ev.at = <const int**>malloc(max(ns.log_n, 1) * sizeof(int*))
+    if ev.at == NULL:
+        raise MemoryError()
+    while e < end:
+        ev.at[ev.n] = e
+        ev.n += 1
+        e = next_event(e, &ns.s)
     return 0
 
 
@@ -821,6 +891,8 @@ def record_texts(NativeState ns, strategies):
     """``record_line``'s bytes and the canonical text its digest hashes (``digest_of``'s)."""
     cdef Text line
     cdef Text canonical
+    cdef Events ev
+    cdef Py_ssize_t spans[2 * F_FIELDS]
     cdef Form f
     cdef bytes digest, canonical_text
     if ns.log == NULL:
@@ -834,11 +906,13 @@ def record_texts(NativeState ns, strategies):
     seed = int.__repr__(ns.game.seed).encode("ascii")
     line.p = canonical.p = NULL
     line.n = line.cap = canonical.n = canonical.cap = 0
+    ev.at = NULL
     try:
+        index_events(ns, &ev)
         grow(&line, 1 << 15)
         grow(&canonical, 1 << 15)
-        put_fields(&line, f.line_fields, ns, f, seed, labels, False)
-        put_fields(&canonical, f.canonical_fields, ns, f, seed, labels, True)
+        put_fields(&line, f.line_fields, &ev, ns, f, seed, labels, NULL, spans)
+        put_fields(&canonical, f.canonical_fields, &ev, ns, f, seed, labels, &line, spans)
         put_c(&canonical, b'}')
         canonical_text = PyBytes_FromStringAndSize(canonical.p, canonical.n)
         digest = _sha256(canonical_text).digest()
@@ -848,5 +922,6 @@ def record_texts(NativeState ns, strategies):
         put_s(&line, "\"}")
         return PyBytes_FromStringAndSize(line.p, line.n), canonical_text
     finally:
+        free(ev.at)
         free(line.p)
         free(canonical.p)

@@ -133,6 +133,51 @@ def test_strategy_names_in_any_unicode_are_escaped_as_json_escapes_them():
         _assert_written_as_before(Game(players, seed, Rules(), _unicode_edition()), lineup, labels)
 
 
+@pytest.mark.parametrize("rules", ["printed", "wipe", "levers", "more_rounds", "small_table"])
+def test_random_play_is_written_as_to_record_writes_it(rules):
+    """Random play reaches actions the scripted strategies seldom take."""
+    from cardgame._native._core import play_random
+    from cardgame._native._record import record_line
+
+    for seed in range(30):
+        cards = CARDS["7 colours" if seed % 5 else "printed"]()
+        game = Game(2 + seed % 3, seed, RULES[rules], cards)
+        labels = UNICODE[: game.players]
+        record = to_record(play_random(game, record=True), labels)
+        assert (
+            record_line(play_random(game, record="log"), labels)
+            == json.dumps(record, separators=(",", ":")).encode()
+        ), (rules, seed)
+
+
+def test_a_copy_of_a_logged_game_writes_the_same_line():
+    """``copy`` (a search's) carries the log: the copy's game is the same record."""
+    from cardgame._native._core import NativeState
+    from cardgame._native._record import record_line
+
+    game = Game(3, 4, RULES["wipe"])
+    states = [NativeState.new(game, record="log"), NativeState.new(game, record=True)]
+    copies = []
+    for step in range(10**4):
+        if states[0].is_over:
+            break
+        for state in states:
+            legal = state.legal_actions()
+            state.apply(legal[(7 * step) % len(legal)])
+        if step == 40:
+            copies = [state.copy() for state in states]
+    for copy in copies:
+        for step in range(41, 10**4):
+            if copy.is_over:
+                break
+            legal = copy.legal_actions()
+            copy.apply(legal[(7 * step) % len(legal)])
+    labels = ["a", "b", "c"]
+    line = json.dumps(to_record(states[1], labels), separators=(",", ":")).encode()
+    assert record_line(states[0], labels) == line == record_line(copies[0], labels)
+    assert to_record(copies[1], labels) == to_record(states[1], labels)
+
+
 def test_the_rounds_wipes_steals_and_one_card_turns_are_all_written():
     """The variants above do reach every kind of event the log holds."""
     seen: set[str] = set()
