@@ -60,6 +60,11 @@ from cardgame.record_schema import SHUFFLE_KINDS as _SHUFFLE_KINDS
 
 
 # ---------------------------------------------------------------------------- the text
+cdef enum:
+    INT_TEXT = 24        # a long long's digits and sign, with room
+    SHUFFLE_KINDS = 4    # record_schema.SHUFFLE_KINDS
+
+
 cdef struct Text:
     char* p
     Py_ssize_t n
@@ -114,8 +119,8 @@ cdef inline int put_int(Text* t, long long v) except -1:
 
 
 cdef int put_long(Text* t, long long v) except -1:
-    cdef char digits[24]
-    cdef int k = 24
+    cdef char digits[INT_TEXT]
+    cdef int k = INT_TEXT
     cdef unsigned long long u = <unsigned long long>(-v) if v < 0 else <unsigned long long>v
     while True:
         k -= 1
@@ -126,7 +131,7 @@ cdef int put_long(Text* t, long long v) except -1:
     if v < 0:
         k -= 1
         digits[k] = b'-'
-    return put(t, digits + k, 24 - k)
+    return put(t, digits + k, INT_TEXT - k)
 
 
 cdef inline int put_bool(Text* t, bint v) except -1:
@@ -169,8 +174,8 @@ cdef class Form:
     cdef Py_ssize_t colour_n[MAX_CARD_KINDS]
     cdef const char* big[MAX_BIG_CITIES]
     cdef Py_ssize_t big_n[MAX_BIG_CITIES]
-    cdef const char* shuffle[4]
-    cdef Py_ssize_t shuffle_n[4]
+    cdef const char* shuffle[SHUFFLE_KINDS]
+    cdef Py_ssize_t shuffle_n[SHUFFLE_KINDS]
     cdef dict labels        # strategy name -> its JSON text
 
     def __init__(self, game):
@@ -189,7 +194,7 @@ cdef class Form:
         names = catalogue.card_names
         colours = catalogue.colours
         bigs = catalogue.big_city_names
-        if len(names) > MAX_CARD_KINDS or len(bigs) > MAX_BIG_CITIES or len(_SHUFFLE_KINDS) != 4:
+        if len(names) > MAX_CARD_KINDS or len(bigs) > MAX_BIG_CITIES or len(_SHUFFLE_KINDS) != SHUFFLE_KINDS:
             raise ValueError("cards outside the record writer's arrays")
         self.kinds = len(names)
         for i, name in enumerate(names):
@@ -378,7 +383,9 @@ cdef int put_rounds(Text* t, const Events* ev, Form f, bint canonical) except -1
 
 cdef int put_action(Text* t, const int* a, Form f, bint canonical) except -1:
     """``actions.to_dict`` of a turn's action (kind, a, b, c)."""
-    cdef int kind = a[0], i
+    cdef int i
+    cdef int kind
+    kind = a[0]
     if kind == K_DRAW_DECK:
         return put_s(t, "{\"type\":\"draw_deck\"}")
     if kind == K_FACE_UP:
@@ -469,8 +476,10 @@ cdef int put_steal(Text* t, const int* p, Form f, bint canonical) except -1:
 
 cdef int put_destinations(Text* t, const int* p) except -1:
     """The destinations drawn and kept (n, n ids, the kept mask)."""
-    cdef int n = p[0], mask = p[n + 1], i
+    cdef int n, mask, i
     cdef bint first = True
+    n = p[0]
+    mask = p[n + 1]
     put_s(t, "{\"drawn\":")
     put_ints(t, p + 1, n)
     put_s(t, ",\"kept\":[")
@@ -748,8 +757,10 @@ cdef int put_result(Text* t, NativeState ns, Form f, bint canonical) except -1:
 
 cdef inline const int* next_event(const int* e, const CState* s) noexcept:
     """The event after ``e`` (EV_*: each one's ints, _core.pxd)."""
-    cdef int tag = e[0], seat, kinds = s.colours + 1
+    cdef int tag, seat
+    cdef int kinds = s.colours + 1
     cdef const int* x
+    tag = e[0]
     if tag == EV_SHUFFLE:
         return e + 4 + e[3]
     if tag == EV_DEALT:
