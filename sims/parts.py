@@ -136,10 +136,12 @@ def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
 def _jsonl(records: list[dict[str, Any] | bytes]) -> bytes:
     """One line a record: its JSON, or the bytes of its line already written (the native
     writer, ``record_line``: the same bytes)."""
-    return b"".join(
-        (r if isinstance(r, bytes) else json.dumps(r, separators=(",", ":")).encode()) + b"\n"
+    lines = [
+        r if isinstance(r, bytes) else json.dumps(r, separators=(",", ":")).encode()
         for r in records
-    )
+    ]
+    lines.append(b"")  # the last line's newline
+    return b"\n".join(lines)
 
 
 def land_files(folder: Path, files: dict[str, bytes]) -> None:

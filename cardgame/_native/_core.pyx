@@ -12,7 +12,8 @@ Python API (tests/test_native_core.py proves each part equal to the Python engin
 * ``NativeState.new(game, record=False, shuffles=None)``, like ``game.new_state``. Shuffles
   are seeded in C when ``shuffles`` is None or a ``SeededShuffles`` (its RNG state is written
   back by ``write_to``/``to_state``); any other source (``RecordedShuffles``, a test spy) is
-  called as the Python engine calls it.
+  called as the Python engine calls it. ``record="log"``: the record kept as C ints (``EV_*``
+  events, ``_core.pxd``) instead of dicts, for ``_record.record_line`` to write as JSON.
 * ``NativeState.from_state(gs)``, ``ns.write_to(gs)``, ``ns.to_state()``: to and from a
   ``GameState``, every slot (a record's dicts are shared, so the record goes on).
 * ``ns.legal_actions()``, ``ns.apply(action)`` (the Python rulings), ``ns.apply_unchecked``,

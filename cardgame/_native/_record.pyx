@@ -273,14 +273,19 @@ cdef tuple field(str key, object text):
     return (f"{_json.dumps(key)}:").encode("ascii"), number, None if text is None else text.encode("ascii")
 
 
-cdef Form last_form = None
+cdef dict forms = {}  # (id(rules), id(catalogue), players) -> its Form (which holds both)
 
 
 cdef Form form_of(object game):
-    global last_form
-    if last_form is None or not last_form.fits(game):
-        last_form = Form(game)
-    return last_form
+    """The game's form, made once for its rules, cards and players (a study's cells share a
+    few of them)."""
+    key = (id(game.rules), id(game.catalogue), game.players)
+    cdef Form f = forms.get(key)
+    if f is None or not f.fits(game):
+        if len(forms) >= 64:
+            forms.clear()
+        f = forms[key] = Form(game)
+    return f
 
 
 # ---------------------------------------------------------------------------- the fields
