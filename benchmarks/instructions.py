@@ -3,7 +3,7 @@ for before/after comparisons on a noisy machine (wall-clock rates here swing by 
 the Python engine and, where it is built, the native core (``CARDGAME_ENGINE``).
 
 Run: python benchmarks/instructions.py [--games 300] [--warm 3] [--no-clock] [--source DIR]
-[--engine native] [--random] [--ladder FEW MORE]
+[--engine native] [--random] [--ladder FEW MORE [--records]]
 (DIR: a checkout to measure, e.g. a `git worktree` of the commit to compare against.) The
 count per game is that of games ``warm`` to ``warm + games - 1`` (two runs subtracted): the
 first games' one-time costs (lazy imports, a worker's caches) are left out, as a worker pays
@@ -32,6 +32,10 @@ compaction, 952 k and 741 k (one dictionary per text column in the compact files
 day, at f4be56b against a batch played whole on the native core (offers packed in C ints,
 the row writer's savepoint in C, blocks handed to Arrow column by column): a worker 605 k and
 490 k, in all 737 k and 617 k; a 2-player planner game (the default count) 0.46 M and 0.37 M.
+``--ladder 10 30 --records``: a worker without and with each game's record (its part encoded,
+not landed). 2026-11-29: 616 k and 11,890 k at ce13ca6 (records as dicts, ``json.dumps``
+twice), 619 k and 1,694 k with the record written in C from the core's log; about 0.6 M of
+those are SHA-256's, which valgrind counts without the CPU's SHA extensions.
 """
 
 from __future__ import annotations
