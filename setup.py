@@ -66,7 +66,7 @@ def native_extensions() -> list[Extension]:
             extra_compile_args=core_flags,
             optional=True,
         )
-        for name in ("_resolution", "_core")
+        for name in ("_resolution", "_core", "_record")
     ]
     # the built-in strategies' decision rules and the decision loop in C (sims/_native)
     extensions += [

@@ -3,7 +3,7 @@ for before/after comparisons on a noisy machine (wall-clock rates here swing by 
 the Python engine and, where it is built, the native core (``CARDGAME_ENGINE``).
 
 Run: python benchmarks/instructions.py [--games 300] [--warm 3] [--no-clock] [--source DIR]
-[--engine native] [--random] [--ladder FEW MORE]
+[--engine native] [--random] [--ladder FEW MORE [--records]]
 (DIR: a checkout to measure, e.g. a `git worktree` of the commit to compare against.) The
 count per game is that of games ``warm`` to ``warm + games - 1`` (two runs subtracted): the
 first games' one-time costs (lazy imports, a worker's caches) are left out, as a worker pays
@@ -32,6 +32,10 @@ compaction, 952 k and 741 k (one dictionary per text column in the compact files
 day, at f4be56b against a batch played whole on the native core (offers packed in C ints,
 the row writer's savepoint in C, blocks handed to Arrow column by column): a worker 605 k and
 490 k, in all 737 k and 617 k; a 2-player planner game (the default count) 0.46 M and 0.37 M.
+``--ladder 10 30 --records``: a worker without and with each game's record (its part encoded,
+not landed). 2026-11-29: 616 k and 11,890 k at ce13ca6 (records as dicts, ``json.dumps``
+twice), 619 k and 1,694 k with the record written in C from the core's log; about 0.6 M of
+those are SHA-256's, which valgrind counts without the CPU's SHA extensions.
 """
 
 from __future__ import annotations
@@ -81,10 +85,13 @@ with tempfile.TemporaryDirectory() as folder:
     plan = getattr(study, "plan", None)  # a tree before plans runs this script too
     extra = {} if plan is None else {"plan": plan.to_dict()}
     write_manifest(Path(folder), study.to_dict(), {}, **extra)
-    # a worker's work: play, rows, parts
-    for batch in plan_batches(study if plan is None else plan):
+    # a worker's work: play, rows, parts (and the records with "records")
+    records = sys.argv[3] == "records"
+    for batch in plan_batches(study if plan is None else plan, records=records):
         result = run_batch(batch)
-        files = encode_parts(result.id, batch_tables(result.id, result.tables))
+        files = encode_parts(
+            result.id, batch_tables(result.id, result.tables), result.records if records else None
+        )
         if sys.argv[3] == "compact":
             land_files(Path(folder), files)
     if sys.argv[3] == "compact":  # and the parent's: the parts merged into compact files
@@ -143,6 +150,12 @@ def main() -> None:
         "instructions per game, then with the parts landed and compacted",
     )
     parser.add_argument(
+        "--records",
+        action="store_true",
+        help="with --ladder: a worker's instructions per game without and with --records "
+        "(each game's record written, its part encoded, not landed)",
+    )
+    parser.add_argument(
         "--parent",
         type=int,
         nargs=2,
@@ -167,7 +180,7 @@ def main() -> None:
     if args.ladder:
         few, more = args.ladder
         games = (more - few) * CELLS
-        for step in ("play", "compact"):
+        for step in ("play", "records") if args.records else ("play", "compact"):
             count = instructions(args.source, more, True, "native", ladder=step)
             count -= instructions(args.source, few, True, "native", ladder=step)
             print(

@@ -57,6 +57,7 @@ __all__ = [
     "read_entries",
     "recompute_scores",
     "record_catalogue",
+    "record_head",
     "replay",
     "save",
     "shuffle_orders",
@@ -81,12 +82,7 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
     kinds = game.catalogue.card_names
     names = list(strategies) if strategies is not None else ["unknown"] * state.players
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": rules_dict(game.rules, state.players),
-        # the cards, when they are not the printed ones (a study's card edits, --cards),
-        # and the edition they are: its name and content digest
-        **(_cards(game.catalogue) if _edited(game.catalogue) else {}),
+        **record_head(game),
         "seed": game.seed,
         "players": state.players,
         "strategies": names,
@@ -104,6 +100,18 @@ def _content(state: GameState, strategies: Sequence[str] | None) -> dict[str, An
             "steals": list(state.steals),
             "stolen_from": list(state.stolen_from),
         },
+    }
+
+
+def record_head(game: Game) -> dict[str, Any]:
+    """A record's first fields, which its game fixes before any card is dealt: the format,
+    the rules, and the cards when they are not the printed ones (a study's card edits,
+    --cards) with the edition they are (its name and content digest)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": rules_dict(game.rules, game.players),
+        **(_cards(game.catalogue) if _edited(game.catalogue) else {}),
     }
 
 

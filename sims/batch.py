@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgame.record import to_record
-
 from .clock import ThinkTimes
 from .deadline import DEFAULT_DECISION_SECONDS
 from .guest import is_guest
@@ -107,7 +105,7 @@ class Batch:
 class BatchResult:
     id: str
     tables: dict[str, TableRows]
-    records: list[dict[str, Any]]
+    records: list[dict[str, Any] | bytes]  # a record, or its JSONL line (the native writer)
     failures: list[str]
     games: int
 
@@ -180,8 +178,9 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
     A failed or crashed game takes ``play_game``'s failure rows. False when some game would
     not be played natively: the Python engine asked for, a strategy of one's own in a
     process of its own, a seat without a native twin, or no native core. A game's record
-    (``--records``) is read off the native state itself (``to_record``), with no
-    ``GameState`` rebuilt.
+    (``--records``) is its JSONL line, written in C from the core's log of the game
+    (``record_line``, cardgame/_native/_record.pyx): the bytes ``to_record`` and the part's
+    ``json.dumps`` make, with no dict (tests/sims/test_record_writer.py).
 
     Quality rows: the core notes every position's standing into one C array for the whole
     batch, and ``batch_quality_table`` scores all the finished games at the end, the rows
@@ -214,7 +213,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 native.fresh(twins[name], seed, k, identities[name]) for k, name in enumerate(order)
             ]
             game = table_game(cell.players, seed, cell.rules, cell.catalogue)
-            start, timing = native.start(game, clock, batch.records)
+            start, timing = native.start(game, clock, "log" if batch.records else False)
             played, offers, minutes, failed = native.play_native(
                 start, seats, timing, standings, offer_rows=False
             )
@@ -224,7 +223,7 @@ def _play_natively(batch: Batch, result: BatchResult) -> bool:
                 base = (batch.study, cell.key, cell.variant, cell.players, index, seed)
                 if standings is not None:
                     winners, totals = native.final_scores(played)
-                record = to_record(played, labels) if batch.records else None
+                record = native.record_line(played, labels) if batch.records else None
                 native.add_finished(*columns, played, base, labels, offers, minutes)
                 result.games += 1
                 if record is not None:

@@ -403,6 +403,7 @@ class _NativeLoop:
 
     def __init__(self) -> None:
         from cardgame._native._core import NativeState
+        from cardgame._native._record import record_line
 
         from ._native import native_twin, twin_classes
         from ._native._match import new_timed, play_native
@@ -411,6 +412,7 @@ class _NativeLoop:
         from .strategies.random_play import RandomStrategy
 
         self.NativeState = NativeState
+        self.record_line = record_line  # a finished game's JSONL line, written in C
         self.native_twin = native_twin
         self.play_native = play_native
         self.new_timed = new_timed
@@ -437,10 +439,11 @@ class _NativeLoop:
         twin, seeded = made
         return twin.fresh(seat_stream_seed(game_seed, seat, identity)) if seeded else twin.fresh()
 
-    def start(self, game: Game, times: ThinkTimes | None, record: bool = False) -> Any:
+    def start(self, game: Game, times: ThinkTimes | None, record: bool | str = False) -> Any:
         """The game's fresh native state and the clock ``play_native`` takes (None without
         one): the deal's and the clock's generators seeded together in C, the clock exactly
-        ``random.Random(stream_seed(seed, "clock"))``."""
+        ``random.Random(stream_seed(seed, "clock"))``. ``record``: True for the record's
+        dicts (``to_record``), "log" for its C log (``record_line``)."""
         if times is None:
             return self.NativeState.new(game, record=record), None
         start, clock = self.new_timed(game, stream_seed(game.seed, "clock"), record)

@@ -88,7 +88,9 @@ def write_parts(folder: Path, batch_id: str, arrow: dict[str, pa.Table]) -> None
 
 
 def encode_parts(
-    batch_id: str, arrow: dict[str, pa.Table], records: list[dict[str, Any]] | None = None
+    batch_id: str,
+    arrow: dict[str, pa.Table],
+    records: list[dict[str, Any] | bytes] | None = None,
 ) -> dict[str, bytes]:
     """A batch's files as bytes by path within the results folder, in landing order: the
     games part last (it marks the batch done), so records land before it too."""
@@ -131,8 +133,15 @@ def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
     return pa.ipc.open_stream(pa.CompressedInputStream(pa.OSFile(str(path)), PART_COMPRESSION))
 
 
-def _jsonl(records: list[dict[str, Any]]) -> bytes:
-    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
+def _jsonl(records: list[dict[str, Any] | bytes]) -> bytes:
+    """One line a record: its JSON, or the bytes of its line already written (the native
+    writer, ``record_line``: the same bytes)."""
+    lines = [
+        r if isinstance(r, bytes) else json.dumps(r, separators=(",", ":")).encode()
+        for r in records
+    ]
+    lines.append(b"")  # the last line's newline
+    return b"\n".join(lines)
 
 
 def land_files(folder: Path, files: dict[str, bytes]) -> None:

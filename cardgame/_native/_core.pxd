@@ -206,6 +206,10 @@ cdef class NativeState:
     cdef object source               # the SeededShuffles whose RNG seeded shuffle_rng, or None
     cdef object scores_cache         # SeatScore tuple once the game is over, else None
     cdef int dest_order[MAX_DEST_ID]  # the catalogue's order of ids (the setup shuffle's input)
+    # record="log": the record's events as ints (EV_* below), no dict; _record.pyx writes
+    # them as the record's JSON. NULL otherwise.
+    cdef int* log
+    cdef Py_ssize_t log_n, log_cap
     cdef int legal(self, Act* out) noexcept       # legal actions of the seat to move
     cdef int apply_act(self, const Act* a) except -1   # unchecked, like apply_unchecked
 
@@ -213,7 +217,24 @@ cdef class NativeState:
 cdef NativeState copy_state(NativeState ns)   # added (H1): an independent copy, for search
 
 
-# NativeState.new; ``other``, when not NULL, seeded from ``other_seed`` alongside the deal's
+# NativeState.new (``record``: False, True for the dicts, or "log"); ``other``, when not NULL, seeded from ``other_seed`` alongside the deal's
 # generator (the two seedings interleaved: a study's clock, the random player)
-cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
+cdef NativeState new_state(object game, object record, object shuffles, MT* other,
                            object other_seed)
+
+
+# ---------------------------------------------------------------- a record's log (record="log")
+# One event: its tag, then its ints. Cards are card indexes (NO_CARD: an empty slot).
+cdef enum:
+    EV_SHUFFLE = 1     # kind (SHUFFLE_KINDS' index), n, n cards or ids
+    EV_DEALT = 2       # per seat: n, n ids
+    EV_KEPT = 3        # n, n ids (a setup keep)
+    EV_ROUND = 4       # round, face_up (rules.face_up cards), per seat colours + 1 counts, deck size
+    EV_TURN = 5        # turn, seat, round, final_round, n, n cards (step 1)
+    EV_ACTION = 6      # kind, a, b, c (the Act)
+    EV_PICK = 7        # from (0 deck, 1 face-up), slot, card, refill
+    EV_WIPE = 8        # rules.face_up cards
+    EV_STEAL = 9       # victim, colour, wagons, locos
+    EV_DESTINATIONS = 10   # n, n ids drawn, the kept mask
+    EV_TURN_END = 11
+    EV_RESOLUTION = 12     # round, per seat: n, n ids reached, m, m ids unreached

@@ -12,7 +12,8 @@ Python API (tests/test_native_core.py proves each part equal to the Python engin
 * ``NativeState.new(game, record=False, shuffles=None)``, like ``game.new_state``. Shuffles
   are seeded in C when ``shuffles`` is None or a ``SeededShuffles`` (its RNG state is written
   back by ``write_to``/``to_state``); any other source (``RecordedShuffles``, a test spy) is
-  called as the Python engine calls it.
+  called as the Python engine calls it. ``record="log"``: the record kept as C ints (``EV_*``
+  events, ``_core.pxd``) instead of dicts, for ``_record.record_line`` to write as JSON.
 * ``NativeState.from_state(gs)``, ``ns.write_to(gs)``, ``ns.to_state()``: to and from a
   ``GameState``, every slot (a record's dicts are shared, so the record goes on).
 * ``ns.legal_actions()``, ``ns.apply(action)`` (the Python rulings), ``ns.apply_unchecked``,
@@ -23,6 +24,7 @@ Python API (tests/test_native_core.py proves each part equal to the Python engin
 
 from libc.math cimport cos, log, sin, sqrt
 from libc.stdint cimport uint32_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 import random as _random
@@ -477,6 +479,8 @@ cdef object _TRAIN_SETUP = "train_setup"
 cdef object _DESTINATION_SETUP = "destination_setup"
 cdef object _DESTINATION_RESHUFFLE = "destination_reshuffle"
 cdef object _TRAIN_ROUND = "train_round"
+# a shuffle's kind in a record's log: its index here (record_schema.SHUFFLE_KINDS)
+cdef tuple _SHUFFLE_KINDS = (_TRAIN_SETUP, _DESTINATION_SETUP, _DESTINATION_RESHUFFLE, _TRAIN_ROUND)
 cdef object _new_view = tuple.__new__
 cdef object _deepcopy = __import__("copy").deepcopy
 
@@ -557,11 +561,48 @@ cdef void use_rules(CRules* out, object rules, int players) except *:
     out[0] = cached_rules
 
 
+# --------------------------------------------------------------- a record's log
+
+cdef int* room(NativeState ns, Py_ssize_t more) except NULL:
+    """``more`` ints at the end of the log; where they go."""
+    cdef Py_ssize_t need = ns.log_n + more
+    cdef Py_ssize_t capacity = ns.log_cap
+    cdef int* grown
+    if need > capacity:
+        while capacity < need:
+            capacity *= 2
+        grown = <int*>realloc(ns.log, capacity * sizeof(int))
+        if grown == NULL:
+            raise MemoryError()
+        ns.log = grown
+        ns.log_cap = capacity
+    grown = ns.log + ns.log_n
+    ns.log_n = need
+    return grown
+
+
+cdef inline int* logged(NativeState ns, int tag, Py_ssize_t more) except NULL:
+    """An event ``tag`` at the end of the log with room for ``more`` ints after it; where
+    they go."""
+    cdef int* out = room(ns, 1 + more)
+    out[0] = tag
+    return out + 1
+
+
+cdef int log_ints(NativeState ns, int tag, const int* x, int n) except -1:
+    """An event of ``n`` and the ``n`` ints of ``x``."""
+    cdef int* out = logged(ns, tag, 1 + n)
+    out[0] = n
+    memcpy(out + 1, x, n * sizeof(int))
+    return 0
+
+
 # --------------------------------------------------------------- the rules (state.py)
 
 cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) except -1:
     """``GameState._shuffle``: seeded in C, or by the Python source; recorded."""
     cdef int i
+    cdef int* out
     if ns.seeded_in_c:
         mt_shuffle(&ns.shuffle_rng, cards, n)
     else:
@@ -574,6 +615,12 @@ cdef int do_shuffle(NativeState ns, object kind, int* cards, int n, bint names) 
         ns.record["shuffles"].append(
             {"kind": kind, "order": names_of(ns.card_names, cards, n) if names else int_list(cards, n)}
         )
+    if ns.log != NULL:
+        out = logged(ns, EV_SHUFFLE, 3 + n)
+        out[0] = _SHUFFLE_KINDS.index(kind)
+        out[1] = names
+        out[2] = n
+        memcpy(out + 3, cards, n * sizeof(int))
     return 0
 
 
@@ -585,6 +632,7 @@ cdef int setup(NativeState ns) except -1:
     cdef int n = s.players
     cdef int seat, c, i, k, given = 0
     cdef bint extra = False
+    cdef int* out
     for seat in range(n):
         s.hands[seat][s.colours] = s.rules.starting_locomotives + s.rules.seat_extra_locomotives[seat]
         given += s.hands[seat][s.colours]
@@ -614,6 +662,15 @@ cdef int setup(NativeState ns) except -1:
     if ns.record is not None:
         ns.record["setup"]["dealt"] = [int_list(s.offers[seat], s.offer_n[seat])
                                        for seat in range(n)]
+    if ns.log != NULL:
+        k = 0
+        for seat in range(n):
+            k += 1 + s.offer_n[seat]
+        out = logged(ns, EV_DEALT, k)
+        for seat in range(n):
+            out[0] = s.offer_n[seat]
+            memcpy(out + 1, s.offers[seat], s.offer_n[seat] * sizeof(int))
+            out += 1 + s.offer_n[seat]
     note_round_start(ns)
     s.phase = PH_SETUP_KEEP
     s.seat = 0
@@ -682,12 +739,24 @@ cdef int maybe_wipe(NativeState ns) except -1:
                 s.face_up[slot] = NO_CARD
         if ns.turn_record is not None:
             ns.turn_record.setdefault("wipes", []).append(names_of(ns.card_names, s.face_up, width))
+        if ns.log != NULL:  # the writer keeps those inside a turn, as the dicts do
+            memcpy(logged(ns, EV_WIPE, width), s.face_up, width * sizeof(int))
     return 0
 
 
 cdef int note_round_start(NativeState ns) except -1:
     cdef CState* s = &ns.s
     cdef int slot, seat
+    cdef int kinds = s.colours + 1
+    cdef int* out
+    if ns.log != NULL:
+        out = logged(ns, EV_ROUND, 2 + s.rules.face_up + s.players * kinds)
+        out[0] = s.round
+        memcpy(out + 1, s.face_up, s.rules.face_up * sizeof(int))
+        out += 1 + s.rules.face_up
+        for seat in range(s.players):
+            memcpy(out + seat * kinds, s.hands[seat], kinds * sizeof(int))
+        out[s.players * kinds] = s.deck_n
     if ns.record is None:
         return 0
     ns.record["rounds"].append(
@@ -723,6 +792,8 @@ cdef int keep_setup(NativeState ns, int mask) except -1:
     s.offer_n[seat] = 0
     if ns.record is not None:
         ns.record["setup"]["kept"].append(int_list(kept, n_kept))
+    if ns.log != NULL:
+        log_ints(ns, EV_KEPT, kept, n_kept)
     if seat + 1 < s.players:
         s.seat = seat + 1
         return 0
@@ -736,10 +807,17 @@ cdef int pick(NativeState ns, const Act* a, bint first) except -1:
     cdef CState* s = &ns.s
     cdef int* hand = s.hands[s.seat]
     cdef int card, slot, refill
+    cdef int* out
     if a.kind == K_DRAW_DECK:
         s.deck_n -= 1
         card = s.deck[s.deck_n]
         hand[card] += 1
+        if ns.log != NULL:
+            out = logged(ns, EV_PICK, 4)
+            out[0] = 0
+            out[1] = -1
+            out[2] = card
+            out[3] = NO_CARD
         if ns.turn_record is not None:
             ns.turn_record.setdefault("picks", []).append(
                 {"from": "deck", "card": ns.card_names[card]}
@@ -753,6 +831,12 @@ cdef int pick(NativeState ns, const Act* a, bint first) except -1:
             s.face_up[slot] = s.deck[s.deck_n]
         else:
             s.face_up[slot] = NO_CARD
+        if ns.log != NULL:
+            out = logged(ns, EV_PICK, 4)
+            out[0] = 1
+            out[1] = slot
+            out[2] = card
+            out[3] = s.face_up[slot]
         if ns.turn_record is not None:
             refill = s.face_up[slot]
             ns.turn_record.setdefault("picks", []).append(
@@ -821,6 +905,7 @@ cdef int steal_if_needed(NativeState ns, int colour) except -1:
     cdef CState* s = &ns.s
     cdef int victim = s.yard_owner[colour]
     cdef int wagons, locos
+    cdef int* out
     if victim == NOBODY:
         return 0
     wagons = s.yard_wagons[colour]
@@ -829,6 +914,12 @@ cdef int steal_if_needed(NativeState ns, int colour) except -1:
     s.discard[s.colours] += locos
     s.steals[s.seat] += 1
     s.stolen_from[victim] += 1
+    if ns.log != NULL:
+        out = logged(ns, EV_STEAL, 4)
+        out[0] = victim
+        out[1] = colour
+        out[2] = wagons
+        out[3] = locos
     if ns.turn_record is not None:
         ns.turn_record["steal"] = {
             "victim": victim,
@@ -861,6 +952,7 @@ cdef int keep_drawn(NativeState ns, int mask) except -1:
     cdef int returned[MAX_OFFER]
     cdef int n_returned = 0
     cdef int i
+    cdef int* out
     for i in range(n):
         if mask >> i & 1:
             s.held[seat][s.held_n[seat]] = offer[i]
@@ -874,6 +966,11 @@ cdef int keep_drawn(NativeState ns, int mask) except -1:
         for i in range(n_returned):
             s.dest_deck[i] = returned[i]
         s.dest_n += n_returned
+    if ns.log != NULL:
+        out = logged(ns, EV_DESTINATIONS, n + 2)
+        out[0] = n
+        memcpy(out + 1, offer, n * sizeof(int))
+        out[n + 1] = mask
     if ns.turn_record is not None:
         ns.turn_record["destinations"] = {
             "drawn": int_list(offer, n),
@@ -890,6 +987,7 @@ cdef int begin_turn(NativeState ns) except -1:
     cdef int moved[MAX_COLOURS]
     cdef int n_moved = 0
     cdef int c
+    cdef int* out
     s.phase = PH_TURN
     s.turn += 1
     for c in range(s.colours):
@@ -906,6 +1004,14 @@ cdef int begin_turn(NativeState ns) except -1:
         n_moved += 1
         if not s.yard_wagons[c] and not s.yard_locos[c]:
             s.yard_owner[c] = NOBODY  # R8
+    if ns.log != NULL:
+        out = logged(ns, EV_TURN, 5 + n_moved)
+        out[0] = s.turn
+        out[1] = seat
+        out[2] = s.round
+        out[3] = s.final_turns_left != -1
+        out[4] = n_moved
+        memcpy(out + 5, moved, n_moved * sizeof(int))
     if ns.record is not None:
         ns.turn_record = {
             "turn": s.turn,
@@ -928,6 +1034,8 @@ cdef int end_turn(NativeState ns) except -1:
     if ns.turn_record is not None:
         ns.record["turns"].append(ns.turn_record)
         ns.turn_record = None
+    if ns.log != NULL:
+        logged(ns, EV_TURN_END, 0)
     s.last_seat = s.seat
     if s.final_turns_left == -1:
         if not s.deck_n:
@@ -975,7 +1083,10 @@ cdef int end_round(NativeState ns) except -1:
     cdef int got[MAX_DEST_ID]
     cdef int seat, n, i, j, d, total, left
     cdef bint reached
+    cdef int* out
     resolution = [] if ns.record is not None else None
+    if ns.log != NULL:
+        logged(ns, EV_RESOLUTION, 1)[0] = s.round
     for seat in range(s.players):
         n = resolve_seat(ns, seat, got)
         total = 0
@@ -998,6 +1109,12 @@ cdef int end_round(NativeState ns) except -1:
                 left += 1
         s.held_n[seat] = left
         s.round_points[seat][s.round - 1] = total
+        if ns.log != NULL:  # the seat's part of the round's EV_RESOLUTION
+            out = room(ns, n + 2 + left)
+            out[0] = n
+            memcpy(out + 1, got, n * sizeof(int))
+            out[n + 1] = left
+            memcpy(out + n + 2, s.held[seat], left * sizeof(int))
         if resolution is not None:
             resolution.append({
                 "seat": seat,
@@ -1055,6 +1172,14 @@ cdef int apply_core(NativeState ns, const Act* a) except -1:
     cdef CState* s = &ns.s
     cdef int phase = s.phase
     cdef int kind = a.kind
+    cdef int* out
+    if ns.log != NULL and (phase == PH_TURN or phase == PH_SECOND_PICK):
+        # the writer takes a turn's first as its action (a one-card first turn has no other)
+        out = logged(ns, EV_ACTION, 4)
+        out[0] = kind
+        out[1] = a.a
+        out[2] = a.b
+        out[3] = a.c
     if phase == PH_TURN:
         if ns.turn_record is not None:
             ns.turn_record["action"] = _A.to_dict(
@@ -1190,6 +1315,9 @@ cdef class NativeState:
     def __init__(self):
         raise TypeError("use NativeState.new(game) or NativeState.from_state(state)")
 
+    def __dealloc__(self):
+        free(self.log)
+
     cdef int legal(self, Act* out) noexcept:
         cdef CState* s = &self.s
         cdef int seat = s.seat
@@ -1205,7 +1333,9 @@ cdef class NativeState:
     # ------------------------------------------------------------------ making one
     @staticmethod
     def new(game, record=False, shuffles=None):
-        """A fresh state after setup (R3-R5), as ``game.new_state(record, shuffles)``."""
+        """A fresh state after setup (R3-R5), as ``game.new_state(record, shuffles)``;
+        ``record="log"``: the record kept as C ints, for ``_record.record_line``, instead of
+        the dicts (``record`` stays None)."""
         return new_state(game, record, shuffles, NULL, None)
 
     @staticmethod
@@ -1587,6 +1717,13 @@ cdef NativeState copy_state(NativeState ns):
     out.card_names = ns.card_names
     if ns.record is not None:
         out.record, out.turn_record = _deepcopy((ns.record, ns.turn_record))
+    if ns.log != NULL:
+        out.log = <int*>malloc(ns.log_cap * sizeof(int))
+        if out.log == NULL:
+            raise MemoryError()
+        memcpy(out.log, ns.log, ns.log_n * sizeof(int))
+        out.log_n = ns.log_n
+        out.log_cap = ns.log_cap
     return out
 
 
@@ -1613,7 +1750,7 @@ cdef NativeState blank(object game):
     return ns
 
 
-cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
+cdef NativeState new_state(object game, object record, object shuffles, MT* other,
                            object other_seed):
     """``NativeState.new``: a fresh state after setup (R3-R5); ``other``, when given, is
     seeded from ``other_seed`` with the game's own generator, the two chains interleaved."""
@@ -1628,7 +1765,12 @@ cdef NativeState new_state(object game, bint record, object shuffles, MT* other,
         else:
             mt_seed(&ns.shuffle_rng, game.seed)
         ns.seeded_in_c = True
-    if record:
+    if isinstance(record, str) and record == "log":
+        ns.log_cap = 4096
+        ns.log = <int*>malloc(ns.log_cap * sizeof(int))
+        if ns.log == NULL:
+            raise MemoryError()
+    elif record:
         ns.record = _empty_record()
     setup(ns)
     return ns

@@ -80,7 +80,7 @@ cdef class ClockRng:
     cdef MT mt
 
 
-def new_timed(game, clock_seed, bint record=False):
+def new_timed(game, clock_seed, record=False):
     """``(NativeState.new(game, record), clock)``: the fresh state and its table clock's
     generator, ``random.Random(clock_seed)`` exactly, the two seeded together in the time of
     one (a seeding is one long chain of dependent multiplies). ``play_native`` takes the

@@ -1,9 +1,11 @@
 """Game records on the whole-batch native path (sims/batch.py ``_play_natively`` with
-``--records``): each finished game's record read off the native state (``to_record``), the
-very records ``play_game`` makes game by game on either engine, and their part's bytes."""
+``--records``): each finished game's JSONL line written in C from the core's log
+(``record_line``), the very records ``play_game`` makes game by game on either engine, and
+their part's bytes."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -54,9 +56,14 @@ def batches(document: dict[str, Any], size: int = 16) -> list[Batch]:
     return list(plan_batches(study.plan, records=True))
 
 
+def records(result: BatchResult) -> list[dict[str, Any]]:
+    """The batch's records as dicts (the native path holds their JSONL lines)."""
+    return [json.loads(r) if isinstance(r, bytes) else r for r in result.records]
+
+
 def assert_same_records(whole: BatchResult, other: BatchResult, batch: Batch) -> None:
     assert_same(whole, other, batch)
-    assert whole.records == other.records
+    assert records(whole) == records(other)
     ours = encode_parts(batch.id, batch_tables(batch.id, whole.tables), whole.records)
     theirs = encode_parts(batch.id, batch_tables(batch.id, other.tables), other.records)
     assert ours == theirs
@@ -79,7 +86,7 @@ def test_the_records_of_a_whole_batch_are_the_python_engines_and_replay():
         whole = BatchResult.empty(batch)
         assert batch_module._play_natively(batch, whole)
         assert_same_records(whole, run_batch(replace(batch, engine="python")), batch)
-        assert all(replay(record).ok for record in whole.records)
+        assert all(replay(record).ok for record in records(whole))
 
 
 def test_a_game_that_crashes_leaves_no_record_and_the_rest_keep_theirs(monkeypatch):
@@ -96,9 +103,9 @@ def test_a_game_that_crashes_leaves_no_record_and_the_rest_keep_theirs(monkeypat
     monkeypatch.setattr(loop, "add_finished", breaks_game_1)
     batch = batches({"players": [2], "lineups": [["planner", "thief"]], "games_per_cell": 4})[0]
     whole = run_batch(batch)
-    assert [record["seed"] for record in whole.records] == [
+    assert [record["seed"] for record in records(whole)] == [
         row["seed"] for row in whole.tables["games"].rows() if not row["failed"]
     ]
     assert len(whole.records) == 3
     by_game = game_by_game(batch)  # records its games on the Python path: none crashes there
-    assert whole.records == [by_game.records[i] for i in (0, 2, 3)]
+    assert records(whole) == [by_game.records[i] for i in (0, 2, 3)]
