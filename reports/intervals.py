@@ -80,7 +80,11 @@ def deal_codes(frame: pd.DataFrame) -> np.ndarray:
     seed (tables made by hand)."""
     if "seed" not in frame:
         return game_ids(frame) if set(GAME) <= set(frame) else np.arange(len(frame))
-    return pd.MultiIndex.from_frame(frame[DEAL]).factorize()[0].astype(np.int64)
+    # the codes of (players, seed) in order of first appearance, as a MultiIndex's
+    # factorize numbers them, from one integer per row rather than a tuple per row
+    players = pd.factorize(frame["players"])[0].astype(np.int64)
+    seeds = pd.factorize(frame["seed"])[0].astype(np.int64)
+    return pd.factorize(players * (int(seeds.max(initial=-1)) + 1) + seeds)[0].astype(np.int64)
 
 
 def repeated(groups: np.ndarray) -> bool:
