@@ -136,11 +136,30 @@ def exchangeable(ranks: np.ndarray, deals: np.ndarray, a: int, b: int) -> bool:
     the two cannot be told apart by these games (a clone and its twin under the default
     design, each playing the other's games). Never so where every deal is one game, unless
     neither ever played."""
+    touched = ((ranks == a) | (ranks == b)).any(axis=1)
+    if not touched.any():  # the swap changes nothing: neither played
+        return True
+    # a row without a or b is its own swap: the (deal, ranking) rows with either decide
+    ranks, deals = ranks[touched], np.asarray(deals)[touched]
     swapped = np.where(ranks == a, b, np.where(ranks == b, a, ranks))
-    if np.array_equal(swapped, ranks):
-        return bool(not (ranks == a).any())
-    rows = np.column_stack([deals, ranks])
-    other = np.column_stack([deals, swapped])
+    return _same_rows(np.column_stack([deals, ranks]), np.column_stack([deals, swapped]))
+
+
+def _same_rows(rows: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two integer matrices (non-negative first column, the rest -1 and up) hold the
+    same rows as many times each, in any order: each row read as one number where they fit
+    in 62 bits, else rows sorted lexicographically."""
+    width = rows.shape[1]
+    base = int(max(rows[:, 1:].max(initial=0), other[:, 1:].max(initial=0))) + 2
+    deals = int(max(rows[:, 0].max(initial=0), other[:, 0].max(initial=0))) + 1
+    if deals * base ** (width - 1) < 2**62:
+        keys = []
+        for matrix in (rows, other):
+            key = matrix[:, 0].astype(np.int64)
+            for place in range(1, width):
+                key = key * base + (matrix[:, place] + 1)
+            keys.append(np.sort(key))
+        return bool(np.array_equal(*keys))
     order = np.lexsort(rows.T[::-1])
     other_order = np.lexsort(other.T[::-1])
     return bool(np.array_equal(rows[order], other[other_order]))
