@@ -155,14 +155,17 @@ def ahead_of(mine: list[np.ndarray], theirs: list[np.ndarray]) -> np.ndarray:
     return ahead
 
 
-def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
-    """Per game and ordered pair of different strategies at its table: ``share``, the share
-    of their seat pairs in which the first finished ahead (a tie counts one half), with the
-    game's ``deal`` (reports/intervals.py ``deal_codes``). Each game's seats as a row of a
-    small matrix, so pairs are columns, not a self-join of every seat."""
-    columns = ["players", "strategy", "opponent", "game", "deal", "pairs", "share"]
+def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
+    """Per game and ordered pair of different strategies at its table (in order of game):
+    ``combo``, the pair's number ((player count's position * k + strategy) * k + opponent,
+    k strategies in sorted order, so numbers sort as (players, strategy, opponent)),
+    ``share``, the share of their seat pairs in which the first finished ahead (a tie
+    counts one half), ``pairs`` and the game's ``deal`` (reports/intervals.py
+    ``deal_codes``); with the ``table_size`` and ``names`` the numbers index. Each game's
+    seats as a row of a small matrix, so pairs are columns, not a self-join of every seat.
+    None where no two strategies met."""
     if seats.empty:
-        return pd.DataFrame(columns=columns)
+        return None
     game, place, order = game_table(seats)
     codes, names = pd.factorize(seats["strategy"], sort=True)
     n_games, width, k = int(game[-1]) + 1, int(place.max()) + 1, len(names)
@@ -190,7 +193,7 @@ def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
             combos.append(np.where(met, combo, -1))
             aheads.append(ahead)
     if not combos:
-        return pd.DataFrame(columns=columns)
+        return None
     combo = np.column_stack(combos)
     ahead = np.column_stack(aheads)
     # one run per (game, pair of strategies): sort each game's pairs by their pair
@@ -207,19 +210,16 @@ def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
     pairs = np.bincount(run, minlength=len(run_combo))
     share = np.bincount(run, weights=ahead, minlength=len(run_combo)) / pairs
     met = run_combo >= 0
-    run_combo, pairs, share, run_game = run_combo[met], pairs[met], share[met], run_game[met]
-    labels = np.asarray(names, dtype=object)
-    return pd.DataFrame(
-        {
-            "players": table_size[run_combo // (k * k)],
-            "strategy": labels[(run_combo // k) % k].astype(str),
-            "opponent": labels[run_combo % k].astype(str),
-            "game": run_game,
-            "deal": deal_of_game[run_game],
-            "pairs": pairs,
-            "share": share,
-        }
-    )
+    if not met.any():
+        return None
+    return {
+        "combo": run_combo[met],
+        "share": share[met],
+        "pairs": pairs[met],
+        "deal": deal_of_game[run_game[met]],
+        "table_size": table_size,
+        "names": np.asarray(names, dtype=object),
+    }
 
 
 def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
@@ -228,24 +228,31 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     games of the share of the game's seat pairs the first finished ahead in, the deals of
     those games (``n_deals``) and the games they are worth as independent ones
     (``n_effective``: ``n_games`` unless games share deals, reports/intervals.py
-    ``effective_games``)."""
+    ``effective_games``). Each pair's games are taken in order of game by one stable sort
+    of their pair numbers, not a group of a frame."""
     columns = [
         "players", "strategy", "opponent", "n_games", "n_pairs", "successes", "n_deals",
         "n_effective",
     ]  # fmt: skip
     games = _pair_games(seats)
-    if games.empty:
+    if games is None:
         return pd.DataFrame(columns=columns)
+    combo, names, table_size = games["combo"], games["names"], games["table_size"]
+    k = len(names)
+    order = np.argsort(combo, kind="stable")
+    starts = np.flatnonzero(np.r_[True, combo[order][1:] != combo[order][:-1]])
     rows = []
-    for (players, a, b), group in games.groupby(["players", "strategy", "opponent"], sort=True):
-        share, deals = group["share"].to_numpy(float), group["deal"].to_numpy()
+    for begin, end in zip(starts, [*starts[1:], len(order)], strict=True):
+        where = order[begin:end]
+        number = int(combo[where[0]])
+        share, deals = games["share"][where], games["deal"][where]
         rows.append(
             {
-                "players": players,
-                "strategy": a,
-                "opponent": b,
-                "n_games": len(group),
-                "n_pairs": int(group["pairs"].sum()),
+                "players": table_size[number // (k * k)],
+                "strategy": str(names[(number // k) % k]),
+                "opponent": str(names[number % k]),
+                "n_games": len(where),
+                "n_pairs": int(games["pairs"][where].sum()),
                 "successes": float(share.sum()),
                 "n_deals": len(pd.unique(deals)),
                 "n_effective": effective_games(share, deals),
