@@ -109,9 +109,10 @@ def _pl_scores(theta: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         sub, ids = th[rows, place:], idx[rows, place:]
         e = np.exp(sub - sub.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
-        np.add.at(scores, (rows, ids[:, 0]), 1.0)
+        # each row once per step: indexed addition, not np.add.at, adds the same
+        scores[rows, ids[:, 0]] += 1.0
         for m in range(ids.shape[1]):
-            np.add.at(scores, (rows, ids[:, m]), -p[:, m])
+            scores[rows, ids[:, m]] -= p[:, m]
     return scores[:, :k]
 
 
@@ -143,6 +144,22 @@ def exchangeable(ranks: np.ndarray, deals: np.ndarray, a: int, b: int) -> bool:
     ranks, deals = ranks[touched], np.asarray(deals)[touched]
     swapped = np.where(ranks == a, b, np.where(ranks == b, a, ranks))
     return _same_rows(np.column_stack([deals, ranks]), np.column_stack([deals, swapped]))
+
+
+def _exchangeable_pairs(ranks: np.ndarray, deals: np.ndarray, k: int) -> list[tuple[int, int]]:
+    """The pairs (a, b), a < b < k, that are ``exchangeable``. Only a pair whose strategies
+    hold the same places of the same deals equally often can be: that count, taken once per
+    strategy, sets the others aside without comparing rows."""
+    deals = cluster_codes(deals).astype(np.int64)  # the same deals, numbered 0..G-1
+    width = ranks.shape[1]
+    where = deals[:, None] * width + np.arange(width)[None, :]
+    places = [np.sort(where[ranks == i]) for i in range(k)]
+    return [
+        (a, b)
+        for a in range(k)
+        for b in range(a + 1, k)
+        if np.array_equal(places[a], places[b]) and exchangeable(ranks, deals, a, b)
+    ]
 
 
 def _same_rows(rows: np.ndarray, other: np.ndarray) -> bool:
@@ -263,10 +280,8 @@ def pl_fit(ranks: np.ndarray, labels: list[str], deals: np.ndarray | None = None
             if clustered:
                 assert deals is not None
                 restricted = _restrict(ranks, active)
-                for pos, a in enumerate(active):
-                    for b_pos in range(pos + 1, len(active)):
-                        if exchangeable(restricted, deals, pos, b_pos):
-                            tied.add(frozenset((a, active[b_pos])))
+                for pos, b_pos in _exchangeable_pairs(restricted, deals, len(active)):
+                    tied.add(frozenset((active[pos], active[b_pos])))
                 for pos, a in enumerate(active):  # one strength for each class of ties
                     twins = [p for p, b in enumerate(active) if frozenset((a, b)) in tied]
                     if twins and pos < min(twins):

@@ -92,3 +92,19 @@ def test_exchangeable_matches_sorting_every_row():
         for a, b in ((0, 1), (1, 2), (0, 3), (3, 4)):
             got = ratings.exchangeable(ranks, deals, a, b)
             assert got == _exchangeable_by_sorting(ranks, deals, a, b), (trial, a, b)
+
+
+def test_exchangeable_pairs_are_the_pairs_exchangeable():
+    rng = np.random.default_rng(7)
+    for trial in range(30):
+        deals = rng.integers(0, 5, size=30) * 1_000_003  # any integers name the deals
+        ranks = rng.integers(-1, 5, size=(30, 3))
+        if trial % 2:
+            swap = np.where(ranks == 2, 3, np.where(ranks == 3, 2, ranks))
+            ranks, deals = np.vstack([ranks, swap]), np.concatenate([deals, deals])
+        expected = [
+            (a, b) for a in range(5) for b in range(a + 1, 5)
+            if _exchangeable_by_sorting(ranks, deals, a, b)
+        ]  # fmt: skip
+        assert ratings._exchangeable_pairs(ranks, deals, 5) == expected
+        assert trial % 2 == 0 or (2, 3) in expected
