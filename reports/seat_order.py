@@ -93,15 +93,16 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     table["fair"] = 1.0 / table["players"]
     tests = []
     for players, group in seats.groupby("players"):
-        by_seat = group.groupby("seat")["win_share"].sum()
-        chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
-        wins_statistic = float(chi2.statistic) if chi2 else np.nan
-        wins_p = float(chi2.pvalue) if chi2 else np.nan
-        method, statistic, p = _score_test(group)
         if repeated(deal_codes(group.drop_duplicates(GAME))):  # games share deals
             wins_statistic, wins_p = _deal_wald(group, "win_share")
             statistic, p = _deal_wald(group, "score")
             method = "Wald F, clustered by deal"
+        else:
+            by_seat = group.groupby("seat")["win_share"].sum()
+            chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
+            wins_statistic = float(chi2.statistic) if chi2 else np.nan
+            wins_p = float(chi2.pvalue) if chi2 else np.nan
+            method, statistic, p = _score_test(group)
         tests.append(
             {
                 "players": players,
