@@ -516,10 +516,11 @@ def _rating_pairs(fits: dict) -> list[dict]:
     return rows
 
 
-def _win_pairs(seats: pd.DataFrame) -> list[dict]:
+def _win_pairs(seats: pd.DataFrame, unit: pd.DataFrame | None = None) -> list[dict]:
     """Per pair at the same tables: the difference of their win share per seat, paired by
-    game (t interval over the games both played; clustered by deal where games share one)."""
-    unit = per_game_shares(seats)
+    game (t interval over the games both played; clustered by deal where games share one).
+    ``unit``: ``per_game_shares(seats)`` where the caller has it (left as it is)."""
+    unit = (per_game_shares(seats) if unit is None else unit).copy(deep=False)
     unit["per_seat"] = unit["win"] / unit["seats"]
     index = [*GAME, "seed"] if "seed" in unit else GAME
     rows = []
@@ -695,16 +696,20 @@ def leaders(
 
 
 def pairwise(
-    seats: pd.DataFrame, margins: dict[str, float] | None = None, fits: dict | None = None
+    seats: pd.DataFrame,
+    margins: dict[str, float] | None = None,
+    fits: dict | None = None,
+    unit: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Every pair of strategies per player count, stronger first: the rating difference
     (variance Var a + Var b - 2 Cov ab from the fitted covariance) and the paired win-share
     difference; each family (player count x method) corrected with Bonferroni, so that each
     pair's verdict against the practical margin (reports/margins.py: 0.1 log-odds, 2 points
-    of win share) is read off its family interval."""
+    of win share) is read off its family interval. ``unit``: ``per_game_shares(seats)``
+    where the caller has it."""
     margins = margins or DEFAULT_MARGINS
     fits = fits if fits is not None else rating_fits(seats)
-    rows = _rating_pairs(fits) + _win_pairs(seats)
+    rows = _rating_pairs(fits) + _win_pairs(seats, unit)
     base = [c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
     table = pd.DataFrame(rows, columns=base)
     if table.empty:

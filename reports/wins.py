@@ -62,7 +62,11 @@ def _record_note(wins: float, n_games: int, fair: float) -> str:
     return ""
 
 
-def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> pd.DataFrame:
+def win_rates(
+    seats: pd.DataFrame,
+    margins: dict[str, float] | None = None,
+    unit: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Win rate per strategy and player count, the game as unit: ``rate`` is the share of its
     games it won (its seats' win shares summed per game; a k-way shared win counts 1/k), with
     a Wilson interval over ``n_games``.
@@ -78,9 +82,10 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
 
     In a paired study the games of one deal are not independent: both intervals and the test
     are clustered by deal (``n_deals``; reports/intervals.py ``deal_one_sample``,
-    ``deal_wilson``), and ``df`` is deals - 1.
+    ``deal_wilson``), and ``df`` is deals - 1. ``unit``: ``per_game_shares(seats)`` where
+    the caller has it.
     """
-    unit = per_game_shares(seats)
+    unit = per_game_shares(seats) if unit is None else unit
     rows = []
     for (players, strategy), every in unit.groupby(["players", "strategy"], sort=True):
         alone = every["fair"] >= 1
