@@ -181,7 +181,7 @@ def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
         return out
 
     strategy = matrix(codes.astype(np.int64), -1)
-    keys = [matrix(seats[c].to_numpy(np.int64), 0) for c in R22_KEYS]
+    standing = matrix(_standing(seats), 0)
     players = np.zeros(n_games, np.int64)
     players[game] = seats["players"].to_numpy(np.int64)[order]
     deal_of_game = np.zeros(n_games, np.int64)
@@ -193,7 +193,8 @@ def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
             if a == b:
                 continue
             met = (strategy[:, a] >= 0) & (strategy[:, b] >= 0) & (strategy[:, a] != strategy[:, b])
-            ahead = ahead_of([key[:, a] for key in keys], [key[:, b] for key in keys])
+            mine, theirs = standing[:, a], standing[:, b]
+            ahead = np.where(mine > theirs, 1.0, np.where(mine < theirs, 0.0, 0.5))
             combo = (counts * k + strategy[:, a]) * k + strategy[:, b]
             combos.append(np.where(met, combo, -1))
             aheads.append(ahead)
@@ -201,6 +202,18 @@ def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
         return None
     combo = np.column_stack(combos)
     ahead = np.column_stack(aheads)
+    if not _repeats(strategy):  # each pair once a game: its seat pair is its run
+        met = combo >= 0
+        if not met.any():
+            return None
+        return {
+            "combo": combo[met],
+            "share": ahead[met],
+            "pairs": np.ones(int(met.sum()), np.int64),
+            "deal": np.broadcast_to(deal_of_game[:, None], combo.shape)[met],
+            "table_size": table_size,
+            "names": np.asarray(names, dtype=object),
+        }
     # one run per (game, pair of strategies): sort each game's pairs by their pair
     by = np.argsort(combo, axis=1, kind="stable")
     combo = np.take_along_axis(combo, by, axis=1).ravel()
@@ -227,6 +240,26 @@ def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
     }
 
 
+def _standing(seats: pd.DataFrame) -> np.ndarray:
+    """Each seat's ``R22_KEYS`` as one number that orders seats as the keys do in turn
+    (score, then reached, then big cities: none of them below 0 but the score)."""
+    score, reached, big = (seats[k].to_numpy(np.int64) for k in R22_KEYS)
+    standing = score - score.min(initial=0)
+    for value in (reached, big):
+        standing = standing * (int(value.max(initial=0)) + 1) + value
+    return standing
+
+
+def _repeats(strategy: np.ndarray) -> bool:
+    """Whether some game (row; -1 an empty place) seats a strategy twice."""
+    width = strategy.shape[1]
+    return any(
+        bool(((strategy[:, a] == strategy[:, b]) & (strategy[:, a] >= 0)).any())
+        for a in range(width)
+        for b in range(a + 1, width)
+    )
+
+
 def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     """Per player count and ordered pair of different strategies at one table: the games
     they met in (``n_games``), their seat pairs (``n_pairs``), ``successes``, the sum over
@@ -244,7 +277,9 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=columns)
     combo, names, table_size = games["combo"], games["names"], games["table_size"]
     k = len(names)
-    order = np.argsort(combo, kind="stable")
+    # a few hundred pair numbers: as 16-bit integers the stable sort is a radix sort
+    small = combo.astype(np.int16) if int(combo.max()) < 2**15 else combo
+    order = np.argsort(small, kind="stable")
     starts = np.flatnonzero(np.r_[True, combo[order][1:] != combo[order][:-1]])
     rows = []
     for begin, end in zip(starts, [*starts[1:], len(order)], strict=True):

@@ -108,3 +108,16 @@ def test_exchangeable_pairs_are_the_pairs_exchangeable():
         ]  # fmt: skip
         assert ratings._exchangeable_pairs(ranks, deals, 5) == expected
         assert trial % 2 == 0 or (2, 3) in expected
+
+
+def test_pairs_at_tables_of_different_strategies_match_the_self_join():
+    seats = _tables(np.random.default_rng(8))
+    once = seats.groupby(GAME)["strategy"].transform("nunique") == seats.groupby(GAME)[
+        "strategy"
+    ].transform("size")
+    seats = seats[once]  # no strategy seated twice: each pair's seat pair is its own run
+    expected = _pair_counts_by_join(seats)
+    assert (expected["n_pairs"] == expected["n_games"]).all()
+    for frame in (seats, seats.sample(frac=1, random_state=9)):
+        got = wins._pair_counts(frame)[list(expected.columns)]
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=0, atol=0)
