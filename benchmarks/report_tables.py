@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import resource
 import sys
 import time
 from pathlib import Path
@@ -92,7 +93,9 @@ def _time(folder: Path) -> None:
     for name, step in steps:
         start = time.perf_counter()
         step()
-        print(f"{name}: {time.perf_counter() - start:.2f} s", flush=True)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        took = time.perf_counter() - start
+        print(f"{name}: {took:.2f} s (peak so far {peak:,.0f} MB)", flush=True)
 
 
 def _use_reports(tree: Path) -> None:

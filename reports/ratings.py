@@ -176,7 +176,7 @@ def _same_rows(rows: np.ndarray, other: np.ndarray) -> bool:
             for place in range(1, width):
                 key = key * base + (matrix[:, place] + 1)
             keys.append(np.sort(key))
-        return bool(np.array_equal(*keys))
+        return bool(np.array_equal(keys[0], keys[1]))
     order = np.lexsort(rows.T[::-1])
     other_order = np.lexsort(other.T[::-1])
     return bool(np.array_equal(rows[order], other[other_order]))
