@@ -516,6 +516,35 @@ def _rating_pairs(fits: dict) -> list[dict]:
     return rows
 
 
+def _games_by_strategy(
+    group: pd.DataFrame, index: list[str]
+) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """The rows of one game and strategy (``per_game_shares``) as a games x strategies table
+    of ``per_seat``, NaN where a strategy did not play: the games sorted by ``index`` (a
+    category by its categories' order), the strategies by name, as
+    ``pivot_table(index=index, columns="strategy")`` lays them out; with the names and each
+    game's first row."""
+    keys = []
+    for name in index:
+        column = group[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            keys.append(column.cat.codes.to_numpy(np.int64))
+        else:
+            keys.append(pd.factorize(column, sort=True)[0].astype(np.int64))
+    order = np.lexsort(keys[::-1])
+    change = np.zeros(len(order), bool)
+    change[:1] = True
+    for key in keys:
+        ordered = key[order]
+        change[1:] |= ordered[1:] != ordered[:-1]
+    game = np.empty(len(order), np.int64)
+    game[order] = np.cumsum(change) - 1
+    codes, names = pd.factorize(group["strategy"], sort=True)
+    values = np.full((int(change.sum()), len(names)), np.nan)
+    values[game, codes] = group["per_seat"].to_numpy(float)
+    return values, [str(name) for name in names], order[change]
+
+
 def _win_pairs(seats: pd.DataFrame, unit: pd.DataFrame | None = None) -> list[dict]:
     """Per pair at the same tables: the difference of their win share per seat, paired by
     game (t interval over the games both played; clustered by deal where games share one).
@@ -525,10 +554,12 @@ def _win_pairs(seats: pd.DataFrame, unit: pd.DataFrame | None = None) -> list[di
     index = [*GAME, "seed"] if "seed" in unit else GAME
     rows = []
     for players, group in unit.groupby("players"):
-        wide = group.pivot_table(index=index, columns="strategy", values="per_seat")
-        names = list(wide.columns)
-        deal_of = deal_codes(wide.index.to_frame(index=False).assign(players=players))
-        values = wide.to_numpy(dtype=float)
+        values, names, first = _games_by_strategy(group, index)
+        deal_of = (
+            deal_codes(pd.DataFrame({"players": players, "seed": group["seed"].to_numpy()[first]}))
+            if "seed" in group
+            else np.arange(len(first))
+        )
         present = ~np.isnan(values)
         for pos, a in enumerate(names):
             for b_pos in range(pos + 1, len(names)):
