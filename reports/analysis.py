@@ -38,7 +38,7 @@ from .seat_order import edge_heterogeneity, seat_advantage, seat_edge
 from .swaps import lineup_swaps
 from .sweeps import sweep_frames
 from .variants import edge_changes, variant_effects, variant_strategies
-from .wins import head_to_head, win_rates
+from .wins import head_to_head, per_game_shares, win_rates
 
 
 @dataclass
@@ -211,14 +211,16 @@ def _seat_tables(
     no ratings pooled over player counts, no seat and points tables beyond the edge)."""
     games = results.games
     say("strategies: win rates, ratings, pairwise verdicts")
-    tables["win_rates"] = win_rates(base, margins)
+    unit = per_game_shares(base)  # one row per game and strategy, read twice
+    tables["win_rates"] = win_rates(base, margins, unit)
     tables["head_to_head"] = head_to_head(base)
     fits = rating_fits(base)
     tables["ratings"] = ratings(base, fits)
     tables["rating_pooling"] = pd.DataFrame() if summary_only else pooling_test(base, fits)
     pooled = pooled_fit(base) if len(tables["rating_pooling"]) else None
     tables["ratings_pooled"] = pooled_ratings(base, pooled)
-    tables["pairwise"] = pairwise(base, margins, fits)
+    tables["pairwise"] = pairwise(base, margins, fits, unit)
+    del unit
     tables["pairwise_pooled"] = (
         pooled_pairwise(base, margins, pooled) if pooled is not None else pd.DataFrame()
     )

@@ -80,7 +80,11 @@ def deal_codes(frame: pd.DataFrame) -> np.ndarray:
     seed (tables made by hand)."""
     if "seed" not in frame:
         return game_ids(frame) if set(GAME) <= set(frame) else np.arange(len(frame))
-    return pd.MultiIndex.from_frame(frame[DEAL]).factorize()[0].astype(np.int64)
+    # the codes of (players, seed) in order of first appearance, as a MultiIndex's
+    # factorize numbers them, from one integer per row rather than a tuple per row
+    players = pd.factorize(frame["players"])[0].astype(np.int64)
+    seeds = pd.factorize(frame["seed"])[0].astype(np.int64)
+    return pd.factorize(players * (int(seeds.max(initial=-1)) + 1) + seeds)[0].astype(np.int64)
 
 
 def repeated(groups: np.ndarray) -> bool:
@@ -209,17 +213,18 @@ def several(groups: np.ndarray) -> bool:
 
 
 def cluster_fit(
-    y: np.ndarray, x: np.ndarray, groups: np.ndarray
+    y: np.ndarray, x: np.ndarray, groups: np.ndarray, codes: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """OLS with the cluster-robust (CR1) covariance by game: the Liang-Zeger sandwich with the
     small-sample factor G/(G-1) (N-1)/(N-K), t with G-1 degrees of freedom (Cameron and
     Miller 2015); what statsmodels ``OLS(...).fit(cov_type="cluster", use_t=True)`` gives,
     computed with numpy (a report fits dozens: statsmodels' per-fit overhead dominated).
-    Returns (coefficients, covariance, degrees of freedom)."""
+    Returns (coefficients, covariance, degrees of freedom); ``codes``: the groups'
+    ``cluster_codes`` where the caller has them."""
     y = np.asarray(y, dtype=float)
     x = np.asarray(x, dtype=float)
     n, k = x.shape
-    codes = cluster_codes(groups)
+    codes = cluster_codes(groups) if codes is None else codes
     g = int(codes.max()) + 1
     bread = np.linalg.inv(x.T @ x)
     beta = bread @ (x.T @ y)
@@ -240,9 +245,10 @@ def _cluster_interval(beta, cov, df, i: int) -> tuple[float, float, float, float
     return est, est - half, est + half, p
 
 
-def cluster_mean(values, groups) -> tuple[float, float, float]:
+def cluster_mean(values, groups, codes: np.ndarray | None = None) -> tuple[float, float, float]:
     """(mean, ci_low, ci_high) of seat rows, the interval clustered by game (statsmodels OLS on
-    a constant, cov_type="cluster"). A column that never varies gets its value as interval."""
+    a constant, cov_type="cluster"). A column that never varies gets its value as interval.
+    ``codes``: the groups' ``cluster_codes`` where the caller has them."""
     y = np.asarray(values, dtype=float)
     groups = np.asarray(groups)
     if len(y) == 0:
@@ -252,7 +258,8 @@ def cluster_mean(values, groups) -> tuple[float, float, float]:
         return mean, np.nan, np.nan
     if np.ptp(y) == 0:
         return mean, mean, mean
-    _, low, high, _ = _cluster_interval(*cluster_fit(y, np.ones((len(y), 1)), groups), 0)
+    fit = cluster_fit(y, np.ones((len(y), 1)), groups, codes)
+    _, low, high, _ = _cluster_interval(*fit, 0)
     return mean, low, high
 
 
@@ -312,20 +319,35 @@ def mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
 
 def cluster_mean_table(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
     """Means of seat rows: intervals clustered by game, ``n_games`` and ``n_seats``."""
-    rows = []
+    return cluster_mean_tables(frame, by, [column])[column]
+
+
+def cluster_mean_tables(
+    frame: pd.DataFrame, by: list[str], columns: list[str]
+) -> dict[str, pd.DataFrame]:
+    """``cluster_mean_table`` of each column, by column: the groups and each group's games
+    found once for all of them."""
     ids = game_ids(frame)  # once for the frame, not per group
-    values = frame[column].to_numpy(dtype=float)
+    groups = []
     for key, where in sorted(frame.groupby(by, sort=True).indices.items()):
         key = key if isinstance(key, tuple) else (key,)
-        mean, low, high = cluster_mean(values[where], ids[where])
-        rows.append(
-            {
-                **dict(zip(by, key, strict=True)),
-                "n_games": len(pd.unique(ids[where])),
-                "n_seats": len(where),
-                "mean": mean,
-                "ci_low": low,
-                "ci_high": high,
-            }
-        )
-    return pd.DataFrame(rows)
+        codes = cluster_codes(ids[where])
+        groups.append((dict(zip(by, key, strict=True)), where, codes))
+    out = {}
+    for column in columns:
+        values = frame[column].to_numpy(dtype=float)
+        rows = []
+        for keys, where, codes in groups:
+            mean, low, high = cluster_mean(values[where], ids[where], codes)
+            rows.append(
+                {
+                    **keys,
+                    "n_games": int(codes.max(initial=-1)) + 1,
+                    "n_seats": len(where),
+                    "mean": mean,
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
+        out[column] = pd.DataFrame(rows)
+    return out

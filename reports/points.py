@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .intervals import GAME, cluster_mean_table, mean_ci
+from .intervals import GAME, cluster_mean_tables, mean_ci
 
 
 def score_parts(seats: pd.DataFrame) -> pd.DataFrame:
     """Mean score parts per strategy and player count; intervals clustered by game."""
+    names = ["score", "destination_points", "penalties", "bonus_points"]
+    tables = cluster_mean_tables(seats, ["players", "strategy"], names)
     parts = []
-    for part in ("score", "destination_points", "penalties", "bonus_points"):
-        table = cluster_mean_table(seats, ["players", "strategy"], part)
+    for part in names:
+        table = tables[part]
         table.insert(2, "part", part)
         parts.append(table)
     return pd.concat(parts, ignore_index=True)

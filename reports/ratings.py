@@ -109,9 +109,10 @@ def _pl_scores(theta: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         sub, ids = th[rows, place:], idx[rows, place:]
         e = np.exp(sub - sub.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
-        np.add.at(scores, (rows, ids[:, 0]), 1.0)
+        # each row once per step: indexed addition, not np.add.at, adds the same
+        scores[rows, ids[:, 0]] += 1.0
         for m in range(ids.shape[1]):
-            np.add.at(scores, (rows, ids[:, m]), -p[:, m])
+            scores[rows, ids[:, m]] -= p[:, m]
     return scores[:, :k]
 
 
@@ -136,11 +137,46 @@ def exchangeable(ranks: np.ndarray, deals: np.ndarray, a: int, b: int) -> bool:
     the two cannot be told apart by these games (a clone and its twin under the default
     design, each playing the other's games). Never so where every deal is one game, unless
     neither ever played."""
+    touched = ((ranks == a) | (ranks == b)).any(axis=1)
+    if not touched.any():  # the swap changes nothing: neither played
+        return True
+    # a row without a or b is its own swap: the (deal, ranking) rows with either decide
+    ranks, deals = ranks[touched], np.asarray(deals)[touched]
     swapped = np.where(ranks == a, b, np.where(ranks == b, a, ranks))
-    if np.array_equal(swapped, ranks):
-        return bool(not (ranks == a).any())
-    rows = np.column_stack([deals, ranks])
-    other = np.column_stack([deals, swapped])
+    return _same_rows(np.column_stack([deals, ranks]), np.column_stack([deals, swapped]))
+
+
+def _exchangeable_pairs(ranks: np.ndarray, deals: np.ndarray, k: int) -> list[tuple[int, int]]:
+    """The pairs (a, b), a < b < k, that are ``exchangeable``. Only a pair whose strategies
+    hold the same places of the same deals equally often can be: that count, taken once per
+    strategy, sets the others aside without comparing rows."""
+    deals = cluster_codes(deals).astype(np.int64)  # the same deals, numbered 0..G-1
+    width = ranks.shape[1]
+    where = deals[:, None] * width + np.arange(width)[None, :]
+    places = [np.sort(where[ranks == i]) for i in range(k)]
+    return [
+        (a, b)
+        for a in range(k)
+        for b in range(a + 1, k)
+        if np.array_equal(places[a], places[b]) and exchangeable(ranks, deals, a, b)
+    ]
+
+
+def _same_rows(rows: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two integer matrices (non-negative first column, the rest -1 and up) hold the
+    same rows as many times each, in any order: each row read as one number where they fit
+    in 62 bits, else rows sorted lexicographically."""
+    width = rows.shape[1]
+    base = int(max(rows[:, 1:].max(initial=0), other[:, 1:].max(initial=0))) + 2
+    deals = int(max(rows[:, 0].max(initial=0), other[:, 0].max(initial=0))) + 1
+    if deals * base ** (width - 1) < 2**62:
+        keys = []
+        for matrix in (rows, other):
+            key = matrix[:, 0].astype(np.int64)
+            for place in range(1, width):
+                key = key * base + (matrix[:, place] + 1)
+            keys.append(np.sort(key))
+        return bool(np.array_equal(keys[0], keys[1]))
     order = np.lexsort(rows.T[::-1])
     other_order = np.lexsort(other.T[::-1])
     return bool(np.array_equal(rows[order], other[other_order]))
@@ -244,10 +280,8 @@ def pl_fit(ranks: np.ndarray, labels: list[str], deals: np.ndarray | None = None
             if clustered:
                 assert deals is not None
                 restricted = _restrict(ranks, active)
-                for pos, a in enumerate(active):
-                    for b_pos in range(pos + 1, len(active)):
-                        if exchangeable(restricted, deals, pos, b_pos):
-                            tied.add(frozenset((a, active[b_pos])))
+                for pos, b_pos in _exchangeable_pairs(restricted, deals, len(active)):
+                    tied.add(frozenset((active[pos], active[b_pos])))
                 for pos, a in enumerate(active):  # one strength for each class of ties
                     twins = [p for p, b in enumerate(active) if frozenset((a, b)) in tied]
                     if twins and pos < min(twins):
@@ -482,18 +516,50 @@ def _rating_pairs(fits: dict) -> list[dict]:
     return rows
 
 
-def _win_pairs(seats: pd.DataFrame) -> list[dict]:
+def _games_by_strategy(
+    group: pd.DataFrame, index: list[str]
+) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """The rows of one game and strategy (``per_game_shares``) as a games x strategies table
+    of ``per_seat``, NaN where a strategy did not play: the games sorted by ``index`` (a
+    category by its categories' order), the strategies by name, as
+    ``pivot_table(index=index, columns="strategy")`` lays them out; with the names and each
+    game's first row."""
+    keys = []
+    for name in index:
+        column = group[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            keys.append(column.cat.codes.to_numpy(np.int64))
+        else:
+            keys.append(pd.factorize(column, sort=True)[0].astype(np.int64))
+    order = np.lexsort(keys[::-1])
+    change = np.zeros(len(order), bool)
+    change[:1] = True
+    for key in keys:
+        ordered = key[order]
+        change[1:] |= ordered[1:] != ordered[:-1]
+    game = np.empty(len(order), np.int64)
+    game[order] = np.cumsum(change) - 1
+    codes, names = pd.factorize(group["strategy"], sort=True)
+    values = np.full((int(change.sum()), len(names)), np.nan)
+    values[game, codes] = group["per_seat"].to_numpy(float)
+    return values, [str(name) for name in names], order[change]
+
+
+def _win_pairs(seats: pd.DataFrame, unit: pd.DataFrame | None = None) -> list[dict]:
     """Per pair at the same tables: the difference of their win share per seat, paired by
-    game (t interval over the games both played; clustered by deal where games share one)."""
-    unit = per_game_shares(seats)
+    game (t interval over the games both played; clustered by deal where games share one).
+    ``unit``: ``per_game_shares(seats)`` where the caller has it (left as it is)."""
+    unit = (per_game_shares(seats) if unit is None else unit).copy(deep=False)
     unit["per_seat"] = unit["win"] / unit["seats"]
     index = [*GAME, "seed"] if "seed" in unit else GAME
     rows = []
     for players, group in unit.groupby("players"):
-        wide = group.pivot_table(index=index, columns="strategy", values="per_seat")
-        names = list(wide.columns)
-        deal_of = deal_codes(wide.index.to_frame(index=False).assign(players=players))
-        values = wide.to_numpy(dtype=float)
+        values, names, first = _games_by_strategy(group, index)
+        deal_of = (
+            deal_codes(pd.DataFrame({"players": players, "seed": group["seed"].to_numpy()[first]}))
+            if "seed" in group
+            else np.arange(len(first))
+        )
         present = ~np.isnan(values)
         for pos, a in enumerate(names):
             for b_pos in range(pos + 1, len(names)):
@@ -661,16 +727,20 @@ def leaders(
 
 
 def pairwise(
-    seats: pd.DataFrame, margins: dict[str, float] | None = None, fits: dict | None = None
+    seats: pd.DataFrame,
+    margins: dict[str, float] | None = None,
+    fits: dict | None = None,
+    unit: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Every pair of strategies per player count, stronger first: the rating difference
     (variance Var a + Var b - 2 Cov ab from the fitted covariance) and the paired win-share
     difference; each family (player count x method) corrected with Bonferroni, so that each
     pair's verdict against the practical margin (reports/margins.py: 0.1 log-odds, 2 points
-    of win share) is read off its family interval."""
+    of win share) is read off its family interval. ``unit``: ``per_game_shares(seats)``
+    where the caller has it."""
     margins = margins or DEFAULT_MARGINS
     fits = fits if fits is not None else rating_fits(seats)
-    rows = _rating_pairs(fits) + _win_pairs(seats)
+    rows = _rating_pairs(fits) + _win_pairs(seats, unit)
     base = [c for c in PAIRWISE_COLUMNS if c not in ("p_adjusted", "significant")]
     table = pd.DataFrame(rows, columns=base)
     if table.empty:

@@ -19,8 +19,8 @@ from .intervals import (
     adjust,
     deal_codes,
     deal_one_sample,
+    game_ids,
     mean_table,
-    repeated,
     wilson,
 )
 from .level import current_alpha
@@ -44,12 +44,23 @@ def _score_test(group: pd.DataFrame) -> tuple[str, float, float]:
     return "sign test", float(ahead), float(sps.binomtest(ahead, ahead + behind).pvalue)
 
 
-def _deal_wald(group: pd.DataFrame, column: str) -> tuple[float, float]:
+def _deal_walds(group: pd.DataFrame, columns: list[str]) -> list[tuple[float, float]]:
+    """``_deal_wald`` of each column, the games' seats laid out once for all of them."""
+    wide = group.pivot_table(index=[*GAME, "seed"], columns="seat", values=columns)
+    return [_deal_wald(group, column, wide[column]) for column in columns]
+
+
+def _deal_wald(
+    group: pd.DataFrame, column: str, wide: pd.DataFrame | None = None
+) -> tuple[float, float]:
     """(F, p): are the seats' means of ``column`` equal, the games of one deal clustered?
     The Wald test of the k - 1 contrasts seat i minus the last seat with their CR1 covariance
     by deal, as an F on (k - 1, G - k + 1) degrees of freedom (Hotelling's small-sample
-    scaling; Cameron and Miller 2015, sec. VI.C)."""
-    wide = group.pivot_table(index=[*GAME, "seed"], columns="seat", values=column).dropna()
+    scaling; Cameron and Miller 2015, sec. VI.C). ``wide``: the column's games x seats,
+    where the caller has it."""
+    if wide is None:
+        wide = group.pivot_table(index=[*GAME, "seed"], columns="seat", values=column)
+    wide = wide.dropna()
     k = wide.shape[1]
     deals = deal_codes(wide.index.to_frame(index=False).assign(players=0))
     g = len(pd.unique(deals))
@@ -93,19 +104,21 @@ def seat_advantage(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     table["fair"] = 1.0 / table["players"]
     tests = []
     for players, group in seats.groupby("players"):
-        by_seat = group.groupby("seat")["win_share"].sum()
-        chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
-        wins_statistic = float(chi2.statistic) if chi2 else np.nan
-        wins_p = float(chi2.pvalue) if chi2 else np.nan
-        method, statistic, p = _score_test(group)
-        if repeated(deal_codes(group.drop_duplicates(GAME))):  # games share deals
-            wins_statistic, wins_p = _deal_wald(group, "win_share")
-            statistic, p = _deal_wald(group, "score")
+        n_games = len(pd.unique(game_ids(group)))
+        if len(pd.unique(deal_codes(group))) < n_games:  # games share deals
+            walds = _deal_walds(group, ["win_share", "score"])
+            (wins_statistic, wins_p), (statistic, p) = walds
             method = "Wald F, clustered by deal"
+        else:
+            by_seat = group.groupby("seat")["win_share"].sum()
+            chi2 = sps.chisquare(by_seat.to_numpy()) if by_seat.sum() > 0 else None
+            wins_statistic = float(chi2.statistic) if chi2 else np.nan
+            wins_p = float(chi2.pvalue) if chi2 else np.nan
+            method, statistic, p = _score_test(group)
         tests.append(
             {
                 "players": players,
-                "n_games": int(group[GAME].drop_duplicates().shape[0]),
+                "n_games": n_games,
                 "wins_chi2": wins_statistic,
                 "wins_p": wins_p,
                 "score_test": method,

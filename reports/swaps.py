@@ -106,9 +106,12 @@ def lineup_swaps(
         )
         for metric in METRICS:
             both[metric] = both[f"{metric}_a"] - both[f"{metric}_b"]
-        for (a, b), stacked in both.groupby(["a", "b"], sort=True):
-            contexts = len(stacked[["one", "other"]].drop_duplicates())
-            per_deal = stacked.groupby("seed")[list(METRICS)].mean()  # the deal is the unit
+        # per swapped pair: its pairs of line-ups, its pairs of games and its means per deal
+        # (the deal is the unit), each found by one grouping of every pair's rows
+        contexts = both[["a", "b", "one", "other"]].drop_duplicates().groupby(["a", "b"]).size()
+        sizes = both.groupby(["a", "b"], sort=True).size()
+        means = both.groupby(["a", "b", "seed"], sort=True)[list(METRICS)].mean()
+        for (a, b), per_deal in means.groupby(level=["a", "b"], sort=True):
             for metric in METRICS:
                 result = paired_difference(per_deal[metric])
                 if np.isnan(result["p_value"]) and result["n_pairs"] >= 2:
@@ -121,9 +124,9 @@ def lineup_swaps(
                         "strategy": a,
                         "opponent": b,
                         "metric": metric,
-                        "n_contexts": contexts,
+                        "n_contexts": int(contexts[(a, b)]),
                         "n_deals": result.pop("n_pairs"),
-                        "n_pairs": len(stacked),
+                        "n_pairs": int(sizes[(a, b)]),
                         **result,
                     }
                 )

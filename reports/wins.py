@@ -62,7 +62,11 @@ def _record_note(wins: float, n_games: int, fair: float) -> str:
     return ""
 
 
-def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> pd.DataFrame:
+def win_rates(
+    seats: pd.DataFrame,
+    margins: dict[str, float] | None = None,
+    unit: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Win rate per strategy and player count, the game as unit: ``rate`` is the share of its
     games it won (its seats' win shares summed per game; a k-way shared win counts 1/k), with
     a Wilson interval over ``n_games``.
@@ -78,9 +82,10 @@ def win_rates(seats: pd.DataFrame, margins: dict[str, float] | None = None) -> p
 
     In a paired study the games of one deal are not independent: both intervals and the test
     are clustered by deal (``n_deals``; reports/intervals.py ``deal_one_sample``,
-    ``deal_wilson``), and ``df`` is deals - 1.
+    ``deal_wilson``), and ``df`` is deals - 1. ``unit``: ``per_game_shares(seats)`` where
+    the caller has it.
     """
-    unit = per_game_shares(seats)
+    unit = per_game_shares(seats) if unit is None else unit
     rows = []
     for (players, strategy), every in unit.groupby(["players", "strategy"], sort=True):
         alone = every["fair"] >= 1
@@ -155,14 +160,17 @@ def ahead_of(mine: list[np.ndarray], theirs: list[np.ndarray]) -> np.ndarray:
     return ahead
 
 
-def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
-    """Per game and ordered pair of different strategies at its table: ``share``, the share
-    of their seat pairs in which the first finished ahead (a tie counts one half), with the
-    game's ``deal`` (reports/intervals.py ``deal_codes``). Each game's seats as a row of a
-    small matrix, so pairs are columns, not a self-join of every seat."""
-    columns = ["players", "strategy", "opponent", "game", "deal", "pairs", "share"]
+def _pair_games(seats: pd.DataFrame) -> dict[str, np.ndarray] | None:
+    """Per game and ordered pair of different strategies at its table (in order of game):
+    ``combo``, the pair's number ((player count's position * k + strategy) * k + opponent,
+    k strategies in sorted order, so numbers sort as (players, strategy, opponent)),
+    ``share``, the share of their seat pairs in which the first finished ahead (a tie
+    counts one half), ``pairs`` and the game's ``deal`` (reports/intervals.py
+    ``deal_codes``); with the ``table_size`` and ``names`` the numbers index. Each game's
+    seats as a row of a small matrix, so pairs are columns, not a self-join of every seat.
+    None where no two strategies met."""
     if seats.empty:
-        return pd.DataFrame(columns=columns)
+        return None
     game, place, order = game_table(seats)
     codes, names = pd.factorize(seats["strategy"], sort=True)
     n_games, width, k = int(game[-1]) + 1, int(place.max()) + 1, len(names)
@@ -173,7 +181,7 @@ def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
         return out
 
     strategy = matrix(codes.astype(np.int64), -1)
-    keys = [matrix(seats[c].to_numpy(np.int64), 0) for c in R22_KEYS]
+    standing = matrix(_standing(seats), 0)
     players = np.zeros(n_games, np.int64)
     players[game] = seats["players"].to_numpy(np.int64)[order]
     deal_of_game = np.zeros(n_games, np.int64)
@@ -185,14 +193,27 @@ def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
             if a == b:
                 continue
             met = (strategy[:, a] >= 0) & (strategy[:, b] >= 0) & (strategy[:, a] != strategy[:, b])
-            ahead = ahead_of([key[:, a] for key in keys], [key[:, b] for key in keys])
+            mine, theirs = standing[:, a], standing[:, b]
+            ahead = np.where(mine > theirs, 1.0, np.where(mine < theirs, 0.0, 0.5))
             combo = (counts * k + strategy[:, a]) * k + strategy[:, b]
             combos.append(np.where(met, combo, -1))
             aheads.append(ahead)
     if not combos:
-        return pd.DataFrame(columns=columns)
+        return None
     combo = np.column_stack(combos)
     ahead = np.column_stack(aheads)
+    if not _repeats(strategy):  # each pair once a game: its seat pair is its run
+        met = combo >= 0
+        if not met.any():
+            return None
+        return {
+            "combo": combo[met],
+            "share": ahead[met],
+            "pairs": np.ones(int(met.sum()), np.int64),
+            "deal": np.broadcast_to(deal_of_game[:, None], combo.shape)[met],
+            "table_size": table_size,
+            "names": np.asarray(names, dtype=object),
+        }
     # one run per (game, pair of strategies): sort each game's pairs by their pair
     by = np.argsort(combo, axis=1, kind="stable")
     combo = np.take_along_axis(combo, by, axis=1).ravel()
@@ -207,18 +228,35 @@ def _pair_games(seats: pd.DataFrame) -> pd.DataFrame:
     pairs = np.bincount(run, minlength=len(run_combo))
     share = np.bincount(run, weights=ahead, minlength=len(run_combo)) / pairs
     met = run_combo >= 0
-    run_combo, pairs, share, run_game = run_combo[met], pairs[met], share[met], run_game[met]
-    labels = np.asarray(names, dtype=object)
-    return pd.DataFrame(
-        {
-            "players": table_size[run_combo // (k * k)],
-            "strategy": labels[(run_combo // k) % k].astype(str),
-            "opponent": labels[run_combo % k].astype(str),
-            "game": run_game,
-            "deal": deal_of_game[run_game],
-            "pairs": pairs,
-            "share": share,
-        }
+    if not met.any():
+        return None
+    return {
+        "combo": run_combo[met],
+        "share": share[met],
+        "pairs": pairs[met],
+        "deal": deal_of_game[run_game[met]],
+        "table_size": table_size,
+        "names": np.asarray(names, dtype=object),
+    }
+
+
+def _standing(seats: pd.DataFrame) -> np.ndarray:
+    """Each seat's ``R22_KEYS`` as one number that orders seats as the keys do in turn
+    (score, then reached, then big cities: none of them below 0 but the score)."""
+    score, reached, big = (seats[k].to_numpy(np.int64) for k in R22_KEYS)
+    standing = score - score.min(initial=0)
+    for value in (reached, big):
+        standing = standing * (int(value.max(initial=0)) + 1) + value
+    return standing
+
+
+def _repeats(strategy: np.ndarray) -> bool:
+    """Whether some game (row; -1 an empty place) seats a strategy twice."""
+    width = strategy.shape[1]
+    return any(
+        bool(((strategy[:, a] == strategy[:, b]) & (strategy[:, a] >= 0)).any())
+        for a in range(width)
+        for b in range(a + 1, width)
     )
 
 
@@ -228,24 +266,33 @@ def _pair_counts(seats: pd.DataFrame) -> pd.DataFrame:
     games of the share of the game's seat pairs the first finished ahead in, the deals of
     those games (``n_deals``) and the games they are worth as independent ones
     (``n_effective``: ``n_games`` unless games share deals, reports/intervals.py
-    ``effective_games``)."""
+    ``effective_games``). Each pair's games are taken in order of game by one stable sort
+    of their pair numbers, not a group of a frame."""
     columns = [
         "players", "strategy", "opponent", "n_games", "n_pairs", "successes", "n_deals",
         "n_effective",
     ]  # fmt: skip
     games = _pair_games(seats)
-    if games.empty:
+    if games is None:
         return pd.DataFrame(columns=columns)
+    combo, names, table_size = games["combo"], games["names"], games["table_size"]
+    k = len(names)
+    # a few hundred pair numbers: as 16-bit integers the stable sort is a radix sort
+    small = combo.astype(np.int16) if int(combo.max()) < 2**15 else combo
+    order = np.argsort(small, kind="stable")
+    starts = np.flatnonzero(np.r_[True, combo[order][1:] != combo[order][:-1]])
     rows = []
-    for (players, a, b), group in games.groupby(["players", "strategy", "opponent"], sort=True):
-        share, deals = group["share"].to_numpy(float), group["deal"].to_numpy()
+    for begin, end in zip(starts, [*starts[1:], len(order)], strict=True):
+        where = order[begin:end]
+        number = int(combo[where[0]])
+        share, deals = games["share"][where], games["deal"][where]
         rows.append(
             {
-                "players": players,
-                "strategy": a,
-                "opponent": b,
-                "n_games": len(group),
-                "n_pairs": int(group["pairs"].sum()),
+                "players": table_size[number // (k * k)],
+                "strategy": str(names[(number // k) % k]),
+                "opponent": str(names[number % k]),
+                "n_games": len(where),
+                "n_pairs": int(games["pairs"][where].sum()),
                 "successes": float(share.sum()),
                 "n_deals": len(pd.unique(deals)),
                 "n_effective": effective_games(share, deals),

@@ -68,3 +68,56 @@ def test_identical_rankings_are_counted_in_sorted_order():
     unique, counts = np.unique(ranks, axis=0, return_counts=True)
     got, weights = ratings._compact(ranks)
     assert (got == unique).all() and (weights == counts).all()
+
+
+def _exchangeable_by_sorting(ranks, deals, a, b):
+    """The definition: the (deal, ranking) rows, and those with a and b swapped, sorted."""
+    swapped = np.where(ranks == a, b, np.where(ranks == b, a, ranks))
+    if np.array_equal(swapped, ranks):
+        return not (ranks == a).any()
+    rows, other = np.column_stack([deals, ranks]), np.column_stack([deals, swapped])
+    return np.array_equal(rows[np.lexsort(rows.T[::-1])], other[np.lexsort(other.T[::-1])])
+
+
+def test_exchangeable_matches_sorting_every_row():
+    rng = np.random.default_rng(6)
+    for trial in range(60):
+        deals = rng.integers(0, 6, size=40)
+        ranks = rng.integers(-1, 4, size=(40, 3))
+        if trial % 2:  # a and b played each other's games: every deal's rows swapped too
+            swap = np.where(ranks == 0, 1, np.where(ranks == 1, 0, ranks))
+            ranks, deals = np.vstack([ranks, swap]), np.concatenate([deals, deals])
+        if trial % 3 == 0:  # deals too many for one number per row: rows sorted instead
+            deals = deals * 2**60 // 6
+        for a, b in ((0, 1), (1, 2), (0, 3), (3, 4)):
+            got = ratings.exchangeable(ranks, deals, a, b)
+            assert got == _exchangeable_by_sorting(ranks, deals, a, b), (trial, a, b)
+
+
+def test_exchangeable_pairs_are_the_pairs_exchangeable():
+    rng = np.random.default_rng(7)
+    for trial in range(30):
+        deals = rng.integers(0, 5, size=30) * 1_000_003  # any integers name the deals
+        ranks = rng.integers(-1, 5, size=(30, 3))
+        if trial % 2:
+            swap = np.where(ranks == 2, 3, np.where(ranks == 3, 2, ranks))
+            ranks, deals = np.vstack([ranks, swap]), np.concatenate([deals, deals])
+        expected = [
+            (a, b) for a in range(5) for b in range(a + 1, 5)
+            if _exchangeable_by_sorting(ranks, deals, a, b)
+        ]  # fmt: skip
+        assert ratings._exchangeable_pairs(ranks, deals, 5) == expected
+        assert trial % 2 == 0 or (2, 3) in expected
+
+
+def test_pairs_at_tables_of_different_strategies_match_the_self_join():
+    seats = _tables(np.random.default_rng(8))
+    once = seats.groupby(GAME)["strategy"].transform("nunique") == seats.groupby(GAME)[
+        "strategy"
+    ].transform("size")
+    seats = seats[once]  # no strategy seated twice: each pair's seat pair is its own run
+    expected = _pair_counts_by_join(seats)
+    assert (expected["n_pairs"] == expected["n_games"]).all()
+    for frame in (seats, seats.sample(frac=1, random_state=9)):
+        got = wins._pair_counts(frame)[list(expected.columns)]
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=0, atol=0)
