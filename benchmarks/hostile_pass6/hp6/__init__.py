@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import signal
 import sys
 import time
 
@@ -37,7 +38,9 @@ class TaskCounter:
     was), readable and movable from a game."""
 
     def __init__(self) -> None:
-        self.page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+        # private: a shared mapping is refused
+        self.page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                              prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
         self.page.write(CLONE_CODE)
         addr = ctypes.addressof(ctypes.c_char.from_buffer(self.page))
         kind = ctypes.CFUNCTYPE(ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p)
@@ -47,8 +50,17 @@ class TaskCounter:
         self.fd = ctypes.c_int(-1)
 
     def __call__(self) -> int:
-        self.fd.value = -1
-        tid = self.fn(THREAD_WITH_PIDFD, self.top, ctypes.addressof(self.fd))
+        # the thread shares this one's TLS: no signal may be handled on it
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+        try:
+            for _ in range(1000):  # EAGAIN: the task bound, until exited threads are released
+                self.fd.value = -1
+                tid = self.fn(THREAD_WITH_PIDFD, self.top, ctypes.addressof(self.fd))
+                if tid != -11:
+                    break
+                time.sleep(0.0005)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
         if tid < 0:
             raise OSError(-tid, os.strerror(-tid))
         try:
@@ -64,6 +76,15 @@ class TaskCounter:
         return n
 
 
+COUNTER: list[TaskCounter] = []  # kept for the process's life: a thread may still run its code
+
+
+def counter() -> TaskCounter:
+    if not COUNTER:
+        COUNTER.append(TaskCounter())
+    return COUNTER[0]
+
+
 class TaskCount(Planner):
     """Read the machine's task counter, move it, read it again (the channel /proc/stat's
     ``processes`` gave pass 5's ForkColluder, closed by ``subset=pid``)."""
@@ -72,7 +93,7 @@ class TaskCount(Planner):
         if not getattr(self, "_done", False):
             self._done = True
             try:
-                count = TaskCounter()
+                count = counter()
                 a = count()
                 b = count()
                 time.sleep(1.0)
@@ -101,7 +122,7 @@ class TaskMemo(Planner):
     def decide(self, view):
         if not hasattr(self, "_value"):
             try:
-                self._count = TaskCounter()
+                self._count = counter()
                 n = self._count()
                 got = ((n - MEMO_SLACK) % MEMO_MOD) // MEMO_STEP
                 self._value = (got + 1) % (MEMO_MOD // MEMO_STEP)
@@ -129,7 +150,7 @@ class TaskColluder(Planner):
             self._k = 0
             self._read: dict[int, int] = {}
             try:
-                self._count = TaskCounter()
+                self._count = counter()
             except OSError as exc:
                 self._count = None
                 say("TaskColluder", f"blocked: {exc}")
@@ -182,8 +203,10 @@ class EventfdProbe(Planner):
 
 
 class EventfdColluder(Planner):
-    """Two sandboxes in one game: each holds eventfds whose ids encode its opening hand (one
-    id of a block of 8 per card type: the count), and reads the gaps in the ids it is given."""
+    """Two sandboxes in one game: each takes 37 eventfds (lowest free ids of the machine's
+    allocator) and keeps the first and, for each card type, one of the next block of 4 (its
+    count in its opening hand, at most 3); the other reads the gaps among the ids it is given
+    (its open files are bounded at 64: 40 a probe)."""
 
     def decide(self, view):
         seat = view[0]
@@ -191,38 +214,48 @@ class EventfdColluder(Planner):
             self._hand = list(view[7])
             self._held = []
             try:
-                block = [os.eventfd(0) for _ in range(72 + 8)]
+                block = [os.eventfd(0) for _ in range(37)]
                 ids = [eventfd_id(fd) for fd in block]
-                keep = {ids[0]} | {ids[8 + i * 8 + min(c, 7)] for i, c in enumerate(self._hand)}
+                keep = {ids[0]} | {ids[1 + i * 4 + min(c, 3)] for i, c in enumerate(self._hand)}
                 for fd, i in zip(block, ids):
                     (self._held.append(fd) if i in keep else os.close(fd))
                 say("EventfdColluder", f"seat {seat} publishes its hand {self._hand}: holds ids "
                     f"{sorted(keep)}")  # fmt: skip
             except OSError as exc:
                 say("EventfdColluder", f"blocked: {exc}")
-                return super().decide(view)
-        elif not getattr(self, "_told", False):
-            probe = [os.eventfd(0) for _ in range(400)]
+                self._told = True
+            return super().decide(view)
+        if not getattr(self, "_told", False):
+            probe = []
+            try:
+                for _ in range(40):
+                    probe.append(os.eventfd(0))
+            except OSError:
+                pass
             ids = [eventfd_id(fd) for fd in probe]
             for fd in probe:
                 os.close(fd)
             mine = {eventfd_id(fd) for fd in self._held}
-            got = set(ids)
-            gaps = [i for i in range(min(ids), max(ids)) if i not in got and i not in mine]
-            # the other's block: a held id, then 72 ids of which 9 held, one per block of 8
-            for start in gaps:
+            free = set(ids)
+            top = max(ids)
+            gaps = [i for i in range(1, top) if i not in free and i not in mine]
+            for universe in ([i for i in range(1, top)], [i for i in range(1, top) if i not in mine]):
+                pos = [universe.index(g) for g in gaps if g in universe]
+                if not pos:
+                    continue
+                rel = [p - pos[0] for p in pos]
                 hand = []
                 for i in range(9):
-                    inside = [g - (start + 8 + i * 8) for g in gaps if start + 8 + i * 8 <= g < start + 16 + i * 8]
+                    inside = [r - 1 - i * 4 for r in rel if 1 + i * 4 <= r < 5 + i * 4]
                     if len(inside) != 1:
                         break
                     hand.append(inside[0])
                 if len(hand) == 9:
                     self._told = True
-                    say("EventfdColluder", f"seat {seat} reads the other's hand {hand} (block at id {start})")
+                    say("EventfdColluder", f"seat {seat} reads the other's hand {hand} (gaps {gaps})")
                     break
             else:
-                say("EventfdColluder", f"seat {seat}: no block in gaps {gaps[:30]}")
+                say("EventfdColluder", f"seat {seat}: no hand in gaps {gaps[:40]} (probe {len(ids)} ids up to {top})")
         return super().decide(view)
 
 
