@@ -136,7 +136,7 @@ class TaskMemo(Planner):
         return super().decide(view)
 
 
-COL_MOD, COL_STEP = 4096, 32
+COL_MOD, COL_STEP = 2048, 16
 
 
 class TaskColluder(Planner):
@@ -155,24 +155,21 @@ class TaskColluder(Planner):
                 self._count = None
                 say("TaskColluder", f"blocked: {exc}")
             say("TaskColluder", f"seat {view[0]} publishes its hand {self._hand}")
-        if self._count is not None:
+        if self._count is not None and self._k < 27:  # each card type three times, then plain play
             n = self._count()
             symbol = ((n - 1) % COL_MOD) // COL_STEP
-            if symbol < 72 and symbol // 8 < 9:
-                self._read.setdefault(symbol // 8, symbol % 8)
-            if len(self._read) == 9 and not getattr(self, "_told", False):
-                self._told = True
-                say("TaskColluder", f"seat {view[0]} reads the other's hand: "
-                    f"{[self._read[i] for i in range(9)]}")  # fmt: skip
+            # its own last write (two decisions in a row: no other colluder in between) is not read
+            if symbol < 72 and symbol != getattr(self, "_mine", None):
+                self._read.setdefault(symbol // 8, []).append(symbol % 8)
             pos = self._k % 9
             self._k += 1
             mine = pos * 8 + min(self._hand[pos], 7)
             self._count.advance_to(mine * COL_STEP, COL_MOD)
+            self._mine = mine
+            if self._k == 27:  # the most frequent read of each card type
+                hand = [max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)]
+                say("TaskColluder", f"seat {view[0]} reads the other's hand: {hand}")
         return super().decide(view)
-
-    def __del__(self) -> None:
-        if getattr(self, "_read", None) is not None and not getattr(self, "_told", False):
-            say("TaskColluder", f"partial read: {sorted(self._read.items())}")
 
 
 # ------------------------------------------------- eventfd ids: one machine-wide id allocator
