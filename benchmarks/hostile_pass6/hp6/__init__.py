@@ -1,4 +1,4 @@
-# ruff: noqa: B018, E501  (attack code: reads made for their side effect, long report lines)
+# ruff: noqa: E501, SIM115  (attack code: long report lines, probes that open files inline)
 """Hostile strategies of a sixth independent pass on ``--isolate`` (benchmarks/hostile_pass6).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -39,8 +39,12 @@ class TaskCounter:
 
     def __init__(self) -> None:
         # private: a shared mapping is refused
-        self.page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
-                              prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+        self.page = mmap.mmap(
+            -1,
+            4096,
+            flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+            prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC,
+        )
         self.page.write(CLONE_CODE)
         addr = ctypes.addressof(ctypes.c_char.from_buffer(self.page))
         kind = ctypes.CFUNCTYPE(ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p)
@@ -167,7 +171,9 @@ class TaskColluder(Planner):
             self._count.advance_to(mine * COL_STEP, COL_MOD)
             self._mine = mine
             if self._k == 27:  # the most frequent read of each card type
-                hand = [max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)]
+                hand = [
+                    max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)
+                ]
                 say("TaskColluder", f"seat {view[0]} reads the other's hand: {hand}")
         return super().decide(view)
 
@@ -214,7 +220,7 @@ class EventfdColluder(Planner):
                 block = [os.eventfd(0) for _ in range(37)]
                 ids = [eventfd_id(fd) for fd in block]
                 keep = {ids[0]} | {ids[1 + i * 4 + min(c, 3)] for i, c in enumerate(self._hand)}
-                for fd, i in zip(block, ids):
+                for fd, i in zip(block, ids, strict=True):
                     (self._held.append(fd) if i in keep else os.close(fd))
                 say("EventfdColluder", f"seat {seat} publishes its hand {self._hand}: holds ids "
                     f"{sorted(keep)}")  # fmt: skip
@@ -236,7 +242,10 @@ class EventfdColluder(Planner):
             free = set(ids)
             top = max(ids)
             gaps = [i for i in range(1, top) if i not in free and i not in mine]
-            for universe in ([i for i in range(1, top)], [i for i in range(1, top) if i not in mine]):
+            for universe in (
+                [i for i in range(1, top)],
+                [i for i in range(1, top) if i not in mine],
+            ):
                 pos = [universe.index(g) for g in gaps if g in universe]
                 if not pos:
                     continue
@@ -249,10 +258,16 @@ class EventfdColluder(Planner):
                     hand.append(inside[0])
                 if len(hand) == 9:
                     self._told = True
-                    say("EventfdColluder", f"seat {seat} reads the other's hand {hand} (gaps {gaps})")
+                    say(
+                        "EventfdColluder",
+                        f"seat {seat} reads the other's hand {hand} (gaps {gaps})",
+                    )
                     break
             else:
-                say("EventfdColluder", f"seat {seat}: no hand in gaps {gaps[:40]} (probe {len(ids)} ids up to {top})")
+                say(
+                    "EventfdColluder",
+                    f"seat {seat}: no hand in gaps {gaps[:40]} (probe {len(ids)} ids up to {top})",
+                )
         return super().decide(view)
 
 
@@ -260,7 +275,7 @@ class EventfdColluder(Planner):
 def _try(what, fn):
     try:
         return f"{what}: {fn()}"
-    except Exception as exc:  # noqa: BLE001  (a probe: every failure is a result)
+    except Exception as exc:
         return f"{what}: {type(exc).__name__} {exc}"
 
 
@@ -271,7 +286,9 @@ def _fdinfo() -> str:
             with open(f"/proc/self/fdinfo/{fd}") as f:
                 info = dict(line.split(":", 1) for line in f.read().splitlines() if ":" in line)
             st = os.fstat(int(fd))
-            out.append(f"{fd}:{os.readlink(f'/proc/self/fd/{fd}')} ino={st.st_ino} mnt={info.get('mnt_id', '').strip()}")
+            out.append(
+                f"{fd}:{os.readlink(f'/proc/self/fd/{fd}')} ino={st.st_ino} mnt={info.get('mnt_id', '').strip()}"
+            )
         except OSError as exc:
             out.append(f"{fd}: {exc.strerror}")
     return "; ".join(out)
@@ -307,12 +324,20 @@ class Probe(Planner):
                 _try("/dev/pts", lambda: os.listdir("/dev/pts")),
                 _try("/", lambda: sorted(os.listdir("/"))),
                 _try("/proc", lambda: sorted(os.listdir("/proc"))),
-                _try("ns", lambda: {n: os.readlink(f"/proc/self/ns/{n}") for n in os.listdir("/proc/self/ns")}),
+                _try(
+                    "ns",
+                    lambda: {
+                        n: os.readlink(f"/proc/self/ns/{n}") for n in os.listdir("/proc/self/ns")
+                    },
+                ),
                 _try("fds", _fdinfo),
                 _try("statfs /usr", lambda: _statfs("/usr")),
                 _try("statfs /tmp", lambda: _statfs("/tmp")),
                 _try("syslog", _syslog),
-                _try("mountinfo", lambda: open("/proc/self/mountinfo").read()[:1500].replace("\n", " | ")),
+                _try(
+                    "mountinfo",
+                    lambda: open("/proc/self/mountinfo").read()[:1500].replace("\n", " | "),
+                ),
                 _try("timerfd", lambda: _sc(283, 1, 0)),  # timerfd_create(CLOCK_MONOTONIC)
                 _try("signalfd", lambda: _sc(289, -1, ctypes.byref(ctypes.c_ulong(0)), 8, 0)),
                 _try("epoll", lambda: _sc(291, 0)),
@@ -326,7 +351,14 @@ class Probe(Planner):
                 _try("quotactl", lambda: _sc(179, 0, 0, 0, 0)),
                 _try("ustat", lambda: _sc(136, 0, 0)),
                 _try("sched_getattr 1", lambda: os.sched_getscheduler(1)),
-                _try("/proc/1/status", lambda: [ln for ln in open("/proc/1/status").read().splitlines() if ln.startswith(("Name", "NSpid", "Uid", "Cpus"))]),
+                _try(
+                    "/proc/1/status",
+                    lambda: [
+                        ln
+                        for ln in open("/proc/1/status").read().splitlines()
+                        if ln.startswith(("Name", "NSpid", "Uid", "Cpus"))
+                    ],
+                ),
                 _try("/proc/self/cgroup", lambda: open("/proc/self/cgroup").read()),
                 _try("/etc", lambda: os.listdir("/etc")),
                 _try("uname", lambda: os.uname()),
@@ -351,7 +383,7 @@ class Honest(Planner):
                 import numpy as np
 
                 out.append(f"numpy {np.__version__} sum {int(np.arange(1000).sum())}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out.append(f"numpy: {type(exc).__name__} {exc}")
             try:
                 done = []
@@ -359,7 +391,7 @@ class Honest(Planner):
                 [t.start() for t in ts]
                 [t.join() for t in ts]
                 out.append(f"threads {len(done)}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out.append(f"threads: {type(exc).__name__} {exc}")
             try:
                 with tempfile.NamedTemporaryFile() as f:
@@ -368,14 +400,14 @@ class Honest(Planner):
                     out.append(f"tempfile {f.name} {os.path.getsize(f.name)}")
                 with tempfile.TemporaryDirectory() as d:
                     out.append(f"tempdir {d}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out.append(f"tempfile: {type(exc).__name__} {exc}")
             try:
                 from concurrent.futures import ThreadPoolExecutor
 
                 with ThreadPoolExecutor(2) as ex:
                     out.append(f"pool {sum(ex.map(abs, [-1, -2]))}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out.append(f"pool: {type(exc).__name__} {exc}")
             try:
                 import multiprocessing
@@ -383,7 +415,7 @@ class Honest(Planner):
                 out.append(f"cpu_count {multiprocessing.cpu_count()}")
                 with multiprocessing.Pool(1) as p:
                     out.append(f"mp pool {p.map(abs, [-3])}")
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out.append(f"multiprocessing (documented? fork denied): {type(exc).__name__} {exc}")
             say("Honest", "; ".join(out))
         return super().decide(view)
