@@ -60,6 +60,10 @@ PROBE_SECONDS = 30.0
 # /proc of its own, no capability, the filter (``probe``)
 PROBE = "import sims.sandbox as s, sys; s.probe(int(sys.argv[1]))"
 CLONE_THREAD = 0x00010000  # linux/sched.h
+# the flags glibc's pthread_create gives clone (its exit signal's byte 0): a thread with any
+# other flag is refused (CLONE_PIDFD would hand back a descriptor whose inode number counts
+# every task the machine starts)
+THREAD_FLAGS = 0x003D0F00
 
 
 @dataclass(frozen=True)
@@ -112,10 +116,10 @@ DENIED = (
     # bits the next game (or another sandbox) reads back by timing its reads
     "fadvise64", "readahead", "process_madvise",
     # counters of the whole machine a game can move and another read back: each new pipe's
-    # (and each anonymous inode's) inode number comes from one counter per CPU, and
-    # ``sysinfo`` counts every process of the machine
-    "pipe", "pipe2", "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents",
-    "io_pgetevents", "memfd_secret", "sysinfo",
+    # (and each anonymous inode's) inode number comes from one counter per CPU, each
+    # eventfd's id from one allocator, and ``sysinfo`` counts every process of the machine
+    "pipe", "pipe2", "eventfd", "eventfd2", "io_setup", "io_destroy", "io_submit",
+    "io_cancel", "io_getevents", "io_pgetevents", "memfd_secret", "sysinfo",
     "sethostname", "setdomainname", "capset",
     "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "name_to_handle_at", "open_by_handle_at",
@@ -698,6 +702,9 @@ def confine(limits: dict[str, Any]) -> None:
             rules.add_rule(deny, name)
     # a new thread (CLONE_THREAD) but never a new process
     rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
+    for bit in range(8, 32):
+        if not THREAD_FLAGS >> bit & 1:
+            rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, 1 << bit, 1 << bit))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     # a command is 32 bits to the kernel: the blocks compare only those
     for name, allowed in (("fcntl", FCNTL_ALLOWED), ("ioctl", IOCTL_ALLOWED)):

@@ -111,3 +111,42 @@ class UserNs(Planner):
         except OSError:
             return
         raise Breach("breach: /proc/sys/user/max_user_namespaces is writable")
+
+
+CLONE_THREAD_FLAGS = 0x003D0F00  # pthread_create's
+CLONE_PIDFD = 0x00001000
+SYS_CLONE_X86_64 = 56
+
+
+class MachineCounters(Planner):
+    """Looks for machine-wide counters a game could move and another sandbox read back
+    (hostile passes 5 and 6): the machine's /proc files, pipe and eventfd inode numbers and
+    ids, ``sysinfo``'s count of processes, a thread's pidfd (whose inode counts the
+    machine's tasks). Each must be out of reach; a refused call fails nothing."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import platform
+
+        found = [p for p in ("/proc/stat", "/proc/loadavg", "/proc/meminfo") if os.path.exists(p)]
+        if found:
+            raise Breach(f"breach: a game reads {', '.join(found)}")
+        for name, make in (("a pipe", os.pipe), ("an eventfd", lambda: os.eventfd(0))):
+            try:
+                made = make()
+            except OSError:
+                continue
+            raise Breach(f"breach: a game made {name} ({made})")
+        libc = ctypes.CDLL(None, use_errno=True)
+        info = ctypes.create_string_buffer(256)
+        if libc.sysinfo(info) == 0:
+            raise Breach("breach: sysinfo counts the machine's processes")
+        if platform.machine() == "x86_64":
+            # refused before any thread is made; were it allowed, the thread without a stack
+            # of its own would crash this game, which the test sees as well
+            pidfd = ctypes.c_int(-1)
+            flags = CLONE_THREAD_FLAGS | CLONE_PIDFD
+            done = libc.syscall(SYS_CLONE_X86_64, ctypes.c_ulong(flags), None,
+                                ctypes.byref(pidfd), None, None)  # fmt: skip
+            if done != -1:
+                raise Breach(f"breach: a thread with CLONE_PIDFD ({done}, pidfd {pidfd.value})")

@@ -110,3 +110,13 @@ def test_the_sandbox_may_make_no_user_namespace():
     """bwrap's --disable-userns (a nested user namespace, under which a game could mount no
     /proc of its own) is replaced by the sandbox's count of user namespaces set to none."""
     _clean(_play(["UserNs", "planner"]))
+
+
+# ------------------------------------------------------------------ 5, 6: machine counters
+@needs_sandbox
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_no_machine_wide_counter_is_in_a_games_reach(engine):
+    """The fifth and sixth passes' channels between sandboxes: /proc/stat's count of
+    processes, pipe inode numbers, eventfd ids, sysinfo, a thread's pidfd. All refused, and
+    the game plays on."""
+    _clean(_play(["MachineCounters", "planner"], engine=engine))
