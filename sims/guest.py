@@ -875,6 +875,10 @@ def _run_child(
             os.close(done)
             sys.path[:0] = _CODE_PATH
             work()
+        except BaseException as exc:  # past the game's own reports: said on its stderr
+            with contextlib.suppress(Exception):
+                os.write(2, f"sims.guest: a game's process failed: {exc!r}\n".encode())
+            os._exit(1)
         finally:
             os._exit(0)
 
