@@ -32,6 +32,11 @@ def proc_ino() -> int:
         return os.stat(f"/proc/self/fd/{fd}", follow_symlinks=False).st_ino
     finally:
         os.close(fd)
+        # a lookup of the closed number drops the cached entry: the next lookup makes a new inode
+        try:
+            os.stat(f"/proc/self/fd/{fd}", follow_symlinks=False)
+        except OSError:
+            pass
 
 
 def pin(cpu: int) -> bool:
@@ -96,7 +101,9 @@ class InoMemo(Planner):
 
 
 # ------------------------------------------------- page cache: a log of regions in cold files
-FILES = sorted(glob.glob("/usr/lib/google-cloud-sdk/bin/kubectl.1.*"))
+FILES = sorted(glob.glob("/usr/lib/google-cloud-sdk/bin/kubectl.1.*")) + sorted(
+    glob.glob("/usr/lib/google-cloud-sdk/bin/[akl]*[a-z]")
+)
 STRIDE = 1 << 20  # far past any readahead window
 BITS = 18  # 9 card types x 2 bits (a count of 0-3; more is clamped)
 REGION = BITS + 1  # a flag page, then the data
