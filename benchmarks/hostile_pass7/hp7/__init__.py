@@ -253,3 +253,38 @@ class Honest(Planner):
                 out.append(f"multiprocessing (documented? fork denied): {type(exc).__name__} {exc}")
             say("Honest", "; ".join(out))
         return super().decide(view)
+
+
+COL_MOD = 1024  # one CPU's batch of get_next_ino()
+COL_STEP = 16  # 64 symbols; up to 11 inodes made by others in between are tolerated
+
+
+class ProcColluder(Planner):
+    """Two sandboxes in one game, both pinned to CPU 0: at each decision read the symbol the
+    other colluder left on that CPU's get_next_ino() batch (a card type and its count in its
+    opening hand), then leave its own next one, by statting fresh /proc/self/fd entries."""
+
+    def decide(self, view):
+        if not hasattr(self, "_hand"):
+            self._hand = list(view[7])
+            self._k = 0
+            self._read: dict[int, list[int]] = {}
+            self._ok = pin(0)
+            say("ProcColluder", f"seat {view[0]} publishes its hand {self._hand}")
+        if self._ok and self._k < 27:
+            n = proc_ino()
+            symbol = (n % COL_MOD) // COL_STEP
+            if symbol < 36 and symbol != getattr(self, "_mine", None):
+                self._read.setdefault(symbol // 4, []).append(symbol % 4)
+            pos = self._k % 9
+            self._k += 1
+            mine = pos * 4 + min(self._hand[pos], 3)
+            k = 0
+            while (n % COL_MOD) != mine * COL_STEP + 2 and k < 2048:
+                n = proc_ino()
+                k += 1
+            self._mine = mine
+            if self._k == 27:
+                hand = [max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)]
+                say("ProcColluder", f"seat {view[0]} reads the other's hand: {hand}")
+        return super().decide(view)
