@@ -200,6 +200,9 @@ class Probe7(Planner):
                 _try("getrandom", lambda: os.getrandom(4).hex()),
                 _try("uptime(clock_boottime)", lambda: time.clock_gettime(time.CLOCK_BOOTTIME)),
                 _try("uname", lambda: os.uname().nodename),
+                _try("mounts", lambda: [(ln.split()[4], ln.split(" - ")[1].split()[0]) for ln in open("/proc/self/mountinfo")]),
+                _try("ptmx", lambda: (lambda fd: (os.ttyname(fd) if False else os.fstat(fd).st_ino, open(f"/proc/self/fdinfo/{fd}").read().split())[1:] and (os.fstat(fd).st_ino, os.readlink(f"/proc/self/fd/{fd}")))(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))),
+                _try("task ino", lambda: os.stat(f"/proc/self/task/{os.getpid()}").st_ino),
             ]
             say("Probe7", f"seat {view[0]}: " + "; ".join(out))
         return super().decide(view)
