@@ -5,6 +5,7 @@ Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import glob
 import os
@@ -33,10 +34,8 @@ def proc_ino() -> int:
     finally:
         os.close(fd)
         # a lookup of the closed number drops the cached entry: the next lookup makes a new inode
-        try:
+        with contextlib.suppress(OSError):
             os.stat(f"/proc/self/fd/{fd}", follow_symlinks=False)
-        except OSError:
-            pass
 
 
 def pin(cpu: int) -> bool:
@@ -94,7 +93,10 @@ class InoMemo(Planner):
                 while (n % MEMO_MOD) != target and k < 5000:
                     n = proc_ino()
                     k += 1
-                say("InoMemo", f"the previous game left {got} (read residue {n % MEMO_MOD if k == 0 else '-'}); leaving {mine} ({k} inodes, now {n}, residue {n % MEMO_MOD})")
+                say(
+                    "InoMemo",
+                    f"the previous game left {got} (read residue {n % MEMO_MOD if k == 0 else '-'}); leaving {mine} ({k} inodes, now {n}, residue {n % MEMO_MOD})",
+                )
             except OSError as exc:
                 say("InoMemo", f"blocked: {exc}")
         return super().decide(view)
@@ -161,13 +163,19 @@ class CacheHand(Planner):
             times = [self._time(*pages[base + b]) for b in range(BITS)]
             bits = [1 if us < threshold else 0 for us in times]
             got = [bits[2 * k] * 2 + bits[2 * k + 1] for k in range(9)]
-            say("CacheHand", f"seat {view[0]} reads region {i - 1}: previous game's hand {got} (times us {[round(x, 1) for x in times]})")
+            say(
+                "CacheHand",
+                f"seat {view[0]} reads region {i - 1}: previous game's hand {got} (times us {[round(x, 1) for x in times]})",
+            )
         base = i * REGION + 1
         for k in range(9):
             for j, bit in enumerate((hand[k] >> 1 & 1, hand[k] & 1)):
                 if bit:
                     os.pread(pages[base + 2 * k + j][0], 1, pages[base + 2 * k + j][1])
-        say("CacheHand", f"seat {view[0]} writes region {i}: its hand {hand} (flags us {flags[-4:]}; {time.perf_counter() - t0:.3f} s; regions {regions})")
+        say(
+            "CacheHand",
+            f"seat {view[0]} writes region {i}: its hand {hand} (flags us {flags[-4:]}; {time.perf_counter() - t0:.3f} s; regions {regions})",
+        )
 
 
 # ------------------------------------------------- a wider look at what a game can reach
@@ -190,7 +198,10 @@ class Probe7(Planner):
                 _try("dev", lambda: sorted(os.listdir("/dev"))),
                 _try("sys", lambda: os.listdir("/sys")[:5]),
                 _try("proc", lambda: sorted(os.listdir("/proc"))[:30]),
-                _try("mountinfo ids", lambda: [ln.split()[0] for ln in open("/proc/self/mountinfo")][:6]),
+                _try(
+                    "mountinfo ids",
+                    lambda: [ln.split()[0] for ln in open("/proc/self/mountinfo")][:6],
+                ),
                 _try("getcpu", lambda: os.sched_getaffinity(0)),
                 _try("self stat starttime", lambda: open("/proc/self/stat").read().split()[21]),
                 _try("tmp ino", lambda: os.stat("/tmp").st_ino),
@@ -200,12 +211,31 @@ class Probe7(Planner):
                 _try("getrandom", lambda: os.getrandom(4).hex()),
                 _try("uptime(clock_boottime)", lambda: time.clock_gettime(time.CLOCK_BOOTTIME)),
                 _try("uname", lambda: os.uname().nodename),
-                _try("mounts", lambda: [(ln.split()[4], ln.split(" - ")[1].split()[0]) for ln in open("/proc/self/mountinfo")]),
-                _try("ptmx", lambda: (lambda fd: (os.ttyname(fd) if False else os.fstat(fd).st_ino, open(f"/proc/self/fdinfo/{fd}").read().split())[1:] and (os.fstat(fd).st_ino, os.readlink(f"/proc/self/fd/{fd}")))(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))),
+                _try(
+                    "mounts",
+                    lambda: [
+                        (ln.split()[4], ln.split(" - ")[1].split()[0])
+                        for ln in open("/proc/self/mountinfo")
+                    ],
+                ),
+                _try(
+                    "ptmx",
+                    lambda: (
+                        lambda fd: (
+                            (
+                                os.ttyname(fd) if False else os.fstat(fd).st_ino,
+                                open(f"/proc/self/fdinfo/{fd}").read().split(),
+                            )[1:]
+                            and (os.fstat(fd).st_ino, os.readlink(f"/proc/self/fd/{fd}"))
+                        )
+                    )(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)),
+                ),
                 _try("task ino", lambda: os.stat(f"/proc/self/task/{os.getpid()}").st_ino),
             ]
             say("Probe7", f"seat {view[0]}: " + "; ".join(out))
         return super().decide(view)
+
+
 class Honest(Planner):
     """An honest strategy's tools: numpy, threads, a temporary file."""
 
@@ -288,6 +318,8 @@ class ProcColluder(Planner):
                 k += 1
             self._mine = mine
             if self._k == 27:
-                hand = [max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)]
+                hand = [
+                    max(set(v), key=v.count) if (v := self._read.get(i)) else None for i in range(9)
+                ]
                 say("ProcColluder", f"seat {view[0]} reads the other's hand: {hand}")
         return super().decide(view)
