@@ -485,12 +485,8 @@ def _close_at_exit() -> None:
 
 def _sweep_folders() -> None:
     """Remove hosts' folders whose process is gone (a worker killed before its exit)."""
-    if not os.path.exists("/proc/self"):
-        return  # no way to tell a live owner from a gone one
-    for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*"):
-        owner = folder.name[len(FOLDER_PREFIX) :].split("-")[0]
-        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            shutil.rmtree(folder, ignore_errors=True)
+    for folder in sandbox.left_by_gone(Path(tempfile.gettempdir()), FOLDER_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if sys.platform != "emscripten":

@@ -49,7 +49,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -283,12 +283,22 @@ def _empty(folder: Path, seconds: float) -> None:
             time.sleep(0.01)
 
 
+def left_by_gone(folder: Path, prefix: str) -> Iterator[Path]:
+    """The entries of ``folder`` named ``prefix``, then the pid of the process that made
+    them, then ``-``, whose process is gone (killed before it could remove them); none where
+    this machine has no /proc to tell a live process from a gone one."""
+    if not os.path.exists("/proc/self"):
+        return
+    for entry in folder.glob(f"{prefix}*-*"):
+        owner = entry.name[len(prefix) :].split("-")[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            yield entry
+
+
 def _sweep(root: Path) -> None:
     """Remove the groups of runs that are gone (killed before they could)."""
-    for folder in root.glob(f"{CGROUP_PREFIX}*-*"):
-        owner = folder.name[len(CGROUP_PREFIX) :].split("-")[0]
-        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            _empty(folder, 0.0)
+    for folder in left_by_gone(root, CGROUP_PREFIX):
+        _empty(folder, 0.0)
 
 
 @cache

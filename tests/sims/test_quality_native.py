@@ -22,6 +22,17 @@ from tests.sims.test_native_strategies import needs_native
 pytestmark = needs_native
 
 LADDER = ["planner", "random", "rusher", "thief", "hoarder", "big_city", "ticket_hunter"]
+# seats that fail (stuck, a bad answer) beside ones that do not: games without rows
+FAILING_SEATS = {
+    "players": [2, 3],
+    "games_per_cell": 8,
+    "lineups": [["stuck", "planner"], ["random", "bad", "planner"]],
+    "strategies": {
+        "stuck": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
+        "bad": {"base": BAD.base, "knobs": dict(BAD.knobs)},
+    },
+}
+
 STUDIES = {
     "2-4 players, rotated": {"players": [2, 3, 4], "pool": LADDER[:5], "games_per_cell": 12},
     "2-4 players, drawn": {
@@ -39,15 +50,7 @@ STUDIES = {
             "fast": {"base": "planner", "knobs": {"card_share": 0.6, "steal_bonus": 2.0}}
         },
     },
-    "failing seats": {
-        "players": [2, 3],
-        "games_per_cell": 8,
-        "lineups": [["stuck", "planner"], ["random", "bad", "planner"]],
-        "strategies": {
-            "stuck": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
-            "bad": {"base": BAD.base, "knobs": dict(BAD.knobs)},
-        },
-    },
+    "failing seats": FAILING_SEATS,
 }
 
 

@@ -16,9 +16,9 @@ from cardgame.record import replay
 from sims.batch import Batch, BatchResult, plan_batches, run_batch
 from sims.parts import batch_tables, encode_parts
 from sims.study import from_dict
-from tests.sims.test_batch_native import BAD, STUCK, assert_same
+from tests.sims.test_batch_native import assert_same
 from tests.sims.test_native_strategies import needs_native
-from tests.sims.test_quality_native import LADDER, game_by_game
+from tests.sims.test_quality_native import FAILING_SEATS, LADDER, game_by_game
 
 pytestmark = needs_native
 
@@ -39,15 +39,7 @@ STUDIES = {
         "variants": {"levers": {"seat_extra_cards": [0, 1, 1]}},
         "sweeps": {"mb": {"parameter": "destinations.24.points", "start": 8, "stop": 12}},
     },
-    "failing seats": {
-        "players": [2, 3],
-        "games_per_cell": 8,
-        "lineups": [["stuck", "planner"], ["random", "bad", "planner"]],
-        "strategies": {
-            "stuck": {"base": STUCK.base, "knobs": dict(STUCK.knobs)},
-            "bad": {"base": BAD.base, "knobs": dict(BAD.knobs)},
-        },
-    },
+    "failing seats": FAILING_SEATS,
 }
 
 
