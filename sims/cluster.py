@@ -424,9 +424,11 @@ def _quiet_dask() -> None:
 @contextmanager
 def _quiet_workers() -> Iterator[None]:
     """The same for a local cluster's processes, which start while this is in force (the
-    environment is theirs to read at import, and left as it was for the caller's)."""
+    environment is theirs to read at import, and left as it was for the caller's). Critical
+    only: on Ctrl-C a worker whose heartbeat finds the scheduler gone logs it as an error,
+    with a traceback, and the run already says in one line what happened."""
     key, old = "DASK_LOGGING__DISTRIBUTED", os.environ.get("DASK_LOGGING__DISTRIBUTED")
-    os.environ[key] = old or "error"
+    os.environ[key] = old or "critical"
     try:
         yield
     finally:
