@@ -251,9 +251,10 @@ class Host:
             raise self.lost() from None
 
     def report(self, seconds: float, late: type[GuestError] = GuestError) -> dict[str, Any]:
-        """The host's next report (how a child ended), within ``seconds`` (else ``late``);
-        the child's stderr of that run is shown, bounded and marked as its own
-        (``relay_stderr``)."""
+        """The host's next report (that it is ready, or how a child ended), within
+        ``seconds`` (else ``late``); the child's stderr of that run is shown, bounded and
+        marked as its own (``relay_stderr``). The game pipe is left as it is: by the time
+        the host's "ready" is read, a fast start's child may have answered there."""
         fd = self.reports_fd
         waited = 0.0
         while b"\n" not in self.reports:
@@ -278,14 +279,15 @@ class Host:
             self.relay_stderr()
             raise GuestError(f"its host sent a malformed report: {_brief(_text(line))}")
         self.relay_stderr()
-        self._drain()
         return message
 
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
         asked of it, so it cannot stall the run) and read how it ended."""
         self.send({"op": "end"})
-        return self.report(START_SECONDS)
+        ended = self.report(START_SECONDS)
+        self._drain()
+        return ended
 
     def _alive(self) -> None:
         """Raise ``lost`` once the sandbox's own process (bwrap; the host itself without the
@@ -334,6 +336,7 @@ class Host:
                 self.buffer += chunk
             elif ready or b"\n" in self.reports:
                 ended = self.report(START_SECONDS)
+                self._drain()
                 raise GuestError(f"its process for {task} ended ({ended.get('exit')})")
             else:
                 self._alive()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -147,6 +148,22 @@ def test_a_guest_that_cannot_load_is_one_line():
         guest.check_guest(StrategySpec("x", "tests.sims.guests:Plain", (("speed", 1),)), "study")
     guest.check_guest(StrategySpec("x", "tests.sims.guests:Plain"), "study")
     guest.close_hosts()
+
+
+def test_a_start_answered_before_its_host_is_heard_still_loads(monkeypatch):
+    """On a busy machine the worker may read the host's "ready" only after the start's child
+    has answered and ended: that answer is the start's, never left unread."""
+    first = guest.Host.report
+
+    def late(self, *args, **kwargs):
+        if not hasattr(self, "heard"):
+            self.heard = True  # wait for the event: the child's answer in the game pipe
+            assert select.select([self.game_out], [], [], 60)[0], "the start never answered"
+        return first(self, *args, **kwargs)
+
+    monkeypatch.setattr(guest.Host, "report", late)
+    host = guest.Host("tests.sims.guests:Plain", 10.0)
+    host.close()
 
 
 def test_a_host_runs_with_nothing_of_the_run():
