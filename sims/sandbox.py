@@ -439,7 +439,7 @@ CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
 CAP_VERSION_3 = 0x20080522  # linux/capability.h
-PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, PR_CAP_AMBIENT_CLEAR_ALL = 47, 1, 4
 PR_SET_PDEATHSIG = 1
 
 
@@ -558,22 +558,21 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     os.makedirs(STAGE + WORKDIR[len("/tmp") :], exist_ok=True)
     _mount(libc, STAGE, "/tmp", None, MS_MOVE)
     _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
-    # its own /proc: the processes of its own pid namespace only (``own_pid_namespace``),
-    # none of its host's, whose pids would show the counter; what the kernel lets a
-    # namespace's root write there read-only, as bwrap's own /proc has it
+    # a /proc of its own pid namespace (bwrap's keeps /proc/sys read-only), only to set the
+    # sandbox's count of user namespaces to none (the seccomp filter refuses them too)
     locked = MS_NOSUID | MS_NODEV | MS_NOEXEC
     _mount(libc, "proc", "/proc", "proc", locked)
-    # no user namespace may be made in the sandbox's (the seccomp filter refuses it too)
     with open(USERNS_COUNT, "w", encoding="ascii") as count:
         count.write("0")
     with open(USERNS_COUNT, encoding="ascii") as count:
         if count.read().strip() != "0":
             raise SandboxFault("the sandbox's user namespaces could not be set to none")
-    # then over it a /proc of its processes alone (``subset=pid``): none of the machine's
-    # own files (``stat``'s count of processes started, ``loadavg``, ``meminfo``,
-    # ``/proc/sys``'s counts of open files and inodes, ...), which a game could move and
-    # another sandbox read back
-    _mount(libc, "proc", "/proc", "proc", locked, "subset=pid")
+    # then no /proc at all: an empty read-only folder over every proc mount. Any procfs a
+    # game can look up in is a counter of the whole machine: each entry of a process it
+    # instantiates (/proc/self/fd/N, /proc/self/task/T) takes its inode number from the
+    # kernel's one get_next_ino(), which a game moves and another sandbox reads back; and
+    # /proc's own files count the machine's processes, load, memory and open files
+    _mount(libc, "tmpfs", "/proc", "tmpfs", locked | MS_RDONLY, "size=4k,nr_inodes=1,mode=555")
     os.chdir(WORKDIR)
 
 
@@ -647,15 +646,23 @@ def drop_capabilities() -> None:
     import ctypes
 
     libc = _libc()
-    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    _call(
+        "clear the ambient capabilities",
+        libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0),
+    )
     header = (ctypes.c_uint32 * 2)(CAP_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
     _call("capset", libc.capset(header, data))
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("CapInh", "CapPrm", "CapEff", "CapAmb") and int(value, 16):
-                raise SandboxFault(f"a capability is left: {line.strip()}")
+    # checked through the kernel's own calls: a game has no /proc (``fresh_namespaces``)
+    header = (ctypes.c_uint32 * 2)(CAP_VERSION_3, 0)
+    left = (ctypes.c_uint32 * 6)(*[0xFFFFFFFF] * 6)
+    _call("capget", libc.capget(header, left))
+    if any(left):
+        raise SandboxFault(f"a capability is left: {[hex(word) for word in left]}")
+    ambient = [cap for cap in range(64)
+               if libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) == 1]  # fmt: skip
+    if ambient:
+        raise SandboxFault(f"an ambient capability is left: {ambient}")
 
 
 def _blocks(low: int, high: int) -> list[tuple[int, int]]:

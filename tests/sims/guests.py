@@ -50,7 +50,17 @@ class Exits(Planner):
 
 
 def _other_fds() -> list[int]:
-    return [int(n) for n in os.listdir("/proc/self/fd") if int(n) > 2]
+    """Its open descriptors past the standard three, found without /proc (a sandboxed game
+    has none)."""
+    return [fd for fd in range(3, 1024) if _is_open(fd)]
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 class Scribbles(Planner):

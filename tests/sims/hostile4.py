@@ -5,6 +5,7 @@ Used as ``tests.sims.hostile4:Name``."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import threading
@@ -37,13 +38,13 @@ def _move_counter(count: int) -> None:
 
 class PidMemo(Planner):
     """Reads where the pid counter stands at its start (its pid, a new thread's id, the pids
-    its /proc shows) and moves it by a number of its own choosing for the next game: where
+    a /proc would show) and moves it by a number of its own choosing for the next game: where
     games share a pid namespace, the next game's values tell what this one chose."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
         seen = (os.getpid(), _thread_id(), sorted(p for p in os.listdir("/proc") if p.isdigit()))
-        if seen != (2, 3, ["1", "2"]):  # its namespace's leader, itself, its next thread
+        if seen != (2, 3, []):  # after its namespace's leader, itself, its next thread; no /proc
             raise Breach(f"breach: the pid counter shows an earlier game: {seen}")
         _move_counter(20 + rng.randrange(200))
 
@@ -131,6 +132,17 @@ class MachineCounters(Planner):
         found = [p for p in ("/proc/stat", "/proc/loadavg", "/proc/meminfo") if os.path.exists(p)]
         if found:
             raise Breach(f"breach: a game reads {', '.join(found)}")
+        # hostile pass 7: every entry of a process procfs makes (/proc/self/fd/N) takes its
+        # inode number from the machine's one get_next_ino(), so any /proc is a counter
+        if os.listdir("/proc"):
+            raise Breach(f"breach: a game sees /proc {sorted(os.listdir('/proc'))[:6]}")
+        fd = os.open("/dev/null", os.O_RDONLY)
+        try:
+            for name in (f"/proc/self/fd/{fd}", "/proc/self/fdinfo/0", "/proc/thread-self"):
+                with contextlib.suppress(OSError):
+                    raise Breach(f"breach: a game stats {name} (inode {os.stat(name).st_ino})")
+        finally:
+            os.close(fd)
         for name, make in (("a pipe", os.pipe), ("an eventfd", lambda: os.eventfd(0))):
             try:
                 made = make()

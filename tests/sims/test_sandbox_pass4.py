@@ -1,6 +1,6 @@
 """The fourth hostile pass's attack classes under --isolate (benchmarks/hostile_pass4): each
 game's process is pid 2 of a pid namespace of its own (its leader, the host's code, is pid
-1), with its own /proc, so nothing an earlier game did to the pid counter shows.
+1), and it has no /proc, so nothing an earlier game did to the pid counter shows.
 
 Each attack is a strategy of tests/sims/hostile4.py that fails its own game saying what it
 found when its attack works: a clean game means it found nothing. Skipped, with the reason,
@@ -53,7 +53,7 @@ def _fresh_hosts():
 @needs_sandbox
 def test_consecutive_games_of_a_host_see_the_same_pids_whatever_the_first_did(engine):
     """Each game moves the pid counter by a number of its own; the next game of the same
-    host still starts as pid 2 with thread id 3 and sees only itself and its leader in /proc."""
+    host still starts as pid 2 with thread id 3, and sees no /proc to list pids in."""
     for seed in range(3):
         _clean(_play(["PidMemo", "planner"], seed, engine))
 
@@ -116,7 +116,7 @@ def test_the_sandbox_may_make_no_user_namespace():
 @needs_sandbox
 @pytest.mark.parametrize("engine", ["auto", "python"])
 def test_no_machine_wide_counter_is_in_a_games_reach(engine):
-    """The fifth and sixth passes' channels between sandboxes: /proc/stat's count of
-    processes, pipe inode numbers, eventfd ids, sysinfo, a thread's pidfd. All refused, and
-    the game plays on."""
+    """The fifth, sixth and seventh passes' channels between sandboxes: /proc/stat's count
+    of processes, pipe inode numbers, eventfd ids, sysinfo, a thread's pidfd, the inode
+    numbers of /proc/self's entries. All refused, and the game plays on."""
     _clean(_play(["MachineCounters", "planner"], engine=engine))
