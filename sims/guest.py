@@ -60,7 +60,7 @@ from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
 from cardgame.rules import Rules
 
-from . import sandbox
+from . import runtime, sandbox
 from .errors import UnknownStrategyError, describe_error
 from .strategy import Strategy, StrategySpec, registered
 
@@ -161,7 +161,11 @@ class Host:
                 raise SandboxUnavailable(f"--isolate: {missing}")
         _close_at_exit()
         self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
-        wrap = sandbox.command(_module_code(root, target)) if self.sandboxed else []
+        wrap: list[str] = []
+        if self.sandboxed:
+            shown = sandbox.view(_module_code(root, target))
+            runtime.warm(shown)  # no cold page for a game to set (sims/runtime.py)
+            wrap = sandbox.command(shown)
         # the bound on a game's tasks: a pids cgroup of this sandbox's own for a run as root,
         # else RLIMIT_NPROC in each game's process (``confine``)
         kind = sandbox.task_bound_kind() if self.sandboxed else None

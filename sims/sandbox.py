@@ -55,6 +55,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn
 
+from . import runtime
+
 PROBE_SECONDS = 30.0
 # what a host does for each game, twice: a pid namespace, then in it namespaces, a /tmp and a
 # /proc of its own, no capability, the filter (``probe``)
@@ -325,7 +327,7 @@ def unavailable() -> str | None:
         group = TaskGroup(group_limit(PROBE_LIMITS)) if kind == "cgroup" else None
     except (OSError, SandboxFault) as exc:
         return f"the guest sandbox could not make a pids cgroup ({exc})"
-    line = [*command([]), sys.executable, "-I", "-c", PROBE, str(nproc)]
+    line = [*command(view([])), sys.executable, "-I", "-c", PROBE, str(nproc)]
     try:
         done = subprocess.run(
             group.wrap(line) if group is not None else line,
@@ -354,29 +356,23 @@ def status_line() -> str:
     return "guest sandbox: available" if reason is None else f"guest sandbox: unavailable: {reason}"
 
 
-def _python_paths() -> list[str]:
-    """The folders Python needs read: the interpreter's installation and the environment."""
-    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    found.add(str(Path(sys.executable).resolve().parent.parent))
-    for package in ("cardgame", "sims"):  # an editable install: the packages' own folders
-        module = sys.modules.get(package)
-        if module is not None and module.__file__:
-            found.add(str(Path(module.__file__).resolve().parent))
-    return sorted(found)
-
-
-def _system_paths() -> list[str]:
-    """``ro-bind`` and ``symlink`` arguments for /usr and the library folders."""
-    out: list[str] = ["--ro-bind", "/usr", "/usr"]
+def _library_links() -> list[str]:
+    """``symlink`` arguments for the top-level library and program folders that are links
+    (/lib -> usr/lib on a merged /usr): the view binds files at their real folders."""
+    out: list[str] = []
     for name in ("lib", "lib64", "lib32", "bin", "sbin"):
         path = Path("/") / name
         if path.is_symlink():
             out += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            out += ["--ro-bind", str(path), str(path)]
-    if Path("/etc/ld.so.cache").exists():
-        out += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     return out
+
+
+def view(code: list[str]) -> runtime.View:
+    """What a guest's sandbox shows: Python's view (``runtime.python_view``) and ``code``,
+    the files or folders of the strategy's module, at their own paths."""
+    base = runtime.python_view()
+    extra = [(folder, folder) for folder in code if os.path.exists(folder)]
+    return runtime.View([*base.binds, *extra], base.hidden)
 
 
 # the guest's working directory: an empty folder of its private /tmp (/tmp itself may hold the
@@ -385,9 +381,9 @@ WORKDIR = "/tmp/game"
 STAGE = "/.game-tmp"  # where a game's new /tmp is built before it is moved onto /tmp
 
 
-def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
-    """The ``bwrap`` command line before the host's own: ``code`` are the files or
-    folders of the strategy's module, bound read-only at their own paths."""
+def command(shown: runtime.View, limits: Limits = LIMITS) -> list[str]:
+    """The ``bwrap`` command line before the host's own: ``shown`` is what it binds
+    read-only (``view``), nothing else of the machine's files."""
     path = bwrap()
     if path is None:
         raise RuntimeError("bubblewrap is not installed")
@@ -411,7 +407,7 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         # no /proc of its own pid namespace)
         "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_RESOURCE",
         "--hostname", "guest",
-        *_system_paths(),
+        *_library_links(),
     ]  # fmt: skip
     # the private /tmp first: Python or the strategy's code may live under the host's /tmp
     # (a virtual environment made there), and a bind after the tmpfs shows through it
@@ -422,9 +418,7 @@ def command(code: list[str], limits: Limits = LIMITS) -> list[str]:
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/dev/shm",
     ]  # fmt: skip
-    for folder in [*_python_paths(), *code]:
-        if os.path.exists(folder):
-            out += ["--ro-bind", folder, folder]
+    out += shown.arguments()
     # the root bwrap builds is a writable tmpfs, and so is its /dev: read-only once every
     # mount is made; each game gets a /tmp and a /dev/shm of its own (``confine``)
     return [

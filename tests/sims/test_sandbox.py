@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cardgame import Rules
-from sims import guest, sandbox
+from sims import guest, runtime, sandbox
 from sims.errors import ResultsError, StudyError
 from sims.match import GameSpec, play_game
 from sims.plan import DEFAULT_STUDY
@@ -581,13 +581,12 @@ def test_an_open_manifest_put_back_after_its_run_was_sealed_is_refused(tmp_path,
         folders.check_sealed(folder)
 
 
-def test_python_and_code_under_the_hosts_tmp_show_through_the_private_tmp(monkeypatch):
+def test_python_and_code_under_the_hosts_tmp_show_through_the_private_tmp():
     """A virtual environment made under /tmp (CI's clone) is bound after the private /tmp is
     mounted, else the sandbox finds no Python in it."""
     if sandbox.bwrap() is None:
         pytest.skip("bubblewrap is not installed")
-    monkeypatch.setattr(sandbox, "_python_paths", lambda: ["/tmp"])
-    line = sandbox.command(["/tmp"])
+    line = sandbox.command(runtime.View([("/tmp", "/tmp")], []))
     tmpfs = line.index("--tmpfs")
     binds = [i for i, arg in enumerate(line) if arg == "--ro-bind" and line[i + 1] == "/tmp"]
     assert binds and all(i > tmpfs for i in binds)
