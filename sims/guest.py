@@ -162,10 +162,11 @@ class Host:
         _close_at_exit()
         self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         wrap: list[str] = []
+        self.view: runtime.View | None = None  # what its sandbox shows
         if self.sandboxed:
-            shown = sandbox.view(_module_code(root, target))
-            runtime.warm(shown)  # no cold page for a game to set (sims/runtime.py)
-            wrap = sandbox.command(shown)
+            self.view = sandbox.view(_module_code(root, target))
+            runtime.warm(self.view)  # no cold page for a game to set (sims/runtime.py)
+            wrap = sandbox.command(self.view)
         # the bound on a game's tasks: a pids cgroup of this sandbox's own for a run as root,
         # else RLIMIT_NPROC in each game's process (``confine``)
         kind = sandbox.task_bound_kind() if self.sandboxed else None

@@ -162,3 +162,29 @@ class MachineCounters(Planner):
                                 ctypes.byref(pidfd), None, None)  # fmt: skip
             if done != -1:
                 raise Breach(f"breach: a thread with CLONE_PIDFD ({done}, pidfd {pidfd.value})")
+
+
+class ViewProbe(Planner):
+    """Looks for cold pages to set (hostile pass 7's CacheHand wrote a hand into cold pages
+    of rarely read files under /usr): the machine's other files must be out of view, the
+    standard library's test suite hidden, and what an honest strategy imports still there."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import importlib.util
+
+        outside = ("/usr/share", "/usr/include", "/usr/bin/env", "/usr/local/bin", "/etc/passwd",
+                   "/usr/lib/python3/dist-packages")  # fmt: skip
+        seen = [p for p in outside if os.path.exists(p)]
+        tests = os.path.join(os.path.dirname(os.__file__), "test")
+        if os.path.isdir(tests) and os.listdir(tests):
+            seen.append(tests)
+        seen += [name for name in ("scipy", "pandas", "pytest") if importlib.util.find_spec(name)]
+        if seen:
+            raise Breach(f"breach: a game sees {seen}")
+        import decimal, fractions, heapq, json, re, statistics  # noqa: E401, F401, I001
+
+        import numpy
+
+        if int(numpy.arange(10).sum()) != 45:
+            raise Breach("numpy does not work in a game")

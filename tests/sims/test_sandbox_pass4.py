@@ -9,9 +9,12 @@ where the machine cannot build the sandbox (no unprivileged namespaces).
 
 from __future__ import annotations
 
+import ctypes
+import mmap
 import os
 import re
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,63 @@ def test_no_machine_wide_counter_is_in_a_games_reach(engine):
     of processes, pipe inode numbers, eventfd ids, sysinfo, a thread's pidfd, the inode
     numbers of /proc/self's entries. All refused, and the game plays on."""
     _clean(_play(["MachineCounters", "planner"], engine=engine))
+
+
+# ------------------------------------------------------------------ 7: the page cache
+@needs_sandbox
+def test_a_game_sees_only_what_python_needs_and_can_still_use_it():
+    """Hostile pass 7's CacheHand set bits in cold pages of rarely read files under /usr:
+    a game now sees the interpreter, its libraries, the standard library without its test
+    suite, the project, numpy and its own code, and the standard modules and numpy work."""
+    _clean(_play(["ViewProbe", "planner"]))
+
+
+@needs_sandbox
+def test_every_file_a_game_can_read_is_in_memory_once_its_host_started():
+    """A page already cached cannot be set by reading it, and no game may evict one: so once
+    a host has started, every page of every file its sandbox shows is resident (waited for:
+    the kernel's read-ahead runs on its own)."""
+    host = guest.Host("tests.sims.hostile4:ViewProbe", 10.0)
+    try:
+        files = host.view.files()
+        assert len(files) > 100
+        cold = _cold_pages(files)
+        deadline = 600  # polls of 0.1 s: the event is the last page arriving
+        while cold and deadline:
+            deadline -= 1
+            threading.Event().wait(0.1)
+            cold = _cold_pages([path for path, _ in cold])
+        assert not cold, cold[:5]
+    finally:
+        host.close()
+
+
+def _cold_pages(files: list[str]) -> list[tuple[str, int]]:
+    """(file, pages not in the page cache) for each file with any: mincore, from outside."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long)  # fmt: skip
+    libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+    libc.mincore.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+    page = mmap.PAGESIZE
+    out = []
+    for path in files:
+        size = os.path.getsize(path)
+        if not size:
+            continue
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_PRIVATE, fd, 0)
+            assert address not in (None, ctypes.c_void_p(-1).value), path
+            try:
+                vector = (ctypes.c_ubyte * ((size + page - 1) // page))()
+                assert libc.mincore(address, size, vector) == 0, path
+            finally:
+                libc.munmap(address, size)
+        finally:
+            os.close(fd)
+        missing = sum(1 for v in vector if not v & 1)
+        if missing:
+            out.append((path, missing))
+    return out

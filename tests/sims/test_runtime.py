@@ -1,0 +1,54 @@
+"""What a guest's sandbox shows (sims/runtime.py): the libraries the dynamic loader would
+load, found without running it, against ldd's own answer; and a view that holds no folder of
+the machine's beyond what Python needs."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+
+from sims import runtime
+
+
+def _ldd(path: str) -> set[str]:
+    text = subprocess.run(["ldd", path], capture_output=True, text=True, check=True).stdout
+    found = {m[1] for m in re.finditer(r"=> (/\S+)", text)}
+    found |= {m[1] for m in re.finditer(r"^\s*(/\S+) \(", text, re.M)}  # the loader
+    return {os.path.realpath(p) for p in found}
+
+
+@pytest.mark.skipif(shutil.which("ldd") is None, reason="no ldd to compare with")
+@pytest.mark.parametrize(
+    "elf",
+    [
+        os.path.realpath(sys.executable),
+        next(str(p) for p in Path(numpy.__file__).parent.rglob("_multiarray_umath*.so")),
+    ],
+    ids=["interpreter", "numpy-core"],
+)
+def test_the_libraries_found_are_those_the_loader_loads(elf):
+    found = {os.path.realpath(p) for p in runtime.shared_libraries([elf])}
+    assert _ldd(elf) <= found
+
+
+def test_the_view_shows_python_not_the_machine():
+    view = runtime.python_view()
+    targets = [target for _, target in view.binds]
+    for folder in ("/usr", "/usr/lib", "/usr/lib/x86_64-linux-gnu", "/usr/share", "/usr/bin"):
+        assert folder not in targets
+    stdlib = os.path.realpath(os.path.dirname(os.__file__))
+    assert os.path.join(stdlib, "test") in view.hidden
+    files = view.files()
+    assert not [f for f in files if f.startswith(os.path.join(stdlib, "test") + "/")]
+    assert not [f for f in files if os.path.basename(os.path.dirname(f)).startswith("config-")]
+    assert os.path.realpath(os.path.join(stdlib, "json", "__init__.py")) in map(
+        os.path.realpath, files
+    )
+    assert sum(os.path.getsize(f) for f in files) < 400e6  # read whole at each host's start
