@@ -188,3 +188,32 @@ class ViewProbe(Planner):
 
         if int(numpy.arange(10).sum()) != 45:
             raise Breach("numpy does not work in a game")
+
+
+class SignalCount(Planner):
+    """Hostile pass 8's SigColluder: POSIX timers, each holding a queued signal charged to a
+    count of pending signals every sandbox shares (root's), filled by one game and read back
+    by another. Refused; reading its own limits (resource.getrlimit) still works, changing
+    them or reading another process's does not."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import resource
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        timer = ctypes.c_void_p()
+        if libc.timer_create(1, None, ctypes.byref(timer)) == 0:  # CLOCK_MONOTONIC
+            raise Breach("breach: a game made a POSIX timer")
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft <= 0 or hard < soft:
+            raise Breach(f"getrlimit gave {soft, hard}")
+        for attempt in (
+            lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)),
+            lambda: resource.prlimit(1, resource.RLIMIT_NOFILE),
+            lambda: resource.prlimit(0, resource.RLIMIT_NOFILE, (soft, hard)),
+        ):
+            try:
+                attempt()
+            except (OSError, ValueError):
+                continue
+            raise Breach("breach: a game changed or read limits that are not its own to")

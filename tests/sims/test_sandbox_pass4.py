@@ -183,3 +183,10 @@ def _cold_pages(files: list[str]) -> list[tuple[str, int]]:
         if missing:
             out.append((path, missing))
     return out
+
+
+@needs_sandbox
+def test_no_timer_charges_the_machines_count_of_pending_signals():
+    """Hostile pass 8: POSIX timers moved a count every sandbox shares. Refused, while
+    resource.getrlimit (an honest strategy's) still reads its own limits."""
+    _clean(_play(["SignalCount", "planner"]))
