@@ -160,12 +160,19 @@ class Host:
             if missing is not None:
                 raise SandboxUnavailable(f"--isolate: {missing}")
         _close_at_exit()
-        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+        try:  # in the sandbox's tmpfs, with the copy of the strategy's code (sims/runtime.py)
+            place = runtime.tmpfs_folder() if self.sandboxed else None
+        except runtime.CopyUnavailable as exc:
+            raise SandboxUnavailable(f"--isolate: {exc}") from None
+        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=place)
         wrap: list[str] = []
         self.view: runtime.View | None = None  # what its sandbox shows
         if self.sandboxed:
-            self.view = sandbox.view(_module_code(root, target))
-            runtime.warm(self.view)  # no cold page for a game to set (sims/runtime.py)
+            try:
+                self.view = sandbox.view(_module_code(root, target), self.folder)
+            except (runtime.CopyUnavailable, OSError) as exc:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                raise GuestLost(f"its sandbox's files could not be copied ({exc})") from None
             wrap = sandbox.command(self.view)
         # the bound on a game's tasks: a pids cgroup of this sandbox's own for a run as root,
         # else RLIMIT_NPROC in each game's process (``confine``)
@@ -488,18 +495,24 @@ def _close_at_exit() -> None:
 
     _closing[:] = [os.getpid()]
     util.Finalize(None, close_hosts, exitpriority=0)
+    util.Finalize(None, runtime.release_copies, exitpriority=-1)  # after its hosts
     _sweep_folders()
 
 
 def _sweep_folders() -> None:
     """Remove hosts' folders whose process is gone (a worker killed before its exit)."""
-    for folder in sandbox.left_by_gone(Path(tempfile.gettempdir()), FOLDER_PREFIX):
-        shutil.rmtree(folder, ignore_errors=True)
+    places = [tempfile.gettempdir()]
+    with contextlib.suppress(runtime.CopyUnavailable):
+        places.append(runtime.tmpfs_folder())
+    for place in places:
+        for folder in sandbox.left_by_gone(Path(place), FOLDER_PREFIX):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if sys.platform != "emscripten":
     import atexit
 
+    atexit.register(runtime.release_copies)  # runs after close_hosts (registered later)
     atexit.register(close_hosts)
 
 

@@ -46,6 +46,7 @@ import atexit
 import contextlib
 import errno
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -331,7 +332,16 @@ def unavailable() -> str | None:
         group = TaskGroup(group_limit(PROBE_LIMITS)) if kind == "cgroup" else None
     except (OSError, SandboxFault) as exc:
         return f"the guest sandbox could not make a pids cgroup ({exc})"
-    line = [*command(view([])), sys.executable, "-I", "-c", PROBE, str(nproc)]
+    try:
+        line = [*command(view([])), sys.executable, "-I", "-c", PROBE, str(nproc)]
+    except (runtime.CopyUnavailable, OSError) as exc:
+        if group is not None:
+            group.close()
+        return (
+            str(exc)
+            if isinstance(exc, runtime.CopyUnavailable)
+            else f"the guest sandbox's copy of Python could not be made ({exc})"
+        )
     try:
         done = subprocess.run(
             group.wrap(line) if group is not None else line,
@@ -371,11 +381,23 @@ def _library_links() -> list[str]:
     return out
 
 
-def view(code: list[str]) -> runtime.View:
-    """What a guest's sandbox shows: Python's view (``runtime.python_view``) and ``code``,
-    the files or folders of the strategy's module, at their own paths."""
-    base = runtime.python_view()
-    extra = [(folder, folder) for folder in code if os.path.exists(folder)]
+def view(code: list[str], folder: str | None = None) -> runtime.View:
+    """What a guest's sandbox shows: the tmpfs copy of Python's view (``runtime``), and
+    ``code``, the files or folders of the strategy's module, copied under ``folder`` (the
+    host's own, in the same tmpfs) and shown at their own paths. Raises
+    ``runtime.CopyUnavailable`` where the copy cannot be made."""
+    base = runtime.held_copy(runtime.python_view())
+    extra = []
+    for path in code:
+        if folder is None or not os.path.exists(path):
+            continue
+        place = os.path.join(folder, "code") + os.path.realpath(path)
+        os.makedirs(os.path.dirname(place), exist_ok=True)
+        if os.path.isdir(path):
+            shutil.copytree(path, place, symlinks=True)
+        else:
+            shutil.copy2(path, place)
+        extra.append((place, path))
     return runtime.View([*base.binds, *extra], base.hidden)
 
 
