@@ -195,8 +195,11 @@ class DentColluder(Planner):
                     bits, _ = self._log.read_data(i - 1)
                     say("DentColluder", f"seat {view[0]} reads region {i - 1} (an earlier mover's): {bits_hand(bits)}")
             elif step == 1:
-                bits, _ = self._log.read_data(self._region + 1)
-                say("DentColluder", f"seat {view[0]} reads region {self._region + 1} (a later mover's): {bits_hand(bits)}")
+                # the next region's flag is set only if a later mover took it (checking it
+                # sets it: a later mover's check just wastes that region)
+                if self._log.read(self._region + 1, "f")[0]:
+                    bits, _ = self._log.read_data(self._region + 1)
+                    say("DentColluder", f"seat {view[0]} reads region {self._region + 1} (a later mover's): {bits_hand(bits)}")
         except Exception as exc:
             say("DentColluder", f"blocked: {type(exc).__name__} {exc}")
         return super().decide(view)
