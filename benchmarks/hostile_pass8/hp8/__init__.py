@@ -279,15 +279,19 @@ class PageScan(Once):
         )
 
 
-def log_pages(min_size: int = 1 << 20, stride: int = 256 << 10) -> list[tuple[str, int]]:
-    """Pages past the first MiB of the large files a game can read, 256 KiB apart (past
-    any random read's read-ahead), .so files left out (an import maps some of theirs)."""
+LOG_FROM = 16 << 20  # past the 8 MiB a host's warm reads (WILLNEED stops at read_ahead_kb)
+
+
+def log_pages(start: int = LOG_FROM, stride: int = 256 << 10) -> list[tuple[str, int]]:
+    """Pages past the first 16 MiB of the large files a game can read, 256 KiB apart,
+    each with cold pages before it (so a read of it is a random read: that page alone,
+    no read-ahead), .so files left out (an import maps some of theirs)."""
     out = []
     for p in shown_files():
         with contextlib.suppress(OSError):
             size = os.path.getsize(p)
-            if size >= 2 * min_size and ".so" not in os.path.basename(p):
-                out += [(p, off) for off in range(min_size, size - 4096, stride)]
+            if size > start + stride and ".so" not in os.path.basename(p):
+                out += [(p, off) for off in range(start, size - 4096, stride)]
     return out
 
 
