@@ -465,8 +465,6 @@ class SigCount(Once):
     NAME = "SigCount"
 
     def attack(self, view):
-        import resource
-
         t = time.perf_counter()
         timers = make_timers(200000)
         n = len(timers)
@@ -476,16 +474,19 @@ class SigCount(Once):
         again = make_timers(200000)
         m = len(again)
         free_timers(again)
-        say("SigCount", f"seat {view[0]}: made {n} timers in {dt:.2f} s then refused ({err}); again {m}; RLIMIT_SIGPENDING {resource.getrlimit(resource.RLIMIT_SIGPENDING)}")
+        say("SigCount", f"seat {view[0]}: made {n} timers in {dt:.2f} s then refused ({err}); again {m}")
 
 
-SIG_STEP = 200  # timers a symbol step
+SIG_STEP = 500  # timers a symbol step
+SIG_BASE = 20000  # timers held under every symbol
+SIG_TURNS = 4  # symbols sent (each read costs ~0.7 s of making and freeing timers)
 
 
 class SigColluder(Planner):
-    """Two sandboxes of one game: the earlier mover holds HOLD + SIG_STEP x symbol timers
-    (symbol = a card type's count); the later mover makes timers until refused and reads
-    the symbol from how many it got, then frees them. One symbol a turn."""
+    """Two sandboxes of one game: at each decision, free what it held, count the timers it
+    can make until refused (the machine's free count of root's pending signals, less what
+    the other colluder holds), then hold SIG_BASE + SIG_STEP x symbol timers until its next
+    decision (symbol = its opening hand's count of card type k, at its k-th decision)."""
 
     def decide(self, view):
         step = getattr(self, "_step", 0)
@@ -497,41 +498,25 @@ class SigColluder(Planner):
         return super().decide(view)
 
     def _turn(self, view, step):
-        import resource
-
-        limit = resource.getrlimit(resource.RLIMIT_SIGPENDING)[0]
-        hand = [min(c, 3) for c in view[7]]
         if step == 0:
-            self._hand, self._held, self._read = hand, [], []
-            # calibrate: how many are free now (no symbol held by anyone yet, or the other's)
-            probe = make_timers(limit + 10)
-            self._free0 = len(probe)
-            free_timers(probe)
-            say("SigColluder", f"seat {view[0]} (limit {limit}): {self._free0} free at its first turn; publishes {hand}")
-        if step >= 9 + 1:
-            if step == 10:
-                free_timers(self._held)
-                self._held = []
-                say("SigColluder", f"seat {view[0]} reads the other's hand: {self._read}")
+            self._hand = [min(c, 3) for c in view[7]]
+            self._held, self._free, self._t = [], [], 0.0
+            say("SigColluder", f"seat {view[0]} publishes {self._hand}")
+        if step > SIG_TURNS:
             return
-        # read the other's symbol: free = limit - base - others' hold
-        probe = make_timers(limit + 10)
-        got = len(probe)
-        free_timers(probe)
         free_timers(self._held)
         self._held = []
-        base_free = self._free_now_without()
-        held_other = base_free - got
-        self._read.append(round((held_other - 20000) / SIG_STEP))
-        # publish mine (position step of the hand)
-        if step < 9:
-            self._held = make_timers(20000 + SIG_STEP * self._hand[step])
-
-    def _free_now_without(self) -> int:
+        t = time.perf_counter()
         probe = make_timers(10**6)
-        n = len(probe)
+        self._free.append(len(probe))
         free_timers(probe)
-        return n
+        self._t += time.perf_counter() - t
+        if step < SIG_TURNS:
+            self._held = make_timers(SIG_BASE + SIG_STEP * self._hand[step])
+        if step == SIG_TURNS:
+            top = max(self._free)
+            read = [round((top - f - SIG_BASE) / SIG_STEP) for f in self._free]
+            say("SigColluder", f"seat {view[0]} reads (the other's symbol at each of its turns): {read}; free counts {self._free}; {self._t:.2f} s reading")
 
 
 # ------------------------------------------------- honest strategies' modules
