@@ -613,3 +613,50 @@ def _mp():
 
     with multiprocessing.Pool(1) as p:
         return p.map(abs, [-3])
+
+
+# ------------------------------------------------- mounts: statmount and listmount of other namespaces
+def _req(mnt_id: int, param: int = 0, ns_id: int = 0) -> ctypes.Array:
+    req = (ctypes.c_uint64 * 4)()
+    req[0] = 32  # size 32 (version 1, with mnt_ns_id), mnt_ns_fd 0
+    req[1], req[2], req[3] = mnt_id, param, ns_id
+    return req
+
+
+def statmount_ns(mnt_id: int) -> tuple[int, int]:
+    """(mnt_ns_id, parent's unique id) of a mount of its own namespace."""
+    buf = ctypes.create_string_buffer(4096)
+    r = LIBC.syscall(SYS_STATMOUNT, _req(mnt_id, 0x40), buf, 4096, 0)  # STATMOUNT_MNT_NS_ID
+    if r != 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    raw = buf.raw
+    return int.from_bytes(raw[112:120], "little"), int.from_bytes(raw[48:56], "little")
+
+
+class MountProbe(Once):
+    """Its own mount namespace's id (a machine-wide sequence) and whether listmount and
+    statmount reach any other namespace (another sandbox's binds name its strategy's
+    folder)."""
+
+    NAME = "MountProbe"
+
+    def attack(self, view):
+        own_root = statx_mnt("/", STATX_MNT_ID_UNIQUE)
+        ns_id, _ = statmount_ns(own_root)
+        results: dict[str, int] = {}
+        hits = []
+        for k in range(-300, 301):
+            if k == 0:
+                continue
+            ids = (ctypes.c_uint64 * 8)()
+            n = LIBC.syscall(SYS_LISTMOUNT, _req(0xFFFFFFFFFFFFFFFF, 0, ns_id + k), ids, 8, 0)
+            key = "ok" if n >= 0 else os.strerror(ctypes.get_errno())
+            results[key] = results.get(key, 0) + 1
+            if n >= 0:
+                hits.append((k, n))
+        foreign = []
+        for mid in range(own_root - 400, own_root + 400):  # mounts of other namespaces by id
+            buf = ctypes.create_string_buffer(512)
+            if LIBC.syscall(SYS_STATMOUNT, _req(mid), buf, 512, 0) == 0:
+                foreign.append(mid - own_root)
+        say("MountProbe", f"seat {view[0]}: own mnt ns id {ns_id:#x}, root mount {own_root:#x}; listmount of ns id +-300: {results}, hits {hits[:5]}; statmount by id within +-400 of its root: {len(foreign)} answered (offsets {foreign[:8]}...)")
