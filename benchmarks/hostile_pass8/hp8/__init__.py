@@ -272,9 +272,10 @@ class PageScan(Once):
             finally:
                 os.close(fd)
         top = sorted(by_file.items(), key=lambda kv: -kv[1])[:8]
+        clear = sum(1 for us in slow if us > 100)
         say(
             "PageScan",
-            f"seat {view[0]}: {len(files)} files, {pages} pages, {cold} cold reads (> {COLD_US} us) in {len(by_file)} files "
+            f"seat {view[0]}: {len(files)} files, {pages} pages, {cold} cold reads (> {COLD_US} us; {clear} > 100 us) in {len(by_file)} files "
             f"in {time.perf_counter() - t0:.1f} s; median cold {statistics.median(slow) if slow else 0:.0f} us; top {[(os.path.basename(k), v) for k, v in top]}",
         )
 
@@ -660,3 +661,51 @@ class MountProbe(Once):
             if LIBC.syscall(SYS_STATMOUNT, _req(mid), buf, 512, 0) == 0:
                 foreign.append(mid - own_root)
         say("MountProbe", f"seat {view[0]}: own mnt ns id {ns_id:#x}, root mount {own_root:#x}; listmount of ns id +-300: {results}, hits {hits[:5]}; statmount by id within +-400 of its root: {len(foreign)} answered (offsets {foreign[:8]}...)")
+
+
+# ------------------------------------------------- the CPU: slow a rival that thinks on the clock
+class Timed(Planner):
+    """A rival that reports its own decisions' wall time (sum, max, count) at its last."""
+
+    def decide(self, view):
+        t = time.perf_counter()
+        out = super().decide(view)
+        dt = time.perf_counter() - t
+        self._n = getattr(self, "_n", 0) + 1
+        self._sum = getattr(self, "_sum", 0.0) + dt
+        self._max = max(getattr(self, "_max", 0.0), dt)
+        if self._n % 20 == 0:
+            say("Timed", f"seat {view[0]}: {self._n} decisions, {self._sum * 1000:.0f} ms in all, longest {self._max * 1000:.1f} ms")
+        return out
+
+
+class Hog(Once):
+    """Threads (its bound, 64 with the first) that spin for the whole game, while its rival
+    thinks too."""
+
+    NAME = "Hog"
+
+    def attack(self, view):
+        import threading
+
+        def spin():
+            while True:
+                pass
+
+        n = 0
+        for _ in range(63):
+            try:
+                threading.Thread(target=spin, daemon=True).start()
+                n += 1
+            except RuntimeError:
+                break
+        say("Hog", f"seat {view[0]}: {n} spinning threads")
+
+
+class Idle(Once):
+    """The control: a planner with nothing to do at its first decision."""
+
+    NAME = "Idle"
+
+    def attack(self, view):
+        pass
