@@ -244,38 +244,43 @@ COLD_US = 25.0  # a read from the disk; a cached page is 1-5 us
 
 
 class PageScan(Once):
-    """Every page of every file the game can read, one timed one-byte pread each: how many
-    reads are clearly cold (each cold read also brings its read-ahead window in)."""
+    """Every page of every file the game can read, one timed one-byte pread each, in a
+    shuffled order (so that a read is a random read: no read-ahead hides the cold pages
+    around it): how many reads are clearly cold, by file."""
 
     NAME = "PageScan"
 
     def attack(self, view):
+        import random
+
         t0 = time.perf_counter()
         files = shown_files()
-        pages = cold = 0
+        pages = []
+        for p in files:
+            with contextlib.suppress(OSError):
+                pages += [(p, off) for off in range(0, os.path.getsize(p), 4096)]
+        random.Random(0).shuffle(pages)
+        cold = clear = 0
         by_file: dict[str, int] = {}
         slow: list[float] = []
-        for p in files:
+        for p, off in pages:
             try:
                 fd = os.open(p, os.O_RDONLY)
             except OSError:
                 continue
             try:
-                size = os.fstat(fd).st_size
-                for off in range(0, size, 4096):
-                    us = _pread_us(fd, off)
-                    pages += 1
-                    if us > COLD_US:
-                        cold += 1
-                        by_file[p] = by_file.get(p, 0) + 1
-                        slow.append(us)
+                us = _pread_us(fd, off)
             finally:
                 os.close(fd)
-        top = sorted(by_file.items(), key=lambda kv: -kv[1])[:8]
-        clear = sum(1 for us in slow if us > 100)
+            if us > COLD_US:
+                cold += 1
+                clear += us > 100
+                by_file[p] = by_file.get(p, 0) + 1
+                slow.append(us)
+        top = sorted(by_file.items(), key=lambda kv: -kv[1])[:6]
         say(
             "PageScan",
-            f"seat {view[0]}: {len(files)} files, {pages} pages, {cold} cold reads (> {COLD_US} us; {clear} > 100 us) in {len(by_file)} files "
+            f"seat {view[0]}: {len(files)} files, {len(pages)} pages, {cold} cold reads (> {COLD_US} us; {clear} > 100 us) in {len(by_file)} files "
             f"in {time.perf_counter() - t0:.1f} s; median cold {statistics.median(slow) if slow else 0:.0f} us; top {[(os.path.basename(k), v) for k, v in top]}",
         )
 
