@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Outside the sandbox: how many pages of the files a guest's sandbox shows are not in the
 page cache (mincore), by file; with --warm, after the host's own warm (runtime.warm)."""
 
@@ -19,7 +20,14 @@ def resident(path: str) -> tuple[int, int]:
     if size == 0:
         return 0, 0
     LIBC.mmap.restype = ctypes.c_void_p
-    LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    LIBC.mmap.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_long,
+    ]
     fd = os.open(path, os.O_RDONLY)
     try:
         addr = LIBC.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
@@ -57,7 +65,9 @@ def main() -> None:
         if n - r:
             by.append((n - r, n, p))
     by.sort(reverse=True)
-    print(f"{len(files)} files, {total} pages ({total * PAGE >> 20} MiB), {cold} not in the page cache in {len(by)} files")
+    print(
+        f"{len(files)} files, {total} pages ({total * PAGE >> 20} MiB), {cold} not in the page cache in {len(by)} files"
+    )
     for c, n, p in by[: int(os.environ.get("TOP", "12"))]:
         print(f"  {c:6d} of {n:6d} pages cold: {p}")
 

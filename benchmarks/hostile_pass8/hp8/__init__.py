@@ -1,4 +1,4 @@
-# ruff: noqa: E501, SIM115  (attack code: long report lines, probes that open files inline)
+# ruff: noqa: E501, SIM102, SIM105  (attack code: long report lines; timing loops kept explicit)
 """Hostile strategies of an eighth independent pass on ``--isolate`` (benchmarks/hostile_pass8).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -164,7 +164,7 @@ class DentHand(Once):
         i, flags = log.first_free()
         prev = None
         if i > 0:
-            bits, times = log.read_data(i - 1)
+            bits, _ = log.read_data(i - 1)
             prev = bits_hand(bits)
         hand = [min(c, 3) for c in view[7]]
         log.write_data(i, hand_bits(hand))
@@ -193,13 +193,19 @@ class DentColluder(Planner):
                 say("DentColluder", f"seat {view[0]} publishes its hand {hand} in region {i}")
                 if i > 0:
                     bits, _ = self._log.read_data(i - 1)
-                    say("DentColluder", f"seat {view[0]} reads region {i - 1} (an earlier mover's): {bits_hand(bits)}")
+                    say(
+                        "DentColluder",
+                        f"seat {view[0]} reads region {i - 1} (an earlier mover's): {bits_hand(bits)}",
+                    )
             elif step == 1:
                 # the next region's flag is set only if a later mover took it (checking it
                 # sets it: a later mover's check just wastes that region)
                 if self._log.read(self._region + 1, "f")[0]:
                     bits, _ = self._log.read_data(self._region + 1)
-                    say("DentColluder", f"seat {view[0]} reads region {self._region + 1} (a later mover's): {bits_hand(bits)}")
+                    say(
+                        "DentColluder",
+                        f"seat {view[0]} reads region {self._region + 1} (a later mover's): {bits_hand(bits)}",
+                    )
         except Exception as exc:
             say("DentColluder", f"blocked: {type(exc).__name__} {exc}")
         return super().decide(view)
@@ -214,7 +220,10 @@ class DentCount(Once):
     def attack(self, view):
         log = DentLog(DENT_KEY + "-n", 0)
         i, flags = log.first_free()
-        say("DentCount", f"seat {view[0]}: games before me (regions used) {i}; I leave {i + 1} (flags us {flags[-3:]})")
+        say(
+            "DentCount",
+            f"seat {view[0]}: games before me (regions used) {i}; I leave {i + 1} (flags us {flags[-3:]})",
+        )
 
 
 # ------------------------------------------------- page cache: every file a game can read
@@ -326,7 +335,10 @@ class CacheHand8(Once):
                 break
             i += 1
         if i >= regions:
-            say("CacheHand8", f"seat {view[0]}: no cold region left ({regions} regions of {len(pages)} pages in files over 2 MiB)")
+            say(
+                "CacheHand8",
+                f"seat {view[0]}: no cold region left ({regions} regions of {len(pages)} pages in files over 2 MiB)",
+            )
             return
         prev = None
         if i > 0:
@@ -336,7 +348,10 @@ class CacheHand8(Once):
         for b, bit in enumerate(hand_bits(hand)):
             if bit:
                 t(i * region + 1 + b)
-        say("CacheHand8", f"seat {view[0]} reads region {i - 1}: {prev}; writes region {i}: {hand} ({regions} regions, {len(pages)} pages; flags {flags[-3:]})")
+        say(
+            "CacheHand8",
+            f"seat {view[0]} reads region {i - 1}: {prev}; writes region {i}: {hand} ({regions} regions, {len(pages)} pages; flags {flags[-3:]})",
+        )
 
 
 # ------------------------------------------------- machine-wide counters and ids
@@ -426,13 +441,27 @@ class Probe8(Once):
             _try("ptmx inos", lambda: _ino_of(_ptmx)),
             _try("tmpfs inos", lambda: [_ino_of(_tmpfile), os.unlink("/tmp/hp8-ino")][0]),
             _try("fd 0-2 inos", lambda: [os.fstat(i).st_ino for i in range(3)]),
-            _try("mnt ids /, /tmp, /usr, stdlib", lambda: [statx_mnt(p, STATX_MNT_ID) for p in ("/", "/tmp", "/dev", STDLIB)]),
-            _try("unique mnt ids", lambda: [hex(statx_mnt(p, STATX_MNT_ID_UNIQUE)) for p in ("/", "/tmp", "/dev", STDLIB)]),
+            _try(
+                "mnt ids /, /tmp, /usr, stdlib",
+                lambda: [statx_mnt(p, STATX_MNT_ID) for p in ("/", "/tmp", "/dev", STDLIB)],
+            ),
+            _try(
+                "unique mnt ids",
+                lambda: [
+                    hex(statx_mnt(p, STATX_MNT_ID_UNIQUE)) for p in ("/", "/tmp", "/dev", STDLIB)
+                ],
+            ),
             _try("listmount", _listmount),
-            _try("clone3", lambda: (LIBC.syscall(SYS_CLONE3, None, 0), os.strerror(ctypes.get_errno()))),
+            _try(
+                "clone3",
+                lambda: (LIBC.syscall(SYS_CLONE3, None, 0), os.strerror(ctypes.get_errno())),
+            ),
             _try("sigpending rlimit", lambda: resource.getrlimit(resource.RLIMIT_SIGPENDING)),
             _try("memlock rlimit", lambda: resource.getrlimit(resource.RLIMIT_MEMLOCK)),
-            _try("statvfs / /tmp stdlib", lambda: [(s.f_bfree, s.f_ffree) for s in map(os.statvfs, ("/", "/tmp", STDLIB))]),
+            _try(
+                "statvfs / /tmp stdlib",
+                lambda: [(s.f_bfree, s.f_ffree) for s in map(os.statvfs, ("/", "/tmp", STDLIB))],
+            ),
             _try("cpu", lambda: (os.sched_getaffinity(0), os.cpu_count())),
         ]
         say("Probe8", f"seat {view[0]}: " + "; ".join(out))
@@ -440,7 +469,12 @@ class Probe8(Once):
 
 # ------------------------------------------------- the machine's count of pending signals
 class Sigevent(ctypes.Structure):
-    _fields_ = [("value", ctypes.c_void_p), ("signo", ctypes.c_int), ("notify", ctypes.c_int), ("pad", ctypes.c_byte * 48)]
+    _fields_ = [
+        ("value", ctypes.c_void_p),
+        ("signo", ctypes.c_int),
+        ("notify", ctypes.c_int),
+        ("pad", ctypes.c_byte * 48),
+    ]
 
 
 SIGEV_NONE = 1
@@ -480,7 +514,10 @@ class SigCount(Once):
         again = make_timers(200000)
         m = len(again)
         free_timers(again)
-        say("SigCount", f"seat {view[0]}: made {n} timers in {dt:.2f} s then refused ({err}); again {m}")
+        say(
+            "SigCount",
+            f"seat {view[0]}: made {n} timers in {dt:.2f} s then refused ({err}); again {m}",
+        )
 
 
 SIG_STEP = 500  # timers a symbol step
@@ -522,7 +559,10 @@ class SigColluder(Planner):
         if step == SIG_TURNS:
             top = max(self._free)
             read = [round((top - f - SIG_BASE) / SIG_STEP) for f in self._free]
-            say("SigColluder", f"seat {view[0]} reads (the other's symbol at each of its turns): {read}; free counts {self._free}; {self._t:.2f} s reading")
+            say(
+                "SigColluder",
+                f"seat {view[0]} reads (the other's symbol at each of its turns): {read}; free counts {self._free}; {self._t:.2f} s reading",
+            )
 
 
 # ------------------------------------------------- honest strategies' modules
@@ -574,7 +614,9 @@ class Honest8(Once):
             "re": lambda: __import__("re").findall(r"\d+", "a12b3"),
             "zoneinfo": lambda: str(__import__("zoneinfo").ZoneInfo("Europe/Paris")),
             "localtime": lambda: time.strftime("%Z", time.localtime()),
-            "sqlite": lambda: __import__("sqlite3").connect(":memory:").execute("select 1+1").fetchone(),
+            "sqlite": lambda: (
+                __import__("sqlite3").connect(":memory:").execute("select 1+1").fetchone()
+            ),
             "hashlib": lambda: __import__("hashlib").sha256(b"x").hexdigest()[:8],
             "cpu_count": lambda: os.cpu_count(),
             "getpass/home": lambda: os.path.expanduser("~"),
@@ -665,7 +707,10 @@ class MountProbe(Once):
             buf = ctypes.create_string_buffer(512)
             if LIBC.syscall(SYS_STATMOUNT, _req(mid), buf, 512, 0) == 0:
                 foreign.append(mid - own_root)
-        say("MountProbe", f"seat {view[0]}: own mnt ns id {ns_id:#x}, root mount {own_root:#x}; listmount of ns id +-300: {results}, hits {hits[:5]}; statmount by id within +-400 of its root: {len(foreign)} answered (offsets {foreign[:8]}...)")
+        say(
+            "MountProbe",
+            f"seat {view[0]}: own mnt ns id {ns_id:#x}, root mount {own_root:#x}; listmount of ns id +-300: {results}, hits {hits[:5]}; statmount by id within +-400 of its root: {len(foreign)} answered (offsets {foreign[:8]}...)",
+        )
 
 
 # ------------------------------------------------- the CPU: slow a rival that thinks on the clock
@@ -680,7 +725,10 @@ class Timed(Planner):
         self._sum = getattr(self, "_sum", 0.0) + dt
         self._max = max(getattr(self, "_max", 0.0), dt)
         if self._n % 20 == 0:
-            say("Timed", f"seat {view[0]}: {self._n} decisions, {self._sum * 1000:.0f} ms in all, longest {self._max * 1000:.1f} ms")
+            say(
+                "Timed",
+                f"seat {view[0]}: {self._n} decisions, {self._sum * 1000:.0f} ms in all, longest {self._max * 1000:.1f} ms",
+            )
         return out
 
 
