@@ -762,3 +762,35 @@ class Idle(Once):
 
     def attack(self, view):
         pass
+
+
+class SigHold(Planner):
+    """Hold every pending signal root's processes may queue (timers until refused) for the
+    whole game: does its rival, its host or the run notice?"""
+
+    def decide(self, view):
+        if not hasattr(self, "_held"):
+            self._held = make_timers(10**6)
+            say("SigHold", f"seat {view[0]}: holding {len(self._held)} timers for the game")
+        return super().decide(view)
+
+
+class DentFlood(Once):
+    """Kernel memory outside every limit: negative dentries, one a lookup of a new name in a
+    shared folder, for FLOOD_SECONDS (the game's CPU limit allows 300 s)."""
+
+    NAME = "DentFlood"
+    FLOOD_SECONDS = 2.0
+
+    def attack(self, view):
+        tag = os.urandom(4).hex()
+        end = time.perf_counter() + self.FLOOD_SECONDS
+        n = 0
+        while time.perf_counter() < end:
+            for _ in range(1000):
+                try:
+                    os.stat(f"{STDLIB}/.flood-{tag}-{n}")
+                except OSError:
+                    pass
+                n += 1
+        say("DentFlood", f"seat {view[0]}: {n} new names looked up in {self.FLOOD_SECONDS} s")
