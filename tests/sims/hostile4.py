@@ -217,3 +217,30 @@ class SignalCount(Planner):
             except (OSError, ValueError):
                 continue
             raise Breach("breach: a game changed or read limits that are not its own to")
+
+
+TMPFS_MAGIC = 0x01021994
+
+
+class FolderProbe(Planner):
+    """Hostile pass 8's DentHand looked up names that do not exist in the standard library's
+    folder: each left a negative dentry on the disk's filesystem, shared by every sandbox, so
+    a later lookup of the name was twice as fast. Every folder a game can look a name up in
+    must be a tmpfs, which caches no such name (its /dev aside: device nodes)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        libc = ctypes.CDLL(None, use_errno=True)
+        buffer = ctypes.create_string_buffer(256)  # struct statfs: f_type first
+        other = []
+        for folder, names, _ in os.walk("/"):
+            if folder in ("/proc", "/dev"):
+                names[:] = []
+                continue
+            if libc.statfs(folder.encode(), buffer) != 0:
+                continue
+            kind = ctypes.c_long.from_buffer(buffer).value
+            if kind != TMPFS_MAGIC:
+                other.append(f"{folder} ({kind:#x})")
+        if other:
+            raise Breach(f"breach: folders not on a tmpfs: {other[:5]} of {len(other)}")

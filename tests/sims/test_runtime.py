@@ -52,3 +52,26 @@ def test_the_view_shows_python_not_the_machine():
         os.path.realpath, files
     )
     assert sum(os.path.getsize(f) for f in files) < 400e6  # read whole at each host's start
+
+
+def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go():
+    """Every bind's source is in the tmpfs copy (sims/runtime.py: no page to evict, no name
+    cached that is not there); another process finds the same copy and leaving does not
+    remove it while this one holds it; a copy no process holds (left by a killed one) goes."""
+    runtime.release_copies()  # this process's hold, from an earlier test: taken anew below
+    root = runtime.tmpfs_folder()
+    stale = Path(root) / f"{runtime.COPY_PREFIX}000000000000000000000000"
+    stale.mkdir(exist_ok=True)
+    (stale / runtime.LOCK).touch()
+    view = runtime.held_copy(runtime.python_view())
+    copy = os.path.commonpath([source for source, _ in view.binds])
+    assert copy.startswith(os.path.join(root, runtime.COPY_PREFIX)) and not view.hidden
+    assert all(source == copy + target for source, target in view.binds)
+    assert not stale.exists()
+    other = subprocess.run(
+        [sys.executable, "-c", "from sims import runtime; v = runtime.held_copy("
+         "runtime.python_view()); print(v.binds[0][0])"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2],
+    ).stdout  # fmt: skip
+    assert other.startswith(copy + "/")
+    assert os.path.exists(os.path.join(copy, runtime.DONE))

@@ -190,3 +190,10 @@ def test_no_timer_charges_the_machines_count_of_pending_signals():
     """Hostile pass 8: POSIX timers moved a count every sandbox shares. Refused, while
     resource.getrlimit (an honest strategy's) still reads its own limits."""
     _clean(_play(["SignalCount", "planner"]))
+
+
+@needs_sandbox
+def test_every_folder_a_game_can_look_up_names_in_is_a_tmpfs():
+    """Hostile pass 8's negative-dentry channel: names looked up and not found on a disk's
+    filesystem are cached for every sandbox; a tmpfs caches none."""
+    _clean(_play(["FolderProbe", "planner"]))
