@@ -160,16 +160,12 @@ class Host:
             if missing is not None:
                 raise SandboxUnavailable(f"--isolate: {missing}")
         _close_at_exit()
-        try:  # in the sandbox's tmpfs, with the copy of the strategy's code (sims/runtime.py)
-            place = runtime.tmpfs_folder() if self.sandboxed else None
-        except runtime.CopyUnavailable as exc:
-            raise SandboxUnavailable(f"--isolate: {exc}") from None
-        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=place)
+        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         wrap: list[str] = []
         self.view: runtime.View | None = None  # what its sandbox shows
         if self.sandboxed:
             try:
-                self.view = sandbox.view(_module_code(root, target), self.folder)
+                self.view = sandbox.view(_module_code(root, target))
             except (runtime.CopyUnavailable, OSError) as exc:
                 shutil.rmtree(self.folder, ignore_errors=True)
                 raise GuestLost(f"its sandbox's files could not be copied ({exc})") from None
@@ -501,12 +497,8 @@ def _close_at_exit() -> None:
 
 def _sweep_folders() -> None:
     """Remove hosts' folders whose process is gone (a worker killed before its exit)."""
-    places = [tempfile.gettempdir()]
-    with contextlib.suppress(runtime.CopyUnavailable):
-        places.append(runtime.tmpfs_folder())
-    for place in places:
-        for folder in sandbox.left_by_gone(Path(place), FOLDER_PREFIX):
-            shutil.rmtree(folder, ignore_errors=True)
+    for folder in sandbox.left_by_gone(Path(tempfile.gettempdir()), FOLDER_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if sys.platform != "emscripten":

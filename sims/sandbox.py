@@ -46,7 +46,6 @@ import atexit
 import contextlib
 import errno
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -381,23 +380,15 @@ def _library_links() -> list[str]:
     return out
 
 
-def view(code: list[str], folder: str | None = None) -> runtime.View:
-    """What a guest's sandbox shows: the tmpfs copy of Python's view (``runtime``), and
-    ``code``, the files or folders of the strategy's module, copied under ``folder`` (the
-    host's own, in the same tmpfs) and shown at their own paths. Raises
-    ``runtime.CopyUnavailable`` where the copy cannot be made."""
+def view(code: list[str]) -> runtime.View:
+    """What a guest's sandbox shows: the tmpfs copy of Python's view, and ``code``, the
+    files or folders of the strategy's module, shown at their own paths from a tmpfs copy
+    of their own (``runtime.held_copy``: made once while this process holds it, so that a
+    host started again after a failure writes nothing a game could see). Raises
+    ``runtime.CopyUnavailable`` where a copy cannot be made."""
     base = runtime.held_copy(runtime.python_view())
-    extra = []
-    for path in code:
-        if folder is None or not os.path.exists(path):
-            continue
-        place = os.path.join(folder, "code") + os.path.realpath(path)
-        os.makedirs(os.path.dirname(place), exist_ok=True)
-        if os.path.isdir(path):
-            shutil.copytree(path, place, symlinks=True)
-        else:
-            shutil.copy2(path, place)
-        extra.append((place, path))
+    shown = [(path, path) for path in code if os.path.exists(path)]
+    extra = runtime.held_copy(runtime.View(shown, [])).binds if shown else []
     return runtime.View([*base.binds, *extra], base.hidden)
 
 
