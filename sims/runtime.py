@@ -29,10 +29,12 @@ import mmap
 import os
 import select
 import shutil
+import stat
 import struct
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 from importlib import metadata
 from importlib import util as import_util
@@ -99,7 +101,7 @@ class View:
 
 # ------------------------------------------------------------------ the copy in a tmpfs
 TMPFS_FOLDERS = ("/dev/shm", "/run/shm")  # where the copy can live, the first tmpfs found
-COPY_PREFIX = "cardgame-view-"  # then a digest of the view
+COPY_PREFIX = "cardgame-view-"  # then the user's id and a digest of the view
 COPY_FORMAT = 1
 DONE = ".complete"  # written last: a copy without it is being made or removed
 LOCK = ".lock"  # each process using the copy holds a shared flock on it
@@ -137,7 +139,7 @@ def held_copy(view: View) -> View:
     if digest in _held:
         return _copied_view(view, _held[digest][1])
     root = tmpfs_folder()
-    folder = os.path.join(root, f"{COPY_PREFIX}{digest}")
+    folder = os.path.join(root, f"{COPY_PREFIX}{os.geteuid()}-{digest}")
     for _ in range(20):  # a copy being removed by its last user as this one arrives
         try:
             fd = os.open(os.path.join(folder, LOCK), os.O_RDONLY | os.O_CLOEXEC)
@@ -146,6 +148,12 @@ def held_copy(view: View) -> View:
             continue
         fcntl.flock(fd, fcntl.LOCK_SH)
         if os.path.exists(os.path.join(folder, DONE)):
+            if not _trusted(folder):
+                os.close(fd)
+                raise CopyUnavailable(
+                    f"{folder} is not this user's own copy (another owner, or writable by "
+                    "others): the guest sandbox does not use it; remove it"
+                )
             _held[digest] = (fd, folder)
             _sweep_copies(root, keep=folder)
             return _copied_view(view, folder)
@@ -195,7 +203,7 @@ def _make_copy(view: View, files: list[str], folder: str) -> None:
             f"read-only copy of Python ({free.f_bavail * free.f_frsize / 1e6:,.0f} MB free)"
         )
     hidden = tuple(h + "/" for h in view.hidden)
-    staging = tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-", dir=root)
+    staging = tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.geteuid()}-stage-{os.getpid()}-", dir=root)
     try:
         for source, target in view.binds:
             place = staging + target
@@ -212,6 +220,7 @@ def _make_copy(view: View, files: list[str], folder: str) -> None:
         os.close(os.open(os.path.join(staging, LOCK), os.O_WRONLY | os.O_CREAT, 0o644))
         os.close(os.open(os.path.join(staging, DONE), os.O_WRONLY | os.O_CREAT, 0o644))
         os.chmod(staging, 0o755)
+        _no_other_writers(staging)
         os.rename(staging, folder)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -219,6 +228,34 @@ def _make_copy(view: View, files: list[str], folder: str) -> None:
             raise CopyUnavailable(
                 f"the guest sandbox's copy of Python could not be made in {root} ({exc})"
             ) from None
+
+
+def _entries(folder: str) -> Iterator[str]:
+    yield folder
+    for place, names, files in os.walk(folder):
+        for name in names + files:
+            yield os.path.join(place, name)
+
+
+def _no_other_writers(folder: str) -> None:
+    """No file or folder of a copy writable by anyone but its maker (the sources' modes are
+    copied with them)."""
+    for path in _entries(folder):
+        mode = os.lstat(path).st_mode
+        if mode & 0o022 and not stat.S_ISLNK(mode):
+            os.chmod(path, stat.S_IMODE(mode) & ~0o022)
+
+
+def _trusted(folder: str) -> bool:
+    """Whether every entry of a copy is this user's and writable by no one else: /dev/shm
+    is everyone's, and a copy planted under this user's name by another (hostile pass 9's
+    plant.py) would decide what every guest runs."""
+    me = os.geteuid()
+    for path in _entries(folder):
+        info = os.lstat(path)
+        if info.st_uid != me or (info.st_mode & 0o022 and not stat.S_ISLNK(info.st_mode)):
+            return False
+    return True
 
 
 def _remove_if_unused(folder: str) -> None:
@@ -243,12 +280,14 @@ def _remove_if_unused(folder: str) -> None:
 def _sweep_copies(root: str, keep: str) -> None:
     """Remove other copies no process holds (an older view, or one left by a process killed
     outright), and staging folders whose process is gone."""
-    for entry in Path(root).glob(f"{COPY_PREFIX}*"):
-        if str(entry) == keep:
+    mine = f"{COPY_PREFIX}{os.geteuid()}-"
+    for entry in Path(root).glob(f"{mine}*"):
+        if str(entry) == keep or entry.stat().st_uid != os.geteuid():
             continue
-        owner = entry.name[len(COPY_PREFIX) :].split("-")[0]
-        if "-" in entry.name[len(COPY_PREFIX) :]:  # staging: named by its maker's pid
-            if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+        rest = entry.name[len(mine) :]
+        if rest.startswith("stage-"):  # named by its maker's pid
+            maker = rest.split("-")[1]
+            if maker.isdigit() and not os.path.exists(f"/proc/{maker}"):
                 shutil.rmtree(entry, ignore_errors=True)
             continue
         _remove_if_unused(str(entry))

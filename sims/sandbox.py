@@ -126,6 +126,11 @@ DENIED = (
     # eventfd's id from one allocator, and ``sysinfo`` counts every process of the machine
     "pipe", "pipe2", "eventfd", "eventfd2", "io_setup", "io_destroy", "io_submit",
     "io_cancel", "io_getevents", "io_pgetevents", "memfd_secret", "sysinfo",
+    # futex2's calls, whose private flag sits in an array the filter cannot read (futex
+    # itself: private only, ``confine``)
+    "futex_waitv", "futex_wake", "futex_wait", "futex_requeue",
+    # the machine's disks: a game has nothing on them to write back
+    "sync", "syncfs",
     "sethostname", "setdomainname", "capset",
     "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "name_to_handle_at", "open_by_handle_at",
@@ -152,8 +157,19 @@ IOCTL_ALLOWED = (
     0x5451,  # FIOCLEX
 )
 MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes between them
-# madvise advice that pushes a mapped file's pages out of the page cache (or towards it)
-MADV_EVICTING = (20, 21)  # MADV_COLD, MADV_PAGEOUT
+# madvise advice a game may give, all others refused: each changes only its own mappings.
+# Refused among others: MADV_COLD and MADV_PAGEOUT (20, 21: push a file's pages out of the
+# page cache), MADV_HUGEPAGE and MADV_COLLAPSE (14, 25: make a file's pages in the shared
+# tmpfs copy one huge page for every process that maps it, which a game reads back by
+# timing its page faults: hostile pass 9's HugeHand), MADV_MERGEABLE (12: pages merged with
+# other processes' by KSM), MADV_REMOVE and the poisoning advice
+MADV_ALLOWED = (
+    0, 1, 2, 3, 4,  # NORMAL, RANDOM, SEQUENTIAL, WILLNEED, DONTNEED
+    8, 10, 11, 13, 15, 16, 17, 18, 19,  # FREE, (DONT|DO)FORK, UNMERGEABLE, NOHUGEPAGE, ...
+    22, 23, 24, 102, 103,  # POPULATE_(READ|WRITE), DONTNEED_LOCKED, GUARD_(INSTALL|REMOVE)
+)  # fmt: skip
+FUTEX_PRIVATE_FLAG = 128
+PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
 
 
 @cache
@@ -742,6 +758,13 @@ def confine(limits: dict[str, Any]) -> None:
     # resource.getrlimit reads its own limits through prlimit64 (pid 0, no new limit)
     rules.add_rule(deny, "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
     rules.add_rule(deny, "prlimit64", seccomp.Arg(2, seccomp.NE, 0))
-    for advice in MADV_EVICTING:
-        rules.add_rule(deny, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
+    for mask, value in _outside(MADV_ALLOWED):
+        rules.add_rule(deny, "madvise", seccomp.Arg(2, seccomp.MASKED_EQ, mask, value))
+    # only process-private futexes: a futex in a file's page is keyed by the file, so
+    # sandboxes mapping one file of the shared copy would meet on it (hostile pass 9's
+    # FutexColluder counted another sandbox's waiters); a private one is keyed by the
+    # process's own memory. (A thread's exit wakes its tid word as a shared futex, which
+    # no game can wait on now.)
+    rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, FUTEX_PRIVATE_FLAG, 0))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
     rules.load()

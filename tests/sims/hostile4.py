@@ -244,3 +244,48 @@ class FolderProbe(Planner):
                 other.append(f"{folder} ({kind:#x})")
         if other:
             raise Breach(f"breach: folders not on a tmpfs: {other[:5]} of {len(other)}")
+
+
+SYS_FUTEX, SYS_FUTEX_WAITV = 202, 449  # x86-64
+FUTEX_WAKE, FUTEX_PRIVATE = 1, 128
+MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
+
+
+class SharedKernelState(Planner):
+    """Hostile pass 9: state the kernel keeps for a file every sandbox maps, not for the
+    process. MADV_COLLAPSE (or MADV_HUGEPAGE) made a 2 MiB region of the shared copy one
+    huge page for every process, read back by timing page faults; a futex in a file's page
+    is keyed by the file, so sandboxes met on it; KSM merges pages across processes. Each
+    refused, while a private futex (every lock a thread takes) still works."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long)  # fmt: skip
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        libc.syscall.restype = ctypes.c_long
+        path = max((os.path.join(os.path.dirname(os.__file__), n) for n in
+                    os.listdir(os.path.dirname(os.__file__))), key=lambda p: os.path.getsize(p)
+                   if os.path.isfile(p) else 0)  # fmt: skip
+        size = os.path.getsize(path) // 4096 * 4096
+        fd = os.open(path, os.O_RDONLY)
+        address = libc.mmap(None, size, 1, 2, fd, 0)  # PROT_READ, MAP_PRIVATE
+        os.close(fd)
+        found = []
+        for advice in (MADV_HUGEPAGE, MADV_COLLAPSE):
+            if libc.madvise(address, size, advice) == 0:
+                found.append(f"madvise {advice} on a file of the copy")
+        word = ctypes.c_uint32.from_address(address)  # a futex keyed by the file
+        if libc.syscall(SYS_FUTEX, ctypes.byref(word), FUTEX_WAKE, 1, 0, 0, 0) >= 0:
+            found.append("a shared futex")
+        if libc.syscall(SYS_FUTEX_WAITV, 0, 0, 0, 0, 0) == 0 or ctypes.get_errno() == 22:
+            found.append("futex_waitv")
+        if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0:
+            found.append("KSM for the process")
+        private = ctypes.c_uint32(0)
+        if libc.syscall(SYS_FUTEX, ctypes.byref(private), FUTEX_WAKE | FUTEX_PRIVATE, 1, 0, 0, 0):
+            raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
+        if found:
+            raise Breach(f"breach: {found}")

@@ -60,7 +60,7 @@ def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go():
     remove it while this one holds it; a copy no process holds (left by a killed one) goes."""
     runtime.release_copies()  # this process's hold, from an earlier test: taken anew below
     root = runtime.tmpfs_folder()
-    stale = Path(root) / f"{runtime.COPY_PREFIX}000000000000000000000000"
+    stale = Path(root) / f"{runtime.COPY_PREFIX}{os.geteuid()}-000000000000000000000000"
     stale.mkdir(exist_ok=True)
     (stale / runtime.LOCK).touch()
     view = runtime.held_copy(runtime.python_view())
@@ -75,3 +75,23 @@ def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go():
     ).stdout  # fmt: skip
     assert other.startswith(copy + "/")
     assert os.path.exists(os.path.join(copy, runtime.DONE))
+
+
+def test_a_copy_others_can_write_is_refused_in_one_line():
+    """/dev/shm is everyone's: a copy under this user's name that another could have planted
+    or can change (hostile pass 9's plant.py) is never used."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from sims import runtime; v = runtime.held_copy("
+         "runtime.python_view()); print(v.binds[0][0], flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    inner = Path(holder.stdout.readline().strip()).parent  # a folder of the copy it holds
+    try:
+        inner.chmod(0o777)
+        runtime.release_copies()
+        with pytest.raises(runtime.CopyUnavailable, match="not this user's own copy"):
+            runtime.held_copy(runtime.python_view())
+    finally:
+        inner.chmod(0o755)
+        holder.stdin.close()
+        holder.wait()
