@@ -128,7 +128,7 @@ DENIED = (
     "io_cancel", "io_getevents", "io_pgetevents", "memfd_secret", "sysinfo",
     # futex2's calls, whose private flag sits in an array the filter cannot read (futex
     # itself: private only, ``confine``)
-    "futex_waitv", "futex_wake", "futex_wait", "futex_requeue",
+    "futex_waitv", "futex_wake", "futex_wait", "futex_requeue", "set_tid_address",
     # the machine's disks: a game has nothing on them to write back
     "sync", "syncfs",
     "sethostname", "setdomainname", "capset",
@@ -168,7 +168,7 @@ MADV_ALLOWED = (
     8, 10, 11, 13, 15, 16, 17, 18, 19,  # FREE, (DONT|DO)FORK, UNMERGEABLE, NOHUGEPAGE, ...
     22, 23, 24, 102, 103,  # POPULATE_(READ|WRITE), DONTNEED_LOCKED, GUARD_(INSTALL|REMOVE)
 )  # fmt: skip
-FUTEX_PRIVATE_FLAG = 128
+FUTEX_WAIT_BITSET = 9  # with FUTEX_WAIT (0), the operations a game may use unprivate
 PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
 
 
@@ -760,11 +760,13 @@ def confine(limits: dict[str, Any]) -> None:
     rules.add_rule(deny, "prlimit64", seccomp.Arg(2, seccomp.NE, 0))
     for mask, value in _outside(MADV_ALLOWED):
         rules.add_rule(deny, "madvise", seccomp.Arg(2, seccomp.MASKED_EQ, mask, value))
-    # only process-private futexes: a futex in a file's page is keyed by the file, so
-    # sandboxes mapping one file of the shared copy would meet on it (hostile pass 9's
-    # FutexColluder counted another sandbox's waiters); a private one is keyed by the
-    # process's own memory. (A thread's exit wakes its tid word as a shared futex, which
-    # no game can wait on now.)
-    rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, FUTEX_PRIVATE_FLAG, 0))
+    # a futex in a file's page is keyed by the file, so sandboxes mapping one file of the
+    # shared copy meet on it (hostile pass 9's FutexColluder counted another sandbox's
+    # waiters): every operation but a wait is private only (keyed by the process's own
+    # memory). A shared wait stays, as glibc waits so for a thread's end (pthread_join,
+    # and the atfork handlers a fork runs); nothing in a game can wake one: no shared
+    # wake, and no set_tid_address to have a thread's exit wake a word of its choosing
+    for mask, value in _blocks(1, FUTEX_WAIT_BITSET - 1) + _blocks(FUTEX_WAIT_BITSET + 1, 127):
+        rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, mask & 0xFF, value))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
     rules.load()

@@ -246,7 +246,7 @@ class FolderProbe(Planner):
             raise Breach(f"breach: folders not on a tmpfs: {other[:5]} of {len(other)}")
 
 
-SYS_FUTEX, SYS_FUTEX_WAITV = 202, 449  # x86-64
+SYS_FUTEX, SYS_FUTEX_WAITV, SYS_SET_TID_ADDRESS = 202, 449, 218  # x86-64
 FUTEX_WAKE, FUTEX_PRIVATE = 1, 128
 MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
 
@@ -282,6 +282,8 @@ class SharedKernelState(Planner):
             found.append("a shared futex")
         if libc.syscall(SYS_FUTEX_WAITV, 0, 0, 0, 0, 0) == 0 or ctypes.get_errno() == 22:
             found.append("futex_waitv")
+        if libc.syscall(SYS_SET_TID_ADDRESS, ctypes.byref(word)) >= 0:
+            found.append("set_tid_address (a thread's exit wakes that word, shared)")
         if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0:
             found.append("KSM for the process")
         private = ctypes.c_uint32(0)
