@@ -1,0 +1,200 @@
+# ruff: noqa: E501, SIM105  (attack code: long report lines; timing loops kept explicit)
+"""Hostile strategies of a ninth independent pass on ``--isolate`` (benchmarks/hostile_pass9).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import os
+import sys
+import threading
+import time
+
+from sims.strategies.planner import Planner
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+LIBC.mmap.restype = ctypes.c_void_p
+LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+STDLIB = os.path.dirname(os.__file__)  # in the view's copy: one tmpfs every sandbox binds
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def _key() -> str:
+    """The experiment's name, written by run.sh into the package folder (the sandbox's
+    environment is empty): a fresh channel per experiment."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+            return f.read().strip() or "hp9"
+    except OSError:
+        return "hp9"
+
+
+KEY = _key()
+
+
+def hand_bits(hand: list[int]) -> list[int]:
+    out = []
+    for count in hand:
+        c = min(count, 3)
+        out += [c >> 1 & 1, c & 1]
+    return out
+
+
+def bits_hand(bits: list[int]) -> list[int]:
+    return [bits[2 * k] * 2 + bits[2 * k + 1] for k in range(len(bits) // 2)]
+
+
+class Once(Planner):
+    """Runs ``attack(view)`` once, at the first decision, then plays as a planner."""
+
+    NAME = "Once"
+
+    def attack(self, view) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.attack(view)
+            except Exception as exc:
+                say(self.NAME, f"blocked: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+
+# ------------------------------------------------- shared futexes on the view's tmpfs pages
+SYS_FUTEX = 202
+FUTEX_WAIT, FUTEX_WAKE, FUTEX_CMP_REQUEUE = 0, 1, 4  # no FUTEX_PRIVATE_FLAG: keyed by inode
+PROT_READ, MAP_PRIVATE = 1, 2
+FUTEX_FILE = os.path.join(STDLIB, "_pydecimal.py")  # any file of the copy; every sandbox maps the same inode
+WORDS = 32  # a region: a flag word, then 18 data words, spare
+
+
+class FutexBoard:
+    """A read-only private mapping of a file of the view's copy. A futex word of a page
+    never written is keyed by the file's inode and offset, not by the process: a waiter in
+    one sandbox is found (counted, woken) by a call from any other that maps the same file,
+    read-only."""
+
+    def __init__(self) -> None:
+        fd = os.open(FUTEX_FILE, os.O_RDONLY)
+        self.size = os.fstat(fd).st_size & ~4095
+        self.base = LIBC.mmap(None, self.size, PROT_READ, MAP_PRIVATE, fd, 0)
+        os.close(fd)
+        if self.base in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "mmap")
+        start = int(hashlib.sha256(KEY.encode()).hexdigest(), 16) % (self.size // 4 - 4096)
+        self.start = start * 4
+
+    def addr(self, region: int, word: int) -> int:
+        return self.base + self.start + 4 * (region * WORDS + word)
+
+    def value(self, address: int) -> int:
+        return ctypes.c_int.from_address(address).value
+
+    def waiters(self, address: int) -> int:
+        """How many tasks (of any sandbox) wait on this word: requeued onto itself, none
+        woken, the count returned."""
+        n = LIBC.syscall(SYS_FUTEX, ctypes.c_void_p(address), FUTEX_CMP_REQUEUE, 0,
+                         ctypes.c_void_p(0x7FFFFFFF), ctypes.c_void_p(address), self.value(address))
+        if n < 0:
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        return n
+
+    def hold(self, address: int) -> None:
+        """A thread waiting on the word for the rest of the game (re-waits if woken)."""
+
+        def wait() -> None:
+            v = self.value(address)
+            while True:
+                LIBC.syscall(SYS_FUTEX, ctypes.c_void_p(address), FUTEX_WAIT, v, None, None, 0)
+
+        threading.Thread(target=wait, daemon=True).start()
+
+    def publish(self, region: int, bits: list[int]) -> None:
+        self.hold(self.addr(region, 0))
+        for b, bit in enumerate(bits):
+            if bit:
+                self.hold(self.addr(region, 1 + b))
+        time.sleep(0.05)  # the threads are waiting
+
+    def read(self, region: int, n: int) -> tuple[int, list[int]]:
+        flag = self.waiters(self.addr(region, 0))
+        return flag, [min(self.waiters(self.addr(region, 1 + b)), 1) for b in range(n)]
+
+
+class FutexSelf(Once):
+    """The key check within one game: a waiter on one mapping of the file, counted and woken
+    through a second, separate mapping of it (so the key is the file's, not the memory's)."""
+
+    NAME = "FutexSelf"
+
+    def attack(self, view):
+        a, b = FutexBoard(), FutexBoard()
+        w = a.addr(5, 0)
+        a.hold(w)
+        time.sleep(0.05)
+        counted = b.waiters(b.addr(5, 0))
+        woken = LIBC.syscall(SYS_FUTEX, ctypes.c_void_p(b.addr(5, 0)), FUTEX_WAKE, 0x7FFFFFFF, None, None, 0)
+        say(self.NAME, f"seat {view[0]}: mappings at {a.base:#x} and {b.base:#x}; waiters counted through the other mapping {counted}, woken through it {woken}")
+
+
+class FutexColluder(Planner):
+    """Two sandboxes of one game (two labels): at its first decision each takes the first
+    region of the board with no waiter on its flag and holds a waiting thread on its flag and
+    on each set bit of its opening hand; at each decision it counts the waiters on every
+    other region's words, so each reads the other's hand (exact, live, either order)."""
+
+    def decide(self, view):
+        step = getattr(self, "_step", 0)
+        self._step = step + 1
+        try:
+            if step == 0:
+                self._board = FutexBoard()
+                region = 0
+                while self._board.waiters(self._board.addr(region, 0)):
+                    region += 1
+                self._region = region
+                hand = [min(c, 3) for c in view[7]]
+                self._board.publish(region, hand_bits(hand))
+                say("FutexColluder", f"seat {view[0]} publishes its hand {hand} in region {region}")
+                self._seen: set[int] = set()
+            for region in range(0, 8):
+                if region == self._region or region in self._seen:
+                    continue
+                flag, bits = self._board.read(region, 18)
+                if flag:
+                    self._seen.add(region)
+                    say("FutexColluder", f"seat {view[0]} (decision {step}) reads region {region}: {bits_hand(bits)} (flag waiters {flag})")
+        except Exception as exc:
+            say("FutexColluder", f"blocked: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+
+class FutexHand(Once):
+    """Across sandboxes of concurrent games (another worker, another run): reads every
+    region that has waiters, then publishes its own hand, held for its whole game."""
+
+    NAME = "FutexHand"
+
+    def attack(self, view):
+        board = FutexBoard()
+        found = []
+        region = 0
+        while True:
+            flag, bits = board.read(region, 18)
+            if not flag:
+                break
+            found.append((region, bits_hand(bits)))
+            region += 1
+        hand = [min(c, 3) for c in view[7]]
+        board.publish(region, hand_bits(hand))
+        say(self.NAME, f"seat {view[0]} reads {found}; publishes its hand {hand} in region {region}")
