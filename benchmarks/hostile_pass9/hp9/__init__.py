@@ -198,3 +198,58 @@ class FutexHand(Once):
         hand = [min(c, 3) for c in view[7]]
         board.publish(region, hand_bits(hand))
         say(self.NAME, f"seat {view[0]} reads {found}; publishes its hand {hand} in region {region}")
+
+
+# ------------------------------------------------- the free space of the machine's /dev/shm
+PAGE = 4096
+SHM_BASE, SHM_STEP = 64, 16  # pages: a symbol s is a stderr of SHM_BASE + SHM_STEP * s pages
+
+
+def shm_free() -> tuple[int, int]:
+    """(free blocks, free inodes) of the tmpfs that holds the view's copy (the machine's
+    /dev/shm): the superblock every sandbox binds read-only."""
+    s = os.statvfs(STDLIB)
+    return s.f_bfree, s.f_ffree
+
+
+class ShmSend(Once):
+    """Writes a symbol (its opening hand's first three counts, 6 bits) as the size of its
+    stderr: the host copies a game's stderr into its own stderr file, which lives in the
+    machine's /dev/shm, when the game ends; the worker truncates it when it relays it."""
+
+    NAME = "ShmSend"
+
+    def attack(self, view):
+        hand = [min(c, 3) for c in view[7]]
+        symbol = hand[0] * 16 + hand[1] * 4 + hand[2]
+        pages = SHM_BASE + SHM_STEP * symbol
+        say(self.NAME, f"seat {view[0]} sends symbol {symbol} (hand {hand[:3]}): {pages} pages of stderr at its game's end")
+        os.write(2, b"x" * (pages * PAGE - 1) + b"\n")
+
+
+class ShmWatch(Once):
+    """Spends most of its first decision (8 s of the 10 s limit) polling the free blocks of
+    the view's tmpfs (the machine's /dev/shm), and decodes each release the size of a
+    sender's stderr: the worker truncates a host's stderr file in one step, so its pages
+    come back between two reads, exactly (the host's copy of it is written in 64 KiB steps)."""
+
+    NAME = "ShmWatch"
+    SECONDS = 8.0
+
+    def attack(self, view):
+        end = time.monotonic() + self.SECONDS
+        first, inodes = shm_free()
+        last = first
+        jumps, steps, changes = [], 0, 0
+        while time.monotonic() < end:
+            free = shm_free()[0]
+            steps += 1
+            if free != last:
+                changes += 1
+                d = free - last
+                if SHM_BASE <= d <= SHM_BASE + SHM_STEP * 63 + 2:
+                    k = (d - 1 - SHM_BASE) / SHM_STEP
+                    jumps.append((round(time.monotonic(), 3), d, round(k) if abs(k - round(k)) < 0.01 else None))
+                last = free
+            time.sleep(0.0002)
+        say(self.NAME, f"seat {view[0]}: {steps} reads, {changes} changes in {self.SECONDS} s; free blocks {first} -> {last}, free inodes {inodes}; releases of 64 to 1074 pages (monotonic s, pages, k where pages = 1 + 64 + 16 k): {jumps}")
