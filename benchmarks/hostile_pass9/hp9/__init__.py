@@ -253,3 +253,147 @@ class ShmWatch(Once):
                 last = free
             time.sleep(0.0002)
         say(self.NAME, f"seat {view[0]}: {steps} reads, {changes} changes in {self.SECONDS} s; free blocks {first} -> {last}, free inodes {inodes}; releases of 64 to 1074 pages (monotonic s, pages, k where pages = 1 + 64 + 16 k): {jumps}")
+
+
+# ------------------------------------------------- what else a game can read or move
+SYS_LISTMOUNT, SYS_STATMOUNT, SYS_SYSLOG = 458, 457, 103
+LSMT_ROOT = 0xFFFFFFFFFFFFFFFF
+STATMOUNT_SB_BASIC, STATMOUNT_MNT_ROOT, STATMOUNT_MNT_POINT = 0x1, 0x8, 0x10
+
+
+class MntIdReq(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_uint32), ("spare", ctypes.c_uint32), ("mnt_id", ctypes.c_uint64),
+                ("param", ctypes.c_uint64), ("mnt_ns_id", ctypes.c_uint64)]
+
+
+def mount_roots() -> list[tuple[str, str]]:
+    """(mount point, root of the mount in its filesystem) of every mount of its namespace:
+    listmount, then statmount (both allowed)."""
+    req = MntIdReq(24, 0, LSMT_ROOT, 0, 0)
+    ids = (ctypes.c_uint64 * 512)()
+    n = LIBC.syscall(SYS_LISTMOUNT, ctypes.byref(req), ids, 512, 0)
+    if n < 0:
+        raise OSError(ctypes.get_errno(), "listmount")
+    out = []
+    buf = ctypes.create_string_buffer(1 << 16)
+    for mid in ids[:n]:
+        r = MntIdReq(24, 0, mid, STATMOUNT_MNT_ROOT | STATMOUNT_MNT_POINT, 0)
+        if LIBC.syscall(SYS_STATMOUNT, ctypes.byref(r), buf, len(buf), 0) < 0:
+            continue
+        raw = buf.raw
+        root_off, point_off = int.from_bytes(raw[104:108], "little"), int.from_bytes(raw[108:112], "little")
+
+        def text(off: int) -> str:
+            start = 512 + off
+            return raw[start:raw.index(b"\0", start)].decode(errors="replace")
+
+        out.append((text(point_off), text(root_off)))
+    return out
+
+
+class Probe9(Once):
+    """One line each: what a game can read of the run and the machine, or move."""
+
+    NAME = "Probe9"
+
+    def attack(self, view):
+        out = []
+
+        def t(what, fn):
+            try:
+                out.append(f"{what}: {fn()}")
+            except Exception as exc:
+                out.append(f"{what}: {type(exc).__name__} {exc}")
+
+        def roots():
+            found = mount_roots()
+            shown = [r for p, r in found if "cardgame" in r]
+            return f"{len(found)} mounts; roots naming cardgame: {sorted(set(x.split('/')[1] for x in shown))}; e.g. {[(p, r) for p, r in found if 'guest' in r][:2]}"
+
+        t("statmount roots", roots)
+
+        def syslog():
+            buf = ctypes.create_string_buffer(1 << 14)
+            n = LIBC.syscall(SYS_SYSLOG, 3, buf, len(buf))  # SYSLOG_ACTION_READ_ALL
+            return n if n >= 0 else os.strerror(ctypes.get_errno())
+
+        t("syslog READ_ALL", syslog)
+        t("syslog SIZE_BUFFER", lambda: (lambda n: n if n >= 0 else os.strerror(ctypes.get_errno()))(LIBC.syscall(SYS_SYSLOG, 10, None, 0)))
+        here = os.path.dirname(__file__)
+        t("inode of its own code (the machine's /dev/shm counter at its host's start)", lambda: os.stat(__file__).st_ino)
+        t("inode of os.py in the view", lambda: os.stat(os.__file__).st_ino)
+        t("statvfs of its code (free blocks, free inodes of /dev/shm)", lambda: (os.statvfs(here).f_bfree, os.statvfs(here).f_ffree))
+
+        def urandom_write():
+            with open("/dev/urandom", "wb", buffering=0) as f:
+                return f.write(b"hp9" * 100)
+
+        t("write /dev/urandom", urandom_write)
+        t("xattrs of os.py", lambda: os.listxattr(os.__file__))
+
+        def ptys():
+            fds = []
+            try:
+                while len(fds) < 40:
+                    fds.append(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+            except OSError as exc:
+                return f"{len(fds)} then {exc}"
+            finally:
+                names = os.listdir("/dev/pts") if os.path.isdir("/dev/pts") else None
+                for fd in fds:
+                    os.close(fd)
+            return f"{len(fds)} opened; /dev/pts then {names}"
+
+        t("ptys", ptys)
+
+        def epoll_watches():
+            import select
+            eps, files, n = [], [], 0
+            try:
+                for _ in range(20):
+                    files.append(os.open("/dev/urandom", os.O_RDONLY))
+                for _ in range(20):
+                    eps.append(select.epoll())
+                for ep in eps:
+                    for fd in files + [e.fileno() for e in eps if e is not ep]:
+                        try:
+                            ep.register(fd, select.EPOLLIN)
+                            n += 1
+                        except OSError:
+                            pass
+                return f"{n} watches with {len(files)} files and {len(eps)} epolls (the machine's root user may hold /proc/sys/fs/epoll/max_user_watches)"
+            finally:
+                for ep in eps:
+                    ep.close()
+                for fd in files:
+                    os.close(fd)
+
+        t("epoll watches", epoll_watches)
+
+        def rwx():
+            mm = LIBC.mmap(None, 4096, 7, 0x22, -1, 0)
+            return hex(mm or 0)
+
+        t("anonymous RWX mapping", rwx)
+
+        def sync_time():
+            s = time.perf_counter()
+            LIBC.sync()
+            return f"{(time.perf_counter() - s) * 1000:.1f} ms"
+
+        t("sync()", sync_time)
+
+        def mlock():
+            import resource
+            mm = LIBC.mmap(None, 1 << 20, 3, 0x22, -1, 0)
+            r = LIBC.mlock(ctypes.c_void_p(mm), 1 << 20)
+            return f"RLIMIT_MEMLOCK {resource.getrlimit(resource.RLIMIT_MEMLOCK)}; mlock 1 MiB -> {r if r == 0 else os.strerror(ctypes.get_errno())}"
+
+        t("mlock", mlock)
+
+        def adjtimex():
+            buf = ctypes.create_string_buffer(256)
+            return LIBC.adjtimex(buf)
+
+        t("adjtimex (read)", adjtimex)
+        say(self.NAME, f"seat {view[0]}: " + " | ".join(out))
