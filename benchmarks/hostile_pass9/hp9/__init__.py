@@ -266,8 +266,8 @@ class MntIdReq(ctypes.Structure):
                 ("param", ctypes.c_uint64), ("mnt_ns_id", ctypes.c_uint64)]
 
 
-def mount_roots() -> list[tuple[str, str]]:
-    """(mount point, root of the mount in its filesystem) of every mount of its namespace:
+def mount_roots() -> list[tuple[str, str, int]]:
+    """(mount point, root of the mount in its filesystem, its filesystem's magic) of every mount of its namespace:
     listmount, then statmount (both allowed)."""
     req = MntIdReq(24, 0, LSMT_ROOT, 0, 0)
     ids = (ctypes.c_uint64 * 512)()
@@ -277,7 +277,7 @@ def mount_roots() -> list[tuple[str, str]]:
     out = []
     buf = ctypes.create_string_buffer(1 << 16)
     for mid in ids[:n]:
-        r = MntIdReq(24, 0, mid, STATMOUNT_MNT_ROOT | STATMOUNT_MNT_POINT, 0)
+        r = MntIdReq(24, 0, mid, STATMOUNT_SB_BASIC | STATMOUNT_MNT_ROOT | STATMOUNT_MNT_POINT, 0)
         if LIBC.syscall(SYS_STATMOUNT, ctypes.byref(r), buf, len(buf), 0) < 0:
             continue
         raw = buf.raw
@@ -287,7 +287,7 @@ def mount_roots() -> list[tuple[str, str]]:
             start = 512 + off
             return raw[start:raw.index(b"\0", start)].decode(errors="replace")
 
-        out.append((text(point_off), text(root_off)))
+        out.append((text(point_off), text(root_off), int.from_bytes(raw[24:32], "little")))
     return out
 
 
@@ -307,8 +307,12 @@ class Probe9(Once):
 
         def roots():
             found = mount_roots()
-            shown = [r for p, r in found if "cardgame" in r]
-            return f"{len(found)} mounts; roots naming cardgame: {sorted(set(x.split('/')[1] for x in shown))}; e.g. {[(p, r) for p, r in found if 'guest' in r][:2]}"
+            shown = [r for p, r, _ in found if "cardgame" in r]
+            kinds = {}
+            for p, _, magic in found:
+                kinds.setdefault(hex(magic), []).append(p)
+            census = {k: (len(v) if k == "0x1021994" else v) for k, v in kinds.items()}
+            return f"{len(found)} mounts; roots naming cardgame: {sorted(set(x.split('/')[1] for x in shown))}; e.g. {[(p, r) for p, r, _ in found if 'guest' in r][:2]}; filesystems (magic: tmpfs 0x1021994 counted, others listed) {census}"
 
         t("statmount roots", roots)
 
@@ -396,4 +400,63 @@ class Probe9(Once):
             return LIBC.adjtimex(buf)
 
         t("adjtimex (read)", adjtimex)
+        say(self.NAME, f"seat {view[0]}: " + " | ".join(out))
+
+
+class Honest9(Once):
+    """What an honest strategy might use besides Honest8's list: timers of its own, the
+    usual helpers that read the machine, a thread pool, numpy with its BLAS threads."""
+
+    NAME = "Honest9"
+
+    def attack(self, view):
+        import concurrent.futures
+        import platform
+        import random
+        import secrets
+        import signal
+        import tempfile
+        import uuid
+
+        out = []
+
+        def t(what, fn):
+            try:
+                out.append(f"{what}: {fn()}")
+            except Exception as exc:
+                out.append(f"{what}: {type(exc).__name__} {exc}")
+
+        def alarm():
+            fired = []
+            old = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            time.sleep(0.05)
+            signal.signal(signal.SIGALRM, old)
+            return f"fired {len(fired)}"
+
+        t("setitimer SIGALRM", alarm)
+        t("signal.alarm", lambda: (signal.alarm(0), "ok")[1])
+        t("threading.Timer", lambda: (lambda tm: (tm.start(), tm.join(), "ok")[2])(threading.Timer(0.01, lambda: None)))
+        t("ThreadPoolExecutor", lambda: sum(concurrent.futures.ThreadPoolExecutor(4).map(lambda x: x * x, range(10))))
+        t("ProcessPoolExecutor", lambda: sum(concurrent.futures.ProcessPoolExecutor(2).map(abs, range(4))))
+        t("os.cpu_count", os.cpu_count)
+        t("sched_getaffinity", lambda: len(os.sched_getaffinity(0)))
+        t("os.getloadavg", os.getloadavg)
+        t("platform.platform", platform.platform)
+        t("uuid4", lambda: str(uuid.uuid4())[:8])
+        t("secrets", lambda: secrets.token_hex(4))
+        t("SystemRandom", lambda: round(random.SystemRandom().random(), 3))
+        t("TemporaryDirectory", lambda: (lambda d: (os.listdir(d.name), d.cleanup(), "ok")[2])(tempfile.TemporaryDirectory()))
+        t("disk_usage /tmp", lambda: __import__("shutil").disk_usage("/tmp").total)
+
+        def blas():
+            import numpy as np
+            a = np.random.default_rng(1).random((400, 400))
+            s = time.perf_counter()
+            b = a @ a
+            return f"{float(b[0, 0]):.3f} in {time.perf_counter() - s:.3f} s; threads {threading.active_count()}"
+
+        t("numpy matmul", blas)
+        t("faulthandler", lambda: (__import__("faulthandler").enable(), "ok")[1])
+        t("getrusage", lambda: __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss)
         say(self.NAME, f"seat {view[0]}: " + " | ".join(out))
