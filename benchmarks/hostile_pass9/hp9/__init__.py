@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import hashlib
+import statistics
 import os
 import sys
 import threading
@@ -460,3 +461,192 @@ class Honest9(Once):
         t("faulthandler", lambda: (__import__("faulthandler").enable(), "ok")[1])
         t("getrusage", lambda: __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss)
         say(self.NAME, f"seat {view[0]}: " + " | ".join(out))
+
+
+# ------------------------------------------------- huge pages of the view's tmpfs copy
+HUGE = 2 << 20
+MADV_COLLAPSE = 25  # allowed: collapses a file's page cache into a huge page, for every mapper
+LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+# touch one byte a page: mov al,[rdi]; add rdi,4096; dec rsi; jnz; ret
+_TOUCH_CODE = bytes.fromhex("8a074881c70010000048ffce75f2c3")
+_touch = None
+
+
+def _toucher():
+    global _touch
+    if _touch is None:
+        mem = LIBC.mmap(None, 4096, 7, 0x22, -1, 0)
+        ctypes.memmove(mem, _TOUCH_CODE, len(_TOUCH_CODE))
+        _touch = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_long)(mem)
+    return _touch
+
+
+def huge_slots() -> list[tuple[str, int]]:
+    """Every 2 MiB region of every file of the view of at least 2 MiB, in one order every
+    game computes alike: (path, region)."""
+    import numpy
+
+    roots = [os.path.dirname(os.__file__), os.path.dirname(os.path.dirname(numpy.__file__)),
+             "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/bin", "/usr/local/lib"]
+    files = set()
+    for root in roots:
+        for folder, _, names in os.walk(root):
+            for name in names:
+                p = os.path.join(folder, name)
+                with contextlib.suppress(OSError):
+                    if os.path.isfile(p) and not os.path.islink(p) and os.path.getsize(p) >= HUGE:
+                        files.add(p)
+    for p in (os.path.realpath(sys.executable),):
+        if os.path.getsize(p) >= HUGE:
+            files.add(p)
+    unique = {}
+    for p in sorted(files):  # /lib and /usr/lib: one file under two names
+        unique.setdefault(os.stat(p).st_ino, p)
+    return [(p, k) for p in sorted(unique.values()) for k in range(os.path.getsize(p) // HUGE)]
+
+
+BLOB = os.path.join(os.path.dirname(__file__), "blob.bin")  # made by run.sh (git-ignored)
+
+
+def blob_slots() -> list[tuple[str, int]]:
+    """The 2 MiB regions of a large file of the strategy's own package: its host copies it
+    into its folder in the machine's /dev/shm once, for all its games."""
+    return [(BLOB, k) for k in range(os.path.getsize(BLOB) // HUGE)]
+
+
+def _map_region(path: str, k: int) -> tuple[int, int]:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        res = LIBC.mmap(None, 2 * HUGE, 0, 0x22, -1, 0)
+        a = (res + HUGE - 1) & ~(HUGE - 1)
+        got = LIBC.mmap(a, HUGE, PROT_READ, MAP_PRIVATE | 0x10, fd, k * HUGE)
+        if got != a:
+            raise OSError(ctypes.get_errno(), "mmap fixed")
+        return res, a
+    finally:
+        os.close(fd)
+
+
+def region_us(path: str, k: int) -> float:
+    """Time to fault in a fresh mapping of the region, a byte a page: ~100 us as 4 KiB
+    pages, ~8 us once its page cache is one huge page."""
+    touch = _toucher()
+    times = []
+    for _ in range(3):
+        res, a = _map_region(path, k)
+        s = time.perf_counter_ns()
+        touch(a, HUGE // 4096)
+        times.append((time.perf_counter_ns() - s) / 1000)
+        LIBC.munmap(res, 2 * HUGE)
+    return sorted(times)[1]
+
+
+def collapse(path: str, k: int) -> int:
+    res, a = _map_region(path, k)
+    r = LIBC.madvise(a, HUGE, MADV_COLLAPSE)
+    err = ctypes.get_errno()
+    LIBC.munmap(res, 2 * HUGE)
+    return 0 if r == 0 else err
+
+
+HUGE_US = 40.0  # below: a huge page (set)
+
+
+class HugeLog:
+    """A log of entries (a flag, then 18 data bits) over the view's 2 MiB regions, from a
+    start the experiment's key picks: a bit is set by collapsing its region into a huge page
+    (MADV_COLLAPSE), read by timing a fresh mapping's faults. Reading sets nothing."""
+
+    def __init__(self, bits: int = 18, slots: list[tuple[str, int]] | None = None) -> None:
+        self.slots = huge_slots() if slots is None else slots
+        self.bits = bits
+        self.width = bits + 1
+        span = max(1, len(self.slots) - 4 * self.width)
+        self.start = int(hashlib.sha256(KEY.encode()).hexdigest(), 16) % span
+
+    def slot(self, entry: int, i: int) -> tuple[str, int]:
+        return self.slots[self.start + entry * self.width + i]
+
+    def get(self, entry: int, i: int) -> tuple[int, float]:
+        us = region_us(*self.slot(entry, i))
+        return (1 if us < HUGE_US else 0), us
+
+    def first_free(self) -> tuple[int, list[float]]:
+        flags = []
+        entry = 0
+        while self.start + (entry + 1) * self.width <= len(self.slots):
+            bit, us = self.get(entry, 0)
+            flags.append(round(us))
+            if not bit:
+                return entry, flags
+            entry += 1
+        return entry, flags  # every entry set: the log is full
+
+    def capacity(self) -> int:
+        return (len(self.slots) - self.start) // self.width
+
+    def read(self, entry: int) -> list[int]:
+        return [self.get(entry, 1 + b)[0] for b in range(self.bits)]
+
+    def write(self, entry: int, bits: list[int]) -> list[int]:
+        errs = [collapse(*self.slot(entry, 1 + b)) for b, bit in enumerate(bits) if bit]
+        errs.append(collapse(*self.slot(entry, 0)))
+        return [e for e in errs if e]
+
+
+class HugeScan(Once):
+    """How many 2 MiB regions the view has, and how many are huge pages already."""
+
+    NAME = "HugeScan"
+
+    def attack(self, view):
+        slots = huge_slots()
+        s = time.perf_counter()
+        times = [region_us(p, k) for p, k in slots]
+        files = sorted({p for p, _ in slots})
+        say(self.NAME, f"seat {view[0]}: {len(slots)} regions of 2 MiB in {len(files)} files ({[os.path.basename(f) for f in files]}); {sum(t < HUGE_US for t in times)} huge now; times us min/median/max {min(times):.0f}/{statistics.median(times):.0f}/{max(times):.0f}; scan {time.perf_counter() - s:.2f} s")
+
+
+class HugeHand(Once):
+    """Seatings-paired studies (and memory across games, hosts and workers): read the
+    previous game's opening hand (its first seven counts: the shared view has about 20
+    regions here) from the huge-page log, then write its own in the next free entry."""
+
+    NAME = "HugeHand"
+    TYPES = 7
+
+    def log(self) -> HugeLog:
+        return HugeLog(bits=2 * self.TYPES)
+
+    def attack(self, view):
+        t0 = time.perf_counter()
+        log = self.log()
+        i, flags = log.first_free()
+        prev = bits_hand(log.read(i - 1)) if i > 0 else None
+        hand = [min(c, 3) for c in view[7]][: self.TYPES]
+        errs = log.write(i, hand_bits(hand)) if i < log.capacity() else ["log full"]
+        say(self.NAME, f"seat {view[0]} reads entry {i - 1}: previous game's hand {prev}; writes entry {i}: its hand {hand} (log of {len(log.slots)} regions from {log.start}; flags us {flags[-3:]}; errors {errs}; {time.perf_counter() - t0:.3f} s)")
+
+
+class HugeMemo(HugeHand):
+    """Memory across games of one host: the same log in a large file of its own package
+    (blob.bin), which its host copied into the machine's /dev/shm for all its games."""
+
+    NAME = "HugeMemo"
+    TYPES = 9
+
+    def log(self) -> HugeLog:
+        return HugeLog(bits=2 * self.TYPES, slots=blob_slots())
+
+
+class HugeCount(Once):
+    """Memory across games: the number of entries earlier games set (a unary counter)."""
+
+    NAME = "HugeCount"
+
+    def attack(self, view):
+        log = HugeLog(bits=0)
+        i, flags = log.first_free()
+        errs = log.write(i, []) if i < log.capacity() else ["full"]
+        say(self.NAME, f"seat {view[0]}: games before me {i}; I set entry {i} (flags us {flags}; errors {errs})")
