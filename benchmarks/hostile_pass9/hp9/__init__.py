@@ -1,4 +1,4 @@
-# ruff: noqa: E501, SIM105  (attack code: long report lines; timing loops kept explicit)
+# ruff: noqa: E501  (attack code: long report lines; timing loops kept explicit)
 """Hostile strategies of a ninth independent pass on ``--isolate`` (benchmarks/hostile_pass9).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import hashlib
-import statistics
 import os
+import statistics
 import sys
 import threading
 import time
@@ -19,7 +19,14 @@ from sims.strategies.planner import Planner
 LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.syscall.restype = ctypes.c_long
 LIBC.mmap.restype = ctypes.c_void_p
-LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+LIBC.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
 STDLIB = os.path.dirname(os.__file__)  # in the view's copy: one tmpfs every sandbox binds
 
 
@@ -75,7 +82,9 @@ class Once(Planner):
 SYS_FUTEX = 202
 FUTEX_WAIT, FUTEX_WAKE, FUTEX_CMP_REQUEUE = 0, 1, 4  # no FUTEX_PRIVATE_FLAG: keyed by inode
 PROT_READ, MAP_PRIVATE = 1, 2
-FUTEX_FILE = os.path.join(STDLIB, "_pydecimal.py")  # any file of the copy; every sandbox maps the same inode
+FUTEX_FILE = os.path.join(
+    STDLIB, "_pydecimal.py"
+)  # any file of the copy; every sandbox maps the same inode
 WORDS = 32  # a region: a flag word, then 18 data words, spare
 
 
@@ -104,8 +113,15 @@ class FutexBoard:
     def waiters(self, address: int) -> int:
         """How many tasks (of any sandbox) wait on this word: requeued onto itself, none
         woken, the count returned."""
-        n = LIBC.syscall(SYS_FUTEX, ctypes.c_void_p(address), FUTEX_CMP_REQUEUE, 0,
-                         ctypes.c_void_p(0x7FFFFFFF), ctypes.c_void_p(address), self.value(address))
+        n = LIBC.syscall(
+            SYS_FUTEX,
+            ctypes.c_void_p(address),
+            FUTEX_CMP_REQUEUE,
+            0,
+            ctypes.c_void_p(0x7FFFFFFF),
+            ctypes.c_void_p(address),
+            self.value(address),
+        )
         if n < 0:
             raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
         return n
@@ -144,8 +160,13 @@ class FutexSelf(Once):
         a.hold(w)
         time.sleep(0.05)
         counted = b.waiters(b.addr(5, 0))
-        woken = LIBC.syscall(SYS_FUTEX, ctypes.c_void_p(b.addr(5, 0)), FUTEX_WAKE, 0x7FFFFFFF, None, None, 0)
-        say(self.NAME, f"seat {view[0]}: mappings at {a.base:#x} and {b.base:#x}; waiters counted through the other mapping {counted}, woken through it {woken}")
+        woken = LIBC.syscall(
+            SYS_FUTEX, ctypes.c_void_p(b.addr(5, 0)), FUTEX_WAKE, 0x7FFFFFFF, None, None, 0
+        )
+        say(
+            self.NAME,
+            f"seat {view[0]}: mappings at {a.base:#x} and {b.base:#x}; waiters counted through the other mapping {counted}, woken through it {woken}",
+        )
 
 
 class FutexColluder(Planner):
@@ -174,7 +195,10 @@ class FutexColluder(Planner):
                 flag, bits = self._board.read(region, 18)
                 if flag:
                     self._seen.add(region)
-                    say("FutexColluder", f"seat {view[0]} (decision {step}) reads region {region}: {bits_hand(bits)} (flag waiters {flag})")
+                    say(
+                        "FutexColluder",
+                        f"seat {view[0]} (decision {step}) reads region {region}: {bits_hand(bits)} (flag waiters {flag})",
+                    )
         except Exception as exc:
             say("FutexColluder", f"blocked: {type(exc).__name__} {exc}")
         return super().decide(view)
@@ -198,7 +222,9 @@ class FutexHand(Once):
             region += 1
         hand = [min(c, 3) for c in view[7]]
         board.publish(region, hand_bits(hand))
-        say(self.NAME, f"seat {view[0]} reads {found}; publishes its hand {hand} in region {region}")
+        say(
+            self.NAME, f"seat {view[0]} reads {found}; publishes its hand {hand} in region {region}"
+        )
 
 
 # ------------------------------------------------- the free space of the machine's /dev/shm
@@ -224,7 +250,10 @@ class ShmSend(Once):
         hand = [min(c, 3) for c in view[7]]
         symbol = hand[0] * 16 + hand[1] * 4 + hand[2]
         pages = SHM_BASE + SHM_STEP * symbol
-        say(self.NAME, f"seat {view[0]} sends symbol {symbol} (hand {hand[:3]}): {pages} pages of stderr at its game's end")
+        say(
+            self.NAME,
+            f"seat {view[0]} sends symbol {symbol} (hand {hand[:3]}): {pages} pages of stderr at its game's end",
+        )
         os.write(2, b"x" * (pages * PAGE - 1) + b"\n")
 
 
@@ -250,10 +279,19 @@ class ShmWatch(Once):
                 d = free - last
                 if SHM_BASE <= d <= SHM_BASE + SHM_STEP * 63 + 2:
                     k = (d - 1 - SHM_BASE) / SHM_STEP
-                    jumps.append((round(time.monotonic(), 3), d, round(k) if abs(k - round(k)) < 0.01 else None))
+                    jumps.append(
+                        (
+                            round(time.monotonic(), 3),
+                            d,
+                            round(k) if abs(k - round(k)) < 0.01 else None,
+                        )
+                    )
                 last = free
             time.sleep(0.0002)
-        say(self.NAME, f"seat {view[0]}: {steps} reads, {changes} changes in {self.SECONDS} s; free blocks {first} -> {last}, free inodes {inodes}; releases of 64 to 1074 pages (monotonic s, pages, k where pages = 1 + 64 + 16 k): {jumps}")
+        say(
+            self.NAME,
+            f"seat {view[0]}: {steps} reads, {changes} changes in {self.SECONDS} s; free blocks {first} -> {last}, free inodes {inodes}; releases of 64 to 1074 pages (monotonic s, pages, k where pages = 1 + 64 + 16 k): {jumps}",
+        )
 
 
 # ------------------------------------------------- what else a game can read or move
@@ -263,8 +301,13 @@ STATMOUNT_SB_BASIC, STATMOUNT_MNT_ROOT, STATMOUNT_MNT_POINT = 0x1, 0x8, 0x10
 
 
 class MntIdReq(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_uint32), ("spare", ctypes.c_uint32), ("mnt_id", ctypes.c_uint64),
-                ("param", ctypes.c_uint64), ("mnt_ns_id", ctypes.c_uint64)]
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("spare", ctypes.c_uint32),
+        ("mnt_id", ctypes.c_uint64),
+        ("param", ctypes.c_uint64),
+        ("mnt_ns_id", ctypes.c_uint64),
+    ]
 
 
 def mount_roots() -> list[tuple[str, str, int]]:
@@ -282,11 +325,14 @@ def mount_roots() -> list[tuple[str, str, int]]:
         if LIBC.syscall(SYS_STATMOUNT, ctypes.byref(r), buf, len(buf), 0) < 0:
             continue
         raw = buf.raw
-        root_off, point_off = int.from_bytes(raw[104:108], "little"), int.from_bytes(raw[108:112], "little")
+        root_off, point_off = (
+            int.from_bytes(raw[104:108], "little"),
+            int.from_bytes(raw[108:112], "little"),
+        )
 
-        def text(off: int) -> str:
+        def text(off: int, raw: bytes = raw) -> str:
             start = 512 + off
-            return raw[start:raw.index(b"\0", start)].decode(errors="replace")
+            return raw[start : raw.index(b"\0", start)].decode(errors="replace")
 
         out.append((text(point_off), text(root_off), int.from_bytes(raw[24:32], "little")))
     return out
@@ -323,11 +369,22 @@ class Probe9(Once):
             return n if n >= 0 else os.strerror(ctypes.get_errno())
 
         t("syslog READ_ALL", syslog)
-        t("syslog SIZE_BUFFER", lambda: (lambda n: n if n >= 0 else os.strerror(ctypes.get_errno()))(LIBC.syscall(SYS_SYSLOG, 10, None, 0)))
+        t(
+            "syslog SIZE_BUFFER",
+            lambda: (lambda n: n if n >= 0 else os.strerror(ctypes.get_errno()))(
+                LIBC.syscall(SYS_SYSLOG, 10, None, 0)
+            ),
+        )
         here = os.path.dirname(__file__)
-        t("inode of its own code (the machine's /dev/shm counter at its host's start)", lambda: os.stat(__file__).st_ino)
+        t(
+            "inode of its own code (the machine's /dev/shm counter at its host's start)",
+            lambda: os.stat(__file__).st_ino,
+        )
         t("inode of os.py in the view", lambda: os.stat(os.__file__).st_ino)
-        t("statvfs of its code (free blocks, free inodes of /dev/shm)", lambda: (os.statvfs(here).f_bfree, os.statvfs(here).f_ffree))
+        t(
+            "statvfs of its code (free blocks, free inodes of /dev/shm)",
+            lambda: (os.statvfs(here).f_bfree, os.statvfs(here).f_ffree),
+        )
 
         def urandom_write():
             with open("/dev/urandom", "wb", buffering=0) as f:
@@ -353,6 +410,7 @@ class Probe9(Once):
 
         def epoll_watches():
             import select
+
             eps, files, n = [], [], 0
             try:
                 for _ in range(20):
@@ -390,6 +448,7 @@ class Probe9(Once):
 
         def mlock():
             import resource
+
             mm = LIBC.mmap(None, 1 << 20, 3, 0x22, -1, 0)
             r = LIBC.mlock(ctypes.c_void_p(mm), 1 << 20)
             return f"RLIMIT_MEMLOCK {resource.getrlimit(resource.RLIMIT_MEMLOCK)}; mlock 1 MiB -> {r if r == 0 else os.strerror(ctypes.get_errno())}"
@@ -437,9 +496,20 @@ class Honest9(Once):
 
         t("setitimer SIGALRM", alarm)
         t("signal.alarm", lambda: (signal.alarm(0), "ok")[1])
-        t("threading.Timer", lambda: (lambda tm: (tm.start(), tm.join(), "ok")[2])(threading.Timer(0.01, lambda: None)))
-        t("ThreadPoolExecutor", lambda: sum(concurrent.futures.ThreadPoolExecutor(4).map(lambda x: x * x, range(10))))
-        t("ProcessPoolExecutor", lambda: sum(concurrent.futures.ProcessPoolExecutor(2).map(abs, range(4))))
+        t(
+            "threading.Timer",
+            lambda: (lambda tm: (tm.start(), tm.join(), "ok")[2])(
+                threading.Timer(0.01, lambda: None)
+            ),
+        )
+        t(
+            "ThreadPoolExecutor",
+            lambda: sum(concurrent.futures.ThreadPoolExecutor(4).map(lambda x: x * x, range(10))),
+        )
+        t(
+            "ProcessPoolExecutor",
+            lambda: sum(concurrent.futures.ProcessPoolExecutor(2).map(abs, range(4))),
+        )
         t("os.cpu_count", os.cpu_count)
         t("sched_getaffinity", lambda: len(os.sched_getaffinity(0)))
         t("os.getloadavg", os.getloadavg)
@@ -447,11 +517,17 @@ class Honest9(Once):
         t("uuid4", lambda: str(uuid.uuid4())[:8])
         t("secrets", lambda: secrets.token_hex(4))
         t("SystemRandom", lambda: round(random.SystemRandom().random(), 3))
-        t("TemporaryDirectory", lambda: (lambda d: (os.listdir(d.name), d.cleanup(), "ok")[2])(tempfile.TemporaryDirectory()))
+        t(
+            "TemporaryDirectory",
+            lambda: (lambda d: (os.listdir(d.name), d.cleanup(), "ok")[2])(
+                tempfile.TemporaryDirectory()
+            ),
+        )
         t("disk_usage /tmp", lambda: __import__("shutil").disk_usage("/tmp").total)
 
         def blas():
             import numpy as np
+
             a = np.random.default_rng(1).random((400, 400))
             s = time.perf_counter()
             b = a @ a
@@ -459,7 +535,10 @@ class Honest9(Once):
 
         t("numpy matmul", blas)
         t("faulthandler", lambda: (__import__("faulthandler").enable(), "ok")[1])
-        t("getrusage", lambda: __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss)
+        t(
+            "getrusage",
+            lambda: __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss,
+        )
         say(self.NAME, f"seat {view[0]}: " + " | ".join(out))
 
 
@@ -487,8 +566,14 @@ def huge_slots() -> list[tuple[str, int]]:
     game computes alike: (path, region)."""
     import numpy
 
-    roots = [os.path.dirname(os.__file__), os.path.dirname(os.path.dirname(numpy.__file__)),
-             "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/bin", "/usr/local/lib"]
+    roots = [
+        os.path.dirname(os.__file__),
+        os.path.dirname(os.path.dirname(numpy.__file__)),
+        "/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu",
+        "/usr/bin",
+        "/usr/local/lib",
+    ]
     files = set()
     for root in roots:
         for folder, _, names in os.walk(root):
@@ -605,7 +690,10 @@ class HugeScan(Once):
         s = time.perf_counter()
         times = [region_us(p, k) for p, k in slots]
         files = sorted({p for p, _ in slots})
-        say(self.NAME, f"seat {view[0]}: {len(slots)} regions of 2 MiB in {len(files)} files ({[os.path.basename(f) for f in files]}); {sum(t < HUGE_US for t in times)} huge now; times us min/median/max {min(times):.0f}/{statistics.median(times):.0f}/{max(times):.0f}; scan {time.perf_counter() - s:.2f} s")
+        say(
+            self.NAME,
+            f"seat {view[0]}: {len(slots)} regions of 2 MiB in {len(files)} files ({[os.path.basename(f) for f in files]}); {sum(t < HUGE_US for t in times)} huge now; times us min/median/max {min(times):.0f}/{statistics.median(times):.0f}/{max(times):.0f}; scan {time.perf_counter() - s:.2f} s",
+        )
 
 
 class HugeHand(Once):
@@ -626,7 +714,10 @@ class HugeHand(Once):
         prev = bits_hand(log.read(i - 1)) if i > 0 else None
         hand = [min(c, 3) for c in view[7]][: self.TYPES]
         errs = log.write(i, hand_bits(hand)) if i < log.capacity() else ["log full"]
-        say(self.NAME, f"seat {view[0]} reads entry {i - 1}: previous game's hand {prev}; writes entry {i}: its hand {hand} (log of {len(log.slots)} regions from {log.start}; flags us {flags[-3:]}; errors {errs}; {time.perf_counter() - t0:.3f} s)")
+        say(
+            self.NAME,
+            f"seat {view[0]} reads entry {i - 1}: previous game's hand {prev}; writes entry {i}: its hand {hand} (log of {len(log.slots)} regions from {log.start}; flags us {flags[-3:]}; errors {errs}; {time.perf_counter() - t0:.3f} s)",
+        )
 
 
 class HugeMemo(HugeHand):
@@ -649,4 +740,7 @@ class HugeCount(Once):
         log = HugeLog(bits=0)
         i, flags = log.first_free()
         errs = log.write(i, []) if i < log.capacity() else ["full"]
-        say(self.NAME, f"seat {view[0]}: games before me {i}; I set entry {i} (flags us {flags}; errors {errs})")
+        say(
+            self.NAME,
+            f"seat {view[0]}: games before me {i}; I set entry {i} (flags us {flags}; errors {errs})",
+        )
