@@ -166,6 +166,9 @@ class Host:
         if self.sandboxed:
             try:
                 self.view = sandbox.view(_module_code(root, target))
+            except sandbox.CodeTooLarge as exc:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                raise UnknownStrategyError(f"cannot load strategy {target!r}: {exc}") from None
             except (runtime.CopyUnavailable, OSError) as exc:
                 shutil.rmtree(self.folder, ignore_errors=True)
                 raise GuestLost(f"its sandbox's files could not be copied ({exc})") from None

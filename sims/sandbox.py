@@ -396,6 +396,14 @@ def _library_links() -> list[str]:
     return out
 
 
+CODE_BYTES = 64 << 20  # a strategy's own files, copied into the tmpfs (``view``)
+
+
+class CodeTooLarge(runtime.CopyUnavailable):
+    """A strategy whose files are too large to copy: refused, as a strategy that does not
+    load."""
+
+
 def view(code: list[str]) -> runtime.View:
     """What a guest's sandbox shows: the tmpfs copy of Python's view, and ``code``, the
     files or folders of the strategy's module, shown at their own paths from a tmpfs copy
@@ -403,8 +411,14 @@ def view(code: list[str]) -> runtime.View:
     host started again after a failure writes nothing a game could see). Raises
     ``runtime.CopyUnavailable`` where a copy cannot be made."""
     base = runtime.held_copy(runtime.python_view())
-    shown = [(path, path) for path in code if os.path.exists(path)]
-    extra = runtime.held_copy(runtime.View(shown, [])).binds if shown else []
+    shown = runtime.View([(path, path) for path in code if os.path.exists(path)], [])
+    size = sum(os.path.getsize(f) for f in shown.files() if os.path.isfile(f))
+    if size > CODE_BYTES:
+        raise CodeTooLarge(
+            f"its module's files are {size / 2**20:,.0f} MiB, over the {CODE_BYTES >> 20} MiB "
+            "the sandbox copies (memory every sandbox shares)"
+        )
+    extra = runtime.held_copy(shown).binds if shown.binds else []
     return runtime.View([*base.binds, *extra], base.hidden)
 
 

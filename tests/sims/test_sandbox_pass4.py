@@ -21,6 +21,7 @@ import pytest
 
 from cardgame import Rules
 from sims import guest, sandbox
+from sims.errors import UnknownStrategyError
 from sims.match import GameSpec, play_game
 from sims.seeding import new_guest_key
 from sims.strategy import StrategySpec
@@ -206,3 +207,20 @@ def test_no_kernel_state_of_a_shared_file_is_in_a_games_reach(engine):
     FutexColluder (a futex keyed by a file every sandbox maps), and KSM: refused; private
     futexes, which every lock uses, work."""
     _clean(_play(["SharedKernelState", "planner"], engine=engine))
+
+
+@needs_sandbox
+def test_a_strategy_too_large_to_copy_is_refused_in_one_line(tmp_path, monkeypatch):
+    """A strategy's own files are copied into the tmpfs every sandbox shares: a package of
+    70 MB (hostile pass 9's HugeMemo carried a 160 MB file) does not load."""
+    package = tmp_path / "bigguest"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from sims.strategies.planner import Planner\n\nclass Big(Planner):\n    pass\n"
+    )
+    with open(package / "blob.bin", "wb") as blob:
+        blob.truncate(70 << 20)  # sparse: nothing written, 70 MB to copy
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(UnknownStrategyError, match="70 MiB, over the 64 MiB the sandbox copies"):
+        guest.check_guest(StrategySpec("big", "bigguest:Big"), "study")
+    guest.close_hosts()
