@@ -129,6 +129,11 @@ DENIED = (
     # futex2's calls, whose private flag sits in an array the filter cannot read (futex
     # itself: private only, ``confine``)
     "futex_waitv", "futex_wake", "futex_wait", "futex_requeue", "set_tid_address",
+    # a robust list's pending lock is woken, shared, when its thread ends (glibc's own call
+    # at a thread's start may fail: it only makes robust mutexes, which nothing here uses)
+    "set_robust_list",
+    # pages of the shared copy moved to another memory node, for another sandbox to time
+    "move_pages", "migrate_pages",
     # the machine's disks: a game has nothing on them to write back
     "sync", "syncfs",
     "sethostname", "setdomainname", "capset",
@@ -168,7 +173,7 @@ MADV_ALLOWED = (
     8, 10, 11, 13, 15, 16, 17, 18, 19,  # FREE, (DONT|DO)FORK, UNMERGEABLE, NOHUGEPAGE, ...
     22, 23, 24, 102, 103,  # POPULATE_(READ|WRITE), DONTNEED_LOCKED, GUARD_(INSTALL|REMOVE)
 )  # fmt: skip
-FUTEX_WAIT_BITSET = 9  # with FUTEX_WAIT (0), the operations a game may use unprivate
+FUTEX_WAIT, FUTEX_WAIT_BITSET = 0, 9  # shared, they answer EAGAIN (``confine``)
 PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
 
 
@@ -776,10 +781,15 @@ def confine(limits: dict[str, Any]) -> None:
         rules.add_rule(deny, "madvise", seccomp.Arg(2, seccomp.MASKED_EQ, mask, value))
     # a futex in a file's page is keyed by the file, so sandboxes mapping one file of the
     # shared copy meet on it (hostile pass 9's FutexColluder counted another sandbox's
-    # waiters): every operation but a wait is private only (keyed by the process's own
-    # memory). A shared wait stays, as glibc waits so for a thread's end (pthread_join,
-    # and the atfork handlers a fork runs); nothing in a game can wake one: no shared
-    # wake, and no set_tid_address to have a thread's exit wake a word of its choosing
+    # waiters; pass 10's woke another sandbox's waiter by a thread's exit, through the
+    # robust list or a raw clone's child-tid word): so no game has a shared futex at all.
+    # Every operation is private only (keyed by the process's own memory), but a shared
+    # wait answers EAGAIN ("the word changed") at once, which glibc's waits for a thread's
+    # end (pthread_join, a fork's atfork handlers) take as a cue to look again: they spin
+    # instead of sleeping, and nothing can be woken
+    again = seccomp.ERRNO(errno.EAGAIN)
+    for wait in (FUTEX_WAIT, FUTEX_WAIT_BITSET):
+        rules.add_rule(again, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFF, wait))
     for mask, value in _blocks(1, FUTEX_WAIT_BITSET - 1) + _blocks(FUTEX_WAIT_BITSET + 1, 127):
         rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, mask & 0xFF, value))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import threading
 
@@ -246,8 +247,8 @@ class FolderProbe(Planner):
             raise Breach(f"breach: folders not on a tmpfs: {other[:5]} of {len(other)}")
 
 
-SYS_FUTEX, SYS_FUTEX_WAITV, SYS_SET_TID_ADDRESS = 202, 449, 218  # x86-64
-FUTEX_WAKE, FUTEX_PRIVATE = 1, 128
+SYS_FUTEX, SYS_FUTEX_WAITV, SYS_SET_TID_ADDRESS, SYS_SET_ROBUST_LIST = 202, 449, 218, 273
+FUTEX_WAIT, FUTEX_WAKE, FUTEX_PRIVATE = 0, 1, 128
 MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
 
 
@@ -266,6 +267,7 @@ class SharedKernelState(Planner):
                               ctypes.c_int, ctypes.c_long)  # fmt: skip
         libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         libc.syscall.restype = ctypes.c_long
+        private = ctypes.c_uint32(0)
         path = max((os.path.join(os.path.dirname(os.__file__), n) for n in
                     os.listdir(os.path.dirname(os.__file__))), key=lambda p: os.path.getsize(p)
                    if os.path.isfile(p) else 0)  # fmt: skip
@@ -282,11 +284,18 @@ class SharedKernelState(Planner):
             found.append("a shared futex")
         if libc.syscall(SYS_FUTEX_WAITV, 0, 0, 0, 0, 0) == 0 or ctypes.get_errno() == 22:
             found.append("futex_waitv")
+        timeout = (ctypes.c_long * 2)(0, 10_000_000)  # 10 ms, should it wait
+        value = word.value
+        if libc.syscall(SYS_FUTEX, ctypes.byref(word), FUTEX_WAIT, value, timeout, 0, 0) == 0:
+            found.append("a shared futex wait that was woken")
+        elif ctypes.get_errno() != errno.EAGAIN:
+            found.append(f"a shared futex wait that waited (errno {ctypes.get_errno()})")
+        if libc.syscall(SYS_SET_ROBUST_LIST, ctypes.byref(private), 24) == 0:
+            found.append("set_robust_list (its pending word is woken, shared, at a thread's end)")
         if libc.syscall(SYS_SET_TID_ADDRESS, ctypes.byref(word)) >= 0:
             found.append("set_tid_address (a thread's exit wakes that word, shared)")
         if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0:
             found.append("KSM for the process")
-        private = ctypes.c_uint32(0)
         if libc.syscall(SYS_FUTEX, ctypes.byref(private), FUTEX_WAKE | FUTEX_PRIVATE, 1, 0, 0, 0):
             raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
         if found:
