@@ -82,7 +82,7 @@ class Once(Planner):
 # ------------------------------------------ shared wakes at a thread's exit (robust list)
 def _board_file() -> str:
     """A binary file of the view's copy (every sandbox maps the same tmpfs inode)."""
-    import numpy.core._multiarray_umath as m  # noqa: PLC0415
+    import numpy._core._multiarray_umath as m  # noqa: PLC0415
 
     return m.__file__
 
@@ -386,3 +386,54 @@ class Honest10(Once):
 
         for label, fn in (("numpy linalg", linalg), ("numpy random", nprandom), ("threads", threads), ("ThreadPoolExecutor", pool), ("tempfile", tmp), ("modules", modules), ("random/statistics", stdrandom), ("sqlite3 :memory:", sqlite), ("queue between threads", mp_queue)):
             check(label, fn)
+
+
+class RobustCount(Once):
+    """How many robust-list wake threads in a row a game can start (a debugging probe)."""
+
+    NAME = "RobustCount"
+
+    def attack(self, view):
+        b = Board(64)
+        ok, err = 0, ""
+        t0 = time.perf_counter()
+        for k in range(200):
+            try:
+                robust_wake(b.words[k % 64])
+                ok += 1
+            except Exception as exc:
+                err = f"{type(exc).__name__} {exc} at {k}"
+                break
+        say(self.NAME, f"{ok} wake threads in {time.perf_counter() - t0:.2f} s; {err}; active {threading.active_count()}")
+        time.sleep(1)
+        try:
+            robust_wake(b.words[0])
+            say(self.NAME, "after 1 s: one more thread starts")
+        except Exception as exc:
+            say(self.NAME, f"after 1 s: {type(exc).__name__} {exc}")
+
+
+class ThreadMax(Once):
+    """How many idle threads a game holds at once, with numpy imported: the default stack
+    size (8 MiB of address space each), then 256 KiB."""
+
+    NAME = "ThreadMax"
+
+    def attack(self, view):
+        import numpy  # noqa: F401, PLC0415
+
+        for size in (0, 1 << 18):
+            threading.stack_size(size)
+            stop = threading.Event()
+            n, err = 0, ""
+            while n < 100:
+                try:
+                    threading.Thread(target=stop.wait, daemon=True).start()
+                    n += 1
+                except Exception as exc:
+                    err = f"{type(exc).__name__} {exc}"
+                    break
+            stop.set()
+            time.sleep(0.2)
+            say(self.NAME, f"stack size {size or 'default'}: {n} threads at once, then {err or 'no refusal'}")
+        threading.stack_size(0)
