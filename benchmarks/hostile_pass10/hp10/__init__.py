@@ -30,6 +30,14 @@ FUTEX_WAIT, FUTEX_WAKE = 0, 1  # no FUTEX_PRIVATE_FLAG: a file page's word is ke
 PROT_READ, PROT_WRITE, PROT_EXEC = 1, 2, 4
 MAP_PRIVATE, MAP_ANONYMOUS = 2, 0x20
 ETIMEDOUT, EAGAIN = 110, 11
+M_ARENA_MAX = -8
+
+
+def few_arenas() -> None:
+    """One malloc arena and small stacks: each thread's own arena reserves 64 MiB of the
+    game's 1 GiB of address space (ThreadMax: 12 idle threads at once with numpy)."""
+    LIBC.mallopt(M_ARENA_MAX, 1)
+    threading.stack_size(1 << 18)
 
 
 def say(name: str, text: str) -> None:
@@ -82,13 +90,17 @@ class Once(Planner):
 # ------------------------------------------ shared wakes at a thread's exit (robust list)
 def _board_file() -> str:
     """A binary file of the view's copy (every sandbox maps the same tmpfs inode)."""
-    import numpy._core._multiarray_umath as m  # noqa: PLC0415
+    import numpy._core._multiarray_umath as m
 
     return m.__file__
 
 
 class RobustHead(ctypes.Structure):
-    _fields_ = [("list", ctypes.c_void_p), ("futex_offset", ctypes.c_long), ("pending", ctypes.c_void_p)]
+    _fields_ = [
+        ("list", ctypes.c_void_p),
+        ("futex_offset", ctypes.c_long),
+        ("pending", ctypes.c_void_p),
+    ]
 
 
 _HEADS: list[RobustHead] = []  # kept alive: the kernel reads them when each thread exits
@@ -106,7 +118,11 @@ def robust_wake(address: int) -> int:
     out = []
 
     def run() -> None:
-        out.append(LIBC.syscall(SYS_SET_ROBUST_LIST, ctypes.c_void_p(ctypes.addressof(head)), ctypes.c_size_t(24)))
+        out.append(
+            LIBC.syscall(
+                SYS_SET_ROBUST_LIST, ctypes.c_void_p(ctypes.addressof(head)), ctypes.c_size_t(24)
+            )
+        )
 
     t = threading.Thread(target=run)
     t.start()
@@ -121,11 +137,20 @@ CLEARTID_FLAGS = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000 | 0x200000
 
 
 def _raw_clone():
-    page = LIBC.mmap(None, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    page = LIBC.mmap(
+        None, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0
+    )
     if page in (None, ctypes.c_void_p(-1).value):
         raise OSError(ctypes.get_errno(), "mmap rwx")
     ctypes.memmove(page, _CLONE_CODE, len(_CLONE_CODE))
-    fn = ctypes.CFUNCTYPE(ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(page)
+    fn = ctypes.CFUNCTYPE(
+        ctypes.c_long,
+        ctypes.c_ulong,
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+    )(page)
     stack = ctypes.create_string_buffer(1 << 16)
     _HEADS.append(stack)  # type: ignore[arg-type]
     top = (ctypes.addressof(stack) + (1 << 16) - 64) & ~15
@@ -211,7 +236,7 @@ class RobustSelf(Once):
             for k in range(20):
                 w = a.words[k]
                 res: list[int] = []
-                t = threading.Thread(target=lambda w=w: res.append(a.wait(w, 2.0)))
+                t = threading.Thread(target=lambda w=w, res=res: res.append(a.wait(w, 2.0)))
                 t.start()
                 time.sleep(0.02)
                 t0 = time.perf_counter()
@@ -219,7 +244,10 @@ class RobustSelf(Once):
                 t.join()
                 lat.append(time.perf_counter() - t0)
                 got += res[0] == 0
-            say(self.NAME, f"seat {view.seat}: {label}: waiter woken through the other mapping {got} of 20 (last call returned {r}); median {sorted(lat)[10] * 1e3:.2f} ms a wake")
+            say(
+                self.NAME,
+                f"seat {view.seat}: {label}: waiter woken through the other mapping {got} of 20 (last call returned {r}); median {sorted(lat)[10] * 1e3:.2f} ms a wake",
+            )
 
 
 class RobustColluder(Planner):
@@ -235,20 +263,29 @@ class RobustColluder(Planner):
         self._step = step + 1
         try:
             if step == 0:
+                few_arenas()
                 self._board = Board(256)
                 self._inbox = Inbox(self._board, view.seat, 18)
                 self._hand = [min(c, 3) for c in view.hand]
                 self._read = False
-                say(self.NAME, f"seat {view.seat} listens on region {view.seat}; its hand {self._hand}")
+                say(
+                    self.NAME,
+                    f"seat {view.seat} listens on region {view.seat}; its hand {self._hand}",
+                )
             if step < 12:
                 for other in range(view.players):
                     if other != view.seat:
                         send(self._board, other, hand_bits(self._hand), self.WAKE)
             if not self._read:
                 bits = self._inbox.read(18)
-                if bits is not None:
+                if bits is not None and getattr(self, "_flag_at", None) is None:
+                    self._flag_at = step  # read at the next decision: every bit has landed
+                elif bits is not None:
                     self._read = True
-                    say(self.NAME, f"seat {view.seat} (decision {step}) reads from its inbox: {bits_hand(bits)}")
+                    say(
+                        self.NAME,
+                        f"seat {view.seat} (decision {step}) reads from its inbox: {bits_hand(bits)}",
+                    )
         except Exception as exc:
             say(self.NAME, f"blocked: {type(exc).__name__} {exc}")
         return super().decide(view)
@@ -277,6 +314,7 @@ class RobustHand(Once):
     NAME = "RobustHand"
 
     def attack(self, view):
+        few_arenas()
         board = Board(64)
         hand = [min(c, 3) for c in view.hand]
         send(board, 0, hand_bits(hand), robust_wake)
@@ -299,9 +337,9 @@ class Honest10(Once):
     NAME = "Honest10"
 
     def attack(self, view):
-        import concurrent.futures  # noqa: PLC0415
-        import importlib  # noqa: PLC0415
-        import tempfile  # noqa: PLC0415
+        import concurrent.futures
+        import importlib
+        import tempfile
 
         def check(label, fn):
             t0 = time.perf_counter()
@@ -312,7 +350,7 @@ class Honest10(Once):
                 say(self.NAME, f"FAILS {label}: {type(exc).__name__} {exc}")
 
         def linalg():
-            import numpy as np  # noqa: PLC0415
+            import numpy as np
 
             rng = np.random.default_rng(1)
             a = rng.standard_normal((200, 200))
@@ -320,11 +358,11 @@ class Honest10(Once):
             x = np.linalg.solve(a, b)
             w = np.linalg.eigvals(a[:50, :50])
             s = np.linalg.svd(a[:80, :80], compute_uv=False)
-            q, r = np.linalg.qr(a[:60, :60])
+            q, _r = np.linalg.qr(a[:60, :60])
             return f"solve residual {np.abs(a @ x - b).max():.1e}, inv det {np.linalg.det(np.linalg.inv(a[:20, :20])):.3g}, eig {len(w)}, svd max {s[0]:.3g}, qr {q.shape}, lstsq {np.linalg.lstsq(a[:, :5], b, rcond=None)[0].shape}"
 
         def nprandom():
-            import numpy as np  # noqa: PLC0415
+            import numpy as np
 
             g = np.random.Generator(np.random.PCG64(7))
             return f"{g.integers(0, 100, 3).tolist()} {np.random.default_rng(3).permutation(5).tolist()} legacy {np.random.RandomState(2).randint(0, 9, 3).tolist()} choice {g.choice(10, 3, replace=False).tolist()}"
@@ -363,14 +401,14 @@ class Honest10(Once):
             return f"{len(names) - len(bad)} of {len(names)} import; failing {bad}"
 
         def stdrandom():
-            import random  # noqa: PLC0415
-            import statistics  # noqa: PLC0415
+            import random
+            import statistics
 
             r = random.Random(5)
             return f"{r.random():.4f} {r.sample(range(10), 3)} mean {statistics.mean([1, 2, 3, 4])} sysrand {random.SystemRandom().randint(0, 1) in (0, 1)}"
 
         def sqlite():
-            import sqlite3  # noqa: PLC0415
+            import sqlite3
 
             c = sqlite3.connect(":memory:")
             c.execute("create table t(x)")
@@ -378,13 +416,23 @@ class Honest10(Once):
             return c.execute("select sum(x) from t").fetchone()[0]
 
         def mp_queue():
-            import queue  # noqa: PLC0415
+            import queue
 
             q: queue.Queue[int] = queue.Queue()
             threading.Thread(target=lambda: q.put(42)).start()
             return q.get(timeout=2)
 
-        for label, fn in (("numpy linalg", linalg), ("numpy random", nprandom), ("threads", threads), ("ThreadPoolExecutor", pool), ("tempfile", tmp), ("modules", modules), ("random/statistics", stdrandom), ("sqlite3 :memory:", sqlite), ("queue between threads", mp_queue)):
+        for label, fn in (
+            ("numpy linalg", linalg),
+            ("numpy random", nprandom),
+            ("threads", threads),
+            ("ThreadPoolExecutor", pool),
+            ("tempfile", tmp),
+            ("modules", modules),
+            ("random/statistics", stdrandom),
+            ("sqlite3 :memory:", sqlite),
+            ("queue between threads", mp_queue),
+        ):
             check(label, fn)
 
 
@@ -404,7 +452,10 @@ class RobustCount(Once):
             except Exception as exc:
                 err = f"{type(exc).__name__} {exc} at {k}"
                 break
-        say(self.NAME, f"{ok} wake threads in {time.perf_counter() - t0:.2f} s; {err}; active {threading.active_count()}")
+        say(
+            self.NAME,
+            f"{ok} wake threads in {time.perf_counter() - t0:.2f} s; {err}; active {threading.active_count()}",
+        )
         time.sleep(1)
         try:
             robust_wake(b.words[0])
@@ -418,11 +469,19 @@ class ThreadMax(Once):
     size (8 MiB of address space each), then 256 KiB."""
 
     NAME = "ThreadMax"
+    NUMPY = True
 
     def attack(self, view):
-        import numpy  # noqa: F401, PLC0415
+        if self.NUMPY:
+            import numpy  # noqa: F401
+        say(
+            self.NAME,
+            f"numpy imported: {'numpy' in sys.modules}; active threads {threading.active_count()}",
+        )
 
-        for size in (0, 1 << 18):
+        for size, arenas in ((0, 0), (1 << 18, 0), (1 << 18, 1)):
+            if arenas:
+                LIBC.mallopt(M_ARENA_MAX, arenas)
             threading.stack_size(size)
             stop = threading.Event()
             n, err = 0, ""
@@ -435,5 +494,15 @@ class ThreadMax(Once):
                     break
             stop.set()
             time.sleep(0.2)
-            say(self.NAME, f"stack size {size or 'default'}: {n} threads at once, then {err or 'no refusal'}")
+            say(
+                self.NAME,
+                f"stack size {size or 'default'}, arenas {arenas or 'default'}: {n} threads at once, then {err or 'no refusal'}",
+            )
         threading.stack_size(0)
+
+
+class ThreadMaxPlain(ThreadMax):
+    """ThreadMax without importing numpy itself."""
+
+    NAME = "ThreadMaxPlain"
+    NUMPY = False
