@@ -506,3 +506,90 @@ class ThreadMaxPlain(ThreadMax):
 
     NAME = "ThreadMaxPlain"
     NUMPY = False
+
+
+class Probe10(Once):
+    """Other calls on the shared copy and the machine: times and statx fields of a copy file
+    after reading it, sendfile / copy_file_range / splice, mremap, MAP_LOCKED and
+    MAP_POPULATE on the copy, mlock, NUMA calls (mbind, move_pages, migrate_pages),
+    membarrier, sched_setaffinity, setpriority, ioprio_set."""
+
+    NAME = "Probe10"
+
+    def attack(self, view):
+        def call(label, *args):
+            r = LIBC.syscall(*args)
+            e = ctypes.get_errno() if r < 0 else 0
+            say(self.NAME, f"{label}: {r} {os.strerror(e) if e else ''}")
+            return r
+
+        path = _board_file()
+        st = os.stat(path)
+        with open(path, "rb") as f:
+            f.read(1 << 20)
+        st2 = os.stat(path)
+        say(
+            self.NAME,
+            f"stat of the copy's {os.path.basename(path)}: atime {st.st_atime_ns} -> {st2.st_atime_ns}, ctime {st.st_ctime_ns} -> {st2.st_ctime_ns}, ino {st.st_ino}, nlink {st.st_nlink}, dev {st.st_dev}",
+        )
+        src = os.open(path, os.O_RDONLY)
+        dst = os.open(
+            "/tmp/game/copy.bin" if os.path.isdir("/tmp/game") else "/tmp/copy.bin",
+            os.O_RDWR | os.O_CREAT,
+            0o600,
+        )
+        for label, fn in (
+            ("sendfile copy->tmp", lambda: os.sendfile(dst, src, 0, 65536)),
+            ("copy_file_range copy->tmp", lambda: os.copy_file_range(src, dst, 65536, 0, 0)),
+            ("splice copy->tmp", lambda: os.splice(src, dst, 4096, 0, 0)),
+        ):
+            try:
+                say(self.NAME, f"{label}: {fn()}")
+            except Exception as exc:
+                say(self.NAME, f"{label}: {type(exc).__name__} {exc}")
+        size = os.fstat(src).st_size & ~4095
+        for label, flags in (
+            ("MAP_PRIVATE|MAP_POPULATE", MAP_PRIVATE | 0x8000),
+            ("MAP_PRIVATE|MAP_LOCKED", MAP_PRIVATE | 0x2000),
+        ):
+            a = LIBC.mmap(None, 1 << 20, PROT_READ, flags, src, 0)
+            say(
+                self.NAME,
+                f"mmap of the copy {label}: {'refused ' + os.strerror(ctypes.get_errno()) if a in (None, ctypes.c_void_p(-1).value) else 'mapped'}",
+            )
+        a = LIBC.mmap(None, 1 << 20, PROT_READ, MAP_PRIVATE, src, 0)
+        LIBC.mremap.restype = ctypes.c_void_p
+        m = LIBC.mremap(ctypes.c_void_p(a), ctypes.c_size_t(1 << 20), ctypes.c_size_t(2 << 20), 1)
+        say(
+            self.NAME,
+            f"mremap of the copy's mapping 1 -> 2 MiB: {'refused' if m in (None, ctypes.c_void_p(-1).value) else 'moved/grown'} (file {size} bytes)",
+        )
+        call("mlock 1 MiB of the copy's mapping", 149, ctypes.c_void_p(a), 1 << 20)
+        nodemask = ctypes.c_ulong(1)
+        call(
+            "mbind MPOL_BIND node 0 with MPOL_MF_MOVE on the copy's pages",
+            237,
+            ctypes.c_void_p(a),
+            1 << 20,
+            2,
+            ctypes.byref(nodemask),
+            64,
+            2,
+        )
+        call("migrate_pages of itself", 256, 0, 64, ctypes.byref(nodemask), ctypes.byref(nodemask))
+        pages = (ctypes.c_void_p * 1)(a)
+        status = (ctypes.c_int * 1)()
+        call("move_pages (query node of a copy page)", 279, 0, 1, pages, None, status, 0)
+        say(self.NAME, f"  node of that page: {status[0]}")
+        call("membarrier QUERY", 324, 0, 0)
+        t0 = time.perf_counter()
+        call("membarrier GLOBAL (synchronize_rcu of the machine)", 324, 1, 0)
+        say(self.NAME, f"  took {(time.perf_counter() - t0) * 1e3:.2f} ms")
+        call("setpriority(self, 19)", 141, 0, 0, 19)
+        call("ioprio_set(self, idle)", 251, 1, 0, 3 << 13)
+        mask = ctypes.c_ulong(1)
+        call("sched_setaffinity(self, cpu 0)", 203, 0, 8, ctypes.byref(mask))
+        call("set_mempolicy MPOL_BIND node 0", 238, 2, ctypes.byref(nodemask), 64)
+        call("get_mempolicy", 239, None, None, 0, None, 0)
+        buf = ctypes.create_string_buffer(64)
+        call("getcpu", 309, ctypes.byref(buf), None, None)
