@@ -128,7 +128,10 @@ def tmpfs_folder() -> str:
     )
 
 
-_held: dict[str, tuple[int, str]] = {}  # digest -> (its lock's descriptor, its folder)
+# digest -> (its lock's descriptor, its folder, the process that took the lock): a process
+# forked from this one (a pool's worker) shares the descriptor's lock, so it must take one
+# of its own, and never treat the inherited one as its own to upgrade and remove the copy
+_held: dict[str, tuple[int, str, int]] = {}
 
 
 def held_copy(view: View) -> View:
@@ -136,7 +139,7 @@ def held_copy(view: View) -> View:
     which this process holds until it ends (``release_copies``)."""
     files = view.files()
     digest = _digest(view, files)
-    if digest in _held:
+    if digest in _held and _held[digest][2] == os.getpid():
         return _copied_view(view, _held[digest][1])
     root = tmpfs_folder()
     folder = os.path.join(root, f"{COPY_PREFIX}{os.geteuid()}-{digest}")
@@ -154,7 +157,8 @@ def held_copy(view: View) -> View:
                     f"{folder} is not this user's own copy (another owner, or writable by "
                     "others): the guest sandbox does not use it; remove it"
                 )
-            _held[digest] = (fd, folder)
+            _forget_inherited(digest)
+            _held[digest] = (fd, folder, os.getpid())
             _sweep_copies(root, keep=folder)
             return _copied_view(view, folder)
         os.close(fd)
@@ -164,7 +168,10 @@ def held_copy(view: View) -> View:
 
 def release_copies() -> None:
     """Let this process's copies go; remove each that no other process holds."""
-    for digest, (fd, folder) in list(_held.items()):
+    for digest, (fd, folder, owner) in list(_held.items()):
+        if owner != os.getpid():
+            _forget_inherited(digest)
+            continue
         del _held[digest]
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -175,6 +182,16 @@ def release_copies() -> None:
             os.unlink(os.path.join(folder, DONE))
         shutil.rmtree(folder, ignore_errors=True)
         os.close(fd)
+
+
+def _forget_inherited(digest: str) -> None:
+    """Drop a hold this process inherited from the one that forked it: closing its copy of
+    the descriptor leaves the parent's lock as it is."""
+    found = _held.get(digest)
+    if found is not None and found[2] != os.getpid():
+        del _held[digest]
+        with contextlib.suppress(OSError):
+            os.close(found[0])
 
 
 def _copied_view(view: View, folder: str) -> View:

@@ -54,20 +54,16 @@ def test_the_view_shows_python_not_the_machine():
     assert sum(os.path.getsize(f) for f in files) < 400e6  # read whole at each host's start
 
 
-def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go():
+def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go(tmp_path):
     """Every bind's source is in the tmpfs copy (sims/runtime.py: no page to evict, no name
-    cached that is not there); another process finds the same copy and leaving does not
-    remove it while this one holds it; a copy no process holds (left by a killed one) goes."""
-    runtime.release_copies()  # this process's hold, from an earlier test: taken anew below
+    cached that is not there); another process finds the same copy; a copy no process holds
+    (left by a killed one) goes when a copy is next taken. (Never released here: this
+    process's hosts, from other tests, play on it.)"""
     root = runtime.tmpfs_folder()
-    stale = Path(root) / f"{runtime.COPY_PREFIX}{os.geteuid()}-000000000000000000000000"
-    stale.mkdir(exist_ok=True)
-    (stale / runtime.LOCK).touch()
     view = runtime.held_copy(runtime.python_view())
     copy = os.path.commonpath([source for source, _ in view.binds])
     assert copy.startswith(os.path.join(root, runtime.COPY_PREFIX)) and not view.hidden
     assert all(source == copy + target for source, target in view.binds)
-    assert not stale.exists()
     other = subprocess.run(
         [sys.executable, "-c", "from sims import runtime; v = runtime.held_copy("
          "runtime.python_view()); print(v.binds[0][0])"],
@@ -75,23 +71,52 @@ def test_the_view_is_a_copy_in_a_tmpfs_shared_while_held_and_stale_copies_go():
     ).stdout  # fmt: skip
     assert other.startswith(copy + "/")
     assert os.path.exists(os.path.join(copy, runtime.DONE))
+    stale = Path(root) / f"{runtime.COPY_PREFIX}{os.geteuid()}-000000000000000000000000"
+    stale.mkdir(exist_ok=True)
+    (stale / runtime.LOCK).touch()
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "a.py").write_text("x = 1\n")
+    small = runtime.held_copy(runtime.View([(str(tmp_path / "code"),) * 2], []))
+    assert not stale.exists()
+    assert Path(small.binds[0][0], "a.py").read_text() == "x = 1\n"
 
 
-def test_a_copy_others_can_write_is_refused_in_one_line():
+def test_a_copy_others_can_write_is_refused_in_one_line(tmp_path):
     """/dev/shm is everyone's: a copy under this user's name that another could have planted
-    or can change (hostile pass 9's plant.py) is never used."""
+    or can change (hostile pass 9's plant.py) is never used. (A copy of its own, not the
+    one other tests' sandboxes play on.)"""
+    code = tmp_path / "planted"
+    (code / "inner").mkdir(parents=True)
+    (code / "inner" / "b.py").write_text("y = 2\n")
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys; from sims import runtime; v = runtime.held_copy("
-         "runtime.python_view()); print(v.binds[0][0], flush=True); sys.stdin.read()"],
+         f"runtime.View([({str(code)!r}, {str(code)!r})], [])); print(v.binds[0][0], "
+         "flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2],
     )  # fmt: skip
-    inner = Path(holder.stdout.readline().strip()).parent  # a folder of the copy it holds
+    inner = Path(holder.stdout.readline().strip()) / "inner"
     try:
         inner.chmod(0o777)
-        runtime.release_copies()
         with pytest.raises(runtime.CopyUnavailable, match="not this user's own copy"):
-            runtime.held_copy(runtime.python_view())
+            runtime.held_copy(runtime.View([(str(code), str(code))], []))
     finally:
         inner.chmod(0o755)
         holder.stdin.close()
         holder.wait()
+
+
+def test_a_forked_worker_letting_go_leaves_its_parents_copy():
+    """A pool's worker is forked with the parent's hold on the copy (one lock, shared): when
+    it lets go at its exit it must not take that lock for its own and remove the copy that
+    the parent's sandboxes play on."""
+    view = runtime.held_copy(runtime.python_view())
+    copy = os.path.commonpath([source for source, _ in view.binds])
+    child = os.fork()
+    if child == 0:  # the worker: takes a hold of its own, then lets every hold go
+        try:
+            runtime.held_copy(runtime.python_view())
+            runtime.release_copies()
+        finally:
+            os._exit(0)
+    assert os.waitpid(child, 0)[1] == 0
+    assert os.path.exists(os.path.join(copy, runtime.DONE))
