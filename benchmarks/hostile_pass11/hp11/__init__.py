@@ -9,6 +9,7 @@ import ctypes
 import os
 import re
 import sys
+import threading
 import time
 
 from sims.strategies.planner import Planner
@@ -73,7 +74,7 @@ class HeapNote(Once):
 
     def attack(self, view) -> None:
         start = time.perf_counter()
-        low, data = heap()
+        _low, data = heap()
         found = sorted({(m.group(1).decode(), m.group(2).decode()) for m in NOTE.finditer(data)})
         took = time.perf_counter() - start
         token = os.urandom(4).hex()
@@ -112,7 +113,13 @@ _SINK: list[int] = []
 def readable(address: int, size: int) -> bool:
     """Whether memory can be read: write(2) of it to a file says EFAULT, never a crash."""
     if not _SINK:
-        _SINK.append(os.open("/tmp/game/.sink" if os.path.isdir("/tmp/game") else "/tmp/.sink", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600))
+        _SINK.append(
+            os.open(
+                "/tmp/game/.sink" if os.path.isdir("/tmp/game") else "/tmp/.sink",
+                os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                0o600,
+            )
+        )
     os.lseek(_SINK[0], 0, 0)
     return LIBC.write(_SINK[0], ctypes.c_void_p(address), ctypes.c_size_t(size)) == size
 
@@ -124,6 +131,244 @@ class HeapDebug(Once):
 
     def attack(self, view) -> None:
         low, data = heap()
-        probes = [b"HOSTILE " + b"HeapDebug: seat", b'"op": ' + b'"game"', b'"op": "' + b'decide', b"game-" + b"stderr"]
-        say(self.NAME, f"heap at {low:#x} {len(data) >> 10} KiB: " + ", ".join(f"{p[:12]!r}: {data.count(p)}" for p in probes))
+        probes = [
+            b"HOSTILE " + b"HeapDebug: seat",
+            b'"op": ' + b'"game"',
+            b'"op": "' + b"decide",
+            b"game-" + b"stderr",
+        ]
+        say(
+            self.NAME,
+            f"heap at {low:#x} {len(data) >> 10} KiB: "
+            + ", ".join(f"{p[:12]!r}: {data.count(p)}" for p in probes),
+        )
         say(self.NAME, f"seat {view.seat} marker line for the next game")
+
+
+class Honest11(Once):
+    """What an honest strategy does: numpy (linalg, random), threads and pools, tempfile
+    and the usual standard modules; one line a check."""
+
+    NAME = "Honest11"
+
+    def attack(self, view):
+        import concurrent.futures
+        import importlib
+        import tempfile
+
+        def check(label, fn):
+            t0 = time.perf_counter()
+            try:
+                out = fn()
+                say(self.NAME, f"ok {label}: {out} ({(time.perf_counter() - t0) * 1e3:.1f} ms)")
+            except BaseException as exc:
+                say(self.NAME, f"FAILS {label}: {type(exc).__name__} {exc}")
+
+        def linalg():
+            import numpy as np
+
+            rng = np.random.default_rng(1)
+            a = rng.standard_normal((200, 200))
+            b = rng.standard_normal(200)
+            x = np.linalg.solve(a, b)
+            w = np.linalg.eigvals(a[:50, :50])
+            s = np.linalg.svd(a[:80, :80], compute_uv=False)
+            q, _r = np.linalg.qr(a[:60, :60])
+            return f"solve residual {np.abs(a @ x - b).max():.1e}, inv det {np.linalg.det(np.linalg.inv(a[:20, :20])):.3g}, eig {len(w)}, svd max {s[0]:.3g}, qr {q.shape}, lstsq {np.linalg.lstsq(a[:, :5], b, rcond=None)[0].shape}"
+
+        def nprandom():
+            import numpy as np
+
+            g = np.random.Generator(np.random.PCG64(7))
+            return f"{g.integers(0, 100, 3).tolist()} {np.random.default_rng(3).permutation(5).tolist()} legacy {np.random.RandomState(2).randint(0, 9, 3).tolist()} choice {g.choice(10, 3, replace=False).tolist()}"
+
+        def threads():
+            out = []
+            ts = [threading.Thread(target=lambda k=k: out.append(k * k)) for k in range(8)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            return sorted(out)
+
+        def pool():
+            with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
+                return list(ex.map(lambda k: sum(range(k * 10000)), range(6)))[-1]
+
+        def tmp():
+            with tempfile.TemporaryDirectory() as d:
+                p = os.path.join(d, "x.bin")
+                with open(p, "wb") as f:
+                    f.write(os.urandom(1 << 20))
+                with tempfile.NamedTemporaryFile() as g:
+                    g.write(b"abc")
+                    g.flush()
+                    return f"{os.path.getsize(p)} bytes in {d}; named {g.name}"
+
+        def modules():
+            names = "json collections itertools functools dataclasses statistics fractions decimal heapq bisect math re hashlib pickle copy typing enum random struct array queue sqlite3 csv io zlib gzip bz2 lzma base64 datetime zoneinfo shelve dbm textwrap operator contextlib abc weakref secrets uuid multiprocessing ctypes numpy.fft numpy.polynomial".split()
+            bad = []
+            for n in names:
+                try:
+                    importlib.import_module(n)
+                except BaseException as exc:
+                    bad.append(f"{n}: {type(exc).__name__}")
+            return f"{len(names) - len(bad)} of {len(names)} import; failing {bad}"
+
+        def stdrandom():
+            import random
+            import statistics
+
+            r = random.Random(5)
+            return f"{r.random():.4f} {r.sample(range(10), 3)} mean {statistics.mean([1, 2, 3, 4])} sysrand {random.SystemRandom().randint(0, 1) in (0, 1)}"
+
+        def sqlite():
+            import sqlite3
+
+            c = sqlite3.connect(":memory:")
+            c.execute("create table t(x)")
+            c.executemany("insert into t values (?)", [(k,) for k in range(100)])
+            return c.execute("select sum(x) from t").fetchone()[0]
+
+        def mp_queue():
+            import queue
+
+            q: queue.Queue[int] = queue.Queue()
+            threading.Thread(target=lambda: q.put(42)).start()
+            return q.get(timeout=2)
+
+        for label, fn in (
+            ("numpy linalg", linalg),
+            ("numpy random", nprandom),
+            ("threads", threads),
+            ("ThreadPoolExecutor", pool),
+            ("tempfile", tmp),
+            ("modules", modules),
+            ("random/statistics", stdrandom),
+            ("sqlite3 :memory:", sqlite),
+            ("queue between threads", mp_queue),
+        ):
+            check(label, fn)
+
+
+def _errno(result: int) -> str:
+    return f"{result}" if result >= 0 else f"-1 {os.strerror(ctypes.get_errno())}"
+
+
+def _sys(number: int, *args) -> int:
+    ctypes.set_errno(0)
+    return LIBC.syscall(number, *[ctypes.c_long(a) if isinstance(a, int) else a for a in args])
+
+
+SYS = {
+    "syslog": 103, "statx": 332, "seccomp": 317, "listmount": 458, "statmount": 457,
+    "sched_setscheduler": 144, "setpriority": 141, "landlock_create_ruleset": 444,
+    "mbind": 237, "ioprio_set": 251, "acct": 163, "file_setattr": 469, "timerfd_create": 283,
+}  # fmt: skip
+
+
+def mounts() -> list[str]:
+    """Every mount of the game's own namespace, by statmount: its root, point, type, source."""
+    ids = (ctypes.c_uint64 * 256)()
+    req = (ctypes.c_uint64 * 4)()
+    req[0] = 32  # size 32, spare 0
+    req[1] = 0xFFFFFFFFFFFFFFFF  # LSMT_ROOT
+    n = _sys(SYS["listmount"], ctypes.byref(req), ids, 256, 0)
+    if n < 0:
+        return [f"listmount {_errno(n)}"]
+    out = []
+    buf = ctypes.create_string_buffer(1 << 16)
+    for k in range(n):
+        req[1], req[2] = ids[k], 0x8 | 0x10 | 0x20 | 0x80 | 0x200 | 0x40
+        r = _sys(SYS["statmount"], ctypes.byref(req), buf, len(buf), 0)
+        if r < 0:
+            out.append(f"{ids[k]}: statmount {_errno(r)}")
+            continue
+        raw = buf.raw
+
+        def s(off: int, raw=raw) -> str:
+            at = 512 + int.from_bytes(raw[off : off + 4], "little")
+            return raw[at : raw.index(b"\0", at)].decode(errors="replace")
+
+        ns = int.from_bytes(raw[112:120], "little")
+        out.append(f"{ids[k]}: {s(108)} <- {s(36)} {s(124)} root={s(104)} opts={s(4)} ns={ns}")
+    return out
+
+
+class Probe11(Once):
+    """What a game can still reach of the machine: /dev nodes, the kernel log, mounts and
+    their unique ids, scheduling, landlock, its own extra seccomp filter (logging)."""
+
+    NAME = "Probe11"
+
+    def attack(self, view) -> None:
+        name = self.NAME
+        say(
+            name,
+            f"/dev: {sorted(os.listdir('/dev'))}; /dev/pts: {sorted(os.listdir('/dev/pts')) if os.path.isdir('/dev/pts') else None}",
+        )
+        for path, flags in (
+            ("/dev/ptmx", os.O_RDWR | os.O_NOCTTY),
+            ("/dev/tty", os.O_RDWR),
+            ("/dev/urandom", os.O_WRONLY),
+            ("/dev/random", os.O_WRONLY),
+            ("/dev/full", os.O_WRONLY),
+            ("/dev/zero", os.O_WRONLY),
+        ):
+            try:
+                fd = os.open(path, flags)
+                try:
+                    wrote = os.write(fd, b"hp11" * 8) if path != "/dev/ptmx" else "n/a"
+                except OSError as exc:
+                    wrote = f"write {exc.strerror}"
+                pts = sorted(os.listdir("/dev/pts")) if path == "/dev/ptmx" else ""
+                say(name, f"open {path}: ok, write {wrote} {pts}")
+                os.close(fd)
+            except OSError as exc:
+                say(name, f"open {path}: {exc.strerror}")
+        buf = ctypes.create_string_buffer(1 << 14)
+        say(
+            name,
+            f"syslog SIZE_BUFFER {_errno(_sys(SYS['syslog'], 10, None, 0))}; READ_ALL {_errno(_sys(SYS['syslog'], 3, buf, len(buf)))}; SIZE_UNREAD {_errno(_sys(SYS['syslog'], 9, None, 0))}",
+        )
+        sx = ctypes.create_string_buffer(256)
+        for path in ("/", "/tmp", "/dev", "/dev/shm", os.path.dirname(__file__)):
+            r = _sys(SYS["statx"], -100, path.encode(), 0, 0x4000 | 0x1000, sx)
+            say(
+                name,
+                f"statx {path}: {_errno(r)} mnt_id_unique {int.from_bytes(sx.raw[144:152], 'little')}",
+            )
+        param = ctypes.c_int(1)
+        say(
+            name,
+            f"SCHED_FIFO {_errno(_sys(SYS['sched_setscheduler'], 0, 1, ctypes.byref(param)))}; nice -5 {_errno(_sys(SYS['setpriority'], 0, 0, -5))}; ioprio RT {_errno(_sys(SYS['ioprio_set'], 1, 0, (1 << 13) | 0))}; acct {_errno(_sys(SYS['acct'], None))}",
+        )
+        say(
+            name,
+            f"landlock ABI {_errno(_sys(SYS['landlock_create_ruleset'], None, 0, 1))}; timerfd {_errno(_sys(SYS['timerfd_create'], 1, 0))}",
+        )
+        # a filter of the game's own that logs each getppid: the kernel's audit line (comm, pid)
+        LIBC.prctl(15, b"hp11-seclog", 0, 0, 0)  # PR_SET_NAME: the comm the log line shows
+        prog = (ctypes.c_uint64 * 4)()
+        insns = [
+            (0x20, 0, 0, 0),
+            (0x15, 0, 1, 110),
+            (0x06, 0, 0, 0x7FFC0000),
+            (0x06, 0, 0, 0x7FFF0000),
+        ]
+        for k, (code, jt, jf, kk) in enumerate(insns):
+            prog[k] = code | jt << 16 | jf << 24 | kk << 32
+        fprog = (ctypes.c_uint64 * 2)(4, ctypes.addressof(prog))
+        r = _sys(SYS["seccomp"], 1, 0, fprog)
+        calls = [os.getppid() for _ in range(50)] if r == 0 else []
+        say(
+            name,
+            f"own seccomp filter with SECCOMP_RET_LOG: {_errno(r)}; {len(calls)} logged getppid calls (see the host's dmesg for 'hp11-seclog')",
+        )
+        found = mounts()
+        view = [m for m in found if "root=/cardgame-view-" in m]
+        say(
+            name,
+            f"{len(found)} mounts, {len(view)} of them the view's copy; the others: "
+            + " | ".join(m for m in found if m not in view and "devtmpfs" not in m),
+        )
