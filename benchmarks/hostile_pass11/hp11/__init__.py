@@ -466,3 +466,32 @@ class LandThreads(Planner):
             t.join()
         os.close(fd)
         say(self.NAME, "released")
+
+
+class Probe618(Once):
+    """Calls newer than the filter's list: open_tree_attr, file_setattr on the copy and on
+    its own /tmp, mseal, lsm_set_self_attr; seccomp's user-notification listener."""
+
+    NAME = "Probe618"
+
+    def attack(self, view) -> None:
+        name = self.NAME
+        code = os.path.dirname(__file__).encode()
+        r = _sys(467, -100, code, 1 | 0x80000, None, 0)  # open_tree_attr(OPEN_TREE_CLONE)
+        say(name, f"open_tree_attr CLONE of its code folder: {_errno(r)}")
+        attr = (ctypes.c_uint8 * 24)()
+        for path in (os.path.join(os.path.dirname(__file__), "__init__.py"), "/tmp"):
+            r = _sys(468, -100, path.encode(), attr, 24, 0)  # file_getattr
+            flags = int.from_bytes(bytes(attr)[0:4], "little")
+            attr[0] = (flags | 0x10) & 0xFF  # FS_XFLAG_APPEND
+            w = _sys(469, -100, path.encode(), attr, 24, 0)  # file_setattr
+            say(
+                name,
+                f"file_getattr {path}: {_errno(r)} flags {flags:#x}; file_setattr append-only: {_errno(w)}",
+            )
+        buf = ctypes.create_string_buffer(1 << 12)
+        r = _sys(462, 0, 0, 0, 0)  # mseal of nothing: whether the call exists
+        say(
+            name,
+            f"mseal(0, 0): {_errno(r)}; lsm_list_modules {_errno(_sys(461, buf, ctypes.byref(ctypes.c_uint32(len(buf))), 0))}",
+        )
