@@ -909,7 +909,7 @@ def _run_child(
                 from .sandbox import fork_game
 
                 host_fds = (control.reader, control.writer, confined, told, woken, wake)
-                child = fork_game(game, tell, host_fds)
+                child = fork_game(game, tell, host_fds, float(limits["game_cpu_seconds"]))
             else:
                 child = os.fork()
                 if child == 0:
@@ -921,7 +921,7 @@ def _run_child(
             return
         forked.append(child)
         started.set()
-        ended.extend(os.wait4(child, 0)[1:])
+        ended.append(os.waitpid(child, 0)[1])  # no usage: the leader judges the CPU time
         os.write(wake, b"x")
 
     waiter = threading.Thread(target=reap, daemon=True)
@@ -954,9 +954,9 @@ def _run_child(
     waiter.join()
     os.close(woken)
     os.close(wake)
-    status, usage = ended  # the leader's usage holds its game's, which it waited for
+    status, over = ended[0], False
     if limits is not None:
-        status = _game_status(told, status)
+        status, over = _game_status(told, status)
     os.close(told)
     if log >= 0:
         _copy_stderr(log)
@@ -965,8 +965,7 @@ def _run_child(
     if not ran and not killed:  # the machine could not confine it: never the seat's fault
         sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
         os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
-    cpu = usage.ru_utime + usage.ru_stime
-    if limits is not None and _over_cpu(status, cpu, float(limits["game_cpu_seconds"])):
+    if over:
         how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
     else:
         how = _status(status)
@@ -981,13 +980,14 @@ def _leave_host(control: _Control, *fds: int) -> None:
         os.close(fd)
 
 
-def _game_status(told: int, leader: int) -> int:
-    """The game's wait status from its leader, or the leader's own where it was killed
-    before it could say (the host's kill, or the machine's)."""
+def _game_status(told: int, leader: int) -> tuple[int, bool]:
+    """The game's wait status and whether it used up its CPU time, from its leader, or the
+    leader's own status where it was killed before it could say (the host's kill, or the
+    machine's)."""
     from .sandbox import game_status
 
     found = game_status(told)
-    return leader if found is None else found
+    return (leader, False) if found is None else found
 
 
 def _forget(fd: int) -> None:
@@ -996,24 +996,22 @@ def _forget(fd: int) -> None:
             return
 
 
-def _over_cpu(status: int, cpu: float, limit: float) -> bool:
-    """Whether a game's process used up its CPU time: the kernel's SIGXCPU at the limit (no
-    one else can send it: a game's process may signal nothing), or its SIGKILL past it for
-    one that ignored SIGXCPU."""
-    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
-        return True
-    return cpu >= limit
-
-
 def _copy_stderr(log: int) -> None:
     """What a game's process wrote (at most its file-size limit) onto the host's stderr,
-    which the worker shows marked as the strategy's (``Host.relay_stderr``)."""
-    offset = 0
-    with contextlib.suppress(OSError):
-        while chunk := os.pread(log, 1 << 16, offset):
-            offset += len(chunk)
-            while chunk:
-                chunk = chunk[os.write(2, chunk) :]
+    which the worker shows marked as the strategy's (``Host.relay_stderr``). Never read
+    into the host's memory, which the next game's process inherits (``fork_game``)."""
+    with contextlib.suppress(OSError, ValueError):
+        size = os.fstat(log).st_size
+        if size:  # written from a mapping of the file: no copy of it in the host's heap
+            import mmap  # (sendfile and splice refuse the host's stderr, opened to append)
+
+            with mmap.mmap(log, size, prot=mmap.PROT_READ) as mapped:
+                view, offset = memoryview(mapped), 0
+                try:
+                    while offset < size:
+                        offset += os.write(2, view[offset:])
+                finally:
+                    view.release()
     os.close(log)
 
 

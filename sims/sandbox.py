@@ -136,6 +136,10 @@ DENIED = (
     "move_pages", "migrate_pages",
     # the machine's disks: a game has nothing on them to write back
     "sync", "syncfs",
+    # rules of a game's own (kernel memory no limit counts: hostile pass 11's LandFlood
+    # held about 9 MB a thread), and filters that log to the machine's kernel log
+    "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+    "seccomp", "syslog",
     "sethostname", "setdomainname", "capset",
     "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "name_to_handle_at", "open_by_handle_at",
@@ -175,6 +179,7 @@ MADV_ALLOWED = (
 )  # fmt: skip
 FUTEX_WAIT, FUTEX_WAIT_BITSET = 0, 9  # shared, they answer EAGAIN (``confine``)
 PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
+PR_SET_SECCOMP = 22  # a filter of the game's own (``seccomp``'s other door)
 
 
 @cache
@@ -541,10 +546,21 @@ def own_pid_namespace() -> None:
     _call("unshare CLONE_NEWPID", _libc().unshare(CLONE_NEWPID))
 
 
-def fork_game(game: Callable[[], NoReturn], tell: int, closed: tuple[int, ...] = ()) -> int:
+def fork_game(
+    game: Callable[[], NoReturn],
+    tell: int,
+    closed: tuple[int, ...] = (),
+    cpu_seconds: float | None = None,
+) -> int:
     """Fork (from a thread of its own, ``own_pid_namespace``) the leader of a new pid
-    namespace, which forks ``game`` as its pid 2 and writes its wait status on ``tell``;
-    the leader's pid (the host's to wait for and to kill: the namespace ends with it).
+    namespace, which forks ``game`` as its pid 2 and writes its wait status on ``tell``,
+    and whether it used up ``cpu_seconds``; the leader's pid (the host's to wait for and to
+    kill: the namespace ends with it).
+
+    The leader, not the host, reads the game's CPU time: each game is forked from the host,
+    so nothing a game can steer (its CPU time, its stderr) may pass through the host's own
+    memory, where the next game would find it (hostile pass 11's HeapNote read the previous
+    game's stderr there).
 
     The game's process thus starts as pid 2, its threads' ids next, whatever an earlier game
     did to the counter, and its own /proc (``fresh_namespaces``) shows that namespace only.
@@ -566,19 +582,36 @@ def fork_game(game: Callable[[], NoReturn], tell: int, closed: tuple[int, ...] =
         if pid == 0:
             os.close(tell)
             game()
-        status = os.waitpid(pid, 0)[1]
-        os.write(tell, f"{status}\n".encode())
+        _, status, usage = os.wait4(pid, 0)
+        over = cpu_seconds is not None and over_cpu(
+            status, usage.ru_utime + usage.ru_stime, cpu_seconds
+        )
+        os.write(tell, f"{status} {int(over)}\n".encode())
     finally:
         os._exit(0)
 
 
-def game_status(told: int) -> int | None:
-    """The game's wait status its leader wrote (``fork_game``), once the leader ended; None
-    where it did not (killed first)."""
+def over_cpu(status: int, cpu: float, limit: float) -> bool:
+    """Whether a game's process used up its CPU time: the kernel's SIGXCPU at the limit (no
+    one else can send it: a game's process may signal nothing), or its SIGKILL past it for
+    one that ignored SIGXCPU."""
+    import signal
+
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
+        return True
+    return cpu >= limit
+
+
+def game_status(told: int) -> tuple[int, bool] | None:
+    """The game's wait status and whether it used up its CPU time, as its leader wrote them
+    (``fork_game``) once the leader ended; None where it did not (killed first)."""
     text = b""
     while chunk := os.read(told, 64):
         text += chunk
-    return int(text) if text.strip().isdigit() else None
+    fields = text.split()
+    if len(fields) != 2 or not all(f.isdigit() for f in fields):
+        return None
+    return int(fields[0]), fields[1] == b"1"
 
 
 def fresh_namespaces(limits: dict[str, Any]) -> None:
@@ -652,7 +685,8 @@ def probe(nproc: int = 0) -> None:
         finally:
             os.close(tell)
         os.waitpid(leader, 0)
-        status = game_status(told)
+        found = game_status(told)
+        status = None if found is None else found[0]
         os.close(told)
         if status == 4 << 8:
             failures.append("a game's threads were not bounded")
@@ -793,4 +827,5 @@ def confine(limits: dict[str, Any]) -> None:
     for mask, value in _blocks(1, FUTEX_WAIT_BITSET - 1) + _blocks(FUTEX_WAIT_BITSET + 1, 127):
         rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, mask & 0xFF, value))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_SECCOMP))
     rules.load()

@@ -9,6 +9,7 @@ import contextlib
 import ctypes
 import errno
 import os
+import re
 import threading
 
 from sims.strategies.planner import Planner
@@ -300,3 +301,28 @@ class SharedKernelState(Planner):
             raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
         if found:
             raise Breach(f"breach: {found}")
+
+
+NOTE_HEAD = b"heap-" + b"note:"  # built, so that the module's own constant is no note
+
+
+class HeapNote(Planner):
+    """Hostile pass 11: a game's stderr, copied at its end through its host's memory, was in
+    the next game's process (forked from the host) to find. It looks through its heap for
+    an earlier game's note, then leaves one of its own, 200 KB of it, on its stderr."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.sbrk.restype = ctypes.c_void_p
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        end = libc.sbrk(0)
+        start = end
+        while end - start < 1 << 30 and libc.madvise(start - 4096, 4096, 0) == 0:
+            start -= 4096  # MADV_NORMAL: refused where nothing is mapped
+        heap = ctypes.string_at(start, end - start) if end > start else b""
+        found = re.findall(re.escape(NOTE_HEAD) + rb"([0-9a-f]{16})!", heap)
+        mine = f"{rng.getrandbits(64):016x}".encode()
+        if [note for note in found if note != mine]:
+            raise Breach(f"breach: an earlier game's note in the heap: {found[0].decode()}")
+        os.write(2, (NOTE_HEAD + mine + b"!") * 8000)

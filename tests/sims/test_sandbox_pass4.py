@@ -224,3 +224,12 @@ def test_a_strategy_too_large_to_copy_is_refused_in_one_line(tmp_path, monkeypat
     with pytest.raises(UnknownStrategyError, match="70 MiB, over the 64 MiB the sandbox copies"):
         guest.check_guest(StrategySpec("big", "bigguest:Big"), "study")
     guest.close_hosts()
+
+
+@needs_sandbox
+def test_nothing_a_game_writes_reaches_the_next_game_through_its_hosts_memory():
+    """Hostile pass 11's HeapNote: each game's process is forked from its host, so nothing a
+    game can steer may pass through the host's heap (its stderr is written from a mapping,
+    its CPU time judged by its leader)."""
+    for seed in (3, 4, 5):  # one host: the second and third games look for the notes
+        _clean(_play(["HeapNote", "planner"], seed))
