@@ -661,7 +661,7 @@ class ViewNote(Planner):
                 except ValueError:
                     continue
                 if fields[6] != view.turn or fields[7] != list(view.hand):
-                    found.append(f"turn {fields[6]} phase {fields[3]} hand {fields[7]} final_round {fields[-2]}")
+                    found.append(f"turn {fields[6]} phase {fields[3]} hand {fields[7]} held {fields[8]} reached {fields[10]} final_round {fields[-2]}")
             say(
                 self.NAME,
                 f"seat {view.seat} hand {list(view.hand)}; {scanned >> 10} KiB in {time.perf_counter() - start:.2f} s; "
