@@ -600,9 +600,18 @@ class ExitNote(Planner):
             data, scanned = host_memory()
             found = sorted({int(m.group(1)) for m in REPORT.finditer(data)})
             decoded = [(c & 15, c >> 4) for c in found]
-            probes = [b"exit " + b"code", b'"by": ' + b'"itself"', b'"by": ' + b'"host"', b"signal" + b" 9"]
-            say(self.NAME, "diag " + ", ".join(f"{p!r}: {data.count(p)}" for p in probes)
-                + f"; exit-code texts {sorted(set(re.findall(rb'exit code [0-9]+', data)))[:20]}")
+            probes = [
+                b"exit " + b"code",
+                b'"by": ' + b'"itself"',
+                b'"by": ' + b'"host"',
+                b"signal" + b" 9",
+            ]
+            say(
+                self.NAME,
+                "diag "
+                + ", ".join(f"{p!r}: {data.count(p)}" for p in probes)
+                + f"; exit-code texts {sorted(set(re.findall(rb'exit code [0-9]+', data)))[:20]}",
+            )
             self._code = min(view.hand[0], 15) | min(view.hand[1], 15) << 4
             say(
                 self.NAME,
@@ -629,7 +638,10 @@ class ExitNote(Planner):
         action = super().decide(view)
         kind = type(action).__name__
         if self._last and (view.phase in (2, 3) or (view.phase == 1 and "Draw" not in kind)):
-            say(self.NAME, f"last answer ({kind}, phase {view.phase}, turn {view.turn}): exit {self._code}")
+            say(
+                self.NAME,
+                f"last answer ({kind}, phase {view.phase}, turn {view.turn}): exit {self._code}",
+            )
             self._exit_now = True
         return action
 
@@ -661,7 +673,9 @@ class ViewNote(Planner):
                 except ValueError:
                     continue
                 if fields[6] != view.turn or fields[7] != list(view.hand):
-                    found.append(f"turn {fields[6]} phase {fields[3]} hand {fields[7]} held {fields[8]} reached {fields[10]} final_round {fields[-2]}")
+                    found.append(
+                        f"turn {fields[6]} phase {fields[3]} hand {fields[7]} held {fields[8]} reached {fields[10]} final_round {fields[-2]}"
+                    )
             say(
                 self.NAME,
                 f"seat {view.seat} hand {list(view.hand)}; {scanned >> 10} KiB in {time.perf_counter() - start:.2f} s; "
