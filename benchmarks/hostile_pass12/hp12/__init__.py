@@ -704,3 +704,42 @@ class ViewNote(Planner):
                 )
                 time.sleep(120)
         return action
+
+
+class DelayTalk(Planner):
+    """A channel between the two seats of one game: a seat's decision time, wall-clock, is
+    what its rival waits between its answer and its next view. Each seat spends
+    ``UNIT * symbol + UNIT / 2`` on each of its first ``len(hand)`` turns, a symbol its
+    opening hand's count of one colour (at most 7), and measures the gap before each of its
+    own turns: the rival's turn. Both seats play ``hp12:DelayTalk``."""
+
+    NAME = "DelayTalk"
+    UNIT = 0.05
+
+    def decide(self, view):
+        now = time.monotonic()
+        if not hasattr(self, "_gaps"):
+            self._gaps, self._turns, self._left = [], 0, None
+            self._hand = [min(c, 7) for c in view.hand]
+        if view.phase == 1:
+            if self._left is not None:
+                self._gaps.append(now - self._left)
+            if self._turns < len(self._hand):
+                time.sleep(self.UNIT * self._hand[self._turns] + self.UNIT / 2)
+            self._turns += 1
+            n = len(self._hand)
+            gaps = self._gaps[1:] if view.seat == 0 else self._gaps
+            if len(gaps) == n and not getattr(self, "_said", False):
+                self._said = True
+                decoded = [max(0, int((g - self.UNIT / 2) / self.UNIT + 0.5)) for g in gaps]
+                say(
+                    self.NAME,
+                    f"seat {view.seat} own opening hand (capped at 7) {self._hand}; the rival's, from its delays: {decoded}",
+                )
+        action = super().decide(view)
+        self._left = time.monotonic()
+        return action
+
+
+class DelayTalkB(DelayTalk):
+    """``DelayTalk`` under a second name: a pool lists a strategy once."""
