@@ -620,9 +620,12 @@ class ExitNote(Planner):
                 f"= first two counts {decoded or 'none'}",
             )
             self._turn, self._last = None, False
-            guest = sys.modules.get("sims.guest")
-            if guest is not None and not hasattr(guest._Channel, "_hp12"):
-                plain = guest._Channel.write
+            import gc
+
+            # the host runs as ``python -m sims.guest``: its _Channel is ``__main__``'s
+            kind = next(type(o) for o in gc.get_objects() if type(o).__name__ == "_Channel")
+            if not hasattr(kind, "_hp12"):
+                plain = kind.write
                 me = self
 
                 def write(channel, message):
@@ -630,8 +633,8 @@ class ExitNote(Planner):
                     if getattr(me, "_exit_now", False):
                         os._exit(me._code)
 
-                guest._Channel.write = write
-                guest._Channel._hp12 = True
+                kind.write = write
+                kind._hp12 = True
         if view.phase == 1 and view.turn != self._turn:
             self._turn = view.turn
             self._last = bool(view.final_round)
