@@ -637,7 +637,7 @@ class ExitNote(Planner):
                 kind._hp12 = True
         if view.phase == 1 and view.turn != self._turn:
             self._turn = view.turn
-            self._last = bool(view.final_round)
+            self._last = bool(view.final_round) and view.round == view.rounds_total
         action = super().decide(view)
         kind = type(action).__name__
         if self._last and (view.phase in (2, 3) or (view.phase == 1 and "Draw" not in kind)):
