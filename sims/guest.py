@@ -991,9 +991,24 @@ def _game_status(told: int, leader: int) -> tuple[int, bool]:
 
 
 def _forget(fd: int) -> None:
-    while select.select([fd], [], [], 0)[0]:
-        if not os.read(fd, 65536):
-            return
+    """Discard what is left in a pipe without reading it into the host's heap, which the
+    next game's process inherits: the view a game left unread (hostile pass 12's ViewNote
+    found its own hidden destinations there in the next game, which, paired by seatings,
+    its rival then held). The kernel moves it to /dev/null; where it cannot, one buffer
+    takes it and is zeroed."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    buffer = bytearray(1 << 16)
+    try:
+        while select.select([fd], [], [], 0)[0]:
+            try:
+                moved = os.splice(fd, null, 1 << 20)
+            except OSError:
+                moved = os.readv(fd, [buffer])
+                buffer[:] = bytes(len(buffer))
+            if not moved:
+                return
+    finally:
+        os.close(null)
 
 
 def _copy_stderr(log: int) -> None:

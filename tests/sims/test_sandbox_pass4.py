@@ -13,6 +13,7 @@ import ctypes
 import mmap
 import os
 import re
+import select
 import sys
 import threading
 from pathlib import Path
@@ -233,3 +234,27 @@ def test_nothing_a_game_writes_reaches_the_next_game_through_its_hosts_memory():
     its CPU time judged by its leader)."""
     for seed in (3, 4, 5):  # one host: the second and third games look for the notes
         _clean(_play(["HeapNote", "planner"], seed))
+
+
+def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
+    """Hostile pass 12's ViewNote answered its last turn ahead, so that the worker's next view
+    to it stayed unread in the pipe; its host drained that into its own heap at the next
+    game's start, and the next game, a fork of the host (paired by seatings: its rival held
+    what it held), found its hidden destinations there. The host now has the kernel discard
+    it (benchmarks/hostile_pass12: the rerun finds no view). Checked here on a pipe: drained
+    whole, and never through a read into this process's memory."""
+    left, writer = os.pipe()
+    os.write(writer, b'{"view": "an unread view"}\n' * 2000)
+
+    def refused(*args):
+        raise AssertionError("read into the host's memory")
+
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(os, "read", refused)
+            patch.setattr(os, "readv", refused)
+            guest._forget(left)
+        assert not select.select([left], [], [], 0)[0]
+    finally:
+        os.close(left)
+        os.close(writer)
