@@ -637,9 +637,15 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     os.makedirs(STAGE + WORKDIR[len("/tmp") :], exist_ok=True)
     _mount(libc, STAGE, "/tmp", None, MS_MOVE)
     _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
+    # no terminal: the sandbox's one /dev/pts outlives every game of its host, and a pty's
+    # times, set by writing to it, were a note to the next game (hostile pass 13's PtyNote)
+    empty = "size=4k,nr_inodes=1,mode=555"
+    locked = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _mount(libc, "tmpfs", "/dev/pts", "tmpfs", locked | MS_RDONLY, empty)
+    if os.path.exists("/dev/ptmx") and not os.path.islink("/dev/ptmx"):
+        _mount(libc, "/dev/null", "/dev/ptmx", None, MS_BIND)  # else it names pts/ptmx
     # a /proc of its own pid namespace (bwrap's keeps /proc/sys read-only), only to set the
     # sandbox's count of user namespaces to none (the seccomp filter refuses them too)
-    locked = MS_NOSUID | MS_NODEV | MS_NOEXEC
     _mount(libc, "proc", "/proc", "proc", locked)
     with open(USERNS_COUNT, "w", encoding="ascii") as count:
         count.write("0")

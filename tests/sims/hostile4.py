@@ -326,3 +326,23 @@ class HeapNote(Planner):
         if [note for note in found if note != mine]:
             raise Breach(f"breach: an earlier game's note in the heap: {found[0].decode()}")
         os.write(2, (NOTE_HEAD + mine + b"!") * 8000)
+
+
+class PtyProbe(Planner):
+    """Hostile pass 13's PtyNote: the sandbox's one /dev/pts outlived every game of its host,
+    and a pty's times, set by writing to it, carried a note to the next game. A game has no
+    terminal to open."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        found = [f"/dev/pts holds {os.listdir('/dev/pts')}"] if os.listdir("/dev/pts") else []
+        try:
+            primary, secondary = os.openpty()
+        except OSError:
+            pass
+        else:
+            os.close(primary)
+            os.close(secondary)
+            found.append("a pty opened")
+        if found:
+            raise Breach(f"breach: {found}")

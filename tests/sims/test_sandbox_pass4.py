@@ -258,3 +258,10 @@ def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
     finally:
         os.close(left)
         os.close(writer)
+
+
+@needs_sandbox
+def test_a_game_has_no_terminal_to_leave_a_note_on():
+    """Hostile pass 13's PtyNote wrote to a pty so that its times, on the /dev/pts every game
+    of a host shares, told the next game its paired rival's count of a colour."""
+    _clean(_play(["PtyProbe", "planner"]))
