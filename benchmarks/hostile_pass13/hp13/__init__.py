@@ -241,3 +241,40 @@ class PtyNote(Planner):
                 )
                 self._symbol = None
         return super().decide(view)
+
+
+class PtyAtime(Planner):
+    """Whether a second, independent time of the ptmx node moves: a master reads back the
+    echo of what it wrote (the slave's line discipline echoes input), and the tty layer
+    sets the node's access time on a read as it sets its modification time on a write.
+    Sleeps 9 s in its first decision, then writes and reads."""
+
+    NAME = "PtyAtime"
+
+    def decide(self, view):
+        import time
+
+        if not getattr(self, "_done", False):
+            self._done = True
+            st = os.stat(PTMX)
+            say(
+                self.NAME,
+                f"at start: mtime-ctime {st.st_mtime - st.st_ctime:.1f} s, atime-ctime {st.st_atime - st.st_ctime:.1f} s",
+            )
+            time.sleep(9.0)
+            master = os.open(PTMX, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+            try:
+                os.write(master, b"x\n")
+                time.sleep(0.3)
+                try:
+                    got = os.read(master, 64)
+                except OSError as exc:
+                    got = f"{type(exc).__name__} {exc}"
+            finally:
+                os.close(master)
+            after = os.stat(PTMX)
+            say(
+                self.NAME,
+                f"read back {got!r}; mtime {after.st_mtime - st.st_mtime:+.1f} s, atime {after.st_atime - st.st_atime:+.1f} s",
+            )
+        return super().decide(view)
