@@ -420,7 +420,7 @@ def view(code: list[str]) -> runtime.View:
     of their own (``runtime.held_copy``: made once while this process holds it, so that a
     host started again after a failure writes nothing a game could see). Raises
     ``runtime.CopyUnavailable`` where a copy cannot be made."""
-    base = runtime.held_copy(runtime.python_view())
+    base = runtime.held_python_copy()
     shown = runtime.View([(path, path) for path in code if os.path.exists(path)], [])
     size = sum(os.path.getsize(f) for f in shown.files() if os.path.isfile(f))
     if size > CODE_BYTES:
