@@ -8,7 +8,9 @@ an empty environment, no argument but its module name and its control pipes' num
 inside the operating-system sandbox of sims/sandbox.py.
 The host is the simulator's code only: it imports, checks and plays the strategy's module in a
 process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
-a game's code does reaches the host, a later game, or anything outside that process. The
+a game's code does reaches the host, a later game, or anything outside that process. Those
+processes are forked from the host's zygote (``_Zygote``), made before its first game, so none
+inherits what the host learned of an earlier game. The
 worker never imports the module. The host's own start is the machine's time (``START_SECONDS``);
 the strategy's start after it (its import and class check, in a child) is held to the decision
 limit (``start_seconds``) and to its CPU time for a start, past which its seat's game fails.
@@ -44,11 +46,10 @@ import random
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
-import threading
-from functools import partial
 from importlib import util as import_util
 from pathlib import Path
 from typing import Any, NoReturn
@@ -825,17 +826,16 @@ def serve() -> None:
         import pyseccomp  # noqa: F401  (loaded here: a confined child cannot open libraries)
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
-    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     target = str(load.get("target"))
     game_in, game_out = (int(fd) for fd in load["fds"])
+    zygote = _Zygote(control, target, limits, (game_in, game_out))
+    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     message: dict[str, Any] | None = load
     while message is not None and message.get("op") != "quit":
         op = message.get("op")
-        works = {"load": _load, "check": _check, "game": _play}
-        if op in works:
-            work = partial(works[op], target, message, _Channel(game_in, game_out))
+        if op in ("load", "check", "game"):
             task = "the game" if op == "game" else START
-            control.write(_run_child(control, _task_limits(limits, op), game_in, work, task))
+            control.write(zygote.run(control, op, message, game_in, task))
         elif op == "malformed":
             control.write({"exit": f"its host refused a malformed order {message['line']}"})
         elif op != "end":  # an end after its child ended by itself: nothing to do
@@ -854,130 +854,232 @@ def _task_limits(limits: Any, op: Any) -> Any:
     return {**limits, "game_cpu_seconds": limits["start_cpu_seconds"]}
 
 
-def _run_child(
-    control: _Control, limits: Any, game_in: int, work: Any, task: str = "the game"
-) -> dict[str, Any]:
-    """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
-    its going) has the host kill it; the host's report of how it ended."""
-    _forget(game_in)  # what the worker sent a child that ended before reading it
-    # in the sandbox a child writes its stdout and stderr to a file of its own game (the
-    # host's stderr is a file every game would share, with its times, mode and offset)
-    log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
-    confined, done = os.pipe()  # a byte once the child is confined, before the strategy runs
+class _Zygote:
+    """The process every game's process is forked from (through a starter of its own, which
+    waits for it): forked from the host before its first game, it never hears of one. The
+    host learns how each game ended, its stderr, its CPU time, what its worker sent and left
+    unread; a game forked from the host itself would inherit all that of the games before it
+    in its memory (hostile passes 11 to 13 found three such notes, each closed where it was
+    read). The zygote learns only each task's kind; the descriptors of its game come by
+    ``SCM_RIGHTS``; its order (its seat's start, a load's or check's knobs) is in a memory
+    file it never reads; its starter ends by ``os._exit(0)`` whatever the game did; and it
+    zeroes the one number it does learn, the starter's pid, which earlier games' tasks
+    moved."""
 
-    told, tell = os.pipe()  # in the sandbox: the game's wait status, from its leader
+    def __init__(
+        self, control: _Control, target: str, limits: Any, game_fds: tuple[int, int]
+    ) -> None:
+        self.target = target
+        self.limits = limits
+        self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.socket.close()
+                os.close(control.reader)
+                os.close(control.writer)
+                self._serve(theirs, game_fds)
+            finally:
+                os._exit(0)
+        theirs.close()
+        self.pid = pid
 
-    def game() -> NoReturn:  # in the child
+    def _serve(self, orders: socket.socket, game_fds: tuple[int, int]) -> NoReturn:
+        """The zygote's loop: a starter per task, reaped before the host hears that it is
+        gone (so that a game's bound on tasks never counts the last game's starter)."""
+        _die_with_parent()
+        while True:
+            try:
+                kind, fds, _, _ = socket.recv_fds(orders, 16, 8)
+            except OSError:
+                os._exit(0)
+            if not kind:
+                os._exit(0)
+            starter = os.fork()
+            if starter == 0:
+                orders.close()
+                _start(kind.decode(), fds, self.target, self.limits, game_fds)
+            for fd in fds:
+                os.close(fd)
+            reaped, _ = os.waitpid(starter, 0)  # its status: always 0 but from outside
+            _zero(starter)
+            _zero(reaped)
+            del starter, reaped
+            try:
+                orders.send(b"reaped")
+            except OSError:
+                os._exit(0)
+
+    def run(self, control: _Control, op: str, message: dict[str, Any], game_in: int,
+            task: str) -> dict[str, Any]:  # fmt: skip
+        """Play one task (a load, a check or a game) in a process of its own, until it ends
+        or the worker's ``end`` (or its going) has the host kill it; the host's report of how
+        it ended."""
+        limits = _task_limits(self.limits, op)
+        _forget(game_in)  # what the worker sent a child that ended before reading it
+        # in the sandbox a child writes its stdout and stderr to a file of its own game (the
+        # host's stderr is a file every game would share, with its times, mode and offset)
+        log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
+        order = os.memfd_create("game-order", os.MFD_CLOEXEC)
+        data = json.dumps(message).encode()
+        while data:
+            data = data[os.write(order, data) :]
+        confined, done = os.pipe()  # a byte once the child is confined, before the strategy
+        told, tell = os.pipe() if limits is not None else (-1, -1)  # the leader's word
+        ends, starter = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sent = [order, done, starter.fileno()] + ([log, tell] if limits is not None else [])
         try:
-            if limits is None:
-                _leave_host(control, confined, told, tell, woken, wake)
-            _die_with_parent()  # its parent (the waiter below, or the leader) outlives it
-            if limits is not None:
-                from .sandbox import confine
-
-                os.dup2(log, 1)
-                os.dup2(log, 2)
-                os.close(log)
-                try:
-                    confine(limits)
-                except Exception as exc:  # said on its stderr; the host ends (below)
-                    os.write(2, f"sims.guest: cannot confine a game: {exc}\n".encode())
-                    raise
-            os.write(done, b"x")
-            os.close(done)
-            sys.path[:0] = _CODE_PATH
-            work()
-        except BaseException as exc:  # past the game's own reports: said on its stderr
-            with contextlib.suppress(Exception):
-                os.write(2, f"sims.guest: a game's process failed: {exc!r}\n".encode())
-            os._exit(1)
+            socket.send_fds(self.socket, [op.encode()], sent)
+        except OSError:  # the zygote is gone: the machine's
+            sys.stderr.write("sims.guest: its zygote is gone\n")
+            os._exit(70)
         finally:
-            os._exit(0)
-
-    woken, wake = os.pipe()
-    ended: list[Any] = []
-    forked: list[int] = []
-    started = threading.Event()
-
-    def reap() -> None:
-        """Fork the game's process and wait for it. In the sandbox it is pid 2 of a pid
-        namespace of its own (``sandbox.fork_game``: its leader's pid is the one waited for
-        and killed), so nothing an earlier game did to the pid counter shows in its pids or
-        thread ids."""
-        try:
-            if limits is not None:
-                from .sandbox import fork_game
-
-                host_fds = (control.reader, control.writer, confined, told, woken, wake)
-                child = fork_game(game, tell, host_fds, float(limits["game_cpu_seconds"]))
-            else:
-                child = os.fork()
-                if child == 0:
-                    game()
-        except Exception as exc:  # the machine's: the host ends (below)
-            forked.append(-1)
-            sys.stderr.write(f"sims.guest: cannot start a game's process ({exc})\n")
-            started.set()
-            return
-        forked.append(child)
-        started.set()
-        ended.append(os.waitpid(child, 0)[1])  # no usage: the leader judges the CPU time
-        os.write(wake, b"x")
-
-    waiter = threading.Thread(target=reap, daemon=True)
-    waiter.start()
-    started.wait()
-    child = forked[0]
-    os.close(done)
-    os.close(tell)
-    if child < 0:
-        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
-    killed = False
-    while True:
-        if not control.pending() and not control.closed:
-            ready, _, _ = select.select([woken, control.reader], [], [])
-            if woken in ready:
-                if ended:  # its waiter's word, never a byte someone else wrote there
+            for fd in (order, done, tell):
+                if fd >= 0:
+                    os.close(fd)
+            starter.close()
+        leader = _started(ends)
+        killed = False
+        status: int | None = None
+        while status is None:
+            if not control.pending() and not control.closed:
+                ready, _, _ = select.select([ends.fileno(), control.reader], [], [])
+                if ends.fileno() in ready:
+                    status = _ended(ends)
                     break
-                os.read(woken, 1)
-                continue
-            control.fill()
-        if control.closed or control.pending():
-            order = {"op": "end"} if control.closed else control.read()
-            if order is not None and order.get("op") in ("end", "quit") and not killed:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)
-                killed = True
-                if control.closed or order.get("op") == "quit":
-                    control.closed = True
-                    break
-    waiter.join()
-    os.close(woken)
-    os.close(wake)
-    status, over = ended[0], False
-    if limits is not None:
-        status, over = _game_status(told, status)
-    os.close(told)
-    if log >= 0:
-        _copy_stderr(log)
-    ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
-    os.close(confined)
-    if not ran and not killed:  # the machine could not confine it: never the seat's fault
-        sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
-        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
-    if over:
-        how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
-    else:
-        how = _status(status)
-    return {"exit": how, "by": "host" if killed else "itself"}
+                control.fill()
+            if control.closed or control.pending():
+                asked = {"op": "end"} if control.closed else control.read()
+                if asked is not None and asked.get("op") in ("end", "quit"):
+                    if not killed:
+                        with contextlib.suppress(ProcessLookupError):
+                            signal.pidfd_send_signal(leader, signal.SIGKILL)
+                        killed = True
+                    if control.closed or asked.get("op") == "quit":
+                        control.closed = True
+                        status = _ended(ends)
+        os.close(leader)
+        ends.close()
+        if self.socket.recv(16) != b"reaped":  # the zygote is gone: the machine's
+            sys.stderr.write("sims.guest: its zygote is gone\n")
+            os._exit(70)
+        over = False
+        if limits is not None:
+            status, over = _game_status(told, status)
+            os.close(told)
+        if log >= 0:
+            _copy_stderr(log)
+        ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
+        os.close(confined)
+        if not ran and not killed:  # the machine could not confine it: never the seat's fault
+            sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
+            os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
+        if over:
+            how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
+        else:
+            how = _status(status)
+        return {"exit": how, "by": "host" if killed else "itself"}
 
 
-def _leave_host(control: _Control, *fds: int) -> None:
-    """In the first process forked from the host, before any of the strategy's code: only
-    the host speaks on the control pipes, and only the host holds its pipes of the game's
-    end (``fds``: the confinement's word, the leader's report, its waiter's wake-up)."""
-    for fd in (control.reader, control.writer, *fds):
+def _zero(number: int) -> None:
+    """Overwrite an int's digits before it is freed: the zygote's memory, where the number
+    would stay, is every later game's."""
+    if number > 256:  # never one of the interpreter's shared small ints
+        size = sys.getsizeof(number) - int.__basicsize__
+        ctypes.memset(id(number) + int.__basicsize__, 0, size)
+
+
+def _started(ends: socket.socket) -> int:
+    """The game's leader as a pidfd (killed through it, never by a pid that may be reused),
+    from its starter; the host's end where the starter could not start it."""
+    try:
+        word, fds, _, _ = socket.recv_fds(ends, 256, 1)
+    except OSError:
+        word, fds = b"", []
+    if word == b"started" and len(fds) == 1:
+        return fds[0]
+    for fd in fds:
         os.close(fd)
+    sys.stderr.write(f"sims.guest: cannot start a game's process ({_text(word) or 'gone'})\n")
+    os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
+
+
+def _ended(ends: socket.socket) -> int:
+    """The leader's wait status, from its starter; the host's end where the starter was
+    killed first (only from outside: nothing in a game may signal it)."""
+    with contextlib.suppress(OSError):
+        word = ends.recv(64)
+        if word.isdigit():
+            return int(word)
+    sys.stderr.write("sims.guest: a game's starter ended without its word\n")
+    os._exit(70)
+
+
+def _start(
+    op: str, fds: list[int], target: str, limits: Any, game_fds: tuple[int, int]
+) -> NoReturn:
+    """A starter, forked from the zygote: forks the task's process (in the sandbox the
+    leader of a pid namespace of its own, ``sandbox.fork_game``), hands its host a pidfd
+    of it, waits for it and says its wait status. Its memory, which alone learns that
+    pid and status, is no later process's."""
+    ends = socket.socket(fileno=fds[2])
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _die_with_parent()
+        order, done = fds[0], fds[1]
+        log, tell = (fds[3], fds[4]) if len(fds) == 5 else (-1, -1)
+        limits = _task_limits(limits, op)
+        works = {"load": _load, "check": _check, "game": _play}
+        if op not in works or (limits is None) != (log < 0):
+            raise ValueError(f"a task it does not know: {op!r}")
+
+        def game() -> NoReturn:  # the task's process
+            try:
+                with contextlib.suppress(OSError):  # (in the sandbox its leader closed it)
+                    os.close(ends.detach())
+                _die_with_parent()  # its parent (the starter, or the leader) outlives it
+                message = json.loads(os.pread(order, 4 * MAX_MESSAGE, 0))
+                os.close(order)
+                if limits is not None:
+                    from .sandbox import confine
+
+                    os.dup2(log, 1)
+                    os.dup2(log, 2)
+                    os.close(log)
+                    try:
+                        confine(limits)
+                    except Exception as exc:  # said on its stderr; the host ends
+                        os.write(2, f"sims.guest: cannot confine a game: {exc}\n".encode())
+                        raise
+                os.write(done, b"x")
+                os.close(done)
+                sys.path[:0] = _CODE_PATH
+                works[op](target, message, _Channel(*game_fds))
+            except BaseException as exc:  # past the game's own reports: said on its stderr
+                with contextlib.suppress(Exception):
+                    os.write(2, f"sims.guest: a game's process failed: {exc!r}\n".encode())
+                os._exit(1)
+            finally:
+                os._exit(0)
+
+        if limits is not None:
+            from .sandbox import fork_game
+
+            child = fork_game(game, tell, (ends.fileno(),), float(limits["game_cpu_seconds"]))
+        else:
+            child = os.fork()
+            if child == 0:
+                game()
+        for fd in (order, done, log, tell):
+            if fd >= 0:
+                os.close(fd)
+        socket.send_fds(ends, [b"started"], [os.pidfd_open(child)])
+        ends.send(str(os.waitpid(child, 0)[1]).encode())
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            ends.send(f"failed: {exc!r}".encode()[:200])
+    finally:
+        os._exit(0)
 
 
 def _game_status(told: int, leader: int) -> tuple[int, bool]:

@@ -201,7 +201,7 @@ def bwrap() -> str | None:
 # RLIMIT_NPROC counts a user's tasks in each user namespace (Linux 5.14 and later), so in
 # the sandbox's own it counts the host and its game only; but the kernel never applies it
 # to uid 0 (root's runs), which get a pids cgroup of the sandbox's own instead.
-HOST_TASKS = 3  # the host's own: its main thread, its game's waiter and the game's leader
+HOST_TASKS = 4  # the host, its zygote, and a game's starter and leader
 CGROUP_PREFIX = "cardgame-"
 
 
@@ -552,15 +552,14 @@ def fork_game(
     closed: tuple[int, ...] = (),
     cpu_seconds: float | None = None,
 ) -> int:
-    """Fork (from a thread of its own, ``own_pid_namespace``) the leader of a new pid
-    namespace, which forks ``game`` as its pid 2 and writes its wait status on ``tell``,
-    and whether it used up ``cpu_seconds``; the leader's pid (the host's to wait for and to
-    kill: the namespace ends with it).
+    """Fork (from a process or thread that has made no pid namespace yet,
+    ``own_pid_namespace``) the leader of a new pid namespace, which forks ``game`` as its
+    pid 2 and writes its wait status on ``tell``, and whether it used up ``cpu_seconds``;
+    the leader's pid (to wait for, and to kill: the namespace ends with it).
 
-    The leader, not the host, reads the game's CPU time: each game is forked from the host,
-    so nothing a game can steer (its CPU time, its stderr) may pass through the host's own
-    memory, where the next game would find it (hostile pass 11's HeapNote read the previous
-    game's stderr there).
+    The leader, not the host, reads the game's CPU time: the host says how the game ended
+    and nothing more (games are forked from its zygote, ``guest._Zygote``, which never
+    hears of one, so a note in the host's memory would reach no game either).
 
     The game's process thus starts as pid 2, its threads' ids next, whatever an earlier game
     did to the counter, and its own /proc (``fresh_namespaces``) shows that namespace only.
@@ -699,10 +698,17 @@ def probe(nproc: int = 0) -> None:
         elif status != 0:
             failures.append(f"a game's process ended with status {status}")
 
+    # a host holds HOST_TASKS besides its game's: itself, its zygote, a game's starter and
+    # leader; here the main thread, one waiting thread, a game's thread and its leader
+    done = threading.Event()
+    zygote = threading.Thread(target=done.wait)
+    zygote.start()
     for _ in range(2):
         thread = threading.Thread(target=game)
         thread.start()
         thread.join()
+    done.set()
+    zygote.join()
     if failures:
         sys.exit(failures[0])
 

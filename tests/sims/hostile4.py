@@ -328,6 +328,19 @@ class HeapNote(Planner):
         os.write(2, (NOTE_HEAD + mine + b"!") * 8000)
 
 
+class HostHistory(Planner):
+    """Nothing of its host's earlier games is in a game's process: each is forked from a
+    zygote made before the first, never from the host, whose threads for earlier games
+    numbered them (a game forked from one knew its place in its host's history)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        thread = threading.current_thread()
+        made = threading._counter() - 1  # threading.Thread objects made before it
+        if thread is not threading.main_thread() or made:
+            raise Breach(f"breach: forked from {thread.name!r} after {made} threads")
+
+
 class PtyProbe(Planner):
     """Hostile pass 13's PtyNote: the sandbox's one /dev/pts outlived every game of its host,
     and a pty's times, set by writing to it, carried a note to the next game. A game has no

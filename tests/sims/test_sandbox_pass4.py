@@ -236,6 +236,30 @@ def test_nothing_a_game_writes_reaches_the_next_game_through_its_hosts_memory():
         _clean(_play(["HeapNote", "planner"], seed))
 
 
+@needs_sandbox
+def test_no_game_inherits_what_its_host_did_for_an_earlier_game():
+    """Passes 11 to 13 each found a note in the host's memory, which every game's process
+    inherited by fork; the exit status of a game that ended itself stayed there too. Games
+    are forked from a zygote made before the first, which never hears of a game: even a
+    thread the host started for an earlier game (``HostHistory``) is no later game's."""
+    for seed in (3, 4, 5):  # one host
+        _clean(_play(["HostHistory", "planner"], seed))
+
+
+def test_the_zygote_forgets_the_pids_it_learns():
+    """The one number a zygote learns (its starter's pid, moved by every earlier game's
+    tasks) is zeroed before it is freed; the interpreter's shared small ints are left."""
+    number = int("123456789")
+    digits = ctypes.string_at(id(number) + int.__basicsize__, 4)
+    assert digits != bytes(4)
+    guest._zero(number)
+    assert ctypes.string_at(id(number) + int.__basicsize__, 4) == bytes(4)
+    assert repr(number) == "0"
+    small = 200
+    guest._zero(small)
+    assert small + 0 == 200
+
+
 def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
     """Hostile pass 12's ViewNote answered its last turn ahead, so that the worker's next view
     to it stayed unread in the pipe; its host drained that into its own heap at the next
