@@ -293,6 +293,16 @@ class Host:
         self.relay_stderr()
         return message
 
+    def pause(self) -> None:
+        """Steady decisions: the child in play is stopped until its next view (its host
+        stops its process group and says so before this returns), so nothing of it runs
+        while another seat decides, to time that seat or to be timed."""
+        self.send({"op": "stop"})
+        said = self.report(START_SECONDS)
+        if said.get("stopped") is not True:
+            self._drain()
+            raise GuestError(f"its process for the game ended ({said.get('exit')})")
+
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
         asked of it, so it cannot stall the run) and read how it ended."""
@@ -443,20 +453,26 @@ _hosts: dict[str, Host] = {}
 _busy: set[str] = set()  # the keys of hosts playing a seat of the game being built or played
 
 
-def _free_key(target: str) -> str:
-    """The key of the target's first host that plays no seat of the game in hand."""
+def _free_key(target: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """The key of the target's first host that plays no seat of the game in hand (nor is
+    ``taken`` by an earlier seat's start)."""
     for slot in itertools.count():
         key = target if slot == 0 else f"{target}#{slot}"
-        if key not in _busy:
+        if key not in _busy and key not in taken:
             return key
     raise AssertionError  # unreachable
 
 
-def prepare(seat: StrategySpec, decision_seconds: float) -> None:
+def prepare(seat: StrategySpec, decision_seconds: float, taken: set[str] | None = None) -> None:
     """Start the host the seat will play in if it is not running (outside the decision
-    limit: starting an interpreter on a loaded machine is not the strategy's time)."""
+    limit: starting an interpreter on a loaded machine is not the strategy's time).
+    ``taken``: the hosts started for the game's earlier seats, to which this one's is added
+    (the seats are then built in the same order, each on its own host)."""
     target = guest_target(seat)
-    _host(_free_key(target), target, decision_seconds)
+    key = _free_key(target, taken or frozenset())
+    if taken is not None:
+        taken.add(key)
+    _host(key, target, decision_seconds)
 
 
 def _host(key: str, target: str, decision_seconds: float) -> Host:
@@ -547,8 +563,10 @@ class GuestStrategy(Strategy):
         catalogue: Catalogue,
         big_cities: frozenset[str],
         decision_seconds: float,
+        steady: bool = False,
     ) -> None:
         super().__init__(rng)
+        self.steady = steady  # its process stopped but while its seat decides (``Host.pause``)
         self.target = guest_target(seat)
         self.colours = catalogue.colours  # the game's: how its actions name them
         self.seconds = decision_seconds
@@ -579,8 +597,12 @@ class GuestStrategy(Strategy):
         if host is None:
             raise GuestError("its process failed earlier in this game")
         try:
+            if self.steady and message.get("op") == "decide":
+                host.send({"op": "go"})
             how(host, message)
             answer = host.receive()
+            if self.steady:
+                host.pause()
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
             self.host = None
             _drop(self.key)
@@ -838,7 +860,9 @@ def serve() -> None:
             control.write(zygote.run(control, op, message, game_in, task))
         elif op == "malformed":
             control.write({"exit": f"its host refused a malformed order {message['line']}"})
-        elif op != "end":  # an end after its child ended by itself: nothing to do
+        elif op == "stop":  # its child ended before: the worker reads that end first
+            control.write({"stopped": True})
+        elif op not in ("end", "go"):  # an end after its child ended by itself: nothing to do
             control.write({"exit": f"unexpected {_brief(op)}"})
         message = None if control.closed else control.read()
 
@@ -938,7 +962,7 @@ class _Zygote:
                 if fd >= 0:
                     os.close(fd)
             starter.close()
-        leader = _started(ends)
+        leader, group = _started(ends)
         killed = False
         status: int | None = None
         while status is None:
@@ -950,7 +974,9 @@ class _Zygote:
                 control.fill()
             if control.closed or control.pending():
                 asked = {"op": "end"} if control.closed else control.read()
-                if asked is not None and asked.get("op") in ("end", "quit"):
+                if asked is not None and asked.get("op") in ("stop", "go") and not killed:
+                    _pace(group, asked["op"], control)
+                elif asked is not None and asked.get("op") in ("end", "quit"):
                     if not killed:
                         with contextlib.suppress(ProcessLookupError):
                             signal.pidfd_send_signal(leader, signal.SIGKILL)
@@ -989,15 +1015,27 @@ def _zero(number: int) -> None:
         ctypes.memset(id(number) + int.__basicsize__, 0, size)
 
 
-def _started(ends: socket.socket) -> int:
-    """The game's leader as a pidfd (killed through it, never by a pid that may be reused),
-    from its starter; the host's end where the starter could not start it."""
+def _pace(group: int, op: str, control: _Control) -> None:
+    """Steady decisions (``Host.pause``): stop the game's process group (its leader and its
+    process, every thread; nothing in a game can leave the group or continue itself), said
+    once the signal is sent; or let it go on."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
+    if op == "stop":
+        control.write({"stopped": True})
+
+
+def _started(ends: socket.socket) -> tuple[int, int]:
+    """The game's leader as a pidfd (killed through it, never by a pid that may be reused)
+    and its process group (its pid: stopped and continued while it lives), from its
+    starter; the host's end where the starter could not start it."""
     try:
         word, fds, _, _ = socket.recv_fds(ends, 256, 1)
     except OSError:
         word, fds = b"", []
-    if word == b"started" and len(fds) == 1:
-        return fds[0]
+    head, _, group = word.partition(b" ")
+    if head == b"started" and group.isdigit() and len(fds) == 1:
+        return fds[0], int(group)
     for fd in fds:
         os.close(fd)
     sys.stderr.write(f"sims.guest: cannot start a game's process ({_text(word) or 'gone'})\n")
@@ -1069,11 +1107,12 @@ def _start(
         else:
             child = os.fork()
             if child == 0:
+                os.setpgid(0, 0)  # the group its host stops and continues (``_pace``)
                 game()
         for fd in (order, done, log, tell):
             if fd >= 0:
                 os.close(fd)
-        socket.send_fds(ends, [b"started"], [os.pidfd_open(child)])
+        socket.send_fds(ends, [b"started %d" % child], [os.pidfd_open(child)])
         ends.send(str(os.waitpid(child, 0)[1]).encode())
     except BaseException as exc:
         with contextlib.suppress(Exception):

@@ -576,6 +576,7 @@ def fork_game(
     try:
         for fd in closed:
             os.close(fd)
+        os.setpgid(0, 0)  # a group of its own and its game's, which its host may stop
         _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         pid = os.fork()
         if pid == 0:
