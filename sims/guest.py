@@ -879,16 +879,16 @@ def _task_limits(limits: Any, op: Any) -> Any:
 
 
 class _Zygote:
-    """The process every game's process is forked from (through a starter of its own, which
+    """The process every game's process is forked from (through a leader of its own, which
     waits for it): forked from the host before its first game, it never hears of one. The
     host learns how each game ended, its stderr, its CPU time, what its worker sent and left
     unread; a game forked from the host itself would inherit all that of the games before it
     in its memory (hostile passes 11 to 13 found three such notes, each closed where it was
     read). The zygote learns only each task's kind; the descriptors of its game come by
     ``SCM_RIGHTS``; its order (its seat's start, a load's or check's knobs) is in a memory
-    file it never reads; its starter ends by ``os._exit(0)`` whatever the game did; and it
-    zeroes the one number it does learn, the starter's pid, which earlier games' tasks
-    moved."""
+    file it never reads; and it forks and reaps each leader without ever holding its pid or
+    status (``sandbox.fork_leader``): in the sandbox the leader is pid 1 of a namespace of
+    its own, so no process of a game learns a pid that earlier games' tasks moved."""
 
     def __init__(
         self, control: _Control, target: str, limits: Any, game_fds: tuple[int, int]
@@ -896,8 +896,7 @@ class _Zygote:
         self.target = target
         self.limits = limits
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
+        if os.fork() == 0:  # (the zygote's own pid: the host's second process, always)
             try:
                 self.socket.close()
                 os.close(control.reader)
@@ -906,12 +905,12 @@ class _Zygote:
             finally:
                 os._exit(0)
         theirs.close()
-        self.pid = pid
 
     def _serve(self, orders: socket.socket, game_fds: tuple[int, int]) -> NoReturn:
-        """The zygote's loop: a starter per task, reaped before the host hears that it is
-        gone (so that a game's bound on tasks never counts the last game's starter)."""
+        """The zygote's loop: a leader per task, reaped before the host hears that it is
+        gone (so that a game's bound on tasks never counts the last game's leader)."""
         _die_with_parent()
+        own = os.open("/proc/self/ns/pid", os.O_RDONLY) if self.limits is not None else None
         while True:
             try:
                 kind, fds, _, _ = socket.recv_fds(orders, 16, 8)
@@ -919,16 +918,18 @@ class _Zygote:
                 os._exit(0)
             if not kind:
                 os._exit(0)
-            starter = os.fork()
-            if starter == 0:
+            try:
+                leader = sandbox.fork_leader(own)
+            except sandbox.SandboxFault:  # no leader: its host hears nothing, and ends
+                leader = False
+            if leader:
                 orders.close()
-                _start(kind.decode(), fds, self.target, self.limits, game_fds)
+                if own is not None:
+                    os.close(own)
+                _lead(kind.decode(), fds, self.target, self.limits, game_fds)
             for fd in fds:
                 os.close(fd)
-            reaped, _ = os.waitpid(starter, 0)  # its status: always 0 but from outside
-            _zero(starter)
-            _zero(reaped)
-            del starter, reaped
+            sandbox.reap_child()
             try:
                 orders.send(b"reaped")
             except OSError:
@@ -949,33 +950,31 @@ class _Zygote:
         while data:
             data = data[os.write(order, data) :]
         confined, done = os.pipe()  # a byte once the child is confined, before the strategy
-        told, tell = os.pipe() if limits is not None else (-1, -1)  # the leader's word
-        ends, starter = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        sent = [order, done, starter.fileno()] + ([log, tell] if limits is not None else [])
+        ends, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sent = [order, done, theirs.fileno()] + ([log] if log >= 0 else [])
         try:
             socket.send_fds(self.socket, [op.encode()], sent)
         except OSError:  # the zygote is gone: the machine's
             sys.stderr.write("sims.guest: its zygote is gone\n")
             os._exit(70)
         finally:
-            for fd in (order, done, tell):
-                if fd >= 0:
-                    os.close(fd)
-            starter.close()
-        leader, group = _started(ends)
+            os.close(order)
+            os.close(done)
+            theirs.close()
+        leader, game = _started(ends)
         killed = False
-        status: int | None = None
-        while status is None:
+        ended: tuple[int, bool] | None = None
+        while ended is None:
             if not control.pending() and not control.closed:
                 ready, _, _ = select.select([ends.fileno(), control.reader], [], [])
                 if ends.fileno() in ready:
-                    status = _ended(ends)
+                    ended = _ended(ends, killed)
                     break
                 control.fill()
             if control.closed or control.pending():
                 asked = {"op": "end"} if control.closed else control.read()
                 if asked is not None and asked.get("op") in ("stop", "go") and not killed:
-                    _pace(group, asked["op"], control)
+                    _pace(game, asked["op"], control)
                 elif asked is not None and asked.get("op") in ("end", "quit"):
                     if not killed:
                         with contextlib.suppress(ProcessLookupError):
@@ -983,16 +982,14 @@ class _Zygote:
                         killed = True
                     if control.closed or asked.get("op") == "quit":
                         control.closed = True
-                        status = _ended(ends)
+                        ended = _ended(ends, killed)
         os.close(leader)
+        os.close(game)
         ends.close()
         if self.socket.recv(16) != b"reaped":  # the zygote is gone: the machine's
             sys.stderr.write("sims.guest: its zygote is gone\n")
             os._exit(70)
-        over = False
-        if limits is not None:
-            status, over = _game_status(told, status)
-            os.close(told)
+        status, over = ended
         if log >= 0:
             _copy_stderr(log)
         ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
@@ -1007,65 +1004,55 @@ class _Zygote:
         return {"exit": how, "by": "host" if killed else "itself"}
 
 
-def _zero(number: int) -> None:
-    """Overwrite an int's digits before it is freed: the zygote's memory, where the number
-    would stay, is every later game's."""
-    if number > 256:  # never one of the interpreter's shared small ints
-        size = sys.getsizeof(number) - int.__basicsize__
-        ctypes.memset(id(number) + int.__basicsize__, 0, size)
-
-
-def _pace(group: int, op: str, control: _Control) -> None:
-    """Steady decisions (``Host.pause``): stop the game's process group (its leader and its
-    process, every thread; nothing in a game can leave the group or continue itself), said
-    once the signal is sent; or let it go on."""
+def _pace(game: int, op: str, control: _Control) -> None:
+    """Steady decisions (``Host.pause``): stop the game's process (every thread of it; a
+    game can signal nothing, so it cannot continue itself), said once the signal is sent;
+    or let it go on."""
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
+        signal.pidfd_send_signal(game, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
     if op == "stop":
         control.write({"stopped": True})
 
 
 def _started(ends: socket.socket) -> tuple[int, int]:
-    """The game's leader as a pidfd (killed through it, never by a pid that may be reused)
-    and its process group (its pid: stopped and continued while it lives), from its
-    starter; the host's end where the starter could not start it."""
+    """The game's leader and its process as pidfds (signalled through them, never by a pid
+    that may be reused), from the leader; the host's end where it could not start them."""
     try:
-        word, fds, _, _ = socket.recv_fds(ends, 256, 1)
+        word, fds, _, _ = socket.recv_fds(ends, 256, 2)
     except OSError:
         word, fds = b"", []
-    head, _, group = word.partition(b" ")
-    if head == b"started" and group.isdigit() and len(fds) == 1:
-        return fds[0], int(group)
+    if word == b"started" and len(fds) == 2:
+        return fds[0], fds[1]
     for fd in fds:
         os.close(fd)
     sys.stderr.write(f"sims.guest: cannot start a game's process ({_text(word) or 'gone'})\n")
     os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
 
 
-def _ended(ends: socket.socket) -> int:
-    """The leader's wait status, from its starter; the host's end where the starter was
-    killed first (only from outside: nothing in a game may signal it)."""
+def _ended(ends: socket.socket, killed: bool) -> tuple[int, bool]:
+    """The game's wait status and whether it used up its CPU time, from its leader; a kill's
+    where the host killed the leader first; the host's end where something else did (only
+    from outside: nothing in a game may signal it)."""
     with contextlib.suppress(OSError):
-        word = ends.recv(64)
-        if word.isdigit():
-            return int(word)
-    sys.stderr.write("sims.guest: a game's starter ended without its word\n")
+        fields = ends.recv(64).split()
+        if len(fields) == 2 and all(field.isdigit() for field in fields):
+            return int(fields[0]), fields[1] == b"1"
+    if killed:
+        return signal.SIGKILL, False
+    sys.stderr.write("sims.guest: a game's leader ended without its word\n")
     os._exit(70)
 
 
-def _start(
-    op: str, fds: list[int], target: str, limits: Any, game_fds: tuple[int, int]
-) -> NoReturn:
-    """A starter, forked from the zygote: forks the task's process (in the sandbox the
-    leader of a pid namespace of its own, ``sandbox.fork_game``), hands its host a pidfd
-    of it, waits for it and says its wait status. Its memory, which alone learns that
-    pid and status, is no later process's."""
+def _lead(op: str, fds: list[int], target: str, limits: Any, game_fds: tuple[int, int]) -> NoReturn:
+    """A task's leader, forked from the zygote (in the sandbox pid 1 of a namespace of its
+    own): forks the task's process, hands its host pidfds of both, waits for it and says
+    its wait status and whether it used up its CPU time. Its memory, which alone learns
+    them, is no later process's."""
     ends = socket.socket(fileno=fds[2])
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         _die_with_parent()
         order, done = fds[0], fds[1]
-        log, tell = (fds[3], fds[4]) if len(fds) == 5 else (-1, -1)
+        log = fds[3] if len(fds) == 4 else -1
         limits = _task_limits(limits, op)
         works = {"load": _load, "check": _check, "game": _play}
         if op not in works or (limits is None) != (log < 0):
@@ -1073,9 +1060,8 @@ def _start(
 
         def game() -> NoReturn:  # the task's process
             try:
-                with contextlib.suppress(OSError):  # (in the sandbox its leader closed it)
-                    os.close(ends.detach())
-                _die_with_parent()  # its parent (the starter, or the leader) outlives it
+                os.close(ends.detach())
+                _die_with_parent()  # its parent, the leader, outlives it
                 message = json.loads(os.pread(order, 4 * MAX_MESSAGE, 0))
                 os.close(order)
                 if limits is not None:
@@ -1100,35 +1086,21 @@ def _start(
             finally:
                 os._exit(0)
 
-        if limits is not None:
-            from .sandbox import fork_game
+        def started(pid: int) -> None:
+            for fd in (order, done, log):
+                if fd >= 0:
+                    os.close(fd)
+            own = os.pidfd_open(os.getpid())
+            socket.send_fds(ends, [b"started"], [own, os.pidfd_open(pid)])
 
-            child = fork_game(game, tell, (ends.fileno(),), float(limits["game_cpu_seconds"]))
-        else:
-            child = os.fork()
-            if child == 0:
-                os.setpgid(0, 0)  # the group its host stops and continues (``_pace``)
-                game()
-        for fd in (order, done, log, tell):
-            if fd >= 0:
-                os.close(fd)
-        socket.send_fds(ends, [b"started %d" % child], [os.pidfd_open(child)])
-        ends.send(str(os.waitpid(child, 0)[1]).encode())
+        cpu = float(limits["game_cpu_seconds"]) if limits is not None else None
+        status, over = sandbox.lead(game, started, cpu)
+        ends.send(f"{status} {int(over)}".encode())
     except BaseException as exc:
         with contextlib.suppress(Exception):
             ends.send(f"failed: {exc!r}".encode()[:200])
     finally:
         os._exit(0)
-
-
-def _game_status(told: int, leader: int) -> tuple[int, bool]:
-    """The game's wait status and whether it used up its CPU time, from its leader, or the
-    leader's own status where it was killed before it could say (the host's kill, or the
-    machine's)."""
-    from .sandbox import game_status
-
-    found = game_status(told)
-    return (leader, False) if found is None else found
 
 
 def _forget(fd: int) -> None:
@@ -1155,7 +1127,7 @@ def _forget(fd: int) -> None:
 def _copy_stderr(log: int) -> None:
     """What a game's process wrote (at most its file-size limit) onto the host's stderr,
     which the worker shows marked as the strategy's (``Host.relay_stderr``). Never read
-    into the host's memory, which the next game's process inherits (``fork_game``)."""
+    into the host's memory (no game inherits it: ``_Zygote``; and none should hold it)."""
     with contextlib.suppress(OSError, ValueError):
         size = os.fstat(log).st_size
         if size:  # written from a mapping of the file: no copy of it in the host's heap

@@ -5,27 +5,26 @@ wheel bundles): new user, pid, network, mount, ipc, uts and cgroup namespaces, a
 environment, a new session, a read-only view of Python and of the code it needs
 (``cardgame``, ``sims``, the strategy's own module), read-only ``/`` and ``/dev``, its own
 ``/proc`` (its own processes only), and it dies with its worker. The host is the sandbox's
-pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes on
-descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
+pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes
+on descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
 CAP_SYS_ADMIN and CAP_SYS_RESOURCE of the sandbox's own user namespace, serve only to give
 each game a sandbox of its own and to set the sandbox's count of user namespaces to none:
-the host is the simulator's code and never imports the strategy's (its folder is on a
-game's path only). A strategy's code runs only in a game's process that the host forks
-(``fork_game``: pid 2 of a pid namespace of its own, under a leader of the host's code) and
-confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
-``/tmp`` and ``/dev/shm`` (bounded in bytes and in files), a ``/proc`` of its own pid
-namespace's processes alone (none of the machine's counters, no ``/proc/sys``); every
-capability dropped; resource limits (memory, CPU for the game, open files, file size, and
-for a run not as root its tasks); and a
-seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
-program (threads stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open
-no socket, make no namespace or mount, use no System V or POSIX IPC, and change nothing of a
-file it did not make that would outlive it (modes, times, owners, extended attributes,
-locks, a descriptor's status flags, owner or signal; fcntl and ioctl only from an
-allow-list). So nothing a game writes, starts or marks outlives it, its pids and thread ids
-are its own whatever an earlier game did, and nothing in the sandbox can end its host: the
-host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its
-seat's.
+the host is the simulator's code and never imports the strategy's (its folder is on a game's
+path only). A strategy's code runs only in a game's process forked from the host's zygote
+(sims/guest.py ``_Zygote``; ``fork_leader``, ``lead``: pid 2 of a pid namespace of its own,
+under a leader of the host's code) and confines first (``confine``): mount, IPC and UTS
+namespaces of its own, with a new empty ``/tmp`` and ``/dev/shm`` (bounded in bytes and in
+files), a ``/proc`` of its own pid namespace's processes alone (none of the machine's
+counters, no ``/proc/sys``); every capability dropped; resource limits (memory, CPU for the
+game, open files, file size, and for a run not as root its tasks); and a seccomp filter
+(libseccomp through ``pyseccomp``) that lets it start no process and run no program (threads
+stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open no socket, make
+no namespace or mount, use no System V or POSIX IPC, and change nothing of a file it did not
+make that would outlive it (modes, times, owners, extended attributes, locks, a descriptor's
+status flags, owner or signal; fcntl and ioctl only from an allow-list). So nothing a game
+writes, starts or marks outlives it, its pids and thread ids are its own whatever an earlier
+game did, and nothing in the sandbox can end its host: the host's end is the machine's
+(sims/guest.py ``GuestLost``), any end of a game's process its seat's.
 
 A game's tasks are bounded by RLIMIT_NPROC where the run's user is not root (counted per
 user in each user namespace since Linux 5.14: the sandbox's host and game only), and by a
@@ -201,7 +200,7 @@ def bwrap() -> str | None:
 # RLIMIT_NPROC counts a user's tasks in each user namespace (Linux 5.14 and later), so in
 # the sandbox's own it counts the host and its game only; but the kernel never applies it
 # to uid 0 (root's runs), which get a pids cgroup of the sandbox's own instead.
-HOST_TASKS = 4  # the host, its zygote, and a game's starter and leader
+HOST_TASKS = 3  # the host, its zygote and a game's leader
 CGROUP_PREFIX = "cardgame-"
 
 
@@ -538,57 +537,57 @@ def _mounts_under(folder: str) -> list[str]:
     return [p for p in sorted(found) if not any(p.startswith(q + "/") for q in found)]
 
 
-def own_pid_namespace() -> None:
-    """Make the next process this thread forks pid 1 of a pid namespace of its own. It
-    affects the calling thread only, and a thread may do it once (the kernel refuses a
-    second while its children's namespace is not its own): so the host forks each game from
-    a new thread, and the game's namespace is always one level below the host's."""
-    _call("unshare CLONE_NEWPID", _libc().unshare(CLONE_NEWPID))
+def fork_leader(own_namespace: int | None) -> bool:
+    """Fork a game's leader; True in the leader. In the sandbox (``own_namespace``: the
+    caller's pid namespace, opened once) the leader is pid 1 of a pid namespace made for it:
+    the caller's children's namespace is reset to its own (``setns``), so that it may make a
+    new one for each game (``unshare``: a process may make one while its children's is its
+    own). The fork's return, the leader's pid in the caller's namespace (which every earlier
+    game's tasks moved), is never made a Python object: the zygote that calls this is the
+    memory of every later game (sims/guest.py ``_Zygote``); the leader tells itself apart
+    by its own pid (1 in the sandbox)."""
+    libc = _libc()
+    if own_namespace is not None:
+        _call("setns CLONE_NEWPID", libc.setns(own_namespace, CLONE_NEWPID))
+        _call("unshare CLONE_NEWPID", libc.unshare(CLONE_NEWPID))
+    me = os.getpid()
+    fork = libc.fork
+    fork.restype = None  # its return dropped: see above
+    fork()
+    return os.getpid() != me
 
 
-def fork_game(
-    game: Callable[[], NoReturn],
-    tell: int,
-    closed: tuple[int, ...] = (),
-    cpu_seconds: float | None = None,
-) -> int:
-    """Fork (from a process or thread that has made no pid namespace yet,
-    ``own_pid_namespace``) the leader of a new pid namespace, which forks ``game`` as its
-    pid 2 and writes its wait status on ``tell``, and whether it used up ``cpu_seconds``;
-    the leader's pid (to wait for, and to kill: the namespace ends with it).
+def reap_child() -> None:
+    """Wait for the caller's one child (a leader of ``fork_leader``) without holding its
+    pid or status as a Python object."""
+    import ctypes
 
-    The leader, not the host, reads the game's CPU time: the host says how the game ended
-    and nothing more (games are forked from its zygote, ``guest._Zygote``, which never
-    hears of one, so a note in the host's memory would reach no game either).
+    wait = _libc().waitpid
+    wait.restype = None
+    wait.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
+    wait(-1, None, 0)
+
+
+def lead(game: Callable[[], NoReturn], started: Callable[[int], None], cpu_seconds: float | None
+         ) -> tuple[int, bool]:  # fmt: skip
+    """In a leader (``fork_leader``): fork ``game``, as pid 2 of the namespace in the sandbox,
+    tell ``started`` its pid, and wait for it; its wait status and whether it used up
+    ``cpu_seconds``. The leader, not the host, reads the game's CPU time: the host hears how
+    the game ended and nothing more.
 
     The game's process thus starts as pid 2, its threads' ids next, whatever an earlier game
     did to the counter, and its own /proc (``fresh_namespaces``) shows that namespace only.
     Not pid 1 itself, whose signals of default action the kernel drops unless they come
     from outside: a game's process ends by a signal it raised exactly as elsewhere. The
-    leader is the host's code, not dumpable, holds none of ``closed`` (the host's own
-    descriptors), dies with the thread that forked it, and the game may signal nothing."""
-    import signal
-
-    own_pid_namespace()
-    leader = os.fork()
-    if leader:
-        return leader
-    try:
-        for fd in closed:
-            os.close(fd)
-        os.setpgid(0, 0)  # a group of its own and its game's, which its host may stop
-        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        pid = os.fork()
-        if pid == 0:
-            os.close(tell)
-            game()
-        _, status, usage = os.wait4(pid, 0)
-        over = cpu_seconds is not None and over_cpu(
-            status, usage.ru_utime + usage.ru_stime, cpu_seconds
-        )
-        os.write(tell, f"{status} {int(over)}\n".encode())
-    finally:
-        os._exit(0)
+    leader is the host's code, not dumpable, and the game may signal nothing."""
+    pid = os.fork()
+    if pid == 0:
+        game()
+    started(pid)
+    _, status, usage = os.wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    over = cpu_seconds is not None and over_cpu(status, cpu, cpu_seconds)
+    return status, over
 
 
 def over_cpu(status: int, cpu: float, limit: float) -> bool:
@@ -600,18 +599,6 @@ def over_cpu(status: int, cpu: float, limit: float) -> bool:
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
         return True
     return cpu >= limit
-
-
-def game_status(told: int) -> tuple[int, bool] | None:
-    """The game's wait status and whether it used up its CPU time, as its leader wrote them
-    (``fork_game``) once the leader ended; None where it did not (killed first)."""
-    text = b""
-    while chunk := os.read(told, 64):
-        text += chunk
-    fields = text.split()
-    if len(fields) != 2 or not all(f.isdigit() for f in fields):
-        return None
-    return int(fields[0]), fields[1] == b"1"
 
 
 def fresh_namespaces(limits: dict[str, Any]) -> None:
@@ -662,13 +649,11 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
 
 
 def probe(nproc: int = 0) -> None:
-    """Inside bwrap, as a host: two games' processes, each forked from a thread of its own
-    into a pid namespace of its own, confined there (``PROBE_LIMITS``), and starting
-    threads until it cannot, which must stop within its bound; exits 1 with the reason on
-    stderr where any step fails."""
-    import threading
-
-    failures: list[str] = []
+    """Inside bwrap, as a host: a zygote that forks two games' leaders, each pid 1 of a pid
+    namespace of its own (``fork_leader``), whose game process is confined there
+    (``PROBE_LIMITS``) and starts threads until it cannot, which must stop within its bound;
+    exits 1 with the reason on stderr where any step fails. The tasks besides a game's are
+    a host's (``HOST_TASKS``): this process, its zygote and a game's leader."""
     limits = {**PROBE_LIMITS.to_dict(), "nproc": nproc}
 
     def play() -> NoReturn:
@@ -681,35 +666,38 @@ def probe(nproc: int = 0) -> None:
             os.write(2, f"{exc}\n".encode())
             os._exit(1)
 
-    def game() -> None:
-        told, tell = os.pipe()
+    told, tell = os.pipe()
+    own = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    zygote = os.fork()
+    if zygote == 0:
         try:
-            leader = fork_game(play, tell)
-        except Exception as exc:
-            failures.append(str(exc))
-            return
+            for _ in range(2):
+                if fork_leader(own):
+                    try:
+                        status, _ = lead(play, lambda pid: None, None)
+                        os.write(tell, f"{status}\n".encode())
+                    finally:
+                        os._exit(0)
+                reap_child()
+        except BaseException as exc:
+            os.write(tell, f"{exc}\n".encode())
         finally:
-            os.close(tell)
-        os.waitpid(leader, 0)
-        found = game_status(told)
-        status = None if found is None else found[0]
-        os.close(told)
-        if status == 4 << 8:
-            failures.append("a game's threads were not bounded")
-        elif status != 0:
-            failures.append(f"a game's process ended with status {status}")
-
-    # a host holds HOST_TASKS besides its game's: itself, its zygote, a game's starter and
-    # leader; here the main thread, one waiting thread, a game's thread and its leader
-    done = threading.Event()
-    zygote = threading.Thread(target=done.wait)
-    zygote.start()
-    for _ in range(2):
-        thread = threading.Thread(target=game)
-        thread.start()
-        thread.join()
-    done.set()
-    zygote.join()
+            os._exit(0)
+    os.close(tell)
+    os.waitpid(zygote, 0)
+    said = b""
+    while chunk := os.read(told, 4096):
+        said += chunk
+    statuses = said.decode(errors="replace").split("\n")[:-1]
+    failures = [
+        "a game's threads were not bounded"
+        if status == str(4 << 8)
+        else f"a game's process ended with status {status}"
+        for status in statuses
+        if status != "0"
+    ]
+    if len(statuses) != 2 and not failures:
+        failures.append(f"{len(statuses)} games' processes of 2 ended")
     if failures:
         sys.exit(failures[0])
 
