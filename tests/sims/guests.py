@@ -39,6 +39,16 @@ class Junk(Planner):
         return "draw a card please"
 
 
+class Short(Planner):
+    """An exact action class with too few fields (``tuple.__new__``): refused with the same
+    words in process and isolated (hostile pass 14: its guest's process died reading it)."""
+
+    def turn(self, view):
+        from cardgame import actions as A
+
+        return tuple.__new__(A.DrawFaceUp, ())
+
+
 class Hangs(Planner):
     def turn(self, view):
         while True:
