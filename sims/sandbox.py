@@ -111,7 +111,7 @@ DENIED = (
     "mq_timedreceive", "mq_notify", "mq_getsetattr",
     # state on a file that outlives the game (its host's files, the shared code): modes,
     # owners, times, extended attributes, locks, watches on what other sandboxes open
-    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "fchownat", "lchown",
+    "chown", "fchown", "fchownat", "lchown",
     "utime", "utimes", "futimesat", "utimensat",
     "setxattr", "lsetxattr", "fsetxattr", "setxattrat",
     "removexattr", "lremovexattr", "fremovexattr", "removexattrat",
@@ -165,6 +165,12 @@ IOCTL_ALLOWED = (
     0x5451,  # FIOCLEX
 )
 MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes between them
+MAP_ANONYMOUS = 0x20
+PROT_EXEC = 0x4
+# a mode is state of a file that outlives the game, and seccomp cannot tell a game's own
+# file from one it shares: chmod and its kin answer success and change nothing (so that
+# dbm.dumb, shelve and shutil.copy, which set the modes of files they make, work)
+PRETENDED = ("chmod", "fchmod", "fchmodat", "fchmodat2")
 # madvise advice a game may give, all others refused: each changes only its own mappings.
 # Refused among others: MADV_COLD and MADV_PAGEOUT (20, 21: push a file's pages out of the
 # page cache), MADV_HUGEPAGE and MADV_COLLAPSE (14, 25: make a file's pages in the shared
@@ -612,7 +618,7 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     size, files = int(limits["tmp_bytes"]), int(limits["tmp_files"])
     options = f"size={size},nr_inodes={files},mode=1777"
     binds = _mounts_under("/tmp")
-    _mount(libc, "tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, options)
+    _mount(libc, "tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
     for point in binds:  # read-only binds keep their flags: the new bind is read-only too
         place = STAGE + point[len("/tmp") :]
         os.makedirs(os.path.dirname(place), exist_ok=True)
@@ -623,7 +629,7 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
         _mount(libc, point, place, None, MS_BIND | MS_REC)
     os.makedirs(STAGE + WORKDIR[len("/tmp") :], exist_ok=True)
     _mount(libc, STAGE, "/tmp", None, MS_MOVE)
-    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
+    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
     # no terminal: the sandbox's one /dev/pts outlives every game of its host, and a pty's
     # times, set by writing to it, were a note to the next game (hostile pass 13's PtyNote)
     empty = "size=4k,nr_inodes=1,mode=555"
@@ -809,6 +815,20 @@ def confine(limits: dict[str, Any]) -> None:
         for mask, value in _outside(allowed):
             rules.add_rule(deny, name, seccomp.Arg(1, seccomp.MASKED_EQ, mask, value))
     rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_SHARED, MAP_SHARED))
+    # no machine code of the game's own: no executable memory it can write (anonymous, or
+    # made executable later; its /tmp and /dev/shm are noexec, ``fresh_namespaces``), so a
+    # strategy cannot run the CPU's unprivileged cache instructions (clflush and the timed
+    # loads of hostile pass 14's CacheTalk) but as the view's own libraries hold them
+    exec_anon = (
+        seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC),
+        seccomp.Arg(3, seccomp.MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS),
+    )
+    rules.add_rule(deny, "mmap", *exec_anon)
+    for name in ("mprotect", "pkey_mprotect"):
+        rules.add_rule(deny, name, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))
+    for name in PRETENDED:
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            rules.add_rule(seccomp.ERRNO(0), name)
     # resource.getrlimit reads its own limits through prlimit64 (pid 0, no new limit)
     rules.add_rule(deny, "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
     rules.add_rule(deny, "prlimit64", seccomp.Arg(2, seccomp.NE, 0))

@@ -341,6 +341,44 @@ class HostHistory(Planner):
             raise Breach(f"breach: forked from {thread.name!r} after {made} threads")
 
 
+class ExecMemory(Planner):
+    """No machine code of its own: hostile pass 14's CacheTalk ran clflush and timed loads
+    from executable anonymous memory. Executable memory it could write is refused every way:
+    anonymous, made executable after, or a file of its own /tmp mapped to run."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import mmap
+
+        found = []
+        try:
+            mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+            found.append("an anonymous executable mapping")
+        except OSError:
+            pass
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long)  # fmt: skip
+        libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        page = libc.mmap(None, 4096, 3, 0x22, -1, 0)  # read-write, private anonymous
+        if libc.mprotect(page, 4096, 5) == 0:  # read and execute
+            found.append("mprotect to executable")
+        with open("/tmp/game/code.bin", "wb") as out:
+            out.write(b"\xc3" * 4096)
+        with open("/tmp/game/code.bin", "rb") as code:
+            try:
+                mmap.mmap(code.fileno(), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC)
+                found.append("its own file mapped executable")
+            except OSError:
+                pass
+        os.chmod("/tmp/game/code.bin", 0o777)  # answers success, changes nothing
+        if os.stat("/tmp/game/code.bin").st_mode & 0o777 == 0o777:
+            found.append("chmod changed a mode")
+        if found:
+            raise Breach(f"breach: {found}")
+
+
 class PtyProbe(Planner):
     """Hostile pass 13's PtyNote: the sandbox's one /dev/pts outlived every game of its host,
     and a pty's times, set by writing to it, carried a note to the next game. A game has no

@@ -287,6 +287,14 @@ def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
 
 
 @needs_sandbox
+def test_a_game_can_make_no_machine_code_of_its_own():
+    """Hostile pass 14's CacheTalk flushed and timed cache lines of the view every sandbox
+    maps, from machine code in executable memory of its own (Flush+Reload between two games
+    at once: its rival's hand, 63 of 63 bits). No memory a game can write is executable."""
+    _clean(_play(["ExecMemory", "planner"]))
+
+
+@needs_sandbox
 def test_a_game_has_no_terminal_to_leave_a_note_on():
     """Hostile pass 13's PtyNote wrote to a pty so that its times, on the /dev/pts every game
     of a host shares, told the next game its paired rival's count of a colour."""
