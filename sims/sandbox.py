@@ -166,7 +166,9 @@ IOCTL_ALLOWED = (
 )
 MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes between them
 MAP_ANONYMOUS = 0x20
+MAP_HUGETLB = 0x40000  # pages of the machine's one huge-page pool, a count every sandbox reads
 PROT_EXEC = 0x4
+PR_SET_DUMPABLE = 4  # a dumpable game's crash reaches a core_pattern pipe's helper, as root
 # a mode is state of a file that outlives the game, and seccomp cannot tell a game's own
 # file from one it shares: chmod and its kin answer success and change nothing (so that
 # dbm.dumb, shelve and shutil.copy, which set the modes of files they make, work)
@@ -793,7 +795,8 @@ def confine(limits: dict[str, Any]) -> None:
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_NOFILE, int(limits["open_files"])),
         (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
-        (resource.RLIMIT_CORE, 0),
+        # 1, not 0: a core_pattern that pipes to a helper ignores the limit but for 1
+        (resource.RLIMIT_CORE, 1),
         *([(resource.RLIMIT_NPROC, int(limits["nproc"]))] if limits.get("nproc") else []),
     ):
         hard = value + 1 if which == resource.RLIMIT_CPU else value  # SIGXCPU, then SIGKILL
@@ -824,6 +827,7 @@ def confine(limits: dict[str, Any]) -> None:
         seccomp.Arg(3, seccomp.MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS),
     )
     rules.add_rule(deny, "mmap", *exec_anon)
+    rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_HUGETLB, MAP_HUGETLB))
     for name in ("mprotect", "pkey_mprotect"):
         rules.add_rule(deny, name, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))
     for name in PRETENDED:
@@ -849,4 +853,5 @@ def confine(limits: dict[str, Any]) -> None:
         rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, mask & 0xFF, value))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_SECCOMP))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_DUMPABLE))
     rules.load()

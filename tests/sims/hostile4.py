@@ -379,6 +379,31 @@ class ExecMemory(Planner):
             raise Breach(f"breach: {found}")
 
 
+class DumpProbe(Planner):
+    """Nothing of a game's memory reaches the machine by a crash (hostile pass 14: where
+    core_pattern pipes to a helper, the kernel runs it as root whatever RLIMIT_CORE says
+    but 1, and a game could make itself dumpable again), nor a huge-page pool's count."""
+
+    def __init__(self, rng, knobs=None):
+        import mmap
+        import resource
+
+        super().__init__(rng, knobs)
+        libc = ctypes.CDLL(None, use_errno=True)
+        found = []
+        if libc.prctl(4, 1, 0, 0, 0) == 0:  # PR_SET_DUMPABLE
+            found.append("made itself dumpable")
+        if resource.getrlimit(resource.RLIMIT_CORE)[0] not in (0, 1):
+            found.append("a core dump limit of its own")
+        try:
+            mmap.mmap(-1, 2 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40000)
+            found.append("a huge-page mapping")
+        except OSError:
+            pass
+        if found:
+            raise Breach(f"breach: {found}")
+
+
 class PtyProbe(Planner):
     """Hostile pass 13's PtyNote: the sandbox's one /dev/pts outlived every game of its host,
     and a pty's times, set by writing to it, carried a note to the next game. A game has no

@@ -295,6 +295,11 @@ def test_a_game_can_make_no_machine_code_of_its_own():
 
 
 @needs_sandbox
+def test_a_game_cannot_dump_its_memory_or_count_huge_pages():
+    _clean(_play(["DumpProbe", "planner"]))
+
+
+@needs_sandbox
 def test_a_game_has_no_terminal_to_leave_a_note_on():
     """Hostile pass 13's PtyNote wrote to a pty so that its times, on the /dev/pts every game
     of a host shares, told the next game its paired rival's count of a colour."""
