@@ -686,11 +686,23 @@ def shape(value: object, depth: int = 0) -> list[Any]:
         return ["str", str.__getitem__(item, slice(SHAPE_TEXT))]
     if depth < SHAPE_DEPTH and kind in (tuple, list):
         items = list(tuple.__iter__(item) if kind is tuple else list.__iter__(item))
-        return [kind.__name__, [shape(v, depth + 1) for v in items[:SHAPE_ITEMS]]]
+        return [kind.__name__, [shape(v, depth + 1) for v in _kept(items)]]
     if depth < SHAPE_DEPTH and ACTION_CLASSES.get(kind.__name__) is kind:
         fields = list(tuple.__iter__(item))
         return ["action", kind.__name__, [shape(v, depth + 1) for v in fields]]
     return ["other", str(kind.__name__)[:SHAPE_TEXT]]
+
+
+def _kept(items: list[Any]) -> list[Any]:
+    """The items of a long tuple or list that a ``shape`` keeps: its first ``SHAPE_ITEMS``,
+    the last of them replaced by the first later item that is no whole number in the
+    check's range, so the check refuses it in the words the default mode uses (it names
+    the first bad item, not where it stands)."""
+    if len(items) <= SHAPE_ITEMS:
+        return items
+    head, rest = items[: SHAPE_ITEMS - 1], items[SHAPE_ITEMS - 1 :]
+    bad = next((v for v in rest if type(v) is not int or not -A.BIG <= v <= A.BIG), rest[0])
+    return [*head, bad]
 
 
 def rebuilt(data: Any, depth: int = 0) -> object:

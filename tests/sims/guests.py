@@ -49,6 +49,16 @@ class Short(Planner):
         return tuple.__new__(A.DrawFaceUp, ())
 
 
+class LongKeep(Planner):
+    """A keep of 64 whole numbers and then a word: past what a shape keeps of a tuple, and
+    refused in the same words isolated or not (hostile pass 14's protocol.sh)."""
+
+    def keep_setup(self, view):
+        from cardgame import actions as A
+
+        return A.KeepDestinations((*range(1, 65), "x"))
+
+
 class Hangs(Planner):
     def turn(self, view):
         while True:

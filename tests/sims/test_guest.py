@@ -80,10 +80,16 @@ def test_a_broken_guest_fails_its_own_game_only(name, error):
     assert _same(after, _play("Plain", 5, "none"))
 
 
-def test_an_action_of_too_few_fields_is_refused_in_the_same_words_isolated_or_not():
-    words = "bad action: DrawFaceUp must have 1 field, got 0"
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Short", "bad action: DrawFaceUp must have 1 field, got 0"),
+        ("LongKeep", "bad action: KeepDestinations.ids must be a whole number, got 'x'"),
+    ],
+)
+def test_a_malformed_action_is_refused_in_the_same_words_isolated_or_not(name, words):
     for isolation in ("none", "process"):
-        game = _play("Short", 4, isolation).game
+        game = _play(name, 4, isolation).game
         assert game["failed"] and game["failure_seat"] == 0
         assert words in game["failure_error"], game["failure_error"]
 
