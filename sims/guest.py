@@ -295,7 +295,7 @@ class Host:
 
     def pause(self) -> None:
         """Steady decisions: the child in play is stopped until its next view (its host
-        stops its process group and says so before this returns), so nothing of it runs
+        stops its process and says so before this returns), so nothing of it runs
         while another seat decides, to time that seat or to be timed."""
         self.send({"op": "stop"})
         said = self.report(START_SECONDS)
