@@ -11,6 +11,7 @@ import pytest
 
 from cardgame import Rules
 from sims import guest, sandbox
+from sims.batch import plan_batches
 from sims.deadline import Guard
 from sims.errors import StudyError
 from sims.match import GameSpec, play_game
@@ -70,6 +71,8 @@ def test_the_plan_keeps_steady_only_when_it_is_on(tmp_path):
     plain = load_study(path).plan
     assert not plain.steady and "steady" not in plain.to_dict()
     assert not Plan.from_dict(plain.to_dict()).steady
+    assert all(batch.steady for batch in plan_batches(plan))  # what each worker plays by
+    assert not any(batch.steady for batch in plan_batches(plain))
 
 
 @needs_sandbox
