@@ -50,6 +50,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from importlib import util as import_util
 from pathlib import Path
 from typing import Any, NoReturn
@@ -1018,12 +1019,39 @@ class _Zygote:
 
 def _pace(game: int, op: str, control: _Control) -> None:
     """Steady decisions (``Host.pause``): stop the game's process (every thread of it; a
-    game can signal nothing, so it cannot continue itself), said once the signal is sent;
-    or let it go on."""
+    game can signal nothing, so it cannot continue itself), said once every thread is seen
+    stopped; or let it go on. A thread stops on its way back from the kernel, so one in a
+    long call (hostile pass 14's LoadProbe: a quarter of a second of ``MADV_POPULATE_WRITE``
+    after the signal) would load the machine while the next seat decides."""
     with contextlib.suppress(ProcessLookupError):
         signal.pidfd_send_signal(game, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
     if op == "stop":
+        _until_stopped(game)
         control.write({"stopped": True})
+
+
+def _until_stopped(game: int) -> None:
+    """Wait until every thread of the process ``game`` (a pidfd) is stopped or gone: its
+    pid here from the pidfd's information, each thread's state from this sandbox's /proc."""
+    try:
+        with open(f"/proc/self/fdinfo/{game}") as info:
+            pid = next(line.split()[1] for line in info if line.startswith("Pid:"))
+    except (OSError, StopIteration, IndexError):
+        return
+    if not pid.isdigit() or int(pid) <= 0:  # 0 or -1: gone, or not in this namespace
+        return
+    tasks = f"/proc/{pid}/task"
+    while True:
+        try:
+            states = []
+            for task in os.listdir(tasks):
+                with contextlib.suppress(FileNotFoundError), open(f"{tasks}/{task}/stat") as stat:
+                    states.append(stat.read().rsplit(")", 1)[1].split()[0])
+        except FileNotFoundError:  # the process is gone
+            return
+        if all(state in "TtZX" for state in states):
+            return
+        time.sleep(0.0002)
 
 
 def _started(ends: socket.socket) -> tuple[int, int]:

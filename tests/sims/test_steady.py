@@ -5,6 +5,10 @@ put on the machine while another decides (hostile pass 12's DelayTalk)."""
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import threading
 import time
 
 import pytest
@@ -89,3 +93,60 @@ def test_a_guest_runs_only_while_its_seat_decides():
     assert out.game["failed"] and "checked: four waits" in out.game["failure_error"], out.game[
         "failure_error"
     ]
+
+
+def _states(pid: int) -> list[str]:
+    tasks = f"/proc/{pid}/task"
+    out = []
+    for task in os.listdir(tasks):
+        with open(f"{tasks}/{task}/stat") as stat:
+            out.append(stat.read().rsplit(")", 1)[1].split()[0])
+    return out
+
+
+def test_a_stop_is_said_only_once_every_thread_is_stopped():
+    """A thread stops on its way back from the kernel: hostile pass 14's LoadProbe kept a
+    quarter of a second of ``MADV_POPULATE_WRITE`` running after the stop, loading the
+    machine while the next seat decided. The host says "stopped" only once every thread is
+    seen stopped (here a process in such a call, on a thread of its own)."""
+    ready, told = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.mmap.restype = ctypes.c_void_p
+            libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                                  ctypes.c_int, ctypes.c_int, ctypes.c_long)  # fmt: skip
+            libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+            size = 1 << 30
+
+            def fill() -> None:
+                while True:
+                    page = libc.mmap(None, size, 3, 0x22, -1, 0)
+                    libc.madvise(page, size, 23)  # MADV_POPULATE_WRITE: long, in the kernel
+                    libc.munmap(ctypes.c_void_p(page), ctypes.c_size_t(size))
+
+            threading.Thread(target=fill, daemon=True).start()
+            os.write(told, b"x")
+            while True:
+                pass
+        finally:
+            os._exit(0)
+    os.read(ready, 1)
+    said = []
+
+    class Control:
+        def write(self, message):
+            said.append((message, _states(child)))
+
+    game = os.pidfd_open(child)
+    try:
+        guest._pace(game, "stop", Control())  # type: ignore[arg-type]
+        assert said and said[0][0] == {"stopped": True}
+        assert all(state == "T" for state in said[0][1]), said[0][1]
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        os.close(game)
+        os.close(ready)
+        os.close(told)
