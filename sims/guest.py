@@ -187,6 +187,9 @@ class Host:
                 raise GuestLost(f"its sandbox's pids cgroup could not be made ({exc})") from None
             wrap = self.group.wrap(wrap)
         confine = sandbox.game_limits(sandbox.LIMITS, kind) if self.sandboxed else None
+        if confine is not None:  # its own files: mounted so that none runs as machine code
+            shown = {bound for _, bound in runtime.held_python_copy().binds}  # the project's
+            confine["code"] = [p for p in _module_code(root, target) if p not in shown]
         game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
         self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
         # the control pipes are neither end's standard streams: bwrap gets /dev/null there

@@ -654,6 +654,12 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     # kernel's one get_next_ino(), which a game moves and another sandbox reads back; and
     # /proc's own files count the machine's processes, load, memory and open files
     _mount(libc, "tmpfs", "/proc", "tmpfs", locked | MS_RDONLY, "size=4k,nr_inodes=1,mode=555")
+    # the strategy's own files run as Python, never as machine code: hostile pass 15 mapped
+    # a file it shipped to run, and loaded a library of its own, with flush and timer code
+    for path in limits.get("code", ()):
+        if os.path.exists(path):
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | locked
+            _mount(libc, None, path, None, flags)
     os.chdir(WORKDIR)
 
 

@@ -344,9 +344,9 @@ class HostHistory(Planner):
 class ExecMemory(Planner):
     """No machine code of its own: hostile pass 14's CacheTalk ran clflush and timed loads
     from executable anonymous memory, pass 15's ExecFile from a private copy of a view file
-    mapped writable and executable. Executable memory it could write is refused every way:
-    anonymous, writable and executable at once, made executable after, or a file of its own
-    /tmp mapped to run."""
+    mapped writable and executable, and from a file it shipped. Executable memory it could
+    write is refused every way: anonymous, writable and executable at once, made executable
+    after, a file of its own /tmp or of its own code mapped to run."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
@@ -379,6 +379,13 @@ class ExecMemory(Planner):
                 writable = mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC
                 mmap.mmap(view_file.fileno(), 4096, flags=mmap.MAP_PRIVATE, prot=writable)
                 found.append("a view file's private copy writable and executable")
+            except OSError:
+                pass
+        with open(__file__, "rb") as own:  # a file it shipped (pass 15: fr.bin, own.so)
+            try:
+                mmap.mmap(own.fileno(), 4096, flags=mmap.MAP_PRIVATE,
+                          prot=mmap.PROT_READ | mmap.PROT_EXEC)  # fmt: skip
+                found.append("a file of its own mapped to run")
             except OSError:
                 pass
         os.chmod("/tmp/game/code.bin", 0o777)  # answers success, changes nothing
