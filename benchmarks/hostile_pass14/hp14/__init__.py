@@ -1,0 +1,555 @@
+# ruff: noqa: E501  (attack code: long report lines)
+"""Hostile strategies of a fourteenth independent pass on ``--isolate`` (benchmarks/hostile_pass14).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``); the ``Bad*``
+classes answer one malformed action at their first chance (class 3, run both ways by
+``protocol.sh``)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import signal
+import stat
+import struct
+import sys
+import threading
+import time
+
+from cardgame import actions as A
+from sims.strategies.planner import Planner
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+LIBC.sbrk.restype = ctypes.c_void_p
+LIBC.sbrk.argtypes = [ctypes.c_long]
+LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+PAGE = 4096
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def _try(what: str, call) -> str:
+    try:
+        return f"{what}: ok {call()!r}"[:300]
+    except BaseException as exc:  # what the sandbox refused
+        return f"{what}: {type(exc).__name__} {exc}"[:300]
+
+
+class Once(Planner):
+    """Runs ``attack(view)`` once, at the first decision, then plays as a planner."""
+
+    NAME = "Once"
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.attack(view)
+            except Exception as exc:
+                say(self.NAME, f"blocked: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+    def attack(self, view) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------ (7) honest strategies
+class Honest14(Once):
+    """numpy (linalg, random), threads and a pool, tempfile, sqlite3 and the usual modules."""
+
+    NAME = "Honest14"
+
+    def attack(self, view):
+        import concurrent.futures
+        import importlib
+        import tempfile
+
+        def check(label, fn):
+            t0 = time.perf_counter()
+            try:
+                say(self.NAME, f"ok {label}: {fn()} ({(time.perf_counter() - t0) * 1e3:.1f} ms)")
+            except BaseException as exc:
+                say(self.NAME, f"FAILS {label}: {type(exc).__name__} {exc}")
+
+        def linalg():
+            import numpy as np
+
+            rng = np.random.default_rng(1)
+            a = rng.standard_normal((200, 200))
+            b = rng.standard_normal(200)
+            x = np.linalg.solve(a, b)
+            w = np.linalg.eigvals(a[:50, :50])
+            s = np.linalg.svd(a[:80, :80], compute_uv=False)
+            q, _r = np.linalg.qr(a[:60, :60])
+            c = np.linalg.cholesky(a @ a.T + 200 * np.eye(200))
+            return f"solve residual {np.abs(a @ x - b).max():.1e}, det(inv) {np.linalg.det(np.linalg.inv(a[:20, :20])):.3g}, eig {len(w)}, svd max {s[0]:.3g}, qr {q.shape}, chol {c.shape}, lstsq {np.linalg.lstsq(a[:, :5], b, rcond=None)[0].shape}, matmul 400x400 {float((rng.standard_normal((400, 400)) @ rng.standard_normal((400, 400))).std()):.3g}"
+
+        def nprandom():
+            import numpy as np
+
+            g = np.random.Generator(np.random.PCG64(7))
+            return f"{g.integers(0, 100, 3).tolist()} perm {np.random.default_rng(3).permutation(5).tolist()} legacy {np.random.RandomState(2).randint(0, 9, 3).tolist()} choice {g.choice(10, 3, replace=False).tolist()} normal {g.normal(size=2).round(3).tolist()}"
+
+        def threads():
+            out = []
+            ts = [threading.Thread(target=lambda k=k: out.append(k * k)) for k in range(8)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            return sorted(out)
+
+        def pool():
+            with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
+                return list(ex.map(lambda k: sum(range(k * 10000)), range(6)))[-1]
+
+        def tmp():
+            with tempfile.TemporaryDirectory() as d:
+                p = os.path.join(d, "x.bin")
+                with open(p, "wb") as f:
+                    f.write(os.urandom(1 << 20))
+                with tempfile.NamedTemporaryFile() as g:
+                    g.write(b"abc")
+                    g.flush()
+                    return f"{os.path.getsize(p)} bytes in {d}; named {g.name}; cwd {os.getcwd()}"
+
+        def modules():
+            names = "json collections itertools functools dataclasses statistics fractions decimal heapq bisect math cmath re hashlib hmac pickle copy typing enum random struct array queue sqlite3 csv io zlib gzip bz2 lzma base64 datetime shelve dbm textwrap operator contextlib abc weakref secrets uuid ctypes pathlib string difflib pprint numpy.fft numpy.polynomial numpy.linalg numpy.random".split()
+            bad = []
+            for n in names:
+                try:
+                    importlib.import_module(n)
+                except BaseException as exc:
+                    bad.append(f"{n}: {type(exc).__name__}")
+            return f"{len(names) - len(bad)} of {len(names)} import; failing {bad}"
+
+        def stdrandom():
+            import random
+            import statistics
+
+            r = random.Random(5)
+            return f"{r.random():.4f} {r.sample(range(10), 3)} mean {statistics.mean([1, 2, 3, 4])} sysrand {random.SystemRandom().randint(0, 1) in (0, 1)} own rng {self.rng.random():.4f}"
+
+        def sqlite():
+            import sqlite3
+
+            c = sqlite3.connect(":memory:")
+            c.execute("create table t(x)")
+            c.executemany("insert into t values (?)", [(k,) for k in range(100)])
+            m = c.execute("select sum(x) from t").fetchone()[0]
+            d = sqlite3.connect("/tmp/game/db.sqlite")
+            d.execute("create table u(y)")
+            d.execute("insert into u values (1)")
+            d.commit()
+            return f"memory {m}; file {d.execute('select count(*) from u').fetchone()[0]}"
+
+        def queue_threads():
+            import queue
+
+            q: queue.Queue[int] = queue.Queue()
+            threading.Thread(target=lambda: q.put(42)).start()
+            return q.get(timeout=2)
+
+        for label, fn in (
+            ("numpy linalg", linalg),
+            ("numpy random", nprandom),
+            ("threads", threads),
+            ("ThreadPoolExecutor", pool),
+            ("tempfile", tmp),
+            ("modules", modules),
+            ("random/statistics", stdrandom),
+            ("sqlite3", sqlite),
+            ("queue between threads", queue_threads),
+        ):
+            check(label, fn)
+
+
+# ------------------------------------------------------------------ (1) the deal
+class SeedHunt(Planner):
+    """The deal through the seat's random stream and the public seeding: the RNG it is
+    handed against ``random.Random(seat_stream_seed(public seed, seat, identity))``, and its
+    own opening hand and offer against the games that the public seeds deal (root 2026, the
+    ad-hoc default, and roots 0..63; deals 0..31 of ``deal_key(2)`` and of the cell's key).
+    The default mode (``ISOLATE=``) is the control: the same search finds the seed there."""
+
+    NAME = "SeedHunt"
+
+    def __init__(self, rng, knobs=None):
+        self._state0 = rng.getstate()
+        super().__init__(rng, knobs)
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.hunt(view)
+            except Exception as exc:
+                say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+    def hunt(self, view) -> None:
+        import random
+
+        from cardgame.game import Game
+        from sims.match import seat_stream_seed
+        from sims.seeding import deal_key, game_seed
+
+        t0 = time.perf_counter()
+        own_hand, own_offer = tuple(view.hand), tuple(view.offer_ids)
+        keys = [deal_key(2), "base/2p/hp14:SeedHunt+planner", "base/2p/planner+hp14:SeedHunt"]
+        roots = [2026, *range(64)]
+        tried = 0
+        found = []
+        rng_found = []
+        identity = "hp14:SeedHunt"
+        for root in roots:
+            for key in keys:
+                for k in range(32):
+                    seed = game_seed(root, key, k)
+                    tried += 1
+                    state = Game(2, seed).new_state()
+                    v = state.view(view.seat)
+                    if tuple(v.hand) == own_hand and tuple(v.offer_ids) == own_offer:
+                        rival = state.view(1 - view.seat)
+                        found.append((root, key, k, seed, list(rival.hand), list(rival.offer)))
+                    if root == 2026:
+                        for seat in (0, 1):
+                            if random.Random(seat_stream_seed(seed, seat, identity)).getstate() == self._state0:
+                                rng_found.append((root, key, k, seat))
+        say(
+            self.NAME,
+            f"seat {view.seat}: {tried} public seeds dealt in {time.perf_counter() - t0:.1f} s; "
+            f"deals matching its own hand and offer: {found[:2] if found else 'none'}; "
+            f"its RNG state equal to a public seat stream: {rng_found or 'none'}",
+        )
+
+
+# ------------------------------------------------------------------ (2) a process of the user
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "pipe"), (stat.S_ISREG, "file"), (stat.S_ISCHR, "chr"),
+                       (stat.S_ISSOCK, "sock"), (stat.S_ISDIR, "dir")):  # fmt: skip
+        if test(mode):
+            return name
+    return "other"
+
+
+class RunProbe(Once):
+    """What of the run and the machine a game reaches: command line, environment, folder,
+    the worker's memory, files, processes, signals, pipes, network, a process of its own."""
+
+    NAME = "RunProbe"
+
+    def attack(self, view) -> None:
+        n = self.NAME
+        say(n, f"argv {sys.argv!r}; orig_argv {getattr(sys, 'orig_argv', None)!r}; env {dict(os.environ)!r}; cwd {os.getcwd()!r}; pid {os.getpid()} ppid {os.getppid()} uid {os.getuid()} pgid {os.getpgid(0)} sid {os.getsid(0)}")
+        say(n, f"sys.path {sys.path!r}")
+        fds = []
+        for fd in range(256):
+            try:
+                st = os.fstat(fd)
+            except OSError:
+                continue
+            fds.append(f"{fd}:{_kind(st.st_mode)}")
+        say(n, f"fds {fds}")
+        for path in ("/", "/proc", "/tmp", "/tmp/game", "/dev", "/dev/shm", "/dev/pts", "/sys", "/home", "/root", "/work", "/run", "/etc", "/var"):
+            say(n, _try(f"listdir {path}", lambda p=path: sorted(os.listdir(p))[:25]))
+        for path in ("/proc/self/environ", "/proc/1/cmdline", "/proc/1/mem", "/etc/passwd", "/etc/hostname", os.path.expanduser("~/.config/cardgame/seal.key"), "/root/.config/cardgame/seal.key"):
+            say(n, _try(f"read {path}", lambda p=path: open(p, "rb").read(80)))
+        # the results folder: every place the run may live
+        hits = []
+        for top in ("/", "/tmp", "/work", "/root", "/home"):
+            try:
+                for folder, names, files in os.walk(top):
+                    if "manifest.json" in files or folder.count("/") > 6:
+                        hits.append(folder)
+                        names[:] = []
+                    if len(hits) > 5:
+                        break
+            except OSError:
+                pass
+        say(n, f"folders holding a manifest.json: {hits or 'none'}")
+        # the worker's memory and other processes: without /proc, by the calls
+        say(n, _try("process_vm_readv pid 1", lambda: LIBC.process_vm_readv(1, None, 0, None, 0, 0) or os.strerror(ctypes.get_errno())))
+        say(n, _try("ptrace(PTRACE_ATTACH, 1)", lambda: LIBC.ptrace(16, 1, 0, 0) or os.strerror(ctypes.get_errno())))
+        for pid, sig in ((1, signal.SIGINT), (1, signal.SIGKILL), (-1, signal.SIGKILL), (0, signal.SIGTERM), (2, 0), (3, 0), (os.getppid(), signal.SIGKILL)):
+            say(n, _try(f"kill({pid}, {sig})", lambda p=pid, s=sig: os.kill(p, s)))
+        say(n, _try("killpg(0, SIGINT)", lambda: os.killpg(0, signal.SIGINT)))
+        say(n, _try("pidfd_open(1)", lambda: os.pidfd_open(1)))
+        say(n, _try("pthread_kill(self, SIGUSR1) handled", lambda: (signal.signal(signal.SIGUSR1, lambda *a: None), signal.pthread_kill(threading.get_ident(), signal.SIGUSR1))))
+        say(n, _try("setsid", os.setsid))
+        say(n, _try("fork", os.fork))
+        say(n, _try("posix_spawn /bin/sh", lambda: os.posix_spawn("/bin/sh", ["sh", "-c", "true"], {})))
+        import subprocess
+
+        say(n, _try("subprocess.run(['true'])", lambda: subprocess.run(["true"], check=False).returncode))
+        import socket
+
+        for fam in (socket.AF_INET, socket.AF_UNIX, socket.AF_NETLINK):
+            say(n, _try(f"socket({fam})", lambda f=fam: socket.socket(f, socket.SOCK_DGRAM)))
+        # writing into a pipe: the only pipes it holds are its own game's
+        for entry in fds:
+            fd, kind = entry.split(":")
+            if kind == "pipe":
+                say(n, _try(f"write junk into fd {fd}", lambda f=int(fd): os.write(f, b"")))
+        say(n, _try("open fd 0 path again for writing via /dev/fd/0", lambda: os.open("/dev/fd/0", os.O_WRONLY)))
+        say(n, _try("write /tmp/../results", lambda: open("/results-hp14", "w")))
+        say(n, _try("mknod /tmp/game/fifo", lambda: os.mkfifo("/tmp/game/fifo")))
+        say(n, _try("resource limits", lambda: {k: __import__("resource").getrlimit(getattr(__import__("resource"), k)) for k in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_NPROC")}))
+
+
+class Alloc2G(Once):
+    """2 GiB of memory, at once and step by step (touched), then plays on."""
+
+    NAME = "Alloc2G"
+
+    def attack(self, view) -> None:
+        say(self.NAME, _try("bytearray(2 GiB)", lambda: len(bytearray(2 << 30))))
+        held = []
+        try:
+            for _ in range(64):
+                block = bytearray(32 << 20)
+                block[::4096] = b"x" * len(block[::4096])
+                held.append(block)
+        except MemoryError:
+            pass
+        say(self.NAME, f"held {len(held) * 32} MiB touched before MemoryError")
+        held.clear()
+        try:
+            import numpy as np
+
+            a = np.ones(2 << 30, dtype=np.uint8)
+            say(self.NAME, f"numpy 2 GiB: {a.nbytes}")
+        except MemoryError as exc:
+            say(self.NAME, f"numpy 2 GiB: MemoryError {exc}")
+        say(self.NAME, _try("/dev/shm 200 MiB", lambda: [open(f"/dev/shm/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)]))
+        say(self.NAME, _try("/tmp 200 MiB", lambda: [open(f"/tmp/game/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)]))
+
+
+class StallFirst(Planner):
+    """Sleeps 12 s at its first decision (the decision limit is 10 s): its own seat fails."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            time.sleep(12)
+        return super().decide(view)
+
+
+class StallInit(Planner):
+    """Sleeps 12 s in its constructor (in each game's process): its own seat fails."""
+
+    def __init__(self, rng, knobs=None):
+        time.sleep(12)
+        super().__init__(rng, knobs)
+
+
+class StallCatch(Planner):
+    """Busy-loops at its first decision, catching everything (a raise in the worker cannot
+    reach it: it runs in its own process, and the worker times its answer)."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            end = time.monotonic() + 14
+            while time.monotonic() < end:
+                try:
+                    sum(range(1000))
+                except BaseException:
+                    pass
+        return super().decide(view)
+
+
+class Daemon(Planner):
+    """Leaves work behind: a non-daemon thread sleeping 25 s that then writes a file and
+    says so, an atexit handler that sleeps, SIGTERM ignored; each game first says what an
+    earlier game left in /tmp and /dev/shm."""
+
+    NAME = "Daemon"
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            import atexit
+
+            left = sorted(os.listdir("/tmp/game")) + sorted(os.listdir("/dev/shm"))
+            say(self.NAME, f"seat {view.seat}: left by earlier games: {left or 'nothing'}; t {time.time():.1f}")
+            for p in ("/tmp/game/daemon-was-here", "/dev/shm/daemon-was-here"):
+                open(p, "w").write("x")
+
+            def late():
+                time.sleep(25)
+                say(self.NAME, f"the thread outlived the game by 25 s (t {time.time():.1f})")
+
+            threading.Thread(target=late, daemon=False).start()
+            atexit.register(lambda: time.sleep(30))
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        return super().decide(view)
+
+
+# ------------------------------------------------------------------ (3) two protocols
+class Bad(Planner):
+    """Answers ``bad(view)`` at its first decision of ``PHASE`` (a turn, or a keep)."""
+
+    PHASE = "turn"
+
+    def decide(self, view):
+        keep = view.phase in (A.Phase.SETUP_KEEP, A.Phase.KEEP_DRAWN)
+        if (self.PHASE == "keep") == keep and not getattr(self, "_done", False):
+            self._done = True
+            return self.bad(view)
+        return super().decide(view)
+
+    def bad(self, view):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+def _bad(name: str, phase: str, make) -> type:
+    return type(name, (Bad,), {"PHASE": phase, "bad": lambda self, view: make(view)})
+
+
+class DrawFaceUp(tuple):
+    """A look-alike of the action class, not it."""
+
+    __slots__ = ()
+    slot = property(lambda self: tuple.__getitem__(self, 0))
+
+
+def _nested(depth: int):
+    x: object = 0
+    for _ in range(depth):
+        x = (x,)
+    return x
+
+
+BAD = {
+    "BadSlotStr": ("turn", lambda v: A.DrawFaceUp("0")),
+    "BadSlotFloat": ("turn", lambda v: A.DrawFaceUp(0.0)),
+    "BadSlotNaN": ("turn", lambda v: A.DrawFaceUp(float("nan"))),
+    "BadSlotBool": ("turn", lambda v: A.DrawFaceUp(True)),
+    "BadSlotHuge": ("turn", lambda v: A.DrawFaceUp(10**40)),
+    "BadSlotNeg": ("turn", lambda v: A.DrawFaceUp(-1)),
+    "BadSlotList": ("turn", lambda v: A.DrawFaceUp([0])),
+    "BadSlotNumpy": ("turn", lambda v: A.DrawFaceUp(__import__("numpy").int64(0))),
+    "BadSlotLongStr": ("turn", lambda v: A.DrawFaceUp("9" * 5000)),
+    "BadNoField": ("turn", lambda v: tuple.__new__(A.DrawFaceUp, ())),
+    "BadColumnShort": ("turn", lambda v: tuple.__new__(A.PlaceColumn, (0,))),
+    "BadThreeEmpty": ("turn", lambda v: tuple.__new__(A.PlaceThree, ())),
+    "BadLookAlike": ("turn", lambda v: DrawFaceUp((0,))),
+    "BadDict": ("turn", lambda v: {"type": "draw_deck"}),
+    "BadNested": ("turn", lambda v: [[[[{"a": float("nan")}]]]]),
+    "BadDeep": ("turn", lambda v: tuple.__new__(A.PlaceThree, (_nested(6), 0, 1))),
+    "BadNone": ("turn", lambda v: None),
+    "BadKeepList": ("keep", lambda v: A.KeepDestinations(list(v.offer_ids[:2]))),
+    "BadKeepBool": ("keep", lambda v: A.KeepDestinations((True, False))),
+    "BadKeepFloat": ("keep", lambda v: A.KeepDestinations(tuple(float(i) for i in v.offer_ids[:2]))),
+    "BadKeepNested": ("keep", lambda v: A.KeepDestinations(((v.offer_ids[0],), v.offer_ids[1]))),
+    "BadKeepLong": ("keep", lambda v: A.KeepDestinations(tuple([v.offer_ids[0]] * 64) + ("x",))),
+    "BadKeepHuge": ("keep", lambda v: A.KeepDestinations((10**40,))),
+    "BadKeepEmpty": ("keep", lambda v: tuple.__new__(A.KeepDestinations, ())),
+}
+for _name, (_phase, _make) in BAD.items():
+    globals()[_name] = _bad(_name, _phase, _make)
+
+
+# ------------------------------------------------------------------ (6) the host's memory
+def readable(address: int, size: int) -> bool:
+    """Whether memory can be read: write(2) of it to a file says EFAULT, never a crash."""
+    if not _SINK:
+        _SINK.append(os.open("/tmp/game/.sink", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600))
+    os.lseek(_SINK[0], 0, 0)
+    return LIBC.write(_SINK[0], ctypes.c_void_p(address), ctypes.c_size_t(size)) == size
+
+
+_SINK: list[int] = []
+
+
+def runs(centres: list[int], span: int = 1 << 26) -> list[tuple[int, int]]:
+    """Readable runs of pages within ``span`` of each address, merged (probed by madvise:
+    MADV_NORMAL is allowed and says ENOMEM where nothing is mapped)."""
+    pages: set[int] = set()
+    for centre in centres:
+        base = centre // PAGE * PAGE
+        for start in range(max(base - span, PAGE), base + span, PAGE):
+            if start not in pages and LIBC.madvise(start, PAGE, 0) == 0 and readable(start, PAGE):
+                pages.add(start)
+    out: list[tuple[int, int]] = []
+    for page in sorted(pages):
+        if out and out[-1][0] + out[-1][1] == page:
+            out[-1] = (out[-1][0], out[-1][1] + PAGE)
+        else:
+            out.append((page, PAGE))
+    return out
+
+
+def words_in(low: int, high: int, centres: list[int]) -> tuple[list[int], int]:
+    """Every aligned 8-byte word in [low, high) in the memory near ``centres`` (the host's
+    memory this game inherited), with how many bytes were scanned."""
+    found: list[int] = []
+    scanned = 0
+    for start, size in runs(centres):
+        data = ctypes.string_at(start, size)
+        scanned += size
+        for (value,) in struct.iter_unpack("<Q", data):
+            if low <= value < high:
+                found.append(value)
+    return found, scanned
+
+
+class SizeNote(Planner):
+    """Memory across games of one host through what the host computes from a game: the
+    size of the game's stderr. ``guest._copy_stderr`` maps the game's memory file
+    (``mmap.mmap(log, size)``) and writes it through ``memoryview`` slices: the mmap object,
+    its managed buffer and each memoryview hold ``size`` in C fields of objects in the
+    host's own heap, freed but not cleared, and the next game's process is a fork of that
+    host. A game pads its stderr to ``MARKER << 16 | payload`` bytes (at most its 16 MB
+    file limit); the next game scans its memory for 8-byte words in that range. Payload:
+    its opening hand's first three colour counts (4 bits each) and a 4-bit check."""
+
+    NAME = "SizeNote"
+    MARKER = 0xB7
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.note(view)
+            except Exception as exc:
+                say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+    def note(self, view) -> None:
+        t0 = time.perf_counter()
+        low = self.MARKER << 16
+        guest = sys.modules.get("sims.guest")
+        centres = [id(sys.modules), id(os.environ), LIBC.sbrk(0), id(int)]
+        if guest is not None:
+            centres += [id(guest.__dict__), id(guest.serve)]
+        centres.append(ctypes.c_void_p.in_dll(LIBC, "environ").value or id(int))
+        mm = sys.modules.get("mmap")
+        if mm is not None:
+            centres.append(id(mm.mmap))
+        found, scanned = words_in(low, low + (1 << 16), centres)
+        notes = {}
+        for v in found:
+            p = v - low
+            a, b, c, chk = p & 15, p >> 4 & 15, p >> 8 & 15, p >> 12 & 15
+            if (a + b + c + 5) & 15 == chk:
+                notes[(a, b, c)] = notes.get((a, b, c), 0) + 1
+        counts = [min(c, 15) for c in view.hand[:3]]
+        payload = counts[0] | counts[1] << 4 | counts[2] << 8 | ((sum(counts) + 5) & 15) << 12
+        say(
+            self.NAME,
+            f"seat {view.seat} own hand {list(view.hand)} writes first three {counts}; "
+            f"{scanned >> 10} KiB scanned in {time.perf_counter() - t0:.2f} s; "
+            f"notes of earlier games (with copies): {notes or 'none'}; words in range {len(found)}; mmap imported {mm is not None}",
+        )
+        sys.stderr.flush()
+        size = os.fstat(2).st_size
+        total = low + payload
+        if total > size:
+            os.write(2, b" " * (total - size - 1) + b"\n")
