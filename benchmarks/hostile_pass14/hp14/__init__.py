@@ -142,11 +142,18 @@ class Honest14(Once):
             c.execute("create table t(x)")
             c.executemany("insert into t values (?)", [(k,) for k in range(100)])
             m = c.execute("select sum(x) from t").fetchone()[0]
-            d = sqlite3.connect("/tmp/game/db.sqlite")
-            d.execute("create table u(y)")
-            d.execute("insert into u values (1)")
-            d.commit()
-            return f"memory {m}; file {d.execute('select count(*) from u').fetchone()[0]}"
+
+            def on_file(uri):
+                try:
+                    d = sqlite3.connect(uri, uri=True)
+                    d.execute("create table if not exists u(y)")
+                    d.execute("insert into u values (1)")
+                    d.commit()
+                    return f"ok {d.execute('select count(*) from u').fetchone()[0]}"
+                except Exception as exc:
+                    return f"{type(exc).__name__} {exc}"
+
+            return f"memory {m}; file /tmp/game/a.db: {on_file('file:/tmp/game/a.db')}; with nolock=1: {on_file('file:/tmp/game/b.db?nolock=1')}"
 
         def queue_threads():
             import queue
@@ -196,7 +203,6 @@ class SeedHunt(Planner):
         import random
 
         from cardgame.game import Game
-        from sims.match import seat_stream_seed
         from sims.seeding import deal_key, game_seed
 
         t0 = time.perf_counter()
@@ -219,7 +225,7 @@ class SeedHunt(Planner):
                         found.append((root, key, k, seed, list(rival.hand), list(rival.offer)))
                     if root == 2026:
                         for seat in (0, 1):
-                            if random.Random(seat_stream_seed(seed, seat, identity)).getstate() == self._state0:
+                            if random.Random(f"{seed}:seat{seat}:{identity}").getstate() == self._state0:
                                 rng_found.append((root, key, k, seat))
         say(
             self.NAME,
@@ -265,19 +271,36 @@ class RunProbe(Once):
         for top in ("/", "/tmp", "/work", "/root", "/home"):
             try:
                 for folder, names, files in os.walk(top):
-                    if "manifest.json" in files or folder.count("/") > 6:
+                    names[:] = [x for x in names if x not in ("site-packages", "lib", ".pyenv")]
+                    if "manifest.json" in files:
                         hits.append(folder)
-                        names[:] = []
                     if len(hits) > 5:
                         break
             except OSError:
                 pass
-        say(n, f"folders holding a manifest.json: {hits or 'none'}")
+        say(n, f"folders holding a manifest.json (outside Python's own): {hits or 'none'}")
+
+
+class CallProbe(Once):
+    """The calls a process of the user could make on the run: the worker's memory,
+    signals to anyone (SIGINT to the run), a process or a daemon of its own, sockets, a
+    rival's pipe (it holds only its own game's), and its limits."""
+
+    NAME = "CallProbe"
+
+    def attack(self, view) -> None:
+        n = self.NAME
+        fds = []
+        for fd in range(256):
+            try:
+                st = os.fstat(fd)
+            except OSError:
+                continue
+            fds.append(f"{fd}:{_kind(st.st_mode)}")
         # the worker's memory and other processes: without /proc, by the calls
-        say(n, _try("process_vm_readv pid 1", lambda: LIBC.process_vm_readv(1, None, 0, None, 0, 0) or os.strerror(ctypes.get_errno())))
-        say(n, _try("ptrace(PTRACE_ATTACH, 1)", lambda: LIBC.ptrace(16, 1, 0, 0) or os.strerror(ctypes.get_errno())))
-        for pid, sig in ((1, signal.SIGINT), (1, signal.SIGKILL), (-1, signal.SIGKILL), (0, signal.SIGTERM), (2, 0), (3, 0), (os.getppid(), signal.SIGKILL)):
-            say(n, _try(f"kill({pid}, {sig})", lambda p=pid, s=sig: os.kill(p, s)))
+        say(n, _try("process_vm_readv pid 1", lambda: (LIBC.process_vm_readv(1, None, 0, None, 0, 0), os.strerror(ctypes.get_errno()))))
+        say(n, _try("ptrace(PTRACE_ATTACH, 1)", lambda: (LIBC.ptrace(16, 1, 0, 0), os.strerror(ctypes.get_errno()))))
+        say(n, "; ".join(_try(f"kill({pid},{int(sig)})", lambda p=pid, s=sig: os.kill(p, s))[:60] for pid, sig in ((1, signal.SIGINT), (1, signal.SIGKILL), (-1, signal.SIGKILL), (0, signal.SIGTERM), (2, 0), (3, 0))))
         say(n, _try("killpg(0, SIGINT)", lambda: os.killpg(0, signal.SIGINT)))
         say(n, _try("pidfd_open(1)", lambda: os.pidfd_open(1)))
         say(n, _try("pthread_kill(self, SIGUSR1) handled", lambda: (signal.signal(signal.SIGUSR1, lambda *a: None), signal.pthread_kill(threading.get_ident(), signal.SIGUSR1))))
