@@ -576,3 +576,12 @@ class SizeNote(Planner):
         total = low + payload
         if total > size:
             os.write(2, b" " * (total - size - 1) + b"\n")
+
+
+# ------------------------------------------------------------------ (5) owners of failures
+class Slow(Planner):
+    """An honest planner that thinks 0.15 s a decision: time for kill14.sh to act."""
+
+    def decide(self, view):
+        time.sleep(0.15)
+        return super().decide(view)
