@@ -585,3 +585,39 @@ class Slow(Planner):
     def decide(self, view):
         time.sleep(0.15)
         return super().decide(view)
+
+
+# ------------------------------------------------------------------ (6) the host's pipes
+class PipeTimes(Planner):
+    """The times of the game pipes (the host's for all its games): at construction (before
+    this game wrote anything) and after 0.3 s and a write of its own, to see whether the
+    kernel sets them at all (the docs list their change times as a residual)."""
+
+    NAME = "PipeTimes"
+
+    def __init__(self, rng, knobs=None):
+        self._seen = {fd: self._times(fd) for fd in range(3, 64) if self._is_pipe(fd)}
+        super().__init__(rng, knobs)
+
+    @staticmethod
+    def _is_pipe(fd: int) -> bool:
+        try:
+            return stat.S_ISFIFO(os.fstat(fd).st_mode)
+        except OSError:
+            return False
+
+    @staticmethod
+    def _times(fd: int) -> tuple[int, int, int, int]:
+        s = os.fstat(fd)
+        return (s.st_ino, s.st_atime_ns, s.st_mtime_ns, s.st_ctime_ns)
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            now = time.time_ns()
+            later = {fd: self._times(fd) for fd in self._seen}
+            say(
+                self.NAME,
+                f"seat {view.seat} now {now}: pipes at construction (ino, atime, mtime, ctime) {self._seen}; at the first decision {later}",
+            )
+        return super().decide(view)
