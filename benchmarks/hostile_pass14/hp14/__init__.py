@@ -643,7 +643,7 @@ class _Line:
         self.probe = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p)(code)
         self.touch = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(code + 512)
         fd = os.open(os.path.join(os.path.dirname(os.__file__), "_pydecimal.py"), os.O_RDONLY)
-        base = LIBC.mmap(None, 65536, 1, 2, fd, 0)  # read-only, private: the copy's own pages
+        base = LIBC.mmap(None, 196608, 1, 2, fd, 0)  # read-only, private: the copy's own pages
         self.addr = base + 8192 + 64 * 9
 
     def threshold(self) -> float:
@@ -744,3 +744,103 @@ class _quiet:
 
     def __exit__(self, *exc):
         return True
+
+
+class Probe14(Once):
+    """Odd kernel objects a game may still make: a hugetlb mapping (a machine-wide pool),
+    a FIFO in its /tmp (a pipe charged to the user's pipe buffers), its stderr file's inode
+    (from the kernel's shmem counter), an executable anonymous mapping."""
+
+    NAME = "Probe14"
+
+    def attack(self, view) -> None:
+        LIBC.mmap.restype = ctypes.c_void_p
+        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+
+        def mm(length, prot, flags):
+            ctypes.set_errno(0)
+            r = LIBC.mmap(None, length, prot, flags, -1, 0)
+            return "ok" if r not in (None, ctypes.c_void_p(-1).value) else os.strerror(ctypes.get_errno())
+
+        def fifo():
+            import fcntl
+
+            os.mkfifo("/tmp/game/f")
+            fd = os.open("/tmp/game/f", os.O_RDWR | os.O_NONBLOCK)
+            return f"F_GETPIPE_SZ {fcntl.fcntl(fd, 1032)}; ino {os.fstat(fd).st_ino}"
+
+        before = LIBC.prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+        r = LIBC.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE 1
+        say(self.NAME, f"dumpable {before}, PR_SET_DUMPABLE(1) -> {r}, now {LIBC.prctl(3, 0, 0, 0, 0)}; RLIMIT_CORE {__import__('resource').getrlimit(__import__('resource').RLIMIT_CORE)}")
+        say(self.NAME, f"MAP_HUGETLB 2 MiB: {mm(2 << 20, 3, 0x22 | 0x40000)}; RWX anonymous: {mm(4096, 7, 0x22)}; {_try('fifo', fifo)}; stderr ino {os.fstat(2).st_ino} dev {os.fstat(2).st_dev}")
+
+
+# ------------------------------------------------------------------ (6) set-only cache notes
+class CacheNote(Planner):
+    """Two colluding seats of one game (two sandboxes), taking turns: a cache line's state
+    outlives the decision that set it. At the end of each of its decisions a seat leaves
+    its opening hand's first four counts (16 bits) in 16 lines of 16 pages of the shared
+    copy (a line loaded for 1, flushed for 0), plus a reference pair (one loaded, one
+    flushed); at the start of each decision it times one load of each of its rival's lines
+    (and flushes them) and votes each bit against the reference pair's midpoint. Nothing
+    runs while the rival decides: it is meant for steady decisions, where a seat's process
+    is stopped but while it decides."""
+
+    NAME = "CacheNote"
+    PAGES = 20  # 16 bits and 2 references, one line a page (no prefetch across pages)
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self._line = None
+        self._votes = [[0, 0] for _ in range(BITS)]
+        self._rounds = 0
+
+    def _lines(self, seat: int) -> list[int]:
+        base = self._line.addr - (8192 + 64 * 9)  # the mapping's start
+        first = 2 + seat * (self.PAGES + 2)
+        return [base + (first + k) * 4096 + 64 * 5 for k in range(BITS + 2)]
+
+    def decide(self, view):
+        try:
+            if self._line is None:
+                self._line = _Line()
+            probe, touch = self._line.probe, self._line.touch
+            rival = self._lines(1 - view.seat)
+            for a in rival:  # the pages' TLB entries warm, by a line 2 KiB away on each
+                touch(a + 2048)
+            probe(self._line.addr)  # the probe's own code and path warm
+            times = [probe(a) for a in rival]
+            hot, cold = times[BITS], times[BITS + 1]
+            if cold > hot + 40:  # a reference pair that separates: the rival wrote this turn
+                cut = (hot + cold) / 2
+                self._rounds += 1
+                for k in range(BITS):
+                    self._votes[k][1 if times[k] < cut else 0] += 1
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        action = super().decide(view)
+        try:
+            own = self._lines(view.seat)
+            bits = _bits(view_hand := self._hand0(view))
+            for k, a in enumerate(own[:BITS]):
+                (touch if bits[k] else probe)(a)
+            touch(own[BITS])
+            probe(own[BITS + 1])
+            if view.final_round and not getattr(self, "_said", False) and self._rounds >= 5:
+                self._said = True
+                read = [1 if v[1] > v[0] else 0 for v in self._votes]
+                counts = [sum(read[4 * c + k] << k for k in range(4)) for c in range(4)]
+                weak = sum(1 for v in self._votes if min(v) * 3 > max(v))
+                say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in view_hand[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)")
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return action
+
+    def _hand0(self, view):
+        if not hasattr(self, "_opening"):
+            self._opening = tuple(view.hand)
+        return self._opening
+
+
+class CacheNoteB(CacheNote):
+    """The same, under a second name (a second label, so a second host and sandbox)."""
