@@ -26,8 +26,16 @@ for case in "$@"; do
   # game: the leader's child
   bw=$(tree "$run" | awk '$4 ~ /bwrap$/ {print $1}' | head -1)
   host=$(kids "$bw" | head -1)
-  leader=$(kids "$host" | head -1)
+  # with a zygote (main after be8537d): host -> zygote -> leader -> game; before: host ->
+  # leader -> game. The zygote is the host's child whose child has a child
+  zygote=""
+  for c in $(kids "$host"); do
+    for g in $(kids "$c"); do [ -n "$(kids "$g")" ] && zygote=$c; done
+  done
+  top=${zygote:-$host}
+  leader=$(kids "$top" | head -1)
   game=$(kids "$leader" | head -1)
+  echo "  zygote ${zygote:-none}"
   tree "$run" | sed 's/^/    /'
   echo "  run $run bwrap $bw host $host leader $leader game $game"
   case $case in
@@ -42,6 +50,8 @@ for case in "$@"; do
     stop-host-between)  # the host stopped as game 0 ends, so the next game's start waits on it
       while kill -0 "$leader" 2>/dev/null; do sleep 0.02; done
       kill -STOP "$host"; sleep 15; kill -CONT "$host" ;;
+    kill-zygote) kill -KILL "$zygote" ;;
+    stop-zygote) kill -STOP "$zygote"; sleep 15; kill -CONT "$zygote" ;;
     kill-worker) kill -KILL "$(ps -o ppid= -p "$bw" | tr -d " ")" ;;
   esac
   start=$(date +%s)
