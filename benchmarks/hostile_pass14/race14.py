@@ -2,7 +2,9 @@
 again by path. A process that can write into the folder (but not read the key) swaps
 ``seats/compact.parquet`` between the sealed file and one with every score +500 (atomic
 renames, every few ms) while ``load_results`` (what report, view and --resume use) runs.
-python race14.py SEALED_FOLDER [TRIES]"""
+python race14.py SEALED_FOLDER [TRIES] [report]: with "report", each try is a `cardgame report
+--format md` run instead, and the bad file also makes the first strategy win every game.
+"""
 
 from __future__ import annotations
 
@@ -39,19 +41,26 @@ def main() -> None:
     shutil.copyfile(os.path.join(folder, "seats", "compact.parquet"), good)
     t = pq.read_table(good)
     i = t.schema.get_field_index("score")
-    pq.write_table(t.set_column(i, "score", pc.add(t["score"], 500)), bad)
+    t = t.set_column(i, "score", pc.add(t["score"], 500))
+    first = pc.equal(t["strategy"].cast("string"), t["strategy"].cast("string")[0])
+    t = t.set_column(t.schema.get_field_index("is_winner"), "is_winner", first)
+    t = t.set_column(t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64"))
+    pq.write_table(t, bad)
+    if len(sys.argv) > 3 and sys.argv[3] == "report":
+        report(folder, good, bad, tries, str(t["strategy"].cast("string")[0]))
+        return
     honest = load_results(folder).seats["score"].mean()
     p = Process(target=swapper, args=(folder, good, bad), daemon=True)
     p.start()
     refused = unseen = same = 0
-    first = None
+    said = None
     start = time.perf_counter()
     for _ in range(tries):
         try:
             mean = load_results(folder).seats["score"].mean()
         except (SimsError, OSError, ValueError) as exc:
             refused += 1
-            first = first or str(exc)[:160]
+            said = said or str(exc)[:160]
             continue
         if mean > honest + 250:
             unseen += 1
@@ -63,8 +72,34 @@ def main() -> None:
     print(
         f"{tries} loads in {time.perf_counter() - start:.1f} s while a writer swapped the seats table: "
         f"refused {refused}, read the sealed scores {same}, read scores +500 unseen {unseen} "
-        f"(honest mean {honest:.1f}); a refusal said: {first}"
+        f"(honest mean {honest:.1f}); a refusal said: {said}"
     )
+
+
+def report(folder: str, good: str, bad: str, tries: int, name: str) -> None:
+    import subprocess
+
+    p = Process(target=swapper, args=(folder, good, bad), daemon=True)
+    p.start()
+    refused = unseen = same = other = 0
+    for k in range(tries):
+        out = f"{folder}.{k}.md"
+        done = subprocess.run(["cardgame", "report", folder, "--format", "md", "--out", out],
+                              capture_output=True, text=True)
+        text = open(out).read() if done.returncode == 0 and os.path.exists(out) else ""
+        if "changed since its run ended" in done.stderr:
+            refused += 1
+        elif f"{name} wins 100.0% of its games" in text:
+            unseen += 1
+        elif f"{name} wins 50.0% of its games" in text:
+            same += 1
+        else:
+            other += 1
+    p.terminate()
+    p.join()
+    shutil.copyfile(good, os.path.join(folder, "seats", "compact.parquet"))
+    print(f"{tries} `cardgame report` runs while a writer swapped the seats table: refused {refused}, "
+          f"the sealed results {same}, exit 0 with '{name} wins 100.0% of its games' (unseen) {unseen}, other {other}")
 
 
 if __name__ == "__main__":
