@@ -155,6 +155,34 @@ class Honest14(Once):
 
             return f"memory {m}; file /tmp/game/a.db: {on_file('file:/tmp/game/a.db')}; with nolock=1: {on_file('file:/tmp/game/b.db?nolock=1')}"
 
+        def files():
+            import dbm
+            import logging
+            import pickle
+            import shelve
+            import tarfile
+            import zipfile
+
+            out = []
+            for label, fn in (
+                ("dbm", lambda: dbm.open("/tmp/game/d", "c").close()),
+                ("dbm.dumb", lambda: __import__("dbm.dumb").dumb.open("/tmp/game/dd", "c").close()),
+                ("shelve", lambda: shelve.open("/tmp/game/s").close()),
+                ("pickle", lambda: pickle.dump({"a": 1}, open("/tmp/game/p.pkl", "wb"))),
+                ("zipfile", lambda: zipfile.ZipFile("/tmp/game/z.zip", "w").writestr("a", "b")),
+                ("tarfile", lambda: tarfile.open("/tmp/game/t.tar", "w").close()),
+                ("logging file", lambda: logging.FileHandler("/tmp/game/log.txt").emit(logging.makeLogRecord({"msg": "x"}))),
+                ("shutil.copy", lambda: __import__("shutil").copy("/tmp/game/p.pkl", "/tmp/game/q.pkl")),
+                ("shutil.copyfile", lambda: __import__("shutil").copyfile("/tmp/game/p.pkl", "/tmp/game/r.pkl")),
+                ("Path.touch twice", lambda: [__import__("pathlib").Path("/tmp/game/t").touch() for _ in range(2)]),
+            ):
+                try:
+                    fn()
+                    out.append(f"{label} ok")
+                except BaseException as exc:
+                    out.append(f"{label} {type(exc).__name__}: {exc}")
+            return "; ".join(out)
+
         def queue_threads():
             import queue
 
@@ -171,6 +199,7 @@ class Honest14(Once):
             ("modules", modules),
             ("random/statistics", stdrandom),
             ("sqlite3", sqlite),
+            ("files", files),
             ("queue between threads", queue_threads),
         ):
             check(label, fn)
