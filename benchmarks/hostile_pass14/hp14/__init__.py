@@ -873,3 +873,79 @@ class CacheNote(Planner):
 
 class CacheNoteB(CacheNote):
     """The same, under a second name (a second label, so a second host and sandbox)."""
+
+
+class CacheTalk2(CacheTalk):
+    """CacheTalk for every hidden fact of a seat at its setup: its whole opening hand (9
+    counts, 3 bits each, capped at 7) and the destinations it keeps (up to 6 ids, 6 bits
+    each, 63 for none): 63 bits, in 10-ms half-slots. The sender decides its keep first,
+    then sends it; the receiver reads before it decides its own keep."""
+
+    NAME = "CacheTalk2"
+    HALF_NS = 10_000_000
+    NBITS = 63
+
+    def decide(self, view):
+        if getattr(self, "_done", False):
+            return Planner.decide(self, view)
+        self._done = True
+        action = Planner.decide(self, view)
+        try:
+            self._line = _Line()
+            if view.seat == 0:
+                kept = list(getattr(action, "ids", ()))[:6]
+                bits = self._encode(view.hand, kept)
+                say(self.NAME, f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}")
+                self._send2(bits)
+            else:
+                self._receive2(view)
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return action
+
+    def _encode(self, hand, kept) -> list[int]:
+        out = []
+        for count in list(hand)[:9]:
+            out += [min(count, 7) >> k & 1 for k in range(3)]
+        for j in range(6):
+            v = kept[j] if j < len(kept) and 0 <= kept[j] < 63 else 63
+            out += [v >> k & 1 for k in range(6)]
+        return out
+
+    def _decode(self, bits):
+        hand = [sum(bits[3 * c + k] << k for k in range(3)) for c in range(9)]
+        ids = [sum(bits[27 + 6 * j + k] << k for k in range(6)) for j in range(6)]
+        return hand, [i for i in ids if i != 63]
+
+    def _send2(self, bits) -> None:
+        with _quiet():
+            os.sched_setaffinity(0, {0})
+        frame = [h for b in bits for h in ((1, 0) if b else (0, 1))]
+        line, addr = self._line, self._line.addr
+        end = time.time_ns() + SECONDS_NS
+        while (now := time.time_ns()) < end:
+            if frame[now // self.HALF_NS % len(frame)]:
+                for _ in range(100):
+                    line.touch(addr)
+            else:
+                time.sleep(0.001)
+
+    def _receive2(self, view) -> None:
+        with _quiet():
+            os.sched_setaffinity(0, {1})
+        line, addr = self._line, self._line.addr
+        n = 2 * self.NBITS
+        hist = [[0] * 32 for _ in range(n)]
+        end = time.time_ns() + SECONDS_NS
+        while (now := time.time_ns()) < end:
+            hist[now // self.HALF_NS % n][min(line.probe(addr) >> 4, 31)] += 1
+        best = None
+        for cut in range(8, 24):
+            rate = [sum(h[:cut]) / max(sum(h), 1) for h in hist]
+            margin = min(abs(rate[2 * k] - rate[2 * k + 1]) for k in range(self.NBITS))
+            if best is None or margin > best[0]:
+                best = (margin, cut, rate)
+        margin, cut, rate = best
+        bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(self.NBITS)]
+        hand, kept = self._decode(bits)
+        say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(map(sum, hist))} probes, fast below {cut * 16} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
