@@ -949,3 +949,87 @@ class CacheTalk2(CacheTalk):
         bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(self.NBITS)]
         hand, kept = self._decode(bits)
         say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(map(sum, hist))} probes, fast below {cut * 16} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
+
+
+class CacheMemo(Planner):
+    """Memory across games played one after another (one worker, one host): set-only cache
+    lines of the shared copy outlive a game. At the end of every decision a game leaves its
+    opening hand's first four counts in 16 lines of 16 pages (loaded for 1, flushed for 0)
+    and a reference pair; the next game, in its constructor (before it has run much), times
+    one load of each line and reads the bits against the pair's midpoint. In a study paired
+    by seatings the next game's rival holds that hand."""
+
+    NAME = "CacheMemo"
+    FIRST_PAGE = 4
+
+    def __init__(self, rng, knobs=None):
+        self._read = None
+        try:
+            self._line = _Line()
+            lines = self._lines()
+            probe, touch = self._line.probe, self._line.touch
+            for a in lines:
+                touch(a + 2048)
+            probe(self._line.addr)
+            times = [probe(a) for a in lines]
+            self._read = times
+        except Exception as exc:
+            self._line = None
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        super().__init__(rng, knobs)
+
+    def _lines(self) -> list[int]:
+        base = self._line.addr - (8192 + 64 * 9)
+        return [base + (self.FIRST_PAGE + k) * 4096 + 64 * 7 for k in range(BITS + 2)]
+
+    def decide(self, view):
+        action = super().decide(view)
+        if self._line is None:
+            return action
+        if self._read is not None:
+            times, self._read = self._read, None
+            hot, cold = times[BITS], times[BITS + 1]
+            cut = (hot + cold) / 2
+            bits = [1 if t < cut else 0 for t in times[:BITS]]
+            counts = [sum(bits[4 * c + k] << k for k in range(4)) for c in range(4)]
+            say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in view.hand[:4]]}; the earlier game's note: {counts} (reference hit {hot}, miss {cold} cycles; times {times[:BITS]})")
+            self._opening = tuple(view.hand)
+        probe, touch = self._line.probe, self._line.touch
+        lines = self._lines()
+        for k, b in enumerate(_bits(self._opening)):
+            (touch if b else probe)(lines[k])
+        touch(lines[BITS])
+        probe(lines[BITS + 1])
+        return action
+
+
+class HeapCount(Planner):
+    """What a game's process inherits of earlier games: in the memory near its parent's
+    objects it counts the worker's start orders (one is its own), views, and reports of how
+    a game ended, and says the rng states of the orders it finds (an earlier game's seat's
+    stream is its own stream's sibling)."""
+
+    NAME = "HeapCount"
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                guest = sys.modules.get("sims.guest")
+                centres = [id(sys.modules), id(os.environ), LIBC.sbrk(0), id(int)]
+                if guest is not None:
+                    centres += [id(guest.__dict__), id(guest.serve)]
+                data = b"".join(ctypes.string_at(s, n) for s, n in runs(centres))
+                keys = {
+                    "start orders": b'"op": "' + b'game"',
+                    "views": b'{"op": "' + b'decide"',
+                    "reports by itself": b'"by": "' + b'itself"',
+                    "reports by host": b'"by": "' + b'host"',
+                    "labels": b'"label": "' + b"hp14:",
+                }
+                found = {k: data.count(v) for k, v in keys.items()}
+                rngs = sorted({m.group(1)[:40] for m in re.finditer(rb'"rng": \[3, \[(\d+, \d+)', data)})
+                say(self.NAME, f"seat {view.seat} turn {view.turn}: {len(data) >> 10} KiB scanned; {found}; rng heads {rngs}")
+            except Exception as exc:
+                say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return super().decide(view)
