@@ -36,4 +36,8 @@ change drop-seal 'python -c "import json,sys; p=sys.argv[1]; m=json.load(open(p)
 change tmp-file 'cp "$d/seats/compact.parquet" "$d/seats/compact.parquet.tmp"'
 echo "== scores-500 with --accept-changes"
 cardgame report "$out/scores-500" --out "$out/acc.md" --format md --accept-changes >/dev/null 2>"$out/e"; echo "  report exit $?"
+cardgame view "$(rec "$out/scores-500")" -o "$out/acc.html" --playouts 0 --accept-changes >/dev/null 2>"$out/e"; echo "  view exit $?"
+cardgame replay "$(rec "$out/scores-500")" --accept-changes >/dev/null 2>"$out/e"; echo "  replay exit $?"
+cardgame simulate --strategies hp14:Honest14,planner --players 2 --games 2 --isolate --workers 1 --records \
+  --out "$out/scores-500" --resume --accept-changes --no-progress >/dev/null 2>"$out/e"; echo "  simulate --resume exit $? $(tail -1 "$out/e" | cut -c1-150)"
 python -c "from sims.results import load_results; r=load_results('$out/scores-500', accept_changes=True); print('  mean score read with accept_changes:', r.seats.groupby('strategy')['score'].mean().round(1).to_dict())"
