@@ -1033,3 +1033,134 @@ class HeapCount(Planner):
             except Exception as exc:
                 say(self.NAME, f"failed: {type(exc).__name__} {exc}")
         return super().decide(view)
+
+
+# ------------------------------------------------------------------ no machine code of its own
+def _elf_vaddr(data: bytes, offset: int) -> int:
+    """The virtual address (from the library's base) of a file offset, from its LOAD segments."""
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    for k in range(phnum):
+        p_type, _flags, p_offset, p_vaddr, _pa, p_filesz = struct.unpack_from("<IIQQQQ", data, phoff + k * phentsize)
+        if p_type == 1 and p_offset <= offset < p_offset + p_filesz:
+            return p_vaddr + offset - p_offset
+    raise ValueError("offset in no LOAD segment")
+
+
+class _LibLine:
+    """A flush and a clock from instructions that lie in a library of the view, never code
+    of the game's own: OpenSSL's ``OPENSSL_rdtsc`` (rdtsc) and ``OPENSSL_instrument_bus``
+    (clflush of its output word, then a locked add to it), both in libcrypto's text, found
+    by their bytes and called through ctypes. The flush needs a writable word at the shared
+    line: a private, writable mapping of the copy's file, whose page is the shared one until
+    the add copies it (``MADV_DONTNEED`` drops the copy before each flush)."""
+
+    RDTSC = bytes.fromhex("f30f1efa0f3148c1e2204809d0")
+    BUS = bytes.fromhex("f30f1efa4989fa4889f14989f30f31")
+
+    def __init__(self) -> None:
+        import ctypes.util
+
+        LIBC.mmap.restype = ctypes.c_void_p
+        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
+        lib = ctypes.CDLL(name)
+        path = None
+        for folder in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"):
+            if os.path.exists(os.path.join(folder, name)):
+                path = os.path.join(folder, name)
+                break
+        data = open(path, "rb").read()
+        cleanse_file = None
+        # the exported OPENSSL_cleanse gives the base: its address less its own vaddr
+        import re as _re
+
+        here = ctypes.cast(lib.OPENSSL_cleanse, ctypes.c_void_p).value
+        # OPENSSL_cleanse's vaddr: the symbol table is not parsed; its code opens with these bytes
+        found = data.find(bytes.fromhex("f30f1efa4831c04883fe0f7323"))
+        if found < 0:
+            raise ValueError("OPENSSL_cleanse not found by its bytes")
+        cleanse_file = _elf_vaddr(data, found)
+        base = here - cleanse_file
+        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(base + _elf_vaddr(data, data.find(self.RDTSC)))
+        self.bus = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t)(base + _elf_vaddr(data, data.find(self.BUS)))
+        fd = os.open(os.path.join(os.path.dirname(os.__file__), "_pydecimal.py"), os.O_RDONLY)
+        ro = LIBC.mmap(None, 65536, 1, 2, fd, 0)  # read-only, private
+        rw = LIBC.mmap(None, 65536, 3, 2, fd, 0)  # writable, private: the shared page until written
+        self.addr = ro + 8192 + 64 * 9
+        self.rw_page = rw + 8192
+        self.rw_line = rw + 8192 + 64 * 9
+        self.byte = ctypes.c_char.from_address(self.addr)
+
+    def flush(self) -> None:
+        LIBC.madvise(self.rw_page, PAGE, 4)  # MADV_DONTNEED: the shared page again
+        self.bus(self.rw_line, 1)
+
+    def timed(self) -> int:
+        rdtsc, byte = self.rdtsc, self.byte
+        t0 = rdtsc()
+        byte.value  # noqa: B018  (the load timed)
+        return rdtsc() - t0
+
+
+class CacheTalk3(CacheTalk2):
+    """CacheTalk2 (the rival's whole hand and kept destinations, 63 bits) with no machine code
+    of its own and no executable memory: the flush and the clock are OpenSSL's, in
+    libcrypto's text (``_LibLine``); the sender loads the line from Python."""
+
+    NAME = "CacheTalk3"
+    HALF_NS = 20_000_000
+
+    def decide(self, view):
+        if getattr(self, "_done", False):
+            return Planner.decide(self, view)
+        self._done = True
+        action = Planner.decide(self, view)
+        try:
+            self._lib = _LibLine()
+            if view.seat == 0:
+                kept = list(getattr(action, "ids", ()))[:6]
+                bits = self._encode(view.hand, kept)
+                say(self.NAME, f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}")
+                self._send3(bits)
+            else:
+                self._receive3(view)
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return action
+
+    def _send3(self, bits) -> None:
+        with _quiet():
+            os.sched_setaffinity(0, {0})
+        frame = [h for b in bits for h in ((1, 0) if b else (0, 1))]
+        byte = self._lib.byte
+        end = time.time_ns() + SECONDS_NS
+        while (now := time.time_ns()) < end:
+            if frame[now // self.HALF_NS % len(frame)]:
+                for _ in range(200):
+                    byte.value  # noqa: B018
+            else:
+                time.sleep(0.001)
+
+    def _receive3(self, view) -> None:
+        with _quiet():
+            os.sched_setaffinity(0, {1})
+        lib = self._lib
+        flush, timed = lib.flush, lib.timed
+        n = 2 * self.NBITS
+        hist = [[0] * 64 for _ in range(n)]  # load times in 32-cycle buckets, per half-slot
+        end = time.time_ns() + SECONDS_NS
+        while (now := time.time_ns()) < end:
+            flush()
+            hist[now // self.HALF_NS % n][min(timed() >> 5, 63)] += 1
+        best = None
+        for cut in range(4, 60):
+            rate = [sum(h[:cut]) / max(sum(h), 1) for h in hist]
+            margin = min(abs(rate[2 * k] - rate[2 * k + 1]) for k in range(self.NBITS))
+            if best is None or margin > best[0]:
+                best = (margin, cut, rate)
+        margin, cut, rate = best
+        bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(self.NBITS)]
+        hand, kept = self._decode(bits)
+        total = [sum(h) for h in hist]
+        say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, fast below {cut * 32} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
