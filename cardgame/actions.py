@@ -356,10 +356,12 @@ def problem(
     colours = len(hand) - 1  # the game's colours; the locomotive is the last count
     # shape first; the common well-formed cases inline (this runs on every checked action)
     if kind is DrawFaceUp:
-        slot = getattr(action, "slot", None)
+        slot = getattr(action, "slot", None) if tuple.__len__(action) == 1 else None  # type: ignore[arg-type]
         if type(slot) is not int or not 0 <= slot < BIG:
             return _bad(action, colours)
     elif kind is PlaceColumn:
+        if tuple.__len__(action) != 3:  # type: ignore[arg-type]
+            return _bad(action, colours)
         c = getattr(action, "colour", None)
         w = getattr(action, "wagons", None)
         lo = getattr(action, "locos", None)
@@ -372,7 +374,7 @@ def problem(
             and -BIG < lo < BIG
         ):
             return _bad(action, colours)
-    elif kind is not DrawDeck and malformed(action, colours) is not None:
+    elif (kind is not DrawDeck or tuple.__len__(action)) and malformed(action, colours) is not None:  # type: ignore[arg-type]
         return _bad(action, colours)
     if phase == TURN:
         if kind is DrawDeck:
@@ -477,6 +479,11 @@ def placement_problem(
 
 # ------------------------------------------------------------------ shape of an action
 _NO_FIELDS = (DrawDeck, DrawDestinations, Pass)
+# each exact action class's number of fields (``malformed`` checks it before reading any)
+_ARITY: dict[type, int] = {
+    kind: len(kind._fields)
+    for kind in (DrawFaceUp, PlaceColumn, PlaceThree, KeepDestinations, *_NO_FIELDS)
+}
 _MISSING = object()
 BIG = 10**9  # no count, slot or id comes near: larger values are refused as malformed
 
@@ -490,11 +497,17 @@ def malformed(action: object, n_colours: int = MAX_COLOURS) -> str | None:
     """What is wrong with the shape of ``action`` (type, field types, field ranges), or None.
 
     Only the exact action classes count (a subclass could override anything); ``bool`` is not
-    a whole number here. Nothing of the object is called, so a hostile object cannot raise.
+    a whole number here. Nothing of the object is called, so a hostile object cannot raise:
+    its length is checked before any field is read (``tuple.__new__`` makes one of any
+    length, whose missing fields would raise on reading).
     The well-formed common cases return first: this runs on every checked action.
     ``n_colours``: the game's colours (a colour index is below it), else the engines' bound.
     """
     kind = type(action)
+    if kind in _ARITY and tuple.__len__(action) != _ARITY[kind]:  # type: ignore[arg-type]
+        fields = _ARITY[kind]
+        found = tuple.__len__(action)  # type: ignore[arg-type]
+        return f"{kind.__name__} must have {fields} field{'s' * (fields != 1)}, got {found}"
     if kind is DrawFaceUp:
         slot = getattr(action, "slot", _MISSING)
         if type(slot) is int and 0 <= slot < BIG:

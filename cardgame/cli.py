@@ -104,9 +104,12 @@ def _play_hook() -> Callable[[argparse.Namespace], int]:
 
 def _replay(args: argparse.Namespace) -> int:
     """Check every game of the file; exit 2 if any is not a record, else 1 if any diverges."""
-    for check in _hooks("cardgame.sources"):  # a results folder sealed by its run (sims)
-        check(args.record, args.accept_changes)
+    # a results folder sealed by its run (sims): checked, and each hook's check after reading
+    after = [check(args.record, args.accept_changes) for check in _hooks("cardgame.sources")]
     entries = rec.read_entries(Path(args.record))
+    for unchanged in after:
+        if callable(unchanged):
+            unchanged()
     several = len(entries) > 1
     invalid = diverged = 0
     for entry in entries:

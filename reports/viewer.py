@@ -360,8 +360,9 @@ def main(args: argparse.Namespace) -> int:
     source = Path(args.record)
     from sims.folder import check_source
 
-    check_source(source, getattr(args, "accept_changes", False))
+    unchanged = check_source(source, getattr(args, "accept_changes", False))
     games, skipped = games_in(source)
+    unchanged()
     if skipped:
         more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
         print(f"note: {skipped[0]}{more} hold no record (skipped)", file=sys.stderr)

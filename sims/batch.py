@@ -47,6 +47,7 @@ class Batch:
     clock: ThinkTimes
     records: bool
     decision_seconds: float = DEFAULT_DECISION_SECONDS
+    steady: bool = False  # each isolated decision takes its whole limit ([limits] steady)
     pairing: str = "none"  # "deals", "seatings": the seed depends on (root, players, deal)
     folder: str | None = None  # where the worker writes its parts; None: send them back
     engine: str = "auto"  # the study's engine choice (sims/study.py ENGINES)
@@ -159,6 +160,7 @@ def run_batch(batch: Batch) -> BatchResult:
                 batch.engine,
                 batch.quality,
                 result.tables,
+                batch.steady,
             )
         except MemoryError:  # the machine's, not the game's: the batch is played again alone
             raise
@@ -307,6 +309,7 @@ def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iter
                     clock=clock,
                     records=records,
                     decision_seconds=plan.decision_seconds,
+                    steady=plan.steady,
                     pairing=plan.pairing,
                     engine=plan.engine,
                     isolation=plan.isolation,

@@ -34,11 +34,12 @@ class DecisionTimeout(BaseException):
 class Guard:
     """The deadline of one thread's current decision; the watchdog reads it."""
 
-    __slots__ = ("active", "fired", "injected", "limit", "lock", "start", "tid")
+    __slots__ = ("active", "fired", "injected", "limit", "lock", "start", "steady", "tid")
 
-    def __init__(self, limit: float) -> None:
+    def __init__(self, limit: float, steady: bool = False) -> None:
         self.tid = threading.get_ident()
         self.limit = limit
+        self.steady = steady  # every decision takes its whole limit (``hold``)
         self.start = 0.0
         self.active = False
         self.fired = False
@@ -66,14 +67,25 @@ class Guard:
                 _set_async_exc(ctypes.c_ulong(self.tid), None)  # clear an undelivered raise
         return fired
 
+    def hold(self) -> bool:
+        """Steady decisions: wait out the rest of the decision's limit, so that how long a
+        seat thought is no one's to see; False where the decision is past its limit already
+        (between the watchdog's ticks: over its time all the same)."""
+        rest = self.start + self.limit - time.monotonic()
+        if rest < 0:
+            return False
+        time.sleep(rest)
+        return True
+
 
 _guards: dict[int, Guard] = {}
 _registry_lock = threading.Lock()
 _watchdog: threading.Thread | None = None
 
 
-def guard(limit: float) -> Guard | None:
-    """The calling thread's guard with ``limit`` seconds per decision; None when 0 (off)."""
+def guard(limit: float, steady: bool = False) -> Guard | None:
+    """The calling thread's guard with ``limit`` seconds per decision; None when 0 (off).
+    ``steady``: every decision takes all of it (``Guard.hold``)."""
     global _watchdog
     if not limit or limit <= 0:
         return None
@@ -83,6 +95,7 @@ def guard(limit: float) -> Guard | None:
         if found is None:
             found = _guards[tid] = Guard(limit)
         found.limit = limit
+        found.steady = steady
         if _watchdog is None:
             _watchdog = threading.Thread(target=_watch, name="decision-watchdog", daemon=True)
             _watchdog.start()

@@ -16,7 +16,9 @@ import hmac
 import json
 import os
 import secrets
+import stat
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
@@ -464,15 +466,54 @@ def seal_problem(folder: Path) -> str | None:
     return None
 
 
-def check_sealed(folder: Path, accept_changes: bool = False) -> None:
-    """Refuse, in one line naming the file, a results folder changed since its run ended."""
+def check_sealed(folder: Path, accept_changes: bool = False) -> Callable[[], None]:
+    """Refuse, in one line naming the file, a results folder changed since its run ended;
+    and hand back the check to call once what the folder holds has been read, which refuses
+    a folder changed while it was read (hostile pass 14's race14.py swapped a table between
+    this check and the read: a check on the bytes hashed, then a read by path). Both compare
+    every file's and folder's identity and change marks (``folder_state``), which any
+    write, rename, link or removal moves."""
     if accept_changes:
-        return
+        return _nothing
+    before = folder_state(folder)
     problem = seal_problem(folder)
     if problem is not None:
         if problem.startswith("it"):
             raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
         raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
+
+    def unchanged() -> None:
+        after = folder_state(folder)
+        if after != before:  # a file named first, before the folder that holds it
+            changed = [n for n in set(before) | set(after) if before.get(n) != after.get(n)]
+            name = min(changed, key=lambda n: ((before.get(n) or after[n])[0], n))
+            raise ResultsError(
+                f"{folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
+            )
+
+    unchanged()  # what the seal's check hashed is what the folder holds
+    return unchanged
+
+
+def _nothing() -> None:
+    return None
+
+
+def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
+    """Each file's and folder's (whether a folder, device, inode, size, modification and
+    change times), by path relative to ``folder`` ("" for itself): what any write, rename,
+    link or removal in it moves. The kernel sets a change time to the clock: no user can
+    set one back."""
+    out: dict[str, tuple[int, ...]] = {}
+    for path in [folder, *folder.rglob("*")]:
+        try:
+            found = path.lstat()
+        except FileNotFoundError:  # removed meanwhile: the other state holds it
+            continue
+        name = "" if path == folder else path.relative_to(folder).as_posix()
+        marks = (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+        out[name] = (int(stat.S_ISDIR(found.st_mode)), found.st_dev, found.st_ino, *marks)
+    return out
 
 
 def results_folder_of(path: Path) -> Path | None:
@@ -483,9 +524,10 @@ def results_folder_of(path: Path) -> Path | None:
     return None
 
 
-def check_source(path: str | Path, accept_changes: bool = False) -> None:
+def check_source(path: str | Path, accept_changes: bool = False) -> Callable[[], None]:
     """``check_sealed`` for what a command reads: a results folder or a record file in one
-    (``cardgame view``, ``cardgame replay``)."""
+    (``cardgame view``, ``cardgame replay``); the check to call once it is read."""
     folder = results_folder_of(Path(path))
     if folder is not None:
-        check_sealed(folder, accept_changes)
+        return check_sealed(folder, accept_changes)
+    return _nothing

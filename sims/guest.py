@@ -8,7 +8,9 @@ an empty environment, no argument but its module name and its control pipes' num
 inside the operating-system sandbox of sims/sandbox.py.
 The host is the simulator's code only: it imports, checks and plays the strategy's module in a
 process forked for the purpose and confined first (limits, seccomp), one per game, so nothing
-a game's code does reaches the host, a later game, or anything outside that process. The
+a game's code does reaches the host, a later game, or anything outside that process. Those
+processes are forked from the host's zygote (``_Zygote``), made before its first game, so none
+inherits what the host learned of an earlier game. The
 worker never imports the module. The host's own start is the machine's time (``START_SECONDS``);
 the strategy's start after it (its import and class check, in a child) is held to the decision
 limit (``start_seconds``) and to its CPU time for a start, past which its seat's game fails.
@@ -44,11 +46,10 @@ import random
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
-import threading
-from functools import partial
 from importlib import util as import_util
 from pathlib import Path
 from typing import Any, NoReturn
@@ -292,6 +293,16 @@ class Host:
         self.relay_stderr()
         return message
 
+    def pause(self) -> None:
+        """Steady decisions: the child in play is stopped until its next view (its host
+        stops its process and says so before this returns), so nothing of it runs
+        while another seat decides, to time that seat or to be timed."""
+        self.send({"op": "stop"})
+        said = self.report(START_SECONDS)
+        if said.get("stopped") is not True:
+            self._drain()
+            raise GuestError(f"its process for the game ended ({said.get('exit')})")
+
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
         asked of it, so it cannot stall the run) and read how it ended."""
@@ -442,20 +453,26 @@ _hosts: dict[str, Host] = {}
 _busy: set[str] = set()  # the keys of hosts playing a seat of the game being built or played
 
 
-def _free_key(target: str) -> str:
-    """The key of the target's first host that plays no seat of the game in hand."""
+def _free_key(target: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """The key of the target's first host that plays no seat of the game in hand (nor is
+    ``taken`` by an earlier seat's start)."""
     for slot in itertools.count():
         key = target if slot == 0 else f"{target}#{slot}"
-        if key not in _busy:
+        if key not in _busy and key not in taken:
             return key
     raise AssertionError  # unreachable
 
 
-def prepare(seat: StrategySpec, decision_seconds: float) -> None:
+def prepare(seat: StrategySpec, decision_seconds: float, taken: set[str] | None = None) -> None:
     """Start the host the seat will play in if it is not running (outside the decision
-    limit: starting an interpreter on a loaded machine is not the strategy's time)."""
+    limit: starting an interpreter on a loaded machine is not the strategy's time).
+    ``taken``: the hosts started for the game's earlier seats, to which this one's is added
+    (the seats are then built in the same order, each on its own host)."""
     target = guest_target(seat)
-    _host(_free_key(target), target, decision_seconds)
+    key = _free_key(target, taken or frozenset())
+    if taken is not None:
+        taken.add(key)
+    _host(key, target, decision_seconds)
 
 
 def _host(key: str, target: str, decision_seconds: float) -> Host:
@@ -546,8 +563,10 @@ class GuestStrategy(Strategy):
         catalogue: Catalogue,
         big_cities: frozenset[str],
         decision_seconds: float,
+        steady: bool = False,
     ) -> None:
         super().__init__(rng)
+        self.steady = steady  # its process stopped but while its seat decides (``Host.pause``)
         self.target = guest_target(seat)
         self.colours = catalogue.colours  # the game's: how its actions name them
         self.seconds = decision_seconds
@@ -578,8 +597,12 @@ class GuestStrategy(Strategy):
         if host is None:
             raise GuestError("its process failed earlier in this game")
         try:
+            if self.steady and message.get("op") == "decide":
+                host.send({"op": "go"})
             how(host, message)
             answer = host.receive()
+            if self.steady:
+                host.pause()
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
             self.host = None
             _drop(self.key)
@@ -663,11 +686,23 @@ def shape(value: object, depth: int = 0) -> list[Any]:
         return ["str", str.__getitem__(item, slice(SHAPE_TEXT))]
     if depth < SHAPE_DEPTH and kind in (tuple, list):
         items = list(tuple.__iter__(item) if kind is tuple else list.__iter__(item))
-        return [kind.__name__, [shape(v, depth + 1) for v in items[:SHAPE_ITEMS]]]
+        return [kind.__name__, [shape(v, depth + 1) for v in _kept(items)]]
     if depth < SHAPE_DEPTH and ACTION_CLASSES.get(kind.__name__) is kind:
         fields = list(tuple.__iter__(item))
         return ["action", kind.__name__, [shape(v, depth + 1) for v in fields]]
     return ["other", str(kind.__name__)[:SHAPE_TEXT]]
+
+
+def _kept(items: list[Any]) -> list[Any]:
+    """The items of a long tuple or list that a ``shape`` keeps: its first ``SHAPE_ITEMS``,
+    the last of them replaced by the first later item that is no whole number in the
+    check's range, so the check refuses it in the words the default mode uses (it names
+    the first bad item, not where it stands)."""
+    if len(items) <= SHAPE_ITEMS:
+        return items
+    head, rest = items[: SHAPE_ITEMS - 1], items[SHAPE_ITEMS - 1 :]
+    bad = next((v for v in rest if type(v) is not int or not -A.BIG <= v <= A.BIG), rest[0])
+    return [*head, bad]
 
 
 def rebuilt(data: Any, depth: int = 0) -> object:
@@ -825,20 +860,21 @@ def serve() -> None:
         import pyseccomp  # noqa: F401  (loaded here: a confined child cannot open libraries)
     with contextlib.suppress(ImportError):
         import sims.strategies  # noqa: F401  (the built-ins a strategy builds on, once)
-    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     target = str(load.get("target"))
     game_in, game_out = (int(fd) for fd in load["fds"])
+    zygote = _Zygote(control, target, limits, (game_in, game_out))
+    control.write({"ready": True})  # the host's own start is done: the strategy's begins
     message: dict[str, Any] | None = load
     while message is not None and message.get("op") != "quit":
         op = message.get("op")
-        works = {"load": _load, "check": _check, "game": _play}
-        if op in works:
-            work = partial(works[op], target, message, _Channel(game_in, game_out))
+        if op in ("load", "check", "game"):
             task = "the game" if op == "game" else START
-            control.write(_run_child(control, _task_limits(limits, op), game_in, work, task))
+            control.write(zygote.run(control, op, message, game_in, task))
         elif op == "malformed":
             control.write({"exit": f"its host refused a malformed order {message['line']}"})
-        elif op != "end":  # an end after its child ended by itself: nothing to do
+        elif op == "stop":  # its child ended before: the worker reads that end first
+            control.write({"stopped": True})
+        elif op not in ("end", "go"):  # an end after its child ended by itself: nothing to do
             control.write({"exit": f"unexpected {_brief(op)}"})
         message = None if control.closed else control.read()
 
@@ -854,140 +890,229 @@ def _task_limits(limits: Any, op: Any) -> Any:
     return {**limits, "game_cpu_seconds": limits["start_cpu_seconds"]}
 
 
-def _run_child(
-    control: _Control, limits: Any, game_in: int, work: Any, task: str = "the game"
-) -> dict[str, Any]:
-    """Run ``work`` in a forked, confined child until it ends or the worker's ``end`` (or
-    its going) has the host kill it; the host's report of how it ended."""
-    _forget(game_in)  # what the worker sent a child that ended before reading it
-    # in the sandbox a child writes its stdout and stderr to a file of its own game (the
-    # host's stderr is a file every game would share, with its times, mode and offset)
-    log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
-    confined, done = os.pipe()  # a byte once the child is confined, before the strategy runs
+class _Zygote:
+    """The process every game's process is forked from (through a leader of its own, which
+    waits for it): forked from the host before its first game, it never hears of one. The
+    host learns how each game ended, its stderr, its CPU time, what its worker sent and left
+    unread; a game forked from the host itself would inherit all that of the games before it
+    in its memory (hostile passes 11 to 13 found three such notes, each closed where it was
+    read). The zygote learns only each task's kind; the descriptors of its game come by
+    ``SCM_RIGHTS``; its order (its seat's start, a load's or check's knobs) is in a memory
+    file it never reads; and it forks and reaps each leader without ever holding its pid or
+    status (``sandbox.fork_leader``): in the sandbox the leader is pid 1 of a namespace of
+    its own, so no process of a game learns a pid that earlier games' tasks moved."""
 
-    told, tell = os.pipe()  # in the sandbox: the game's wait status, from its leader
+    def __init__(
+        self, control: _Control, target: str, limits: Any, game_fds: tuple[int, int]
+    ) -> None:
+        self.target = target
+        self.limits = limits
+        self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        if os.fork() == 0:  # (the zygote's own pid: the host's second process, always)
+            try:
+                self.socket.close()
+                os.close(control.reader)
+                os.close(control.writer)
+                self._serve(theirs, game_fds)
+            finally:
+                os._exit(0)
+        theirs.close()
 
-    def game() -> NoReturn:  # in the child
+    def _serve(self, orders: socket.socket, game_fds: tuple[int, int]) -> NoReturn:
+        """The zygote's loop: a leader per task, reaped before the host hears that it is
+        gone (so that a game's bound on tasks never counts the last game's leader)."""
+        _die_with_parent()
+        own = os.open("/proc/self/ns/pid", os.O_RDONLY) if self.limits is not None else None
+        while True:
+            try:
+                kind, fds, _, _ = socket.recv_fds(orders, 16, 8)
+            except OSError:
+                os._exit(0)
+            if not kind:
+                os._exit(0)
+            try:
+                leader = sandbox.fork_leader(own)
+            except sandbox.SandboxFault:  # no leader: its host hears nothing, and ends
+                leader = False
+            if leader:
+                orders.close()
+                if own is not None:
+                    os.close(own)
+                _lead(kind.decode(), fds, self.target, self.limits, game_fds)
+            for fd in fds:
+                os.close(fd)
+            sandbox.reap_child()
+            try:
+                orders.send(b"reaped")
+            except OSError:
+                os._exit(0)
+
+    def run(self, control: _Control, op: str, message: dict[str, Any], game_in: int,
+            task: str) -> dict[str, Any]:  # fmt: skip
+        """Play one task (a load, a check or a game) in a process of its own, until it ends
+        or the worker's ``end`` (or its going) has the host kill it; the host's report of how
+        it ended."""
+        limits = _task_limits(self.limits, op)
+        _forget(game_in)  # what the worker sent a child that ended before reading it
+        # in the sandbox a child writes its stdout and stderr to a file of its own game (the
+        # host's stderr is a file every game would share, with its times, mode and offset)
+        log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
+        order = os.memfd_create("game-order", os.MFD_CLOEXEC)
+        data = json.dumps(message).encode()
+        while data:
+            data = data[os.write(order, data) :]
+        confined, done = os.pipe()  # a byte once the child is confined, before the strategy
+        ends, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sent = [order, done, theirs.fileno()] + ([log] if log >= 0 else [])
         try:
-            if limits is None:
-                _leave_host(control, confined, told, tell, woken, wake)
-            _die_with_parent()  # its parent (the waiter below, or the leader) outlives it
-            if limits is not None:
-                from .sandbox import confine
-
-                os.dup2(log, 1)
-                os.dup2(log, 2)
-                os.close(log)
-                try:
-                    confine(limits)
-                except Exception as exc:  # said on its stderr; the host ends (below)
-                    os.write(2, f"sims.guest: cannot confine a game: {exc}\n".encode())
-                    raise
-            os.write(done, b"x")
-            os.close(done)
-            sys.path[:0] = _CODE_PATH
-            work()
-        except BaseException as exc:  # past the game's own reports: said on its stderr
-            with contextlib.suppress(Exception):
-                os.write(2, f"sims.guest: a game's process failed: {exc!r}\n".encode())
-            os._exit(1)
+            socket.send_fds(self.socket, [op.encode()], sent)
+        except OSError:  # the zygote is gone: the machine's
+            sys.stderr.write("sims.guest: its zygote is gone\n")
+            os._exit(70)
         finally:
-            os._exit(0)
-
-    woken, wake = os.pipe()
-    ended: list[Any] = []
-    forked: list[int] = []
-    started = threading.Event()
-
-    def reap() -> None:
-        """Fork the game's process and wait for it. In the sandbox it is pid 2 of a pid
-        namespace of its own (``sandbox.fork_game``: its leader's pid is the one waited for
-        and killed), so nothing an earlier game did to the pid counter shows in its pids or
-        thread ids."""
-        try:
-            if limits is not None:
-                from .sandbox import fork_game
-
-                host_fds = (control.reader, control.writer, confined, told, woken, wake)
-                child = fork_game(game, tell, host_fds, float(limits["game_cpu_seconds"]))
-            else:
-                child = os.fork()
-                if child == 0:
-                    game()
-        except Exception as exc:  # the machine's: the host ends (below)
-            forked.append(-1)
-            sys.stderr.write(f"sims.guest: cannot start a game's process ({exc})\n")
-            started.set()
-            return
-        forked.append(child)
-        started.set()
-        ended.append(os.waitpid(child, 0)[1])  # no usage: the leader judges the CPU time
-        os.write(wake, b"x")
-
-    waiter = threading.Thread(target=reap, daemon=True)
-    waiter.start()
-    started.wait()
-    child = forked[0]
-    os.close(done)
-    os.close(tell)
-    if child < 0:
-        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
-    killed = False
-    while True:
-        if not control.pending() and not control.closed:
-            ready, _, _ = select.select([woken, control.reader], [], [])
-            if woken in ready:
-                if ended:  # its waiter's word, never a byte someone else wrote there
+            os.close(order)
+            os.close(done)
+            theirs.close()
+        leader, game = _started(ends)
+        killed = False
+        ended: tuple[int, bool] | None = None
+        while ended is None:
+            if not control.pending() and not control.closed:
+                ready, _, _ = select.select([ends.fileno(), control.reader], [], [])
+                if ends.fileno() in ready:
+                    ended = _ended(ends, killed)
                     break
-                os.read(woken, 1)
-                continue
-            control.fill()
-        if control.closed or control.pending():
-            order = {"op": "end"} if control.closed else control.read()
-            if order is not None and order.get("op") in ("end", "quit") and not killed:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)
-                killed = True
-                if control.closed or order.get("op") == "quit":
-                    control.closed = True
-                    break
-    waiter.join()
-    os.close(woken)
-    os.close(wake)
-    status, over = ended[0], False
-    if limits is not None:
-        status, over = _game_status(told, status)
-    os.close(told)
-    if log >= 0:
-        _copy_stderr(log)
-    ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
-    os.close(confined)
-    if not ran and not killed:  # the machine could not confine it: never the seat's fault
-        sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
-        os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
-    if over:
-        how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
-    else:
-        how = _status(status)
-    return {"exit": how, "by": "host" if killed else "itself"}
+                control.fill()
+            if control.closed or control.pending():
+                asked = {"op": "end"} if control.closed else control.read()
+                if asked is not None and asked.get("op") in ("stop", "go") and not killed:
+                    _pace(game, asked["op"], control)
+                elif asked is not None and asked.get("op") in ("end", "quit"):
+                    if not killed:
+                        with contextlib.suppress(ProcessLookupError):
+                            signal.pidfd_send_signal(leader, signal.SIGKILL)
+                        killed = True
+                    if control.closed or asked.get("op") == "quit":
+                        control.closed = True
+                        ended = _ended(ends, killed)
+        os.close(leader)
+        os.close(game)
+        ends.close()
+        if self.socket.recv(16) != b"reaped":  # the zygote is gone: the machine's
+            sys.stderr.write("sims.guest: its zygote is gone\n")
+            os._exit(70)
+        status, over = ended
+        if log >= 0:
+            _copy_stderr(log)
+        ran = bool(select.select([confined], [], [], 0)[0] and os.read(confined, 1))
+        os.close(confined)
+        if not ran and not killed:  # the machine could not confine it: never the seat's fault
+            sys.stderr.write(f"sims.guest: cannot confine a game ({_status(status)})\n")
+            os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
+        if over:
+            how = f"over its CPU time for {task} ({limits['game_cpu_seconds']} s)"
+        else:
+            how = _status(status)
+        return {"exit": how, "by": "host" if killed else "itself"}
 
 
-def _leave_host(control: _Control, *fds: int) -> None:
-    """In the first process forked from the host, before any of the strategy's code: only
-    the host speaks on the control pipes, and only the host holds its pipes of the game's
-    end (``fds``: the confinement's word, the leader's report, its waiter's wake-up)."""
-    for fd in (control.reader, control.writer, *fds):
+def _pace(game: int, op: str, control: _Control) -> None:
+    """Steady decisions (``Host.pause``): stop the game's process (every thread of it; a
+    game can signal nothing, so it cannot continue itself), said once the signal is sent;
+    or let it go on."""
+    with contextlib.suppress(ProcessLookupError):
+        signal.pidfd_send_signal(game, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
+    if op == "stop":
+        control.write({"stopped": True})
+
+
+def _started(ends: socket.socket) -> tuple[int, int]:
+    """The game's leader and its process as pidfds (signalled through them, never by a pid
+    that may be reused), from the leader; the host's end where it could not start them."""
+    try:
+        word, fds, _, _ = socket.recv_fds(ends, 256, 2)
+    except OSError:
+        word, fds = b"", []
+    if word == b"started" and len(fds) == 2:
+        return fds[0], fds[1]
+    for fd in fds:
         os.close(fd)
+    sys.stderr.write(f"sims.guest: cannot start a game's process ({_text(word) or 'gone'})\n")
+    os._exit(70)  # the host's end: the machine's (GuestLost), the game played again
 
 
-def _game_status(told: int, leader: int) -> tuple[int, bool]:
-    """The game's wait status and whether it used up its CPU time, from its leader, or the
-    leader's own status where it was killed before it could say (the host's kill, or the
-    machine's)."""
-    from .sandbox import game_status
+def _ended(ends: socket.socket, killed: bool) -> tuple[int, bool]:
+    """The game's wait status and whether it used up its CPU time, from its leader; a kill's
+    where the host killed the leader first; the host's end where something else did (only
+    from outside: nothing in a game may signal it)."""
+    with contextlib.suppress(OSError):
+        fields = ends.recv(64).split()
+        if len(fields) == 2 and all(field.isdigit() for field in fields):
+            return int(fields[0]), fields[1] == b"1"
+    if killed:
+        return signal.SIGKILL, False
+    sys.stderr.write("sims.guest: a game's leader ended without its word\n")
+    os._exit(70)
 
-    found = game_status(told)
-    return (leader, False) if found is None else found
+
+def _lead(op: str, fds: list[int], target: str, limits: Any, game_fds: tuple[int, int]) -> NoReturn:
+    """A task's leader, forked from the zygote (in the sandbox pid 1 of a namespace of its
+    own): forks the task's process, hands its host pidfds of both, waits for it and says
+    its wait status and whether it used up its CPU time. Its memory, which alone learns
+    them, is no later process's."""
+    ends = socket.socket(fileno=fds[2])
+    try:
+        _die_with_parent()
+        order, done = fds[0], fds[1]
+        log = fds[3] if len(fds) == 4 else -1
+        limits = _task_limits(limits, op)
+        works = {"load": _load, "check": _check, "game": _play}
+        if op not in works or (limits is None) != (log < 0):
+            raise ValueError(f"a task it does not know: {op!r}")
+
+        def game() -> NoReturn:  # the task's process
+            try:
+                os.close(ends.detach())
+                _die_with_parent()  # its parent, the leader, outlives it
+                message = json.loads(os.pread(order, 4 * MAX_MESSAGE, 0))
+                os.close(order)
+                if limits is not None:
+                    from .sandbox import confine
+
+                    os.dup2(log, 1)
+                    os.dup2(log, 2)
+                    os.close(log)
+                    try:
+                        confine(limits)
+                    except Exception as exc:  # said on its stderr; the host ends
+                        os.write(2, f"sims.guest: cannot confine a game: {exc}\n".encode())
+                        raise
+                os.write(done, b"x")
+                os.close(done)
+                sys.path[:0] = _CODE_PATH
+                works[op](target, message, _Channel(*game_fds))
+            except BaseException as exc:  # past the game's own reports: said on its stderr
+                with contextlib.suppress(Exception):
+                    os.write(2, f"sims.guest: a game's process failed: {exc!r}\n".encode())
+                os._exit(1)
+            finally:
+                os._exit(0)
+
+        def started(pid: int) -> None:
+            for fd in (order, done, log):
+                if fd >= 0:
+                    os.close(fd)
+            own = os.pidfd_open(os.getpid())
+            socket.send_fds(ends, [b"started"], [own, os.pidfd_open(pid)])
+
+        cpu = float(limits["game_cpu_seconds"]) if limits is not None else None
+        status, over = sandbox.lead(game, started, cpu)
+        ends.send(f"{status} {int(over)}".encode())
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            ends.send(f"failed: {exc!r}".encode()[:200])
+    finally:
+        os._exit(0)
 
 
 def _forget(fd: int) -> None:
@@ -1014,7 +1139,7 @@ def _forget(fd: int) -> None:
 def _copy_stderr(log: int) -> None:
     """What a game's process wrote (at most its file-size limit) onto the host's stderr,
     which the worker shows marked as the strategy's (``Host.relay_stderr``). Never read
-    into the host's memory, which the next game's process inherits (``fork_game``)."""
+    into the host's memory (no game inherits it: ``_Zygote``; and none should hold it)."""
     with contextlib.suppress(OSError, ValueError):
         size = os.fstat(log).st_size
         if size:  # written from a mapping of the file: no copy of it in the host's heap

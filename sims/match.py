@@ -111,6 +111,7 @@ def play_game(
     engine: str = "auto",
     quality: bool = False,
     tables: Mapping[str, TableRows] | None = None,
+    steady: bool = False,
 ) -> GameOutcome:
     """Play one game; ``times=None`` plays without the clock (for measuring its overhead).
 
@@ -121,6 +122,8 @@ def play_game(
     estimated by the learned model (sims/standing.py) at every position.
     ``tables``: a batch's rows; a game finished on the native core writes its rows there
     itself and hands back an outcome whose ``game`` is None.
+    ``steady``: in a game with an isolated guest every seat's decision takes the whole limit,
+    and a guest's process runs only while its seat decides (``[limits] steady``).
     """
     guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
     if engine != "python" and not guests:  # a guest's module is never imported here
@@ -128,14 +131,14 @@ def play_game(
         if outcome is not None:
             return outcome
     if not guests:
-        return _play_here(spec, times, record, decision_seconds, quality)
+        return _play_here(spec, times, record, decision_seconds, quality, steady)
     for _ in range(LOST_TRIES - 1):
         try:
-            return _play_here(spec, times, record, decision_seconds, quality)
+            return _play_here(spec, times, record, decision_seconds, quality, steady)
         except GuestLost:  # ended from outside: the machine's fault, so the game again
             pass
     try:
-        return _play_here(spec, times, record, decision_seconds, quality)
+        return _play_here(spec, times, record, decision_seconds, quality, steady)
     except GuestLost as lost:
         failure = StrategyFailure(-1, "", f"a guest's process was ended from outside {LOST_TRIES} "
                                   f"times ({lost}): a fault of the machine")  # fmt: skip
@@ -148,18 +151,22 @@ def _play_here(
     record: bool,
     decision_seconds: float,
     quality: bool,
+    steady: bool = False,
 ) -> GameOutcome:
     """``play_game`` on the Python engine; raises ``GuestLost`` when a guest was ended from
     outside its own code (the game is then played again)."""
     guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
+    steady = steady and guests and decision_seconds > 0
     game = spec.game()
     state = game.new_state(record=record)
-    limit = guard(decision_seconds)
+    limit = guard(decision_seconds, steady)
     minutes = float("nan")
     strategies: list[Strategy] = []
     try:
+        if guests:
+            _prepare_hosts(spec, decision_seconds)
         for seat in range(spec.players):
-            strategies.append(_build(spec, seat, limit, decision_seconds))
+            strategies.append(_build(spec, seat, limit, decision_seconds, steady))
         offers: list[dict[str, Any]] = []
         trackers = _trackers(state, strategies)
         step = _stepper(spec, state, strategies, limit, offers, trackers)
@@ -508,24 +515,43 @@ def crashed_game(spec: GameSpec, exc: Exception) -> GameOutcome:
     return GameOutcome(game=game_row(spec, state, float("nan"), failure))
 
 
-def _build(spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: float) -> Strategy:
-    """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game.
-
-    Under isolation a strategy of one's own is built in its host's child (sims/guest.py)."""
-    seat_spec = spec.seats[seat]
-    if spec.isolation == Isolation.PROCESS and is_guest(seat_spec):
-        rng = guest_rng(spec, seat)
+def _prepare_hosts(spec: GameSpec, decision_seconds: float) -> None:
+    """Start the host of every isolated seat before any seat is built: a host's start (the
+    strategy's import: its own code) is never timed, and no seat's process of this game is
+    alive while another seat's strategy is imported, to time it."""
+    taken: set[str] = set()
+    for seat, seat_spec in enumerate(spec.seats):
+        if not is_guest(seat_spec):
+            continue
         try:
-            prepare(seat_spec, decision_seconds)
+            prepare(seat_spec, decision_seconds, taken)
         except GuestLost:  # its host ended from outside while it started: the machine's
             raise
         except (GuestError, UnknownStrategyError) as exc:
             raise StrategyFailure(seat, seat_spec.label, describe_error(exc)) from None
+
+
+def _build(
+    spec: GameSpec, seat: int, limit: Guard | None, decision_seconds: float, steady: bool = False
+) -> Strategy:
+    """Seat ``seat``'s strategy, with its own seeded RNG; a failing constructor fails the game.
+
+    Under isolation a strategy of one's own is built in its host's child (sims/guest.py),
+    whose host ``_prepare_hosts`` started."""
+    seat_spec = spec.seats[seat]
+    if spec.isolation == Isolation.PROCESS and is_guest(seat_spec):
+        rng = guest_rng(spec, seat)
         game = spec.game()
 
         def build(rng: random.Random) -> Strategy:
             return GuestStrategy(
-                seat_spec, rng, spec.rules, game.catalogue, game.big_city_set, decision_seconds
+                seat_spec,
+                rng,
+                spec.rules,
+                game.catalogue,
+                game.big_city_set,
+                decision_seconds,
+                steady,
             )
 
         return _guarded(spec, seat, limit, build, rng)
@@ -616,7 +642,7 @@ def _guarded(spec: GameSpec, seat: int, limit: Guard | None, call: Any, arg: Any
         late = limit.leave()
         if not late:
             raise StrategyFailure(seat, spec.seats[seat].label, describe_error(exc)) from None
-    if late:
+    if late or (limit.steady and not limit.hold()):
         raise StrategyFailure(seat, spec.seats[seat].label, _over(limit))
     return result
 

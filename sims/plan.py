@@ -148,6 +148,7 @@ class Plan:
     # which engine plays; not stored: results are the same on either
     engine: str = "auto"
     decision_seconds: float = 0.0
+    steady: bool = False  # [limits] steady = true (sims/deadline.py Guard.hold, sims/guest.py)
     sweeps: Mapping[str, Sweep] = field(default_factory=dict)
     quality: bool = False  # [metrics] quality = true
     margins: Mapping[str, float] = field(default_factory=dict)  # [report] margins
@@ -312,6 +313,7 @@ class Plan:
             "isolation": self.isolation.value,
             "batch_size": self.batch_size,
             "decision_seconds": self.decision_seconds,
+            **({"steady": True} if self.steady else {}),
             "quality": self.quality,
             "margins": dict(self.margins),
             "cards": self._cards_dict() if self.cards else None,
@@ -445,6 +447,7 @@ class Plan:
             isolation=Isolation(data["isolation"]),
             batch_size=int(data["batch_size"]),
             decision_seconds=float(data["decision_seconds"]),
+            steady=data.get("steady", False) is True,
             quality=bool(data["quality"]),
             margins=dict(data["margins"]),
             cards=cards["folder"] if cards else None,
@@ -485,7 +488,7 @@ _KEYS = {
     "cell": "key variant players lineup games",
 }
 # keys a plan holds only when its setting is on
-_OPTIONAL = {"plan": {"adapt", "check", "sequential"}, "cards": {"name", "rows"}}
+_OPTIONAL = {"plan": {"adapt", "check", "sequential", "steady"}, "cards": {"name", "rows"}}
 _MOST_GAMES = 2**53  # a count a float holds exactly: more is no count of games played
 
 
@@ -500,6 +503,8 @@ def _check_shape(data: Any) -> None:
     _count(data["batch_size"], "batch_size", low=1)
     _players(data["players"], "players")
     _number(data["decision_seconds"], "decision_seconds")
+    if "steady" in data and data["steady"] is not True:  # written only when on
+        raise ValueError(f"steady: must be true where present, got {data['steady']!r}")
     _of(data["quality"], bool, "quality")
     for key in ("margins", "clock"):
         for name, value in _of(data[key], dict, key).items():

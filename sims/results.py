@@ -9,8 +9,8 @@ into (sims/compaction.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ class Results:
     plan: Plan  # the study resolved (sims/plan.py)
     folder: Path
     quality: pd.DataFrame | None = None  # a study with [metrics] quality = true
+    # refuses a folder changed since it was checked (``check_sealed``): after each later read
+    unchanged: Callable[[], None] = field(default=lambda: None, repr=False, compare=False)
 
     @property
     def destinations(self) -> pd.DataFrame:
@@ -69,6 +71,7 @@ class Results:
             yield self._destinations[columns]
             return
         yield from table_chunks(self.folder, "destinations", columns)
+        self.unchanged()
 
     def destination_rows(self, cards: set[int] | None = None) -> pd.DataFrame:
         """The destination rows (of ``cards`` only, if given) in wide types, sorted, as
@@ -85,6 +88,7 @@ class Results:
                 keep = np.isin(chunk.column("destination_id").to_numpy(), list(cards))
                 chunk = chunk.filter(pa.array(keep))
             pieces.append(chunk)
+        self.unchanged()
         return _as_wide("destinations", pieces)
 
 
@@ -98,7 +102,7 @@ def load_results(
     folder = Path(folder)
     if not folder.is_dir():
         raise ResultsError(f"{folder}: no such results folder")
-    check_sealed(folder, accept_changes)
+    unchanged = check_sealed(folder, accept_changes)
     manifest = read_manifest(folder)
     if manifest is None:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")
@@ -126,6 +130,7 @@ def load_results(
     plan = manifest_plan(manifest, folder / MANIFEST)
     if "plan" in manifest:  # one resolved from an older manifest's study is the run's own
         _check_games_of_plan(folder, games, plan)
+    unchanged()  # what was read is what the seal covers: nothing swapped meanwhile
     return Results(
         frames["games"],
         frames["seats"],
@@ -134,6 +139,7 @@ def load_results(
         plan,
         folder,
         frames.get("quality"),
+        unchanged,
     )
 
 

@@ -5,27 +5,26 @@ wheel bundles): new user, pid, network, mount, ipc, uts and cgroup namespaces, a
 environment, a new session, a read-only view of Python and of the code it needs
 (``cardgame``, ``sims``, the strategy's own module), read-only ``/`` and ``/dev``, its own
 ``/proc`` (its own processes only), and it dies with its worker. The host is the sandbox's
-pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes on
-descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
+pid 1 (``--as-pid-1``: no bwrap process inside), not dumpable, and holds its control pipes
+on descriptors other than its standard streams (/dev/null for bwrap). Its two capabilities,
 CAP_SYS_ADMIN and CAP_SYS_RESOURCE of the sandbox's own user namespace, serve only to give
 each game a sandbox of its own and to set the sandbox's count of user namespaces to none:
-the host is the simulator's code and never imports the strategy's (its folder is on a
-game's path only). A strategy's code runs only in a game's process that the host forks
-(``fork_game``: pid 2 of a pid namespace of its own, under a leader of the host's code) and
-confines first (``confine``): mount, IPC and UTS namespaces of its own, with a new empty
-``/tmp`` and ``/dev/shm`` (bounded in bytes and in files), a ``/proc`` of its own pid
-namespace's processes alone (none of the machine's counters, no ``/proc/sys``); every
-capability dropped; resource limits (memory, CPU for the game, open files, file size, and
-for a run not as root its tasks); and a
-seccomp filter (libseccomp through ``pyseccomp``) that lets it start no process and run no
-program (threads stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open
-no socket, make no namespace or mount, use no System V or POSIX IPC, and change nothing of a
-file it did not make that would outlive it (modes, times, owners, extended attributes,
-locks, a descriptor's status flags, owner or signal; fcntl and ioctl only from an
-allow-list). So nothing a game writes, starts or marks outlives it, its pids and thread ids
-are its own whatever an earlier game did, and nothing in the sandbox can end its host: the
-host's end is the machine's (sims/guest.py ``GuestLost``), any end of a game's process its
-seat's.
+the host is the simulator's code and never imports the strategy's (its folder is on a game's
+path only). A strategy's code runs only in a game's process forked from the host's zygote
+(sims/guest.py ``_Zygote``; ``fork_leader``, ``lead``: pid 2 of a pid namespace of its own,
+under a leader of the host's code) and confines first (``confine``): mount, IPC and UTS
+namespaces of its own, with a new empty ``/tmp`` and ``/dev/shm`` (bounded in bytes and in
+files), a ``/proc`` of its own pid namespace's processes alone (none of the machine's
+counters, no ``/proc/sys``); every capability dropped; resource limits (memory, CPU for the
+game, open files, file size, and for a run not as root its tasks); and a seccomp filter
+(libseccomp through ``pyseccomp``) that lets it start no process and run no program (threads
+stay allowed, up to ``Limits.tasks``), signal nothing, trace nothing, open no socket, make
+no namespace or mount, use no System V or POSIX IPC, and change nothing of a file it did not
+make that would outlive it (modes, times, owners, extended attributes, locks, a descriptor's
+status flags, owner or signal; fcntl and ioctl only from an allow-list). So nothing a game
+writes, starts or marks outlives it, its pids and thread ids are its own whatever an earlier
+game did, and nothing in the sandbox can end its host: the host's end is the machine's
+(sims/guest.py ``GuestLost``), any end of a game's process its seat's.
 
 A game's tasks are bounded by RLIMIT_NPROC where the run's user is not root (counted per
 user in each user namespace since Linux 5.14: the sandbox's host and game only), and by a
@@ -112,7 +111,7 @@ DENIED = (
     "mq_timedreceive", "mq_notify", "mq_getsetattr",
     # state on a file that outlives the game (its host's files, the shared code): modes,
     # owners, times, extended attributes, locks, watches on what other sandboxes open
-    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "fchownat", "lchown",
+    "chown", "fchown", "fchownat", "lchown",
     "utime", "utimes", "futimesat", "utimensat",
     "setxattr", "lsetxattr", "fsetxattr", "setxattrat",
     "removexattr", "lremovexattr", "fremovexattr", "removexattrat",
@@ -166,6 +165,14 @@ IOCTL_ALLOWED = (
     0x5451,  # FIOCLEX
 )
 MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes between them
+MAP_ANONYMOUS = 0x20
+MAP_HUGETLB = 0x40000  # pages of the machine's one huge-page pool, a count every sandbox reads
+PROT_EXEC = 0x4
+PR_SET_DUMPABLE = 4  # a dumpable game's crash reaches a core_pattern pipe's helper, as root
+# a mode is state of a file that outlives the game, and seccomp cannot tell a game's own
+# file from one it shares: chmod and its kin answer success and change nothing (so that
+# dbm.dumb, shelve and shutil.copy, which set the modes of files they make, work)
+PRETENDED = ("chmod", "fchmod", "fchmodat", "fchmodat2")
 # madvise advice a game may give, all others refused: each changes only its own mappings.
 # Refused among others: MADV_COLD and MADV_PAGEOUT (20, 21: push a file's pages out of the
 # page cache), MADV_HUGEPAGE and MADV_COLLAPSE (14, 25: make a file's pages in the shared
@@ -201,7 +208,7 @@ def bwrap() -> str | None:
 # RLIMIT_NPROC counts a user's tasks in each user namespace (Linux 5.14 and later), so in
 # the sandbox's own it counts the host and its game only; but the kernel never applies it
 # to uid 0 (root's runs), which get a pids cgroup of the sandbox's own instead.
-HOST_TASKS = 3  # the host's own: its main thread, its game's waiter and the game's leader
+HOST_TASKS = 3  # the host, its zygote and a game's leader
 CGROUP_PREFIX = "cardgame-"
 
 
@@ -538,57 +545,57 @@ def _mounts_under(folder: str) -> list[str]:
     return [p for p in sorted(found) if not any(p.startswith(q + "/") for q in found)]
 
 
-def own_pid_namespace() -> None:
-    """Make the next process this thread forks pid 1 of a pid namespace of its own. It
-    affects the calling thread only, and a thread may do it once (the kernel refuses a
-    second while its children's namespace is not its own): so the host forks each game from
-    a new thread, and the game's namespace is always one level below the host's."""
-    _call("unshare CLONE_NEWPID", _libc().unshare(CLONE_NEWPID))
+def fork_leader(own_namespace: int | None) -> bool:
+    """Fork a game's leader; True in the leader. In the sandbox (``own_namespace``: the
+    caller's pid namespace, opened once) the leader is pid 1 of a pid namespace made for it:
+    the caller's children's namespace is reset to its own (``setns``), so that it may make a
+    new one for each game (``unshare``: a process may make one while its children's is its
+    own). The fork's return, the leader's pid in the caller's namespace (which every earlier
+    game's tasks moved), is never made a Python object: the zygote that calls this is the
+    memory of every later game (sims/guest.py ``_Zygote``); the leader tells itself apart
+    by its own pid (1 in the sandbox)."""
+    libc = _libc()
+    if own_namespace is not None:
+        _call("setns CLONE_NEWPID", libc.setns(own_namespace, CLONE_NEWPID))
+        _call("unshare CLONE_NEWPID", libc.unshare(CLONE_NEWPID))
+    me = os.getpid()
+    fork = libc.fork
+    fork.restype = None  # its return dropped: see above
+    fork()
+    return os.getpid() != me
 
 
-def fork_game(
-    game: Callable[[], NoReturn],
-    tell: int,
-    closed: tuple[int, ...] = (),
-    cpu_seconds: float | None = None,
-) -> int:
-    """Fork (from a thread of its own, ``own_pid_namespace``) the leader of a new pid
-    namespace, which forks ``game`` as its pid 2 and writes its wait status on ``tell``,
-    and whether it used up ``cpu_seconds``; the leader's pid (the host's to wait for and to
-    kill: the namespace ends with it).
+def reap_child() -> None:
+    """Wait for the caller's one child (a leader of ``fork_leader``) without holding its
+    pid or status as a Python object."""
+    import ctypes
 
-    The leader, not the host, reads the game's CPU time: each game is forked from the host,
-    so nothing a game can steer (its CPU time, its stderr) may pass through the host's own
-    memory, where the next game would find it (hostile pass 11's HeapNote read the previous
-    game's stderr there).
+    wait = _libc().waitpid
+    wait.restype = None
+    wait.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
+    wait(-1, None, 0)
+
+
+def lead(game: Callable[[], NoReturn], started: Callable[[int], None], cpu_seconds: float | None
+         ) -> tuple[int, bool]:  # fmt: skip
+    """In a leader (``fork_leader``): fork ``game``, as pid 2 of the namespace in the sandbox,
+    tell ``started`` its pid, and wait for it; its wait status and whether it used up
+    ``cpu_seconds``. The leader, not the host, reads the game's CPU time: the host hears how
+    the game ended and nothing more.
 
     The game's process thus starts as pid 2, its threads' ids next, whatever an earlier game
     did to the counter, and its own /proc (``fresh_namespaces``) shows that namespace only.
     Not pid 1 itself, whose signals of default action the kernel drops unless they come
     from outside: a game's process ends by a signal it raised exactly as elsewhere. The
-    leader is the host's code, not dumpable, holds none of ``closed`` (the host's own
-    descriptors), dies with the thread that forked it, and the game may signal nothing."""
-    import signal
-
-    own_pid_namespace()
-    leader = os.fork()
-    if leader:
-        return leader
-    try:
-        for fd in closed:
-            os.close(fd)
-        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        pid = os.fork()
-        if pid == 0:
-            os.close(tell)
-            game()
-        _, status, usage = os.wait4(pid, 0)
-        over = cpu_seconds is not None and over_cpu(
-            status, usage.ru_utime + usage.ru_stime, cpu_seconds
-        )
-        os.write(tell, f"{status} {int(over)}\n".encode())
-    finally:
-        os._exit(0)
+    leader is the host's code, not dumpable, and the game may signal nothing."""
+    pid = os.fork()
+    if pid == 0:
+        game()
+    started(pid)
+    _, status, usage = os.wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    over = cpu_seconds is not None and over_cpu(status, cpu, cpu_seconds)
+    return status, over
 
 
 def over_cpu(status: int, cpu: float, limit: float) -> bool:
@@ -602,18 +609,6 @@ def over_cpu(status: int, cpu: float, limit: float) -> bool:
     return cpu >= limit
 
 
-def game_status(told: int) -> tuple[int, bool] | None:
-    """The game's wait status and whether it used up its CPU time, as its leader wrote them
-    (``fork_game``) once the leader ended; None where it did not (killed first)."""
-    text = b""
-    while chunk := os.read(told, 64):
-        text += chunk
-    fields = text.split()
-    if len(fields) != 2 or not all(f.isdigit() for f in fields):
-        return None
-    return int(fields[0]), fields[1] == b"1"
-
-
 def fresh_namespaces(limits: dict[str, Any]) -> None:
     """Give this process (a game's, just forked, still holding the host's CAP_SYS_ADMIN) a
     mount, IPC and UTS namespace of its own: a new empty /tmp and /dev/shm (bounded in bytes
@@ -625,7 +620,7 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     size, files = int(limits["tmp_bytes"]), int(limits["tmp_files"])
     options = f"size={size},nr_inodes={files},mode=1777"
     binds = _mounts_under("/tmp")
-    _mount(libc, "tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, options)
+    _mount(libc, "tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
     for point in binds:  # read-only binds keep their flags: the new bind is read-only too
         place = STAGE + point[len("/tmp") :]
         os.makedirs(os.path.dirname(place), exist_ok=True)
@@ -636,7 +631,7 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
         _mount(libc, point, place, None, MS_BIND | MS_REC)
     os.makedirs(STAGE + WORKDIR[len("/tmp") :], exist_ok=True)
     _mount(libc, STAGE, "/tmp", None, MS_MOVE)
-    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
+    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
     # no terminal: the sandbox's one /dev/pts outlives every game of its host, and a pty's
     # times, set by writing to it, were a note to the next game (hostile pass 13's PtyNote)
     empty = "size=4k,nr_inodes=1,mode=555"
@@ -662,13 +657,11 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
 
 
 def probe(nproc: int = 0) -> None:
-    """Inside bwrap, as a host: two games' processes, each forked from a thread of its own
-    into a pid namespace of its own, confined there (``PROBE_LIMITS``), and starting
-    threads until it cannot, which must stop within its bound; exits 1 with the reason on
-    stderr where any step fails."""
-    import threading
-
-    failures: list[str] = []
+    """Inside bwrap, as a host: a zygote that forks two games' leaders, each pid 1 of a pid
+    namespace of its own (``fork_leader``), whose game process is confined there
+    (``PROBE_LIMITS``) and starts threads until it cannot, which must stop within its bound;
+    exits 1 with the reason on stderr where any step fails. The tasks besides a game's are
+    a host's (``HOST_TASKS``): this process, its zygote and a game's leader."""
     limits = {**PROBE_LIMITS.to_dict(), "nproc": nproc}
 
     def play() -> NoReturn:
@@ -681,28 +674,38 @@ def probe(nproc: int = 0) -> None:
             os.write(2, f"{exc}\n".encode())
             os._exit(1)
 
-    def game() -> None:
-        told, tell = os.pipe()
+    told, tell = os.pipe()
+    own = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    zygote = os.fork()
+    if zygote == 0:
         try:
-            leader = fork_game(play, tell)
-        except Exception as exc:
-            failures.append(str(exc))
-            return
+            for _ in range(2):
+                if fork_leader(own):
+                    try:
+                        status, _ = lead(play, lambda pid: None, None)
+                        os.write(tell, f"{status}\n".encode())
+                    finally:
+                        os._exit(0)
+                reap_child()
+        except BaseException as exc:
+            os.write(tell, f"{exc}\n".encode())
         finally:
-            os.close(tell)
-        os.waitpid(leader, 0)
-        found = game_status(told)
-        status = None if found is None else found[0]
-        os.close(told)
-        if status == 4 << 8:
-            failures.append("a game's threads were not bounded")
-        elif status != 0:
-            failures.append(f"a game's process ended with status {status}")
-
-    for _ in range(2):
-        thread = threading.Thread(target=game)
-        thread.start()
-        thread.join()
+            os._exit(0)
+    os.close(tell)
+    os.waitpid(zygote, 0)
+    said = b""
+    while chunk := os.read(told, 4096):
+        said += chunk
+    statuses = said.decode(errors="replace").split("\n")[:-1]
+    failures = [
+        "a game's threads were not bounded"
+        if status == str(4 << 8)
+        else f"a game's process ended with status {status}"
+        for status in statuses
+        if status != "0"
+    ]
+    if len(statuses) != 2 and not failures:
+        failures.append(f"{len(statuses)} games' processes of 2 ended")
     if failures:
         sys.exit(failures[0])
 
@@ -792,7 +795,8 @@ def confine(limits: dict[str, Any]) -> None:
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_NOFILE, int(limits["open_files"])),
         (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
-        (resource.RLIMIT_CORE, 0),
+        # 1, not 0: a core_pattern that pipes to a helper ignores the limit but for 1
+        (resource.RLIMIT_CORE, 1),
         *([(resource.RLIMIT_NPROC, int(limits["nproc"]))] if limits.get("nproc") else []),
     ):
         hard = value + 1 if which == resource.RLIMIT_CPU else value  # SIGXCPU, then SIGKILL
@@ -814,6 +818,21 @@ def confine(limits: dict[str, Any]) -> None:
         for mask, value in _outside(allowed):
             rules.add_rule(deny, name, seccomp.Arg(1, seccomp.MASKED_EQ, mask, value))
     rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_SHARED, MAP_SHARED))
+    # no machine code of the game's own: no executable memory it can write (anonymous, or
+    # made executable later; its /tmp and /dev/shm are noexec, ``fresh_namespaces``), so a
+    # strategy cannot run the CPU's unprivileged cache instructions (clflush and the timed
+    # loads of hostile pass 14's CacheTalk) but as the view's own libraries hold them
+    exec_anon = (
+        seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC),
+        seccomp.Arg(3, seccomp.MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS),
+    )
+    rules.add_rule(deny, "mmap", *exec_anon)
+    rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_HUGETLB, MAP_HUGETLB))
+    for name in ("mprotect", "pkey_mprotect"):
+        rules.add_rule(deny, name, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))
+    for name in PRETENDED:
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            rules.add_rule(seccomp.ERRNO(0), name)
     # resource.getrlimit reads its own limits through prlimit64 (pid 0, no new limit)
     rules.add_rule(deny, "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
     rules.add_rule(deny, "prlimit64", seccomp.Arg(2, seccomp.NE, 0))
@@ -834,4 +853,5 @@ def confine(limits: dict[str, Any]) -> None:
         rules.add_rule(deny, "futex", seccomp.Arg(1, seccomp.MASKED_EQ, mask & 0xFF, value))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_SECCOMP))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_DUMPABLE))
     rules.load()

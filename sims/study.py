@@ -96,6 +96,7 @@ class Study:
     clock: ThinkTimes
     description: str = ""
     decision_seconds: float = DEFAULT_DECISION_SECONDS  # wall-clock limit per decision; 0: none
+    steady: bool = False  # [limits] steady: each isolated decision takes its whole limit
     source: dict[str, Any] = field(default_factory=dict, compare=False)
     pairing: str = "none"
     # games of line-ups given as ``{seats = [...], games = N}`` (by sorted line-up): costly
@@ -219,6 +220,7 @@ class Study:
             isolation=self.isolation,
             engine=self.engine,
             decision_seconds=self.decision_seconds,
+            steady=self.steady,
             sweeps=self.sweeps,
             quality=self.quality,
             margins=dict(self.source.get("report", {}).get("margins", {})),
@@ -384,6 +386,12 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
     decision_seconds = found.value(
         lambda: setting.decision_seconds(data.get("limits", {}), where), DEFAULT_DECISION_SECONDS
     )
+    steady = found.value(
+        lambda: setting.steady(
+            data.get("limits", {}), decision_seconds, isolation == Isolation.PROCESS, where
+        ),
+        False,
+    )
     if strategies is not None and seating is not None:
         with found.check():
             strategies = _seat_strategies(strategies, labels, where)
@@ -458,6 +466,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
         clock=clock,
         description=description,
         decision_seconds=decision_seconds,
+        steady=steady,
         source=data,
         pairing=pairing,
         variant_players=variant_players,

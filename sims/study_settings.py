@@ -249,11 +249,11 @@ def engine(engine: Any, where: str) -> str:
 def decision_seconds(limits: Any, where: str) -> float:
     """``[limits] decision_seconds``: seconds a strategy may take per decision (0: no limit)."""
     need(isinstance(limits, dict), f"{where}: limits", "must be a table")
-    extra = sorted(set(limits) - {"decision_seconds"})
+    extra = sorted(set(limits) - {"decision_seconds", "steady"})
     need(
         not extra,
         f"{where}: limits.{extra[0] if extra else ''}",
-        "unknown key (known: decision_seconds)",
+        "unknown key (known: decision_seconds, steady)",
     )
     value = limits.get("decision_seconds", DEFAULT_DECISION_SECONDS)
     need(
@@ -262,6 +262,26 @@ def decision_seconds(limits: Any, where: str) -> float:
         f"must be a number of seconds >= 0 (0: no limit), got {value!r}",
     )
     return float(value)
+
+
+def steady(limits: Any, decision_seconds: float, isolated: bool, where: str) -> bool:
+    """``[limits] steady = true``: every decision of an isolated game takes its whole limit
+    and a guest's process runs only while its seat decides (docs/strategies.md)."""
+    value = limits.get("steady", False) if isinstance(limits, dict) else False
+    need(isinstance(value, bool), f"{where}: limits.steady", f"must be true or false: {value!r}")
+    if value:
+        need(
+            decision_seconds > 0,
+            f"{where}: limits.steady",
+            "needs a decision limit (limits.decision_seconds > 0): each decision takes all of it",
+        )
+        need(
+            isolated,
+            f"{where}: limits.steady",
+            'paces strategies of one\'s own in their sandboxes: needs isolation = "process" '
+            "(--isolate)",
+        )
+    return bool(value)
 
 
 def adapt(table: Any, labels: dict[str, str], where: str) -> tuple[int, tuple[str, ...]]:

@@ -102,6 +102,12 @@ MALFORMED_TURN = [
     (DrawDeck, "not an action"),  # the class, not an instance
     (Sneaky(), "not an action"),
     (Hostile(), "not an action"),
+    # an exact class of too few (or many) fields: its fields are never read
+    (tuple.__new__(DrawFaceUp, ()), "DrawFaceUp must have 1 field, got 0"),
+    (tuple.__new__(PlaceColumn, (0,)), "PlaceColumn must have 3 fields, got 1"),
+    (tuple.__new__(PlaceThree, ()), "PlaceThree must have 1 field, got 0"),
+    (tuple.__new__(KeepDestinations, ()), "KeepDestinations must have 1 field, got 0"),
+    (tuple.__new__(DrawFaceUp, (0, 1)), "DrawFaceUp must have 1 field, got 2"),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import os
 import sys
 import time
@@ -36,6 +37,26 @@ class Raises(Planner):
 class Junk(Planner):
     def turn(self, view):
         return "draw a card please"
+
+
+class Short(Planner):
+    """An exact action class with too few fields (``tuple.__new__``): refused with the same
+    words in process and isolated (hostile pass 14: its guest's process died reading it)."""
+
+    def turn(self, view):
+        from cardgame import actions as A
+
+        return tuple.__new__(A.DrawFaceUp, ())
+
+
+class LongKeep(Planner):
+    """A keep of 64 whole numbers and then a word: past what a shape keeps of a tuple, and
+    refused in the same words isolated or not (hostile pass 14's protocol.sh)."""
+
+    def keep_setup(self, view):
+        from cardgame import actions as A
+
+        return A.KeepDestinations((*range(1, 65), "x"))
 
 
 class Hangs(Planner):
@@ -127,3 +148,46 @@ class Remembers(Planner):
         games_built += 1
         if games_built > 1:
             raise RuntimeError(f"module state from an earlier game: {games_built}")
+
+
+class Ticker(Planner):
+    """Steady decisions: a thread of its own stamps the time every millisecond. Between its
+    answer and its next view its process must have been stopped a while (no stamp over a
+    quarter of the test's limit, ``LIMIT``: the rest of its own decision's, then the other
+    seat's), so nothing of it ran while the other seat decided; after four checks it ends
+    its game on purpose, saying so."""
+
+    LIMIT = 0.5  # the test's decision limit
+
+    def __init__(self, rng, knobs=None):
+        import threading
+
+        super().__init__(rng, knobs)
+        self.stamps: list[float] = []
+        self.answered: float | None = None
+        self.checked = 0
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while True:
+            self.stamps.append(time.monotonic())
+            time.sleep(0.001)
+
+    def decide(self, view):
+        now = time.monotonic()
+        if self.answered is not None:
+            since = [t for t in self.stamps if self.answered < t < now]
+            edges = [self.answered, *since, now]
+            pause = max(b - a for a, b in itertools.pairwise(edges))
+            if pause < self.LIMIT / 4:
+                raise RuntimeError(
+                    f"breach: it ran while its seat waited ({len(since)} stamps in "
+                    f"{now - self.answered:.3f} s, the longest pause {pause:.3f} s)"
+                )
+            self.checked += 1
+            if self.checked == 4:
+                raise RuntimeError("checked: four waits, each with its process stopped")
+        self.stamps.clear()
+        action = super().decide(view)
+        self.answered = time.monotonic()
+        return action

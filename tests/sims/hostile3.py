@@ -289,7 +289,8 @@ class SigioHost(Planner):
 
 class Honest(Planner):
     """What an honest strategy may do in its sandbox: write, read and remove files of its own
-    in /tmp (tempfile too), use threads, numpy, and descriptors' close-on-exec flags."""
+    in /tmp (tempfile too), use threads, numpy, and descriptors' close-on-exec flags, shelve
+    and dbm.dumb, shutil.copy (chmod answers success: hostile pass 14's Honest14)."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
@@ -311,6 +312,14 @@ class Honest(Planner):
         worker.start()
         worker.join()
         os.makedirs("notes/deeper", exist_ok=True)  # its working folder
+        import shelve
+        import shutil
+
+        with shelve.open("notes/shelf") as shelf:
+            shelf["hand"] = [1, 2, 3]
+        with shelve.open("notes/shelf") as shelf:
+            assert shelf["hand"] == [1, 2, 3]
+        shutil.copy(os.path.join("notes", "shelf.dat"), "notes/copy.dat")
 
 
 class CacheEvict(Planner):

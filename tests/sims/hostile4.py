@@ -328,6 +328,82 @@ class HeapNote(Planner):
         os.write(2, (NOTE_HEAD + mine + b"!") * 8000)
 
 
+class HostHistory(Planner):
+    """Nothing of its host's earlier games is in a game's process: each is forked from a
+    zygote made before the first, never from the host, whose threads for earlier games
+    numbered them (a game forked from one knew its place in its host's history)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        thread = threading.current_thread()
+        made = threading._counter() - 1  # threading.Thread objects made before it
+        if thread is not threading.main_thread() or made:
+            raise Breach(f"breach: forked from {thread.name!r} after {made} threads")
+
+
+class ExecMemory(Planner):
+    """No machine code of its own: hostile pass 14's CacheTalk ran clflush and timed loads
+    from executable anonymous memory. Executable memory it could write is refused every way:
+    anonymous, made executable after, or a file of its own /tmp mapped to run."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import mmap
+
+        found = []
+        try:
+            mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+            found.append("an anonymous executable mapping")
+        except OSError:
+            pass
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long)  # fmt: skip
+        libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        page = libc.mmap(None, 4096, 3, 0x22, -1, 0)  # read-write, private anonymous
+        if libc.mprotect(page, 4096, 5) == 0:  # read and execute
+            found.append("mprotect to executable")
+        with open("/tmp/game/code.bin", "wb") as out:
+            out.write(b"\xc3" * 4096)
+        with open("/tmp/game/code.bin", "rb") as code:
+            try:
+                mmap.mmap(code.fileno(), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC)
+                found.append("its own file mapped executable")
+            except OSError:
+                pass
+        os.chmod("/tmp/game/code.bin", 0o777)  # answers success, changes nothing
+        if os.stat("/tmp/game/code.bin").st_mode & 0o777 == 0o777:
+            found.append("chmod changed a mode")
+        if found:
+            raise Breach(f"breach: {found}")
+
+
+class DumpProbe(Planner):
+    """Nothing of a game's memory reaches the machine by a crash (hostile pass 14: where
+    core_pattern pipes to a helper, the kernel runs it as root whatever RLIMIT_CORE says
+    but 1, and a game could make itself dumpable again), nor a huge-page pool's count."""
+
+    def __init__(self, rng, knobs=None):
+        import mmap
+        import resource
+
+        super().__init__(rng, knobs)
+        libc = ctypes.CDLL(None, use_errno=True)
+        found = []
+        if libc.prctl(4, 1, 0, 0, 0) == 0:  # PR_SET_DUMPABLE
+            found.append("made itself dumpable")
+        if resource.getrlimit(resource.RLIMIT_CORE)[0] not in (0, 1):
+            found.append("a core dump limit of its own")
+        try:
+            mmap.mmap(-1, 2 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40000)
+            found.append("a huge-page mapping")
+        except OSError:
+            pass
+        if found:
+            raise Breach(f"breach: {found}")
+
+
 class PtyProbe(Planner):
     """Hostile pass 13's PtyNote: the sandbox's one /dev/pts outlived every game of its host,
     and a pty's times, set by writing to it, carried a note to the next game. A game has no

@@ -80,6 +80,20 @@ def test_a_broken_guest_fails_its_own_game_only(name, error):
     assert _same(after, _play("Plain", 5, "none"))
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Short", "bad action: DrawFaceUp must have 1 field, got 0"),
+        ("LongKeep", "bad action: KeepDestinations.ids must be a whole number, got 'x'"),
+    ],
+)
+def test_a_malformed_action_is_refused_in_the_same_words_isolated_or_not(name, words):
+    for isolation in ("none", "process"):
+        game = _play(name, 4, isolation).game
+        assert game["failed"] and game["failure_seat"] == 0
+        assert words in game["failure_error"], game["failure_error"]
+
+
 def test_a_hanging_guest_fails_its_game_at_the_decision_limit():
     outcome = _play("Hangs", 4, "process", seconds=0.5)
     game = outcome.game

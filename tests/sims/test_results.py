@@ -775,3 +775,37 @@ def test_a_compaction_process_that_dies_fails_the_run_in_one_line_and_loses_noth
     for table in TABLES:
         for name in compact_names(played / table):
             assert (folder / table / name).read_bytes() == (played / table / name).read_bytes()
+
+
+def test_a_table_swapped_while_it_is_read_is_refused(tmp_path, compacted, monkeypatch):
+    """Hostile pass 14's race14.py: another writer swapped a table between the seal's check
+    (on the bytes it hashed) and its read (by path): every score +500 read as sealed. The
+    folder's state is compared before the check and after the read: refused in one line
+    naming the file, whether the swap is undone after the read or not."""
+    import sims.results as results_module
+
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / "seats" / COMPACT
+    forged = tmp_path / "forged.parquet"
+    table = pq.read_table(target)
+    pq.write_table(table.set_column(0, table.schema.field(0), table.column(0)), forged)
+    read_parts = results_module._read_parts
+
+    def swapped(table_name, parts):
+        if table_name == "seats":
+            original = target.with_suffix(".kept")
+            os.replace(target, original)
+            shutil.copyfile(forged, target)
+            try:
+                return read_parts(table_name, parts)
+            finally:
+                os.replace(original, target)  # put back: the folder looks as sealed again
+        return read_parts(table_name, parts)
+
+    monkeypatch.setattr(results_module, "_read_parts", swapped)
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while it was read"):
+        load_results(folder)
+    monkeypatch.setattr(results_module, "_read_parts", read_parts)
+    assert load_results(folder).games.shape[0] > 0  # untouched since: read as sealed
+    load_results(folder, accept_changes=True)

@@ -302,6 +302,59 @@ def test_a_guest_killed_from_outside_is_played_again_never_blamed(monkeypatch):
     assert game["failed"] and game["failure_seat"] == -1 and "machine" in game["failure_error"]
 
 
+def _leader_of(host: guest.Host) -> int | None:
+    """The pid (here) of the leader of the game its host plays: pid 1 of a pid namespace
+    two levels below this one, whose ancestors include the host's sandbox."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        levels = fields.get("NSpid", "").split()
+        if len(levels) != 3 or levels[2] != "1":
+            continue
+        pid = int(entry)
+        while pid > 1:
+            if pid == host.process.pid:
+                return int(entry)
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                break
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return None
+
+
+@needs_sandbox
+def test_a_games_leader_killed_from_outside_is_the_machines(monkeypatch):
+    """Nothing in a game can signal its leader (the host's code, pid 1 of the game's pid
+    namespace), so a leader that ends without its word was ended from outside: the
+    machine's, and the game is played again, never its seat's failure (hostile pass 14's
+    kill14.sh leader found the seat blamed)."""
+    receive = guest.Host.receive
+    kills = {"left": 1, "calls": 0, "done": 0}
+
+    def leader_killed_once(self, *args):
+        kills["calls"] += 1
+        if kills["calls"] == 6 and kills["left"]:
+            kills["left"] -= 1
+            leader = _leader_of(self)
+            assert leader is not None
+            os.kill(leader, signal.SIGKILL)
+            kills["done"] += 1
+        return receive(self, *args)
+
+    clean = _play("Plain", 5)
+    monkeypatch.setattr(guest.Host, "receive", leader_killed_once)
+    again = _play("Plain", 5)
+    assert kills["done"] == 1
+    _clean(again)
+    assert _same(again, clean)
+
+
 @needs_sandbox
 def test_a_sandbox_killed_from_outside_while_it_starts_is_the_machines(monkeypatch):
     """The outside kill landing while a host starts: bwrap killed as it builds the sandbox

@@ -236,6 +236,32 @@ def test_nothing_a_game_writes_reaches_the_next_game_through_its_hosts_memory():
         _clean(_play(["HeapNote", "planner"], seed))
 
 
+@needs_sandbox
+def test_no_game_inherits_what_its_host_did_for_an_earlier_game():
+    """Passes 11 to 13 each found a note in the host's memory, which every game's process
+    inherited by fork; the exit status of a game that ended itself stayed there too. Games
+    are forked from a zygote made before the first, which never hears of a game: even a
+    thread the host started for an earlier game (``HostHistory``) is no later game's."""
+    for seed in (3, 4, 5):  # one host
+        _clean(_play(["HostHistory", "planner"], seed))
+
+
+def test_the_zygote_forks_and_reaps_without_a_python_object_of_a_pid(monkeypatch):
+    """The zygote is every later game's memory: the pid of a leader it forks (moved by
+    every earlier game's tasks) and its status are never made Python objects there, which
+    would stay in freed memory. Its fork and wait go around Python's."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("Python's own fork or wait, whose answer is a Python int")
+
+    for name in ("fork", "waitpid", "wait", "wait4", "waitid"):
+        monkeypatch.setattr(os, name, refused)
+    for _ in range(3):
+        if sandbox.fork_leader(None):
+            os._exit(0)
+        sandbox.reap_child()
+
+
 def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
     """Hostile pass 12's ViewNote answered its last turn ahead, so that the worker's next view
     to it stayed unread in the pipe; its host drained that into its own heap at the next
@@ -258,6 +284,19 @@ def test_a_view_a_game_left_unread_is_discarded_without_reading_it():
     finally:
         os.close(left)
         os.close(writer)
+
+
+@needs_sandbox
+def test_a_game_can_make_no_machine_code_of_its_own():
+    """Hostile pass 14's CacheTalk flushed and timed cache lines of the view every sandbox
+    maps, from machine code in executable memory of its own (Flush+Reload between two games
+    at once: its rival's hand, 63 of 63 bits). No memory a game can write is executable."""
+    _clean(_play(["ExecMemory", "planner"]))
+
+
+@needs_sandbox
+def test_a_game_cannot_dump_its_memory_or_count_huge_pages():
+    _clean(_play(["DumpProbe", "planner"]))
 
 
 @needs_sandbox

@@ -1,0 +1,91 @@
+"""Steady decisions (``[limits] steady = true``): in a game with a strategy of one's own in
+its sandbox, every decision takes its whole limit and a guest's process runs only while its
+seat decides, so colluding seats cannot talk by how long they think, or by the load they
+put on the machine while another decides (hostile pass 12's DelayTalk)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cardgame import Rules
+from sims import guest, sandbox
+from sims.batch import plan_batches
+from sims.deadline import Guard
+from sims.errors import StudyError
+from sims.match import GameSpec, play_game
+from sims.plan import Plan
+from sims.strategy import StrategySpec
+from sims.study import load_study
+
+MISSING = sandbox.unavailable()
+needs_sandbox = pytest.mark.skipif(MISSING is not None, reason=f"no guest sandbox: {MISSING}")
+
+
+def test_a_steady_decision_waits_out_its_limit_and_one_past_it_is_over():
+    guard = Guard(0.2, steady=True)
+    guard.enter()
+    assert guard.hold()
+    assert time.monotonic() - guard.start >= 0.2
+    guard.enter()
+    guard.start -= 0.3  # past its limit, between two of the watchdog's ticks
+    assert not guard.hold()
+
+
+STUDY = "pool = ['planner', 'random']\nplayers = [2]\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "isolation = 'process'\n[limits]\ndecision_seconds = 0\nsteady = true",
+            r"limits.steady: needs a decision limit \(limits.decision_seconds > 0\)",
+        ),
+        (
+            "[limits]\nsteady = true",
+            r"limits.steady: paces strategies of one\'s own in their sandboxes: needs "
+            r'isolation = "process" \(--isolate\)',
+        ),
+        ("[limits]\nsteady = 1", "limits.steady: must be true or false: 1"),
+    ],
+)
+def test_steady_is_refused_in_one_line_where_it_cannot_hold(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(STUDY + text + "\n")
+    with pytest.raises(StudyError, match=message) as info:
+        load_study(path)
+    assert "bad.toml" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_plan_keeps_steady_only_when_it_is_on(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        STUDY + "isolation = 'process'\n[limits]\ndecision_seconds = 2\nsteady = true\n"
+    )
+    plan = load_study(path).plan
+    assert plan.steady and plan.to_dict()["steady"] is True
+    assert Plan.from_dict(plan.to_dict()).steady
+    path.write_text(STUDY + "isolation = 'process'\n")
+    plain = load_study(path).plan
+    assert not plain.steady and "steady" not in plain.to_dict()
+    assert not Plan.from_dict(plain.to_dict()).steady
+    assert all(batch.steady for batch in plan_batches(plan))  # what each worker plays by
+    assert not any(batch.steady for batch in plan_batches(plain))
+
+
+@needs_sandbox
+def test_a_guest_runs_only_while_its_seat_decides():
+    from tests.sims.guests import Ticker
+
+    guest.close_hosts()
+    seats = (StrategySpec("ticker", "tests.sims.guests:Ticker"), StrategySpec("p", "planner"))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        out = play_game(spec, decision_seconds=Ticker.LIMIT, steady=True)
+    finally:
+        guest.close_hosts()
+    assert out.game["failed"] and "checked: four waits" in out.game["failure_error"], out.game[
+        "failure_error"
+    ]
