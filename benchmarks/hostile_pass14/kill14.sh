@@ -51,7 +51,7 @@ for case in "$@"; do
       while kill -0 "$leader" 2>/dev/null; do sleep 0.02; done
       kill -STOP "$host"; sleep 15; kill -CONT "$host" ;;
     kill-zygote) kill -KILL "$zygote" ;;
-    stop-zygote) kill -STOP "$zygote"; sleep 15; kill -CONT "$zygote" ;;
+    stop-zygote) kill -STOP "$zygote"; sleep "${STOP:-15}"; kill -CONT "$zygote" ;;
     kill-worker) kill -KILL "$(ps -o ppid= -p "$bw" | tr -d " ")" ;;
   esac
   start=$(date +%s)

@@ -82,24 +82,27 @@ def report(folder: str, good: str, bad: str, tries: int, name: str) -> None:
     p = Process(target=swapper, args=(folder, good, bad), daemon=True)
     p.start()
     refused = unseen = same = other = 0
+    said = ""
     for k in range(tries):
         out = f"{folder}.{k}.md"
         done = subprocess.run(["cardgame", "report", folder, "--format", "md", "--out", out],
                               capture_output=True, text=True)
         text = open(out).read() if done.returncode == 0 and os.path.exists(out) else ""
-        if "changed since its run ended" in done.stderr:
+        if "changed since its run ended" in done.stderr or "changed while it was read" in done.stderr:
             refused += 1
+            said = said or done.stderr.strip().splitlines()[-1][:200]
         elif f"{name} wins 100.0% of its games" in text:
             unseen += 1
         elif f"{name} wins 50.0% of its games" in text:
             same += 1
         else:
             other += 1
+            said = said or f"other: exit {done.returncode} {done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ''}"
     p.terminate()
     p.join()
     shutil.copyfile(good, os.path.join(folder, "seats", "compact.parquet"))
     print(f"{tries} `cardgame report` runs while a writer swapped the seats table: refused {refused}, "
-          f"the sealed results {same}, exit 0 with '{name} wins 100.0% of its games' (unseen) {unseen}, other {other}")
+          f"the sealed results {same}, exit 0 with '{name} wins 100.0% of its games' (unseen) {unseen}, other {other}; said: {said}")
 
 
 if __name__ == "__main__":

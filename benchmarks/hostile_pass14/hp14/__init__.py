@@ -1020,12 +1020,13 @@ class HeapCount(Planner):
                 if guest is not None:
                     centres += [id(guest.__dict__), id(guest.serve)]
                 data = b"".join(ctypes.string_at(s, n) for s, n in runs(centres))
+                q = bytes([34])  # built at run time: a folded constant would match itself
                 keys = {
-                    "start orders": b'"op": "' + b'game"',
-                    "views": b'{"op": "' + b'decide"',
-                    "reports by itself": b'"by": "' + b'itself"',
-                    "reports by host": b'"by": "' + b'host"',
-                    "labels": b'"label": "' + b"hp14:",
+                    "start orders": q + b'op": ' + q + b"game" + q,
+                    "views": b"{" + q + b'op": ' + q + b"decide",
+                    "reports by itself": q + b'by": ' + q + b"itself",
+                    "reports by host": q + b'by": ' + q + b"host",
+                    "labels": q + b'label": ' + q + b"hp14:",
                 }
                 found = {k: data.count(v) for k, v in keys.items()}
                 rngs = sorted({m.group(1)[:40] for m in re.finditer(rb'"rng": \[3, \[(\d+, \d+)', data)})
@@ -1258,3 +1259,22 @@ class CacheNote4(Planner):
 
 class CacheNote4B(CacheNote4):
     """The same, under a second name (a second host and sandbox)."""
+
+
+class HeapWhere(Planner):
+    """Where HeapCount's matches lie: 100 bytes around each report or order it finds."""
+
+    NAME = "HeapWhere"
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            guest = sys.modules.get("sims.guest")
+            centres = [id(sys.modules), id(os.environ), LIBC.sbrk(0), id(int)]
+            if guest is not None:
+                centres += [id(guest.__dict__), id(guest.serve)]
+            data = b"".join(ctypes.string_at(s, n) for s, n in runs(centres))
+            for key in (b'"by": "', b'"op": "'):
+                for m in list(re.finditer(re.escape(key), data))[:6]:
+                    say(self.NAME, f"seat {view.seat} {key!r}: {data[max(m.start() - 60, 0):m.start() + 60]!r}")
+        return super().decide(view)
