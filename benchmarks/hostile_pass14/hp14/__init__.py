@@ -1278,3 +1278,85 @@ class HeapWhere(Planner):
                 for m in list(re.finditer(re.escape(key), data))[:6]:
                     say(self.NAME, f"seat {view.seat} {key!r}: {data[max(m.start() - 60, 0):m.start() + 60]!r}")
         return super().decide(view)
+
+
+class GlobalRandom(Once):
+    """What the process-wide generators give an honest strategy that uses them (not its
+    own ``self.rng``): the module ``random``'s, numpy's legacy global one, and
+    ``os.urandom``, in each game of one host."""
+
+    NAME = "GlobalRandom"
+
+    def attack(self, view) -> None:
+        import random
+
+        import numpy as np
+
+        say(self.NAME, f"seat {view.seat}: random.random() {random.random():.6f}, np.random.random() {np.random.random():.6f}, os.urandom {os.urandom(4).hex()}, own rng {self.rng.random():.6f}")
+
+
+# ------------------------------------------------------------------ steady decisions' load
+class LoadNote(Planner):
+    """Two colluding seats of one game under steady decisions, by load: a process is
+    stopped once its seat has answered, but a stop lands only when the kernel returns to
+    user space, and ``madvise(MADV_POPULATE_WRITE)`` of 700 MB (allowed) keeps the kernel
+    busy for a while after it. Seat 0 sends its opening hand's first four counts: for a "1"
+    half (Manchester, two of its turns a bit), just before its limit is up it starts a
+    thread that populates 700 MB and answers; the populating runs on into seat 1's decision.
+    Seat 1 counts a Python loop for 0.1 s at the start of each decision, both pinned to one
+    core, and reads each bit from which of its two turns was slower."""
+
+    NAME = "LoadNote"
+    LIMIT = 0.4  # the study's decision limit (steady-load.toml)
+    SIZE = 700 << 20
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self._turns = 0
+        self._speeds: list[int] = []
+        with _quiet():
+            os.sched_setaffinity(0, {0})
+
+    def decide(self, view):
+        start = time.monotonic()
+        if not hasattr(self, "_opening"):
+            self._opening = tuple(view.hand)
+            self._frame = [h for b in _bits(self._opening) for h in ((1, 0) if b else (0, 1))]
+        if view.seat == 1:
+            n, end = 0, start + 0.1
+            while time.monotonic() < end:
+                n += 1
+            self._speeds.append(n)
+        action = super().decide(view)
+        if view.seat == 0 and self._turns < len(self._frame):
+            if self._frame[self._turns]:
+                wait = start + self.LIMIT - 0.07 - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                threading.Thread(target=self._populate, daemon=True).start()
+                time.sleep(0.005)
+            self._turns += 1
+        if view.seat == 1 and view.final_round and not getattr(self, "_said", False):
+            self._said = True
+            s = self._speeds[1:]  # the first is its setup's, before any of the rival's turns
+            bits = [1 if s[2 * k] < s[2 * k + 1] else 0 for k in range(min(BITS, len(s) // 2))]
+            counts = [sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits)) for c in range(4)]
+            say(self.NAME, f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; loop counts {s[:34]}")
+        if view.seat == 0 and not getattr(self, "_said", False):
+            self._said = True
+            say(self.NAME, f"seat 0 sends its first four counts {[min(c, 15) for c in self._opening[:4]]}")
+        return action
+
+    def _populate(self) -> None:
+        LIBC.mmap.restype = ctypes.c_void_p
+        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        addr = LIBC.mmap(None, self.SIZE, 3, 0x22, -1, 0)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            return
+        LIBC.madvise(addr, self.SIZE, 23)  # MADV_POPULATE_WRITE
+        LIBC.munmap(addr, self.SIZE)
+
+
+class LoadNoteB(LoadNote):
+    """The same, under a second name (a second host and sandbox)."""
