@@ -1360,3 +1360,66 @@ class LoadNote(Planner):
 
 class LoadNoteB(LoadNote):
     """The same, under a second name (a second host and sandbox)."""
+
+
+class LoadNote2(LoadNote):
+    """LoadNote measured against itself: the receiver counts its loop in the first 0.12 s of
+    its decision (while a fill would run on) and again from 0.22 s to 0.32 s, and keeps the
+    ratio; the sender says how its fills went."""
+
+    NAME = "LoadNote2"
+
+    def decide(self, view):
+        start = time.monotonic()
+        if not hasattr(self, "_opening"):
+            self._opening = tuple(view.hand)
+            self._frame = [h for b in _bits(self._opening) for h in ((1, 0) if b else (0, 1))]
+            self._fills: list[str] = []
+        if view.seat == 1:
+            def count(until):
+                n = 0
+                while time.monotonic() < until:
+                    n += 1
+                return n
+
+            early = count(start + 0.12)
+            while time.monotonic() < start + 0.22:
+                time.sleep(0.005)
+            late = count(start + 0.32)
+            self._speeds.append(early / 1.2 / max(late, 1))
+        action = Planner.decide(self, view)
+        if view.seat == 0 and self._turns < len(self._frame):
+            if self._frame[self._turns]:
+                wait = start + self.LIMIT - 0.07 - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                threading.Thread(target=self._populate2, daemon=True).start()
+                time.sleep(0.005)
+            self._turns += 1
+        if view.final_round and not getattr(self, "_said", False):
+            self._said = True
+            if view.seat == 1:
+                s = self._speeds[1:]
+                bits = [1 if s[2 * k] < s[2 * k + 1] else 0 for k in range(min(BITS, len(s) // 2))]
+                counts = [sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits)) for c in range(4)]
+                say(self.NAME, f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; early/late ratios {[round(x, 2) for x in s[:32]]}")
+            else:
+                say(self.NAME, f"seat 0 sent its first four counts {[min(c, 15) for c in self._opening[:4]]}; fills {self._fills[:8]}")
+        return action
+
+    def _populate2(self) -> None:
+        LIBC.mmap.restype = ctypes.c_void_p
+        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        t = time.monotonic()
+        addr = LIBC.mmap(None, self.SIZE, 3, 0x22, -1, 0)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            self._fills.append("mmap failed")
+            return
+        rc = LIBC.madvise(addr, self.SIZE, 23)
+        self._fills.append(f"rc {rc} {time.monotonic() - t:.2f} s")
+        LIBC.munmap(addr, self.SIZE)
+
+
+class LoadNote2B(LoadNote2):
+    """The same, under a second name."""
