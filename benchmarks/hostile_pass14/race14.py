@@ -1,3 +1,4 @@
+# ruff: noqa: E501, SIM115  (report lines)
 """Class 4, a live writer: the seal is checked on the files' bytes, then the tables are read
 again by path. A process that can write into the folder (but not read the key) swaps
 ``seats/compact.parquet`` between the sealed file and one with every score +500 (atomic
@@ -103,10 +104,16 @@ def report(folder: str, good: str, bad: str, tries: int, name: str) -> None:
     said = ""
     for k in range(tries):
         out = f"{folder}.{k}.md"
-        done = subprocess.run(["cardgame", "report", folder, "--format", "md", "--out", out],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            ["cardgame", "report", folder, "--format", "md", "--out", out],
+            capture_output=True,
+            text=True,
+        )
         text = open(out).read() if done.returncode == 0 and os.path.exists(out) else ""
-        if "changed since its run ended" in done.stderr or "changed while it was read" in done.stderr:
+        if (
+            "changed since its run ended" in done.stderr
+            or "changed while it was read" in done.stderr
+        ):
             refused += 1
             said = said or done.stderr.strip().splitlines()[-1][:200]
         elif f"{name} wins 100.0% of its games" in text:
@@ -115,12 +122,17 @@ def report(folder: str, good: str, bad: str, tries: int, name: str) -> None:
             same += 1
         else:
             other += 1
-            said = said or f"other: exit {done.returncode} {done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ''}"
+            said = (
+                said
+                or f"other: exit {done.returncode} {done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ''}"
+            )
     p.terminate()
     p.join()
     shutil.copyfile(good, os.path.join(folder, "seats", "compact.parquet"))
-    print(f"{tries} `cardgame report` runs while a writer swapped the seats table: refused {refused}, "
-          f"the sealed results {same}, exit 0 with '{name} wins 100.0% of its games' (unseen) {unseen}, other {other}; said: {said}")
+    print(
+        f"{tries} `cardgame report` runs while a writer swapped the seats table: refused {refused}, "
+        f"the sealed results {same}, exit 0 with '{name} wins 100.0% of its games' (unseen) {unseen}, other {other}; said: {said}"
+    )
 
 
 if __name__ == "__main__":

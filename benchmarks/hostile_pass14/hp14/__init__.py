@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (attack code: long report lines)
+# ruff: noqa: E501, SIM105, SIM115, RUF005  (attack code: long report lines, files opened in one-line probes)
 """Hostile strategies of a fourteenth independent pass on ``--isolate`` (benchmarks/hostile_pass14).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``); the ``Bad*``
@@ -171,10 +171,24 @@ class Honest14(Once):
                 ("pickle", lambda: pickle.dump({"a": 1}, open("/tmp/game/p.pkl", "wb"))),
                 ("zipfile", lambda: zipfile.ZipFile("/tmp/game/z.zip", "w").writestr("a", "b")),
                 ("tarfile", lambda: tarfile.open("/tmp/game/t.tar", "w").close()),
-                ("logging file", lambda: logging.FileHandler("/tmp/game/log.txt").emit(logging.makeLogRecord({"msg": "x"}))),
-                ("shutil.copy", lambda: __import__("shutil").copy("/tmp/game/p.pkl", "/tmp/game/q.pkl")),
-                ("shutil.copyfile", lambda: __import__("shutil").copyfile("/tmp/game/p.pkl", "/tmp/game/r.pkl")),
-                ("Path.touch twice", lambda: [__import__("pathlib").Path("/tmp/game/t").touch() for _ in range(2)]),
+                (
+                    "logging file",
+                    lambda: logging.FileHandler("/tmp/game/log.txt").emit(
+                        logging.makeLogRecord({"msg": "x"})
+                    ),
+                ),
+                (
+                    "shutil.copy",
+                    lambda: __import__("shutil").copy("/tmp/game/p.pkl", "/tmp/game/q.pkl"),
+                ),
+                (
+                    "shutil.copyfile",
+                    lambda: __import__("shutil").copyfile("/tmp/game/p.pkl", "/tmp/game/r.pkl"),
+                ),
+                (
+                    "Path.touch twice",
+                    lambda: [__import__("pathlib").Path("/tmp/game/t").touch() for _ in range(2)],
+                ),
             ):
                 try:
                     fn()
@@ -254,7 +268,10 @@ class SeedHunt(Planner):
                         found.append((root, key, k, seed, list(rival.hand), list(rival.offer)))
                     if root == 2026:
                         for seat in (0, 1):
-                            if random.Random(f"{seed}:seat{seat}:{identity}").getstate() == self._state0:
+                            if (
+                                random.Random(f"{seed}:seat{seat}:{identity}").getstate()
+                                == self._state0
+                            ):
                                 rng_found.append((root, key, k, seat))
         say(
             self.NAME,
@@ -281,7 +298,10 @@ class RunProbe(Once):
 
     def attack(self, view) -> None:
         n = self.NAME
-        say(n, f"argv {sys.argv!r}; orig_argv {getattr(sys, 'orig_argv', None)!r}; env {dict(os.environ)!r}; cwd {os.getcwd()!r}; pid {os.getpid()} ppid {os.getppid()} uid {os.getuid()} pgid {os.getpgid(0)} sid {os.getsid(0)}")
+        say(
+            n,
+            f"argv {sys.argv!r}; orig_argv {getattr(sys, 'orig_argv', None)!r}; env {dict(os.environ)!r}; cwd {os.getcwd()!r}; pid {os.getpid()} ppid {os.getppid()} uid {os.getuid()} pgid {os.getpgid(0)} sid {os.getsid(0)}",
+        )
         say(n, f"sys.path {sys.path!r}")
         fds = []
         for fd in range(256):
@@ -291,9 +311,32 @@ class RunProbe(Once):
                 continue
             fds.append(f"{fd}:{_kind(st.st_mode)}")
         say(n, f"fds {fds}")
-        for path in ("/", "/proc", "/tmp", "/tmp/game", "/dev", "/dev/shm", "/dev/pts", "/sys", "/home", "/root", "/work", "/run", "/etc", "/var"):
+        for path in (
+            "/",
+            "/proc",
+            "/tmp",
+            "/tmp/game",
+            "/dev",
+            "/dev/shm",
+            "/dev/pts",
+            "/sys",
+            "/home",
+            "/root",
+            "/work",
+            "/run",
+            "/etc",
+            "/var",
+        ):
             say(n, _try(f"listdir {path}", lambda p=path: sorted(os.listdir(p))[:25]))
-        for path in ("/proc/self/environ", "/proc/1/cmdline", "/proc/1/mem", "/etc/passwd", "/etc/hostname", os.path.expanduser("~/.config/cardgame/seal.key"), "/root/.config/cardgame/seal.key"):
+        for path in (
+            "/proc/self/environ",
+            "/proc/1/cmdline",
+            "/proc/1/mem",
+            "/etc/passwd",
+            "/etc/hostname",
+            os.path.expanduser("~/.config/cardgame/seal.key"),
+            "/root/.config/cardgame/seal.key",
+        ):
             say(n, _try(f"read {path}", lambda p=path: open(p, "rb").read(80)))
         # the results folder: every place the run may live
         hits = []
@@ -327,18 +370,65 @@ class CallProbe(Once):
                 continue
             fds.append(f"{fd}:{_kind(st.st_mode)}")
         # the worker's memory and other processes: without /proc, by the calls
-        say(n, _try("process_vm_readv pid 1", lambda: (LIBC.process_vm_readv(1, None, 0, None, 0, 0), os.strerror(ctypes.get_errno()))))
-        say(n, _try("ptrace(PTRACE_ATTACH, 1)", lambda: (LIBC.ptrace(16, 1, 0, 0), os.strerror(ctypes.get_errno()))))
-        say(n, "; ".join(_try(f"kill({pid},{int(sig)})", lambda p=pid, s=sig: os.kill(p, s))[:60] for pid, sig in ((1, signal.SIGINT), (1, signal.SIGKILL), (-1, signal.SIGKILL), (0, signal.SIGTERM), (2, 0), (3, 0))))
+        say(
+            n,
+            _try(
+                "process_vm_readv pid 1",
+                lambda: (
+                    LIBC.process_vm_readv(1, None, 0, None, 0, 0),
+                    os.strerror(ctypes.get_errno()),
+                ),
+            ),
+        )
+        say(
+            n,
+            _try(
+                "ptrace(PTRACE_ATTACH, 1)",
+                lambda: (LIBC.ptrace(16, 1, 0, 0), os.strerror(ctypes.get_errno())),
+            ),
+        )
+        say(
+            n,
+            "; ".join(
+                _try(f"kill({pid},{int(sig)})", lambda p=pid, s=sig: os.kill(p, s))[:60]
+                for pid, sig in (
+                    (1, signal.SIGINT),
+                    (1, signal.SIGKILL),
+                    (-1, signal.SIGKILL),
+                    (0, signal.SIGTERM),
+                    (2, 0),
+                    (3, 0),
+                )
+            ),
+        )
         say(n, _try("killpg(0, SIGINT)", lambda: os.killpg(0, signal.SIGINT)))
         say(n, _try("pidfd_open(1)", lambda: os.pidfd_open(1)))
-        say(n, _try("pthread_kill(self, SIGUSR1) handled", lambda: (signal.signal(signal.SIGUSR1, lambda *a: None), signal.pthread_kill(threading.get_ident(), signal.SIGUSR1))))
+        say(
+            n,
+            _try(
+                "pthread_kill(self, SIGUSR1) handled",
+                lambda: (
+                    signal.signal(signal.SIGUSR1, lambda *a: None),
+                    signal.pthread_kill(threading.get_ident(), signal.SIGUSR1),
+                ),
+            ),
+        )
         say(n, _try("setsid", os.setsid))
         say(n, _try("fork", os.fork))
-        say(n, _try("posix_spawn /bin/sh", lambda: os.posix_spawn("/bin/sh", ["sh", "-c", "true"], {})))
+        say(
+            n,
+            _try(
+                "posix_spawn /bin/sh", lambda: os.posix_spawn("/bin/sh", ["sh", "-c", "true"], {})
+            ),
+        )
         import subprocess
 
-        say(n, _try("subprocess.run(['true'])", lambda: subprocess.run(["true"], check=False).returncode))
+        say(
+            n,
+            _try(
+                "subprocess.run(['true'])", lambda: subprocess.run(["true"], check=False).returncode
+            ),
+        )
         import socket
 
         for fam in (socket.AF_INET, socket.AF_UNIX, socket.AF_NETLINK):
@@ -348,10 +438,31 @@ class CallProbe(Once):
             fd, kind = entry.split(":")
             if kind == "pipe":
                 say(n, _try(f"write junk into fd {fd}", lambda f=int(fd): os.write(f, b"")))
-        say(n, _try("open fd 0 path again for writing via /dev/fd/0", lambda: os.open("/dev/fd/0", os.O_WRONLY)))
+        say(
+            n,
+            _try(
+                "open fd 0 path again for writing via /dev/fd/0",
+                lambda: os.open("/dev/fd/0", os.O_WRONLY),
+            ),
+        )
         say(n, _try("write /tmp/../results", lambda: open("/results-hp14", "w")))
         say(n, _try("mknod /tmp/game/fifo", lambda: os.mkfifo("/tmp/game/fifo")))
-        say(n, _try("resource limits", lambda: {k: __import__("resource").getrlimit(getattr(__import__("resource"), k)) for k in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_NPROC")}))
+        say(
+            n,
+            _try(
+                "resource limits",
+                lambda: {
+                    k: __import__("resource").getrlimit(getattr(__import__("resource"), k))
+                    for k in (
+                        "RLIMIT_AS",
+                        "RLIMIT_CPU",
+                        "RLIMIT_NOFILE",
+                        "RLIMIT_FSIZE",
+                        "RLIMIT_NPROC",
+                    )
+                },
+            ),
+        )
 
 
 class Alloc2G(Once):
@@ -378,8 +489,20 @@ class Alloc2G(Once):
             say(self.NAME, f"numpy 2 GiB: {a.nbytes}")
         except MemoryError as exc:
             say(self.NAME, f"numpy 2 GiB: MemoryError {exc}")
-        say(self.NAME, _try("/dev/shm 200 MiB", lambda: [open(f"/dev/shm/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)]))
-        say(self.NAME, _try("/tmp 200 MiB", lambda: [open(f"/tmp/game/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)]))
+        say(
+            self.NAME,
+            _try(
+                "/dev/shm 200 MiB",
+                lambda: [open(f"/dev/shm/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)],
+            ),
+        )
+        say(
+            self.NAME,
+            _try(
+                "/tmp 200 MiB",
+                lambda: [open(f"/tmp/game/f{k}", "wb").write(b"x" * (15 << 20)) for k in range(14)],
+            ),
+        )
 
 
 class StallFirst(Planner):
@@ -429,7 +552,10 @@ class Daemon(Planner):
             import atexit
 
             left = sorted(os.listdir("/tmp/game")) + sorted(os.listdir("/dev/shm"))
-            say(self.NAME, f"seat {view.seat}: left by earlier games: {left or 'nothing'}; t {time.time():.1f}")
+            say(
+                self.NAME,
+                f"seat {view.seat}: left by earlier games: {left or 'nothing'}; t {time.time():.1f}",
+            )
             for p in ("/tmp/game/daemon-was-here", "/dev/shm/daemon-was-here"):
                 open(p, "w").write("x")
 
@@ -498,7 +624,10 @@ BAD = {
     "BadNone": ("turn", lambda v: None),
     "BadKeepList": ("keep", lambda v: A.KeepDestinations(list(v.offer_ids[:2]))),
     "BadKeepBool": ("keep", lambda v: A.KeepDestinations((True, False))),
-    "BadKeepFloat": ("keep", lambda v: A.KeepDestinations(tuple(float(i) for i in v.offer_ids[:2]))),
+    "BadKeepFloat": (
+        "keep",
+        lambda v: A.KeepDestinations(tuple(float(i) for i in v.offer_ids[:2])),
+    ),
     "BadKeepNested": ("keep", lambda v: A.KeepDestinations(((v.offer_ids[0],), v.offer_ids[1]))),
     "BadKeepLong": ("keep", lambda v: A.KeepDestinations(tuple([v.offer_ids[0]] * 64) + ("x",))),
     "BadKeepHuge": ("keep", lambda v: A.KeepDestinations((10**40,))),
@@ -665,7 +794,14 @@ class _Line:
 
     def __init__(self) -> None:
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
         code = LIBC.mmap(None, 4096, 7, 0x22, -1, 0)  # RWX, private, anonymous
         ctypes.memmove(code, _FR_CODE, len(_FR_CODE))
         ctypes.memmove(code + 512, bytes.fromhex("8b07c3"), 3)
@@ -720,7 +856,10 @@ class CacheTalk(Planner):
                 self._line = _Line()
                 if view.seat == 0:
                     bits = _bits(view.hand)
-                    say(self.NAME, f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]} (bits {bits})")
+                    say(
+                        self.NAME,
+                        f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]} (bits {bits})",
+                    )
                     self._send(bits)
                 else:
                     self._receive(view)
@@ -784,12 +923,23 @@ class Probe14(Once):
 
     def attack(self, view) -> None:
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
 
         def mm(length, prot, flags):
             ctypes.set_errno(0)
             r = LIBC.mmap(None, length, prot, flags, -1, 0)
-            return "ok" if r not in (None, ctypes.c_void_p(-1).value) else os.strerror(ctypes.get_errno())
+            return (
+                "ok"
+                if r not in (None, ctypes.c_void_p(-1).value)
+                else os.strerror(ctypes.get_errno())
+            )
 
         def fifo():
             import fcntl
@@ -800,8 +950,14 @@ class Probe14(Once):
 
         before = LIBC.prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
         r = LIBC.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE 1
-        say(self.NAME, f"dumpable {before}, PR_SET_DUMPABLE(1) -> {r}, now {LIBC.prctl(3, 0, 0, 0, 0)}; RLIMIT_CORE {__import__('resource').getrlimit(__import__('resource').RLIMIT_CORE)}")
-        say(self.NAME, f"MAP_HUGETLB 2 MiB: {mm(2 << 20, 3, 0x22 | 0x40000)}; RWX anonymous: {mm(4096, 7, 0x22)}; {_try('fifo', fifo)}; stderr ino {os.fstat(2).st_ino} dev {os.fstat(2).st_dev}")
+        say(
+            self.NAME,
+            f"dumpable {before}, PR_SET_DUMPABLE(1) -> {r}, now {LIBC.prctl(3, 0, 0, 0, 0)}; RLIMIT_CORE {__import__('resource').getrlimit(__import__('resource').RLIMIT_CORE)}",
+        )
+        say(
+            self.NAME,
+            f"MAP_HUGETLB 2 MiB: {mm(2 << 20, 3, 0x22 | 0x40000)}; RWX anonymous: {mm(4096, 7, 0x22)}; {_try('fifo', fifo)}; stderr ino {os.fstat(2).st_ino} dev {os.fstat(2).st_dev}",
+        )
 
 
 # ------------------------------------------------------------------ (6) set-only cache notes
@@ -860,7 +1016,10 @@ class CacheNote(Planner):
                 read = [1 if v[1] > v[0] else 0 for v in self._votes]
                 counts = [sum(read[4 * c + k] << k for k in range(4)) for c in range(4)]
                 weak = sum(1 for v in self._votes if min(v) * 3 > max(v))
-                say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in view_hand[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)")
+                say(
+                    self.NAME,
+                    f"seat {view.seat} own first four counts {[min(c, 15) for c in view_hand[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)",
+                )
         except Exception as exc:
             say(self.NAME, f"failed: {type(exc).__name__} {exc}")
         return action
@@ -895,7 +1054,10 @@ class CacheTalk2(CacheTalk):
             if view.seat == 0:
                 kept = list(getattr(action, "ids", ()))[:6]
                 bits = self._encode(view.hand, kept)
-                say(self.NAME, f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}")
+                say(
+                    self.NAME,
+                    f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}",
+                )
                 self._send2(bits)
             else:
                 self._receive2(view)
@@ -948,7 +1110,10 @@ class CacheTalk2(CacheTalk):
         margin, cut, rate = best
         bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(self.NBITS)]
         hand, kept = self._decode(bits)
-        say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(map(sum, hist))} probes, fast below {cut * 16} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
+        say(
+            self.NAME,
+            f"seat 1 own hand {list(view.hand)}; {sum(map(sum, hist))} probes, fast below {cut * 16} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}",
+        )
 
 
 class CacheMemo(Planner):
@@ -992,7 +1157,10 @@ class CacheMemo(Planner):
             cut = (hot + cold) / 2
             bits = [1 if t < cut else 0 for t in times[:BITS]]
             counts = [sum(bits[4 * c + k] << k for k in range(4)) for c in range(4)]
-            say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in view.hand[:4]]}; the earlier game's note: {counts} (reference hit {hot}, miss {cold} cycles; times {times[:BITS]})")
+            say(
+                self.NAME,
+                f"seat {view.seat} own first four counts {[min(c, 15) for c in view.hand[:4]]}; the earlier game's note: {counts} (reference hit {hot}, miss {cold} cycles; times {times[:BITS]})",
+            )
             self._opening = tuple(view.hand)
         probe, touch = self._line.probe, self._line.touch
         lines = self._lines()
@@ -1029,8 +1197,13 @@ class HeapCount(Planner):
                     "labels": q + b'label": ' + q + b"hp14:",
                 }
                 found = {k: data.count(v) for k, v in keys.items()}
-                rngs = sorted({m.group(1)[:40] for m in re.finditer(rb'"rng": \[3, \[(\d+, \d+)', data)})
-                say(self.NAME, f"seat {view.seat} turn {view.turn}: {len(data) >> 10} KiB scanned; {found}; rng heads {rngs}")
+                rngs = sorted(
+                    {m.group(1)[:40] for m in re.finditer(rb'"rng": \[3, \[(\d+, \d+)', data)}
+                )
+                say(
+                    self.NAME,
+                    f"seat {view.seat} turn {view.turn}: {len(data) >> 10} KiB scanned; {found}; rng heads {rngs}",
+                )
             except Exception as exc:
                 say(self.NAME, f"failed: {type(exc).__name__} {exc}")
         return super().decide(view)
@@ -1039,10 +1212,12 @@ class HeapCount(Planner):
 # ------------------------------------------------------------------ no machine code of its own
 def _elf_vaddr(data: bytes, offset: int) -> int:
     """The virtual address (from the library's base) of a file offset, from its LOAD segments."""
-    phoff, = struct.unpack_from("<Q", data, 0x20)
+    (phoff,) = struct.unpack_from("<Q", data, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
     for k in range(phnum):
-        p_type, _flags, p_offset, p_vaddr, _pa, p_filesz = struct.unpack_from("<IIQQQQ", data, phoff + k * phentsize)
+        p_type, _flags, p_offset, p_vaddr, _pa, p_filesz = struct.unpack_from(
+            "<IIQQQQ", data, phoff + k * phentsize
+        )
         if p_type == 1 and p_offset <= offset < p_offset + p_filesz:
             return p_vaddr + offset - p_offset
     raise ValueError("offset in no LOAD segment")
@@ -1063,18 +1238,29 @@ class _LibLine:
         import ctypes.util
 
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
         name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
         lib = ctypes.CDLL(name)
         path = None
-        for folder in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"):
+        for folder in (
+            "/lib/x86_64-linux-gnu",
+            "/usr/lib/x86_64-linux-gnu",
+            "/lib64",
+            "/usr/lib64",
+        ):
             if os.path.exists(os.path.join(folder, name)):
                 path = os.path.join(folder, name)
                 break
         data = open(path, "rb").read()
         cleanse_file = None
         # the exported OPENSSL_cleanse gives the base: its address less its own vaddr
-        import re as _re
 
         here = ctypes.cast(lib.OPENSSL_cleanse, ctypes.c_void_p).value
         # OPENSSL_cleanse's vaddr: the symbol table is not parsed; its code opens with these bytes
@@ -1083,8 +1269,12 @@ class _LibLine:
             raise ValueError("OPENSSL_cleanse not found by its bytes")
         cleanse_file = _elf_vaddr(data, found)
         base = here - cleanse_file
-        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(base + _elf_vaddr(data, data.find(self.RDTSC)))
-        self.bus = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t)(base + _elf_vaddr(data, data.find(self.BUS)))
+        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(
+            base + _elf_vaddr(data, data.find(self.RDTSC))
+        )
+        self.bus = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t)(
+            base + _elf_vaddr(data, data.find(self.BUS))
+        )
         fd = os.open(os.path.join(os.path.dirname(os.__file__), "_pydecimal.py"), os.O_RDONLY)
         ro = LIBC.mmap(None, 65536, 1, 2, fd, 0)  # read-only, private
         rw = LIBC.mmap(None, 65536, 3, 2, fd, 0)  # writable, private: the shared page until written
@@ -1122,7 +1312,10 @@ class CacheTalk3(CacheTalk2):
             if view.seat == 0:
                 kept = list(getattr(action, "ids", ()))[:6]
                 bits = self._encode(view.hand, kept)
-                say(self.NAME, f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}")
+                say(
+                    self.NAME,
+                    f"seat 0 sends its hand {[min(c, 7) for c in view.hand]} and keeps {kept}",
+                )
                 self._send3(bits)
             else:
                 self._receive3(view)
@@ -1164,7 +1357,10 @@ class CacheTalk3(CacheTalk2):
         bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(self.NBITS)]
         hand, kept = self._decode(bits)
         total = [sum(h) for h in hist]
-        say(self.NAME, f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, fast below {cut * 32} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}")
+        say(
+            self.NAME,
+            f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, fast below {cut * 32} cycles, smallest margin {margin:.3f}; read the pair game's seat 0 (its rival): hand {hand}, keeps {kept}",
+        )
 
 
 class _Clock:
@@ -1176,12 +1372,27 @@ class _Clock:
 
         name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
         lib = ctypes.CDLL(name)
-        path = next(os.path.join(f, name) for f in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64") if os.path.exists(os.path.join(f, name)))
+        path = next(
+            os.path.join(f, name)
+            for f in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64")
+            if os.path.exists(os.path.join(f, name))
+        )
         data = open(path, "rb").read()
-        base = ctypes.cast(lib.OPENSSL_cleanse, ctypes.c_void_p).value - _elf_vaddr(data, data.find(bytes.fromhex("f30f1efa4831c04883fe0f7323")))
-        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(base + _elf_vaddr(data, data.find(_LibLine.RDTSC)))
+        base = ctypes.cast(lib.OPENSSL_cleanse, ctypes.c_void_p).value - _elf_vaddr(
+            data, data.find(bytes.fromhex("f30f1efa4831c04883fe0f7323"))
+        )
+        self.rdtsc = ctypes.CFUNCTYPE(ctypes.c_uint64)(
+            base + _elf_vaddr(data, data.find(_LibLine.RDTSC))
+        )
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
         fd = os.open(os.path.join(os.path.dirname(os.__file__), "_pydecimal.py"), os.O_RDONLY)
         self.base = LIBC.mmap(None, 196608, 1, 2, fd, 0)
 
@@ -1214,7 +1425,9 @@ class CacheNote4(Planner):
 
     def _bytes(self, seat: int):
         first = 2 + seat * (self.PAGES + 2)
-        return [self._clock.byte(first + k, 5) for k in range(BITS + 2)], [self._clock.byte(first + k, 40) for k in range(BITS + 2)]
+        return [self._clock.byte(first + k, 5) for k in range(BITS + 2)], [
+            self._clock.byte(first + k, 40) for k in range(BITS + 2)
+        ]
 
     def decide(self, view):
         import numpy as np
@@ -1251,7 +1464,10 @@ class CacheNote4(Planner):
                 read = [1 if v[1] > v[0] else 0 for v in self._votes]
                 counts = [sum(read[4 * c + k] << k for k in range(4)) for c in range(4)]
                 weak = sum(1 for v in self._votes if min(v) * 3 > max(v))
-                say(self.NAME, f"seat {view.seat} own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)")
+                say(
+                    self.NAME,
+                    f"seat {view.seat} own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} ({self._rounds} turns read, {weak} weak bits)",
+                )
         except Exception as exc:
             say(self.NAME, f"failed: {type(exc).__name__} {exc}")
         return action
@@ -1276,7 +1492,10 @@ class HeapWhere(Planner):
             data = b"".join(ctypes.string_at(s, n) for s, n in runs(centres))
             for key in (b'"by": "', b'"op": "'):
                 for m in list(re.finditer(re.escape(key), data))[:6]:
-                    say(self.NAME, f"seat {view.seat} {key!r}: {data[max(m.start() - 60, 0):m.start() + 60]!r}")
+                    say(
+                        self.NAME,
+                        f"seat {view.seat} {key!r}: {data[max(m.start() - 60, 0) : m.start() + 60]!r}",
+                    )
         return super().decide(view)
 
 
@@ -1292,7 +1511,10 @@ class GlobalRandom(Once):
 
         import numpy as np
 
-        say(self.NAME, f"seat {view.seat}: random.random() {random.random():.6f}, np.random.random() {np.random.random():.6f}, os.urandom {os.urandom(4).hex()}, own rng {self.rng.random():.6f}")
+        say(
+            self.NAME,
+            f"seat {view.seat}: random.random() {random.random():.6f}, np.random.random() {np.random.random():.6f}, os.urandom {os.urandom(4).hex()}, own rng {self.rng.random():.6f}",
+        )
 
 
 # ------------------------------------------------------------------ steady decisions' load
@@ -1340,16 +1562,32 @@ class LoadNote(Planner):
             self._said = True
             s = self._speeds[1:]  # the first is its setup's, before any of the rival's turns
             bits = [1 if s[2 * k] < s[2 * k + 1] else 0 for k in range(min(BITS, len(s) // 2))]
-            counts = [sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits)) for c in range(4)]
-            say(self.NAME, f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; loop counts {s[:34]}")
+            counts = [
+                sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits))
+                for c in range(4)
+            ]
+            say(
+                self.NAME,
+                f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; loop counts {s[:34]}",
+            )
         if view.seat == 0 and not getattr(self, "_said", False):
             self._said = True
-            say(self.NAME, f"seat 0 sends its first four counts {[min(c, 15) for c in self._opening[:4]]}")
+            say(
+                self.NAME,
+                f"seat 0 sends its first four counts {[min(c, 15) for c in self._opening[:4]]}",
+            )
         return action
 
     def _populate(self) -> None:
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
         LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
         addr = LIBC.mmap(None, self.SIZE, 3, 0x22, -1, 0)
         if addr in (None, ctypes.c_void_p(-1).value):
@@ -1376,6 +1614,7 @@ class LoadNote2(LoadNote):
             self._frame = [h for b in _bits(self._opening) for h in ((1, 0) if b else (0, 1))]
             self._fills: list[str] = []
         if view.seat == 1:
+
             def count(until):
                 n = 0
                 while time.monotonic() < until:
@@ -1401,15 +1640,31 @@ class LoadNote2(LoadNote):
             if view.seat == 1:
                 s = self._speeds[1:]
                 bits = [1 if s[2 * k] < s[2 * k + 1] else 0 for k in range(min(BITS, len(s) // 2))]
-                counts = [sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits)) for c in range(4)]
-                say(self.NAME, f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; early/late ratios {[round(x, 2) for x in s[:32]]}")
+                counts = [
+                    sum(bits[4 * c + k] << k for k in range(4) if 4 * c + k < len(bits))
+                    for c in range(4)
+                ]
+                say(
+                    self.NAME,
+                    f"seat 1 own first four counts {[min(c, 15) for c in self._opening[:4]]}; read the rival's: {counts} from {len(s)} turns; early/late ratios {[round(x, 2) for x in s[:32]]}",
+                )
             else:
-                say(self.NAME, f"seat 0 sent its first four counts {[min(c, 15) for c in self._opening[:4]]}; fills {self._fills[:8]}")
+                say(
+                    self.NAME,
+                    f"seat 0 sent its first four counts {[min(c, 15) for c in self._opening[:4]]}; fills {self._fills[:8]}",
+                )
         return action
 
     def _populate2(self) -> None:
         LIBC.mmap.restype = ctypes.c_void_p
-        LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        LIBC.mmap.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_long,
+        ]
         LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
         t = time.monotonic()
         addr = LIBC.mmap(None, self.SIZE, 3, 0x22, -1, 0)
