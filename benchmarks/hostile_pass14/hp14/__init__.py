@@ -1678,3 +1678,18 @@ class LoadNote2(LoadNote):
 
 class LoadNote2B(LoadNote2):
     """The same, under a second name."""
+
+
+class RaiseInterrupt(Planner):
+    """Raises KeyboardInterrupt at its first decision (in the default mode: its seat's, or
+    the user's Ctrl-C?)."""
+
+    def decide(self, view):
+        raise KeyboardInterrupt
+
+
+class RaiseExit(Planner):
+    """Raises SystemExit(0) at its first decision."""
+
+    def decide(self, view):
+        raise SystemExit(0)
