@@ -1693,3 +1693,30 @@ class RaiseExit(Planner):
 
     def decide(self, view):
         raise SystemExit(0)
+
+
+class LoadProbe(LoadNote2):
+    """Whether the effect is there at all: seat 0 fills before every other answer (1, 0, 1,
+    0, ...); seat 1 says its mean early-to-late ratio after the sender's fill turns and
+    after the others."""
+
+    NAME = "LoadProbe"
+
+    def decide(self, view):
+        if not hasattr(self, "_opening"):
+            self._opening = tuple(view.hand)
+            self._fills = []
+        self._frame = [1, 0] * 200
+        if view.final_round and view.seat == 1 and not getattr(self, "_said2", False):
+            self._said2 = True
+            s = self._speeds[1:]
+            a, b = s[0::2], s[1::2]
+            say(
+                self.NAME,
+                f"seat 1: mean ratio after even sender turns {sum(a) / max(len(a), 1):.3f} (n={len(a)}), after odd {sum(b) / max(len(b), 1):.3f} (n={len(b)}); medians {sorted(a)[len(a) // 2]:.3f} / {sorted(b)[len(b) // 2]:.3f}",
+            )
+        return super().decide(view)
+
+
+class LoadProbeB(LoadProbe):
+    """The same, under a second name."""
