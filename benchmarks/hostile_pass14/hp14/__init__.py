@@ -1720,3 +1720,72 @@ class LoadProbe(LoadNote2):
 
 class LoadProbeB(LoadProbe):
     """The same, under a second name."""
+
+
+class LoadProbe2(LoadProbe):
+    """LoadProbe by memory bandwidth: the fill on the other core (it zeroes 700 MB), the
+    receiver timing a numpy pass over 64 MB early and late in its decision."""
+
+    NAME = "LoadProbe2"
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import numpy as np
+
+        self._array = np.ones(64 << 20, dtype=np.uint8)
+
+    def _populate2(self) -> None:
+        with _quiet():
+            os.sched_setaffinity(0, {1})
+        super()._populate2()
+
+    def decide(self, view):
+        start = time.monotonic()
+        if view.seat == 1 and not getattr(self, "_measured_turn", None) == view.turn:
+            pass
+        return super().decide(view)
+
+
+def _stream(array) -> float:
+    t = time.perf_counter()
+    int(array[::64].sum())
+    return time.perf_counter() - t
+
+
+def _load_probe2_decide(self, view):
+    start = time.monotonic()
+    if not hasattr(self, "_opening"):
+        self._opening = tuple(view.hand)
+        self._fills = []
+    self._frame = [1, 0] * 200
+    if view.seat == 1:
+        early = min(_stream(self._array) for _ in range(2))
+        while time.monotonic() < start + 0.25:
+            time.sleep(0.005)
+        late = min(_stream(self._array) for _ in range(2))
+        self._speeds.append(late / max(early, 1e-9))
+    action = Planner.decide(self, view)
+    if view.seat == 0 and self._turns < len(self._frame):
+        if self._frame[self._turns]:
+            wait = start + self.LIMIT - 0.07 - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            threading.Thread(target=self._populate2, daemon=True).start()
+            time.sleep(0.005)
+        self._turns += 1
+    if view.final_round and view.seat == 1 and not getattr(self, "_said2", False):
+        self._said2 = True
+        s = self._speeds[1:]
+        a, b = s[0::2], s[1::2]
+        say(
+            self.NAME,
+            f"seat 1: mean late/early after even sender turns {sum(a) / max(len(a), 1):.3f} (n={len(a)}), after odd {sum(b) / max(len(b), 1):.3f} (n={len(b)}); medians {sorted(a)[len(a) // 2]:.3f} / {sorted(b)[len(b) // 2]:.3f}",
+        )
+    return action
+
+
+LoadProbe2.decide = _load_probe2_decide
+
+
+class LoadProbe2B(LoadProbe2):
+    """The same, under a second name."""
