@@ -1739,12 +1739,6 @@ class LoadProbe2(LoadProbe):
             os.sched_setaffinity(0, {1})
         super()._populate2()
 
-    def decide(self, view):
-        start = time.monotonic()
-        if view.seat == 1 and not getattr(self, "_measured_turn", None) == view.turn:
-            pass
-        return super().decide(view)
-
 
 def _stream(array) -> float:
     t = time.perf_counter()
