@@ -476,6 +476,11 @@ def check_sealed(folder: Path, accept_changes: bool = False) -> Callable[[], Non
     if accept_changes:
         return _nothing
     before = folder_state(folder)
+    odd = sorted(name for name, (kind, *_) in before.items() if kind not in _KINDS)
+    if odd:  # a link's target may lie outside the folder, and change there unseen
+        raise ResultsError(
+            f"{folder}: {odd[0]} is a link or a special file, which no run writes ({ACCEPT_HINT})"
+        )
     problem = seal_problem(folder)
     if problem is not None:
         if problem.startswith("it"):
@@ -486,7 +491,7 @@ def check_sealed(folder: Path, accept_changes: bool = False) -> Callable[[], Non
         after = folder_state(folder)
         if after != before:  # a file named first, before the folder that holds it
             changed = [n for n in set(before) | set(after) if before.get(n) != after.get(n)]
-            name = min(changed, key=lambda n: ((before.get(n) or after[n])[0], n))
+            name = min(changed, key=lambda n: ((before.get(n) or after[n])[0] == _DIR, n))
             raise ResultsError(
                 f"{folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
             )
@@ -499,20 +504,24 @@ def _nothing() -> None:
     return None
 
 
+_DIR = stat.S_IFDIR
+_KINDS = (stat.S_IFREG, stat.S_IFDIR)  # what a run writes: files and folders, never a link
+
+
 def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
-    """Each file's and folder's (whether a folder, device, inode, size, modification and
-    change times), by path relative to ``folder`` ("" for itself): what any write, rename,
-    link or removal in it moves. The kernel sets a change time to the clock: no user can
-    set one back."""
+    """Each entry's (kind, device, inode, size, modification and change times), by path
+    relative to ``folder`` ("" for itself, followed if it is a link): what any write,
+    rename, link or removal in it moves. The kernel sets a change time to the clock: no
+    user can set one back. A link is its own entry, never followed."""
     out: dict[str, tuple[int, ...]] = {}
     for path in [folder, *folder.rglob("*")]:
         try:
-            found = path.lstat()
+            found = path.stat() if path == folder else path.lstat()
         except FileNotFoundError:  # removed meanwhile: the other state holds it
             continue
         name = "" if path == folder else path.relative_to(folder).as_posix()
         marks = (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
-        out[name] = (int(stat.S_ISDIR(found.st_mode)), found.st_dev, found.st_ino, *marks)
+        out[name] = (stat.S_IFMT(found.st_mode), found.st_dev, found.st_ino, *marks)
     return out
 
 

@@ -168,6 +168,7 @@ MAP_SHARED = 0x01  # a shared mapping of a file both sandboxes bind: futexes bet
 MAP_ANONYMOUS = 0x20
 MAP_HUGETLB = 0x40000  # pages of the machine's one huge-page pool, a count every sandbox reads
 PROT_EXEC = 0x4
+PROT_WRITE = 0x2
 PR_SET_DUMPABLE = 4  # a dumpable game's crash reaches a core_pattern pipe's helper, as root
 # a mode is state of a file that outlives the game, and seccomp cannot tell a game's own
 # file from one it shares: chmod and its kin answer success and change nothing (so that
@@ -827,6 +828,10 @@ def confine(limits: dict[str, Any]) -> None:
         seccomp.Arg(3, seccomp.MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS),
     )
     rules.add_rule(deny, "mmap", *exec_anon)
+    # nor writable and executable at once: a private copy of a file of the view, mapped
+    # so, took machine code of its own (hostile pass 15's ExecFile)
+    write_exec = PROT_EXEC | PROT_WRITE
+    rules.add_rule(deny, "mmap", seccomp.Arg(2, seccomp.MASKED_EQ, write_exec, write_exec))
     rules.add_rule(deny, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, MAP_HUGETLB, MAP_HUGETLB))
     for name in ("mprotect", "pkey_mprotect"):
         rules.add_rule(deny, name, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))

@@ -343,8 +343,10 @@ class HostHistory(Planner):
 
 class ExecMemory(Planner):
     """No machine code of its own: hostile pass 14's CacheTalk ran clflush and timed loads
-    from executable anonymous memory. Executable memory it could write is refused every way:
-    anonymous, made executable after, or a file of its own /tmp mapped to run."""
+    from executable anonymous memory, pass 15's ExecFile from a private copy of a view file
+    mapped writable and executable. Executable memory it could write is refused every way:
+    anonymous, writable and executable at once, made executable after, or a file of its own
+    /tmp mapped to run."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
@@ -370,6 +372,13 @@ class ExecMemory(Planner):
             try:
                 mmap.mmap(code.fileno(), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC)
                 found.append("its own file mapped executable")
+            except OSError:
+                pass
+        with open(os.__file__, "rb") as view_file:  # a private copy of a file of the view
+            try:
+                writable = mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC
+                mmap.mmap(view_file.fileno(), 4096, flags=mmap.MAP_PRIVATE, prot=writable)
+                found.append("a view file's private copy writable and executable")
             except OSError:
                 pass
         os.chmod("/tmp/game/code.bin", 0o777)  # answers success, changes nothing

@@ -809,3 +809,22 @@ def test_a_table_swapped_while_it_is_read_is_refused(tmp_path, compacted, monkey
     monkeypatch.setattr(results_module, "_read_parts", read_parts)
     assert load_results(folder).games.shape[0] > 0  # untouched since: read as sealed
     load_results(folder, accept_changes=True)
+
+
+def test_a_table_made_a_link_is_refused(tmp_path, compacted):
+    """Hostile pass 15's link15.py: a sealed folder's table made a link to an equal copy
+    outside it, whose content it then swapped between the seal's read and the tables' (the
+    link's own times never move). No run writes a link: refused before anything is read."""
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / "seats" / COMPACT
+    outside = tmp_path / "elsewhere.parquet"
+    shutil.copyfile(target, outside)
+    target.unlink()
+    target.symlink_to(outside)
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet is a link"):
+        load_results(folder)
+    load_results(folder, accept_changes=True)
+    linked = tmp_path / "linked"  # a link to the folder itself is followed
+    linked.symlink_to(compacted)
+    assert load_results(linked).games.shape[0] > 0
