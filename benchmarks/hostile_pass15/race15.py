@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (attack code: long report lines)
 """Class 4, a live writer behind a link: the seal's change check (``folder_state``) takes
 every path's ``lstat``, so a file of the folder made a symbolic link stays the same link
 while what it points to, outside the folder, is swapped. The link's target first holds the
@@ -57,7 +58,9 @@ def main() -> None:
     t = t.set_column(t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64"))
     pq.write_table(t, bad)
     honest = load_results(folder).seats["score"].mean()
-    print(f"the folder with the table made a link to {outside}/compact.parquet (sealed bytes): load_results reads it, mean score {honest:.1f}")
+    print(
+        f"the folder with the table made a link to {outside}/compact.parquet (sealed bytes): load_results reads it, mean score {honest:.1f}"
+    )
     p = Process(target=swapper, args=(outside, good, bad), daemon=True)
     p.start()
     if "report" in sys.argv[3:]:
@@ -96,7 +99,10 @@ def report(folder: str, tries: int, name: str) -> None:
             capture_output=True,
             text=True,
         )
-        text = open(out).read() if done.returncode == 0 and os.path.exists(out) else ""
+        text = ""
+        if done.returncode == 0 and os.path.exists(out):
+            with open(out) as f:
+                text = f.read()
         if "changed" in done.stderr:
             refused += 1
             said = said or done.stderr.strip().splitlines()[-1][:200]
