@@ -37,7 +37,7 @@ def watcher(outside: str, good: str, bad: str) -> None:
         data = os.read(fd, 65536)
         i = 0
         while i < len(data):
-            _, mask, _, n = struct.unpack_from("iIII", data, i)
+            _, _mask, _, n = struct.unpack_from("iIII", data, i)
             name = data[i + 16 : i + 16 + n].rstrip(b"\0").decode()
             i += 16 + n
             if name != "compact.parquet":
@@ -80,7 +80,11 @@ def main() -> None:
     said = ""
     for k in range(tries):
         out = f"{folder}.{k}.md"
-        done = subprocess.run(["cardgame", "report", folder, "--format", "md", "--out", out], capture_output=True, text=True)
+        done = subprocess.run(
+            ["cardgame", "report", folder, "--format", "md", "--out", out],
+            capture_output=True,
+            text=True,
+        )
         text = ""
         if done.returncode == 0 and os.path.exists(out):
             with open(out) as f:
@@ -95,7 +99,9 @@ def main() -> None:
         tally[key] = tally.get(key, 0) + 1
         shutil.copyfile(good, os.path.join(outside, "compact.parquet"))  # the next run starts clean
     p.terminate()
-    print(f"{tries} `cardgame report` runs of {folder} (its seats table a link, its target swapped after each read): {tally}; refusal: {said}")
+    print(
+        f"{tries} `cardgame report` runs of {folder} (its seats table a link, its target swapped after each read): {tally}; refusal: {said}"
+    )
     shutil.copyfile(out, folder + ".last.md")
 
 
