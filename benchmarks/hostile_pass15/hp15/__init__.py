@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import threading
 import time
 
 from sims.strategies.planner import Planner
@@ -306,3 +307,113 @@ class CacheNote(Planner):
 
 class CacheNoteB(CacheNote):
     """The same, under a second name (a second label, so a second host and sandbox)."""
+
+
+# ------------------------------------------------------------------ (b) steady decisions
+LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+MADV_DONTNEED, MADV_POPULATE_WRITE = 4, 23
+
+
+class StopLoad(Planner):
+    """Steady decisions stop a guest's process once its seat has answered, but a stop lands
+    only when a thread returns to user space: a thread inside one long call (``madvise``'s
+    MADV_POPULATE_WRITE over a large region, allowed; the kernel looks only for a fatal
+    signal there) runs on through the rival's decision. Just before each answer, THREADS
+    threads each give back and fill again BLOCK bytes. What it tries: the rival's decisions, slowed past a short limit, fail the
+    rival's seat."""
+
+    THREADS = int(os.environ.get("HP15_THREADS", "8"))
+    BLOCK = int(os.environ.get("HP15_MIB", "48")) << 20
+    EVERY = 3  # every third answer: the fills end before its own next decisions
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self._blocks = [
+            LIBC.mmap(None, self.BLOCK, 3, MAP_ANON_PRIVATE, -1, 0) for _ in range(self.THREADS)
+        ]
+        self._turns = 0
+
+    def _fill(self, addr: int) -> None:
+        LIBC.madvise(addr, self.BLOCK, MADV_DONTNEED)
+        LIBC.madvise(addr, self.BLOCK, MADV_POPULATE_WRITE)
+
+    def decide(self, view):
+        action = super().decide(view)
+        self._turns += 1
+        if self._turns % self.EVERY:
+            return action
+        for addr in self._blocks:
+            threading.Thread(target=self._fill, args=(addr,), daemon=True).start()
+        if self._turns == self.EVERY:
+            say(
+                "StopLoad",
+                f"seat {view.seat}: {self.THREADS} fills of {self.BLOCK >> 20} MiB started at each answer",
+            )
+        return action
+
+
+class Plain(Planner):
+    """An honest planner in a sandbox: the control of StopLoad."""
+
+
+# ------------------------------------------------------------------ (f) honest strategies
+class Honest15(Once):
+    """What an honest strategy uses: numpy, threads, tempfile, shelve, dbm, sqlite3."""
+
+    def probe(self) -> None:
+        import concurrent.futures
+        import dbm
+        import shelve
+        import shutil
+        import sqlite3
+        import tempfile
+
+        import numpy as np
+
+        name = "Honest15"
+
+        def check(what, call):
+            try:
+                say(name, f"{what}: ok {call()!r}"[:200])
+            except Exception as exc:
+                say(name, f"{what}: FAILED {type(exc).__name__} {exc}"[:200])
+
+        m = np.random.default_rng(1).random((200, 200))
+        check("numpy solve/svd", lambda: round(float(np.linalg.solve(m, m.sum(1)).sum() + np.linalg.svd(m)[1][0]), 3))
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            check("threads", lambda: sum(pool.map(lambda x: x * x, range(100))))
+        d = tempfile.mkdtemp()
+
+        def shelf():
+            with shelve.open(os.path.join(d, "s")) as s:
+                s["k"] = [1, 2]
+            with shelve.open(os.path.join(d, "s")) as s:
+                return s["k"]
+
+        def db():
+            with dbm.open(os.path.join(d, "d"), "c") as s:
+                s[b"k"] = b"v"
+                return s[b"k"]
+
+        def sql():
+            con = sqlite3.connect(":memory:")
+            con.execute("create table t(x)")
+            con.executemany("insert into t values (?)", [(i,) for i in range(100)])
+            return con.execute("select sum(x) from t").fetchone()[0]
+
+        def sql_file():
+            con = sqlite3.connect(os.path.join(d, "a.db"))
+            con.execute("create table t(x)")
+            return con.execute("select count(*) from t").fetchone()[0]
+
+        def copy():
+            with open(os.path.join(d, "f"), "w") as f:
+                f.write("x")
+            return shutil.copy(os.path.join(d, "f"), os.path.join(d, "g"))
+
+        check("tempfile", lambda: tempfile.NamedTemporaryFile().name.startswith(tempfile.gettempdir()))
+        check("shelve", shelf)
+        check("dbm", db)
+        check("sqlite3 memory", sql)
+        check("sqlite3 file", sql_file)
+        check("shutil.copy", copy)
