@@ -379,7 +379,10 @@ class Honest15(Once):
                 say(name, f"{what}: FAILED {type(exc).__name__} {exc}"[:200])
 
         m = np.random.default_rng(1).random((200, 200))
-        check("numpy solve/svd", lambda: round(float(np.linalg.solve(m, m.sum(1)).sum() + np.linalg.svd(m)[1][0]), 3))
+        check(
+            "numpy solve/svd",
+            lambda: round(float(np.linalg.solve(m, m.sum(1)).sum() + np.linalg.svd(m)[1][0]), 3),
+        )
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             check("threads", lambda: sum(pool.map(lambda x: x * x, range(100))))
         d = tempfile.mkdtemp()
@@ -411,9 +414,50 @@ class Honest15(Once):
                 f.write("x")
             return shutil.copy(os.path.join(d, "f"), os.path.join(d, "g"))
 
-        check("tempfile", lambda: tempfile.NamedTemporaryFile().name.startswith(tempfile.gettempdir()))
+        check(
+            "tempfile", lambda: tempfile.NamedTemporaryFile().name.startswith(tempfile.gettempdir())
+        )  # noqa: SIM115
         check("shelve", shelf)
         check("dbm", db)
         check("sqlite3 memory", sql)
         check("sqlite3 file", sql_file)
         check("shutil.copy", copy)
+
+
+# ------------------------------------------------------------------ (a) the zygote and the leader
+class ZygoteProbe(Planner):
+    """What a game's process inherits that an earlier game of its host could have moved:
+    its descriptors (type, inode, size), its resource usage (max RSS, faults), its heap's
+    top, the count of live objects, each fd's position; and what it leaves: 300 MiB touched
+    and 200 threads' worth of stacks asked for, so that the next game sees whether any
+    number moved."""
+
+    def __init__(self, rng, knobs=None):
+        import gc
+        import resource
+        import stat as st
+
+        fds = {}
+        for fd in range(0, 64):
+            try:
+                s = os.fstat(fd)
+            except OSError:
+                continue
+            kind = "pipe" if st.S_ISFIFO(s.st_mode) else "chr" if st.S_ISCHR(s.st_mode) else "file"
+            try:
+                pos = os.lseek(fd, 0, os.SEEK_CUR)
+            except OSError:
+                pos = None
+            fds[fd] = (kind, s.st_ino, s.st_size, pos)
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        LIBC.sbrk.restype = ctypes.c_void_p
+        say(
+            "ZygoteProbe",
+            f"pid {os.getpid()} ppid {os.getppid()}; fds {fds}; maxrss {ru.ru_maxrss} minflt {ru.ru_minflt} "
+            f"children maxrss {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}; objects {len(gc.get_objects())}; "
+            f"modules {len(sys.modules)}; cpu {time.process_time():.3f}; threads {threading.active_count()}",
+        )
+        super().__init__(rng, knobs)
+        big = bytearray(300 << 20)
+        for i in range(0, len(big), 4096):
+            big[i] = 1
