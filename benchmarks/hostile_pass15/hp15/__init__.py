@@ -340,6 +340,8 @@ class StopLoad(Planner):
     def decide(self, view):
         action = super().decide(view)
         self._turns += 1
+        if self._turns == 1:
+            say("StopLoad", f"seat {view.seat}: first answer")
         if self._turns % self.EVERY:
             return action
         for addr in self._blocks:
@@ -415,8 +417,9 @@ class Honest15(Once):
             return shutil.copy(os.path.join(d, "f"), os.path.join(d, "g"))
 
         check(
-            "tempfile", lambda: tempfile.NamedTemporaryFile().name.startswith(tempfile.gettempdir())
-        )  # noqa: SIM115
+            "tempfile",
+            lambda: tempfile.NamedTemporaryFile().name.startswith(tempfile.gettempdir()),  # noqa: SIM115
+        )
         check("shelve", shelf)
         check("dbm", db)
         check("sqlite3 memory", sql)
@@ -461,3 +464,53 @@ class ZygoteProbe(Planner):
         big = bytearray(300 << 20)
         for i in range(0, len(big), 4096):
             big[i] = 1
+
+
+class StopLoadNone(StopLoad):
+    """StopLoad that never fills: its blocks mapped, nothing started (a control)."""
+
+    EVERY = 10**9
+
+
+class StopLoad2(Planner):
+    """StopLoad without starting threads in a decision (a thread's start waits on a futex,
+    which the filter answers EAGAIN, so it spins): THREADS threads started in the
+    constructor poll a turn counter with ``time.sleep`` (no futex); at each answer the
+    decision bumps it and waits 5 ms, so that every thread is inside its ``madvise`` fill
+    when the answer leaves and the stop is sent."""
+
+    THREADS = 8
+    BLOCK = 32 << 20
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        self._turn = 0
+        self._fills = 0
+        self._started = 0
+
+    def _loop(self, addr: int) -> None:
+        seen = 0
+        while True:
+            time.sleep(0.001)
+            if self._turn != seen:
+                seen = self._turn
+                LIBC.madvise(addr, self.BLOCK, MADV_DONTNEED)
+                LIBC.madvise(addr, self.BLOCK, MADV_POPULATE_WRITE)
+                self._fills += 1
+
+    def decide(self, view):
+        action = super().decide(view)
+        if self._turn == 1:
+            say(
+                "StopLoad2",
+                f"seat {view.seat}: {self.THREADS} fills of {self.BLOCK >> 20} MiB at each answer",
+            )
+        self._turn += 1
+        time.sleep(0.005)
+        return action
+
+
+class StopLoad3(StopLoad2):
+    """StopLoad2 with 8 fills of 96 MiB (768 MiB, under the 1-GiB address space)."""
+
+    BLOCK = 96 << 20
