@@ -81,7 +81,7 @@ class ExecFile(Once):
             name,
             f"anonymous RWX mmap: {'refused ' + os.strerror(ctypes.get_errno()) if anon in (None, MAP_FAILED) else 'ok'}",
         )
-        for path in (os.__file__, sys.executable, "/tmp/x"):
+        for path in (os.__file__, sys.executable, "/dev/zero", "/tmp/x"):
             try:
                 if path == "/tmp/x":
                     with open(path, "wb") as f:
