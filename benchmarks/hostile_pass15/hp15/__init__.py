@@ -548,3 +548,39 @@ class ExecOwnFile(Once):
             "ExecOwnFile",
             f"read+exec mapping of {path} (shipped with the strategy): ran it: median cycles after a flush {misses[1000]}, after a load {hits[1000]}",
         )
+
+
+# ------------------------------------------------------------------ (e) the one protocol
+from cardgame import actions as A  # noqa: E402
+
+
+class Bad(Planner):
+    """Answers ``bad(view)`` at its first keep (pass 14's ``Bad``)."""
+
+    def decide(self, view):
+        keep = view.phase in (A.Phase.SETUP_KEEP, A.Phase.KEEP_DRAWN)
+        if keep and not getattr(self, "_done", False):
+            self._done = True
+            return self.bad(view)
+        return super().decide(view)
+
+    def bad(self, view):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+BAD = {
+    # past SHAPE_ITEMS (64), all of one valid id: the message may list every id
+    "BadKeep100": lambda v: A.KeepDestinations(tuple([v.offer_ids[0]] * 100)),
+    # 64 ids, then valid ones, then a word far past the cut
+    "BadKeepLate": lambda v: A.KeepDestinations((*tuple([v.offer_ids[0]] * 70), "x")),
+    # 64 ids, then a nested tuple, then a word
+    "BadKeepNest": lambda v: A.KeepDestinations((*tuple([v.offer_ids[0]] * 64), (1, 2), "x")),
+    # 64 ids, then a bool
+    "BadKeepBool": lambda v: A.KeepDestinations((*tuple([v.offer_ids[0]] * 64), True)),
+    # 64 ids, then two different bad items: which one is named
+    "BadKeepTwo": lambda v: A.KeepDestinations((*tuple([v.offer_ids[0]] * 64), 1.5, "x")),
+    # 200 distinct out-of-range ids
+    "BadKeepRange": lambda v: A.KeepDestinations(tuple(range(1000, 1200))),
+}
+for _name, _make in BAD.items():
+    globals()[_name] = type(_name, (Bad,), {"bad": lambda self, view, m=_make: m(view)})
