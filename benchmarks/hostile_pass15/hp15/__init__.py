@@ -584,3 +584,21 @@ BAD = {
 }
 for _name, _make in BAD.items():
     globals()[_name] = type(_name, (Bad,), {"bad": lambda self, view, m=_make: m(view)})
+
+
+# ------------------------------------------------------------------ (a) the next game's leader
+class ThreadHog(Planner):
+    """Holds every task its sandbox allows (threads asleep) until its game is ended, so that
+    its tasks are still being torn down when the zygote forks the next game's leader (a
+    failed fork there would be the machine's: the game replayed, then voided)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        n = 0
+        threading.stack_size(64 * 1024)
+        try:
+            for _ in range(80):
+                threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+                n += 1
+        except RuntimeError as exc:
+            say("ThreadHog", f"{n} threads, then {exc}")
