@@ -602,3 +602,24 @@ class ThreadHog(Planner):
                 n += 1
         except RuntimeError as exc:
             say("ThreadHog", f"{n} threads, then {exc}")
+
+
+class OwnLib(Once):
+    """(c) a shared library shipped with the strategy (``own.so``, built from ``own.c``),
+    loaded with ``ctypes.CDLL``: the view's mount of the strategy's folder lets it map as code."""
+
+    def probe(self) -> None:
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(__file__), "own.so"))
+        lib.probe.restype = ctypes.c_uint64
+        lib.probe.argtypes = [ctypes.c_void_p]
+        buf = ctypes.create_string_buffer(4096)
+        line = ctypes.addressof(buf) + 128
+        misses = []
+        for _ in range(2000):
+            lib.probe(line)
+            misses.append(lib.probe(line))
+        misses.sort()
+        say(
+            "OwnLib",
+            f"own.so loaded and run: median cycles of a load after its clflush {misses[1000]}; of a load of a cached line {sorted(lib.probe(ctypes.addressof(buf)) for _ in range(3))}",
+        )
