@@ -165,9 +165,10 @@ class Host:
         self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         wrap: list[str] = []
         self.view: runtime.View | None = None  # what its sandbox shows
+        code = _module_code(root, target)
         if self.sandboxed:
             try:
-                self.view = sandbox.view(_module_code(root, target))
+                self.view = sandbox.view(code)
             except sandbox.CodeTooLarge as exc:
                 shutil.rmtree(self.folder, ignore_errors=True)
                 raise UnknownStrategyError(f"cannot load strategy {target!r}: {exc}") from None
@@ -189,7 +190,7 @@ class Host:
         confine = sandbox.game_limits(sandbox.LIMITS, kind) if self.sandboxed else None
         if confine is not None:  # its own files: mounted so that none runs as machine code
             shown = {bound for _, bound in runtime.held_python_copy().binds}  # the project's
-            confine["code"] = [p for p in _module_code(root, target) if p not in shown]
+            confine["code"] = [p for p in code if p not in shown]
         game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
         self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
         # the control pipes are neither end's standard streams: bwrap gets /dev/null there
