@@ -106,7 +106,8 @@ def _replay(args: argparse.Namespace) -> int:
     """Check every game of the file; exit 2 if any is not a record, else 1 if any diverges."""
     # a results folder sealed by its run (sims): checked, and each hook's check after reading
     after = [check(args.record, args.accept_changes) for check in _hooks("cardgame.sources")]
-    entries = rec.read_entries(Path(args.record))
+    readers = [check.read for check in after if callable(getattr(check, "read", None))]
+    entries = rec.read_entries(Path(args.record), *readers[:1])
     for unchanged in after:
         if callable(unchanged):
             unchanged()

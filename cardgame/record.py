@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -264,14 +264,16 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
-def read_entries(path: Path) -> list[Entry]:
+def read_entries(path: Path, read: Callable[[Path], bytes] = Path.read_bytes) -> list[Entry]:
     """The games in ``path``: one JSON document, or JSON Lines (each line parsed on its own).
 
     A file is read as JSON Lines only if at least one line holds a JSON object; otherwise the
     whole file is refused with one RecordError (binary data, broken JSON, an empty file).
+    ``read`` reads it once (a sealed results folder's check hands one over: its bytes are
+    then those its seal's check hashed).
     """
     try:
-        data = path.read_bytes()
+        data = read(path)
     except OSError as exc:
         raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not data.strip():

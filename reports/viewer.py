@@ -64,7 +64,9 @@ class Found:
     where: str  # "g.json", "g.jsonl line 3", "records/part-x.jsonl line 2"
 
 
-def games_in(path: Path) -> tuple[list[Found], list[str]]:
+def games_in(
+    path: Path, read: Callable[[Path], bytes] = Path.read_bytes
+) -> tuple[list[Found], list[str]]:
     """Every game of a record file (JSON or JSON Lines) or of a results folder written
     with ``--records`` (its ``records/*.jsonl``, in file-name order), and where a line
     holds no record (skipped, so that the others can still be shown)."""
@@ -83,7 +85,7 @@ def games_in(path: Path) -> tuple[list[Found], list[str]]:
     found, skipped = [], []
     for file in files:
         name = file.relative_to(path) if path.is_dir() else file
-        for entry in read_entries(file):
+        for entry in read_entries(file, read):
             where = f"{name} {entry.where}" if entry.line is not None else str(name)
             if isinstance(entry.value, dict) and entry.error is None:
                 found.append(Found(entry.value, where))
@@ -361,7 +363,7 @@ def main(args: argparse.Namespace) -> int:
     from sims.folder import check_source
 
     unchanged = check_source(source, getattr(args, "accept_changes", False))
-    games, skipped = games_in(source)
+    games, skipped = games_in(source, unchanged.read)
     unchanged()
     if skipped:
         more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""

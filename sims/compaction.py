@@ -25,7 +25,14 @@ import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
 from .files import discard, temp_path
-from .parts import PARTS, part_files, part_name, read_table_part, tables_besides_games
+from .parts import (
+    PARTS,
+    arrow_input,
+    part_files,
+    part_name,
+    read_table_part,
+    tables_besides_games,
+)
 from .schema import SORT_KEYS, WRITE_ORDER, key_order, schema
 
 COMPACT = "compact.parquet"  # a finished run's table (``compact``); the last file to land
@@ -59,7 +66,7 @@ def compacted_batches(where: Path) -> set[str]:
 def _footer(path: Path) -> tuple[set[str], int]:
     """The batches of the compaction a compact file belongs to, and its number of files."""
     try:
-        metadata = pq.read_schema(path).metadata or {}
+        metadata = pq.read_schema(arrow_input(path)).metadata or {}
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: corrupt Parquet file ({exc})") from None
     try:

@@ -18,7 +18,6 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
@@ -29,6 +28,16 @@ from .errors import ResultsError, ResultsWriteError
 from .files import discard, temp_path, write_atomic
 from .parts import PARTS, part_files, tables_besides_games
 from .plan import Plan
+from .reading import (
+    ACCEPT_HINT,
+    FileSeal,
+    Reading,
+    Sealed,
+    checked_bytes,
+    file_seal,
+    read_once,
+    reading,
+)
 from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
 
 MANIFEST = "manifest.json"
@@ -121,12 +130,22 @@ def manifest_plan(manifest: dict[str, Any], path: Path) -> Plan:
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The folder's manifest, or None where it has none; read checked while a reading of a
+    sealed folder covers it (sims/reading.py)."""
     path = folder / MANIFEST
     if not path.exists():
         return None
     try:
-        manifest = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = checked_bytes(path)
+        return _parsed_manifest(path, path.read_bytes() if data is None else data)
+    except OSError as exc:
+        raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
+
+
+def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
+    try:
+        manifest = json.loads(data.decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
         version = manifest.get("schema_version") if isinstance(manifest, dict) else None
@@ -248,7 +267,6 @@ def done_batches(folder: Path) -> set[str]:
 # docs/strategies.md says what this protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
 MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
-ACCEPT_HINT = "--accept-changes reads it anyway"
 KEY_FILE = "seal.key"
 ENDED_RUNS = "ended-runs"  # beside the key: the ids of runs sealed or resumed, one a line
 
@@ -331,17 +349,14 @@ def _sealed_mark(digests: dict[str, str]) -> dict[str, str]:
     return {"state": "sealed", "mac": _mac("sealed", json.dumps(digests, sort_keys=True))}
 
 
-def folder_digests(folder: Path) -> dict[str, str]:
-    """SHA-256 of every file of ``folder`` but the manifest (by path relative to it), and of
-    the manifest itself without the seal (``manifest.json``); what killed writers leave
-    (temporary files, a run's mark) is no result and not counted."""
-    out: dict[str, str] = {}
+def folder_seals(folder: Path) -> dict[str, FileSeal]:
+    """The digest and identity of every file of ``folder`` but its manifest, by path relative
+    to it; what killed writers leave (temporary files, a run's mark) is no result and not
+    counted."""
+    out: dict[str, FileSeal] = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path):
-            out[path.relative_to(folder).as_posix()] = _file_digest(path)
-    manifest = read_manifest(folder)
-    if manifest is not None:
-        out[MANIFEST] = _manifest_digest(manifest)
+            out[path.relative_to(folder).as_posix()] = file_seal(path)
     return out
 
 
@@ -349,14 +364,6 @@ def _left_by_a_writer(path: Path) -> bool:
     """A temporary file of a killed writer or the mark of a killed Dask client: never read as
     results, and removed by the next run (``remove_temp_files``)."""
     return path.name.endswith(".tmp") or path.name.startswith(RUN_MARK_PREFIX)
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _manifest_digest(manifest: dict[str, Any]) -> str:
@@ -372,21 +379,28 @@ def _rewrite_manifest(folder: Path, manifest: dict[str, Any]) -> None:
         raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
-def seal(folder: Path) -> None:
+def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     """Record the digest of every file in the manifest, keyed (a run's last act):
-    ``check_sealed`` then refuses a folder changed since."""
+    ``check_sealed`` then refuses a folder changed since. A resumed run gives its reading
+    of the seal it found (``kept``): a file of that seal it did not write itself (the same
+    file still) keeps its digest there, so that one changed while the run played is sealed
+    as it was and then reads as changed. Returns the names of such files."""
     manifest = read_manifest(folder)
     if manifest is None:
-        return
+        return []
     run = _open_run(manifest)
     manifest.pop(DIGESTS, None)
     manifest.pop(MARK, None)
-    digests = folder_digests(folder)
+    seals = folder_seals(folder)
+    changed = kept.changed(seals) if kept is not None else {}
+    digests = {name: found[0] for name, found in seals.items()} | changed
+    digests[MANIFEST] = _manifest_digest(manifest)
     manifest[DIGESTS] = digests
     manifest[MARK] = _sealed_mark(digests)
     _rewrite_manifest(folder, manifest)
     if run is not None:  # after the seal: a run killed in between stays readable
         _add_ended_run(run)
+    return sorted(changed)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -421,87 +435,132 @@ def seal_problem(folder: Path) -> str | None:
     """What is wrong with the folder's seal, as a phrase ending where "since its run ended"
     may follow, or None when the folder is as its run left it: sealed, or open (its run has
     not ended: killed, or still running) with its own mark."""
-    manifest = read_manifest(folder)
-    if manifest is None:
-        return None
+    return _seal_found(folder)[0]
+
+
+def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
+    """``seal_problem``'s answer, and for a sealed folder found as its run left it, each
+    file's digest and identity as hashed (its manifest's bytes read once, then parsed)."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return None, None
+    try:
+        data, identity = read_once(path)
+    except OSError as exc:
+        raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
+    manifest = _parsed_manifest(path, data)
     mark = manifest.get(MARK)
     stored = manifest.get(DIGESTS)
     if not isinstance(mark, dict) or mark.get("state") not in ("open", "sealed"):
-        return "it is not sealed: made before seals, or its seal was removed"
+        return "it is not sealed: made before seals, or its seal was removed", None
     if mark["state"] == "open":
-        run = mark.get("run")
-        if "run" not in mark:  # its copy could be put back after a seal: nothing tells
-            return (
-                f"{MANIFEST} changed (its mark of a run not ended names no run: made "
-                "before run ids, or not by this user)"
-            )
-        mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
-        if (
-            isinstance(stored, dict)
-            or not mac
-            or not hmac.compare_digest(str(mark.get("mac")), mac)
-        ):
-            return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
-        if run in _ended_runs():
-            return (
-                f"its {MANIFEST} is a copy made while its run played, put back after that "
-                "run was sealed or resumed"
-            )
-        return None
+        return _open_problem(manifest, mark, stored), None
     if not isinstance(stored, dict):
-        return f"{MANIFEST} changed (its digests were removed)"
-    now = folder_digests(folder)
+        return f"{MANIFEST} changed (its digests were removed)", None
+    files = folder_seals(folder)
+    now = {name: found[0] for name, found in files.items()}
+    now[MANIFEST] = _manifest_digest(manifest)
     for name in sorted(set(stored) | set(now)):
         if name not in now:
-            return f"{name} was removed"
+            return f"{name} was removed", None
         if name not in stored:
-            return f"{name} was added"
+            return f"{name} was added", None
         if stored[name] != now[name]:
-            return f"{name} changed"
+            return f"{name} changed", None
     if not hmac.compare_digest(str(mark.get("mac")), _sealed_mark(stored)["mac"]):
         return (
             f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
             "or sealed again after a change"
+        ), None
+    files[MANIFEST] = (hashlib.sha256(data).hexdigest(), *identity)
+    return None, Sealed(folder, files)
+
+
+def _open_problem(manifest: dict[str, Any], mark: dict[str, Any], stored: Any) -> str | None:
+    """What is wrong with the open mark of a run not ended, or None."""
+    run = mark.get("run")
+    if "run" not in mark:  # its copy could be put back after a seal: nothing tells
+        return (
+            f"{MANIFEST} changed (its mark of a run not ended names no run: made "
+            "before run ids, or not by this user)"
+        )
+    mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
+    if isinstance(stored, dict) or not mac or not hmac.compare_digest(str(mark.get("mac")), mac):
+        return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
+    if run in _ended_runs():
+        return (
+            f"its {MANIFEST} is a copy made while its run played, put back after that "
+            "run was sealed or resumed"
         )
     return None
 
 
-def check_sealed(folder: Path, accept_changes: bool = False) -> Callable[[], None]:
-    """Refuse, in one line naming the file, a results folder changed since its run ended;
-    and hand back the check to call once what the folder holds has been read, which refuses
-    a folder changed while it was read (hostile pass 14's race14.py swapped a table between
-    this check and the read: a check on the bytes hashed, then a read by path). Both compare
-    every file's and folder's identity and change marks (``folder_state``), which any
-    write, rename, link or removal moves."""
-    if accept_changes:
-        return _nothing
-    before = folder_state(folder)
-    odd = sorted(name for name, (kind, *_) in before.items() if kind not in _KINDS)
-    if odd:  # a link's target may lie outside the folder, and change there unseen
-        raise ResultsError(
-            f"{folder}: {odd[0]} is a link or a special file, which no run writes ({ACCEPT_HINT})"
-        )
-    problem = seal_problem(folder)
-    if problem is not None:
-        if problem.startswith("it"):
-            raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
-        raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
+class SealCheck:
+    """What ``check_sealed`` found in a folder, for what reads it after.
 
-    def unchanged() -> None:
-        after = folder_state(folder)
+    Called, it refuses a folder whose entries' identity or change marks moved since (a file
+    renamed, added, removed, or written to): readers call it once they have read. While
+    ``reading``, every results reader of this process takes the files the check hashed as
+    those bytes or not at all (sims/reading.py); ``read`` is one such read, for a reader of
+    a file by name (a record file).
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        before: dict[str, tuple[int, ...]] | None = None,
+        sealed: Sealed | None = None,
+    ) -> None:
+        self.folder = folder
+        self.before = before  # None: nothing checked (changes accepted)
+        self.sealed = sealed  # None: not sealed (its run has not ended), or not checked
+
+    def __call__(self) -> None:
+        if self.before is None:
+            return
+        before, after = self.before, folder_state(self.folder)
         if after != before:  # a file named first, before the folder that holds it
             changed = [n for n in set(before) | set(after) if before.get(n) != after.get(n)]
             name = min(changed, key=lambda n: ((before.get(n) or after[n])[0] == _DIR, n))
             raise ResultsError(
-                f"{folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
+                f"{self.folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
             )
 
-    unchanged()  # what the seal's check hashed is what the folder holds
-    return unchanged
+    def reading(self, own_writes: bool = False) -> Reading | contextlib.nullcontext[None]:
+        """Every results reader of this process reads the sealed files checked meanwhile;
+        ``own_writes``: but for files the check did not hash (a resumed run's own)."""
+        return reading(self.sealed, own_writes)
+
+    def read(self, path: str | Path) -> bytes:
+        """A file's bytes: refused, for a file of the sealed folder, unless they are those
+        the check hashed."""
+        if self.sealed is not None and self.sealed.name_of(path) is not None:
+            return self.sealed.read(path)
+        return Path(path).read_bytes()
 
 
-def _nothing() -> None:
-    return None
+def check_sealed(folder: Path, accept_changes: bool = False) -> SealCheck:
+    """Refuse, in one line naming the file, a results folder changed since its run ended;
+    and hand back the check of what is read after (``SealCheck``): hostile pass 14's
+    race14.py swapped a table between this check and the read by path, and pass 16's stores
+    through a shared mapping moved no change mark. A link or special file is refused: its
+    target may lie outside the folder, and change there unseen."""
+    if accept_changes:
+        return SealCheck(folder)
+    before = folder_state(folder)
+    odd = sorted(name for name, (kind, *_) in before.items() if kind not in _KINDS)
+    if odd:
+        raise ResultsError(
+            f"{folder}: {odd[0]} is a link or a special file, which no run writes ({ACCEPT_HINT})"
+        )
+    problem, sealed = _seal_found(folder)
+    if problem is not None:
+        if problem.startswith("it"):
+            raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
+        raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
+    check = SealCheck(folder, before, sealed)
+    check()  # what the seal's check hashed is what the folder holds
+    return check
 
 
 _DIR = stat.S_IFDIR
@@ -533,10 +592,11 @@ def results_folder_of(path: Path) -> Path | None:
     return None
 
 
-def check_source(path: str | Path, accept_changes: bool = False) -> Callable[[], None]:
+def check_source(path: str | Path, accept_changes: bool = False) -> SealCheck:
     """``check_sealed`` for what a command reads: a results folder or a record file in one
-    (``cardgame view``, ``cardgame replay``); the check to call once it is read."""
+    (``cardgame view``, ``cardgame replay``); the check to read it through and to call once
+    it is read."""
     folder = results_folder_of(Path(path))
     if folder is not None:
         return check_sealed(folder, accept_changes)
-    return _nothing
+    return SealCheck(Path(path))

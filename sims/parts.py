@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
 from .files import write_atomic
+from .reading import checked_bytes
 from .schema import TABLES, WRITE_ORDER, schema
 
 if TYPE_CHECKING:
@@ -126,11 +127,20 @@ def read_part(path: str | Path) -> pa.Table:
     path = Path(path)
     if is_part(path):
         return _part_stream(path).read_all()
-    return pq.ParquetFile(path).read(use_threads=False)
+    return pq.ParquetFile(arrow_input(path)).read(use_threads=False)
+
+
+def arrow_input(path: Path) -> str | pa.BufferReader:
+    """What Arrow reads ``path`` from: the bytes checked against its folder's seal while a
+    reading of it is in force (sims/reading.py), else the file by name."""
+    data = checked_bytes(path)
+    return str(path) if data is None else pa.BufferReader(data)
 
 
 def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
-    return pa.ipc.open_stream(pa.CompressedInputStream(pa.OSFile(str(path)), PART_COMPRESSION))
+    source = arrow_input(path)
+    raw = pa.OSFile(source) if isinstance(source, str) else source
+    return pa.ipc.open_stream(pa.CompressedInputStream(raw, PART_COMPRESSION))
 
 
 def _jsonl(records: list[dict[str, Any] | bytes]) -> bytes:
@@ -202,6 +212,6 @@ def file_schema(path: Path) -> pa.Schema:
     try:
         if is_part(path):
             return _part_stream(path).schema
-        return pq.read_schema(path)
+        return pq.read_schema(arrow_input(path))
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: corrupt {_kind(path)} file ({exc})") from None

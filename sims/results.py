@@ -9,7 +9,7 @@ into (sims/compaction.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,8 +21,16 @@ import pyarrow.parquet as pq
 
 from .compaction import compacted_batches, is_compact, table_files
 from .errors import ResultsError
-from .folder import MANIFEST, check_sealed, manifest_plan, read_manifest
-from .parts import batch_of, file_schema, is_part, part_files, read_part, read_table_part
+from .folder import MANIFEST, SealCheck, check_sealed, manifest_plan, read_manifest
+from .parts import (
+    arrow_input,
+    batch_of,
+    file_schema,
+    is_part,
+    part_files,
+    read_part,
+    read_table_part,
+)
 from .plan import CHECKS_FOLDER, KNOBS_CHECK, SEARCH_CHECK, Plan
 from .schema import SORT_KEYS, TABLES, key_order, schema, wide_schema
 
@@ -43,8 +51,10 @@ class Results:
     plan: Plan  # the study resolved (sims/plan.py)
     folder: Path
     quality: pd.DataFrame | None = None  # a study with [metrics] quality = true
-    # refuses a folder changed since it was checked (``check_sealed``): after each later read
-    unchanged: Callable[[], None] = field(default=lambda: None, repr=False, compare=False)
+    # what ``check_sealed`` found: the later reads go through it, and it is called after each
+    unchanged: SealCheck = field(
+        default_factory=lambda: SealCheck(Path()), repr=False, compare=False
+    )
 
     @property
     def destinations(self) -> pd.DataFrame:
@@ -57,10 +67,13 @@ class Results:
         """The study's checks played so far (``Plan.check_plans``), each a results folder of
         its own in ``checks/NAME``, by name."""
         out = {}
-        for name in CHECKS:
-            folder = self.folder / CHECKS_FOLDER / name
-            if (folder / MANIFEST).is_file():  # the seal of the study's folder covers it
-                out[name] = load_results(folder, destinations=False, accept_changes=True)
+        with self.unchanged.reading():  # the seal of the study's folder covers its checks
+            for name in CHECKS:
+                folder = self.folder / CHECKS_FOLDER / name
+                if (folder / MANIFEST).is_file():
+                    out[name] = load_results(folder, destinations=False, accept_changes=True)
+        for found in out.values():
+            found.unchanged = self.unchanged
         return out
 
     def destination_chunks(self, columns: list[str]) -> Iterator[pd.DataFrame | pa.Table]:
@@ -70,7 +83,13 @@ class Results:
         if self._destinations is not None:
             yield self._destinations[columns]
             return
-        yield from table_chunks(self.folder, "destinations", columns)
+        chunks = table_chunks(self.folder, "destinations", columns)
+        while True:
+            with self.unchanged.reading():  # only while the generator reads: never across
+                chunk = next(chunks, None)
+            if chunk is None:
+                break
+            yield chunk
         self.unchanged()
 
     def destination_rows(self, cards: set[int] | None = None) -> pd.DataFrame:
@@ -83,11 +102,12 @@ class Results:
         if cards is not None and not cards:
             return _as_wide("destinations", [])
         pieces = []
-        for chunk in table_chunks(self.folder, "destinations", names):
-            if cards is not None:
-                keep = np.isin(chunk.column("destination_id").to_numpy(), list(cards))
-                chunk = chunk.filter(pa.array(keep))
-            pieces.append(chunk)
+        with self.unchanged.reading():
+            for chunk in table_chunks(self.folder, "destinations", names):
+                if cards is not None:
+                    keep = np.isin(chunk.column("destination_id").to_numpy(), list(cards))
+                    chunk = chunk.filter(pa.array(keep))
+                pieces.append(chunk)
         self.unchanged()
         return _as_wide("destinations", pieces)
 
@@ -103,6 +123,12 @@ def load_results(
     if not folder.is_dir():
         raise ResultsError(f"{folder}: no such results folder")
     unchanged = check_sealed(folder, accept_changes)
+    with unchanged.reading():  # every file read as the seal's check hashed it
+        return _load(folder, destinations, unchanged)
+
+
+def _load(folder: Path, destinations: bool, unchanged: SealCheck) -> Results:
+    """``load_results``'s body, once its folder is checked."""
     manifest = read_manifest(folder)
     if manifest is None:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")
@@ -203,7 +229,7 @@ def _compact_chunks(
 ) -> Iterator[pa.Table]:
     """A compact file's rows in chunks of whole games (its rows are in game order)."""
     try:
-        file = pq.ParquetFile(path)
+        file = pq.ParquetFile(arrow_input(path))
         _check_columns(table, path, file.schema_arrow, target)
         carry: pa.Table | None = None
         wanted = list(dict.fromkeys([*columns, "cell", "game_index"]))
@@ -329,25 +355,22 @@ def _read_arrow(table: str, target: pa.Schema, parts: list[Path]) -> pa.Table:
 
 
 def _read_whole(target: pa.Schema, parts: list[Path]) -> pa.Table | None:
-    """Every part in one pass (the Parquet ones as a threaded dataset): None when any part is
-    not plainly of the table (unreadable, a column missing or of another type), for the
-    part-by-part read to name it."""
-    import pyarrow.dataset as ds
-
-    parquet = [str(p) for p in parts if not is_part(p)]
+    """Every part (the Parquet ones each read by threads): None when any part is not plainly
+    of the table (unreadable, a column missing or of another type), for the part-by-part
+    read to name it."""
     try:
         pieces = []
-        for path in (p for p in parts if is_part(p)):  # cheap to read: one by one
-            piece = read_part(path)
-            if any(_schema_problem(piece.schema, target)):
-                return None
-            pieces.append(piece.select(target.names))
-        if parquet:
-            dataset = ds.dataset(parquet, format="parquet")
-            for fragment in dataset.get_fragments():
-                if any(_schema_problem(fragment.physical_schema, target)):
+        for path in parts:
+            if is_part(path):  # cheap to read
+                piece = read_part(path)
+                if any(_schema_problem(piece.schema, target)):
                     return None
-            pieces.append(dataset.to_table(columns=target.names))
+                pieces.append(piece.select(target.names))
+                continue
+            file = pq.ParquetFile(arrow_input(path))
+            if any(_schema_problem(file.schema_arrow, target)):
+                return None
+            pieces.append(file.read(columns=target.names, use_threads=True))
         return pa.concat_tables([p.cast(target) for p in pieces])
     except (OSError, pa.ArrowException, ValueError):
         return None

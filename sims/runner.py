@@ -65,6 +65,7 @@ from .folder import (
     done_batches,
     fingerprint,
     fingerprint_change,
+    folder_seals,
     is_empty_folder,
     manifest_plan,
     read_manifest,
@@ -141,15 +142,33 @@ def run(
         workers, backend, scheduler, resume, fail_fast, progress, stop, keep_parts,
         accept_changes,
     )  # fmt: skip
-    if study.plan.until_settled:
-        summary = _run_looks(study, folder, options, records, announce, judge or _judge())
-    else:
-        summary = _run_games(study, folder, options, records, announce)
-    try:
-        if not (summary.interrupted or summary.stopped_on_failure):
-            _run_checks(study, summary, folder, options)
-    finally:
-        seal(folder)  # last: the seal covers the checks' folders too
+    # a resumed folder's files are read as its seal's check hashed them, but for the run's own
+    manifest = read_manifest(folder) if resume else None
+    kept = None
+    if manifest is not None:
+        current = fingerprint(study.to_dict()["variants"])
+        _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
+        kept = check_sealed(folder, accept_changes)
+    with kept.reading(own_writes=True) if kept else contextlib.nullcontext() as found:
+        try:
+            if study.plan.until_settled:
+                summary = _run_looks(study, folder, options, records, announce, judge or _judge())
+            else:
+                summary = _run_games(study, folder, options, records, announce)
+            try:
+                if not (summary.interrupted or summary.stopped_on_failure):
+                    _run_checks(study, summary, folder, options)
+            finally:
+                changed = seal(folder, found)  # last: the seal covers the checks' folders too
+        except BaseException:
+            if found is None or not found.changed(folder_seals(folder)):
+                raise
+            changed = seal(folder, found)  # a change a read found: sealed as it reads
+    if changed:
+        raise ResultsError(
+            f"{folder}: {changed[0]} changed while this run resumed it (not by the run): "
+            "sealed as the run found it, so it reads as changed"
+        )
     return summary
 
 
@@ -445,29 +464,7 @@ def _prepare_folder(
                 f"{folder}: holds results already; continue them with --resume, "
                 "or choose another --out"
             )
-        if _comparable(manifest["study"]) != _comparable(study.to_dict()):
-            raise ResultsError(
-                f"{folder}: holds results of a different study or settings; "
-                "resume with the same study and options, or choose another --out"
-            )
-        if manifest["schema_version"] != SCHEMA_VERSION:
-            raise ResultsError(
-                f"{folder}: cannot resume: written in results schema version "
-                f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
-                "run into another --out"
-            )
-        held = (folder / "records").is_dir()
-        if held != records and (held or done_batches(folder)):  # records of some batches only
-            raise ResultsError(
-                f"{folder}: these results were made {'with' if held else 'without'} game "
-                f"records: resume {'with' if held else 'without'} --records"
-            )
-        changed = fingerprint_change(manifest.get("fingerprint"), current)
-        if changed is not None:
-            raise ResultsError(
-                f"{folder}: cannot resume: {changed} since these results were made; "
-                "run into another --out"
-            )
+        _check_resumable(folder, manifest, study, records, current)
         check_sealed(folder, accept_changes)
         unseal(folder)
         return lambda: None
@@ -483,6 +480,39 @@ def _prepare_folder(
             write_manifest(folder, pending.pop(), current, chosen[0].to_dict(), key)
 
     return first_landing
+
+
+def _check_resumable(
+    folder: Path,
+    manifest: dict[str, Any],
+    study: Study | PlanRun,
+    records: bool,
+    current: dict[str, str],
+) -> None:
+    """Refuse to resume ``folder`` with another study, results schema, records or code."""
+    if _comparable(manifest["study"]) != _comparable(study.to_dict()):
+        raise ResultsError(
+            f"{folder}: holds results of a different study or settings; "
+            "resume with the same study and options, or choose another --out"
+        )
+    if manifest["schema_version"] != SCHEMA_VERSION:
+        raise ResultsError(
+            f"{folder}: cannot resume: written in results schema version "
+            f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
+            "run into another --out"
+        )
+    held = (folder / "records").is_dir()
+    if held != records and (held or done_batches(folder)):  # records of some batches only
+        raise ResultsError(
+            f"{folder}: these results were made {'with' if held else 'without'} game "
+            f"records: resume {'with' if held else 'without'} --records"
+        )
+    changed = fingerprint_change(manifest.get("fingerprint"), current)
+    if changed is not None:
+        raise ResultsError(
+            f"{folder}: cannot resume: {changed} since these results were made; "
+            "run into another --out"
+        )
 
 
 def _comparable(study: dict[str, Any]) -> dict[str, Any]:

@@ -828,3 +828,138 @@ def test_a_table_made_a_link_is_refused(tmp_path, compacted):
     linked = tmp_path / "linked"  # a link to the folder itself is followed
     linked.symlink_to(compacted)
     assert load_results(linked).games.shape[0] > 0
+
+
+class MappedWriter:
+    """Another writer of a sealed folder holding a shared writable mapping of one of its
+    files (hostile pass 16): it stores the file's own bytes once before anyone reads (the
+    one store that moves its time stamps), then flips it to a forgery of the same size
+    through the still dirty page, which moves no size, inode or time stamp."""
+
+    def __init__(self, path):
+        import mmap
+
+        self.file = path.open("r+b")
+        self.map = mmap.mmap(self.file.fileno(), 0, mmap.MAP_SHARED)
+        self.map[:] = self.map[:]
+
+    def flip(self, forged: bytes) -> None:
+        assert len(forged) == len(self.map)
+        self.map[:] = forged
+
+    def close(self):
+        self.map.close()
+        self.file.close()
+
+
+def zero_scores(path) -> bytes:
+    """``path``'s seats table with every score 0, padded to its size between its data and
+    its footer (the footer's offsets count from the file's start: still a valid file)."""
+    table = pq.read_table(path)
+    index = table.schema.get_field_index("score")
+    zeros = pa.array(np.zeros(table.num_rows), type=table.schema.field(index).type)
+    sink = pa.BufferOutputStream()
+    zeroed = table.set_column(index, table.schema.field(index), zeros)
+    pq.write_table(zeroed, sink, compression="zstd", write_statistics=False)
+    data = sink.getvalue().to_pybytes()
+    footer = int.from_bytes(data[-8:-4], "little") + 8
+    padding = path.stat().st_size - len(data)
+    assert padding >= 0
+    forged = data[:-footer] + b"\0" * padding + data[-footer:]
+    assert pq.read_table(pa.BufferReader(forged)).column("score").to_pylist()[0] == 0
+    return forged
+
+
+def test_a_table_flipped_through_a_mapping_after_the_check_is_refused(
+    tmp_path, compacted, monkeypatch
+):
+    """Hostile pass 16's timed16.py: a table flipped through a shared mapping right after
+    the seal's check hashed it; no change mark moved, so the report showed the forged scores.
+    Each file's bytes are now read once, hashed and parsed: refused, naming the file."""
+    import sims.results as results_module
+
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / "seats" / COMPACT
+    forged = zero_scores(target)
+    writer = MappedWriter(target)
+    check_sealed = results_module.check_sealed
+
+    def checked_then_flipped(*args, **kwargs):
+        check = check_sealed(*args, **kwargs)
+        writer.flip(forged)
+        return check
+
+    monkeypatch.setattr(results_module, "check_sealed", checked_then_flipped)
+    try:
+        with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while it was read"):
+            load_results(folder)
+    finally:
+        writer.close()
+
+
+def test_a_manifest_flipped_through_a_mapping_after_the_check_is_refused(
+    tmp_path, compacted, monkeypatch
+):
+    """The same for the manifest, read again after the check: its study renamed (same
+    length) was the study read."""
+    import sims.results as results_module
+
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / MANIFEST
+    text = target.read_bytes()
+    assert b'"name": "mixed"' in text
+    forged = text.replace(b'"name": "mixed"', b'"name": "forge"')
+    writer = MappedWriter(target)
+    check_sealed = results_module.check_sealed
+
+    def checked_then_flipped(*args, **kwargs):
+        check = check_sealed(*args, **kwargs)
+        writer.flip(forged)
+        return check
+
+    monkeypatch.setattr(results_module, "check_sealed", checked_then_flipped)
+    try:
+        with pytest.raises(ResultsError, match=r"manifest\.json changed while it was read"):
+            load_results(folder)
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("how", ["mapped", "in place"])
+def test_a_resume_never_seals_a_table_flipped_while_it_ran(tmp_path, compacted, monkeypatch, how):
+    """Hostile pass 16's resume16.py: the table flipped right after a resume's check was
+    sealed again by the resumed run, and every later report read it. A file of the old seal
+    the run did not write itself keeps its digest: the run says so and exits with an error,
+    and the folder reads as changed since. The same for a plain write in place, which moves
+    the file's change time as the run's own files' are (and as a mapping's store does once
+    its page was written back): the run holds every file it found, so none of its own can
+    take that file's inode number."""
+    import sims.runner as runner_module
+
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / "seats" / COMPACT
+    forged = zero_scores(target)
+    writer = MappedWriter(target)
+    unseal = runner_module.unseal
+
+    def flipped_then_opened(where):  # once the resume's checks are done
+        if how == "mapped":
+            writer.flip(forged)
+        else:
+            with target.open("r+b") as file:
+                file.write(forged)
+        unseal(where)
+
+    monkeypatch.setattr(runner_module, "unseal", flipped_then_opened)
+    try:
+        with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while this run"):
+            run(mixed_study(), workers=1, out=folder, progress=False, resume=True)
+    finally:
+        writer.close()
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed since its run ended"):
+        load_results(folder)
+    forged_scores = _changed(folder).seats["score"]
+    assert (forged_scores == 0).all()  # what --accept-changes reads: the forgery, not sealed

@@ -504,6 +504,43 @@ def test_a_folder_changed_after_its_run_is_refused_by_every_reader(tmp_path, cap
     assert main(["replay", str(record), "--accept-changes"]) == 0
 
 
+def test_a_record_flipped_after_the_check_is_refused_as_the_seals(tmp_path, capsys, monkeypatch):
+    """Hostile pass 16's timed16.py on a record file: flipped (same size, its strategies'
+    names swapped) through a shared mapping right after the seal's check, which moves no
+    change mark; only the record's own digest, which a writer can make again, caught it. The
+    record is now read once through the check: refused as the seal's, naming the file."""
+    import mmap
+
+    import sims.folder as folders
+    from cardgame.cli import main
+
+    folder = tmp_path / "r"
+    _small_run(folder)
+    record = next(folder.glob("records/*.jsonl"))
+    name = record.relative_to(folder).as_posix()
+    data = record.read_bytes()
+    forged = data.replace(b'"planner","random"', b'"random","planner"')
+    assert forged != data and len(forged) == len(data)
+    with record.open("r+b") as file, mmap.mmap(file.fileno(), 0) as mapping:
+        mapping[:] = data  # the one store that moves its time stamps: before any check
+        check_source = folders.check_source
+
+        def checked_then_flipped(*args, **kwargs):
+            check = check_source(*args, **kwargs)
+            mapping[:] = forged
+            return check
+
+        monkeypatch.setattr(folders, "check_source", checked_then_flipped)
+        for argv in (
+            ["replay", str(record)],
+            ["view", str(folder), "--out", str(tmp_path / "v.html"), "--playouts", "0"],
+        ):
+            mapping[:] = data
+            assert main(argv) == 2
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1 and f"{name} changed while it was read" in err[-1], err
+
+
 def test_resume_refuses_a_changed_folder_and_accepts_it_when_asked(tmp_path):
     from sims.folder import read_manifest
     from sims.runner import run
