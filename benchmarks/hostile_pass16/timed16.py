@@ -67,6 +67,12 @@ def main() -> None:
     shutil.copytree(sealed, folder)
     table = os.path.join(folder, "seats", "compact.parquet")
     good, bad, name = bad_table(table)
+    if mode in ("view", "replay"):  # the record file: every game's seats swapped by name
+        table = os.path.join(folder, "records", sorted(os.listdir(os.path.join(folder, "records")))[0])
+        with open(table, "rb") as f:
+            good = f.read()
+        bad = good.replace(b'"strategies":["planner","rusher"]', b'"strategies":["rusher","planner"]')
+        assert len(bad) == len(good) and bad != good
     fd = os.open(table, os.O_RDWR)
     view = mmap.mmap(fd, len(good))
     view[:] = good  # the one stamp, before any reader
@@ -77,6 +83,8 @@ def main() -> None:
         out = f"{folder}.{k}.md"
         line = {
             "report": ["cardgame", "report", folder, "--format", "md", "--out", out],
+            "view": ["cardgame", "view", folder, "-o", out + ".html", "--playouts", "0"],
+            "replay": ["cardgame", "replay", table],
             "resume": ["cardgame", "simulate", "--resume", folder, "--workers", "1", "--no-progress"],
         }[mode]
         watch.armed.set()
@@ -87,6 +95,8 @@ def main() -> None:
         if done.returncode != 0:
             kind = f"exit {done.returncode}"
             said = said or done.stderr.strip()[-200:]
+        elif mode == "view" and b'["rusher","planner"]' in open(out + ".html", "rb").read():
+            kind = "exit 0, the page shows the seats swapped (unseen)"
         elif f"{name} wins 100.0% of its games" in text:
             kind = "exit 0, +500 and 100% wins (unseen)"
         else:
