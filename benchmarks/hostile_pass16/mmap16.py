@@ -73,7 +73,9 @@ def main() -> None:
     bad = same_size(t, len(good))
     assert pq.read_table(io.BytesIO(bad))["score"].to_pylist() == t["score"].to_pylist()
     honest = load_results(folder).seats["score"].mean()
-    print(f"sealed table {len(good)} bytes, the +500 table padded to {len(bad)}; load_results reads mean {honest:.1f}")
+    print(
+        f"sealed table {len(good)} bytes, the +500 table padded to {len(bad)}; load_results reads mean {honest:.1f}"
+    )
     before = os.stat(table)
     fd = os.open(table, os.O_RDWR)
     view = mmap.mmap(fd, len(good))

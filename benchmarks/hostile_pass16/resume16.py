@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from timed16 import Watch, bad_table
 
@@ -30,19 +31,44 @@ def main() -> None:
     watch = Watch(table, view, bad)
     watch.armed.set()
     done = subprocess.run(
-        ["cardgame", "simulate", "--strategies", "planner,rusher", "--players", "2", "--games", sys.argv[2] if len(sys.argv) > 2 else "4", "--records", "--out", folder, "--resume", "--workers", "1", "--no-progress"],
-        capture_output=True, text=True,
+        [
+            "cardgame",
+            "simulate",
+            "--strategies",
+            "planner,rusher",
+            "--players",
+            "2",
+            "--games",
+            sys.argv[2] if len(sys.argv) > 2 else "4",
+            "--records",
+            "--out",
+            folder,
+            "--resume",
+            "--workers",
+            "1",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
     )
     watch.armed.clear()
-    print(f"resume: exit {done.returncode}; stores made {watch.fired}; {(done.stdout + done.stderr).strip()[-300:]}")
+    print(
+        f"resume: exit {done.returncode}; stores made {watch.fired}; {(done.stdout + done.stderr).strip()[-300:]}"
+    )
     view.close()
     os.close(fd)
     time.sleep(0.1)
     out = folder + ".md"
-    rep = subprocess.run(["cardgame", "report", folder, "--format", "md", "--out", out], capture_output=True, text=True)
-    text = open(out).read() if os.path.exists(out) else ""
+    rep = subprocess.run(
+        ["cardgame", "report", folder, "--format", "md", "--out", out],
+        capture_output=True,
+        text=True,
+    )
+    text = Path(out).read_text() if os.path.exists(out) else ""
     last = rep.stderr.strip().splitlines()[-1][:160] if rep.returncode else ""
-    print(f"a plain report afterwards (no writer): exit {rep.returncode} {last}; '{name} wins 100.0%' in it: {f'{name} wins 100.0% of its games' in text}")
+    print(
+        f"a plain report afterwards (no writer): exit {rep.returncode} {last}; '{name} wins 100.0%' in it: {f'{name} wins 100.0% of its games' in text}"
+    )
 
 
 if __name__ == "__main__":

@@ -13,14 +13,13 @@ import ctypes
 import mmap
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-
 from mmap16 import same_size
 
 IN_CLOSE_NOWRITE = 0x10
@@ -68,10 +67,14 @@ def main() -> None:
     table = os.path.join(folder, "seats", "compact.parquet")
     good, bad, name = bad_table(table)
     if mode in ("view", "replay"):  # the record file: every game's seats swapped by name
-        table = os.path.join(folder, "records", sorted(os.listdir(os.path.join(folder, "records")))[0])
+        table = os.path.join(
+            folder, "records", sorted(os.listdir(os.path.join(folder, "records")))[0]
+        )
         with open(table, "rb") as f:
             good = f.read()
-        bad = good.replace(b'"strategies":["planner","rusher"]', b'"strategies":["rusher","planner"]')
+        bad = good.replace(
+            b'"strategies":["planner","rusher"]', b'"strategies":["rusher","planner"]'
+        )
         assert len(bad) == len(good) and bad != good
     fd = os.open(table, os.O_RDWR)
     view = mmap.mmap(fd, len(good))
@@ -85,17 +88,25 @@ def main() -> None:
             "report": ["cardgame", "report", folder, "--format", "md", "--out", out],
             "view": ["cardgame", "view", folder, "-o", out + ".html", "--playouts", "0"],
             "replay": ["cardgame", "replay", table],
-            "resume": ["cardgame", "simulate", "--resume", folder, "--workers", "1", "--no-progress"],
+            "resume": [
+                "cardgame",
+                "simulate",
+                "--resume",
+                folder,
+                "--workers",
+                "1",
+                "--no-progress",
+            ],
         }[mode]
         watch.armed.set()
         done = subprocess.run(line, capture_output=True, text=True)
         watch.armed.clear()
         view[:] = good
-        text = open(out).read() if os.path.exists(out) else ""
+        text = Path(out).read_text() if os.path.exists(out) else ""
         if done.returncode != 0:
             kind = f"exit {done.returncode}"
             said = said or done.stderr.strip()[-200:]
-        elif mode == "view" and b'["rusher","planner"]' in open(out + ".html", "rb").read():
+        elif mode == "view" and b'["rusher","planner"]' in Path(out + ".html").read_bytes():
             kind = "exit 0, the page shows the seats swapped (unseen)"
         elif f"{name} wins 100.0% of its games" in text:
             kind = "exit 0, +500 and 100% wins (unseen)"
@@ -104,8 +115,12 @@ def main() -> None:
             said = said or (done.stdout + done.stderr).strip()[-200:]
         counts[kind] = counts.get(kind, 0) + 1
     st = os.stat(table)
-    print(f"{tries} `cardgame {mode}` runs, the table flipped at its first close: {counts}; stores made {watch.fired}; said: {said}")
-    print(f"the table now: {len(open(table, 'rb').read())} bytes, sealed bytes back: {open(table, 'rb').read() == good}; ctime {st.st_ctime_ns}")
+    print(
+        f"{tries} `cardgame {mode}` runs, the table flipped at its first close: {counts}; stores made {watch.fired}; said: {said}"
+    )
+    print(
+        f"the table now: {len(Path(table).read_bytes())} bytes, sealed bytes back: {Path(table).read_bytes() == good}; ctime {st.st_ctime_ns}"
+    )
 
 
 if __name__ == "__main__":
