@@ -98,6 +98,9 @@ def main() -> None:
                 "--no-progress",
             ],
         }[mode]
+        for stale in (out, out + ".html"):
+            if os.path.exists(stale):
+                os.remove(stale)
         watch.armed.set()
         done = subprocess.run(line, capture_output=True, text=True)
         watch.armed.clear()
