@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fifteenth hostile pass: ./run.sh Attack [...] plays hp16:<Attack> against RIVAL (planner by
+# Sixteenth hostile pass: ./run_guest.sh Attack [...] plays hp16:<Attack> against RIVAL (planner by
 # default) under --isolate, 2 players, GAMES games (default 2), one worker; prints its
 # HOSTILE lines, the wall time and each game's failure row (../hostile_pass3/summary.py).
 # KEY names the channel (hp16/key.txt, read by the strategies in the sandbox): a fresh
