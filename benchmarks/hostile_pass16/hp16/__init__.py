@@ -152,3 +152,35 @@ class Gadget(Planner):
             f"load after a 48-MiB sweep {statistics.median(cold)}, after a load "
             f"{statistics.median(warm)}; minima {min(cold)} / {min(warm)}",
         )
+
+
+class Writable(Planner):
+    """Class (1): any folder the game may write whose mount lets a file's pages execute (a
+    file written there, mapped read+exec, would run the game's own bytes)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        import mmap as _mmap
+        import os
+
+        places = ["/", "/dev", "/tmp", "/tmp/game", "/dev/shm", "/var/tmp", "/run", "/root"]
+        places += [os.path.dirname(__file__), os.getcwd(), os.path.expanduser("~")]
+        places += sorted({os.path.dirname(p) for p in sys.path if p})[:20]
+        seen = {}
+        for place in dict.fromkeys(places):
+            path = os.path.join(place, "hp16-w.bin")
+            try:
+                with open(path, "wb") as f:
+                    f.write(b"\xc3" * 4096)
+            except OSError as exc:
+                seen[place] = f"no write ({exc.strerror})"
+                continue
+            try:
+                with open(path, "rb") as f:
+                    _mmap.mmap(f.fileno(), 4096, prot=_mmap.PROT_READ | _mmap.PROT_EXEC)
+                seen[place] = "WRITTEN AND MAPPED READ+EXEC"
+            except OSError as exc:
+                seen[place] = f"written, exec mapping refused ({exc.strerror})"
+            finally:
+                os.remove(path)
+        say("Writable", str(seen))
