@@ -76,6 +76,8 @@ START_FLOOR = 10.0  # a strategy's start may take this whatever the decision lim
 START = "its start"  # a load or check child's task: the strategy's import and class check
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
+M_ARENA_MAX = -8  # mallopt's
+GAME_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 class GuestError(Exception):
@@ -614,7 +616,9 @@ class GuestStrategy(Strategy):
             raise
         if "error" in answer:
             self.host = None
-            _drop(self.key)  # its child is in an unknown state
+            with contextlib.suppress(GuestError):  # ended first, so that its stderr is shown
+                host.end()
+            _drop(self.key)  # its child was in an unknown state
             raise GuestError(str(answer["error"])[:300])
         return answer
 
@@ -844,6 +848,12 @@ def serve() -> None:
     with contextlib.suppress(Exception):  # no one of the same user may read its memory
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.environ.clear()  # what the interpreter itself set (a coerced locale): nothing of the run
+    # within a game's memory limit on any machine: one BLAS thread (OpenBLAS would start one,
+    # with its buffer, per core), and few malloc arenas (each thread's own would reserve 64
+    # MiB of it: pass 17 found 14 threads' worth in 1 GiB); the same for every game
+    os.environ.update(GAME_ENVIRONMENT)
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).mallopt(M_ARENA_MAX, 2)
     try:
         control = _Control(int(sys.argv[1]), int(sys.argv[2]))
     except (IndexError, ValueError):
@@ -962,13 +972,16 @@ class _Zygote:
         # in the sandbox a child writes its stdout and stderr to a file of its own game (the
         # host's stderr is a file every game would share, with its times, mode and offset)
         log = os.memfd_create("game-stderr", os.MFD_CLOEXEC) if limits is not None else -1
+        # the child's end of it is write-only: a file it could read, it could map to run
+        # (pass 17's MemfdExec: code written there with pwrite, mapped read+exec)
+        given = _write_only(log) if log >= 0 else -1
         order = os.memfd_create("game-order", os.MFD_CLOEXEC)
         data = json.dumps(message).encode()
         while data:
             data = data[os.write(order, data) :]
         confined, done = os.pipe()  # a byte once the child is confined, before the strategy
         ends, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        sent = [order, done, theirs.fileno()] + ([log] if log >= 0 else [])
+        sent = [order, done, theirs.fileno()] + ([given] if given >= 0 else [])
         try:
             socket.send_fds(self.socket, [op.encode()], sent)
         except OSError:  # the zygote is gone: the machine's
@@ -978,6 +991,8 @@ class _Zygote:
             os.close(order)
             os.close(done)
             theirs.close()
+            if given >= 0:
+                os.close(given)
         leader, game = _started(ends)
         killed = False
         ended: tuple[int, bool] | None = None
@@ -1166,6 +1181,11 @@ def _forget(fd: int) -> None:
                 return
     finally:
         os.close(null)
+
+
+def _write_only(fd: int) -> int:
+    """A new write-only descriptor of the memory file ``fd`` (reopened through /proc)."""
+    return os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC)
 
 
 def _copy_stderr(log: int) -> None:

@@ -804,6 +804,12 @@ def confine(limits: dict[str, Any]) -> None:
         (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
         # 1, not 0: a core_pattern that pipes to a helper ignores the limit but for 1
         (resource.RLIMIT_CORE, 1),
+        # no scheduling above its rivals', nor memory locked, whatever the machine grants
+        # the run's user (pass 17's Priority: they were inherited, 0 only on that machine)
+        (resource.RLIMIT_RTPRIO, 0),
+        (resource.RLIMIT_NICE, 0),
+        (resource.RLIMIT_MEMLOCK, 0),
+        (resource.RLIMIT_MSGQUEUE, 0),
         *([(resource.RLIMIT_NPROC, int(limits["nproc"]))] if limits.get("nproc") else []),
     ):
         hard = value + 1 if which == resource.RLIMIT_CPU else value  # SIGXCPU, then SIGKILL

@@ -129,7 +129,9 @@ class LooksForTheRun(Planner):
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
         clues = []
-        if os.environ:
+        from sims.guest import GAME_ENVIRONMENT  # the same constants in every game
+
+        if dict(os.environ) != GAME_ENVIRONMENT:
             clues.append(f"environment {sorted(os.environ)[:3]}")
         if sys.argv[1:] or "cardgame" in " ".join(sys.argv) or "pytest" in " ".join(sys.argv):
             clues.append(f"argv {sys.argv}")

@@ -60,7 +60,9 @@ class Snooper(Planner):
         pids = [p for p in os.listdir("/proc") if p.isdigit()] if os.path.isdir("/proc") else []
         if len(pids) > 3:  # its sandbox's init, its host, itself
             found.append(f"{len(pids)} processes")
-        if any(k not in ("LC_CTYPE",) for k in os.environ):
+        from sims.guest import GAME_ENVIRONMENT  # the same constants in every game
+
+        if {k: v for k, v in os.environ.items() if k != "LC_CTYPE"} != GAME_ENVIRONMENT:
             found.append(f"environment {sorted(os.environ)}")
         secret = self.knobs.secret
         with contextlib.suppress(OSError), open(secret) as file:
@@ -316,6 +318,17 @@ class FakeOutput(Planner):
         sys.stderr.write("\x1b[2K\rrun finished: 0 games failed (erased line)\n")
         sys.stderr.write("x" * SPAM + "\n")
         return super().decide(view)
+
+
+class SayRaise(Planner):
+    """An honest strategy's own error, with a line on stderr first: the organiser sees it
+    (hostile pass 17: its host was killed before it showed the game's stderr)."""
+
+    def decide(self, view):
+        import sys
+
+        sys.stderr.write("SayRaise: a line before the failure\n")
+        raise RuntimeError("a strategy's own error")
 
 
 class HostPipes(Planner):

@@ -346,7 +346,8 @@ class ExecMemory(Planner):
     from executable anonymous memory, pass 15's ExecFile from a private copy of a view file
     mapped writable and executable, and from a file it shipped. Executable memory it could
     write is refused every way: anonymous, writable and executable at once, made executable
-    after, a file of its own /tmp or of its own code mapped to run."""
+    after, a file of its own /tmp or of its own code mapped to run, and its stdout and
+    stderr, a memory file no mount makes noexec (hostile pass 17's MemfdExec)."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
@@ -388,11 +389,72 @@ class ExecMemory(Planner):
                 found.append("a file of its own mapped to run")
             except OSError:
                 pass
+        for fd in (1, 2):  # its stdout and stderr, a memory file (pass 17's MemfdExec)
+            try:
+                os.pwrite(fd, b"\xc3" * 4096, 0)
+                mmap.mmap(fd, 4096, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_EXEC)
+                found.append(f"its fd {fd} mapped to run")
+            except OSError:
+                pass
         os.chmod("/tmp/game/code.bin", 0o777)  # answers success, changes nothing
         if os.stat("/tmp/game/code.bin").st_mode & 0o777 == 0o777:
             found.append("chmod changed a mode")
         if found:
             raise Breach(f"breach: {found}")
+
+
+class Priority(Planner):
+    """No scheduling above its rivals' and no locked memory, whatever the machine grants the
+    run's user (hostile pass 17: the limits were inherited, not set)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import resource
+
+        found = []
+        for name in ("RLIMIT_RTPRIO", "RLIMIT_NICE", "RLIMIT_MEMLOCK", "RLIMIT_MSGQUEUE"):
+            if resource.getrlimit(getattr(resource, name)) != (0, 0):
+                found.append(f"{name} {resource.getrlimit(getattr(resource, name))}")
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+            found.append("real-time scheduling")
+        except OSError:
+            pass
+        try:
+            os.nice(-1)
+            found.append("a lower niceness")
+        except OSError:
+            pass
+        if found:
+            raise Breach(f"breach: {found}")
+
+
+class Arenas(Planner):
+    """An honest strategy: threads that allocate, all at once, then numpy's matrix product,
+    within the memory limit on any machine (hostile pass 17: each thread's malloc arena
+    reserves 64 MiB of the limit, and OpenBLAS a thread and buffer per core)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import threading
+
+        import numpy as np
+
+        together = threading.Barrier(24)
+
+        def work():
+            kept = [bytearray(50_000) for _ in range(20)]
+            together.wait(timeout=30)
+            del kept
+
+        threads = [threading.Thread(target=work) for _ in range(24)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        product = np.ones((400, 400)) @ np.ones((400, 400))
+        if float(product[0, 0]) != 400.0 or os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+            raise Breach("breach: numpy's threads are not one")
 
 
 class DumpProbe(Planner):

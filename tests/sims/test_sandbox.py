@@ -443,6 +443,15 @@ def test_a_guest_cannot_stall_the_end_of_its_game():
 
 
 @needs_sandbox
+def test_a_failing_guests_stderr_is_shown(capfd):
+    capfd.readouterr()
+    outcome = _play("SayRaise", 3)
+    assert "a strategy's own error" in outcome.game["failure_error"]
+    err = capfd.readouterr().err
+    assert "[guest tests.sims.hostile:SayRaise] SayRaise: a line before the failure" in err, err
+
+
+@needs_sandbox
 def test_a_guests_stderr_is_bounded_and_marked_as_its_own(capfd):
     capfd.readouterr()
     outcome = _play("FakeOutput", 3)

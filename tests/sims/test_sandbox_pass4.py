@@ -295,6 +295,16 @@ def test_a_game_can_make_no_machine_code_of_its_own():
 
 
 @needs_sandbox
+def test_a_game_cannot_schedule_itself_above_its_rivals():
+    _clean(_play(["Priority", "planner"]))
+
+
+@needs_sandbox
+def test_threads_and_numpy_fit_a_games_memory():
+    _clean(_play(["Arenas", "planner"]))
+
+
+@needs_sandbox
 def test_a_game_cannot_dump_its_memory_or_count_huge_pages():
     _clean(_play(["DumpProbe", "planner"]))
 
