@@ -219,3 +219,240 @@ class CacheTalk(Planner):
             f"seat 1 own hand {list(view.hand)}; {sum(map(sum, hist))} probes, fast below {cut * 16} cycles; "
             f"read the pair game's seat-0 (its rival's) first four counts: {counts} (smallest margin {margin:.3f})",
         )
+
+
+# ------------------------------------------------------------------ item 1: memory outside every limit
+LIBC.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE = 1, 2
+HOG_GIB = int(os.environ.get("HP17_GIB", "3"))
+
+
+class MemfdHog(Once):
+    """Item 1 (limits on memory): the stderr memory file lives on the kernel's internal
+    tmpfs, which has no size, and ``fallocate`` with FALLOC_FL_KEEP_SIZE does not check the
+    file-size limit (the size stays put). So HOG_GIB GiB of the machine's memory, outside
+    the 1-GiB address-space limit and outside the game's RSS, held for a moment and given
+    back (a hole punched) so as not to hurt the shared machine."""
+
+    def probe(self, view) -> None:
+        name = type(self).__name__
+        import resource
+
+        say(name, f"RLIMIT_AS {resource.getrlimit(resource.RLIMIT_AS)}, RLIMIT_FSIZE {resource.getrlimit(resource.RLIMIT_FSIZE)}")
+        want = HOG_GIB << 30
+        t = time.monotonic()
+        rc = LIBC.fallocate(2, FALLOC_FL_KEEP_SIZE, 1 << 24, want)
+        took = time.monotonic() - t
+        st = os.fstat(2)
+        say(name, f"fallocate(stderr, KEEP_SIZE, 16 MiB, {HOG_GIB} GiB) -> {rc} {err() if rc else ''} in {took:.2f} s; st_size {st.st_size}, st_blocks*512 = {st.st_blocks * 512 / 2**30:.2f} GiB")
+        big = bytearray(600 << 20)  # and its own address space besides
+        say(name, f"plus {len(big) >> 20} MiB in its own heap: both held at once")
+        del big
+        rc = LIBC.fallocate(2, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 1 << 24, want)
+        st = os.fstat(2)
+        say(name, f"hole punched -> {rc}; st_blocks*512 now {st.st_blocks * 512 / 2**20:.1f} MiB")
+
+
+# ------------------------------------------------------------------ honest strategies
+def _check(name: str, what: str, call) -> None:
+    try:
+        say(name, f"{what}: ok {call()!r}"[:220])
+    except BaseException as exc:  # noqa: BLE001 - report every refusal
+        say(name, f"{what}: FAILED {type(exc).__name__} {exc}"[:220])
+
+
+def _threads_left(most: int = 80) -> int:
+    import threading
+
+    gate = threading.Event()
+    started = []
+    try:
+        while len(started) < most:
+            t = threading.Thread(target=gate.wait)
+            t.start()
+            started.append(t)
+    except RuntimeError:
+        pass
+    gate.set()
+    for t in started:
+        t.join()
+    return len(started)
+
+
+class Honest17(Once):
+    """Item (f): the usual standard modules an honest strategy may use."""
+
+    def probe(self, view) -> None:
+        name = "Honest17"
+        import asyncio
+        import mmap
+        import secrets
+        import signal
+        import tempfile
+        import uuid
+
+        _check(name, "asyncio.run", lambda: asyncio.run(asyncio.sleep(0, result=7)))
+        _check(name, "mmap.mmap(-1, 4096) (anonymous, the default MAP_SHARED)", lambda: len(mmap.mmap(-1, 4096)))
+        _check(name, "mmap.mmap(-1, 4096, flags=MAP_PRIVATE)", lambda: len(mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE)))
+        _check(name, "secrets/uuid4/SystemRandom", lambda: (len(secrets.token_hex(8)), uuid.uuid4().version))
+        _check(name, "os.cpu_count, sched_getaffinity", lambda: (os.cpu_count(), len(os.sched_getaffinity(0))))
+
+        def alarm():
+            hit = []
+            signal.signal(signal.SIGALRM, lambda *a: hit.append(1))
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            time.sleep(0.05)
+            return hit
+
+        _check(name, "setitimer + SIGALRM handler", alarm)
+        _check(name, "tempfile.TemporaryFile", lambda: tempfile.TemporaryFile().write(b"x"))
+
+        def numpy_file():
+            import numpy as np
+
+            path = os.path.join(tempfile.mkdtemp(), "a.npy")
+            np.save(path, np.arange(10))
+            m = np.load(path, mmap_mode="r")
+            return int(m.sum())
+
+        _check(name, "np.load(mmap_mode='r')", numpy_file)
+
+        def numpy_memmap():
+            import numpy as np
+
+            path = os.path.join(tempfile.mkdtemp(), "m.dat")
+            m = np.memmap(path, dtype="int64", mode="w+", shape=(10,))
+            m[:] = 1
+            return int(m.sum())
+
+        _check(name, "np.memmap(mode='w+')", numpy_memmap)
+
+        def faulthandler_on():
+            import faulthandler
+
+            faulthandler.enable()
+            return faulthandler.is_enabled()
+
+        _check(name, "faulthandler.enable", faulthandler_on)
+
+
+BLAS_THREADS = int(os.environ.get("HP17_BLAS", "16"))
+
+
+class HonestBlas(Planner):
+    """Item (f): numpy on a machine with more cores. OpenBLAS starts a thread per core
+    (less one, up to its MAX_THREADS, 64 here) at import and gives each a buffer at its first
+    call; the game's 1 GiB of address space and 64 tasks are fixed. This machine has 2
+    cores, so the count a machine of BLAS_THREADS cores gets at import is set through
+    OpenBLAS's own ``openblas_set_num_threads`` (which makes the same threads)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        name = "HonestBlas"
+        try:
+            import glob
+
+            import numpy as np
+
+            lib = ctypes.CDLL(glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"))[0])
+            before = lib.scipy_openblas_get_num_threads64_()
+            say(name, f"OpenBLAS threads {before}; setting {BLAS_THREADS}")
+            lib.scipy_openblas_set_num_threads64_(ctypes.c_int(BLAS_THREADS))
+            now = lib.scipy_openblas_get_num_threads64_()
+            say(name, f"OpenBLAS threads {before} -> {now} (a {BLAS_THREADS}-core machine)")
+            say(name, f"threads a strategy may still start: {_threads_left()}")
+            for n in (300, 1500):
+                a = np.ones((n, n))
+                t = time.monotonic()
+                s = float((a @ a).sum())
+                say(name, f"a {n}x{n} matmul: ok {s:.0f} in {time.monotonic() - t:.2f} s; threads left {_threads_left()}")
+            say(name, f"np.linalg.svd 400: ok {float(np.linalg.svd(np.ones((400, 400)))[1][0]):.1f}")
+        except BaseException as exc:  # noqa: BLE001
+            say(name, f"numpy with {BLAS_THREADS} BLAS threads: FAILED {type(exc).__name__} {exc}"[:300])
+
+
+class BlasStep(Planner):
+    """Where HonestBlas hangs in the sandbox: a watchdog thread names the step after 4 s
+    and ends the game's process (so that its stderr is relayed)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import threading
+
+        step = ["start"]
+
+        def watch():
+            time.sleep(8)
+            say("BlasStep", f"stuck at {step[0]!r} after 8 s")
+            os._exit(3)
+
+        threading.Thread(target=watch, daemon=True).start()
+        step[0] = "import numpy"
+        import glob
+
+        import numpy as np
+
+        step[0] = "glob"
+        path = glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"))[0]
+        step[0] = f"CDLL {path}"
+        lib = ctypes.CDLL(path)
+        step[0] = "get_num_threads"
+        n = lib.scipy_openblas_get_num_threads64_()
+        step[0] = f"set_num_threads({BLAS_THREADS}) from {n}"
+        lib.scipy_openblas_set_num_threads64_(ctypes.c_int(BLAS_THREADS))
+        if _param(0) == 1:
+            lib.scipy_openblas_set_num_threads64_(ctypes.c_int(1))
+        step[0] = f"threads_left (BLAS threads {lib.scipy_openblas_get_num_threads64_()})"
+        left = _threads_left()
+        step[0] = f"matmul 300 after {left} threads"
+        a = np.ones((300, 300))
+        float((a @ a).sum())
+        step[0] = "threads_left 2"
+        left = _threads_left()
+        step[0] = f"matmul 1500 after {left} threads"
+        a = np.ones((1500, 1500))
+        float((a @ a).sum())
+        step[0] = "done"
+        say("BlasStep", "every step done")
+
+
+def _param(default: int) -> int:
+    """A number handed in through hp17/key.txt (run.sh's KEY): the sandbox clears the
+    environment."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return default
+
+
+class PoolBlas(Planner):
+    """Item (f): an honest pattern. K worker threads (a ThreadPoolExecutor, each summing a
+    small numpy array), the pool shut down, then one matrix product in the decision's
+    own thread. A watchdog thread names the step after 8 s and ends the process."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import concurrent.futures
+        import threading
+
+        import numpy as np
+
+        k = _param(8)
+        step = ["start"]
+
+        def watch():
+            time.sleep(8)
+            say("PoolBlas", f"K={k}: stuck at {step[0]!r} after 8 s")
+            os._exit(3)
+
+        threading.Thread(target=watch, daemon=True).start()
+        step[0] = f"a pool of {k}"
+        with concurrent.futures.ThreadPoolExecutor(k) as pool:
+            sums = list(pool.map(lambda i: float(np.arange(1000.0).sum() + i), range(4 * k)))
+        step[0] = "matmul 300 after the pool"
+        a = np.ones((300, 300))
+        t = time.monotonic()
+        float((a @ a).sum())
+        say("PoolBlas", f"K={k}: pool ({len(sums)} sums) then matmul 300: ok in {time.monotonic() - t:.3f} s")
+        step[0] = "done"
