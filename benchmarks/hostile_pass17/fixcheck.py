@@ -7,7 +7,14 @@ import os
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.mmap.restype = ctypes.c_void_p
-LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+LIBC.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
 MFD_NOEXEC_SEAL, MFD_EXEC = 0x8, 0x10
 
 
@@ -25,7 +32,10 @@ def try_exec(fd: int, what: str) -> None:
 
 
 try_exec(os.memfd_create("plain", os.MFD_CLOEXEC), "memfd_create(MFD_CLOEXEC) (today)")
-try_exec(os.memfd_create("sealed", os.MFD_CLOEXEC | MFD_NOEXEC_SEAL), "memfd_create(MFD_CLOEXEC|MFD_NOEXEC_SEAL)")
+try_exec(
+    os.memfd_create("sealed", os.MFD_CLOEXEC | MFD_NOEXEC_SEAL),
+    "memfd_create(MFD_CLOEXEC|MFD_NOEXEC_SEAL)",
+)
 plain = os.memfd_create("plain2", os.MFD_CLOEXEC)
 wonly = os.open(f"/proc/self/fd/{plain}", os.O_WRONLY)
 try_exec(wonly, "the same file reopened O_WRONLY")

@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (attack code: long report lines)
+# ruff: noqa: E501, SIM105, SIM115  (attack code: long report lines, probes)
 """Hostile strategies of a seventeenth independent pass on ``--isolate`` (benchmarks/hostile_pass17).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -104,7 +104,10 @@ class MemfdExec(Once):
             try:
                 st = os.fstat(fd)
                 flags = os.get_blocking(fd), LIBC.fcntl(fd, 3)
-                say(name, f"fd {fd}: mode {stat.filemode(st.st_mode)} ino {st.st_ino} size {st.st_size} fl {flags[1]:o}")
+                say(
+                    name,
+                    f"fd {fd}: mode {stat.filemode(st.st_mode)} ino {st.st_ino} size {st.st_size} fl {flags[1]:o}",
+                )
             except OSError as exc:
                 say(name, f"fd {fd}: {exc}")
         try:
@@ -115,7 +118,10 @@ class MemfdExec(Once):
         probe, touch = fr_pair(code)
         buf = ctypes.create_string_buffer(4096)
         miss, hit = fr_medians(probe, touch, ctypes.addressof(buf) + 128)
-        say(name, f"read+exec private mapping of its stderr memfd (fd 2): ran own code (rdtscp, clflush): median cycles after a flush {miss}, after a load {hit}")
+        say(
+            name,
+            f"read+exec private mapping of its stderr memfd (fd 2): ran own code (rdtscp, clflush): median cycles after a flush {miss}, after a load {hit}",
+        )
         # the mapping is live: the file's page cache, so a later pwrite changes the code
         os.pwrite(2, b"\xb8\x2a\x00\x00\x00\xc3", CODE_AT + 1024)  # mov eax, 42; ret
         f = ctypes.CFUNCTYPE(ctypes.c_uint32)(code + 1024)
@@ -171,7 +177,10 @@ class CacheTalk(Planner):
                 self._line = _Line()
                 if view.seat == 0:
                     bits = _bits(view.hand)
-                    say(self.NAME, f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}")
+                    say(
+                        self.NAME,
+                        f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}",
+                    )
                     self._send(bits)
                 else:
                     self._receive(view)
@@ -238,13 +247,19 @@ class MemfdHog(Once):
         name = type(self).__name__
         import resource
 
-        say(name, f"RLIMIT_AS {resource.getrlimit(resource.RLIMIT_AS)}, RLIMIT_FSIZE {resource.getrlimit(resource.RLIMIT_FSIZE)}")
+        say(
+            name,
+            f"RLIMIT_AS {resource.getrlimit(resource.RLIMIT_AS)}, RLIMIT_FSIZE {resource.getrlimit(resource.RLIMIT_FSIZE)}",
+        )
         want = HOG_GIB << 30
         t = time.monotonic()
         rc = LIBC.fallocate(2, FALLOC_FL_KEEP_SIZE, 1 << 24, want)
         took = time.monotonic() - t
         st = os.fstat(2)
-        say(name, f"fallocate(stderr, KEEP_SIZE, 16 MiB, {HOG_GIB} GiB) -> {rc} {err() if rc else ''} in {took:.2f} s; st_size {st.st_size}, st_blocks*512 = {st.st_blocks * 512 / 2**30:.2f} GiB")
+        say(
+            name,
+            f"fallocate(stderr, KEEP_SIZE, 16 MiB, {HOG_GIB} GiB) -> {rc} {err() if rc else ''} in {took:.2f} s; st_size {st.st_size}, st_blocks*512 = {st.st_blocks * 512 / 2**30:.2f} GiB",
+        )
         big = bytearray(600 << 20)  # and its own address space besides
         say(name, f"plus {len(big) >> 20} MiB in its own heap: both held at once")
         del big
@@ -257,7 +272,7 @@ class MemfdHog(Once):
 def _check(name: str, what: str, call) -> None:
     try:
         say(name, f"{what}: ok {call()!r}"[:220])
-    except BaseException as exc:  # noqa: BLE001 - report every refusal
+    except BaseException as exc:
         say(name, f"{what}: FAILED {type(exc).__name__} {exc}"[:220])
 
 
@@ -292,10 +307,26 @@ class Honest17(Once):
         import uuid
 
         _check(name, "asyncio.run", lambda: asyncio.run(asyncio.sleep(0, result=7)))
-        _check(name, "mmap.mmap(-1, 4096) (anonymous, the default MAP_SHARED)", lambda: len(mmap.mmap(-1, 4096)))
-        _check(name, "mmap.mmap(-1, 4096, flags=MAP_PRIVATE)", lambda: len(mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE)))
-        _check(name, "secrets/uuid4/SystemRandom", lambda: (len(secrets.token_hex(8)), uuid.uuid4().version))
-        _check(name, "os.cpu_count, sched_getaffinity", lambda: (os.cpu_count(), len(os.sched_getaffinity(0))))
+        _check(
+            name,
+            "mmap.mmap(-1, 4096) (anonymous, the default MAP_SHARED)",
+            lambda: len(mmap.mmap(-1, 4096)),
+        )
+        _check(
+            name,
+            "mmap.mmap(-1, 4096, flags=MAP_PRIVATE)",
+            lambda: len(mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE)),
+        )
+        _check(
+            name,
+            "secrets/uuid4/SystemRandom",
+            lambda: (len(secrets.token_hex(8)), uuid.uuid4().version),
+        )
+        _check(
+            name,
+            "os.cpu_count, sched_getaffinity",
+            lambda: (os.cpu_count(), len(os.sched_getaffinity(0))),
+        )
 
         def alarm():
             hit = []
@@ -354,7 +385,13 @@ class HonestBlas(Planner):
 
             import numpy as np
 
-            lib = ctypes.CDLL(glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"))[0])
+            lib = ctypes.CDLL(
+                glob.glob(
+                    os.path.join(
+                        os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"
+                    )
+                )[0]
+            )
             before = lib.scipy_openblas_get_num_threads64_()
             say(name, f"OpenBLAS threads {before}; setting {BLAS_THREADS}")
             lib.scipy_openblas_set_num_threads64_(ctypes.c_int(BLAS_THREADS))
@@ -365,10 +402,18 @@ class HonestBlas(Planner):
                 a = np.ones((n, n))
                 t = time.monotonic()
                 s = float((a @ a).sum())
-                say(name, f"a {n}x{n} matmul: ok {s:.0f} in {time.monotonic() - t:.2f} s; threads left {_threads_left()}")
-            say(name, f"np.linalg.svd 400: ok {float(np.linalg.svd(np.ones((400, 400)))[1][0]):.1f}")
-        except BaseException as exc:  # noqa: BLE001
-            say(name, f"numpy with {BLAS_THREADS} BLAS threads: FAILED {type(exc).__name__} {exc}"[:300])
+                say(
+                    name,
+                    f"a {n}x{n} matmul: ok {s:.0f} in {time.monotonic() - t:.2f} s; threads left {_threads_left()}",
+                )
+            say(
+                name, f"np.linalg.svd 400: ok {float(np.linalg.svd(np.ones((400, 400)))[1][0]):.1f}"
+            )
+        except BaseException as exc:
+            say(
+                name,
+                f"numpy with {BLAS_THREADS} BLAS threads: FAILED {type(exc).__name__} {exc}"[:300],
+            )
 
 
 class BlasStep(Planner):
@@ -387,13 +432,19 @@ class BlasStep(Planner):
             os._exit(3)
 
         threading.Thread(target=watch, daemon=True).start()
+        if _param(0) == 3:  # the suggested fix, tried from inside: two malloc arenas at most
+            LIBC.mallopt(-8, 2)  # M_ARENA_MAX
         step[0] = "import numpy"
         import glob
 
         import numpy as np
 
         step[0] = "glob"
-        path = glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"))[0]
+        path = glob.glob(
+            os.path.join(
+                os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"
+            )
+        )[0]
         step[0] = f"CDLL {path}"
         lib = ctypes.CDLL(path)
         step[0] = "get_num_threads"
@@ -407,13 +458,14 @@ class BlasStep(Planner):
         step[0] = f"matmul 300 after {left} threads"
         a = np.ones((300, 300))
         float((a @ a).sum())
+        first = left
         step[0] = "threads_left 2"
         left = _threads_left()
         step[0] = f"matmul 1500 after {left} threads"
         a = np.ones((1500, 1500))
         float((a @ a).sum())
         step[0] = "done"
-        say("BlasStep", "every step done")
+        say("BlasStep", f"every step done; threads started until refused: {first}, then {left}")
 
 
 def _param(default: int) -> int:
@@ -454,5 +506,8 @@ class PoolBlas(Planner):
         a = np.ones((300, 300))
         t = time.monotonic()
         float((a @ a).sum())
-        say("PoolBlas", f"K={k}: pool ({len(sums)} sums) then matmul 300: ok in {time.monotonic() - t:.3f} s")
+        say(
+            "PoolBlas",
+            f"K={k}: pool ({len(sums)} sums) then matmul 300: ok in {time.monotonic() - t:.3f} s",
+        )
         step[0] = "done"
