@@ -591,3 +591,16 @@ class CacheTalkSteady(Planner):
             f"seat 1 own hand {list(self._opening)}; {sum(map(sum, self._hist))} probes in {self._n} decisions, fast below {cut * 16} cycles; "
             f"read the pair game's seat-0 (its rival's) first four counts: {counts} (smallest margin {margin:.3f})",
         )
+
+
+class SayRaise(Planner):
+    """Whether a guest's stderr is shown when its seat fails: a line at its first decision,
+    an exception at its third."""
+
+    def decide(self, view):
+        self._n = getattr(self, "_n", 0) + 1
+        if self._n == 1:
+            say("SayRaise", f"seat {view.seat}: a line before the failure")
+        if self._n == 3:
+            raise RuntimeError("a strategy's own error")
+        return super().decide(view)
