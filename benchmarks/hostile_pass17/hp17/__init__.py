@@ -604,3 +604,41 @@ class SayRaise(Planner):
         if self._n == 3:
             raise RuntimeError("a strategy's own error")
         return super().decide(view)
+
+
+class BlasCores(Planner):
+    """Item (f): numpy as on a machine of K cores (``KEY``), where OpenBLAS starts K-1
+    threads at import (at most 63 here: MAX_THREADS 64) and gives each a buffer at the first
+    product that uses them. This machine has 2 cores, so the count is set after the import
+    through OpenBLAS's own ``openblas_set_num_threads``, which starts the same threads.
+    A watchdog names the step after 8 s and ends the process (a failed seat's stderr is
+    not shown otherwise)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import glob
+        import threading
+
+        import numpy as np
+
+        k = _param(16)
+        step = ["start"]
+
+        def watch():
+            time.sleep(8)
+            say("BlasCores", f"K={k}: stuck at {step[0]!r} after 8 s")
+            os._exit(3)
+
+        threading.Thread(target=watch, daemon=True).start()
+        libs = os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs")
+        lib = ctypes.CDLL(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))[0])
+        step[0] = f"set_num_threads({k})"
+        lib.scipy_openblas_set_num_threads64_(ctypes.c_int(k))
+        got = lib.scipy_openblas_get_num_threads64_()
+        for n in (200, 800, 1500):
+            step[0] = f"matmul {n} with {got} BLAS threads"
+            a = np.ones((n, n))
+            t = time.monotonic()
+            float((a @ a).sum())
+            say("BlasCores", f"K={k}: {step[0]}: ok in {time.monotonic() - t:.2f} s")
+        step[0] = "done"
