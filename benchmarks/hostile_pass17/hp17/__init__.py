@@ -642,3 +642,32 @@ class BlasCores(Planner):
             float((a @ a).sum())
             say("BlasCores", f"K={k}: {step[0]}: ok in {time.monotonic() - t:.2f} s")
         step[0] = "done"
+
+
+class Priority(Once):
+    """Item 5: a game's scheduling: real-time classes and niceness (RLIMIT_RTPRIO and
+    RLIMIT_NICE decide without a capability), SCHED_IDLE/BATCH, affinity."""
+
+    def probe(self, view) -> None:
+        import resource
+
+        name = "Priority"
+        say(
+            name,
+            f"RLIMIT_RTPRIO {resource.getrlimit(resource.RLIMIT_RTPRIO)}, RLIMIT_NICE {resource.getrlimit(resource.RLIMIT_NICE)}, nice {os.getpriority(os.PRIO_PROCESS, 0)}",
+        )
+        for what, call in (
+            ("SCHED_FIFO 1", lambda: os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))),
+            ("SCHED_RR 1", lambda: os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))),
+            ("nice -5", lambda: os.setpriority(os.PRIO_PROCESS, 0, -5)),
+            ("SCHED_BATCH", lambda: os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))),
+            (
+                "SCHED_OTHER back",
+                lambda: os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0)),
+            ),
+        ):
+            try:
+                call()
+                say(name, f"{what}: ok (policy now {os.sched_getscheduler(0)})")
+            except OSError as exc:
+                say(name, f"{what}: {exc}")
