@@ -366,6 +366,38 @@ class Honest17(Once):
 
         _check(name, "faulthandler.enable", faulthandler_on)
 
+        def thread_pool():
+            from multiprocessing.pool import ThreadPool
+
+            with ThreadPool(4) as pool:
+                return sum(pool.map(abs, range(-10, 10)))
+
+        _check(name, "multiprocessing.pool.ThreadPool(4)", thread_pool)
+
+        def dummy_pool():
+            import multiprocessing.dummy
+
+            with multiprocessing.dummy.Pool(2) as pool:
+                return pool.map(abs, [-1, -2])
+
+        _check(name, "multiprocessing.dummy.Pool(2)", dummy_pool)
+
+        def selector():
+            import selectors
+
+            with selectors.DefaultSelector() as sel:
+                return type(sel).__name__
+
+        _check(name, "selectors.DefaultSelector", selector)
+        _check(name, "os.pipe", os.pipe)
+
+        def mlock():
+            import resource
+
+            return resource.getrlimit(resource.RLIMIT_MEMLOCK)
+
+        _check(name, "RLIMIT_MEMLOCK", mlock)
+
 
 BLAS_THREADS = int(os.environ.get("HP17_BLAS", "16"))
 
