@@ -132,10 +132,6 @@ class Plain(Planner):
     """An honest planner in a sandbox: a control."""
 
 
-def _mark(view) -> None:
-    say("time", f"{time.time():.3f} seat {view.seat}")
-
-
 # ------------------------------------------------------------------ pass 14/15's CacheTalk, on memfd_code
 class _Line:
     """A cache line of a file of the shared copy, with a timed probe and a touch (own code
@@ -399,105 +395,60 @@ class Honest17(Once):
         _check(name, "RLIMIT_MEMLOCK", mlock)
 
 
-BLAS_THREADS = int(os.environ.get("HP17_BLAS", "16"))
-
-
-class HonestBlas(Planner):
-    """Item (f): numpy on a machine with more cores. OpenBLAS starts a thread per core
-    (less one, up to its MAX_THREADS, 64 here) at import and gives each a buffer at its first
-    call; the game's 1 GiB of address space and 64 tasks are fixed. This machine has 2
-    cores, so the count a machine of BLAS_THREADS cores gets at import is set through
-    OpenBLAS's own ``openblas_set_num_threads`` (which makes the same threads)."""
-
-    def __init__(self, rng, knobs=None):
-        super().__init__(rng, knobs)
-        name = "HonestBlas"
-        try:
-            import glob
-
-            import numpy as np
-
-            lib = ctypes.CDLL(
-                glob.glob(
-                    os.path.join(
-                        os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"
-                    )
-                )[0]
-            )
-            before = lib.scipy_openblas_get_num_threads64_()
-            say(name, f"OpenBLAS threads {before}; setting {BLAS_THREADS}")
-            lib.scipy_openblas_set_num_threads64_(ctypes.c_int(BLAS_THREADS))
-            now = lib.scipy_openblas_get_num_threads64_()
-            say(name, f"OpenBLAS threads {before} -> {now} (a {BLAS_THREADS}-core machine)")
-            say(name, f"threads a strategy may still start: {_threads_left()}")
-            for n in (300, 1500):
-                a = np.ones((n, n))
-                t = time.monotonic()
-                s = float((a @ a).sum())
-                say(
-                    name,
-                    f"a {n}x{n} matmul: ok {s:.0f} in {time.monotonic() - t:.2f} s; threads left {_threads_left()}",
-                )
-            say(
-                name, f"np.linalg.svd 400: ok {float(np.linalg.svd(np.ones((400, 400)))[1][0]):.1f}"
-            )
-        except BaseException as exc:
-            say(
-                name,
-                f"numpy with {BLAS_THREADS} BLAS threads: FAILED {type(exc).__name__} {exc}"[:300],
-            )
-
-
 class BlasStep(Planner):
-    """Where HonestBlas hangs in the sandbox: a watchdog thread names the step after 4 s
-    and ends the game's process (so that its stderr is relayed)."""
+    """Item (f): numpy's BLAS after the strategy has started threads until refused and
+    joined them. ``KEY``: OpenBLAS's thread count (2, this machine's own, is left as
+    numpy's import set it; 16 stands for a 16-core machine), with a trailing ``a`` first
+    ``mallopt(M_ARENA_MAX, 2)`` (the suggested fix). A watchdog thread names the step after
+    8 s and ends the process (a failed seat's stderr is not shown otherwise)."""
 
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
+        import glob
         import threading
 
+        try:
+            with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+                key = f.read().strip()
+        except OSError:
+            key = "2"
+        arenas = key.endswith("a")
+        blas = int(key.rstrip("a") or 2) if key.rstrip("a").isdigit() else 2
         step = ["start"]
 
         def watch():
             time.sleep(8)
-            say("BlasStep", f"stuck at {step[0]!r} after 8 s")
+            say("BlasStep", f"KEY={key}: stuck at {step[0]!r} after 8 s")
             os._exit(3)
 
         threading.Thread(target=watch, daemon=True).start()
-        if _param(0) == 3:  # the suggested fix, tried from inside: two malloc arenas at most
+        if arenas:
             LIBC.mallopt(-8, 2)  # M_ARENA_MAX
         step[0] = "import numpy"
-        import glob
-
         import numpy as np
 
-        step[0] = "glob"
-        path = glob.glob(
-            os.path.join(
-                os.path.dirname(np.__file__), "..", "numpy.libs", "libscipy_openblas64_*.so"
-            )
-        )[0]
-        step[0] = f"CDLL {path}"
-        lib = ctypes.CDLL(path)
-        step[0] = "get_num_threads"
-        n = lib.scipy_openblas_get_num_threads64_()
-        step[0] = f"set_num_threads({BLAS_THREADS}) from {n}"
-        lib.scipy_openblas_set_num_threads64_(ctypes.c_int(BLAS_THREADS))
-        if _param(0) == 1:
-            lib.scipy_openblas_set_num_threads64_(ctypes.c_int(1))
-        step[0] = f"threads_left (BLAS threads {lib.scipy_openblas_get_num_threads64_()})"
-        left = _threads_left()
-        step[0] = f"matmul 300 after {left} threads"
+        libs = os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs")
+        lib = ctypes.CDLL(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))[0])
+        before = lib.scipy_openblas_get_num_threads64_()
+        if blas != before:
+            step[0] = f"set_num_threads({blas}) from {before}"
+            lib.scipy_openblas_set_num_threads64_(ctypes.c_int(blas))
+        got = lib.scipy_openblas_get_num_threads64_()
+        step[0] = f"threads_left (BLAS threads {got})"
+        first = _threads_left()
+        step[0] = f"matmul 300 after {first} threads (BLAS threads {got})"
         a = np.ones((300, 300))
         float((a @ a).sum())
-        first = left
         step[0] = "threads_left 2"
         left = _threads_left()
-        step[0] = f"matmul 1500 after {left} threads"
+        step[0] = f"matmul 1500 after {left} threads (BLAS threads {got})"
         a = np.ones((1500, 1500))
         float((a @ a).sum())
         step[0] = "done"
-        say("BlasStep", f"every step done; threads started until refused: {first}, then {left}")
+        say(
+            "BlasStep",
+            f"KEY={key}: every step done (BLAS threads {got}, M_ARENA_MAX 2: {arenas}); threads started until refused: {first}, then {left}",
+        )
 
 
 def _param(default: int) -> int:
