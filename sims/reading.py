@@ -68,7 +68,11 @@ class Reading:
 
     def __enter__(self) -> Reading:
         if self.own_writes:
-            self._hold()
+            try:
+                self._hold()
+            except BaseException:
+                self._let_go()
+                raise
         with _LOCK:
             _ACTIVE.append(self)
         return self
@@ -76,6 +80,9 @@ class Reading:
     def __exit__(self, *exc: object) -> None:
         with _LOCK:
             _ACTIVE[:] = [r for r in _ACTIVE if r is not self]
+        self._let_go()
+
+    def _let_go(self) -> None:
         for handle in self.held.values():
             os.close(handle)
         self.held.clear()
@@ -84,7 +91,7 @@ class Reading:
         _room_for(len(self.sealed.files))
         for name, (_, *identity) in self.sealed.files.items():
             try:
-                handle = os.open(self.sealed.folder / name, os.O_PATH | os.O_CLOEXEC)
+                handle = os.open(self.sealed.folder / name, _HOLD | os.O_CLOEXEC)
             except OSError:  # gone, or no handle left: known by its marks then
                 continue
             found = os.fstat(handle)
@@ -162,6 +169,7 @@ def file_seal(path: str | Path) -> FileSeal:
     return digest, found.st_dev, found.st_ino, found.st_ctime_ns
 
 
+_HOLD = getattr(os, "O_PATH", os.O_RDONLY)  # a handle that holds a file, reading nothing
 _ACTIVE: list[Reading] = []
 _LOCK = threading.Lock()
 
