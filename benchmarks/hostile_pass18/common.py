@@ -33,6 +33,25 @@ def forged_seats(table: str, out: str) -> str:
     return str(t["strategy"].cast("string")[0])
 
 
+def forge_folder(folder: str) -> str:
+    """Forge every seats file of ``folder`` in place (its compact file or its parts)."""
+    from sims.parts import encode_part, read_part
+
+    compact = os.path.join(folder, "seats", "compact.parquet")
+    if os.path.exists(compact):
+        name = forged_seats(compact, compact + ".new")
+        os.replace(compact + ".new", compact)
+        return name
+    for part in sorted(Path(folder, "seats", "_parts").glob("part-*.arrows.lz4")):
+        t = read_part(part)
+        t = t.set_column(t.schema.get_field_index("score"), "score", pc.add(t["score"], 500))
+        first = pc.equal(t["strategy"].cast("string"), "planner")
+        t = t.set_column(t.schema.get_field_index("is_winner"), "is_winner", first)
+        t = t.set_column(t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64"))
+        part.write_bytes(encode_part(t))
+    return "planner"
+
+
 def copy(folder: str, to: str) -> str:
     shutil.rmtree(to, ignore_errors=True)
     shutil.copytree(folder, to)
