@@ -18,14 +18,26 @@ libc = ctypes.CDLL(None, use_errno=True)
 IN_MOVED_TO = 0x80
 IN_CREATE = 0x100
 IN_CLOSE_NOWRITE = 0x10
-STUDY = ["--strategies", "planner,rusher", "--players", "2", "--games", "4", "--workers", "1", "--records"]
+STUDY = [
+    "--strategies",
+    "planner,rusher",
+    "--players",
+    "2",
+    "--games",
+    "4",
+    "--workers",
+    "1",
+    "--records",
+]
 
 
 def forged_seats(table: str, out: str) -> str:
     """Write ``table`` with every score +500 and its first strategy winning every game to
     ``out`` (its footer, the compaction's list of batches, kept); the strategy's name."""
     original = pq.read_table(table)
-    t = original.set_column(original.schema.get_field_index("score"), "score", pc.add(original["score"], 500))
+    t = original.set_column(
+        original.schema.get_field_index("score"), "score", pc.add(original["score"], 500)
+    )
     first = pc.equal(t["strategy"].cast("string"), t["strategy"].cast("string")[0])
     t = t.set_column(t.schema.get_field_index("is_winner"), "is_winner", first)
     t = t.set_column(t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64"))
@@ -47,7 +59,9 @@ def forge_folder(folder: str) -> str:
         t = t.set_column(t.schema.get_field_index("score"), "score", pc.add(t["score"], 500))
         first = pc.equal(t["strategy"].cast("string"), "planner")
         t = t.set_column(t.schema.get_field_index("is_winner"), "is_winner", first)
-        t = t.set_column(t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64"))
+        t = t.set_column(
+            t.schema.get_field_index("win_share"), "win_share", pc.cast(first, "float64")
+        )
         part.write_bytes(encode_part(t))
     return "planner"
 

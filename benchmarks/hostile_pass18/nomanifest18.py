@@ -13,9 +13,9 @@ import os
 import sys
 from pathlib import Path
 
-from cardgame.record import digest_of
-
 from common import cardgame, copy
+
+from cardgame.record import digest_of
 
 
 def forge(records: Path) -> Path:
@@ -36,7 +36,9 @@ def main() -> None:
         folder = Path(copy(sys.argv[1], sys.argv[1] + "-nomanifest"))
         record = forge(folder / "records")
         sealed = cardgame("view", str(folder), "--playouts", "0", "-o", str(folder) + ".html")
-        print(f"the forged record, manifest in place: view exit {sealed.returncode}: {sealed.stderr.strip()[-150:]!r}")
+        print(
+            f"the forged record, manifest in place: view exit {sealed.returncode}: {sealed.stderr.strip()[-150:]!r}"
+        )
         os.remove(folder / "manifest.json")
         if how == "a folder":
             os.mkdir(folder / "manifest.json")
@@ -44,9 +46,13 @@ def main() -> None:
         view = cardgame("view", str(folder), "--playouts", "0", "-o", str(folder) + ".html")
         page = Path(str(folder) + ".html")
         shown = page.exists() and '"strategies":["rusher","planner"]' in page.read_text()
-        print(f"  view {folder}: exit {view.returncode}: {(view.stdout + view.stderr).strip()[-160:]!r}; the swapped names in the page: {shown}")
+        print(
+            f"  view {folder}: exit {view.returncode}: {(view.stdout + view.stderr).strip()[-160:]!r}; the swapped names in the page: {shown}"
+        )
         replay = cardgame("replay", str(record))
-        print(f"  replay {record.relative_to(folder.parent)}: exit {replay.returncode}: {replay.stdout.strip().splitlines()[0][-150:]!r}")
+        print(
+            f"  replay {record.relative_to(folder.parent)}: exit {replay.returncode}: {replay.stdout.strip().splitlines()[0][-150:]!r}"
+        )
         if page.exists():
             page.unlink()
 

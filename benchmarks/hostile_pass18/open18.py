@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from common import STUDY, cardgame, copy, forge_folder, report, scores
 
@@ -26,13 +27,18 @@ from common import STUDY, cardgame, copy, forge_folder, report, scores
 def killed_run(folder: str) -> str:
     """Start the same study into ``folder`` and SIGKILL it when its manifest lands."""
     shutil.rmtree(folder, ignore_errors=True)
-    run = subprocess.Popen(["cardgame", "simulate", *STUDY, "--out", folder, "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    run = subprocess.Popen(
+        ["cardgame", "simulate", *STUDY, "--out", folder, "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     manifest = os.path.join(folder, "manifest.json")
     while not os.path.exists(manifest) and run.poll() is None:
         time.sleep(0.0005)
     os.killpg(run.pid, signal.SIGKILL)
     run.wait()
-    state = json.load(open(manifest))["seal"]["state"]
+    state = json.loads(Path(manifest).read_text())["seal"]["state"]
     print(f"the run into {folder} killed as its manifest landed: its mark is {state!r}")
     return manifest
 
@@ -41,7 +47,9 @@ def main() -> None:
     sealed = sys.argv[1]
     manifest = killed_run(sealed + "-killed")
     killed = os.path.dirname(manifest)
-    own = copy(killed, sealed + "-killed-forged")  # the writer kills the user's run: no other folder needed
+    own = copy(
+        killed, sealed + "-killed-forged"
+    )  # the writer kills the user's run: no other folder needed
     forge_folder(own)
     print("the killed run's own folder, forged: " + report(own))
     print("the killed run's folder, untouched, before: " + report(killed))
@@ -51,8 +59,12 @@ def main() -> None:
     shutil.copyfile(manifest, os.path.join(folder, "manifest.json"))
     print("forged table, the killed run's manifest: " + report(folder, name))
     done = cardgame("simulate", *STUDY, "--out", folder, "--resume", "--no-progress")
-    print(f"resume: exit {done.returncode}: {done.stdout.strip().splitlines()[0] if done.stdout else done.stderr.strip()[-150:]!r}")
-    print(f"sealed again: {json.load(open(os.path.join(folder, 'manifest.json')))['seal']['state']}; scores {scores(folder)}")
+    print(
+        f"resume: exit {done.returncode}: {done.stdout.strip().splitlines()[0] if done.stdout else done.stderr.strip()[-150:]!r}"
+    )
+    print(
+        f"sealed again: {json.loads(Path(folder, 'manifest.json').read_text())['seal']['state']}; scores {scores(folder)}"
+    )
     print("afterwards: " + report(folder, name))
     print("the killed run's folder, untouched, after: " + report(killed))
 

@@ -35,8 +35,14 @@ def main() -> None:
         swapped.set()
 
     threading.Thread(target=swap, daemon=True).start()
-    done = subprocess.run(["cardgame", "simulate", *STUDY, "--out", folder, "--resume", "--no-progress"], capture_output=True, text=True)
-    print(f"resume: exit {done.returncode}; swapped during it: {swapped.is_set()}; {(done.stdout + done.stderr).strip()[-200:]!r}")
+    done = subprocess.run(
+        ["cardgame", "simulate", *STUDY, "--out", folder, "--resume", "--no-progress"],
+        capture_output=True,
+        text=True,
+    )
+    print(
+        f"resume: exit {done.returncode}; swapped during it: {swapped.is_set()}; {(done.stdout + done.stderr).strip()[-200:]!r}"
+    )
     print(f"scores now {scores(folder)}")
     print("afterwards, no writer left: " + report(folder, name))
 
