@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """A seal names no path: a whole sealed folder of another run of the user's (here the same
 strategies with another seed) moved into a folder's place reads as that folder, and the
 report's verdict is that run's; nothing in the report names the seed.
