@@ -108,5 +108,5 @@ class Watch:
                 _, _, _, size = struct.unpack_from("iIII", data, at)
                 found = data[at + 16 : at + 16 + size].rstrip(b"\0").decode()
                 at += 16 + size
-                if found == name:
+                if found == name or not name:  # "": any event (a watch on a file)
                     return
