@@ -25,21 +25,30 @@ from common import STUDY, cardgame, copy, forge_folder, report, scores
 
 
 def killed_run(folder: str) -> str:
-    """Start the same study into ``folder`` and SIGKILL it when its manifest lands."""
-    shutil.rmtree(folder, ignore_errors=True)
-    run = subprocess.Popen(
-        ["cardgame", "simulate", *STUDY, "--out", folder, "--no-progress"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    """Start the same study into ``folder`` and SIGKILL it once its games part has landed
+    (before its seal); tried again where the run sealed first."""
     manifest = os.path.join(folder, "manifest.json")
-    while not os.path.exists(manifest) and run.poll() is None:
-        time.sleep(0.0005)
-    os.killpg(run.pid, signal.SIGKILL)
-    run.wait()
-    state = json.loads(Path(manifest).read_text())["seal"]["state"]
-    print(f"the run into {folder} killed as its manifest landed: its mark is {state!r}")
+    games = os.path.join(folder, "games", "_parts", "part-c0000-g0000000.arrows.lz4")
+    for _ in range(5):
+        shutil.rmtree(folder, ignore_errors=True)
+        run = subprocess.Popen(
+            ["cardgame", "simulate", *STUDY, "--out", folder, "--no-progress"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        while not os.path.exists(games) and run.poll() is None:
+            time.sleep(0.0002)
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+        state = (
+            json.loads(Path(manifest).read_text())["seal"]["state"]
+            if os.path.exists(manifest)
+            else None
+        )
+        if state == "open":
+            break
+    print(f"the run into {folder} killed as its games part landed: its mark is {state!r}")
     return manifest
 
 
