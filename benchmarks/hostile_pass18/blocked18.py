@@ -8,7 +8,9 @@
 - ``records-swap-view``: ``records/`` renamed away and another sealed folder's ``records/``
   renamed in at the first close of the record file after ``cardgame view`` started;
 - ``folder-swap-report``: the whole folder renamed away and another sealed folder renamed in
-  at the first close of its seats table after ``cardgame report`` started.
+  at the first close of its seats table after ``cardgame report`` started;
+- ``lazy-chunks``: ``load_results(destinations=False)`` returns; then the destinations table
+  is renamed over by another sealed run's, and ``destination_chunks`` read.
 python blocked18.py SEALED_FOLDER
 """
 
@@ -131,6 +133,29 @@ def main() -> None:
         subprocess.run(["rm", "-rf", folder + "-away"], check=True)
     later(Watch(table, IN_CLOSE_NOWRITE), "", swap_folder)
     print("  " + report(folder))
+
+    print("lazy-chunks:")
+    lazy(sealed)
+
+
+def lazy(sealed: str) -> None:
+    import shutil
+
+    from sims.errors import ResultsError
+    from sims.results import load_results
+
+    folder = copy(sealed, sealed + "-blocked")
+    results = load_results(folder, destinations=False)
+    table = os.path.join(folder, "destinations", "compact.parquet")
+    shutil.copyfile(
+        os.path.join(sealed + "-seed7", "destinations", "compact.parquet"), table + ".x"
+    )
+    os.rename(table + ".x", table)
+    try:
+        rows = sum(chunk.num_rows for chunk in results.destination_chunks(["destination_id"]))
+        print(f"  destination_chunks: {rows} rows read, not refused")
+    except ResultsError as exc:
+        print(f"  destination_chunks: refused: {exc}")
 
 
 if __name__ == "__main__":
