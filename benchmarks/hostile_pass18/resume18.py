@@ -9,26 +9,36 @@ writer of the folder (no key) waits for the resume's first rewrite of the manife
 and the run's seal covers the forgery.
 The same window takes any change: ``remove`` removes the records file (the seal then leaves
 it out), ``manifest`` renames in a manifest whose study sets the report's practical margin of
-win share to 0.5 (the report's verdicts change; no game changes).
-python resume18.py SEALED_FOLDER [seats|remove|manifest]
+win share to 0.5 (the report's verdicts change; no game changes), ``add`` adds a forged record
+file (its seats' names swapped, its own digest made again), which ``cardgame view`` then shows.
+``crash`` renames garbage over ``games/compact.parquet`` instead: the resume fails after its
+``unseal`` and leaves the folder *open* under a run id never ended; the writer then puts the
+games table back and the forged seats table in, and the folder reads unchecked.
+python resume18.py SEALED_FOLDER [seats|remove|manifest|add|crash]
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from common import IN_MOVED_TO, STUDY, Watch, copy, forged_seats, report, scores
+from common import IN_MOVED_TO, STUDY, Watch, cardgame, copy, forged_seats, report, scores
 
 
 def change(folder: str, mode: str, forged: str, table: str) -> None:
     """The writer's change, made once the resume's checks are done."""
     if mode == "seats":
         os.rename(forged, table)
+    elif mode == "crash":
+        Path(forged + ".garbage").write_bytes(b"not a parquet file")
+        os.rename(forged + ".garbage", os.path.join(folder, "games", "compact.parquet"))
+    elif mode == "add":  # the forged record made beforehand (``main``)
+        os.rename(forged + ".jsonl", os.path.join(folder, "records", "part-c0000-g0000099.jsonl"))
     elif mode == "remove":
         os.remove(os.path.join(folder, "records", "part-c0000-g0000000.jsonl"))
     else:
@@ -46,6 +56,11 @@ def main() -> None:
     forged = folder + "-forged.parquet"  # outside the folder, same file system
     name = forged_seats(table, forged)
     print(f"sealed scores {scores(folder)}")
+    if mode == "add":
+        from nomanifest18 import forge
+
+        spare = copy(folder, folder + "-spare")
+        os.rename(forge(Path(spare, "records")), forged + ".jsonl")
     watch = Watch(folder, IN_MOVED_TO)
     swapped = threading.Event()
 
@@ -63,6 +78,19 @@ def main() -> None:
     print(
         f"resume: exit {done.returncode}; swapped during it: {swapped.is_set()}; {(done.stdout + done.stderr).strip()[-200:]!r}"
     )
+    if mode == "crash":
+        state = json.loads(Path(folder, "manifest.json").read_text())["seal"]["state"]
+        print(f"crash: the folder's mark after the failed resume: {state!r}")
+        shutil.copyfile(os.path.join(sys.argv[1], "games", "compact.parquet"), forged + ".games")
+        os.rename(forged + ".games", os.path.join(folder, "games", "compact.parquet"))
+        os.rename(forged, table)
+    if mode == "add":
+        view = cardgame("view", folder, "--game", "5", "--playouts", "0", "-o", folder + ".html")
+        page = Path(folder + ".html")
+        shown = page.exists() and '"strategies":["rusher","planner"]' in page.read_text()
+        print(
+            f"add: view --game 5: exit {view.returncode}: {view.stdout.strip()[-120:]!r}; the forged record's swapped names in the page: {shown}"
+        )
     print(
         f"{mode}: scores now {scores(folder)}; records: {os.listdir(os.path.join(folder, 'records'))}"
     )
