@@ -7,8 +7,12 @@
 - ``emptydir``: an empty folder added is no file, so the seal neither covers nor refuses it;
   some names then make a command refuse for another reason than the change;
 - ``selfreport``: ``cardgame report .`` inside a results folder writes its default
-  ``report.html`` there, and the folder is refused from then on.
-python misc18.py SEALED_FOLDER [longpath|sparse|emptydir|selfreport]...
+  ``report.html`` there, and the folder is refused from then on;
+- ``manyfiles`` (no attacker): a sealed folder of 401 files (100 batches of one game, with
+  --keep-parts and --records) made under a limit of 300 open files (soft = hard, as in a
+  container), then resumed, reported and viewed under the same limit: the resume holds a
+  handle on every file and leaves the run none.
+python misc18.py SEALED_FOLDER [longpath|sparse|emptydir|selfreport|manyfiles]...
 """
 
 from __future__ import annotations
@@ -73,6 +77,46 @@ def selfreport(folder: str) -> None:
     first = subprocess.run(["cardgame", "report", "."], cwd=folder, capture_output=True, text=True)
     second = subprocess.run(["cardgame", "report", "."], cwd=folder, capture_output=True, text=True)
     print(f"selfreport: first: {last(first)}; second: {last(second)}")
+
+
+def manyfiles(folder: str) -> None:
+    import resource
+    import shutil
+
+    shutil.rmtree(folder)
+    study = folder + ".toml"
+    with open(study, "w") as file:
+        file.write(
+            f'name = "many"\nseed = 2026\nplayers = [2]\npool = ["rusher", "random"]\ngames_per_cell = 100\nbatch_size = 1\noutput = "{folder}"\n'
+        )
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (300, 300))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["cardgame", *args], capture_output=True, text=True, preexec_fn=limit)
+
+    made = run("simulate", study, "--workers", "1", "--keep-parts", "--records", "--no-progress")
+    files = sum(len(names) for _, _, names in os.walk(folder))
+    print(f"manyfiles: the run, limit 300: {last(made)}; {files} files")
+    print(
+        f"manyfiles: report, limit 300: {last(run('report', folder, '--format', 'md', '--out', folder + '.md'))}"
+    )
+    print(
+        f"manyfiles: view, limit 300: {last(run('view', folder, '--playouts', '0', '-o', folder + '.html'))}"
+    )
+    resumed = run(
+        "simulate",
+        study,
+        "--workers",
+        "1",
+        "--keep-parts",
+        "--records",
+        "--no-progress",
+        "--resume",
+    )
+    first = next((x for x in resumed.stderr.splitlines() if x.startswith("OSError")), "")
+    print(f"manyfiles: resume, limit 300: {last(resumed)}; first error: {first[:100]!r}")
 
 
 def main() -> None:

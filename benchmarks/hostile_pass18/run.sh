@@ -24,7 +24,7 @@ python swap18.py "$out/run" "$out/run-seed7"
 echo "== tracebacks18.py: manifests that make the check raise"
 python tracebacks18.py "$out/run"
 echo "== misc18.py"
-python misc18.py "$out/run" longpath emptydir selfreport
+python misc18.py "$out/run" longpath emptydir selfreport manyfiles
 if [ "${SPARSE:-0}" = 1 ]; then python misc18.py "$out/run" sparse; fi
 echo "== blocked18.py: what the seal holds"
 python blocked18.py "$out/run"
