@@ -13,8 +13,9 @@ win share to 0.5 (the report's verdicts change; no game changes), ``add`` adds a
 file (its seats' names swapped, its own digest made again), which ``cardgame view`` then shows.
 ``crash`` renames garbage over ``games/compact.parquet`` instead: the resume fails after its
 ``unseal`` and leaves the folder *open* under a run id never ended; the writer then puts the
-games table back and the forged seats table in, and the folder reads unchecked.
-python resume18.py SEALED_FOLDER [seats|remove|manifest|add|crash]
+games table back and the forged seats table in, and the folder reads unchecked. ``kill``
+SIGKILLs the resume there instead, with the same outcome.
+python resume18.py SEALED_FOLDER [seats|remove|manifest|add|crash|kill]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -63,26 +65,35 @@ def main() -> None:
         os.rename(forge(Path(spare, "records")), forged + ".jsonl")
     watch = Watch(folder, IN_MOVED_TO)
     swapped = threading.Event()
+    pid = [0]
 
     def swap() -> None:
         watch.wait("manifest.json")  # the resume's unseal: its checks are done
-        change(folder, mode, forged, table)
+        if mode == "kill":  # a process of the user may signal the user's runs
+            os.killpg(pid[0], signal.SIGKILL)
+        else:
+            change(folder, mode, forged, table)
         swapped.set()
 
-    threading.Thread(target=swap, daemon=True).start()
-    done = subprocess.run(
-        ["cardgame", "simulate", *STUDY, "--out", folder, "--resume", "--no-progress"],
-        capture_output=True,
-        text=True,
+    command = ["cardgame", "simulate", *STUDY, "--out", folder, "--resume", "--no-progress"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
+    pid[0] = process.pid
+    threading.Thread(target=swap, daemon=True).start()
+    out, err = process.communicate()
+    done = subprocess.CompletedProcess(command, process.returncode, out, err)
     print(
         f"resume: exit {done.returncode}; swapped during it: {swapped.is_set()}; {(done.stdout + done.stderr).strip()[-200:]!r}"
     )
-    if mode == "crash":
+    if mode in ("crash", "kill"):
         state = json.loads(Path(folder, "manifest.json").read_text())["seal"]["state"]
-        print(f"crash: the folder's mark after the failed resume: {state!r}")
-        shutil.copyfile(os.path.join(sys.argv[1], "games", "compact.parquet"), forged + ".games")
-        os.rename(forged + ".games", os.path.join(folder, "games", "compact.parquet"))
+        print(f"{mode}: the folder's mark after the failed resume: {state!r}")
+        if mode == "crash":
+            shutil.copyfile(
+                os.path.join(sys.argv[1], "games", "compact.parquet"), forged + ".games"
+            )
+            os.rename(forged + ".games", os.path.join(folder, "games", "compact.parquet"))
         os.rename(forged, table)
     if mode == "add":
         view = cardgame("view", folder, "--game", "5", "--playouts", "0", "-o", folder + ".html")

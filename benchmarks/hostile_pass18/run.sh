@@ -14,7 +14,7 @@ study=(--strategies planner,rusher --players 2 --games 4 --workers 1 --records -
 cardgame simulate "${study[@]}" --out "$out/run" >/dev/null 2>&1
 cardgame simulate "${study[@]}" --seed 7 --out "$out/run-seed7" >/dev/null 2>&1
 echo "== resume18.py: a change made while a resume plays is sealed"
-for mode in seats remove manifest add crash; do python resume18.py "$out/run" "$mode"; done
+for mode in seats remove manifest add crash kill; do python resume18.py "$out/run" "$mode"; done
 echo "== open18.py: a killed run's open manifest put into a sealed folder"
 python open18.py "$out/run"
 echo "== nomanifest18.py: view and replay of a folder whose manifest.json is gone"
