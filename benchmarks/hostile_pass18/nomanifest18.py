@@ -3,6 +3,9 @@
 removed (or made a folder): the commands find no results folder (``results_folder_of`` asks
 for a manifest *file*) and read the records as loose files, unchecked. A forged record (its
 seats' strategy names swapped, its own unkeyed digest made again) is shown and replays.
+A third shape with the manifest in place: ``cardgame view FOLDER/records`` (the records
+folder itself given) is no results folder either; a forged ``records/records/`` added there
+is shown (the folder's own check would name it as added).
 python nomanifest18.py SEALED_FOLDER
 """
 
@@ -31,6 +34,21 @@ def forge(records: Path) -> Path:
     return path
 
 
+def nested(sealed: str) -> None:
+    folder = Path(copy(sealed, sealed + "-nested"))
+    spare = Path(copy(sealed, sealed + "-nested-spare"))
+    (folder / "records" / "records").mkdir()
+    forge(spare / "records").rename(folder / "records" / "records" / "part-c0000-g0000000.jsonl")
+    view = cardgame("view", str(folder / "records"), "--playouts", "0", "-o", str(folder) + ".html")
+    page = Path(str(folder) + ".html")
+    shown = page.exists() and '"strategies":["rusher","planner"]' in page.read_text()
+    print(
+        f"records/records/ added, manifest in place: view {folder.name}/records: exit {view.returncode}: {view.stdout.strip()[:90]!r}; the swapped names in the page: {shown}"
+    )
+    done = cardgame("report", str(folder), "--format", "md", "--out", str(folder) + ".md")
+    print(f"  report {folder.name}: exit {done.returncode}: {done.stderr.strip()[-110:]!r}")
+
+
 def main() -> None:
     for how in ("removed", "a folder"):
         folder = Path(copy(sys.argv[1], sys.argv[1] + "-nomanifest"))
@@ -55,6 +73,7 @@ def main() -> None:
         )
         if page.exists():
             page.unlink()
+    nested(sys.argv[1])
 
 
 if __name__ == "__main__":
