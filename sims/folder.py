@@ -145,7 +145,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
     try:
         manifest = json.loads(data.decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
         version = manifest.get("schema_version") if isinstance(manifest, dict) else None
@@ -353,11 +353,16 @@ def folder_seals(folder: Path) -> dict[str, FileSeal]:
     """The digest and identity of every file of ``folder`` but its manifest, by path relative
     to it; what killed writers leave (temporary files, a run's mark) is no result and not
     counted."""
-    out: dict[str, FileSeal] = {}
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path):
-            out[path.relative_to(folder).as_posix()] = file_seal(path)
-    return out
+    return {name: file_seal(folder / name) for name in _result_files(folder)}
+
+
+def _result_files(folder: Path) -> list[str]:
+    """The files ``folder_seals`` hashes, by path relative to the folder, in order."""
+    return [
+        path.relative_to(folder).as_posix()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path)
+    ]
 
 
 def _left_by_a_writer(path: Path) -> bool:
@@ -457,6 +462,12 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
         return _open_problem(manifest, mark, stored), None
     if not isinstance(stored, dict):
         return f"{MANIFEST} changed (its digests were removed)", None
+    names = {*_result_files(folder), MANIFEST}
+    for name in sorted(set(stored) | names):  # before any hashing: an added file may be huge
+        if name not in names:
+            return f"{name} was removed", None
+        if name not in stored:
+            return f"{name} was added", None
     files = folder_seals(folder)
     now = {name: found[0] for name, found in files.items()}
     now[MANIFEST] = _manifest_digest(manifest)
@@ -467,13 +478,19 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
             return f"{name} was added", None
         if stored[name] != now[name]:
             return f"{name} changed", None
-    if not hmac.compare_digest(str(mark.get("mac")), _sealed_mark(stored)["mac"]):
+    if not _same_mac(mark.get("mac"), _sealed_mark(stored)["mac"]):
         return (
             f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
             "or sealed again after a change"
         ), None
     files[MANIFEST] = (hashlib.sha256(data).hexdigest(), *identity)
     return None, Sealed(folder, files)
+
+
+def _same_mac(found: object, mac: str) -> bool:
+    """Whether a manifest's mark holds ``mac`` (compared in constant time; anything but its
+    hex text, such as text the comparison refuses, is not)."""
+    return isinstance(found, str) and found.isascii() and hmac.compare_digest(found, mac)
 
 
 def _open_problem(manifest: dict[str, Any], mark: dict[str, Any], stored: Any) -> str | None:
@@ -485,7 +502,7 @@ def _open_problem(manifest: dict[str, Any], mark: dict[str, Any], stored: Any) -
             "before run ids, or not by this user)"
         )
     mac = _open_mark(manifest, run)["mac"] if isinstance(run, str) else ""
-    if isinstance(stored, dict) or not mac or not hmac.compare_digest(str(mark.get("mac")), mac):
+    if isinstance(stored, dict) or not mac or not _same_mac(mark.get("mac"), mac):
         return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
     if run in _ended_runs():
         return (
@@ -547,6 +564,14 @@ def check_sealed(folder: Path, accept_changes: bool = False) -> SealCheck:
     target may lie outside the folder, and change there unseen."""
     if accept_changes:
         return SealCheck(folder)
+    try:
+        return _checked(folder)
+    except OSError as exc:  # a name past the system's limits, a file unreadable
+        name = f" {str(exc.filename)[:120]!a}" if exc.filename else ""
+        raise ResultsError(f"{folder}: cannot read{name}: {exc.strerror or exc}") from None
+
+
+def _checked(folder: Path) -> SealCheck:
     before = folder_state(folder)
     odd = sorted(name for name, (kind, *_) in before.items() if kind not in _KINDS)
     if odd:

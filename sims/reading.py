@@ -13,6 +13,7 @@ threads and forked children too, takes that folder's files through ``checked_byt
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import resource
@@ -88,8 +89,12 @@ class Reading:
         self.held.clear()
 
     def _hold(self) -> None:
-        _room_for(len(self.sealed.files))
-        for name, (_, *identity) in self.sealed.files.items():
+        room = _room_for(len(self.sealed.files))
+        # the names a run writes again first (its manifests, compact files), where a freed
+        # inode number could come back under the same name; the rest while room is left
+        names = sorted(self.sealed.files, key=lambda n: not _written_again(n))
+        for name in names[:room]:
+            identity = self.sealed.files[name][1:]
             try:
                 handle = os.open(self.sealed.folder / name, _HOLD | os.O_CLOEXEC)
             except OSError:  # gone, or no handle left: known by its marks then
@@ -143,14 +148,31 @@ class Reading:
         return out
 
 
-def _room_for(handles: int) -> None:
-    """Raise this process's limit of open files by ``handles`` (within its hard limit)."""
+RESERVE = 256  # open files left to the run itself (its workers' pipes, its own reads)
+
+
+def _room_for(handles: int) -> int:
+    """How many of ``handles`` more files this process may hold open and keep ``RESERVE``
+    free, its limit of open files raised for them where its hard limit allows."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
-        return
+        return handles
     wanted = soft + handles if hard == resource.RLIM_INFINITY else min(soft + handles, hard)
     if wanted > soft:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    try:
+        held = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        held = 64
+    return max(0, min(handles, soft - held - RESERVE))
+
+
+def _written_again(name: str) -> bool:
+    """Whether a run may write a file of this name again (its manifests, compact files)."""
+    base = name.rsplit("/", 1)[-1]
+    return base == "manifest.json" or base.startswith("compact")
 
 
 def read_once(path: str | Path) -> tuple[bytes, Identity]:
