@@ -7,6 +7,7 @@ the backend or the number of workers.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,6 +266,8 @@ class BatchSummary:
     failures: list[str]
     files: dict[str, bytes] | None = None
     suspect: bool = False
+    # the digest of each file the worker wrote itself, by name: the run's own, for its seal
+    written: dict[str, str] | None = None
 
 
 def land_batch(batch: Batch) -> BatchSummary:
@@ -279,7 +282,8 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
     if batch.folder is None:  # sent back for the parent to write
         return BatchSummary(result.id, result.games, result.failures, files)
     land_files(Path(batch.folder), files)
-    return BatchSummary(result.id, result.games, result.failures)
+    written = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    return BatchSummary(result.id, result.games, result.failures, written=written)
 
 
 def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iterator[Batch]:

@@ -11,6 +11,7 @@ files have the tables' schemas (sims/schema.py) and are read whole by pandas, py
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import queue
@@ -33,6 +34,7 @@ from .parts import (
     read_table_part,
     tables_besides_games,
 )
+from .reading import ledger, note_ledger, note_removed, note_written
 from .schema import SORT_KEYS, WRITE_ORDER, key_order, schema
 
 COMPACT = "compact.parquet"  # a finished run's table (``compact``); the last file to land
@@ -142,6 +144,7 @@ def tidy_compaction(folder: Path) -> None:
         for path in list(where.glob("compact*.parquet")):
             if is_compact(path) and path not in kept:
                 discard(path)
+                note_removed(path)
         _remove_parts(where, merged)
 
 
@@ -232,6 +235,7 @@ def _remove_parts(where: Path, batches: set[str]) -> None:
     for batch, path in part_files(where).items():
         if batch in batches:
             discard(path)
+            note_removed(path)
     with contextlib.suppress(OSError):  # not empty: parts of batches not compacted yet
         (where / PARTS).rmdir()
 
@@ -300,10 +304,13 @@ class _CompactWriter:
 
     def land(self) -> None:
         try:
+            with open(self.temp, "rb") as written:  # the run's own bytes, for its seal
+                digest = hashlib.file_digest(written, "sha256").hexdigest()
             os.replace(self.temp, self.path)
         except OSError as exc:
             raise self._failed(exc) from None
         self.landed = True
+        note_written(self.path, digest=digest)
 
     def discard(self) -> None:
         if self.out is not None:
@@ -514,12 +521,13 @@ class ForkedCompaction:
     def _ask(self, order: str) -> BaseException | None:
         try:
             self.orders.send(order)
-            answer = self.orders.recv()
+            answer, written = self.orders.recv()
         except (OSError, EOFError):
             answer = None
             lost = True
         else:
             lost = False
+            note_ledger(written)
         self.orders.close()
         self.process.join()  # its exit code is known only once it is reaped
         if lost:
@@ -567,6 +575,6 @@ def _compact_forked(
             except BaseException as exc:
                 answer = exc if isinstance(exc, ResultsError) else ResultsError(f"{exc}")
             with contextlib.suppress(OSError):
-                orders.send(answer)
+                orders.send((answer, ledger()))  # what it wrote and removed: the run's
             return
         compaction.batch_landed(order)

@@ -9,6 +9,8 @@ import contextlib
 import os
 from pathlib import Path
 
+from .reading import note_written
+
 
 def temp_path(target: Path, per_process: bool = False) -> Path:
     """Where ``target`` is written before its rename: hidden (readers of a table folder skip
@@ -31,6 +33,7 @@ def write_atomic(target: Path, data: bytes | str, per_process: bool = False) -> 
     except OSError:
         discard(temp)
         raise
+    note_written(target, data.encode() if isinstance(data, str) else data)
 
 
 def _write_file(path: Path, data: bytes | str) -> None:

@@ -387,9 +387,10 @@ def _rewrite_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     """Record the digest of every file in the manifest, keyed (a run's last act):
     ``check_sealed`` then refuses a folder changed since. A resumed run gives its reading
-    of the seal it found (``kept``): a file of that seal it did not write itself (the same
-    file still) keeps its digest there, so that one changed while the run played is sealed
-    as it was and then reads as changed. Returns the names of such files."""
+    of the seal it found (``kept``): a file is sealed as the run wrote it, or as the run
+    found it (``Reading.accounted``), so that one another writer changed, added or removed
+    while the run played reads as changed since. Returns what they did, each a phrase ("X
+    was added")."""
     manifest = read_manifest(folder)
     if manifest is None:
         return []
@@ -397,15 +398,17 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     manifest.pop(DIGESTS, None)
     manifest.pop(MARK, None)
     seals = folder_seals(folder)
-    changed = kept.changed(seals) if kept is not None else {}
-    digests = {name: found[0] for name, found in seals.items()} | changed
+    if kept is not None:
+        digests, changed = kept.accounted(seals)
+    else:
+        digests, changed = {name: found[0] for name, found in seals.items()}, []
     digests[MANIFEST] = _manifest_digest(manifest)
     manifest[DIGESTS] = digests
     manifest[MARK] = _sealed_mark(digests)
     _rewrite_manifest(folder, manifest)
     if run is not None:  # after the seal: a run killed in between stays readable
         _add_ended_run(run)
-    return sorted(changed)
+    return changed
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from .errors import ResultsError
 
 ACCEPT_HINT = "--accept-changes reads it anyway"
+MANIFEST = "manifest.json"  # a folder's own manifest: sealed by its content (sims/folder.py)
 
 FileSeal = tuple[str, int, int, int]  # SHA-256 of the bytes, device, inode, change time
 Identity = tuple[int, int, int]  # device, inode, change time (ns)
@@ -66,6 +67,10 @@ class Reading:
         self.sealed = sealed
         self.own_writes = own_writes
         self.held: dict[str, int] = {}  # name: an O_PATH handle on the file hashed
+        # what the run wrote itself (the digest of the bytes, None where only their name is
+        # known) and removed, by name: the seal takes those files as the run's
+        self.written: dict[str, str | None] = {}
+        self.removed: set[str] = set()
 
     def __enter__(self) -> Reading:
         if self.own_writes:
@@ -119,10 +124,18 @@ class Reading:
     def read(self, path: str | Path) -> bytes:
         """``path``'s bytes, refused unless they are those the check hashed; a file of the
         folder it did not hash too (added, or put in another's place), unless it is the
-        reader's own."""
+        reader's own (a file the run wrote with other bytes is refused too)."""
         name = self.sealed.name_of(path)
         data, identity = read_once(path)
         if name is None:
+            return data
+        if self.own_writes and name in self.written:
+            wrote = self.written[name]
+            if wrote is not None and hashlib.sha256(data).hexdigest() != wrote:
+                raise ResultsError(
+                    f"{self.sealed.folder}: {name} changed while this run wrote the folder "
+                    "(not by the run)"
+                )
             return data
         if not self.same_file(name, identity):
             if self.own_writes:
@@ -137,15 +150,47 @@ class Reading:
             )
         return data
 
-    def changed(self, now: Mapping[str, FileSeal]) -> dict[str, str]:
-        """The files the check hashed that are the same files in ``now`` (what the folder
-        holds, hashed) but hold other bytes, with the digest they had."""
-        out = {}
-        for name, (digest, *_) in self.sealed.files.items():
-            found = now.get(name)
-            if found is not None and found[0] != digest and self.same_file(name, found[1:]):
-                out[name] = digest
-        return out
+    def note(self, name: str, digest: str | None, removed: bool = False) -> None:
+        """The run wrote (or removed) the file ``name``."""
+        if removed:
+            self.written.pop(name, None)
+            self.removed.add(name)
+        else:
+            self.removed.discard(name)
+            self.written[name] = digest
+
+    def accounted(self, now: Mapping[str, FileSeal]) -> tuple[dict[str, str], list[str]]:
+        """The digests to seal ``now`` (what the folder holds, hashed) with, and what in it
+        is neither the run's own nor as the check found it, each a phrase ("X was added").
+        A file the run wrote is sealed as it wrote it, one of the seal it found as it was
+        found; one changed, put in another's place or removed by another writer keeps that
+        digest, and one another writer added is left out: the folder then reads as changed
+        since, naming it."""
+        digests: dict[str, str] = {}
+        problems: list[str] = []
+        for name, (digest, dev, ino, ctime) in now.items():
+            found = self.sealed.files.get(name)
+            if name in self.written:
+                wrote = self.written[name]
+                digests[name] = wrote if wrote is not None else digest
+                if wrote is not None and wrote != digest:
+                    problems.append(f"{name} changed")
+            elif found is not None:
+                digests[name] = found[0]
+                if found[0] != digest or not self.same_file(name, (dev, ino, ctime)):
+                    problems.append(f"{name} changed")
+            else:
+                problems.append(f"{name} was added")
+        for name, found in self.sealed.files.items():
+            if name not in now and name not in self.removed and name != MANIFEST:
+                digests[name] = self.written.get(name) or found[0]
+                problems.append(f"{name} was removed")
+        for name, wrote in self.written.items():
+            if name not in now and name not in self.sealed.files and name != MANIFEST:
+                if wrote is not None:
+                    digests[name] = wrote
+                problems.append(f"{name} was removed")
+        return digests, problems
 
 
 RESERVE = 256  # open files left to the run itself (its workers' pipes, its own reads)
@@ -212,3 +257,50 @@ def checked_bytes(path: str | Path) -> bytes | None:
         if found.sealed.name_of(path) is not None:
             return found.read(path)
     return None
+
+
+def _covering(path: str | Path) -> list[tuple[Reading, str]]:
+    with _LOCK:
+        active = [r for r in _ACTIVE if r.own_writes]
+    out = []
+    for found in active:
+        name = found.sealed.name_of(path)
+        if name is not None:
+            out.append((found, name))
+    return out
+
+
+def note_written(path: str | Path, data: bytes | None = None, digest: str | None = None) -> None:
+    """A run wrote ``path`` (``data``, or bytes of that ``digest``, where known): the
+    readings of a run in force that cover it take it as the run's own
+    (``Reading.accounted``)."""
+    covering = _covering(path)
+    if covering:
+        if data is not None:
+            digest = hashlib.sha256(data).hexdigest()
+        for found, name in covering:
+            found.note(name, digest)
+
+
+def note_removed(path: str | Path) -> None:
+    for found, name in _covering(path):
+        found.note(name, None, removed=True)
+
+
+def ledger() -> list[tuple[str, str | None, bool]]:
+    """What this process's runs in force wrote and removed, by absolute path (a forked
+    compaction sends it to its parent, whose readings then note it: ``note_ledger``)."""
+    with _LOCK:
+        active = [r for r in _ACTIVE if r.own_writes]
+    out = []
+    for found in active:
+        root = os.path.abspath(found.sealed.folder)
+        out += [(os.path.join(root, n), d, False) for n, d in found.written.items()]
+        out += [(os.path.join(root, n), None, True) for n in found.removed]
+    return out
+
+
+def note_ledger(entries: list[tuple[str, str | None, bool]]) -> None:
+    for path, digest, removed in entries:
+        for found, name in _covering(path):
+            found.note(name, digest, removed)

@@ -79,6 +79,7 @@ from .looks import games_line
 from .parts import land_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
+from .reading import Reading, Sealed, note_written
 from .schema import SCHEMA_VERSION
 from .seeding import new_guest_key
 from .stopping import StopFlag, catch_stop_signals
@@ -142,14 +143,17 @@ def run(
         workers, backend, scheduler, resume, fail_fast, progress, stop, keep_parts,
         accept_changes,
     )  # fmt: skip
-    # a resumed folder's files are read as its seal's check hashed them, but for the run's own
+    # the run's seal covers what it wrote itself and what it found: a resumed folder's
+    # files as its seal's check hashed them (read so meanwhile), those of a folder not sealed
+    # (a run killed) or resumed with changes accepted as the run found them
     manifest = read_manifest(folder) if resume else None
-    kept = None
+    checked = None
     if manifest is not None:
         current = fingerprint(study.to_dict()["variants"])
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
-        kept = check_sealed(folder, accept_changes)
-    with kept.reading(own_writes=True) if kept else contextlib.nullcontext() as found:
+        checked = check_sealed(folder, accept_changes).sealed
+    start = checked or Sealed(folder, folder_seals(folder) if manifest is not None else {})
+    with Reading(start, own_writes=True) as found:
         try:
             if study.plan.until_settled:
                 summary = _run_looks(study, folder, options, records, announce, judge or _judge())
@@ -161,15 +165,25 @@ def run(
             finally:
                 changed = seal(folder, found)  # last: the seal covers the checks' folders too
         except BaseException:
-            if found is None or not found.changed(folder_seals(folder)):
+            changed = _sealed_after_failure(folder, found) if manifest is not None else []
+            if not changed:
                 raise
-            changed = seal(folder, found)  # a change a read found: sealed as it reads
     if changed:
         raise ResultsError(
-            f"{folder}: {changed[0]} changed while this run resumed it (not by the run): "
-            "sealed as the run found it, so it reads as changed"
+            f"{folder}: {changed[0]} while this run wrote the folder (not by the run): "
+            "sealed as the run left it, so it reads as changed"
         )
     return summary
+
+
+def _sealed_after_failure(folder: Path, found: Reading) -> list[str]:
+    """A resume that failed seals the folder again (so that the files it found stay
+    sealed, never open to unseen changes), and names what another writer changed meanwhile;
+    where it cannot (a full disk), the failure is what it says."""
+    try:
+        return seal(folder, found)
+    except Exception:
+        return []
 
 
 def _judge() -> Judge:
@@ -349,6 +363,8 @@ def _run_games(
             remove_temp_files(folder, result.id)
         if result.files is not None:
             land_files(folder, result.files)
+        for name, digest in (result.written or {}).items():  # what its worker wrote
+            note_written(folder / name, digest=digest)
         if compaction is not None:
             compaction.batch_landed(result.id)
         summary.games_played += result.games

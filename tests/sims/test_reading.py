@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from sims.errors import ResultsError
-from sims.reading import Reading, Sealed, checked_bytes, file_seal
+from sims.reading import Reading, Sealed, checked_bytes, file_seal, note_removed, note_written
 
 
 @pytest.fixture
@@ -67,9 +67,22 @@ def test_a_resumed_run_reads_its_own_files_and_finds_those_changed_in_place(seal
         with pytest.raises(ResultsError, match="t/a.bin changed while it was read"):
             checked_bytes(target)
         now = {"t/a.bin": file_seal(target)}
-        assert reading.changed(now) == {"t/a.bin": sealed.files["t/a.bin"][0]}
+        old = {"t/a.bin": sealed.files["t/a.bin"][0]}
+        assert reading.accounted(now) == (old, ["t/a.bin changed"])  # sealed as it was found
         os.unlink(target)  # the run's own: written anew in its place
         target.write_bytes(b"the run's own")
+        note_written(target, b"the run's own")
         assert checked_bytes(target) == b"the run's own"
-        assert reading.changed({"t/a.bin": file_seal(target)}) == {}
+        now = {"t/a.bin": file_seal(target), "t/b.bin": file_seal(tmp_path / "t" / "b.bin")}
+        digests, problems = reading.accounted(now)
+        assert problems == ["t/b.bin was added"]  # written, but not through the run's writers
+        assert digests == {"t/a.bin": now["t/a.bin"][0]}  # sealed as the run wrote it
+        target.write_bytes(b"another's bytes")  # after the run wrote it
+        with pytest.raises(ResultsError, match="t/a.bin changed while this run wrote"):
+            checked_bytes(target)
+        assert reading.accounted({"t/a.bin": file_seal(target)})[1] == ["t/a.bin changed"]
+        os.unlink(target)  # by another writer
+        assert reading.accounted({})[1] == ["t/a.bin was removed"]
+        note_removed(target)  # by the run
+        assert reading.accounted({})[1] == []
     assert not reading.held  # every handle let go

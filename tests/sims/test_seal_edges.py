@@ -3,6 +3,7 @@ one line, never a traceback; an added file is named before any file is hashed; a
 a folder of many files under a low limit of open files works."""
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -107,3 +108,63 @@ def test_a_resume_of_many_files_under_a_low_limit_of_open_files(sealed, tmp_path
     assert done.stdout.split() == ["0", "80"]
     check_sealed(folder)
     assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= 0
+
+
+@pytest.mark.parametrize("how", ["replaced", "removed", "added"])
+def test_a_resume_seals_no_change_another_writer_made_while_it_played(
+    sealed, tmp_path, monkeypatch, how
+):
+    """Hostile pass 18's resume18.py: another writer renamed a forged table over a sealed
+    one or added a file while a resume played, and the resume sealed it. The run seals what
+    it wrote and what it found, nothing else: it says what changed, and the folder reads as
+    changed since. (A part removed is its batch played again, as ever.)"""
+    import sims.runner as runner_module
+
+    folder = _copy(sealed, tmp_path)
+    part = sorted((folder / "seats" / "_parts").iterdir())[0]
+    name = part.relative_to(folder).as_posix()
+    unseal = runner_module.unseal
+
+    def changed_then_opened(where):
+        if how == "replaced":
+            other = part.with_name(".other")
+            other.write_bytes(part.read_bytes() + b"\0")
+            os.replace(other, part)
+        elif how == "removed":
+            part.unlink()
+        else:
+            (folder / "seats" / "_parts" / "part-zz.arrows.lz4").write_bytes(b"forged")
+        unseal(where)
+
+    monkeypatch.setattr(runner_module, "unseal", changed_then_opened)
+    study = from_dict(STUDY, "test")
+    if how == "removed":  # a batch's part gone: the batch is played again, and sealed
+        summary = run(study, workers=1, out=folder, progress=False, resume=True, keep_parts=True)
+        assert summary.games_played == 1
+        check_sealed(folder)
+        return
+    what = {"replaced": f"{name} changed", "added": "seats/_parts/part-zz.arrows.lz4 was added"}
+    with pytest.raises(ResultsError, match=f"{what[how]} while this run wrote the folder"):
+        run(study, workers=1, out=folder, progress=False, resume=True, keep_parts=True)
+    with pytest.raises(ResultsError, match=f"{what[how]} since its run ended"):
+        check_sealed(folder)
+
+
+def test_a_run_seals_no_file_another_writer_added_while_it_played(tmp_path, monkeypatch):
+    """The same for a run's first play: only what it wrote is sealed."""
+    import sims.runner as runner_module
+
+    folder = tmp_path / "r"
+    seal = runner_module.seal
+
+    def added_then_sealed(where, *args):
+        if where == folder:
+            (folder / "games" / "planted.parquet").write_bytes(b"x")
+        return seal(where, *args)
+
+    monkeypatch.setattr(runner_module, "seal", added_then_sealed)
+    with pytest.raises(ResultsError, match="games/planted.parquet was added while this run"):
+        run(from_dict({**STUDY, "games_per_cell": 4}, "test"), workers=1, out=folder,
+            progress=False)  # fmt: skip
+    with pytest.raises(ResultsError, match="games/planted.parquet was added since its run"):
+        check_sealed(folder)
