@@ -54,6 +54,11 @@ def out_path_problem(out: Path, what: str) -> str | None:
     in one line, or None: asked before the work that makes it."""
     if out.is_dir():
         return f"{out}: is a folder; give a file name for the {what}"
+    from sims.folder import results_folder_of
+
+    inside = next((a for a in out.absolute().parents if results_folder_of(a) == a), None)
+    if inside is not None:  # a file added to a sealed folder would have it refused after
+        return f"{out}: lies in the results folder {inside}; write the {what} elsewhere (--out)"
     parent = out.parent if str(out.parent) else Path(".")
     if parent.exists() and not parent.is_dir():
         return f"{out}: {parent} is not a folder"

@@ -360,11 +360,13 @@ def main(args: argparse.Namespace) -> int:
     if not 0 <= args.playouts <= MAX_PLAYOUTS:
         raise ViewError(f"--playouts: must be from 0 to {MAX_PLAYOUTS:,}, got {args.playouts}")
     source = Path(args.record)
-    from sims.folder import check_source
+    from sims.folder import UNSEALED_NOTE, check_source
 
     unchanged = check_source(source, getattr(args, "accept_changes", False))
     games, skipped = games_in(source, unchanged.read)
     unchanged()
+    if unchanged.unsealed:
+        print(f"warning: {unchanged.folder}: {UNSEALED_NOTE}", file=sys.stderr)
     if skipped:
         more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
         print(f"note: {skipped[0]}{more} hold no record (skipped)", file=sys.stderr)

@@ -450,8 +450,12 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
     """``seal_problem``'s answer, and for a sealed folder found as its run left it, each
     file's digest and identity as hashed (its manifest's bytes read once, then parsed)."""
     path = folder / MANIFEST
-    if not path.exists():
+    if not _has_manifest(folder):
+        if any((folder / name).is_dir() for name in ("games", "records")):
+            return "it is not sealed: its manifest.json is missing", None
         return None, None
+    if not path.is_file():
+        return "it is not sealed: its manifest.json is not a file", None
     try:
         data, identity = read_once(path)
     except OSError as exc:
@@ -534,6 +538,7 @@ class SealCheck:
         self.folder = folder
         self.before = before  # None: nothing checked (changes accepted)
         self.sealed = sealed  # None: not sealed (its run has not ended), or not checked
+        self.unsealed = False  # checked, and its run has not ended: its files are not sealed
 
     def __call__(self) -> None:
         if self.before is None:
@@ -587,6 +592,7 @@ def _checked(folder: Path) -> SealCheck:
             raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
         raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
     check = SealCheck(folder, before, sealed)
+    check.unsealed = sealed is None and (folder / MANIFEST).is_file()
     check()  # what the seal's check hashed is what the folder holds
     return check
 
@@ -613,11 +619,24 @@ def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
 
 
 def results_folder_of(path: Path) -> Path | None:
-    """The results folder ``path`` is or lies in (its ``records/`` file), or None."""
-    for candidate in (path, path.parent.parent if path.parent.name == "records" else None):
-        if candidate is not None and candidate.is_dir() and (candidate / MANIFEST).is_file():
+    """The results folder ``path`` is or lies in (the folder, or its ``records/`` and what
+    lies there), or None: one with a ``manifest.json`` of any kind or a ``games/`` folder,
+    so that a folder whose manifest was removed is refused, never read as loose files."""
+    candidates = [path, *(a.parent for a in [path, *path.parents] if a.name == "records")]
+    for candidate in candidates:
+        if candidate.is_dir() and (_has_manifest(candidate) or (candidate / "games").is_dir()):
             return candidate
     return None
+
+
+def _has_manifest(folder: Path) -> bool:
+    return os.path.lexists(folder / MANIFEST)
+
+
+UNSEALED_NOTE = (
+    "its run has not ended (it was killed, or it still runs): its files are not sealed, so a "
+    "change to them would not be seen; cardgame simulate ... --resume seals them"
+)
 
 
 def check_source(path: str | Path, accept_changes: bool = False) -> SealCheck:

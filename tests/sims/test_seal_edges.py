@@ -168,3 +168,60 @@ def test_a_run_seals_no_file_another_writer_added_while_it_played(tmp_path, monk
             progress=False)  # fmt: skip
     with pytest.raises(ResultsError, match="games/planted.parquet was added since its run"):
         check_sealed(folder)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("edges") / "rec"
+    study = from_dict({**STUDY, "games_per_cell": 4, "batch_size": 2}, "test")
+    run(study, workers=1, out=folder, progress=False, records=True)
+    return folder
+
+
+@pytest.mark.parametrize("how", ["removed", "a folder"])
+def test_a_folder_whose_manifest_is_gone_is_refused_not_read_as_loose_records(
+    recorded, tmp_path, capsys, how
+):
+    """Hostile pass 18's nomanifest18.py: with its manifest.json removed (or a folder of
+    that name), a results folder's records were read as loose files, unchecked."""
+    from cardgame.cli import main
+
+    folder = _copy(recorded, tmp_path)
+    (folder / MANIFEST).unlink()
+    if how == "a folder":
+        (folder / MANIFEST).mkdir()
+    record = next(folder.glob("records/*.jsonl"))
+    for argv in (
+        ["view", str(folder), "--out", str(tmp_path / "v.html"), "--playouts", "0"],
+        ["view", str(folder / "records"), "--out", str(tmp_path / "v.html"), "--playouts", "0"],
+        ["replay", str(record)],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "it is not sealed: its manifest.json is" in err[0], err
+
+
+def test_a_report_says_when_a_folders_run_has_not_ended(recorded, tmp_path, capsys):
+    from cardgame.cli import main
+    from sims.folder import unseal
+
+    folder = _copy(recorded, tmp_path)
+    out = tmp_path / "r.md"
+    assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0
+    assert "not sealed" not in capsys.readouterr().err
+    unseal(folder)  # as a run killed while it played leaves it
+    assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0
+    assert "its run has not ended" in capsys.readouterr().err
+
+
+def test_a_report_is_never_written_into_a_results_folder(recorded, tmp_path, capsys):
+    """Pass 18: `cardgame report .` in a results folder wrote report.html there, and the
+    folder was refused from then on."""
+    from cardgame.cli import main
+
+    folder = _copy(recorded, tmp_path)
+    for out in (folder / "report.html", folder / "records" / "x.html"):
+        assert main(["report", str(folder), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "lies in the results folder" in err, err
+    check_sealed(folder)  # nothing was written there
