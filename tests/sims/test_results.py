@@ -870,18 +870,11 @@ def zero_scores(path) -> bytes:
     return forged
 
 
-def test_a_table_flipped_through_a_mapping_after_the_check_is_refused(
-    tmp_path, compacted, monkeypatch
-):
-    """Hostile pass 16's timed16.py: a table flipped through a shared mapping right after
-    the seal's check hashed it; no change mark moved, so the report showed the forged scores.
-    Each file's bytes are now read once, hashed and parsed: refused, naming the file."""
+def _load_flipped_after_check(monkeypatch, folder, target, forged: bytes) -> None:
+    """``load_results(folder)`` while ``MappedWriter`` flips ``target`` to ``forged`` right
+    after the seal's check."""
     import sims.results as results_module
 
-    folder = tmp_path / "r"
-    shutil.copytree(compacted, folder)
-    target = folder / "seats" / COMPACT
-    forged = zero_scores(target)
     writer = MappedWriter(target)
     check_sealed = results_module.check_sealed
 
@@ -892,10 +885,23 @@ def test_a_table_flipped_through_a_mapping_after_the_check_is_refused(
 
     monkeypatch.setattr(results_module, "check_sealed", checked_then_flipped)
     try:
-        with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while it was read"):
-            load_results(folder)
+        load_results(folder)
     finally:
         writer.close()
+
+
+def test_a_table_flipped_through_a_mapping_after_the_check_is_refused(
+    tmp_path, compacted, monkeypatch
+):
+    """Hostile pass 16's timed16.py: a table flipped through a shared mapping right after
+    the seal's check hashed it; no change mark moved, so the report showed the forged
+    scores. Each file's bytes are now read once, hashed and parsed: refused, naming the
+    file."""
+    folder = tmp_path / "r"
+    shutil.copytree(compacted, folder)
+    target = folder / "seats" / COMPACT
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while it was read"):
+        _load_flipped_after_check(monkeypatch, folder, target, zero_scores(target))
 
 
 def test_a_manifest_flipped_through_a_mapping_after_the_check_is_refused(
@@ -903,28 +909,14 @@ def test_a_manifest_flipped_through_a_mapping_after_the_check_is_refused(
 ):
     """The same for the manifest, read again after the check: its study renamed (same
     length) was the study read."""
-    import sims.results as results_module
-
     folder = tmp_path / "r"
     shutil.copytree(compacted, folder)
     target = folder / MANIFEST
     text = target.read_bytes()
     assert b'"name": "mixed"' in text
     forged = text.replace(b'"name": "mixed"', b'"name": "forge"')
-    writer = MappedWriter(target)
-    check_sealed = results_module.check_sealed
-
-    def checked_then_flipped(*args, **kwargs):
-        check = check_sealed(*args, **kwargs)
-        writer.flip(forged)
-        return check
-
-    monkeypatch.setattr(results_module, "check_sealed", checked_then_flipped)
-    try:
-        with pytest.raises(ResultsError, match=r"manifest\.json changed while it was read"):
-            load_results(folder)
-    finally:
-        writer.close()
+    with pytest.raises(ResultsError, match=r"manifest\.json changed while it was read"):
+        _load_flipped_after_check(monkeypatch, folder, target, forged)
 
 
 @pytest.mark.parametrize("how", ["mapped", "in place"])
