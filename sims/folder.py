@@ -452,10 +452,10 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
     path = folder / MANIFEST
     if not _has_manifest(folder):
         if any((folder / name).is_dir() for name in ("games", "records")):
-            return "it is not sealed: its manifest.json is missing", None
+            return "it is not a results folder: its manifest.json is missing", None
         return None, None
     if not path.is_file():
-        return "it is not sealed: its manifest.json is not a file", None
+        return "it is not a results folder: its manifest.json is not a file", None
     try:
         data, identity = read_once(path)
     except OSError as exc:

@@ -198,7 +198,7 @@ def test_a_folder_whose_manifest_is_gone_is_refused_not_read_as_loose_records(
     ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "it is not sealed: its manifest.json is" in err[0], err
+        assert len(err) == 1 and "it is not a results folder: its manifest.json is" in err[0], err
 
 
 def test_a_report_says_when_a_folders_run_has_not_ended(recorded, tmp_path, capsys):
