@@ -52,11 +52,14 @@ def check_out_path(out: Path) -> None:
 def out_path_problem(out: Path, what: str) -> str | None:
     """Why the page ``what`` (the report, the viewer's page) cannot be written to ``out``,
     in one line, or None: asked before the work that makes it."""
-    if out.is_dir():
-        return f"{out}: is a folder; give a file name for the {what}"
-    from sims.folder import results_folder_of
+    try:
+        if out.is_dir():
+            return f"{out}: is a folder; give a file name for the {what}"
+    except OSError as exc:  # a name past the system's limits
+        return f"{str(out)[:120]!a}: cannot write the {what}: {exc.strerror or exc}"
+    from sims.folder import holds_results
 
-    inside = next((a for a in out.absolute().parents if results_folder_of(a) == a), None)
+    inside = next((a for a in out.absolute().parents if holds_results(a)), None)
     if inside is not None:  # a file added to a sealed folder would have it refused after
         return f"{out}: lies in the results folder {inside}; write the {what} elsewhere (--out)"
     parent = out.parent if str(out.parent) else Path(".")

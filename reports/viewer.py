@@ -363,7 +363,10 @@ def main(args: argparse.Namespace) -> int:
     from sims.folder import UNSEALED_NOTE, check_source
 
     unchanged = check_source(source, getattr(args, "accept_changes", False))
-    games, skipped = games_in(source, unchanged.read)
+    try:
+        games, skipped = games_in(source, unchanged.read)
+    except OSError as exc:  # a name past the system's limits
+        raise ViewError(f"{str(source)[:120]!a}: {exc.strerror or exc}") from None
     unchanged()
     if unchanged.unsealed:
         print(f"warning: {unchanged.folder}: {UNSEALED_NOTE}", file=sys.stderr)

@@ -620,13 +620,28 @@ def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
 
 def results_folder_of(path: Path) -> Path | None:
     """The results folder ``path`` is or lies in (the folder, or its ``records/`` and what
-    lies there), or None: one with a ``manifest.json`` of any kind or a ``games/`` folder,
-    so that a folder whose manifest was removed is refused, never read as loose files."""
+    lies there), or None: one with a ``manifest.json`` of any kind, or with ``games/`` and
+    ``records/`` (so that a folder whose manifest was removed is refused, never read as
+    loose records). A name the system cannot take is no results folder."""
     candidates = [path, *(a.parent for a in [path, *path.parents] if a.name == "records")]
     for candidate in candidates:
-        if candidate.is_dir() and (_has_manifest(candidate) or (candidate / "games").is_dir()):
-            return candidate
+        try:
+            if candidate.is_dir() and (
+                _has_manifest(candidate)
+                or ((candidate / "games").is_dir() and (candidate / "records").is_dir())
+            ):
+                return candidate
+        except OSError:  # a name past the system's limits
+            continue
     return None
+
+
+def holds_results(folder: Path) -> bool:
+    """Whether ``folder`` is a results folder a run wrote (its manifest and its games)."""
+    try:
+        return (folder / MANIFEST).is_file() and (folder / "games").is_dir()
+    except OSError:
+        return False
 
 
 def _has_manifest(folder: Path) -> bool:

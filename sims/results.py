@@ -120,7 +120,11 @@ def load_results(
     unless ``accept_changes``. ``destinations=False`` leaves that table in its files until it
     is asked for (``Results.destinations``, ``destination_chunks``)."""
     folder = Path(folder)
-    if not folder.is_dir():
+    try:
+        found = folder.is_dir()
+    except OSError as exc:  # a name past the system's limits
+        raise ResultsError(f"{str(folder)[:120]!a}: {exc.strerror or exc}") from None
+    if not found:
         raise ResultsError(f"{folder}: no such results folder")
     unchanged = check_sealed(folder, accept_changes)
     with unchanged.reading():  # every file read as the seal's check hashed it

@@ -57,7 +57,7 @@ from tqdm import tqdm
 from .batch import BatchSummary, plan_batches
 from .compaction import compact, new_compaction, tidy_compaction
 from .errors import ResultsError, StudyError
-from .files import temp_path
+from .files import discard, temp_path
 from .folder import (
     MANIFEST,
     check_output_folder,
@@ -76,11 +76,11 @@ from .folder import (
     write_manifest,
 )
 from .looks import games_line
-from .parts import land_files
+from .parts import land_files, part_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
-from .reading import Reading, Sealed, note_written
-from .schema import SCHEMA_VERSION
+from .reading import Reading, Sealed, note_removed, note_written
+from .schema import SCHEMA_VERSION, WRITE_ORDER
 from .seeding import new_guest_key
 from .stopping import StopFlag, catch_stop_signals
 from .study import Study, load_study
@@ -174,6 +174,24 @@ def run(
             "sealed as the run left it, so it reads as changed"
         )
     return summary
+
+
+def _forget_unreported(folder: Path, batches: set[str]) -> None:
+    """Remove the files of every batch but ``batches`` (those found done, and those whose
+    worker's summary was read): a batch lands when its summary is read, so that the run
+    seals only files it knows it wrote (a resume plays the others again)."""
+    for where in [folder / table for table in WRITE_ORDER] + [folder / "records"]:
+        found = part_files(where) if where.name != "records" else _record_files(where)
+        for batch, path in found.items():
+            if batch not in batches:
+                discard(path)
+                note_removed(path)
+
+
+def _record_files(where: Path) -> dict[str, Path]:
+    if not where.is_dir():
+        return {}
+    return {p.name[len("part-") : -len(".jsonl")]: p for p in where.glob("part-*.jsonl")}
 
 
 def _sealed_after_failure(folder: Path, found: Reading) -> list[str]:
@@ -356,9 +374,12 @@ def _run_games(
             cells.setdefault(b.cell.key, (b.cell.key, []))[1].append(b.id)
         compaction = new_compaction(folder, list(cells.values()), done)
 
+    reported: set[str] = set()
+
     def finished(result: BatchSummary) -> bool:
         first_landing()
         landed[0] = True
+        reported.add(result.id)
         if result.suspect:
             remove_temp_files(folder, result.id)
         if result.files is not None:
@@ -389,8 +410,10 @@ def _run_games(
             raise
         finally:
             bar.close()
-            # the workers are gone: what they were writing is no part (a resume removes it too)
+            # the workers are gone: what they were writing is no part (a resume removes it
+            # too), nor is a batch whose worker's word never came (Ctrl-C): played again
             remove_temp_files(folder, compaction=False)
+            _forget_unreported(folder, done | reported)
         if flag:
             summary.interrupted = True
             summary.stop_signal = flag.signal

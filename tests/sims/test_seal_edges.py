@@ -133,7 +133,7 @@ def test_a_resume_seals_no_change_another_writer_made_while_it_played(
         elif how == "removed":
             part.unlink()
         else:
-            (folder / "seats" / "_parts" / "part-zz.arrows.lz4").write_bytes(b"forged")
+            (folder / "seats" / "planted.parquet").write_bytes(b"forged")
         unseal(where)
 
     monkeypatch.setattr(runner_module, "unseal", changed_then_opened)
@@ -143,7 +143,7 @@ def test_a_resume_seals_no_change_another_writer_made_while_it_played(
         assert summary.games_played == 1
         check_sealed(folder)
         return
-    what = {"replaced": f"{name} changed", "added": "seats/_parts/part-zz.arrows.lz4 was added"}
+    what = {"replaced": f"{name} changed", "added": "seats/planted.parquet was added"}
     with pytest.raises(ResultsError, match=f"{what[how]} while this run wrote the folder"):
         run(study, workers=1, out=folder, progress=False, resume=True, keep_parts=True)
     with pytest.raises(ResultsError, match=f"{what[how]} since its run ended"):
@@ -225,3 +225,58 @@ def test_a_report_is_never_written_into_a_results_folder(recorded, tmp_path, cap
         err = capsys.readouterr().err
         assert "lies in the results folder" in err, err
     check_sealed(folder)  # nothing was written there
+
+
+def test_a_batch_lands_when_its_summary_is_read(tmp_path):
+    """Pass 20's ctrlc20.py: a worker that landed a batch's parts whose summary the run never
+    read (Ctrl-C) left files the run did not know it wrote, and the folder was refused after
+    ("was added while this run wrote the folder"). Such a batch's files are removed, as the
+    run's own removal: a resume plays it again."""
+    from sims.parts import encode_parts, land_files
+    from sims.reading import Reading, Sealed
+    from sims.runner import _forget_unreported
+    from sims.schema import schema
+
+    folder = tmp_path / "r"
+    folder.mkdir()
+    with Reading(Sealed(folder, {}), own_writes=True) as reading:
+        for batch in ("c0000-g0000000", "c0000-g0000001"):
+            tables = {t: schema(t).empty_table() for t in ("seats", "destinations", "games")}
+            files = encode_parts(batch, tables, records=[{"seed": 1}])
+            land_files(folder, files)
+        _forget_unreported(folder, {"c0000-g0000000"})
+        left = sorted(p.name for p in folder.rglob("part-*"))
+        assert left and all("g0000000" in name for name in left), left
+        assert reading.removed and all("g0000001" in n for n in reading.removed)
+
+
+def test_names_past_the_systems_limits_are_one_line(recorded, tmp_path, capsys):
+    """Pass 20's tracebacks20.py: a name of 300 characters given to replay, view, report or
+    their --out ended in a traceback."""
+    from cardgame.cli import main
+
+    long = tmp_path / ("d" * 300)
+    for argv in (
+        ["replay", f"{long}.jsonl"],
+        ["view", str(long), "--playouts", "0"],
+        ["report", str(long)],
+        ["report", str(recorded), "--out", str(long / "r.html")],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "error:" in err[0], err
+
+
+def test_a_folder_with_games_of_its_own_takes_a_report(recorded, tmp_path, capsys):
+    """Pass 20's misc20.py: any folder holding a games/ folder (Debian's /usr/local/games,
+    a home folder) was taken for a results folder, and no report could go under it."""
+    from cardgame.cli import main
+
+    home = tmp_path / "home"
+    (home / "games").mkdir(parents=True)
+    (home / "web").mkdir()
+    (home / "web" / MANIFEST).write_text("{}")  # a web app's
+    for out in (home / "r.md", home / "web" / "r.md"):
+        assert main(["report", str(recorded), "--format", "md", "--out", str(out)]) == 0
+        assert out.is_file()
+    capsys.readouterr()
