@@ -124,6 +124,9 @@ DENIED = (
     # (and each anonymous inode's) inode number comes from one counter per CPU, each
     # eventfd's id from one allocator, and ``sysinfo`` counts every process of the machine
     "pipe", "pipe2", "eventfd", "eventfd2", "io_setup", "io_destroy", "io_submit",
+    # a named pipe (mknod of a FIFO in its own /tmp) is a pipe too: its pages count against
+    # the run's user, machine-wide (pass 19's FifoTalk read a rival's hand from that count)
+    "mknod", "mknodat",
     "io_cancel", "io_getevents", "io_pgetevents", "memfd_secret", "sysinfo",
     # futex2's calls, whose private flag sits in an array the filter cannot read (futex
     # itself: private only, ``confine``)

@@ -457,6 +457,20 @@ class Arenas(Planner):
             raise Breach("breach: numpy's threads are not one")
 
 
+class FifoProbe(Planner):
+    """No named pipe (hostile pass 19's FifoTalk: a FIFO in its own /tmp is a pipe whose
+    pages count against the run's user, a count of the whole machine)."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        for where in ("/tmp/game/fifo", "/dev/shm/fifo"):
+            try:
+                os.mkfifo(where)
+            except OSError:
+                continue
+            raise Breach(f"breach: a named pipe at {where}")
+
+
 class DumpProbe(Planner):
     """Nothing of a game's memory reaches the machine by a crash (hostile pass 14: where
     core_pattern pipes to a helper, the kernel runs it as root whatever RLIMIT_CORE says

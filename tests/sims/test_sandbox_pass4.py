@@ -305,6 +305,11 @@ def test_threads_and_numpy_fit_a_games_memory():
 
 
 @needs_sandbox
+def test_a_game_can_make_no_named_pipe():
+    _clean(_play(["FifoProbe", "planner"]))
+
+
+@needs_sandbox
 def test_a_game_cannot_dump_its_memory_or_count_huge_pages():
     _clean(_play(["DumpProbe", "planner"]))
 
