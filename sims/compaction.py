@@ -382,7 +382,9 @@ class Compaction:
         self.lead = threading.Thread(target=self._lead, name="compaction", daemon=True)
         self.lead.start()
 
-    def batch_landed(self, batch_id: str) -> None:
+    def batch_landed(self, batch_id: str, written: dict[str, str] | None = None) -> None:
+        """``batch_id`` has landed (``written``: its files' digests, which this process's
+        run has noted already)."""
         self.inbox.put(batch_id)
 
     def _lead(self) -> None:
@@ -514,9 +516,11 @@ class ForkedCompaction:
         self.process.start()
         child_end.close()
 
-    def batch_landed(self, batch_id: str) -> None:
+    def batch_landed(self, batch_id: str, written: dict[str, str] | None = None) -> None:
+        """``batch_id`` has landed; ``written``, its files' digests by path, which the child
+        notes as its run's before it reads them (it was forked before they were written)."""
         with contextlib.suppress(OSError):  # a child gone: ``finish`` says so
-            self.orders.send(batch_id)
+            self.orders.send((batch_id, written or {}))
 
     def _ask(self, order: str) -> BaseException | None:
         try:
@@ -568,6 +572,12 @@ def _compact_forked(
         except (OSError, EOFError):  # the parent is gone
             compaction.abandon()
             return
+        if isinstance(order, tuple):
+            batch_id, written = order
+            for path, digest in written.items():
+                note_written(path, digest=digest)
+            compaction.batch_landed(batch_id)
+            continue
         if order in (_FINISH, _ABANDON):
             answer: BaseException | None = None
             try:

@@ -56,9 +56,10 @@ class Sealed:
 class Reading:
     """A sealed folder read as its check hashed it (``Sealed``), while it lasts.
 
-    Where the reader writes the folder itself (``own_writes``: a resumed run), a file it
-    did not hash is taken as the reader's own; and a file it did is known as *the same
-    file* while the reading lasts by an open handle on it, for no file the run writes in
+    Where the reader writes the folder itself (``own_writes``: a run), a file it wrote is
+    read as it wrote it (``note``), and any other file but those the check hashed is
+    refused; a file the check hashed is known as *the same file* while the reading lasts by
+    an open handle on it, for no file the run writes in
     its place can then take its inode number (file systems hand freed numbers out again).
     A file that cannot be held so (past the limit of open files) is the same file while its
     device, inode and change time are."""
@@ -137,10 +138,13 @@ class Reading:
                     "(not by the run)"
                 )
             return data
-        if not self.same_file(name, identity):
-            if self.own_writes:
-                return data
+        if not self.same_file(name, identity):  # neither the run's nor what it found
             what = "was added" if name not in self.sealed.files else "changed"
+            if self.own_writes:
+                raise ResultsError(
+                    f"{self.sealed.folder}: {name} {what} while this run wrote the folder "
+                    "(not by the run)"
+                )
             raise ResultsError(
                 f"{self.sealed.folder}: {name} {what} while it was read ({ACCEPT_HINT})"
             )

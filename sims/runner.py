@@ -43,6 +43,7 @@ keeps the results folder.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -79,7 +80,7 @@ from .looks import games_line
 from .parts import land_files, part_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
-from .reading import Reading, Sealed, note_removed, note_written
+from .reading import FileSeal, Reading, Sealed, file_seal, note_removed, note_written
 from .schema import SCHEMA_VERSION, WRITE_ORDER
 from .seeding import new_guest_key
 from .stopping import StopFlag, catch_stop_signals
@@ -152,7 +153,7 @@ def run(
         current = fingerprint(study.to_dict()["variants"])
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
         checked = check_sealed(folder, accept_changes).sealed
-    start = checked or Sealed(folder, folder_seals(folder) if manifest is not None else {})
+    start = checked or Sealed(folder, _as_found(folder) if holds_manifest(folder) else {})
     with Reading(start, own_writes=True) as found:
         try:
             if study.plan.until_settled:
@@ -165,7 +166,7 @@ def run(
             finally:
                 changed = seal(folder, found)  # last: the seal covers the checks' folders too
         except BaseException:
-            changed = _sealed_after_failure(folder, found) if manifest is not None else []
+            changed = _sealed_after_failure(folder, found) if holds_manifest(folder) else []
             if not changed:
                 raise
     if changed:
@@ -174,6 +175,18 @@ def run(
             "sealed as the run left it, so it reads as changed"
         )
     return summary
+
+
+def holds_manifest(folder: Path) -> bool:
+    try:
+        return (folder / MANIFEST).is_file()
+    except OSError:
+        return False
+
+
+def _as_found(folder: Path) -> dict[str, FileSeal]:
+    """A folder's files as a run finds them, its manifest too (by its bytes)."""
+    return {**folder_seals(folder), MANIFEST: file_seal(folder / MANIFEST)}
 
 
 def _forget_unreported(folder: Path, batches: set[str]) -> None:
@@ -195,9 +208,9 @@ def _record_files(where: Path) -> dict[str, Path]:
 
 
 def _sealed_after_failure(folder: Path, found: Reading) -> list[str]:
-    """A resume that failed seals the folder again (so that the files it found stay
-    sealed, never open to unseen changes), and names what another writer changed meanwhile;
-    where it cannot (a full disk), the failure is what it says."""
+    """A run that failed seals its folder (so that what it wrote and found stays sealed,
+    never open to unseen changes, and a resume goes on from there), and names what another
+    writer changed meanwhile; where it cannot (a full disk), the failure is what it says."""
     try:
         return seal(folder, found)
     except Exception:
@@ -382,12 +395,16 @@ def _run_games(
         reported.add(result.id)
         if result.suspect:
             remove_temp_files(folder, result.id)
+        written = dict(result.written or {})  # what its worker wrote, or this process
         if result.files is not None:
             land_files(folder, result.files)
-        for name, digest in (result.written or {}).items():  # what its worker wrote
-            note_written(folder / name, digest=digest)
+            files = result.files.items()
+            written = {name: hashlib.sha256(data).hexdigest() for name, data in files}
+        paths = {str(folder / name): digest for name, digest in written.items()}
+        for path, digest in paths.items():
+            note_written(path, digest=digest)
         if compaction is not None:
-            compaction.batch_landed(result.id)
+            compaction.batch_landed(result.id, paths)
         summary.games_played += result.games
         summary.failures.extend(result.failures)
         bar.update(result.games)

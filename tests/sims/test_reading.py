@@ -60,14 +60,18 @@ def test_a_file_added_or_put_in_anothers_place_is_refused(sealed, tmp_path):
 def test_a_resumed_run_reads_its_own_files_and_finds_those_changed_in_place(sealed, tmp_path):
     target = tmp_path / "t" / "a.bin"
     with Reading(sealed, own_writes=True) as reading:
-        (tmp_path / "t" / "b.bin").write_bytes(b"the run's")
+        (tmp_path / "t" / "b.bin").write_bytes(b"the run's")  # not through its writers
+        with pytest.raises(ResultsError, match="t/b.bin was added while this run wrote"):
+            checked_bytes(tmp_path / "t" / "b.bin")
+        note_written(tmp_path / "t" / "b.bin", b"the run's")
         assert checked_bytes(tmp_path / "t" / "b.bin") == b"the run's"
         with target.open("r+b") as file:
             file.write(b"changed")  # in place: the file it found, its change time moved
         with pytest.raises(ResultsError, match="t/a.bin changed while it was read"):
             checked_bytes(target)
-        now = {"t/a.bin": file_seal(target)}
-        old = {"t/a.bin": sealed.files["t/a.bin"][0]}
+        ours = {"t/b.bin": file_seal(tmp_path / "t" / "b.bin")}
+        now = {"t/a.bin": file_seal(target), **ours}
+        old = {"t/a.bin": sealed.files["t/a.bin"][0], "t/b.bin": ours["t/b.bin"][0]}
         assert reading.accounted(now) == (old, ["t/a.bin changed"])  # sealed as it was found
         os.unlink(target)  # the run's own: written anew in its place
         target.write_bytes(b"the run's own")
@@ -75,14 +79,14 @@ def test_a_resumed_run_reads_its_own_files_and_finds_those_changed_in_place(seal
         assert checked_bytes(target) == b"the run's own"
         now = {"t/a.bin": file_seal(target), "t/b.bin": file_seal(tmp_path / "t" / "b.bin")}
         digests, problems = reading.accounted(now)
-        assert problems == ["t/b.bin was added"]  # written, but not through the run's writers
-        assert digests == {"t/a.bin": now["t/a.bin"][0]}  # sealed as the run wrote it
+        assert problems == []
+        assert digests == {n: now[n][0] for n in now}  # sealed as the run wrote them
         target.write_bytes(b"another's bytes")  # after the run wrote it
         with pytest.raises(ResultsError, match="t/a.bin changed while this run wrote"):
             checked_bytes(target)
-        assert reading.accounted({"t/a.bin": file_seal(target)})[1] == ["t/a.bin changed"]
+        assert reading.accounted({"t/a.bin": file_seal(target), **ours})[1] == ["t/a.bin changed"]
         os.unlink(target)  # by another writer
-        assert reading.accounted({})[1] == ["t/a.bin was removed"]
+        assert reading.accounted(ours)[1] == ["t/a.bin was removed"]
         note_removed(target)  # by the run
-        assert reading.accounted({})[1] == []
+        assert reading.accounted(ours)[1] == []
     assert not reading.held  # every handle let go

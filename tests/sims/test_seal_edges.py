@@ -110,7 +110,7 @@ def test_a_resume_of_many_files_under_a_low_limit_of_open_files(sealed, tmp_path
     assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= 0
 
 
-@pytest.mark.parametrize("how", ["replaced", "removed", "added"])
+@pytest.mark.parametrize("how", ["replaced", "removed", "added", "replaced, compacted"])
 def test_a_resume_seals_no_change_another_writer_made_while_it_played(
     sealed, tmp_path, monkeypatch, how
 ):
@@ -126,7 +126,7 @@ def test_a_resume_seals_no_change_another_writer_made_while_it_played(
     unseal = runner_module.unseal
 
     def changed_then_opened(where):
-        if how == "replaced":
+        if how.startswith("replaced"):
             other = part.with_name(".other")
             other.write_bytes(part.read_bytes() + b"\0")
             os.replace(other, part)
@@ -144,8 +144,10 @@ def test_a_resume_seals_no_change_another_writer_made_while_it_played(
         check_sealed(folder)
         return
     what = {"replaced": f"{name} changed", "added": "seats/planted.parquet was added"}
+    what["replaced, compacted"] = what["replaced"]  # pass 20's resume20.py: merged unread
     with pytest.raises(ResultsError, match=f"{what[how]} while this run wrote the folder"):
-        run(study, workers=1, out=folder, progress=False, resume=True, keep_parts=True)
+        run(study, workers=1, out=folder, progress=False, resume=True,
+            keep_parts=how != "replaced, compacted")  # fmt: skip
     with pytest.raises(ResultsError, match=f"{what[how]} since its run ended"):
         check_sealed(folder)
 
@@ -280,3 +282,38 @@ def test_a_folder_with_games_of_its_own_takes_a_report(recorded, tmp_path, capsy
         assert main(["report", str(recorded), "--format", "md", "--out", str(out)]) == 0
         assert out.is_file()
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("forge", [False, True])
+def test_a_big_runs_compaction_reads_parts_as_the_run_wrote_them(tmp_path, monkeypatch, forge):
+    """Pass 20's forked20.py: a run of 64 batches or more compacts in a forked child, which
+    read each part unchecked: forged parts renamed over landed ones were merged and sealed.
+    The child now notes each batch's digests before it reads it."""
+    import sims.compaction as compaction_module
+
+    folder = tmp_path / "r"
+    landed = compaction_module.ForkedCompaction.batch_landed
+    forged = []
+
+    def forged_then_landed(self, batch_id, written=None):
+        part = folder / "seats" / "_parts" / f"part-{batch_id}.arrows.lz4"
+        if forge and not forged and part.is_file():
+            other = part.with_name(".forged")
+            other.write_bytes(part.read_bytes())  # the same bytes, another file: not the run's
+            os.replace(other, part)
+            with part.open("ab") as file:
+                file.write(b"\0")
+            forged.append(part.relative_to(folder).as_posix())
+        return landed(self, batch_id, written)
+
+    monkeypatch.setattr(compaction_module.ForkedCompaction, "batch_landed", forged_then_landed)
+    study = from_dict(STUDY, "test")
+    if not forge:
+        run(study, workers=1, out=folder, progress=False)
+        check_sealed(folder)
+        assert not list(folder.glob("*/_parts/*"))  # compacted, in the child
+        return
+    with pytest.raises(ResultsError, match="changed while this run wrote the folder"):
+        run(study, workers=1, out=folder, progress=False)
+    with pytest.raises(ResultsError, match="since its run ended|not sealed"):
+        check_sealed(folder)
