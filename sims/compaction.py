@@ -261,13 +261,19 @@ class _CompactWriter:
         self.buffer: list[pa.Table] = []
         self.rows = 0
         self.out: pq.ParquetWriter | None = None
+        self.handle = -1  # the temporary file as this writer made it, held to its landing
+        self.sink: Any = None  # the writer's own handle of it
         self.closed = self.landed = False
 
     def _open(self) -> pq.ParquetWriter:
         if self.out is None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.out = pq.ParquetWriter(self.temp, self.target, compression=COMPRESSION)
+                discard(self.temp)  # a killed writer's, of this pid
+                flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+                self.handle = os.open(self.temp, flags, 0o644)
+                self.sink = open(os.dup(self.handle), "wb")  # noqa: SIM115 (closed with it)
+                self.out = pq.ParquetWriter(self.sink, self.target, compression=COMPRESSION)
             except OSError as exc:
                 raise self._failed(exc) from None
         return self.out
@@ -298,19 +304,41 @@ class _CompactWriter:
         out = self._open()
         try:
             out.close()
+            self.sink.close()
         except OSError as exc:
             raise self._failed(exc) from None
         self.out, self.closed = None, True
 
     def land(self) -> None:
+        """Put the file in place, and note it as the run's own with the digest of the bytes
+        this writer wrote (read back through its own handle, never by name: another writer
+        may put a file of its own at that name); one put in its place before the rename is
+        refused."""
         try:
-            with open(self.temp, "rb") as written:  # the run's own bytes, for its seal
+            with open(self.handle, "rb", closefd=False) as written:
+                written.seek(0)
                 digest = hashlib.file_digest(written, "sha256").hexdigest()
+            made = os.fstat(self.handle)
             os.replace(self.temp, self.path)
+            landed = os.lstat(self.path)
         except OSError as exc:
             raise self._failed(exc) from None
         self.landed = True
+        self._let_go()
+        if (landed.st_dev, landed.st_ino) != (made.st_dev, made.st_ino):
+            raise ResultsError(
+                f"{self.path}: changed while this run wrote the folder (not by the run)"
+            )
         note_written(self.path, digest=digest)
+
+    def _let_go(self) -> None:
+        if self.sink is not None:
+            with contextlib.suppress(OSError):
+                self.sink.close()
+            self.sink = None
+        if self.handle >= 0:
+            os.close(self.handle)
+            self.handle = -1
 
     def discard(self) -> None:
         if self.out is not None:
@@ -319,6 +347,7 @@ class _CompactWriter:
             self.out = None
         if not self.landed:
             discard(self.temp)
+        self._let_go()
 
     def _failed(self, exc: OSError) -> ResultsWriteError:
         return ResultsWriteError(f"{self.path}: cannot write ({exc.strerror or exc})")

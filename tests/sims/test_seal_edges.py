@@ -317,3 +317,28 @@ def test_a_big_runs_compaction_reads_parts_as_the_run_wrote_them(tmp_path, monke
         run(study, workers=1, out=folder, progress=False)
     with pytest.raises(ResultsError, match="since its run ended|not sealed"):
         check_sealed(folder)
+
+
+def test_a_compact_file_put_in_place_of_the_runs_is_refused(tmp_path, monkeypatch):
+    """Pass 20's temp20.py: the compaction hashed its temporary file by name just before it
+    landed it, so a forged file renamed over it then was sealed as the run's own. The writer
+    now hashes the file it made through its own handle, and refuses another in its place."""
+    import sims.compaction as compaction_module
+
+    folder = tmp_path / "r"
+    land = compaction_module._CompactWriter.land
+
+    def swapped_then_landed(self):
+        if self.path.parent.name == "seats":
+            forged = self.temp.with_name(".forged")
+            forged.write_bytes(self.temp.read_bytes())
+            os.replace(forged, self.temp)
+        return land(self)
+
+    monkeypatch.setattr(compaction_module._CompactWriter, "land", swapped_then_landed)
+    refused = r"seats/compact\.parquet:? (changed|was added) while this run wrote"
+    with pytest.raises(ResultsError, match=refused):
+        run(from_dict({**STUDY, "games_per_cell": 4}, "test"), workers=1, out=folder,
+            progress=False)  # fmt: skip
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet was added since"):
+        check_sealed(folder)  # the forgery is not sealed as the run's
