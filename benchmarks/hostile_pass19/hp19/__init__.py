@@ -386,3 +386,73 @@ class Honest19(Once):
         step("sqlite3", sqlite_work)
         step("json, re, collections, gzip, pickle, logging, decimal, statistics", text_work)
         step("os.cpu_count, random, secrets, uuid, time", misc)
+
+
+# ------------------------------------------------------------------ FIFOs: the run's user's pipe pages
+SLOT_NS = 100_000_000  # one half-bit; both games read the machine's one clock
+BITS = 16  # the first four colour counts of an opening hand, 4 bits each (capped at 15)
+TALK_NS = 7_500_000_000  # within a first decision's 10 s
+
+
+def _bits(hand) -> list[int]:
+    return [min(count, 15) >> k & 1 for count in hand[:4] for k in range(4)]
+
+
+class FifoTalk(Planner):
+    """Two seatings-paired games played at once by two workers (``fifotalk.toml``): seat 0
+    sends its opening hand's first four counts by holding 59 FIFOs (944 pipe pages, charged
+    to the run's user, machine-wide) in each '1' half-slot; seat 1 of the pair game (whose
+    rival holds that hand) makes a FIFO every few ms and reads its size (``F_GETPIPE_SZ``):
+    8192 while the user is past ``pipe-user-pages-soft``, 65536 under it."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                if view.seat == 0:
+                    say("FifoTalk", f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}")
+                    self._send(_bits(view.hand))
+                else:
+                    self._receive(view)
+            except Exception as exc:
+                say("FifoTalk", f"failed: {type(exc).__name__} {exc}")
+        return super().decide(view)
+
+    def _send(self, bits: list[int]) -> None:
+        frame = [h for b in bits for h in ((1, 0) if b else (0, 1))]
+        paths = []
+        for i in range(59):
+            paths.append(f"/tmp/s{i}")
+            os.mkfifo(paths[-1])
+        held: list[int] = []
+        end = time.time_ns() + TALK_NS
+        while (now := time.time_ns()) < end:
+            if frame[now // SLOT_NS % len(frame)]:
+                while len(held) < len(paths):
+                    held.append(os.open(paths[len(held)], os.O_RDWR | os.O_NONBLOCK))
+            else:
+                while held:
+                    os.close(held.pop())
+            time.sleep(0.002)
+        while held:
+            os.close(held.pop())
+
+    def _receive(self, view) -> None:
+        os.mkfifo("/tmp/r")
+        n = 2 * BITS
+        small = [0] * n
+        total = [0] * n
+        end = time.time_ns() + TALK_NS
+        while (now := time.time_ns()) < end:
+            fd = os.open("/tmp/r", os.O_RDWR | os.O_NONBLOCK)
+            size = LIBC.fcntl(fd, F_GETPIPE_SZ)
+            os.close(fd)
+            slot = now // SLOT_NS % n
+            total[slot] += 1
+            small[slot] += size < 65536
+            time.sleep(0.003)
+        rate = [s / max(t, 1) for s, t in zip(small, total, strict=True)]
+        bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(BITS)]
+        counts = [sum(bits[4 * c + k] << k for k in range(4)) for c in range(4)]
+        margin = min(abs(rate[2 * k] - rate[2 * k + 1]) for k in range(BITS))
+        say("FifoTalk", f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, {sum(small)} small; read the pair game's seat-0 (its rival's) first four counts: {counts} (smallest margin {margin:.2f})")
