@@ -204,18 +204,18 @@ class StallEnd(Planner):
                     except MemoryError:
                         blocks.clear()
 
-            for _ in range(60):
+            what = key() or "threads,stderr"
+            for _ in range(60 if "threads" in what else 0):
                 try:
                     threading.Thread(target=spin, daemon=True).start()
                 except RuntimeError:
                     break
             line = b"y" * 4095 + b"\n"
             try:
-                for _ in range(5000):
+                for _ in range(5000 if "stderr" in what else 0):
                     os.write(2, line)
             except OSError:
                 pass
-            say("StallEnd", f"raising at {time.monotonic():.3f}")
             raise RuntimeError("StallEnd's own error")
         return super().decide(view)
 
