@@ -10,12 +10,12 @@ out=/tmp/hp19/c
 study="${1:-fifotalk.toml}"
 name=$(basename "$study" .toml)
 rm -rf "$out/out-$name"; mkdir -p "$out"
-if [ -n "${HOLD:-}" ]; then python pipepages.py 120 "${MARGIN:-30}" &
+if [ -n "${HOLD:-}" ]; then python pipepages.py "${HOLD_S:-400}" "${MARGIN:-30}" &
   holder=$!; sleep 5; fi
-timeout 300 cardgame simulate "$study" --isolate --workers 2 --records --no-progress \
+timeout 300 cardgame simulate "$study" --isolate --workers "${WORKERS:-2}" --records --no-progress \
   >"$out/$name.stdout" 2>"$out/$name.stderr"
 echo "exit $?"
-[ -n "${HOLD:-}" ] && kill "$holder"
+[ -n "${HOLD:-}" ] && kill "$holder" 2>/dev/null
 grep -a HOSTILE "$out/$name.stderr" | sed 's/fast-load rates per half-slot \[[^]]*\]; //' | cut -c1-400
 python ../hostile_pass3/summary.py "$out/out-$name"
 python - "$name" <<'PY'

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (long report lines)
 """Cache-flush instructions at any byte offset (not only where the disassembler starts an
 instruction) in the executable segments of every ELF file of the sandbox's view, the
 interpreter included: `clflush`/`clflushopt` (0F AE /7, 66 0F AE /7) with a memory operand
@@ -17,10 +18,12 @@ PATTERN = re.compile(rb"(\x66)?\x0f\xae([\x38\x39\x3a\x3e\x3f])")
 def exec_segments(data: bytes):
     if data[:4] != b"\x7fELF" or data[4] != 2:
         return
-    phoff, = struct.unpack_from("<Q", data, 0x20)
+    (phoff,) = struct.unpack_from("<Q", data, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
     for i in range(phnum):
-        p_type, p_flags, p_offset, _, _, p_filesz = struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize)
+        p_type, p_flags, p_offset, _, _, p_filesz = struct.unpack_from(
+            "<IIQQQQ", data, phoff + i * phentsize
+        )
         if p_type == 1 and p_flags & 1:
             yield p_offset, data[p_offset : p_offset + p_filesz]
 
@@ -48,7 +51,9 @@ for path in files:
         for m in PATTERN.finditer(seg):
             tail = seg[m.end() : m.end() + 4]
             if b"\xc3" in tail:
-                found.append(f"{os.path.basename(path)} +{offset + m.start():#x}: {seg[m.start():m.end() + 4].hex(' ')}")
+                found.append(
+                    f"{os.path.basename(path)} +{offset + m.start():#x}: {seg[m.start() : m.end() + 4].hex(' ')}"
+                )
 print(f"{seen} ELF files; flush on an argument register with a ret within 4 bytes: {len(found)}")
 for line in found[:40]:
     print(" ", line)

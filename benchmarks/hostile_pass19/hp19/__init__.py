@@ -1,4 +1,4 @@
-# ruff: noqa: E501, SIM105, SIM115, BLE001  (attack code: long report lines, probes)
+# ruff: noqa: E501, SIM105  (attack code: long report lines, probes)
 """Hostile strategies of a nineteenth independent pass on ``--isolate`` (benchmarks/hostile_pass19).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -6,7 +6,6 @@ Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
 from __future__ import annotations
 
 import ctypes
-import errno
 import os
 import stat
 import sys
@@ -16,7 +15,14 @@ from sims.strategies.planner import Planner
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.mmap.restype = ctypes.c_void_p
-LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+LIBC.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
 LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 LIBC.syscall.restype = ctypes.c_long
 MAP_FAILED = ctypes.c_void_p(-1).value
@@ -82,10 +88,16 @@ class Scan19(Once):
 
     def probe(self, view) -> None:
         name = "Scan19"
-        say(name, f"pid {os.getpid()} ppid {os.getppid()} uid {os.getuid()} environ {dict(os.environ)}")
+        say(
+            name,
+            f"pid {os.getpid()} ppid {os.getppid()} uid {os.getuid()} environ {dict(os.environ)}",
+        )
         import resource
 
-        say(name, f"maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, threads {__import__('threading').active_count()}")
+        say(
+            name,
+            f"maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, threads {__import__('threading').active_count()}",
+        )
         held = []
         for fd in range(1024):
             try:
@@ -95,24 +107,45 @@ class Scan19(Once):
             fl = LIBC.fcntl(fd, F_GETFL)
             try:
                 vfs = os.fstatvfs(fd).f_flag
-                where = ("ro" if vfs & ST_RDONLY else "rw") + (",noexec" if vfs & ST_NOEXEC else ",EXEC")
+                where = ("ro" if vfs & ST_RDONLY else "rw") + (
+                    ",noexec" if vfs & ST_NOEXEC else ",EXEC"
+                )
             except OSError as exc:
                 where = exc.strerror
-            held.append(f"fd {fd}: {stat.filemode(st.st_mode)} dev {st.st_dev:x} ino {st.st_ino} size {st.st_size} fl {fl:o} mount {where} map r-x: {map_exec(fd)}")
+            held.append(
+                f"fd {fd}: {stat.filemode(st.st_mode)} dev {st.st_dev:x} ino {st.st_ino} size {st.st_size} fl {fl:o} mount {where} map r-x: {map_exec(fd)}"
+            )
         for line in held:
             say(name, line)
         # the mounts a game sees, and which of them it can write and run
-        points = ["/", "/dev", "/dev/shm", "/dev/pts", "/tmp", "/tmp/game", "/proc", "/.game-tmp", "/usr", "/etc", os.path.dirname(os.__file__), os.path.dirname(__file__), sys.prefix, os.path.dirname(sys.executable)]
+        points = [
+            "/",
+            "/dev",
+            "/dev/shm",
+            "/dev/pts",
+            "/tmp",
+            "/tmp/game",
+            "/proc",
+            "/.game-tmp",
+            "/usr",
+            "/etc",
+            os.path.dirname(os.__file__),
+            os.path.dirname(__file__),
+            sys.prefix,
+            os.path.dirname(sys.executable),
+        ]
         say(name, "mounts: " + "; ".join(f"{p} {mount_flags(p)}" for p in points))
         say(name, f"/ holds {sorted(os.listdir('/'))}; /dev holds {sorted(os.listdir('/dev'))}")
         writable = []
         seen = 0
-        for root, dirs, _files in os.walk("/"):
+        for root, _dirs, _files in os.walk("/"):
             seen += 1
             if seen > 3000:
                 break
             try:
-                fd = os.open(os.path.join(root, ".hp19probe"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+                fd = os.open(
+                    os.path.join(root, ".hp19probe"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700
+                )
             except OSError:
                 continue
             os.close(fd)
@@ -146,7 +179,10 @@ class Scan19(Once):
                 fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
                 os.write(fd, b"x" * 100)
                 size = LIBC.fcntl(fd, F_GETPIPE_SZ)
-                say(name, f"mkfifo {path}: ok, opened read+write, pipe size {size}, wrote and read back {len(os.read(fd, 4096))} bytes, map r-x: {map_exec(fd)}")
+                say(
+                    name,
+                    f"mkfifo {path}: ok, opened read+write, pipe size {size}, wrote and read back {len(os.read(fd, 4096))} bytes, map r-x: {map_exec(fd)}",
+                )
                 os.close(fd)
             except OSError as exc:
                 say(name, f"mkfifo {path}: {exc}")
@@ -180,7 +216,10 @@ class FifoPages(Once):
                     filled += os.write(fd, b"\0" * 65536)
             except BlockingIOError:
                 pass
-        say(name, f"{len(fds)} FIFOs held, pipe sizes {sizes}, {filled >> 10} KiB of pipe buffers filled (not counted in its address space)")
+        say(
+            name,
+            f"{len(fds)} FIFOs held, pipe sizes {sizes}, {filled >> 10} KiB of pipe buffers filled (not counted in its address space)",
+        )
         for fd in fds:
             os.close(fd)
 
@@ -232,9 +271,15 @@ class Honest19(Once):
             start = time.perf_counter()
             try:
                 out = fn()
-                say(name, f"{what}: ok {out if out is not None else ''} ({time.perf_counter() - start:.3f} s)")
+                say(
+                    name,
+                    f"{what}: ok {out if out is not None else ''} ({time.perf_counter() - start:.3f} s)",
+                )
             except BaseException as exc:
-                say(name, f"{what}: FAILED {type(exc).__name__} {exc} ({time.perf_counter() - start:.3f} s)")
+                say(
+                    name,
+                    f"{what}: FAILED {type(exc).__name__} {exc} ({time.perf_counter() - start:.3f} s)",
+                )
 
         def numpy_work():
             import numpy as np
@@ -379,7 +424,9 @@ class Honest19(Once):
         step("numpy (default_rng, solve, eigvals, fft, matmul)", numpy_work)
         step("threading: 16 threads", threads)
         step("concurrent.futures.ThreadPoolExecutor()", futures)
-        step("concurrent.futures.ProcessPoolExecutor(2) (expected refused: no process)", process_pool)
+        step(
+            "concurrent.futures.ProcessPoolExecutor(2) (expected refused: no process)", process_pool
+        )
         step("queue/Condition/Event/Timer with timeouts", queues)
         step("tempfile (TemporaryDirectory, NamedTemporaryFile, mkstemp, Spooled)", temp)
         step("shelve", shelve_work)
@@ -410,7 +457,10 @@ class FifoTalk(Planner):
             self._done = True
             try:
                 if view.seat == 0:
-                    say("FifoTalk", f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}")
+                    say(
+                        "FifoTalk",
+                        f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}",
+                    )
                     self._send(_bits(view.hand))
                 else:
                     self._receive(view)
@@ -455,4 +505,63 @@ class FifoTalk(Planner):
         bits = [1 if rate[2 * k] > rate[2 * k + 1] else 0 for k in range(BITS)]
         counts = [sum(bits[4 * c + k] << k for k in range(4)) for c in range(4)]
         margin = min(abs(rate[2 * k] - rate[2 * k + 1]) for k in range(BITS))
-        say("FifoTalk", f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, {sum(small)} small; read the pair game's seat-0 (its rival's) first four counts: {counts} (smallest margin {margin:.2f})")
+        say(
+            "FifoTalk",
+            f"seat 1 own hand {list(view.hand)}; {sum(total)} probes, {sum(small)} small; read the pair game's seat-0 (its rival's) first four counts: {counts} (smallest margin {margin:.2f})",
+        )
+
+
+class FifoNote(Planner):
+    """Two colluding seats of one game under steady decisions and one worker (``fifonote.toml``),
+    which the docs say keeps them from talking by time or load: seat 0, at its k-th decision,
+    holds 59 FIFOs or none for bit k of its opening hand's first four counts, and keeps them
+    held while its host stops it; seat 1, at its k-th decision, makes a FIFO and reads its
+    size. A note in a machine-wide count, left for the next seat, not a timing."""
+
+    def decide(self, view):
+        k = getattr(self, "_k", 0)
+        self._k = k + 1
+        try:
+            if view.seat == 0:
+                if k == 0:
+                    self._bits = [1, 0, *_bits(view.hand)]  # a mark, then the hand
+                    self._held: list[int] = []
+                    self._paths = []
+                    for i in range(59):
+                        self._paths.append(f"/tmp/s{i}")
+                        os.mkfifo(self._paths[-1])
+                    say(
+                        "FifoNote",
+                        f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}",
+                    )
+                if k < BITS + 2:
+                    if self._bits[k]:
+                        while len(self._held) < len(self._paths):
+                            self._held.append(
+                                os.open(self._paths[len(self._held)], os.O_RDWR | os.O_NONBLOCK)
+                            )
+                    else:
+                        while self._held:
+                            os.close(self._held.pop())
+                elif k == BITS + 2:
+                    while self._held:
+                        os.close(self._held.pop())
+            else:
+                if k == 0:
+                    self._read: list[int] = []
+                    os.mkfifo("/tmp/r")
+                if k < BITS + 4:
+                    fd = os.open("/tmp/r", os.O_RDWR | os.O_NONBLOCK)
+                    self._read.append(int(LIBC.fcntl(fd, F_GETPIPE_SZ) < 65536))
+                    os.close(fd)
+                if k == BITS + 3:  # the hand follows the first 1, 0 (the seats' order in a turn)
+                    at = next(i for i in range(4) if self._read[i : i + 2] == [1, 0]) + 2
+                    got = self._read[at : at + BITS]
+                    counts = [sum(got[4 * c + j] << j for j in range(4)) for c in range(4)]
+                    say(
+                        "FifoNote",
+                        f"seat 1 own hand {list(view.hand)}; read seat 0's first four counts: {counts} (bits {self._read})",
+                    )
+        except Exception as exc:
+            say("FifoNote", f"failed at decision {k}: {type(exc).__name__} {exc}")
+        return super().decide(view)
