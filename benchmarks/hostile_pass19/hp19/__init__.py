@@ -513,18 +513,28 @@ class FifoTalk(Planner):
 
 class FifoNote(Planner):
     """Two colluding seats of one game under steady decisions and one worker (``fifonote.toml``),
-    which the docs say keeps them from talking by time or load: seat 0, at its k-th decision,
-    holds 59 FIFOs or none for bit k of its opening hand's first four counts, and keeps them
-    held while its host stops it; seat 1, at its k-th decision, makes a FIFO and reads its
-    size. A note in a machine-wide count, left for the next seat, not a timing."""
+    which the docs say keeps them from talking by time or load: seat 0, at its k-th turn,
+    holds 59 FIFOs or none for bit k of a mark (1, 0) and its opening hand's first four
+    counts, and keeps them held while its host stops it; seat 1, at its own k-th turn, makes
+    a FIFO and reads its size. A note in a machine-wide count, left for the next seat, not
+    a timing."""
+
+    def _new_turn(self, view) -> int | None:
+        """The index of this seat's own turn at its first decision of a turn, else None."""
+        if view.turn <= 0 or view.turn == getattr(self, "_turn", None):
+            return None
+        self._turn = view.turn
+        self._k = getattr(self, "_k", -1) + 1
+        return self._k
 
     def decide(self, view):
-        k = getattr(self, "_k", 0)
-        self._k = k + 1
+        k = self._new_turn(view)
         try:
-            if view.seat == 0:
+            if k is None:
+                pass
+            elif view.seat == 0:
                 if k == 0:
-                    self._bits = [1, 0, *_bits(view.hand)]  # a mark, then the hand
+                    self._bits = [1, 0, *_bits(view.hand)]
                     self._held: list[int] = []
                     self._paths = []
                     for i in range(59):
@@ -534,34 +544,31 @@ class FifoNote(Planner):
                         "FifoNote",
                         f"seat 0 sends its hand's first four counts {[min(c, 15) for c in view.hand[:4]]}",
                     )
-                if k < BITS + 2:
-                    if self._bits[k]:
-                        while len(self._held) < len(self._paths):
-                            self._held.append(
-                                os.open(self._paths[len(self._held)], os.O_RDWR | os.O_NONBLOCK)
-                            )
-                    else:
-                        while self._held:
-                            os.close(self._held.pop())
-                elif k == BITS + 2:
+                if k < len(self._bits) and self._bits[k]:
+                    while len(self._held) < len(self._paths):
+                        self._held.append(
+                            os.open(self._paths[len(self._held)], os.O_RDWR | os.O_NONBLOCK)
+                        )
+                else:
                     while self._held:
                         os.close(self._held.pop())
             else:
                 if k == 0:
                     self._read: list[int] = []
                     os.mkfifo("/tmp/r")
+                    say("FifoNote", f"seat 1 own hand {list(view.hand)}")
                 if k < BITS + 4:
                     fd = os.open("/tmp/r", os.O_RDWR | os.O_NONBLOCK)
                     self._read.append(int(LIBC.fcntl(fd, F_GETPIPE_SZ) < 65536))
                     os.close(fd)
-                if k == BITS + 3:  # the hand follows the first 1, 0 (the seats' order in a turn)
-                    at = next(i for i in range(4) if self._read[i : i + 2] == [1, 0]) + 2
+                if k == BITS + 3:  # the hand follows the first 1, 0 (who moves first)
+                    at = next((i for i in range(3) if self._read[i : i + 2] == [1, 0]), 0) + 2
                     got = self._read[at : at + BITS]
                     counts = [sum(got[4 * c + j] << j for j in range(4)) for c in range(4)]
                     say(
                         "FifoNote",
-                        f"seat 1 own hand {list(view.hand)}; read seat 0's first four counts: {counts} (bits {self._read})",
+                        f"seat 1 read seat 0's first four counts: {counts} (bits {self._read})",
                     )
         except Exception as exc:
-            say("FifoNote", f"failed at decision {k}: {type(exc).__name__} {exc}")
+            say("FifoNote", f"failed at turn {k}: {type(exc).__name__} {exc}")
         return super().decide(view)
