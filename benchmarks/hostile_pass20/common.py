@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -88,7 +89,11 @@ def report(folder: str, name: str = "planner") -> str:
     done = cardgame("report", folder, "--format", "md", "--out", out)
     text = Path(out).read_text() if os.path.exists(out) else ""
     won = f"{name} wins 100.0% of its games" in text
-    return f"report: exit {done.returncode}: {last_line(done)!r}; '{name} wins 100.0%' in it: {won}"
+    rate = re.search(rf"{name} wins [0-9.]+% of its games", text)
+    return (
+        f"report: exit {done.returncode}: {last_line(done)!r}; '{name} wins 100.0%' in it: {won}"
+        f" ({rate.group(0) if rate else 'no rate'})"
+    )
 
 
 def scores(folder: str) -> list[int]:
