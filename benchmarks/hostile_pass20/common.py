@@ -45,13 +45,15 @@ def forged_table(t):  # noqa: ANN001, ANN201  (a pyarrow table: every score +500
     )
 
 
-def forge_part(part: Path, spare: str) -> None:
+def forge_part(part: Path, spare: str, put: bool = True) -> None:
     """Put a forged copy of the seats part ``part`` in its place, by rename (written first
-    at ``spare``, outside the folder, on the same file system)."""
+    at ``spare``, outside the folder, on the same file system; ``put=False`` leaves it
+    there for a rename later)."""
     from sims.parts import encode_part, read_part
 
     Path(spare).write_bytes(encode_part(forged_table(read_part(part))))
-    os.rename(spare, part)
+    if put:
+        os.rename(spare, part)
 
 
 def forge_compact(table: str, spare: str) -> None:

@@ -1,0 +1,91 @@
+# ruff: noqa: E501  (attack code: long report lines)
+"""A resume that compacts takes a part put in place of a sealed one (by rename) as its own,
+merges it, removes it, and seals the merge.
+
+A resumed run reads the files of the seal it found through a ``Reading`` with
+``own_writes``: a file that is not the one the check hashed (another inode) is returned
+unchecked as the run's own write (``Reading.read``). Its seal then keeps the found digest
+of a file it finds changed, but the compaction removes the parts it merged (noted as the
+run's removals), so nothing is left to compare. The writer (no key) waits for the
+resume's first rewrite of ``manifest.json`` (its ``unseal``, after both seal checks) and
+renames a forged seats part over the sealed one. Shapes: a sealed ``--keep-parts`` run
+resumed without it (``compact``), and a run stopped by Ctrl-C (SIGINT: sealed, its parts
+kept) resumed (``Compaction``).
+
+python resume20.py keep|ctrlc
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from common import (
+    IN_MOVED_TO,
+    ROOT,
+    Watch,
+    copy,
+    forge_part,
+    last_line,
+    report,
+    scores,
+    study_file,
+)
+
+
+def sealed_base(shape: str) -> tuple[list[str], str]:
+    """The command and a sealed folder with parts: kept, or left by a run stopped by Ctrl-C."""
+    if shape == "keep":
+        study = study_file("resume-keep", 8, 8)
+        run = ["cardgame", "simulate", study, "--workers", "1", "--no-progress"]
+        base = os.path.join(ROOT, "resume-keep-base")
+        if not os.path.isdir(base):
+            subprocess.run([*run, "--keep-parts", "--out", base], capture_output=True)
+        return run, base
+    study = study_file("resume-ctrlc", 60, 1)
+    run = ["cardgame", "simulate", study, "--workers", "1", "--no-progress"]
+    base = os.path.join(ROOT, "resume-ctrlc-base")
+    if not os.path.isdir(base):
+        process = subprocess.Popen([*run, "--out", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        parts = Path(base, "seats", "_parts")
+        while len(list(parts.glob("part-*"))) < 10 if parts.is_dir() else True:
+            time.sleep(0.01)
+        process.send_signal(signal.SIGINT)  # Ctrl-C: the run stops and seals what landed
+        process.wait()
+    return run, base
+
+
+def main() -> None:
+    shape = sys.argv[1] if len(sys.argv) > 1 else "keep"
+    run, base = sealed_base(shape)
+    folder = copy(base, base.replace("-base", "-run"))
+    part = sorted(Path(folder, "seats", "_parts").glob("part-*"))[0]
+    print(f"{shape}: {report(folder)}")
+    spare = folder + "-spare"
+    forge_part(part, spare, put=False)
+    watch = Watch(folder, IN_MOVED_TO)
+    swapped: list[str] = []
+
+    def swap() -> None:
+        for event in watch.events():
+            if event == "manifest.json":  # the resume's unseal: its checks are done
+                os.rename(spare, part)
+                swapped.append(part.name)
+                return
+
+    threading.Thread(target=swap, daemon=True).start()
+    done = subprocess.run([*run, "--out", folder, "--resume"], capture_output=True, text=True)
+    print(f"  resume exit {done.returncode}: {last_line(done)!r}; swapped during it: {swapped}")
+    if os.path.exists(os.path.join(folder, "seats", "compact.parquet")):
+        s = scores(folder)
+        print(f"  scores now: {len(s)} seats, over 400: {sum(x > 400 for x in s)}")
+    print(f"  afterwards, no writer left: {report(folder)}")
+
+
+if __name__ == "__main__":
+    main()
