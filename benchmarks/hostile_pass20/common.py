@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """What the attacks of this pass share: a study of many one-game batches (a big run: its
 compaction is forked), a forged part (every score +500, planner winning every game), an
 inotify watch, and the commands run against a folder. Every run uses a seal key of its own
@@ -36,7 +35,7 @@ def study_file(name: str, games: int, batch_size: int = 1, extra: str = "") -> s
     return path
 
 
-def forged_table(t):  # noqa: ANN001, ANN201  (a pyarrow table: every score +500, planner wins)
+def forged_table(t):
     t = t.set_column(t.schema.get_field_index("score"), "score", pc.add(t["score"], 500))
     first = pc.equal(t["strategy"].cast("string"), "planner")
     t = t.set_column(t.schema.get_field_index("is_winner"), "is_winner", first)
@@ -110,7 +109,7 @@ class Watch:
         if libc.inotify_add_watch(self.fd, folder.encode(), mask) < 0:
             raise OSError(ctypes.get_errno(), "inotify_add_watch")
 
-    def events(self):  # noqa: ANN201
+    def events(self):
         while True:
             data = os.read(self.fd, 65536)
             at = 0

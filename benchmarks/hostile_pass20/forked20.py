@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """A big run's forked compaction reads parts unchecked, so a part forged between its
 worker's landing and the compaction is sealed.
 

@@ -39,18 +39,45 @@ def main() -> None:
     tries = {
         "replay home/game.jsonl (control)": ("replay", str(home / "game.jsonl")),
         "replay home/records/game.jsonl": ("replay", str(home / "records" / "game.jsonl")),
-        "view home/records/game.jsonl": ("view", str(home / "records" / "game.jsonl"), "--out", str(Path(ROOT, "page.html"))),
-        "report --out home/web/report.html": ("report", sealed, "--out", str(home / "web" / "report.html")),
-        "report --out home/deep/er/report.html": ("report", sealed, "--out", str(home / "deep" / "er" / "report.html")),
+        "view home/records/game.jsonl": (
+            "view",
+            str(home / "records" / "game.jsonl"),
+            "--out",
+            str(Path(ROOT, "page.html")),
+        ),
+        "report --out home/web/report.html": (
+            "report",
+            sealed,
+            "--out",
+            str(home / "web" / "report.html"),
+        ),
+        "report --out home/deep/er/report.html": (
+            "report",
+            sealed,
+            "--out",
+            str(home / "deep" / "er" / "report.html"),
+        ),
         "view --out home/page.html": ("view", sealed, "--out", str(home / "page.html")),
     }
     if os.path.isdir("/usr/local/games"):
-        tries["report --out /usr/local/share/hp20-report.html"] = ("report", sealed, "--out", "/usr/local/share/hp20-report.html")
+        tries["report --out /usr/local/share/hp20-report.html"] = (
+            "report",
+            sealed,
+            "--out",
+            "/usr/local/share/hp20-report.html",
+        )
     for what, args in tries.items():
         done = cardgame(*args)
         print(f"{what}: exit {done.returncode}: {last_line(done)!r}")
-    done = subprocess.run(["cardgame", "report", os.path.abspath(sealed)], cwd=home / "web", capture_output=True, text=True)
-    print(f"cd home/web && cardgame report SEALED (default report.html): exit {done.returncode}: {last_line(done)!r}")
+    done = subprocess.run(
+        ["cardgame", "report", os.path.abspath(sealed)],
+        cwd=home / "web",
+        capture_output=True,
+        text=True,
+    )
+    print(
+        f"cd home/web && cardgame report SEALED (default report.html): exit {done.returncode}: {last_line(done)!r}"
+    )
     for leftover in ("/usr/local/share/hp20-report.html",):
         if os.path.exists(leftover):
             os.remove(leftover)

@@ -51,7 +51,9 @@ def sealed_base(shape: str) -> tuple[list[str], str]:
     run = ["cardgame", "simulate", study, "--workers", "1", "--no-progress"]
     base = os.path.join(ROOT, "resume-ctrlc-base")
     if not os.path.isdir(base):
-        process = subprocess.Popen([*run, "--out", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*run, "--out", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         parts = Path(base, "seats", "_parts")
         while len(list(parts.glob("part-*"))) < 10 if parts.is_dir() else True:
             time.sleep(0.01)

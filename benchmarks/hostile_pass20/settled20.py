@@ -28,7 +28,9 @@ TABLES = ("games", "seats", "destinations")
 
 def judged(folder: str) -> int:
     try:
-        return len(json.loads(Path(folder, "manifest.json").read_text())["plan"]["sequential"]["judged"])
+        return len(
+            json.loads(Path(folder, "manifest.json").read_text())["plan"]["sequential"]["judged"]
+        )
     except (OSError, ValueError, KeyError):
         return 0
 
@@ -63,7 +65,9 @@ def main() -> None:
             break
     for table in TABLES:
         for name in last_look:
-            os.rename(os.path.join(staged, table, name), os.path.join(folder, table, "_parts", name))
+            os.rename(
+                os.path.join(staged, table, name), os.path.join(folder, table, "_parts", name)
+            )
     out, err = process.communicate()
     done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     print(f"settled: run exit {done.returncode}: {last_line(done)!r}")

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from common import (
     IN_CLOSE_WRITE,
@@ -47,10 +48,12 @@ def main() -> None:
     pool, games, target = SHAPES[shape]
     name = f"temp-{shape}"
     study = study_file(name, games)
-    text = open(study).read().replace('["planner", "rusher"]', pool)
-    open(study, "w").write(text)
+    text = Path(study).read_text().replace('["planner", "rusher"]', pool)
+    Path(study).write_text(text)
     run = ["cardgame", "simulate", study, "--workers", "1", "--no-progress"]
-    pre = os.path.join(ROOT, f"{name}-pre")  # the same study, elsewhere: what the forgery starts from
+    pre = os.path.join(
+        ROOT, f"{name}-pre"
+    )  # the same study, elsewhere: what the forgery starts from
     if not os.path.isdir(pre):
         subprocess.run([*run, "--out", pre], capture_output=True)
     forged = os.path.join(ROOT, f"{name}-forged.parquet")
