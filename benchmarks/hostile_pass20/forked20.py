@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (attack code: long report lines)
 """A big run's forked compaction reads parts unchecked, so a part forged between its
 worker's landing and the compaction is sealed.
 
@@ -10,11 +11,12 @@ the compact file it wrote and the parts it removed; the parent takes that ledger
 seal covers the forgery. The writer (no key) watches ``seats/_parts`` and renames a forged
 copy over each part as it lands.
 
-python forked20.py BATCHES [fresh|resume]   (80: forked; 40: the parent's threads, a control)
+python forked20.py BATCHES   (80: forked; 40: the parent's threads, a control)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -27,7 +29,6 @@ from common import (
     ROOT,
     Watch,
     cardgame,
-    copy,
     forge_part,
     last_line,
     report,
@@ -65,26 +66,15 @@ def forger(folder: str, stop: threading.Event, forged: list[str]) -> None:
 
 def main() -> None:
     batches = int(sys.argv[1]) if len(sys.argv) > 1 else 80
-    mode = sys.argv[2] if len(sys.argv) > 2 else "fresh"
+    mode = "fresh"
     study = study_file(f"forked{batches}", batches)
     folder = os.path.join(ROOT, f"forked{batches}-{mode}")
     command = ["cardgame", "simulate", study, "--workers", "1", "--no-progress", "--out", folder]
-    if mode == "resume":  # a sealed run of half its games, resumed to the whole study
-        half = study_file(f"forked{batches}", batches // 2)
-        base = os.path.join(ROOT, f"forked{batches}-half")
-        if not os.path.isdir(base):
-            cardgame("simulate", half, "--workers", "1", "--no-progress", "--out", base)
-        # the same study name and seed, more games: a resume refuses another study, so
-        # resume the half run of the same study file instead, interrupted by Ctrl-C
-        copy(base, folder)
-        command.append("--resume")
-    study_file(f"forked{batches}", batches)
     stop = threading.Event()
     forged: list[str] = []
     import shutil
 
-    if mode == "fresh":
-        shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
     thread = threading.Thread(target=forger, args=(folder, stop, forged), daemon=True)
     thread.start()
     done = subprocess.run(command, capture_output=True, text=True)
@@ -95,6 +85,23 @@ def main() -> None:
         s = scores(folder)
         print(f"  scores now (first 8): {s[:8]}; over 400: {sum(x > 400 for x in s)} of {len(s)}")
     print(f"  afterwards, no writer left: {report(folder)}")
+    if done.returncode:  # the run saw the change: its folder is left open, not sealed
+        mark = json.loads(Path(folder, "manifest.json").read_text())["seal"]["state"]
+        warned = [
+            line
+            for line in cardgame("report", folder, "--out", folder + ".html").stderr.splitlines()
+            if "warning" in line
+        ]
+        print(
+            f"  its mark: {mark!r}; the report's warning: {warned[0][:150] if warned else None!r}"
+        )
+        again = cardgame(
+            "simulate", study, "--workers", "1", "--no-progress", "--out", folder, "--resume"
+        )
+        print(
+            f"  then the --resume the warning asks for: exit {again.returncode}: {last_line(again)!r}"
+        )
+        print(f"  afterwards: {report(folder)}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """A resume that compacts takes a part put in place of a sealed one (by rename) as its own,
 merges it, removes it, and seals the merge.
 

@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """A compact file is sealed with the digest of its temporary file as found at landing, not
 of the bytes the run wrote: a forged file renamed over the temporary file in between is
 sealed as the run's own.
