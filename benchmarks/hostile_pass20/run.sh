@@ -24,5 +24,7 @@ python resume20.py keep
 python resume20.py ctrlc
 echo "== settled20.py: a study played until settled takes planted parts as batches played"
 python settled20.py
+echo "== shapes20.py: legitimate run shapes, no attacker (no false refusal expected)"
+python shapes20.py
 echo "== misc20.py: false refusals of legitimate paths"
 python misc20.py "$out/run"
