@@ -11,12 +11,18 @@ renames a forged seats part over the sealed one. Shapes: a sealed ``--keep-parts
 resumed without it (``compact``), and a run stopped by Ctrl-C (SIGINT: sealed, its parts
 kept) resumed (``Compaction``).
 
-python resume20.py keep|ctrlc
+``plant``: the run stopped by Ctrl-C again; at its ``unseal`` the writer adds the parts of
+a batch it has not played (games, seats, destinations; seats forged), made beforehand from
+a ``--keep-parts`` run of the same study elsewhere: ``done_batches`` counts that batch as
+done, and the compaction takes its parts as the run's own.
+
+python resume20.py keep|ctrlc|plant
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -63,25 +69,41 @@ def sealed_base(shape: str) -> tuple[list[str], str]:
 
 def main() -> None:
     shape = sys.argv[1] if len(sys.argv) > 1 else "keep"
-    run, base = sealed_base(shape)
-    folder = copy(base, base.replace("-base", "-run"))
+    run, base = sealed_base("ctrlc" if shape == "plant" else shape)
+    folder = copy(base, base.replace("-base", f"-{shape}"))
     part = sorted(Path(folder, "seats", "_parts").glob("part-*"))[0]
     print(f"{shape}: {report(folder)}")
     spare = folder + "-spare"
-    forge_part(part, spare, put=False)
+    moves = [(spare, str(part))]
+    if shape == "plant":  # the last batch's parts, from the same study elsewhere
+        pre = os.path.join(ROOT, "resume-ctrlc-pre")
+        if not os.path.isdir(pre):
+            subprocess.run([*run, "--keep-parts", "--out", pre], capture_output=True)
+        name = "part-c0000-g0000059.arrows.lz4"
+        moves = []
+        for table in ("games", "seats", "destinations"):
+            staged = f"{folder}-{table}-{name}"
+            shutil.copy(os.path.join(pre, table, "_parts", name), staged)
+            if table == "seats":
+                forge_part(Path(staged), staged + ".w")
+            moves.append((staged, os.path.join(folder, table, "_parts", name)))
+    else:
+        forge_part(part, spare, put=False)
     watch = Watch(folder, IN_MOVED_TO)
     swapped: list[str] = []
 
     def swap() -> None:
         for event in watch.events():
             if event == "manifest.json":  # the resume's unseal: its checks are done
-                os.rename(spare, part)
-                swapped.append(part.name)
+                for source, target in moves:
+                    os.rename(source, target)
+                    swapped.append(os.path.relpath(target, folder))
                 return
 
     threading.Thread(target=swap, daemon=True).start()
     done = subprocess.run([*run, "--out", folder, "--resume"], capture_output=True, text=True)
     print(f"  resume exit {done.returncode}: {last_line(done)!r}; swapped during it: {swapped}")
+    print(f"  {[line for line in done.stdout.splitlines() if 'played now' in line]!r}")
     if os.path.exists(os.path.join(folder, "seats", "compact.parquet")):
         s = scores(folder)
         print(f"  scores now: {len(s)} seats, over 400: {sum(x > 400 for x in s)}")

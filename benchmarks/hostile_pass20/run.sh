@@ -22,6 +22,7 @@ python temp20.py forked
 echo "== resume20.py: a resume merges a part renamed over a sealed one, removes it, seals"
 python resume20.py keep
 python resume20.py ctrlc
+python resume20.py plant
 echo "== settled20.py: a study played until settled takes planted parts as batches played"
 python settled20.py
 echo "== shapes20.py: legitimate run shapes, no attacker (no false refusal expected)"
