@@ -27,5 +27,7 @@ echo "== settled20.py: a study played until settled takes planted parts as batch
 python settled20.py
 echo "== shapes20.py: legitimate run shapes, no attacker (no false refusal expected)"
 python shapes20.py
+echo "== tracebacks20.py: a name past the file system's limit"
+python tracebacks20.py "$out/run"
 echo "== misc20.py: false refusals of legitimate paths"
 python misc20.py "$out/run"
