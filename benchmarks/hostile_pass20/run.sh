@@ -25,6 +25,8 @@ python resume20.py ctrlc
 python resume20.py plant
 echo "== settled20.py: a study played until settled takes planted parts as batches played"
 python settled20.py
+echo "== check20.py: a check's folder sealed over what it holds"
+python check20.py
 echo "== shapes20.py: legitimate run shapes, no attacker (no false refusal expected)"
 python shapes20.py
 echo "== tracebacks20.py: a name past the file system's limit"
