@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """No attacker: a run stopped by Ctrl-C blames its own worker's last batch on another
 writer, and its untouched folder is refused from then on.
 

@@ -34,6 +34,7 @@ from common import (
     IN_MOVED_TO,
     ROOT,
     Watch,
+    cardgame,
     copy,
     forge_part,
     last_line,
@@ -55,7 +56,11 @@ def sealed_base(shape: str) -> tuple[list[str], str]:
     study = study_file("resume-ctrlc", 60, 1)
     run = ["cardgame", "simulate", study, "--workers", "1", "--no-progress"]
     base = os.path.join(ROOT, "resume-ctrlc-base")
-    if not os.path.isdir(base):
+    for _ in range(6):  # a Ctrl-C may leave a folder refused, untouched (ctrlc20.py): again
+        readable = cardgame("report", base, "--out", base + ".html").returncode == 0
+        if os.path.isdir(base) and readable:
+            break
+        shutil.rmtree(base, ignore_errors=True)
         process = subprocess.Popen(
             [*run, "--out", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

@@ -19,6 +19,8 @@ python forked20.py 40   # the control: the parent's own compaction (threads) che
 echo "== temp20.py: a compact file's temporary file renamed over before it lands"
 python temp20.py small
 python temp20.py forked
+echo "== ctrlc20.py: no attacker: a run stopped by Ctrl-C blames its own last batch"
+python ctrlc20.py 5 2
 echo "== resume20.py: a resume merges a part renamed over a sealed one, removes it, seals"
 python resume20.py keep
 python resume20.py ctrlc
