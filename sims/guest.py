@@ -171,7 +171,7 @@ class Host:
         if self.sandboxed:
             try:
                 self.view = sandbox.view(code)
-            except sandbox.CodeTooLarge as exc:
+            except sandbox.CodeRefused as exc:
                 shutil.rmtree(self.folder, ignore_errors=True)
                 raise UnknownStrategyError(f"cannot load strategy {target!r}: {exc}") from None
             except (runtime.CopyUnavailable, OSError) as exc:

@@ -420,9 +420,13 @@ def _library_links() -> list[str]:
 CODE_BYTES = 64 << 20  # a strategy's own files, copied into the tmpfs (``view``)
 
 
-class CodeTooLarge(runtime.CopyUnavailable):
-    """A strategy whose files are too large to copy: refused, as a strategy that does not
-    load."""
+class CodeRefused(runtime.CopyUnavailable):
+    """A strategy's own files the sandbox will not copy: refused as the strategy's, as a
+    strategy that does not load, never as a fault of the machine."""
+
+
+class CodeTooLarge(CodeRefused):
+    """A strategy whose files are too large to copy."""
 
 
 def view(code: list[str]) -> runtime.View:
@@ -433,6 +437,9 @@ def view(code: list[str]) -> runtime.View:
     ``runtime.CopyUnavailable`` where a copy cannot be made."""
     base = runtime.held_python_copy()
     shown = runtime.View([(path, path) for path in code if os.path.exists(path)], [])
+    odd = next((f for f in shown.files() if not os.path.isfile(f)), None)
+    if odd is not None:  # pass 19's fifopkg.sh: a named pipe in its package stalled the copy
+        raise CodeRefused(f"its module's folder holds {odd!a}, which is not a file or folder")
     size = sum(os.path.getsize(f) for f in shown.files() if os.path.isfile(f))
     if size > CODE_BYTES:
         raise CodeTooLarge(

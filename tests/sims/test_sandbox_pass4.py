@@ -319,3 +319,16 @@ def test_a_game_has_no_terminal_to_leave_a_note_on():
     """Hostile pass 13's PtyNote wrote to a pty so that its times, on the /dev/pts every game
     of a host shares, told the next game its paired rival's count of a colour."""
     _clean(_play(["PtyProbe", "planner"]))
+
+
+@needs_sandbox
+def test_a_strategy_whose_folder_holds_a_named_pipe_is_refused_as_its_own(tmp_path):
+    """Hostile pass 19's fifopkg.sh: a named pipe in a strategy's package failed the copy of
+    its files, which the run blamed on the machine. It is the strategy's: refused as one
+    that does not load."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    os.mkfifo(package / "pipe")
+    with pytest.raises(sandbox.CodeRefused, match="pipe.*not a file or folder"):
+        sandbox.view([str(package)])
