@@ -37,6 +37,7 @@ from .reading import (
     file_seal,
     read_once,
     reading,
+    run_reading,
 )
 from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
 
@@ -398,8 +399,13 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     manifest.pop(DIGESTS, None)
     manifest.pop(MARK, None)
     seals = folder_seals(folder)
+    kept = kept or run_reading(folder)  # a run's folder, or its check's: the run's account
     if kept is not None:
-        digests, changed = kept.accounted(seals)
+        within = kept.sealed.name_of(folder) or "."
+        within = "" if within == "." else within + "/"
+        now = {within + name: found for name, found in seals.items()}
+        found_digests, changed = kept.accounted(now, within)
+        digests = {name[len(within) :]: d for name, d in found_digests.items()}
     else:
         digests, changed = {name: found[0] for name, found in seals.items()}, []
     digests[MANIFEST] = _manifest_digest(manifest)

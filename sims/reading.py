@@ -163,13 +163,16 @@ class Reading:
             self.removed.discard(name)
             self.written[name] = digest
 
-    def accounted(self, now: Mapping[str, FileSeal]) -> tuple[dict[str, str], list[str]]:
+    def accounted(
+        self, now: Mapping[str, FileSeal], within: str = ""
+    ) -> tuple[dict[str, str], list[str]]:
         """The digests to seal ``now`` (what the folder holds, hashed) with, and what in it
         is neither the run's own nor as the check found it, each a phrase ("X was added").
         A file the run wrote is sealed as it wrote it, one of the seal it found as it was
         found; one changed, put in another's place or removed by another writer keeps that
         digest, and one another writer added is left out: the folder then reads as changed
-        since, naming it."""
+        since, naming it. ``within``: the folder sealed is this one's subfolder of that name
+        (a check's, ``checks/NAME/``), and ``now`` names its files as this folder does."""
         digests: dict[str, str] = {}
         problems: list[str] = []
         for name, (digest, dev, ino, ctime) in now.items():
@@ -185,12 +188,17 @@ class Reading:
                     problems.append(f"{name} changed")
             else:
                 problems.append(f"{name} was added")
+        manifest = within + MANIFEST  # sealed by its content, apart
         for name, found in self.sealed.files.items():
-            if name not in now and name not in self.removed and name != MANIFEST:
+            if not name.startswith(within) or name == manifest:
+                continue
+            if name not in now and name not in self.removed:
                 digests[name] = self.written.get(name) or found[0]
                 problems.append(f"{name} was removed")
         for name, wrote in self.written.items():
-            if name not in now and name not in self.sealed.files and name != MANIFEST:
+            if not name.startswith(within) or name == manifest:
+                continue
+            if name not in now and name not in self.sealed.files:
                 if wrote is not None:
                     digests[name] = wrote
                 problems.append(f"{name} was removed")
@@ -308,3 +316,10 @@ def note_ledger(entries: list[tuple[str, str | None, bool]]) -> None:
     for path, digest, removed in entries:
         for found, name in _covering(path):
             found.note(name, digest, removed)
+
+
+def run_reading(path: str | Path) -> Reading | None:
+    """The reading of the run in force whose folder holds ``path`` (its checks' folders
+    too), or None."""
+    covering = _covering(path)
+    return covering[-1][0] if covering else None

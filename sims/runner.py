@@ -306,7 +306,12 @@ def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Optio
             {**study.to_dict(), "checking": _check_dict(name, plan)},
         )
         found = _run_games(check, Path(check.output), options, records=False, announce=None)
-        seal(Path(check.output))
+        changed = seal(Path(check.output))  # with the run's account of what it wrote
+        if changed:
+            raise ResultsError(
+                f"{folder}: {changed[0]} while this run wrote the folder (not by the run): "
+                "sealed as the run left it, so it reads as changed"
+            )
         summary.checks[name] = found
         if found.interrupted or found.stopped_on_failure:
             summary.interrupted |= found.interrupted

@@ -177,3 +177,26 @@ def test_the_seal_covers_the_checks_a_changed_check_is_refused(tmp_path):
     games.write_bytes(games.read_bytes() + b"x")
     with pytest.raises(ResultsError, match="games"):
         check_sealed(folder)
+
+
+def test_a_checks_folder_seals_no_file_another_writer_put_there(tmp_path, monkeypatch):
+    """Hostile pass 20's check20.py: a check's folder was sealed on its own over whatever it
+    held, so a forged table renamed in there read as sealed in `report F/checks/search`. It
+    is sealed with the run's account of what it wrote, as the study's folder is."""
+    import sims.runner as runner_module
+    from sims.errors import ResultsError
+    from sims.folder import check_sealed
+
+    folder = tmp_path / "r"
+    seal = runner_module.seal
+
+    def planted_then_sealed(where, *args):
+        if where.name == "search":
+            (where / "games" / "planted.parquet").write_bytes(b"forged")
+        return seal(where, *args)
+
+    monkeypatch.setattr(runner_module, "seal", planted_then_sealed)
+    with pytest.raises(ResultsError, match="checks/search/games/planted.parquet was added"):
+        run(from_dict(STUDY, "checked.toml"), workers=1, out=folder, progress=False)
+    with pytest.raises(ResultsError, match="games/planted.parquet was added since its run"):
+        check_sealed(folder / "checks" / "search")
