@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 import queue
@@ -230,6 +231,36 @@ def _land_compaction(
         _remove_parts(folder / table, set(batches))
 
 
+class _HashingSink(io.RawIOBase):
+    """A file the Parquet writer writes to in order, hashing each byte as it is written."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.digest = hashlib.sha256()
+        self.written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        self.digest.update(view)
+        self.written += done
+        return done
+
+    def tell(self) -> int:
+        return self.written
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
 def _remove_parts(where: Path, batches: set[str]) -> None:
     """Remove a table's parts of ``batches``, and its parts folder once it is empty."""
     for batch, path in part_files(where).items():
@@ -262,7 +293,8 @@ class _CompactWriter:
         self.rows = 0
         self.out: pq.ParquetWriter | None = None
         self.handle = -1  # the temporary file as this writer made it, held to its landing
-        self.sink: Any = None  # the writer's own handle of it
+        self.sink: _HashingSink | None = None  # the writer's own handle of it
+        self.digest = ""  # of the bytes written, as they were written
         self.closed = self.landed = False
 
     def _open(self) -> pq.ParquetWriter:
@@ -272,7 +304,7 @@ class _CompactWriter:
                 discard(self.temp)  # a killed writer's, of this pid
                 flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
                 self.handle = os.open(self.temp, flags, 0o644)
-                self.sink = open(os.dup(self.handle), "wb")  # noqa: SIM115 (closed with it)
+                self.sink = _HashingSink(os.dup(self.handle))
                 self.out = pq.ParquetWriter(self.sink, self.target, compression=COMPRESSION)
             except OSError as exc:
                 raise self._failed(exc) from None
@@ -304,6 +336,8 @@ class _CompactWriter:
         out = self._open()
         try:
             out.close()
+            assert self.sink is not None  # made with the writer
+            self.digest = self.sink.digest.hexdigest()
             self.sink.close()
         except OSError as exc:
             raise self._failed(exc) from None
@@ -311,13 +345,11 @@ class _CompactWriter:
 
     def land(self) -> None:
         """Put the file in place, and note it as the run's own with the digest of the bytes
-        this writer wrote (read back through its own handle, never by name: another writer
-        may put a file of its own at that name); one put in its place before the rename is
-        refused."""
+        this writer wrote, hashed as they were written (never read back: another writer may
+        put a file of its own at that name, or write into this one, pass 22's inplace22.py);
+        one put in its place before the rename is refused."""
         try:
-            with open(self.handle, "rb", closefd=False) as written:
-                written.seek(0)
-                digest = hashlib.file_digest(written, "sha256").hexdigest()
+            digest = self.digest
             made = os.fstat(self.handle)
             os.replace(self.temp, self.path)
             landed = os.lstat(self.path)

@@ -77,7 +77,12 @@ START = "its start"  # a load or check child's task: the strategy's import and c
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PR_SET_DUMPABLE = 4
 M_ARENA_MAX = -8  # mallopt's
-GAME_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+GAME_ENVIRONMENT = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "USER": "guest",  # getpass.getuser() (there is no passwd file)
+}
 
 
 class GuestError(Exception):

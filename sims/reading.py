@@ -177,7 +177,9 @@ class Reading:
         problems: list[str] = []
         for name, (digest, dev, ino, ctime) in now.items():
             found = self.sealed.files.get(name)
-            if name in self.written:
+            if name in self.removed:  # the run removed it: another put it back (pass 22)
+                problems.append(f"{name} was added")
+            elif name in self.written:
                 wrote = self.written[name]
                 digests[name] = wrote if wrote is not None else digest
                 if wrote is not None and wrote != digest:

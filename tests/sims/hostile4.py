@@ -471,6 +471,27 @@ class FifoProbe(Planner):
             raise Breach(f"breach: a named pipe at {where}")
 
 
+class NewerCalls(Planner):
+    """Calls newer than the filter's library knows by name are refused by number (pass
+    21's XattrFlood: setxattrat held 1280 MiB of kernel memory past every limit); and an
+    honest getpass.getuser() works."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import errno
+        import getpass
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        for number in (457, 463, 466, 469, 500):  # statmount, setxattrat, ..., unassigned
+            if libc.syscall(ctypes.c_long(number), 2, 0, 0, 0, 0) != -1:
+                raise Breach(f"breach: call {number} answered")
+            if ctypes.get_errno() != errno.ENOSYS:
+                raise Breach(f"breach: call {number}: errno {ctypes.get_errno()}")
+        if getpass.getuser() != "guest":
+            raise Breach("getpass.getuser() is not the guest")
+
+
 class DumpProbe(Planner):
     """Nothing of a game's memory reaches the machine by a crash (hostile pass 14: where
     core_pattern pipes to a helper, the kernel runs it as root whatever RLIMIT_CORE says

@@ -90,3 +90,16 @@ def test_a_resumed_run_reads_its_own_files_and_finds_those_changed_in_place(seal
         note_removed(target)  # by the run
         assert reading.accounted(ours)[1] == []
     assert not reading.held  # every handle let go
+
+
+def test_a_file_the_run_removed_and_another_put_back_is_added(sealed, tmp_path):
+    """Pass 22's hardlink22.py: a part the resume removed, linked back by another writer,
+    was sealed as found."""
+    target = tmp_path / "t" / "a.bin"
+    keep = tmp_path / "kept"
+    os.link(target, keep)
+    with Reading(sealed, own_writes=True) as reading:
+        os.unlink(target)
+        note_removed(target)
+        os.link(keep, target)  # the same file, back under its name
+        assert reading.accounted({"t/a.bin": file_seal(target)})[1] == ["t/a.bin was added"]

@@ -321,6 +321,11 @@ def test_a_game_can_make_no_named_pipe():
 
 
 @needs_sandbox
+def test_calls_newer_than_the_filters_library_are_refused_by_number():
+    _clean(_play(["NewerCalls", "planner"]))
+
+
+@needs_sandbox
 def test_a_game_cannot_dump_its_memory_or_count_huge_pages():
     _clean(_play(["DumpProbe", "planner"]))
 

@@ -342,3 +342,27 @@ def test_a_compact_file_put_in_place_of_the_runs_is_refused(tmp_path, monkeypatc
             progress=False)  # fmt: skip
     with pytest.raises(ResultsError, match=r"seats/compact\.parquet was added since"):
         check_sealed(folder)  # the forgery is not sealed as the run's
+
+
+def test_a_compact_file_written_into_before_it_lands_is_refused(tmp_path, monkeypatch):
+    """Pass 22's inplace22.py: another writer opened the compaction's temporary file by name
+    and wrote a forged table into it before it landed; the writer read it back to hash it,
+    and sealed the forgery as its own. The digest is now of the bytes as they were written."""
+    import sims.compaction as compaction_module
+
+    folder = tmp_path / "r"
+    land = compaction_module._CompactWriter.land
+
+    def written_into_then_landed(self):
+        if self.path.parent.name == "seats":
+            with open(self.temp, "r+b") as file:  # the same file, written in place
+                file.seek(8)
+                file.write(b"\0\0\0\0")
+        return land(self)
+
+    monkeypatch.setattr(compaction_module._CompactWriter, "land", written_into_then_landed)
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed while this run"):
+        run(from_dict({**STUDY, "games_per_cell": 4}, "test"), workers=1, out=folder,
+            progress=False)  # fmt: skip
+    with pytest.raises(ResultsError, match=r"seats/compact\.parquet changed since"):
+        check_sealed(folder)
