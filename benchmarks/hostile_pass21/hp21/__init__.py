@@ -1,0 +1,162 @@
+# ruff: noqa: E501, SIM105  (attack code: long report lines, probes)
+"""Hostile strategies of a twenty-first independent pass on ``--isolate`` (benchmarks/hostile_pass21).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import sys
+
+from sims.strategies.planner import Planner
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+LIBC.syscall.argtypes = [ctypes.c_long] * 7
+# never called with junk arguments: they end, pause or block the game, or change its own
+# state in ways that break the rest of it (rt_sigreturn, pause, alarm, exit, umask,
+# rt_sigsuspend, restart_syscall, exit_group)
+SKIP = {15, 34, 37, 60, 95, 130, 219, 231}
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def call(nr: int, *args: int) -> tuple[int, int]:
+    """(return value, errno) of a raw system call."""
+    ctypes.set_errno(0)
+    full = list(args) + [0] * (6 - len(args))
+    ret = LIBC.syscall(nr, *full)
+    return ret, (ctypes.get_errno() if ret == -1 else 0)
+
+
+class Once(Planner):
+    """A planner that runs ``probe`` once, at its first decision."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.probe(view)
+            except Exception as exc:
+                say(type(self).__name__, f"probe raised {type(exc).__name__}: {exc}")
+        return super().decide(view)
+
+    def probe(self, view) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class SysScan(Once):
+    """Items 1, 5: every x86_64 system call number 0-470 with junk arguments (all -1),
+    except those that would end or stall the game: which answer something other than
+    EPERM (the filter) or ENOSYS (absent). A call that answers EINVAL/EBADF/EFAULT passed the
+    filter and reached the kernel."""
+
+    def probe(self, view) -> None:
+        name = "SysScan"
+        passed, denied, absent = [], [], []
+        for nr in range(0, 471):
+            if nr in SKIP:
+                continue
+            ret, err = call(nr, *([-1] * 6))
+            if err == errno.EPERM:
+                denied.append(nr)
+            elif err == errno.ENOSYS:
+                absent.append(nr)
+            else:
+                passed.append(f"{nr}:{errno.errorcode.get(err, 'ok=' + str(ret))}")
+        say(name, f"denied(EPERM) {denied}")
+        say(name, f"absent(ENOSYS) {absent}")
+        say(name, f"reached the kernel {passed}")
+        # x32 numbers (bit 30) and the 32-bit entry are other doors a denylist can miss
+        for nr in (0x40000000 + 41, 0x40000000 + 57, 0x40000000 + 22):
+            ret, err = call(nr, 1, 1, 0)
+            say(name, f"x32 nr {nr:#x}: ret {ret} {errno.errorcode.get(err, err)}")
+
+
+class Counts(Once):
+    """Item 1: per-user or machine-wide counts a game could move with calls the filter lets
+    through: epoll instances and watches, timerfd, signalfd, a pending itimer signal, locked
+    memory, a scheduler's affinity and priority, membarrier, pkeys, statmount/listmount."""
+
+    def probe(self, view) -> None:
+        name = "Counts"
+        import select
+        import signal
+
+        try:
+            eps = []
+            for _ in range(8):
+                eps.append(select.epoll())
+            watches = 0
+            for i, ep in enumerate(eps):
+                for other in eps[i + 1 :]:
+                    ep.register(other.fileno(), select.EPOLLIN)
+                    watches += 1
+            inos = sorted({os.fstat(ep.fileno()).st_ino for ep in eps})
+            say(name, f"epoll: {len(eps)} instances, {watches} watches (per-user max_user_watches), inode numbers {inos}")
+            for ep in eps:
+                ep.close()
+        except OSError as exc:
+            say(name, f"epoll refused: {exc}")
+        for label, nr, args in (
+            ("timerfd_create", 283, (1, 0)),
+            ("signalfd4", 289, (-1, 0, 8, 0)),
+            ("pkey_alloc", 330, (0, 0)),
+            ("membarrier query", 324, (0, 0, 0)),
+            ("mlock2", 325, (0, 4096, 0)),
+            ("getcpu", 309, (0, 0, 0)),
+            ("listmount", 458, (0, 0, 0, 0)),
+            ("lsm_list_modules", 461, (0, 0, 0)),
+            ("ioprio_get", 252, (1, 0)),
+            ("set_mempolicy", 238, (0, 0, 0)),
+        ):
+            buf = ctypes.create_string_buffer(4096)
+            a = [ctypes.addressof(buf) if x == 0 and label in ("signalfd4", "getcpu") else x for x in args]
+            if label == "signalfd4":
+                a[1] = ctypes.addressof(buf)
+            if label == "mlock2":
+                a[0] = ctypes.addressof(buf) & ~4095
+            ret, err = call(nr, *a)
+            detail = ""
+            if ret >= 0 and label in ("timerfd_create", "signalfd4"):
+                st = os.fstat(ret)
+                detail = f" ino {st.st_ino} dev {st.st_dev}"
+                os.close(ret)
+            say(name, f"{label}: ret {ret} {errno.errorcode.get(err, 'ok')}{detail}")
+        # a pending itimer signal is charged to the user's count of pending signals
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF})
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        import time
+
+        time.sleep(0.01)
+        pend = signal.sigpending()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        say(name, f"itimer: pending {sorted(int(s) for s in pend)} (one legacy signal, charged to the user's sigpending count)")
+        signal.sigtimedwait({signal.SIGALRM}, 0)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        try:
+            os.sched_setaffinity(0, {0})
+            say(name, f"sched_setaffinity to cpu 0: allowed, now {os.sched_getaffinity(0)}")
+        except OSError as exc:
+            say(name, f"sched_setaffinity: {exc}")
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, 19)
+            say(name, f"setpriority 19: allowed, now {os.getpriority(os.PRIO_PROCESS, 0)}")
+        except OSError as exc:
+            say(name, f"setpriority: {exc}")
+        for path in ("/dev/shm", "/tmp", "/"):
+            try:
+                s = os.statvfs(path)
+                say(name, f"statvfs {path}: blocks {s.f_blocks} free {s.f_bfree} files {s.f_files} ffree {s.f_ffree}")
+            except OSError as exc:
+                say(name, f"statvfs {path}: {exc}")
+        try:
+            st = os.fstat(2)
+            say(name, f"stderr memfd: ino {st.st_ino} size {st.st_size}")
+        except OSError as exc:
+            say(name, f"fstat 2: {exc}")
