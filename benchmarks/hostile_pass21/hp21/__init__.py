@@ -160,3 +160,112 @@ class Counts(Once):
             say(name, f"stderr memfd: ino {st.st_ino} size {st.st_size}")
         except OSError as exc:
             say(name, f"fstat 2: {exc}")
+
+
+def _steps() -> list[tuple[str, object]]:
+    """Honest uses of the standard library and numpy that pass 19's Honest19 did not try."""
+    import signal
+    import tempfile
+    import threading
+
+    def selector() -> str:
+        import selectors
+
+        with selectors.DefaultSelector() as sel, tempfile.TemporaryFile() as f:
+            return type(sel).__name__ + f" registered {sel.register(f, selectors.EVENT_WRITE) is not None}"
+
+    def alarm_budget() -> str:
+        hit = []
+        old = signal.signal(signal.SIGALRM, lambda *_: hit.append(1))
+        signal.setitimer(signal.ITIMER_REAL, 0.02)
+        t = __import__("time").monotonic()
+        while not hit and __import__("time").monotonic() - t < 1:
+            pass
+        signal.signal(signal.SIGALRM, old)
+        return f"SIGALRM delivered {bool(hit)}"
+
+    def timer() -> str:
+        ev = threading.Event()
+        threading.Timer(0.01, ev.set).start()
+        return f"fired {ev.wait(2)}"
+
+    def big_stack() -> str:
+        threading.stack_size(32 << 20)
+        out = []
+        t = threading.Thread(target=lambda: out.append(sum(range(1000))))
+        t.start()
+        t.join()
+        threading.stack_size(0)
+        return f"thread with 32 MiB stack ran {out}"
+
+    def deep() -> str:
+        import sys as _s
+
+        _s.setrecursionlimit(20000)
+
+        def f(n):
+            return 0 if n == 0 else 1 + f(n - 1)
+
+        return f"depth {f(8000)}"
+
+    def memmap_private() -> str:
+        import numpy as np
+
+        with tempfile.NamedTemporaryFile(suffix=".npy") as f:
+            np.save(f.name, np.arange(1000))
+            a = np.load(f.name, mmap_mode="c")
+            a[0] = 5
+            return f"mmap_mode='c' sum {int(a.sum())}"
+
+    def faulthandler_on() -> str:
+        import faulthandler
+
+        faulthandler.enable()
+        faulthandler.disable()
+        return "enabled"
+
+    def misc() -> str:
+        import getpass
+        import locale
+        import platform
+        import shutil
+
+        bits = [platform.platform(), locale.getpreferredencoding(), str(shutil.disk_usage("/tmp").total)]
+        try:
+            bits.append(getpass.getuser())
+        except Exception as exc:
+            bits.append(f"getuser {type(exc).__name__}")
+        return " | ".join(bits)
+
+    def numpy_big() -> str:
+        import numpy as np
+
+        a = np.ones(40_000_000)  # 320 MB
+        return f"{a.nbytes >> 20} MiB sum {a.sum():.0f}"
+
+    def ctypes_libc() -> str:
+        return f"libc abs(-3) = {ctypes.CDLL(None).abs(-3)}"
+
+    return [
+        ("selectors.DefaultSelector", selector),
+        ("setitimer budget", alarm_budget),
+        ("threading.Timer", timer),
+        ("threading.stack_size", big_stack),
+        ("recursion 8000", deep),
+        ("np.load mmap_mode='c'", memmap_private),
+        ("faulthandler", faulthandler_on),
+        ("platform/locale/disk_usage/getuser", misc),
+        ("numpy 320 MB", numpy_big),
+        ("ctypes libc", ctypes_libc),
+    ]
+
+
+class Honest21(Once):
+    """Item 5 and (f): honest code that should work in a sandbox."""
+
+    def probe(self, view) -> None:
+        for label, step in _steps():
+            try:
+                say("Honest21", f"{label}: ok {step()}")
+            except BaseException as exc:
+                say("Honest21", f"{label}: FAILED {type(exc).__name__} {exc}")
