@@ -17,8 +17,8 @@ LIBC.syscall.restype = ctypes.c_long
 LIBC.syscall.argtypes = [ctypes.c_long] * 7
 # never called with junk arguments: they end, pause or block the game, or change its own
 # state in ways that break the rest of it (rt_sigreturn, pause, alarm, exit, umask,
-# rt_sigsuspend, restart_syscall, exit_group)
-SKIP = {15, 34, 37, 60, 95, 130, 219, 231}
+# rt_sigsuspend, restart_syscall, exit_group; uretprobe, uprobe: SIGILL outside a probe)
+SKIP = {15, 34, 37, 60, 95, 130, 219, 231, 334, 335, 336}
 
 
 def say(name: str, text: str) -> None:
@@ -32,6 +32,16 @@ def call(nr: int, *args: int) -> tuple[int, int]:
     full = list(args) + [0] * (6 - len(args))
     ret = LIBC.syscall(nr, *full)
     return ret, (ctypes.get_errno() if ret == -1 else 0)
+
+
+def key() -> str:
+    """A parameter handed in through hp21/key.txt (run.sh's KEY): the sandbox clears the
+    environment."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
 
 
 class Once(Planner):
@@ -59,9 +69,14 @@ class SysScan(Once):
     def probe(self, view) -> None:
         name = "SysScan"
         passed, denied, absent = [], [], []
-        for nr in range(0, 471):
+        lo, hi = 0, 471
+        if key().startswith("range:"):  # KEY=range:LO:HI scans only those numbers
+            lo, hi = (int(x) for x in key().split(":")[1:3])
+        for nr in range(lo, hi):
             if nr in SKIP:
                 continue
+            if key().endswith(":trace"):
+                say(name, f"calling {nr}")
             ret, err = call(nr, *([-1] * 6))
             if err == errno.EPERM:
                 denied.append(nr)
@@ -73,7 +88,7 @@ class SysScan(Once):
         say(name, f"absent(ENOSYS) {absent}")
         say(name, f"reached the kernel {passed}")
         # x32 numbers (bit 30) and the 32-bit entry are other doors a denylist can miss
-        for nr in (0x40000000 + 41, 0x40000000 + 57, 0x40000000 + 22):
+        for nr in (0x40000000 + 41,) if key() == "x32" else ():
             ret, err = call(nr, 1, 1, 0)
             say(name, f"x32 nr {nr:#x}: ret {ret} {errno.errorcode.get(err, err)}")
 
@@ -269,3 +284,114 @@ class Honest21(Once):
                 say("Honest21", f"{label}: ok {step()}")
             except BaseException as exc:
                 say("Honest21", f"{label}: FAILED {type(exc).__name__} {exc}")
+
+
+AT_FDCWD, AT_EMPTY_PATH = -100, 0x1000
+NR_SETXATTRAT, NR_GETXATTRAT, NR_REMOVEXATTRAT = 463, 464, 466
+NR_OPEN_TREE_ATTR, NR_FILE_GETATTR, NR_FILE_SETATTR = 467, 468, 469
+FS_XFLAG_NOATIME, FS_XFLAG_NODUMP = 0x40, 0x80
+
+
+def _err(ret: int, err: int) -> str:
+    return f"ok ({ret})" if ret >= 0 else errno.errorcode.get(err, str(err))
+
+
+class _XattrArgs(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_uint64), ("size", ctypes.c_uint32), ("flags", ctypes.c_uint32)]
+
+
+class _FileAttr(ctypes.Structure):
+    _fields_ = [("xflags", ctypes.c_uint64)] + [(n, ctypes.c_uint32) for n in ("extsize", "nextents", "projid", "cowextsize")]
+
+
+def file_getattr(dfd: int, path: bytes, flags: int) -> tuple[str, int]:
+    fa = _FileAttr()
+    ret, err = call(NR_FILE_GETATTR, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, ctypes.addressof(fa), ctypes.sizeof(fa), flags)
+    return _err(ret, err), fa.xflags
+
+
+def file_setattr(dfd: int, path: bytes, flags: int, xflags: int) -> str:
+    fa = _FileAttr(xflags=xflags)
+    ret, err = call(NR_FILE_SETATTR, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, ctypes.addressof(fa), ctypes.sizeof(fa), flags)
+    return _err(ret, err)
+
+
+def setxattrat(dfd: int, path: bytes, flags: int, name: bytes, value: bytes) -> str:
+    buf = ctypes.create_string_buffer(value)
+    args = _XattrArgs(value=ctypes.addressof(buf), size=len(value), flags=0)
+    ret, err = call(NR_SETXATTRAT, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, flags, ctypes.cast(ctypes.c_char_p(name), ctypes.c_void_p).value, ctypes.addressof(args), ctypes.sizeof(args))
+    return _err(ret, err)
+
+
+class NewCalls(Once):
+    """Item 1: calls newer than the filter's libseccomp, named in DENIED or kin of denied
+    ones (setxattrat, removexattrat, open_tree_attr, file_setattr): do they reach the kernel,
+    and can they leave state on a file that outlives the game (the /dev nodes, its stderr
+    file, the view's copy)? KEY=set sets FS_XFLAG_NODUMP on /dev/null, KEY=clear clears it."""
+
+    def probe(self, view) -> None:
+        name = "NewCalls"
+        with open("/tmp/own", "w") as f:
+            f.write("x")
+        targets = [
+            (AT_FDCWD, b"/tmp/own", 0),
+            (AT_FDCWD, b"/dev/null", 0),
+            (AT_FDCWD, b"/dev/zero", 0),
+            (AT_FDCWD, b"/dev/urandom", 0),
+            (AT_FDCWD, os.__file__.encode(), 0),
+            (AT_FDCWD, __file__.encode(), 0),
+            (AT_FDCWD, b"/dev", 0),
+            (2, b"", AT_EMPTY_PATH),
+            (0, b"", AT_EMPTY_PATH),
+        ]
+        for dfd, path, fl in targets:
+            label = path.decode() or f"fd {dfd}"
+            got, xflags = file_getattr(dfd, path, fl)
+            say(name, f"{label}: file_getattr {got} xflags {xflags:#x}")
+            say(name, f"{label}: setxattrat user.hp21 {setxattrat(dfd, path, fl, b'user.hp21', b'1')}, trusted.hp21 {setxattrat(dfd, path, fl, b'trusted.hp21', b'1')}")
+        mode = key()
+        if mode in ("set", "clear", "probe"):
+            for dev in (b"/dev/null", b"/dev/zero"):
+                got, before = file_getattr(AT_FDCWD, dev, 0)
+                if mode != "probe":
+                    new = (before | FS_XFLAG_NODUMP) if mode == "set" else (before & ~FS_XFLAG_NODUMP)
+                    res = file_setattr(AT_FDCWD, dev, 0, new)
+                else:
+                    res = "-"
+                _, after = file_getattr(AT_FDCWD, dev, 0)
+                say(name, f"{dev.decode()}: {mode}: xflags before {before:#x}, file_setattr {res}, after {after:#x}")
+        for dfd, path, fl in ((AT_FDCWD, b"/tmp/own", 0), (2, b"", AT_EMPTY_PATH), (AT_FDCWD, os.__file__.encode(), 0)):
+            _, x = file_getattr(dfd, path, fl)
+            say(name, f"{path.decode() or f'fd {dfd}'}: file_setattr NOATIME {file_setattr(dfd, path, fl, x | FS_XFLAG_NOATIME)}")
+        ret, err = call(NR_OPEN_TREE_ATTR, AT_FDCWD, ctypes.cast(ctypes.c_char_p(b"/tmp"), ctypes.c_void_p).value, 1, 0, 0)
+        say(name, f"open_tree_attr(/tmp, OPEN_TREE_CLONE): {_err(ret, err)}")
+        ret, err = call(NR_REMOVEXATTRAT, AT_FDCWD, ctypes.cast(ctypes.c_char_p(b"/tmp/own"), ctypes.c_void_p).value, 0, ctypes.cast(ctypes.c_char_p(b"user.hp21"), ctypes.c_void_p).value)
+        say(name, f"removexattrat /tmp/own user.hp21: {_err(ret, err)}")
+
+
+class XattrFlood(Once):
+    """Item 1: user extended attributes on its own stderr memory file (fd 2, the kernel's
+    internal tmpfs, which has no inode-space limit) through ``setxattrat``, which DENIED
+    names but the filter does not hold: kernel memory outside its address-space, file-size
+    and /tmp limits. KEY=MIB (default 64) is how much it holds, for ``HOLD`` seconds (5)."""
+
+    def probe(self, view) -> None:
+        import time
+
+        name = "XattrFlood"
+        mib = int(key() or 64)
+        value = b"v" * 65536
+        done = 0
+        err = "-"
+        t = time.monotonic()
+        for i in range(mib * 16):
+            got = setxattrat(2, b"", AT_EMPTY_PATH, f"user.h{i}".encode(), value)
+            if not got.startswith("ok"):
+                err = got
+                break
+            done += 1
+        say(name, f"{done} attributes of 64 KiB set on fd 2 ({done >> 4} MiB of kernel memory) in {time.monotonic() - t:.2f} s; stopped by {err}")
+        import resource
+
+        say(name, f"its maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, address-space limit {resource.getrlimit(resource.RLIMIT_AS)[0] >> 20} MiB; holding 5 s")
+        time.sleep(5)
