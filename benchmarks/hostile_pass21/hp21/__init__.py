@@ -186,8 +186,8 @@ def _steps() -> list[tuple[str, object]]:
     def selector() -> str:
         import selectors
 
-        with selectors.DefaultSelector() as sel, tempfile.TemporaryFile() as f:
-            return type(sel).__name__ + f" registered {sel.register(f, selectors.EVENT_WRITE) is not None}"
+        with selectors.DefaultSelector() as sel:  # (a regular file cannot be registered)
+            return type(sel).__name__ + " made"
 
     def alarm_budget() -> str:
         hit = []
@@ -395,3 +395,26 @@ class XattrFlood(Once):
 
         say(name, f"its maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, address-space limit {resource.getrlimit(resource.RLIMIT_AS)[0] >> 20} MiB; holding 5 s")
         time.sleep(5)
+
+
+class ProcLook(Once):
+    """Item 1: what is mounted at /proc in a game (Scan19 lists a /proc mount), and what of it
+    can be read."""
+
+    def probe(self, view) -> None:
+        name = "ProcLook"
+        try:
+            say(name, f"listdir /proc: {sorted(os.listdir('/proc'))[:40]}")
+        except OSError as exc:
+            say(name, f"listdir /proc: {exc}")
+        for path in ("/proc/self/status", "/proc/loadavg", "/proc/meminfo", "/proc/sys/kernel/random/boot_id", "/proc/1/cmdline", "/proc/mounts"):
+            try:
+                with open(path, "rb") as f:
+                    say(name, f"{path}: {f.read(200)!r}")
+            except OSError as exc:
+                say(name, f"{path}: {exc}")
+        for path in ("/.game-tmp", "/tmp/game"):
+            try:
+                say(name, f"listdir {path}: {os.listdir(path)[:20]}")
+            except OSError as exc:
+                say(name, f"listdir {path}: {exc}")
