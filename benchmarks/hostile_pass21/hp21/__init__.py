@@ -1,4 +1,4 @@
-# ruff: noqa: E501, SIM105  (attack code: long report lines, probes)
+# ruff: noqa: E501  (attack code: long report lines, probes)
 """Hostile strategies of a twenty-first independent pass on ``--isolate`` (benchmarks/hostile_pass21).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -113,7 +113,10 @@ class Counts(Once):
                     ep.register(other.fileno(), select.EPOLLIN)
                     watches += 1
             inos = sorted({os.fstat(ep.fileno()).st_ino for ep in eps})
-            say(name, f"epoll: {len(eps)} instances, {watches} watches (per-user max_user_watches), inode numbers {inos}")
+            say(
+                name,
+                f"epoll: {len(eps)} instances, {watches} watches (per-user max_user_watches), inode numbers {inos}",
+            )
             for ep in eps:
                 ep.close()
         except OSError as exc:
@@ -131,7 +134,10 @@ class Counts(Once):
             ("set_mempolicy", 238, (0, 0, 0)),
         ):
             buf = ctypes.create_string_buffer(4096)
-            a = [ctypes.addressof(buf) if x == 0 and label in ("signalfd4", "getcpu") else x for x in args]
+            a = [
+                ctypes.addressof(buf) if x == 0 and label in ("signalfd4", "getcpu") else x
+                for x in args
+            ]
             if label == "signalfd4":
                 a[1] = ctypes.addressof(buf)
             if label == "mlock2":
@@ -144,14 +150,19 @@ class Counts(Once):
                 os.close(ret)
             say(name, f"{label}: ret {ret} {errno.errorcode.get(err, 'ok')}{detail}")
         # a pending itimer signal is charged to the user's count of pending signals
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF})
+        old = signal.pthread_sigmask(
+            signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF}
+        )
         signal.setitimer(signal.ITIMER_REAL, 0.001)
         import time
 
         time.sleep(0.01)
         pend = signal.sigpending()
         signal.setitimer(signal.ITIMER_REAL, 0)
-        say(name, f"itimer: pending {sorted(int(s) for s in pend)} (one legacy signal, charged to the user's sigpending count)")
+        say(
+            name,
+            f"itimer: pending {sorted(int(s) for s in pend)} (one legacy signal, charged to the user's sigpending count)",
+        )
         signal.sigtimedwait({signal.SIGALRM}, 0)
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         try:
@@ -167,7 +178,10 @@ class Counts(Once):
         for path in ("/dev/shm", "/tmp", "/"):
             try:
                 s = os.statvfs(path)
-                say(name, f"statvfs {path}: blocks {s.f_blocks} free {s.f_bfree} files {s.f_files} ffree {s.f_ffree}")
+                say(
+                    name,
+                    f"statvfs {path}: blocks {s.f_blocks} free {s.f_bfree} files {s.f_files} ffree {s.f_ffree}",
+                )
             except OSError as exc:
                 say(name, f"statvfs {path}: {exc}")
         try:
@@ -245,7 +259,11 @@ def _steps() -> list[tuple[str, object]]:
         import platform
         import shutil
 
-        bits = [platform.platform(), locale.getpreferredencoding(), str(shutil.disk_usage("/tmp").total)]
+        bits = [
+            platform.platform(),
+            locale.getpreferredencoding(),
+            str(shutil.disk_usage("/tmp").total),
+        ]
         try:
             bits.append(getpass.getuser())
         except Exception as exc:
@@ -301,25 +319,49 @@ class _XattrArgs(ctypes.Structure):
 
 
 class _FileAttr(ctypes.Structure):
-    _fields_ = [("xflags", ctypes.c_uint64)] + [(n, ctypes.c_uint32) for n in ("extsize", "nextents", "projid", "cowextsize")]
+    _fields_ = [("xflags", ctypes.c_uint64)] + [
+        (n, ctypes.c_uint32) for n in ("extsize", "nextents", "projid", "cowextsize")
+    ]
 
 
 def file_getattr(dfd: int, path: bytes, flags: int) -> tuple[str, int]:
     fa = _FileAttr()
-    ret, err = call(NR_FILE_GETATTR, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, ctypes.addressof(fa), ctypes.sizeof(fa), flags)
+    ret, err = call(
+        NR_FILE_GETATTR,
+        dfd,
+        ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value,
+        ctypes.addressof(fa),
+        ctypes.sizeof(fa),
+        flags,
+    )
     return _err(ret, err), fa.xflags
 
 
 def file_setattr(dfd: int, path: bytes, flags: int, xflags: int) -> str:
     fa = _FileAttr(xflags=xflags)
-    ret, err = call(NR_FILE_SETATTR, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, ctypes.addressof(fa), ctypes.sizeof(fa), flags)
+    ret, err = call(
+        NR_FILE_SETATTR,
+        dfd,
+        ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value,
+        ctypes.addressof(fa),
+        ctypes.sizeof(fa),
+        flags,
+    )
     return _err(ret, err)
 
 
 def setxattrat(dfd: int, path: bytes, flags: int, name: bytes, value: bytes) -> str:
     buf = ctypes.create_string_buffer(value)
     args = _XattrArgs(value=ctypes.addressof(buf), size=len(value), flags=0)
-    ret, err = call(NR_SETXATTRAT, dfd, ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value, flags, ctypes.cast(ctypes.c_char_p(name), ctypes.c_void_p).value, ctypes.addressof(args), ctypes.sizeof(args))
+    ret, err = call(
+        NR_SETXATTRAT,
+        dfd,
+        ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value,
+        flags,
+        ctypes.cast(ctypes.c_char_p(name), ctypes.c_void_p).value,
+        ctypes.addressof(args),
+        ctypes.sizeof(args),
+    )
     return _err(ret, err)
 
 
@@ -348,24 +390,52 @@ class NewCalls(Once):
             label = path.decode() or f"fd {dfd}"
             got, xflags = file_getattr(dfd, path, fl)
             say(name, f"{label}: file_getattr {got} xflags {xflags:#x}")
-            say(name, f"{label}: setxattrat user.hp21 {setxattrat(dfd, path, fl, b'user.hp21', b'1')}, trusted.hp21 {setxattrat(dfd, path, fl, b'trusted.hp21', b'1')}")
+            say(
+                name,
+                f"{label}: setxattrat user.hp21 {setxattrat(dfd, path, fl, b'user.hp21', b'1')}, trusted.hp21 {setxattrat(dfd, path, fl, b'trusted.hp21', b'1')}",
+            )
         mode = key()
         if mode in ("set", "clear", "probe"):
             for dev in (b"/dev/null", b"/dev/zero"):
                 got, before = file_getattr(AT_FDCWD, dev, 0)
                 if mode != "probe":
-                    new = (before | FS_XFLAG_NODUMP) if mode == "set" else (before & ~FS_XFLAG_NODUMP)
+                    new = (
+                        (before | FS_XFLAG_NODUMP) if mode == "set" else (before & ~FS_XFLAG_NODUMP)
+                    )
                     res = file_setattr(AT_FDCWD, dev, 0, new)
                 else:
                     res = "-"
                 _, after = file_getattr(AT_FDCWD, dev, 0)
-                say(name, f"{dev.decode()}: {mode}: xflags before {before:#x}, file_setattr {res}, after {after:#x}")
-        for dfd, path, fl in ((AT_FDCWD, b"/tmp/own", 0), (2, b"", AT_EMPTY_PATH), (AT_FDCWD, os.__file__.encode(), 0)):
+                say(
+                    name,
+                    f"{dev.decode()}: {mode}: xflags before {before:#x}, file_setattr {res}, after {after:#x}",
+                )
+        for dfd, path, fl in (
+            (AT_FDCWD, b"/tmp/own", 0),
+            (2, b"", AT_EMPTY_PATH),
+            (AT_FDCWD, os.__file__.encode(), 0),
+        ):
             _, x = file_getattr(dfd, path, fl)
-            say(name, f"{path.decode() or f'fd {dfd}'}: file_setattr NOATIME {file_setattr(dfd, path, fl, x | FS_XFLAG_NOATIME)}")
-        ret, err = call(NR_OPEN_TREE_ATTR, AT_FDCWD, ctypes.cast(ctypes.c_char_p(b"/tmp"), ctypes.c_void_p).value, 1, 0, 0)
+            say(
+                name,
+                f"{path.decode() or f'fd {dfd}'}: file_setattr NOATIME {file_setattr(dfd, path, fl, x | FS_XFLAG_NOATIME)}",
+            )
+        ret, err = call(
+            NR_OPEN_TREE_ATTR,
+            AT_FDCWD,
+            ctypes.cast(ctypes.c_char_p(b"/tmp"), ctypes.c_void_p).value,
+            1,
+            0,
+            0,
+        )
         say(name, f"open_tree_attr(/tmp, OPEN_TREE_CLONE): {_err(ret, err)}")
-        ret, err = call(NR_REMOVEXATTRAT, AT_FDCWD, ctypes.cast(ctypes.c_char_p(b"/tmp/own"), ctypes.c_void_p).value, 0, ctypes.cast(ctypes.c_char_p(b"user.hp21"), ctypes.c_void_p).value)
+        ret, err = call(
+            NR_REMOVEXATTRAT,
+            AT_FDCWD,
+            ctypes.cast(ctypes.c_char_p(b"/tmp/own"), ctypes.c_void_p).value,
+            0,
+            ctypes.cast(ctypes.c_char_p(b"user.hp21"), ctypes.c_void_p).value,
+        )
         say(name, f"removexattrat /tmp/own user.hp21: {_err(ret, err)}")
 
 
@@ -390,10 +460,16 @@ class XattrFlood(Once):
                 err = got
                 break
             done += 1
-        say(name, f"{done} attributes of 64 KiB set on fd 2 ({done >> 4} MiB of kernel memory) in {time.monotonic() - t:.2f} s; stopped by {err}")
+        say(
+            name,
+            f"{done} attributes of 64 KiB set on fd 2 ({done >> 4} MiB of kernel memory) in {time.monotonic() - t:.2f} s; stopped by {err}",
+        )
         import resource
 
-        say(name, f"its maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, address-space limit {resource.getrlimit(resource.RLIMIT_AS)[0] >> 20} MiB; holding 5 s")
+        say(
+            name,
+            f"its maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} kB, address-space limit {resource.getrlimit(resource.RLIMIT_AS)[0] >> 20} MiB; holding 5 s",
+        )
         time.sleep(5)
 
 
@@ -407,7 +483,14 @@ class ProcLook(Once):
             say(name, f"listdir /proc: {sorted(os.listdir('/proc'))[:40]}")
         except OSError as exc:
             say(name, f"listdir /proc: {exc}")
-        for path in ("/proc/self/status", "/proc/loadavg", "/proc/meminfo", "/proc/sys/kernel/random/boot_id", "/proc/1/cmdline", "/proc/mounts"):
+        for path in (
+            "/proc/self/status",
+            "/proc/loadavg",
+            "/proc/meminfo",
+            "/proc/sys/kernel/random/boot_id",
+            "/proc/1/cmdline",
+            "/proc/mounts",
+        ):
             try:
                 with open(path, "rb") as f:
                     say(name, f"{path}: {f.read(200)!r}")
