@@ -501,3 +501,30 @@ class ProcLook(Once):
                 say(name, f"listdir {path}: {os.listdir(path)[:20]}")
             except OSError as exc:
                 say(name, f"listdir {path}: {exc}")
+
+
+class MountIds(Once):
+    """Item 1: the unique mount id (``statx`` with ``STATX_MNT_ID_UNIQUE``) of its /tmp, /
+    and /dev/shm: a 64-bit number every mount on the machine takes from one counter, so a game
+    reads how many mounts the machine made since (each sandbox's bwrap and each game's /tmp
+    make some)."""
+
+    def probe(self, view) -> None:
+        ids = {}
+        for path in (b"/tmp", b"/", b"/dev/shm"):
+            buf = ctypes.create_string_buffer(256)
+            ret, err = call(
+                332,
+                AT_FDCWD,
+                ctypes.cast(ctypes.c_char_p(path), ctypes.c_void_p).value,
+                0,
+                0x4000 | 0x1000,
+                ctypes.addressof(buf),
+            )
+            mask = int.from_bytes(buf.raw[0:4], "little")
+            ids[path.decode()] = (
+                (int.from_bytes(buf.raw[144:152], "little"), hex(mask))
+                if ret == 0
+                else _err(ret, err)
+            )
+        say("MountIds", f"unique mount ids {ids}")
