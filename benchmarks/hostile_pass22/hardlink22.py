@@ -11,9 +11,11 @@ python hardlink22.py
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading
+from pathlib import Path
 
 from common import ROOT, cardgame, last_line, report, study_file
 
@@ -50,7 +52,12 @@ def main() -> None:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     print(f"  resume (compacts, removes the parts): exit {done.returncode}: {last_line(done)!r}")
-    print(f"  relinked: {relinked}; parts left in seats/_parts: {sorted(os.listdir(parts)) if os.path.isdir(parts) else []}")
+    print(
+        f"  relinked: {relinked}; parts left in seats/_parts: {sorted(os.listdir(parts)) if os.path.isdir(parts) else []}"
+    )
+    sealed = json.loads(Path(folder, "manifest.json").read_text())
+    names = [n for n in sealed["files"] if n.startswith("seats/")]
+    print(f"  its seal: {sealed['seal']['state']}, seats files sealed: {names}")
     print(f"  after: {report(folder)}")
     check = cardgame("simulate", path, "--workers", "1", "--no-progress", "--resume")
     print(f"  a second resume: exit {check.returncode}: {last_line(check)!r}")

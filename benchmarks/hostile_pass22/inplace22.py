@@ -26,7 +26,6 @@ import threading
 import time
 
 import pyarrow.parquet as pq
-
 from common import ROOT, Watch, cardgame, forged_table, last_line, report, study_file
 
 IN_CREATE = 0x100
@@ -87,7 +86,9 @@ def main() -> None:
     folder = os.path.join(ROOT, name)
     shutil.rmtree(folder, ignore_errors=True)
     what: list[str] = []
-    thread = threading.Thread(target=attack, args=(os.path.join(folder, "seats"), forged, what), daemon=True)
+    thread = threading.Thread(
+        target=attack, args=(os.path.join(folder, "seats"), forged, what), daemon=True
+    )
     thread.start()
     run = subprocess.run(
         ["cardgame", "simulate", path, "--workers", "1", "--no-progress"],
