@@ -16,3 +16,5 @@ python inplace22.py 24   # the compaction in the parent's threads
 python inplace22.py 80   # a big run: its compaction forked
 echo "== hardlink22.py: a part the resume removed, linked back, is sealed as found"
 python hardlink22.py
+echo "== shapes22.py: legitimate shapes, no attacker (no false refusal expected)"
+python shapes22.py
