@@ -12,6 +12,7 @@ function of the study and seed, so its compact file names the same batches).
 
 python inplace22.py 24     # a small run: the compaction in the parent's threads
 python inplace22.py 80     # a big run: its compaction forked
+python inplace22.py check  # a check's folder (checks/search, --check-search 2)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pyarrow.parquet as pq
 from common import ROOT, Watch, cardgame, forged_table, last_line, report, study_file
@@ -33,8 +35,8 @@ IN_MODIFY = 0x2
 TEMP = re.compile(r"^\.compact.*\.tmp$")
 
 
-def forged_bytes(twin: str) -> bytes:
-    original = pq.read_table(os.path.join(twin, "seats", "compact.parquet"))
+def forged_bytes(twin: str, within: str = "") -> bytes:
+    original = pq.read_table(os.path.join(twin, within, "seats", "compact.parquet"))
     sink = io.BytesIO()
     pq.write_table(
         forged_table(original).replace_schema_metadata(original.schema.metadata),
@@ -74,7 +76,68 @@ def attack(seats: str, forged: bytes, done: list[str]) -> None:
             return
 
 
+CHECK = [
+    "--strategies",
+    "planner,rusher",
+    "--players",
+    "2",
+    "--games",
+    "4",
+    "--workers",
+    "1",
+    "--no-progress",
+    "--check-search",
+    "2",
+]
+
+
+def report_of(folder: str, out: str) -> str:
+    """A report of ``folder`` written to ``out`` (outside it): exit, last line, planner's rate."""
+    done = cardgame("report", folder, "--format", "md", "--out", out)
+    text = Path(out).read_text() if os.path.exists(out) else ""
+    rate = re.search(r"planner wins [0-9.]+% of its games", text)
+    return f"report: exit {done.returncode}: {last_line(done)!r} ({rate.group(0) if rate else 'no rate'})"
+
+
+def check_folder() -> None:
+    """The same against a check's folder: its compaction is the same writer."""
+    twin = os.path.join(ROOT, "check-twin")
+    shutil.rmtree(twin, ignore_errors=True)
+    done = cardgame("simulate", *CHECK, "--out", twin)
+    within = os.path.join("checks", "search")
+    print(
+        f"  twin run: exit {done.returncode}: {last_line(done)!r}; its check: {report_of(os.path.join(twin, within), twin + '-search.md')}"
+    )
+    forged = forged_bytes(twin, within)
+    folder = os.path.join(ROOT, "check-inplace")
+    shutil.rmtree(folder, ignore_errors=True)
+    what: list[str] = []
+    seats = os.path.join(folder, within, "seats")
+    thread = threading.Thread(target=attack, args=(seats, forged, what), daemon=True)
+    thread.start()
+    run = subprocess.run(
+        ["cardgame", "simulate", *CHECK, "--out", folder],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    print(f"  attacked run: exit {run.returncode}: {last_line(run)!r}")
+    print(f"  attacker: {what}")
+    print(f"  its check's folder: {report_of(os.path.join(folder, within), folder + '-search.md')}")
+    scores = pq.read_table(os.path.join(folder, within, "seats", "compact.parquet"))[
+        "score"
+    ].to_pylist()
+    twins = pq.read_table(os.path.join(twin, within, "seats", "compact.parquet"))[
+        "score"
+    ].to_pylist()
+    print(f"  its check's scores: {scores[:4]} (the twin's: {twins[:4]})")
+    print(f"  the study: {report(folder)}")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["check"]:
+        check_folder()
+        return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 24
     name = f"inplace{games}"
     path = study_file(name, games, 1)

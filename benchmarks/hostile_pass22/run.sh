@@ -14,6 +14,7 @@ export XDG_CONFIG_HOME="$out/config"
 echo "== inplace22.py: a compact file's temporary file written in place before it lands"
 python inplace22.py 24   # the compaction in the parent's threads
 python inplace22.py 80   # a big run: its compaction forked
+python inplace22.py check   # a check's folder (checks/search)
 echo "== hardlink22.py: a part the resume removed, linked back, is sealed as found"
 python hardlink22.py
 echo "== shapes22.py: legitimate shapes, no attacker (no false refusal expected)"

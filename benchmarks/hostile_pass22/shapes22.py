@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Legitimate run shapes, no attacker: each must end with exit 0 and a report that reads
 its folder (no false refusal). Dask without a scheduler, two workers, with records,
 stopped by SIGINT (this script's own run, by pid) once some batches have landed, then
