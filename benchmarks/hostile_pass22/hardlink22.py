@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import threading
 from pathlib import Path
@@ -27,6 +28,7 @@ def main() -> None:
 
     path = study_file("link", 6, 1)
     folder = os.path.join(ROOT, "link")
+    shutil.rmtree(folder, ignore_errors=True)
     done = cardgame("simulate", path, "--workers", "1", "--no-progress", "--keep-parts")
     print(f"  keep-parts run: exit {done.returncode}: {last_line(done)!r}")
     parts = os.path.join(folder, "seats", "_parts")
@@ -42,6 +44,7 @@ def main() -> None:
     def relink() -> None:
         for name in watch.events():
             if name == victim:
+                os.makedirs(parts, exist_ok=True)  # the resume removes it once empty
                 os.link(keep, os.path.join(parts, victim))
                 relinked.append(name)
                 return
