@@ -30,18 +30,17 @@ from .parts import PARTS, part_files, tables_besides_games
 from .plan import Plan
 from .reading import (
     ACCEPT_HINT,
+    MANIFEST,
     FileSeal,
     Reading,
     Sealed,
     checked_bytes,
     file_seal,
     read_once,
-    reading,
     run_reading,
 )
 from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
 
-MANIFEST = "manifest.json"
 PACKAGE = "ttr-cardgame"
 RUN_MARK_PREFIX = ".dask-run-"  # the mark a Dask run places in its folder (sims/cluster.py)
 
@@ -475,22 +474,19 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
         return _open_problem(manifest, mark, stored), None
     if not isinstance(stored, dict):
         return f"{MANIFEST} changed (its digests were removed)", None
-    names = {*_result_files(folder), MANIFEST}
+    listed = _result_files(folder)
+    names = {*listed, MANIFEST}
     for name in sorted(set(stored) | names):  # before any hashing: an added file may be huge
         if name not in names:
             return f"{name} was removed", None
         if name not in stored:
             return f"{name} was added", None
-    files = folder_seals(folder)
+    files = {name: file_seal(folder / name) for name in listed}
     now = {name: found[0] for name, found in files.items()}
     now[MANIFEST] = _manifest_digest(manifest)
-    for name in sorted(set(stored) | set(now)):
-        if name not in now:
-            return f"{name} was removed", None
-        if name not in stored:
-            return f"{name} was added", None
-        if stored[name] != now[name]:
-            return f"{name} changed", None
+    changed = next((name for name in sorted(now) if stored[name] != now[name]), None)
+    if changed is not None:
+        return f"{changed} changed", None
     if not _same_mac(mark.get("mac"), _sealed_mark(stored)["mac"]):
         return (
             f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
@@ -557,10 +553,10 @@ class SealCheck:
                 f"{self.folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
             )
 
-    def reading(self, own_writes: bool = False) -> Reading | contextlib.nullcontext[None]:
-        """Every results reader of this process reads the sealed files checked meanwhile;
-        ``own_writes``: but for files the check did not hash (a resumed run's own)."""
-        return reading(self.sealed, own_writes)
+    def reading(self) -> Reading | contextlib.nullcontext[None]:
+        """Every results reader of this process reads the sealed files checked meanwhile
+        (nothing changes for a folder not sealed, or one read with changes accepted)."""
+        return contextlib.nullcontext() if self.sealed is None else Reading(self.sealed)
 
     def read(self, path: str | Path) -> bytes:
         """A file's bytes: refused, for a file of the sealed folder, unless they are those

@@ -7,7 +7,7 @@ time stamp (hostile pass 16 flipped a sealed table that way between the seal's c
 the report's read, and a resumed run then sealed the flipped table again).
 
 ``Sealed`` is what ``check_sealed`` (sims/folder.py) found: each file's digest and
-identity. While a ``reading`` of it is in force, every results reader of this process, its
+identity. While a ``Reading`` of it is in force, every results reader of this process, its
 threads and forked children too, takes that folder's files through ``checked_bytes``.
 """
 
@@ -19,14 +19,13 @@ import os
 import resource
 import threading
 from collections.abc import Mapping
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ResultsError
 
 ACCEPT_HINT = "--accept-changes reads it anyway"
-MANIFEST = "manifest.json"  # a folder's own manifest: sealed by its content (sims/folder.py)
+MANIFEST = "manifest.json"  # a results folder's manifest (sims/folder.py): sealed by its content
 
 FileSeal = tuple[str, int, int, int]  # SHA-256 of the bytes, device, inode, change time
 Identity = tuple[int, int, int]  # device, inode, change time (ns)
@@ -59,8 +58,8 @@ class Reading:
     Where the reader writes the folder itself (``own_writes``: a run), a file it wrote is
     read as it wrote it (``note``), and any other file but those the check hashed is
     refused; a file the check hashed is known as *the same file* while the reading lasts by
-    an open handle on it, for no file the run writes in
-    its place can then take its inode number (file systems hand freed numbers out again).
+    an open handle on it, for no file the run writes in its place can then take its inode
+    number (file systems hand freed numbers out again).
     A file that cannot be held so (past the limit of open files) is the same file while its
     device, inode and change time are."""
 
@@ -231,7 +230,7 @@ def _room_for(handles: int) -> int:
 def _written_again(name: str) -> bool:
     """Whether a run may write a file of this name again (its manifests, compact files)."""
     base = name.rsplit("/", 1)[-1]
-    return base == "manifest.json" or base.startswith("compact")
+    return base == MANIFEST or base.startswith("compact")
 
 
 def read_once(path: str | Path) -> tuple[bytes, Identity]:
@@ -253,13 +252,6 @@ def file_seal(path: str | Path) -> FileSeal:
 _HOLD = getattr(os, "O_PATH", os.O_RDONLY)  # a handle that holds a file, reading nothing
 _ACTIVE: list[Reading] = []
 _LOCK = threading.Lock()
-
-
-def reading(sealed: Sealed | None, own_writes: bool = False) -> Reading | nullcontext[None]:
-    """Every results reader of this process reads ``sealed``'s files checked while this
-    lasts (nothing changes for None: a folder not sealed, or one read with changes
-    accepted)."""
-    return nullcontext() if sealed is None else Reading(sealed, own_writes)
 
 
 def checked_bytes(path: str | Path) -> bytes | None:

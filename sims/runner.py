@@ -77,7 +77,7 @@ from .folder import (
     write_manifest,
 )
 from .looks import games_line
-from .parts import land_files, part_files
+from .parts import batch_of, land_files, part_files
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
 from .reading import FileSeal, Reading, Sealed, file_seal, note_removed, note_written
@@ -153,7 +153,7 @@ def run(
         current = fingerprint(study.to_dict()["variants"])
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
         checked = check_sealed(folder, accept_changes).sealed
-    start = checked or Sealed(folder, _as_found(folder) if holds_manifest(folder) else {})
+    start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
     with Reading(start, own_writes=True) as found:
         try:
             if study.plan.until_settled:
@@ -166,18 +166,16 @@ def run(
             finally:
                 changed = seal(folder, found)  # last: the seal covers the checks' folders too
         except BaseException:
-            changed = _sealed_after_failure(folder, found) if holds_manifest(folder) else []
+            changed = _sealed_after_failure(folder, found) if _holds_manifest(folder) else []
             if not changed:
                 raise
     if changed:
-        raise ResultsError(
-            f"{folder}: {changed[0]} while this run wrote the folder (not by the run): "
-            "sealed as the run left it, so it reads as changed"
-        )
+        raise _changed_by_another(folder, changed)
     return summary
 
 
-def holds_manifest(folder: Path) -> bool:
+def _holds_manifest(folder: Path) -> bool:
+    """Whether a run finds a manifest in ``folder`` (a name past the system's limits: no)."""
     try:
         return (folder / MANIFEST).is_file()
     except OSError:
@@ -202,9 +200,15 @@ def _forget_unreported(folder: Path, batches: set[str]) -> None:
 
 
 def _record_files(where: Path) -> dict[str, Path]:
-    if not where.is_dir():
-        return {}
-    return {p.name[len("part-") : -len(".jsonl")]: p for p in where.glob("part-*.jsonl")}
+    return {batch_of(p): p for p in where.glob("part-*.jsonl")} if where.is_dir() else {}
+
+
+def _changed_by_another(folder: Path, changed: list[str]) -> ResultsError:
+    """The run's end when another writer changed its folder (``seal``'s phrases)."""
+    return ResultsError(
+        f"{folder}: {changed[0]} while this run wrote the folder (not by the run): "
+        "sealed as the run left it, so it reads as changed"
+    )
 
 
 def _sealed_after_failure(folder: Path, found: Reading) -> list[str]:
@@ -308,10 +312,7 @@ def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Optio
         found = _run_games(check, Path(check.output), options, records=False, announce=None)
         changed = seal(Path(check.output))  # with the run's account of what it wrote
         if changed:
-            raise ResultsError(
-                f"{folder}: {changed[0]} while this run wrote the folder (not by the run): "
-                "sealed as the run left it, so it reads as changed"
-            )
+            raise _changed_by_another(folder, changed)
         summary.checks[name] = found
         if found.interrupted or found.stopped_on_failure:
             summary.interrupted |= found.interrupted
