@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from . import _native, edition, startup
 from . import record as rec
 from .catalogue import Catalogue, default_catalogue, load_catalogue
-from .errors import CardgameError, RecordError
+from .errors import CardgameError, RecordError, one_line
 from .game import Game
 from .narrate import narrate
 from .randomplay import play_random
@@ -43,15 +43,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def one_line(text: object) -> str:
-    """``text`` with line breaks and other control characters escaped (``\\n``), so that
-    every message stays on one line whatever a bad file holds."""
-    text = str(text)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _summary(record: dict[str, Any]) -> str:

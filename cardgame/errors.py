@@ -32,3 +32,12 @@ class IllegalActionError(CardgameError):
 
 class RecordError(CardgameError):
     """A game record is malformed or does not replay."""
+
+
+def one_line(text: object) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``), so that
+    every message stays on one line whatever a bad file holds."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

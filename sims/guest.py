@@ -82,6 +82,7 @@ GAME_ENVIRONMENT = {
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
     "USER": "guest",  # getpass.getuser() (there is no passwd file)
+    "HOME": sandbox.WORKDIR,  # Path.home(), expanduser: its game's own folder
 }
 
 
@@ -189,7 +190,9 @@ class Host:
         self.group = None
         if kind == "cgroup":
             try:
-                self.group = sandbox.TaskGroup(sandbox.group_limit(sandbox.LIMITS))
+                self.group = sandbox.TaskGroup(
+                    sandbox.group_limit(sandbox.LIMITS), sandbox.group_memory(sandbox.LIMITS)
+                )
             except (OSError, sandbox.SandboxFault) as exc:
                 shutil.rmtree(self.folder, ignore_errors=True)
                 raise GuestLost(f"its sandbox's pids cgroup could not be made ({exc})") from None
@@ -313,7 +316,7 @@ class Host:
         said = self.report(START_SECONDS)
         if said.get("stopped") is not True:
             self._drain()
-            raise GuestError(f"its process for the game ended ({said.get('exit')})")
+            raise GuestError(f"its process for the game ended ({self._how(said)})")
 
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
@@ -322,6 +325,15 @@ class Host:
         ended = self.report(START_SECONDS)
         self._drain()
         return ended
+
+    def _how(self, ended: dict[str, Any]) -> str:
+        """How the child ended, as its host said, and whether the kernel killed it for its
+        sandbox's memory (``sandbox.TaskGroup``): its own use, never the machine's."""
+        how = str(ended.get("exit"))
+        if self.group is not None and self.group.out_of_memory():
+            limit = sandbox.group_memory(sandbox.LIMITS) >> 20
+            how += f", out of its sandbox's memory ({limit} MiB)"
+        return how
 
     def _alive(self) -> None:
         """Raise ``lost`` once the sandbox's own process (bwrap; the host itself without the
@@ -371,7 +383,7 @@ class Host:
             elif ready or b"\n" in self.reports:
                 ended = self.report(START_SECONDS)
                 self._drain()
-                raise GuestError(f"its process for {task} ended ({ended.get('exit')})")
+                raise GuestError(f"its process for {task} ended ({self._how(ended)})")
             else:
                 self._alive()
                 waited += 0.05

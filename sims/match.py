@@ -28,6 +28,7 @@ from cardgame import (
     Phase,
     Rules,
 )
+from cardgame.errors import one_line
 from cardgame.knowledge import KnowledgeTracker
 from cardgame.record import to_record
 from cardgame.state import KEEP_DRAWN, SETUP_KEEP
@@ -745,7 +746,9 @@ def _over(limit: Guard | None) -> str:
 
 
 def _one_line(text: str) -> str:
-    text = " ".join(str(text).split())
+    """A failure's words on one line, nothing in them a terminal acts on (a guest's words
+    reach the run's output: hostile pass 23's ForgedError cleared the screen)."""
+    text = one_line(" ".join(str(text).split()))
     return text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 3] + "..."
 
 

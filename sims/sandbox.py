@@ -29,7 +29,9 @@ game did, and nothing in the sandbox can end its host: the host's end is the mac
 A game's tasks are bounded by RLIMIT_NPROC where the run's user is not root (counted per
 user in each user namespace since Linux 5.14: the sandbox's host and game only), and by a
 pids cgroup of the sandbox's own (``TaskGroup``, made before bwrap starts) where it is root,
-which the kernel exempts from RLIMIT_NPROC. What stays open: the page cache every sandbox
+which the kernel exempts from RLIMIT_NPROC; there, with a writable memory hierarchy, a
+memory cgroup of the sandbox's own counts its memory whole, page tables included (no
+resource limit counts them). What stays open: the page cache every sandbox
 shares is a set-only timing channel through any shared read-only file (``/usr`` included):
 a game cannot evict a page or ask whether one is cached (``DENIED``), but reading a cold
 page warms it, and a later reader can time that.
@@ -109,10 +111,10 @@ DENIED = (
     "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl",
     "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend",
     "mq_timedreceive", "mq_notify", "mq_getsetattr",
-    # state on a file that outlives the game (its host's files, the shared code): modes,
-    # owners, times, extended attributes, locks, watches on what other sandboxes open
+    # state on a file that outlives the game (its host's files, the shared code): owners,
+    # extended attributes, locks, watches on what other sandboxes open (modes and times:
+    # ``PRETENDED``)
     "chown", "fchown", "fchownat", "lchown",
-    "utime", "utimes", "futimesat", "utimensat",
     "setxattr", "lsetxattr", "fsetxattr", "setxattrat",
     "removexattr", "lremovexattr", "fremovexattr", "removexattrat",
     "flock", "inotify_init", "inotify_init1", "inotify_add_watch",
@@ -173,10 +175,14 @@ MAP_HUGETLB = 0x40000  # pages of the machine's one huge-page pool, a count ever
 PROT_EXEC = 0x4
 PROT_WRITE = 0x2
 PR_SET_DUMPABLE = 4  # a dumpable game's crash reaches a core_pattern pipe's helper, as root
-# a mode is state of a file that outlives the game, and seccomp cannot tell a game's own
-# file from one it shares: chmod and its kin answer success and change nothing (so that
-# dbm.dumb, shelve and shutil.copy, which set the modes of files they make, work)
-PRETENDED = ("chmod", "fchmod", "fchmodat", "fchmodat2")
+# a mode or a time is state of a file that outlives the game, and seccomp cannot tell a
+# game's own file from one it shares: chmod, utime and their kin answer success and change
+# nothing (so that dbm.dumb, shelve, shutil.copy and shutil.copy2, copytree and move, which
+# set the modes and times of files they make, work: hostile pass 23's Honest23)
+PRETENDED = (
+    "chmod", "fchmod", "fchmodat", "fchmodat2",
+    "utime", "utimes", "futimesat", "utimensat",
+)  # fmt: skip
 # madvise advice a game may give, all others refused: each changes only its own mappings.
 # Refused among others: MADV_COLD and MADV_PAGEOUT (20, 21: push a file's pages out of the
 # page cache), MADV_HUGEPAGE and MADV_COLLAPSE (14, 25: make a file's pages in the shared
@@ -216,15 +222,15 @@ HOST_TASKS = 3  # the host, its zygote and a game's leader
 CGROUP_PREFIX = "cardgame-"
 
 
-def _pids_hierarchy() -> Path | None:
-    """The folder of this process's cgroup in a cgroup v1 ``pids`` hierarchy, where it can
-    make a child, or None."""
+def _hierarchy(controller: str) -> Path | None:
+    """The folder of this process's cgroup in a cgroup v1 hierarchy of ``controller``
+    (``pids``, ``memory``), where it can make a child, or None."""
     mount = None
     with contextlib.suppress(OSError), open("/proc/self/mountinfo", "rb") as info:
         for line in info:
             head, _, tail = line.partition(b" - ")
             kind, _, options = tail.split(b" ")[:3]
-            if kind == b"cgroup" and b"pids" in options.strip().split(b","):
+            if kind == b"cgroup" and controller.encode() in options.strip().split(b","):
                 mount = os.fsdecode(head.split(b" ")[4])
                 break
     if mount is None:
@@ -233,7 +239,7 @@ def _pids_hierarchy() -> Path | None:
     with contextlib.suppress(OSError), open("/proc/self/cgroup", encoding="ascii") as groups:
         for entry in groups:
             _, controllers, path = entry.rstrip("\n").split(":", 2)
-            if "pids" in controllers.split(","):
+            if controller in controllers.split(","):
                 own = path
     folder = Path(mount) / own.lstrip("/")
     if not os.access(folder, os.W_OK) or not (folder / "cgroup.procs").exists():
@@ -253,37 +259,82 @@ def group_limit(limits: Limits) -> int:
     return limits.tasks + HOST_TASKS + 1
 
 
+# what a sandbox holds besides its game's address space and its /tmp and /dev/shm: its host
+# (Python, the simulator's modules, its zygote and a game's leader) and a game's kernel
+# memory. A sandbox's peak, all of it: about 27 MiB with a planner's games, 56 with numpy's
+# and 24 threads (``memory.max_usage_in_bytes``)
+HOST_BYTES = 96 << 20
+
+
+def group_memory(limits: Limits) -> int:
+    """``memory.limit_in_bytes`` of a sandbox's group: its game's address space, its /tmp
+    and /dev/shm, and its host's. The kernel counts there what no resource limit counts:
+    page tables and other kernel memory of a game's mappings (hostile pass 23's
+    ``PageTables``: 0.5 GiB of them for 253 MiB of address space, 1 GiB apart)."""
+    return limits.memory_bytes + 2 * limits.tmp_bytes + HOST_BYTES
+
+
 def task_bound_kind() -> str | None:
     """How a game's tasks are bounded on this machine: "rlimit" (a run not as root),
     "cgroup" (root, with a writable pids cgroup), or None (neither: no sandbox)."""
     if os.getuid() != 0:
         return "rlimit"
-    return "cgroup" if _pids_hierarchy() is not None else None
+    return "cgroup" if _hierarchy("pids") is not None else None
 
 
 class TaskGroup:
-    """A pids cgroup (v1) of one sandbox, made before bwrap starts and removed after its
-    last process: bwrap, its host and every game's thread count against ``pids.max``."""
+    """The cgroups (v1) of one sandbox, made before bwrap starts and removed after its last
+    process: bwrap, its host and every game's thread count against ``pids.max``, and where
+    the machine has a writable memory hierarchy, their memory (kernel memory included)
+    against ``memory.limit_in_bytes``."""
 
-    def __init__(self, limit: int) -> None:
-        root = _pids_hierarchy()
+    def __init__(self, limit: int, memory: int | None = None) -> None:
+        root = _hierarchy("pids")
         if root is None:
             raise SandboxFault("no writable pids cgroup")
+        self.folders = [self._make(root)]
+        (self.folders[0] / "pids.max").write_text(str(limit))
+        self.memory: Path | None = None
+        memory_root = None if memory is None else _hierarchy("memory")
+        if memory_root is not None:
+            self.memory = self._make(memory_root)
+            self.folders.append(self.memory)
+            (self.memory / "memory.limit_in_bytes").write_text(str(memory))
+            with contextlib.suppress(OSError):  # with swap accounting: no more in swap
+                (self.memory / "memory.memsw.limit_in_bytes").write_text(str(memory))
+
+    @staticmethod
+    def _make(root: Path) -> Path:
         _sweep(root)
-        self.folder = Path(tempfile.mkdtemp(prefix=f"{CGROUP_PREFIX}{os.getpid()}-", dir=root))
-        _GROUPS.add(self.folder)  # emptied at this process's exit, if its host was not closed
-        (self.folder / "pids.max").write_text(str(limit))
+        folder = Path(tempfile.mkdtemp(prefix=f"{CGROUP_PREFIX}{os.getpid()}-", dir=root))
+        _GROUPS.add(folder)  # emptied at this process's exit, if its host was not closed
+        return folder
 
     def wrap(self, line: list[str]) -> list[str]:
-        """``line`` run in the group: a shell that puts itself in it, then becomes ``line``
-        (so nothing it starts is outside, whenever it starts)."""
-        procs = str(self.folder / "cgroup.procs")
-        return ["/bin/sh", "-c", 'echo $$ >"$0" && unset PWD && exec "$@"', procs, *line]
+        """``line`` run in the groups: a shell that puts itself in each, then becomes
+        ``line`` (so nothing it starts is outside, whenever it starts)."""
+        procs = [str(folder / "cgroup.procs") for folder in self.folders]
+        joins = " && ".join(f'echo $$ >"${index}"' for index in range(len(procs)))
+        shifts = " && shift" * (len(procs) - 1)
+        script = f'{joins}{shifts} && unset PWD && exec "$@"'
+        return ["/bin/sh", "-c", script, *procs, *line]
+
+    def out_of_memory(self) -> bool:
+        """Whether the kernel has killed a process of the group for its memory limit."""
+        if self.memory is None:
+            return False
+        with contextlib.suppress(OSError, ValueError):
+            for entry in (self.memory / "memory.oom_control").read_text().splitlines():
+                name, _, value = entry.partition(" ")
+                if name == "oom_kill":
+                    return int(value) > 0
+        return False
 
     def close(self, seconds: float = 10.0) -> None:
-        """Kill what is left in the group, wait for it to be empty, remove it."""
-        _empty(self.folder, seconds)
-        _GROUPS.discard(self.folder)
+        """Kill what is left in the groups, wait for them to be empty, remove them."""
+        for folder in self.folders:
+            _empty(folder, seconds)
+            _GROUPS.discard(folder)
 
 
 _GROUPS: set[Path] = set()
@@ -658,6 +709,10 @@ def fresh_namespaces(limits: dict[str, Any]) -> None:
     with open(USERNS_COUNT, encoding="ascii") as count:
         if count.read().strip() != "0":
             raise SandboxFault("the sandbox's user namespaces could not be set to none")
+    # the first the kernel kills for memory, in its sandbox's group or the machine's: never
+    # its host (whose end would be the machine's fault, the game played again)
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adjust:
+        adjust.write("1000")
     # then no /proc at all: an empty read-only folder over every proc mount. Any procfs a
     # game can look up in is a counter of the whole machine: each entry of a process it
     # instantiates (/proc/self/fd/N, /proc/self/task/T) takes its inode number from the

@@ -23,6 +23,7 @@ from cardgame import CardgameError, Catalogue, Rules, default_catalogue, load_ca
 from cardgame.catalogue import catalogue_rows
 from cardgame.edits import KINDS as CARD_KINDS
 from cardgame.edits import NO_EDITS, CardEdits
+from cardgame.errors import one_line
 from cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, same_rules_at
 
 from . import study_settings as setting
@@ -340,11 +341,6 @@ def default_batch_size(games_per_cell: int) -> int:
     return max(low, min(high, -(-games_per_cell // 8)))
 
 
-def _printable(text: str) -> str:
-    """Keys and values are echoed in messages: a quoted TOML key may hold a newline."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
     """Every error of ``function`` is a one-line StudyError (or UnknownStrategyError)."""
 
@@ -353,9 +349,9 @@ def _one_line_errors(function: Callable[P, R]) -> Callable[P, R]:
         try:
             return function(*args, **kwargs)
         except StudyProblems as exc:
-            raise StudyProblems([_printable(line) for line in exc.problems]) from None
+            raise StudyProblems([one_line(line) for line in exc.problems]) from None
         except SimsError as exc:
-            raise type(exc)(_printable(str(exc))) from None
+            raise type(exc)(one_line(str(exc))) from None
 
     return wrapper
 
@@ -417,7 +413,7 @@ def from_dict(data: dict[str, Any], where: str = "study", check_strategies: bool
                 sweeps, variant_labels = _add_sweeps(data, variants_data, printed, where)
         explicit: dict[str, tuple[int, ...]] = {}
         for variant, table in variants_data.items():
-            label = variant_labels.get(variant, f"variants.{_printable(variant)}")
+            label = variant_labels.get(variant, f"variants.{one_line(variant)}")
             with found.check():
                 rules, edits, counts = _variant(
                     variant, table, label, printed, where, variant_labels
@@ -561,7 +557,7 @@ def _seat_strategies(
     for label in [*labels, *strategies]:
         need(
             bool(label) and label.isprintable() and not set(label) & set(LABEL_SEPARATORS),
-            f"{where}: strategy '{_printable(label)}'",
+            f"{where}: strategy '{one_line(label)}'",
             f"must be a name without {' '.join(LABEL_SEPARATORS)} or control characters (the "
             "results join names with them)",
         )

@@ -535,3 +535,62 @@ class PtyProbe(Planner):
             found.append("a pty opened")
         if found:
             raise Breach(f"breach: {found}")
+
+
+class PageTables(Planner):
+    """Hostile pass 23's MemoryAll: 64,000 one-page mappings 1 GiB apart (about 0.5 GiB of
+    page tables, which no resource limit counts), then its address space and its /tmp and
+    /dev/shm filled. With its sandbox's memory counted whole, the kernel kills it first."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import mmap
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int]
+        libc.mmap.argtypes += [ctypes.c_int, ctypes.c_long]
+        fixed_noreplace = 0x100000
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | fixed_noreplace
+        made = 0
+        for index in range(64_000):
+            address = (16 << 40) + (index << 30)
+            got = libc.mmap(address, 4096, mmap.PROT_READ, flags, -1, 0)
+            if got in (None, ctypes.c_void_p(-1).value):
+                break
+            ctypes.c_char.from_address(got).value  # noqa: B018 (a read: its page tables)
+            made += 1
+        kept = []
+        with contextlib.suppress(MemoryError):
+            while True:
+                kept.append(bytearray(16 << 20))  # written: each page resident
+        block = bytes(kept.pop()[: 1 << 20]) if kept else b"x" * (1 << 20)
+        for folder in ("/tmp/game", "/dev/shm"):
+            for index in range(4):
+                with contextlib.suppress(OSError), open(f"{folder}/fill{index}", "wb") as out:
+                    for _ in range(15):
+                        out.write(block)
+        raise Breach(f"breach: {made} mappings and {len(kept) * 16} MiB held, not killed")
+
+
+class CopyAndHome(Planner):
+    """An honest strategy: shutil.copy2 and copytree keep times (utime), Path.home()."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        import pathlib
+        import shutil
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            source = pathlib.Path(folder, "a")
+            source.mkdir()
+            (source / "f").write_text("kept")
+            shutil.copy2(source / "f", pathlib.Path(folder, "g"))
+            shutil.copytree(source, pathlib.Path(folder, "b"))
+            if pathlib.Path(folder, "b", "f").read_text() != "kept":
+                raise Breach("breach: copytree lost a file")
+        home = pathlib.Path.home()
+        (home / "note").write_text("mine")
+        if os.path.expanduser("~") != str(home):
+            raise Breach("breach: expanduser and Path.home() disagree")

@@ -88,16 +88,19 @@ def test_a_game_starting_threads_without_end_gets_its_bound_and_plays_on(engine)
         _clean(_play(["Tasks", "planner"], seed, engine))
     guest.close_hosts()
     if sandbox.task_bound_kind() == "cgroup":
-        root = sandbox._pids_hierarchy()
-        assert root is not None
-        mine = list(root.glob(f"{sandbox.CGROUP_PREFIX}{os.getpid()}-*"))
-        assert mine == [], mine  # every sandbox's group emptied and removed
+        for controller in ("pids", "memory"):
+            root = sandbox._hierarchy(controller)
+            assert root is not None or controller == "memory"
+            mine = (
+                [] if root is None else list(root.glob(f"{sandbox.CGROUP_PREFIX}{os.getpid()}-*"))
+            )
+            assert mine == [], mine  # every sandbox's groups emptied and removed
 
 
 def test_isolate_refuses_where_no_bound_on_tasks_can_be_made(monkeypatch):
     """Root without a writable pids cgroup: RLIMIT_NPROC would bound nothing, so no
     sandbox (never a weaker one), in one line that names what is missing."""
-    monkeypatch.setattr(sandbox, "_pids_hierarchy", lambda: None)
+    monkeypatch.setattr(sandbox, "_hierarchy", lambda controller: None)
     monkeypatch.setattr(os, "getuid", lambda: 0)
     sandbox.unavailable.cache_clear()
     try:
@@ -348,3 +351,38 @@ def test_a_strategy_whose_folder_holds_a_named_pipe_is_refused_as_its_own(tmp_pa
     os.mkfifo(package / "pipe")
     with pytest.raises(sandbox.CodeRefused, match="pipe.*not a file or folder"):
         sandbox.view([str(package)])
+
+
+@needs_sandbox
+@pytest.mark.skipif(
+    sandbox.unavailable() is not None
+    or sandbox.task_bound_kind() != "cgroup"
+    or sandbox._hierarchy("memory") is None,
+    reason="a sandbox's memory group needs a run as root with a writable cgroup v1 memory "
+    "hierarchy (elsewhere page tables are bounded by vm.max_map_count: docs/strategies.md)",
+)
+def test_page_tables_count_against_the_sandboxs_memory():
+    """Hostile pass 23's PageTables and MemoryAll: page tables (0.5 GiB for 64,000 mappings
+    1 GiB apart) count against no resource limit, but against the sandbox's memory group:
+    the kernel kills the game's process, its seat's failure, saying why."""
+    outcome = _play(["PageTables", "planner"])
+    game = outcome.game
+    assert game["failed"] and game["failure_seat"] == 0, game["failure_error"]
+    assert "out of its sandbox's memory" in game["failure_error"], game["failure_error"]
+
+
+@needs_sandbox
+def test_copies_that_keep_times_and_the_home_folder_work():
+    """Hostile pass 23's Honest23: shutil.copy2, copytree (utime, now pretended as chmod
+    is) and Path.home() (no HOME, no passwd entry) failed honest code."""
+    _clean(_play(["CopyAndHome", "planner"]))
+
+
+def test_a_failures_words_reach_no_terminal_as_escapes():
+    """Hostile pass 23's ForgedError: a guest's failure words, printed in the run's
+    summary, cleared the screen and posed as another seat's failure."""
+    from sims.match import StrategyFailure
+
+    failure = StrategyFailure(0, "x", "boom\x1b[2J\x1b[1G\x1b[2K seat 1 (planner): forged\r")
+    assert "\x1b" not in failure.error and "\r" not in failure.error
+    assert "\\x1b[2J" in failure.error
