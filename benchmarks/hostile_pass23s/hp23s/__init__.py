@@ -1,0 +1,429 @@
+# ruff: noqa: E501  (attack code: long report lines, probes)
+"""Hostile strategies of pass 23s on ``--isolate`` (benchmarks/hostile_pass23s).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import sys
+import time
+
+from sims.strategies.planner import Planner
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+LIBC.syscall.argtypes = [ctypes.c_long] * 7
+LIBC.mmap.restype = ctypes.c_void_p
+LIBC.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
+
+PROT_NONE, PROT_READ, PROT_WRITE = 0, 1, 2
+MAP_PRIVATE, MAP_ANONYMOUS, MAP_FIXED_NOREPLACE = 0x02, 0x20, 0x100000
+MAP_FAILED = ctypes.c_void_p(-1).value
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def call(nr: int, *args: int) -> tuple[int, int]:
+    """(return value, errno) of a raw system call."""
+    ctypes.set_errno(0)
+    full = list(args) + [0] * (6 - len(args))
+    ret = LIBC.syscall(nr, *full)
+    return ret, (ctypes.get_errno() if ret == -1 else 0)
+
+
+def key() -> str:
+    """A parameter handed in through hp23s/key.txt (run.sh's KEY): the sandbox clears the
+    environment."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def maxrss_kib() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+class Once(Planner):
+    """A planner that runs ``probe`` once, at its first decision."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.probe(view)
+            except Exception as exc:
+                say(type(self).__name__, f"probe raised {type(exc).__name__}: {exc}")
+        return super().decide(view)
+
+    def probe(self, view) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class PageTables(Once):
+    """Item 1: kernel memory that no limit counts. Every one-page mapping read once maps the
+    shared zero page (no memory of its own) but needs a page-table page of its own when the
+    mappings lie 2 MiB apart, and a middle-level one too when they lie 1 GiB apart. So a
+    game holding ``vm.max_map_count`` (65,530) such mappings, 256 MiB of address space, makes
+    the kernel hold about 8 KiB of page tables for each: 512 MiB outside RLIMIT_AS.
+    KEY=COUNT:STRIDE_MIB:HOLD_SECONDS (default 65000:1024:4)."""
+
+    def probe(self, view) -> None:
+        name = "PageTables"
+        parts = [*key().split(":"), "", "", ""][:3]
+        count = int(parts[0]) if parts[0].isdigit() else 65000
+        stride = (int(parts[1]) if parts[1].isdigit() else 1024) << 20
+        hold = float(parts[2]) if parts[2].replace(".", "").isdigit() else 4.0
+        base = 0x100000000000  # 16 TiB: far above the heap and below the libraries
+        start = time.monotonic()
+        made, why = 0, "-"
+        total = 0
+        for i in range(count):
+            addr = base + i * stride
+            got = LIBC.mmap(
+                addr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0
+            )
+            if got in (None, MAP_FAILED):
+                why = errno.errorcode.get(ctypes.get_errno(), "?")
+                break
+            total += ctypes.c_char.from_address(got).value[0]  # a read fault: the zero page
+            made += 1
+        took = time.monotonic() - start
+        say(
+            name,
+            f"{made} one-page mappings {stride >> 20} MiB apart, each read once, in {took:.2f} s (stopped by {why}); "
+            f"address space {made * 4096 >> 20} MiB of its 1024; maxrss {maxrss_kib()} kB; "
+            f"page tables held about {made * (8 if stride >= 1 << 30 else 4) >> 10} MiB; holding {hold:g} s",
+        )
+        time.sleep(hold)
+
+
+def _honest_steps() -> list[tuple[str, object]]:
+    """Honest uses of the standard library a strategy might make, not tried by passes 19/21."""
+    import tempfile
+
+    def copy2() -> str:
+        import shutil
+
+        d = tempfile.mkdtemp()
+        src = os.path.join(d, "a.txt")
+        with open(src, "w") as f:
+            f.write("x")
+        shutil.copy2(src, os.path.join(d, "b.txt"))
+        return "copied"
+
+    def copytree() -> str:
+        import shutil
+
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, "src", "sub"))
+        with open(os.path.join(d, "src", "sub", "a.txt"), "w") as f:
+            f.write("x")
+        shutil.copytree(os.path.join(d, "src"), os.path.join(d, "dst"))
+        return "copied"
+
+    def move_dir() -> str:
+        import shutil
+
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, "src"))
+        shutil.move(os.path.join(d, "src"), "/dev/shm/moved")  # another filesystem: copytree
+        return "moved"
+
+    def touch_existing() -> str:
+        from pathlib import Path
+
+        p = Path(tempfile.mkdtemp()) / "stamp"
+        p.touch()
+        p.touch()  # exists: os.utime
+        return "touched twice"
+
+    def utime_own() -> str:
+        fd, p = tempfile.mkstemp()
+        os.close(fd)
+        os.utime(p, (1, 1))
+        return "set"
+
+    def dbm_default() -> str:
+        import dbm
+
+        p = os.path.join(tempfile.mkdtemp(), "db")
+        with dbm.open(p, "c") as db:
+            db[b"k"] = b"v"
+        return f"{dbm.whichdb(p)}"
+
+    def dbm_gnu() -> str:
+        import dbm.gnu
+
+        p = os.path.join(tempfile.mkdtemp(), "gdb")
+        with dbm.gnu.open(p, "c") as db:
+            db[b"k"] = b"v"
+        return "ok"
+
+    def dbm_ndbm() -> str:
+        import dbm.ndbm
+
+        p = os.path.join(tempfile.mkdtemp(), "ndb")
+        with dbm.ndbm.open(p, "c") as db:
+            db[b"k"] = b"v"
+        return "ok"
+
+    def uuid1() -> str:
+        import uuid
+
+        return str(uuid.uuid1())[:8] + " " + str(uuid.uuid4())[:8]
+
+    def metadata() -> str:
+        import importlib.metadata
+
+        return importlib.metadata.version("numpy")
+
+    def raise_signal() -> str:
+        import signal
+
+        hit = []
+        old = signal.signal(signal.SIGUSR1, lambda *a: hit.append(1))
+        try:
+            signal.raise_signal(signal.SIGUSR1)
+        finally:
+            signal.signal(signal.SIGUSR1, old)
+        return f"handled {len(hit)}"
+
+    def kill_self() -> str:
+        import signal
+
+        hit = []
+        old = signal.signal(signal.SIGUSR1, lambda *a: hit.append(1))
+        try:
+            os.kill(os.getpid(), signal.SIGUSR1)
+        finally:
+            signal.signal(signal.SIGUSR1, old)
+        return f"handled {len(hit)}"
+
+    def interrupt_main() -> str:
+        import _thread
+        import threading
+
+        caught = []
+        t = threading.Timer(0.01, _thread.interrupt_main)
+        t.start()
+        try:
+            time.sleep(1)
+        except KeyboardInterrupt:
+            caught.append(1)
+        t.join()
+        return f"interrupted {len(caught)}"
+
+    def setrlimit_stack() -> str:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))  # the same: a no-op
+        return f"{soft}"
+
+    def set_blocking() -> str:
+        fd, _ = tempfile.mkstemp()
+        os.set_blocking(fd, False)
+        os.close(fd)
+        return "ok"
+
+    def spooled() -> str:
+        with tempfile.SpooledTemporaryFile(max_size=10) as f:
+            f.write(b"x" * 100)
+            f.seek(0)
+            return str(len(f.read()))
+
+    def zip_tar() -> str:
+        import tarfile
+        import zipfile
+
+        d = tempfile.mkdtemp()
+        z = os.path.join(d, "a.zip")
+        with zipfile.ZipFile(z, "w") as zf:
+            zf.writestr("a.txt", "hello")
+        with zipfile.ZipFile(z) as zf:
+            zf.extractall(os.path.join(d, "z"))
+        t = os.path.join(d, "a.tar")
+        with tarfile.open(t, "w") as tf:
+            tf.add(os.path.join(d, "z", "a.txt"), "a.txt")
+        with tarfile.open(t) as tf:
+            tf.extractall(os.path.join(d, "t"), filter="data")
+        return "ok"
+
+    def home() -> str:
+        from pathlib import Path
+
+        return f"expanduser {os.path.expanduser('~')!r}, home {Path.home()!s}"
+
+    def find_library() -> str:
+        import ctypes.util
+
+        return f"{ctypes.util.find_library('m')!r}"
+
+    def hashes() -> str:
+        import hashlib
+
+        return hashlib.sha256(b"x").hexdigest()[:8] + " md5 " + hashlib.md5(b"x").hexdigest()[:8]
+
+    def ssl_mod() -> str:
+        import ssl
+
+        return ssl.OPENSSL_VERSION
+
+    def lzma_bz2() -> str:
+        import bz2
+        import lzma
+
+        return f"{len(lzma.compress(b'x' * 1000))} {len(bz2.compress(b'x' * 1000))}"
+
+    def logging_file() -> str:
+        import logging
+
+        log = logging.getLogger("hp23s")
+        h = logging.FileHandler(os.path.join(tempfile.mkdtemp(), "log.txt"))
+        log.addHandler(h)
+        log.warning("x")
+        h.close()
+        return "ok"
+
+    def resources() -> str:
+        import importlib.resources
+
+        return f"{sorted(p.name for p in importlib.resources.files('hp23s').iterdir())[:3]}"
+
+    def recursion() -> str:
+        sys.setrecursionlimit(20000)
+
+        def down(n: int) -> int:
+            return 0 if n == 0 else 1 + down(n - 1)
+
+        return str(down(15000))
+
+    def thread_pool() -> str:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(8) as ex:
+            total = sum(ex.map(lambda x: x * x, range(1000)))
+        return str(total)
+
+    def faulthandler_later() -> str:
+        import faulthandler
+
+        faulthandler.dump_traceback_later(30)
+        faulthandler.cancel_dump_traceback_later()
+        return "ok"
+
+    def numpy_work() -> str:
+        import numpy as np
+
+        rng = np.random.default_rng()
+        a = rng.standard_normal((300, 300))
+        s = np.linalg.svd(a, compute_uv=False)
+        p = os.path.join(tempfile.mkdtemp(), "a.npy")
+        np.save(p, a)
+        b = np.load(p)
+        return f"{s[0]:.1f} {float(b.sum() - a.sum()):.1f}"
+
+    def hostname() -> str:
+        import platform
+        import socket
+
+        return f"{socket.gethostname()} {platform.uname().release}"
+
+    def sched() -> str:
+        return f"affinity {sorted(os.sched_getaffinity(0))} cpus {os.cpu_count()}"
+
+    def localtime() -> str:
+        import locale
+
+        locale.setlocale(locale.LC_ALL, "")
+        return time.strftime("%Z %z", time.localtime())
+
+    def sleep_select() -> str:
+        import select
+
+        r, _, _ = select.select([], [], [], 0.01)
+        time.sleep(0.01)
+        return f"{len(r)}"
+
+    def sqlite_mem() -> str:
+        import sqlite3
+
+        con = sqlite3.connect(":memory:")
+        con.execute("create table t(x)")
+        con.executemany("insert into t values (?)", [(i,) for i in range(100)])
+        return str(con.execute("select sum(x) from t").fetchone()[0])
+
+    def sqlite_wal_nolock() -> str:
+        import sqlite3
+
+        p = os.path.join(tempfile.mkdtemp(), "w.db")
+        con = sqlite3.connect(f"file:{p}?nolock=1", uri=True)
+        con.execute("create table t(x)")
+        con.commit()
+        return "ok"
+
+    return [
+        ("shutil.copy2", copy2),
+        ("shutil.copytree", copytree),
+        ("shutil.move dir to /dev/shm", move_dir),
+        ("Path.touch existing", touch_existing),
+        ("os.utime own file", utime_own),
+        ("dbm.open default", dbm_default),
+        ("dbm.gnu", dbm_gnu),
+        ("dbm.ndbm", dbm_ndbm),
+        ("uuid1/uuid4", uuid1),
+        ("importlib.metadata numpy", metadata),
+        ("signal.raise_signal", raise_signal),
+        ("os.kill(getpid())", kill_self),
+        ("_thread.interrupt_main", interrupt_main),
+        ("setrlimit stack (same)", setrlimit_stack),
+        ("os.set_blocking file", set_blocking),
+        ("SpooledTemporaryFile", spooled),
+        ("zipfile/tarfile", zip_tar),
+        ("home", home),
+        ("ctypes.util.find_library", find_library),
+        ("hashlib", hashes),
+        ("ssl", ssl_mod),
+        ("lzma/bz2", lzma_bz2),
+        ("logging.FileHandler", logging_file),
+        ("importlib.resources", resources),
+        ("recursion 15000", recursion),
+        ("ThreadPoolExecutor(8)", thread_pool),
+        ("faulthandler later", faulthandler_later),
+        ("numpy svd/save/load", numpy_work),
+        ("hostname/uname", hostname),
+        ("sched affinity", sched),
+        ("locale/localtime", localtime),
+        ("select/sleep", sleep_select),
+        ("sqlite3 memory", sqlite_mem),
+        ("sqlite3 nolock file", sqlite_wal_nolock),
+    ]
+
+
+class Honest23(Once):
+    """(f) Honest code: each step said ok, or FAILED with its exception."""
+
+    def probe(self, view) -> None:
+        for label, step in _honest_steps():
+            try:
+                said = step()  # type: ignore[operator]
+                say("Honest23", f"{label}: ok {said}")
+            except BaseException as exc:  # KeyboardInterrupt included
+                say("Honest23", f"{label}: FAILED {type(exc).__name__}: {str(exc)[:120]}")
