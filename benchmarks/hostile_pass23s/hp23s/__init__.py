@@ -114,6 +114,65 @@ class PageTables(Once):
         time.sleep(hold)
 
 
+class MemoryAll(Once):
+    """Item 1: all the memory one game can hold at once against its 1 GiB address-space
+    limit: PageTables' 65,000 mappings (page tables and mapping records outside the limit),
+    the rest of its address space touched, its /tmp and /dev/shm filled (64 MiB each),
+    held HOLD seconds. KEY=HOLD (default 4)."""
+
+    def probe(self, view) -> None:
+        name = "MemoryAll"
+        hold = float(key()) if key().replace(".", "").isdigit() else 4.0
+        base, stride = 0x100000000000, 1 << 30
+        made = 0
+        for i in range(65000):
+            got = LIBC.mmap(
+                base + i * stride,
+                4096,
+                PROT_READ,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                -1,
+                0,
+            )
+            if got in (None, MAP_FAILED):
+                break
+            ctypes.c_char.from_address(got).value  # noqa: B018  (a read fault: the zero page)
+            made += 1
+        ybuf = b"y" * (1 << 20)  # made before memory runs out
+        held, chunks = 0, []
+        for size in (64, 16, 4, 1):
+            while True:
+                try:
+                    chunk = bytearray(size << 20)
+                except MemoryError:
+                    break
+                for at in range(0, len(chunk), 4096):  # every page touched
+                    chunk[at] = 1
+                chunks.append(chunk)
+                held += size
+        for _ in range(8):  # room for the rest to run
+            if chunks:
+                held -= len(chunks.pop()) >> 20
+        files = 0
+        for folder in ("/tmp", "/dev/shm"):
+            for n in range(8):  # files of 15 MiB: the file-size limit is 16 MiB
+                try:
+                    with open(os.path.join(folder, f"fill{n}"), "wb") as f:
+                        for _ in range(15):
+                            f.write(ybuf)
+                            f.flush()
+                            files += 1
+                except (OSError, MemoryError):
+                    break
+        say(
+            name,
+            f"{made} mappings (about {made * 8 >> 10} MiB of page tables), {held} MiB of memory touched, "
+            f"{files} MiB in /tmp and /dev/shm; maxrss {maxrss_kib() >> 10} MiB; holding {hold:g} s",
+        )
+        time.sleep(hold)
+        del chunks
+
+
 def _honest_steps() -> list[tuple[str, object]]:
     """Honest uses of the standard library a strategy might make, not tried by passes 19/21."""
     import tempfile
