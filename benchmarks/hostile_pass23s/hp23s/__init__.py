@@ -85,7 +85,7 @@ class PageTables(Once):
     KEY=COUNT:STRIDE_MIB:HOLD_SECONDS (default 65000:1024:4)."""
 
     def probe(self, view) -> None:
-        name = "PageTables"
+        name = type(self).__name__
         parts = [*key().split(":"), "", "", ""][:3]
         count = int(parts[0]) if parts[0].isdigit() else 65000
         stride = (int(parts[1]) if parts[1].isdigit() else 1024) << 20
@@ -112,6 +112,10 @@ class PageTables(Once):
             f"page tables held about {made * (8 if stride >= 1 << 30 else 4) >> 10} MiB; holding {hold:g} s",
         )
         time.sleep(hold)
+
+
+class PageTablesB(PageTables):
+    """PageTables under another name: two seats of one game (a pool lists a class once)."""
 
 
 class MemoryAll(Once):
@@ -171,6 +175,39 @@ class MemoryAll(Once):
         )
         time.sleep(hold)
         del chunks
+
+
+class PopulateStall(Planner):
+    """(5) Steady decisions: a thread that maps and populates KEY MiB (default 512) in one
+    call, over and over, so that most stops land inside that call; its host waits for every
+    thread to stop before the next seat decides. Said: each decision's own time."""
+
+    def decide(self, view):
+        if not getattr(self, "_started", False):
+            self._started = True
+            import threading
+
+            size = (int(key()) if key().isdigit() else 512) << 20
+
+            def churn() -> None:
+                while True:
+                    got = LIBC.mmap(
+                        None,
+                        size,
+                        PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | 0x8000,
+                        -1,
+                        0,
+                    )
+                    if got not in (None, MAP_FAILED):
+                        LIBC.munmap(ctypes.c_void_p(got), ctypes.c_size_t(size))
+
+            threading.Thread(target=churn, daemon=True).start()
+        return super().decide(view)
+
+
+class PlainControl(Planner):
+    """A planner of its own module: the control for PopulateStall's run time."""
 
 
 def _honest_steps() -> list[tuple[str, object]]:
