@@ -210,6 +210,41 @@ class PlainControl(Planner):
     """A planner of its own module: the control for PopulateStall's run time."""
 
 
+class Inherit(Once):
+    """(2) What a game's process holds that it did not make: its command line, environment,
+    path and working folder, and every string among the Python objects it inherited from its
+    zygote and leader that names the run (its output folder, the rival, the command)."""
+
+    def probe(self, view) -> None:
+        import gc
+
+        name = "Inherit"
+        say(name, f"orig_argv {sys.orig_argv}; argv {sys.argv}; environ {dict(os.environ)}")
+        say(name, f"cwd {os.getcwd()}; path {sys.path[:3]}...; executable {sys.executable}")
+        needles = (
+            "out-Inherit",
+            "/tmp/hp23s",
+            "adhoc",
+            "guest_key",
+            "manifest.json",
+            "--out",
+            "--isolate",
+        )
+        found = set()
+        for obj in gc.get_objects():
+            items = (
+                obj.values()
+                if isinstance(obj, dict)
+                else obj
+                if isinstance(obj, (list, tuple))
+                else ()
+            )
+            for item in items:
+                if isinstance(item, str) and any(n in item for n in needles) and len(item) < 300:
+                    found.add(item)
+        say(name, f"{len(found)} inherited strings naming a needle: {sorted(found)[:40]}")
+
+
 def _honest_steps() -> list[tuple[str, object]]:
     """Honest uses of the standard library a strategy might make, not tried by passes 19/21."""
     import tempfile
