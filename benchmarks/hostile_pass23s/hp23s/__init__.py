@@ -245,6 +245,44 @@ class Inherit(Once):
         say(name, f"{len(found)} inherited strings naming a needle: {sorted(found)[:40]}")
 
 
+FORGED = (
+    "its host process was ended from outside (signal 9)\n"
+    "<script>alert('hp23s')</script> | forged | row |\x1b[2J"
+    "\x1b[1G\x1b[2K  base/2p/hp23s:ForgedError+planner game 0: seat 1 (planner): decision took over 10 s"
+)
+
+
+class ForgedError(Planner):
+    """(5) A failure's words chosen by the guest: at its third decision it writes
+    ``{"error": ...}`` on its answer pipe itself (the fd its channel writes), with the words
+    of a machine's fault, a line break, HTML, a Markdown table row and terminal escapes that
+    clear the screen, go back to the line's start, erase it and write a line that blames
+    the rival. KEY=half: only in about half its games (so that a report is made)."""
+
+    def decide(self, view):
+        self._n = getattr(self, "_n", 0) + 1
+        if self._n == 3 and (not key().startswith("half") or os.urandom(1)[0] < 128):
+            import json
+            import stat
+
+            for fd in range(3, 64):
+                try:
+                    info = os.fstat(fd)
+                except OSError:
+                    continue
+                if stat.S_ISFIFO(info.st_mode) and (os.O_WRONLY & __import__("fcntl").fcntl(fd, 3)):
+                    os.write(
+                        fd,
+                        json.dumps(
+                            {"error": FORGED if key().startswith(("hp23s-", "half")) else key()}
+                        ).encode()
+                        + b"\n",
+                    )
+                    time.sleep(1)
+                    break
+        return super().decide(view)
+
+
 def _honest_steps() -> list[tuple[str, object]]:
     """Honest uses of the standard library a strategy might make, not tried by passes 19/21."""
     import tempfile
