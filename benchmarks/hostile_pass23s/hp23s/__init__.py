@@ -283,6 +283,17 @@ class ForgedError(Planner):
         return super().decide(view)
 
 
+class RaiseForged(Planner):
+    """ForgedError's words raised as an exception at its third decision (what any strategy
+    may do): the same line on the run's stdout, in both modes."""
+
+    def decide(self, view):
+        self._n = getattr(self, "_n", 0) + 1
+        if self._n == 3:
+            raise RuntimeError(FORGED)
+        return super().decide(view)
+
+
 def _honest_steps() -> list[tuple[str, object]]:
     """Honest uses of the standard library a strategy might make, not tried by passes 19/21."""
     import tempfile
