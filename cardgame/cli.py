@@ -102,6 +102,9 @@ def _replay(args: argparse.Namespace) -> int:
     for unchanged in after:
         if callable(unchanged):
             unchanged()
+        note = getattr(unchanged, "note", None)  # a results folder whose run has not ended
+        if isinstance(note, str):
+            print(f"warning: {one_line(note)}", file=sys.stderr)
     several = len(entries) > 1
     invalid = diverged = 0
     for entry in entries:

@@ -83,7 +83,6 @@ def main(args: argparse.Namespace) -> int:
     keep_freed_memory()
     stage("loading pandas, scipy and plotly")
     # Imported here, not at the top: `cardgame --help` must not pay for pandas and plotly.
-    from sims.folder import UNSEALED_NOTE
     from sims.results import load_results
 
     from . import html, markdown
@@ -100,8 +99,8 @@ def main(args: argparse.Namespace) -> int:
     # the destinations table, the longest, is summed from its files a chunk at a time
     # (reports/offers.py), never loaded whole
     results = load_results(folder, destinations=False, accept_changes=args.accept_changes)
-    if results.unchanged.unsealed:
-        print(f"warning: {folder}: {UNSEALED_NOTE}", file=sys.stderr)
+    if results.unchanged.note:
+        print(f"warning: {results.unchanged.note}", file=sys.stderr)
     check_reportable(results)
     margins_of(results.study)  # a bad [report] table is one line too, before any progress
     stage.release()

@@ -360,7 +360,7 @@ def main(args: argparse.Namespace) -> int:
     if not 0 <= args.playouts <= MAX_PLAYOUTS:
         raise ViewError(f"--playouts: must be from 0 to {MAX_PLAYOUTS:,}, got {args.playouts}")
     source = Path(args.record)
-    from sims.folder import UNSEALED_NOTE, check_source
+    from sims.folder import check_source
 
     unchanged = check_source(source, getattr(args, "accept_changes", False))
     try:
@@ -368,8 +368,8 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:  # a name past the system's limits
         raise ViewError(f"{str(source)[:120]!a}: {exc.strerror or exc}") from None
     unchanged()
-    if unchanged.unsealed:
-        print(f"warning: {unchanged.folder}: {UNSEALED_NOTE}", file=sys.stderr)
+    if unchanged.note:
+        print(f"warning: {unchanged.note}", file=sys.stderr)
     if skipped:
         more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
         print(f"note: {skipped[0]}{more} hold no record (skipped)", file=sys.stderr)

@@ -25,7 +25,7 @@ from typing import Any
 
 from .compaction import compacted_batches
 from .errors import ResultsError, ResultsWriteError
-from .files import discard, temp_path, write_atomic
+from .files import discard, write_atomic
 from .parts import PARTS, part_files, tables_besides_games
 from .plan import Plan
 from .reading import (
@@ -241,7 +241,9 @@ def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True)
                 for path in list(where.glob(pattern)):
                     discard(path)
     if not batch_id:  # and a manifest's half-written copy, the mark a killed Dask client left
-        discard(temp_path(folder / MANIFEST))
+        with contextlib.suppress(OSError):
+            for path in list(folder.glob(f".{MANIFEST}*.tmp")):
+                discard(path)
         with contextlib.suppress(OSError):
             for path in list(folder.glob(f"{RUN_MARK_PREFIX}*")):
                 discard(path)
@@ -360,9 +362,39 @@ def _result_files(folder: Path) -> list[str]:
     """The files ``folder_seals`` hashes, by path relative to the folder, in order."""
     return [
         path.relative_to(folder).as_posix()
-        for path in sorted(folder.rglob("*"))
+        for path in _entries(folder)
         if path.is_file() and path != folder / MANIFEST and not _left_by_a_writer(path)
     ]
+
+
+# the deepest a run writes: checks/NAME/TABLE/_parts/FILE, with room to spare
+MAX_DEPTH = 8
+
+
+def _entries(folder: Path) -> list[Path]:
+    """Every entry below ``folder``, sorted, links never followed; listed without recursion
+    and refused past ``MAX_DEPTH`` levels (hostile pass 23's deep23.py: a tree 1,100 deep
+    made ``rglob`` raise RecursionError in every reader, and failed a run's seal)."""
+    found: list[Path] = []
+    stack = [(folder, 0)]
+    while stack:
+        where, depth = stack.pop()
+        try:
+            with os.scandir(where) as listing:
+                inside = [(Path(e.path), e.is_dir(follow_symlinks=False)) for e in listing]
+        except (FileNotFoundError, NotADirectoryError):  # removed meanwhile
+            continue
+        for path, is_folder in inside:
+            found.append(path)
+            if is_folder:
+                if depth + 1 >= MAX_DEPTH:
+                    name = path.relative_to(folder).as_posix()
+                    raise ResultsError(
+                        f"{folder}: {name[:120]!a} lies deeper than any run writes "
+                        f"({MAX_DEPTH} folders) ({ACCEPT_HINT})"
+                    )
+                stack.append((path, depth + 1))
+    return sorted(found)
 
 
 def _left_by_a_writer(path: Path) -> bool:
@@ -391,29 +423,50 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     found it (``Reading.accounted``), so that one another writer changed, added or removed
     while the run played reads as changed since. Returns what they did, each a phrase ("X
     was added")."""
-    manifest = read_manifest(folder)
-    if manifest is None:
-        return []
-    run = _open_run(manifest)
-    manifest.pop(DIGESTS, None)
-    manifest.pop(MARK, None)
-    seals = folder_seals(folder)
-    kept = kept or run_reading(folder)  # a run's folder, or its check's: the run's account
-    if kept is not None:
-        within = kept.sealed.name_of(folder) or "."
-        within = "" if within == "." else within + "/"
-        now = {within + name: found for name, found in seals.items()}
-        found_digests, changed = kept.accounted(now, within)
-        digests = {name[len(within) :]: d for name, d in found_digests.items()}
-    else:
-        digests, changed = {name: found[0] for name, found in seals.items()}, []
-    digests[MANIFEST] = _manifest_digest(manifest)
-    manifest[DIGESTS] = digests
-    manifest[MARK] = _sealed_mark(digests)
-    _rewrite_manifest(folder, manifest)
+    try:
+        manifest = read_manifest(folder)
+        if manifest is None:
+            return []
+        run = _open_run(manifest)
+        manifest.pop(DIGESTS, None)
+        manifest.pop(MARK, None)
+        names = _result_files(folder)
+        kept = kept or run_reading(folder)  # a run's folder, or its check's: the run's account
+        if kept is not None:
+            within = kept.sealed.name_of(folder) or "."
+            within = "" if within == "." else within + "/"
+            known = {*kept.written, *kept.sealed.files, *kept.removed}
+            # a file neither the run's nor found is named, never hashed (it may be huge:
+            # hostile pass 23's sparse23.py added 8 TiB of holes while a run played)
+            added = [within + name for name in names if within + name not in known]
+            now = {within + n: file_seal(folder / n) for n in names if within + n in known}
+            found_digests, changed = kept.accounted(now, within)
+            changed += [f"{name} was added" for name in added]
+            digests = {name[len(within) :]: d for name, d in found_digests.items()}
+        else:
+            digests, changed = {n: file_seal(folder / n)[0] for n in names}, []
+        digests[MANIFEST] = _manifest_digest(manifest)
+        manifest[DIGESTS] = digests
+        manifest[MARK] = _sealed_mark(digests)
+        _rewrite_manifest(folder, manifest)
+    except BaseException:
+        _end_open_mark(folder)
+        raise
     if run is not None:  # after the seal: a run killed in between stays readable
         _add_ended_run(run)
     return changed
+
+
+def _end_open_mark(folder: Path) -> None:
+    """A run whose seal failed ends its open mark all the same (its id among the ended
+    runs), so that its folder is refused, never read or resumed as a run not ended: hostile
+    pass 23's sealfail23.py failed a run's seal, forged the folder, and the resume the run
+    asked for sealed the forgery. The manifest's bytes as they are (another writer's too:
+    the run id in them is the run's, its mark keyed)."""
+    with contextlib.suppress(Exception):
+        run = _open_run(json.loads((folder / MANIFEST).read_bytes()))
+        if run is not None:
+            _add_ended_run(run)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -515,8 +568,8 @@ def _open_problem(manifest: dict[str, Any], mark: dict[str, Any], stored: Any) -
         return f"{MANIFEST} changed (its mark of a run not ended is not this user's)"
     if run in _ended_runs():
         return (
-            f"its {MANIFEST} is a copy made while its run played, put back after that "
-            "run was sealed or resumed"
+            f"its run ended without sealing it, or its {MANIFEST} is a copy made while its "
+            "run played, put back after that run was sealed or resumed"
         )
     return None
 
@@ -541,6 +594,7 @@ class SealCheck:
         self.before = before  # None: nothing checked (changes accepted)
         self.sealed = sealed  # None: not sealed (its run has not ended), or not checked
         self.unsealed = False  # checked, and its run has not ended: its files are not sealed
+        self.loose: Path | None = None  # a run's records/ without its folder: not sealed
 
     def __call__(self) -> None:
         if self.before is None:
@@ -552,6 +606,14 @@ class SealCheck:
             raise ResultsError(
                 f"{self.folder}: {name or 'its folder'} changed while it was read ({ACCEPT_HINT})"
             )
+
+    @property
+    def note(self) -> str | None:
+        """The warning a reader of a folder whose run has not ended, or of a run's records
+        without its folder, shows; or None."""
+        if self.unsealed:
+            return f"{self.folder}: {UNSEALED_NOTE}"
+        return f"{self.loose}: {LOOSE_NOTE}" if self.loose is not None else None
 
     def reading(self) -> Reading | contextlib.nullcontext[None]:
         """Every results reader of this process reads the sealed files checked meanwhile
@@ -609,7 +671,7 @@ def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
     rename, link or removal in it moves. The kernel sets a change time to the clock: no
     user can set one back. A link is its own entry, never followed."""
     out: dict[str, tuple[int, ...]] = {}
-    for path in [folder, *folder.rglob("*")]:
+    for path in [folder, *_entries(folder)]:
         try:
             found = path.stat() if path == folder else path.lstat()
         except FileNotFoundError:  # removed meanwhile: the other state holds it
@@ -622,15 +684,14 @@ def folder_state(folder: Path) -> dict[str, tuple[int, ...]]:
 
 def results_folder_of(path: Path) -> Path | None:
     """The results folder ``path`` is or lies in (the folder, or its ``records/`` and what
-    lies there), or None: one with a ``manifest.json`` of any kind, or with ``games/`` and
-    ``records/`` (so that a folder whose manifest was removed is refused, never read as
-    loose records). A name the system cannot take is no results folder."""
+    lies there), or None: one with a ``manifest.json`` of any kind, or a table's folder
+    (``games/``, ``seats/``, ...), so that a folder whose manifest was removed is refused,
+    never read as loose records. A name the system cannot take is no results folder."""
     candidates = [path, *(a.parent for a in [path, *path.parents] if a.name == "records")]
     for candidate in candidates:
         try:
             if candidate.is_dir() and (
-                _has_manifest(candidate)
-                or ((candidate / "games").is_dir() and (candidate / "records").is_dir())
+                _has_manifest(candidate) or any((candidate / t).is_dir() for t in WRITE_ORDER)
             ):
                 return candidate
         except OSError:  # a name past the system's limits
@@ -656,11 +717,32 @@ UNSEALED_NOTE = (
 )
 
 
+LOOSE_NOTE = (
+    "holds no manifest.json: its records are loose files, not sealed by a run, so a change "
+    "to them would not be seen"
+)
+
+
 def check_source(path: str | Path, accept_changes: bool = False) -> SealCheck:
     """``check_sealed`` for what a command reads: a results folder or a record file in one
     (``cardgame view``, ``cardgame replay``); the check to read it through and to call once
-    it is read."""
+    it is read. A run's ``records/`` with nothing else of its folder is read as loose
+    records, with a warning (``note``): hostile pass 23's loose23.py stripped a folder to
+    its records and put another run's in, shown as if they were the run's."""
     folder = results_folder_of(Path(path))
     if folder is not None:
         return check_sealed(folder, accept_changes)
-    return SealCheck(Path(path))
+    check = SealCheck(Path(path))
+    check.loose = _records_folder_of(Path(path))
+    return check
+
+
+def _records_folder_of(path: Path) -> Path | None:
+    """The folder holding ``path`` as its ``records/`` of a run's record files, or None."""
+    for records in (path / "records", path, path.parent):
+        try:
+            if records.name == "records" and any(records.glob("part-*.jsonl")):
+                return records.parent
+        except OSError:
+            continue
+    return None

@@ -13,6 +13,7 @@ merges them into the table's compact files.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -54,14 +55,25 @@ def part_files(where: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for folder, suffix in ((where, OLD_PART_SUFFIX), (where / PARTS, PART_SUFFIX)):
         if folder.is_dir():
-            found.update((batch_of(p), p) for p in folder.glob(f"part-*{suffix}"))
+            # files only: a folder of a part's name is none (hostile pass 23's dirparts23.py)
+            found.update((batch_of(p), p) for p in folder.glob(f"part-*{suffix}") if p.is_file())
     return dict(sorted(found.items()))
 
 
 def tables_besides_games(folder: Path) -> list[str]:
     """The tables besides games that every batch of ``folder`` wrote: the seats and
-    destinations always, the others where their folder is."""
-    return [t for t in WRITE_ORDER if t != "games" and (t in TABLES or (folder / t).is_dir())]
+    destinations always, the others where their folder holds a file (an empty folder added
+    is no table: hostile pass 23's ``dirparts23.py quality`` failed every resume)."""
+    return [t for t in WRITE_ORDER if t != "games" and (t in TABLES or _holds_a_file(folder / t))]
+
+
+def _holds_a_file(where: Path) -> bool:
+    """Whether ``where`` is a folder that holds a file, or a parts folder that does."""
+    for inside in (where, where / PARTS):
+        with contextlib.suppress(OSError):
+            if inside.is_dir() and any(p.is_file() for p in inside.iterdir()):
+                return True
+    return False
 
 
 def write_batch(folder: Path, batch_id: str, tables: dict[str, list[dict[str, Any]]]) -> None:

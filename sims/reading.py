@@ -14,9 +14,12 @@ threads and forked children too, takes that folder's files through ``checked_byt
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
+import io
 import os
 import resource
+import stat
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -126,10 +129,26 @@ class Reading:
         folder it did not hash too (added, or put in another's place), unless it is the
         reader's own (a file the run wrote with other bytes is refused too)."""
         name = self.sealed.name_of(path)
-        data, identity = read_once(path)
+        with _open_file(path) as file:
+            found = os.fstat(file.fileno())
+            identity = (found.st_dev, found.st_ino, found.st_ctime_ns)
+            ours = self.own_writes and name in self.written
+            if name is not None and not ours and not self.same_file(name, identity):
+                # neither the run's nor what it found: refused before a byte is read (a
+                # huge file put in its place would be read whole first)
+                what = "was added" if name not in self.sealed.files else "changed"
+                if self.own_writes:
+                    raise ResultsError(
+                        f"{self.sealed.folder}: {name} {what} while this run wrote the "
+                        "folder (not by the run)"
+                    )
+                raise ResultsError(
+                    f"{self.sealed.folder}: {name} {what} while it was read ({ACCEPT_HINT})"
+                )
+            data = file.read()
         if name is None:
             return data
-        if self.own_writes and name in self.written:
+        if ours:
             wrote = self.written[name]
             if wrote is not None and hashlib.sha256(data).hexdigest() != wrote:
                 raise ResultsError(
@@ -137,16 +156,6 @@ class Reading:
                     "(not by the run)"
                 )
             return data
-        if not self.same_file(name, identity):  # neither the run's nor what it found
-            what = "was added" if name not in self.sealed.files else "changed"
-            if self.own_writes:
-                raise ResultsError(
-                    f"{self.sealed.folder}: {name} {what} while this run wrote the folder "
-                    "(not by the run)"
-                )
-            raise ResultsError(
-                f"{self.sealed.folder}: {name} {what} while it was read ({ACCEPT_HINT})"
-            )
         if hashlib.sha256(data).hexdigest() != self.sealed.files[name][0]:
             raise ResultsError(
                 f"{self.sealed.folder}: {name} changed while it was read ({ACCEPT_HINT})"
@@ -236,17 +245,31 @@ def _written_again(name: str) -> bool:
 def read_once(path: str | Path) -> tuple[bytes, Identity]:
     """A file's bytes and the identity (device, inode, change time) of what they were read
     from."""
-    with open(path, "rb") as file:
+    with _open_file(path) as file:
         found = os.fstat(file.fileno())
         return file.read(), (found.st_dev, found.st_ino, found.st_ctime_ns)
 
 
 def file_seal(path: str | Path) -> FileSeal:
     """The digest and identity of a file, its bytes read once."""
-    with open(path, "rb") as file:
+    with _open_file(path) as file:
         found = os.fstat(file.fileno())
         digest = hashlib.file_digest(file, "sha256").hexdigest()
     return digest, found.st_dev, found.st_ino, found.st_ctime_ns
+
+
+def _open_file(path: str | Path) -> io.BufferedReader:
+    """A regular file opened to read, never through a link, never waiting: a named pipe put
+    in a file's place after the seal's check would block its reader for good (hostile pass
+    23's fifo23.py), a link to a device (``/dev/zero``) feed it without end."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return io.BufferedReader(io.FileIO(fd, "rb"))
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 _HOLD = getattr(os, "O_PATH", os.O_RDONLY)  # a handle that holds a file, reading nothing

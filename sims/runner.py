@@ -58,7 +58,7 @@ from tqdm import tqdm
 from .batch import BatchSummary, plan_batches
 from .compaction import compact, new_compaction, tidy_compaction
 from .errors import ResultsError, StudyError
-from .files import discard, temp_path
+from .files import discard
 from .folder import (
     MANIFEST,
     check_output_folder,
@@ -200,7 +200,9 @@ def _forget_unreported(folder: Path, batches: set[str]) -> None:
 
 
 def _record_files(where: Path) -> dict[str, Path]:
-    return {batch_of(p): p for p in where.glob("part-*.jsonl")} if where.is_dir() else {}
+    if not where.is_dir():
+        return {}
+    return {batch_of(p): p for p in where.glob("part-*.jsonl") if p.is_file()}
 
 
 def _changed_by_another(folder: Path, changed: list[str]) -> ResultsError:
@@ -530,7 +532,7 @@ def _prepare_folder(
         check_sealed(folder, accept_changes)
         unseal(folder)
         return lambda: None
-    if folder.is_dir() and list(folder.iterdir()) == [temp_path(folder / MANIFEST)]:
+    if folder.is_dir() and _only_manifest_temp_files(folder):
         remove_temp_files(folder)  # a run killed while it wrote its manifest: nothing else
     if not is_empty_folder(folder):
         raise ResultsError(f"{folder}: folder is not empty and holds no results manifest")
@@ -596,3 +598,11 @@ def worker_count(workers: int | None) -> int:
     if not 1 <= workers <= limit:
         raise StudyError(f"workers: must be from 1 to {limit}, got {workers}")
     return workers
+
+
+def _only_manifest_temp_files(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but temporary copies of a manifest (a run killed
+    while it wrote its first one)."""
+    found = list(folder.iterdir())
+    temp = f".{MANIFEST}."
+    return bool(found) and all(p.name.startswith(temp) and p.name.endswith(".tmp") for p in found)
