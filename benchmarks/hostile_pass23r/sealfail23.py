@@ -11,7 +11,12 @@ the folder keeps its *open* mark. The writer then removes its folder, forges the
 ended"); ``--resume``, as that warning says, finds the folder open, takes the forgery as
 found and seals it; every report after exits 0 with no warning.
 
-python sealfail23.py [24|80]   (24: the compaction in the parent's threads; 80: forked)
+``manifest`` instead of a batch count: no folder; the writer rewrites ``manifest.json`` with
+the same JSON content in other bytes (``indent=2``) once the run's games are played: the
+open mark still holds (it is keyed over the content), but the run's seal reads a manifest
+"changed while this run wrote the folder" and fails the same way.
+
+python sealfail23.py [24|80|manifest]   (24: the compaction in the parent's threads; 80: forked)
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from pathlib import Path
 from common import ROOT, cardgame, forge_compact, last_line, report, scores, study_file
 
 
-def main(batches: int) -> None:
-    name = f"sealfail{batches}"
+def main(batches: int, how: str) -> None:
+    name = f"sealfail{batches}{how}"
     path = study_file(name, batches, 1)
     folder = os.path.join(ROOT, name)
     twin = os.path.join(ROOT, f"twin-{name}")
@@ -44,12 +49,21 @@ def main(batches: int) -> None:
     blocker = Path(folder, ".manifest.json.tmp")
     while not manifest.exists() and run.poll() is None:
         time.sleep(0.005)
-    blocker.mkdir()  # the manifest's temporary name, taken by a folder
+    if how == "dir":
+        blocker.mkdir()  # the manifest's temporary name, taken by a folder
+    else:  # the same content in other bytes, once the games are played (the seal is next)
+        games = Path(folder, "games")
+        while not (games / "compact.parquet").exists() and run.poll() is None:
+            time.sleep(0.001)
+        content = json.loads(manifest.read_text())
+        Path(folder, "other.json").write_text(json.dumps(content, indent=2))
+        os.replace(Path(folder, "other.json"), manifest)
     out, _ = run.communicate(timeout=600)
     print(f"  attacked run: exit {run.returncode}: {out.strip().splitlines()[-1][:200]!r}")
     state = json.loads(manifest.read_text())["seal"]["state"]
     print(f"  its mark after the run: {state!r}")
-    blocker.rmdir()
+    if how == "dir":
+        blocker.rmdir()
     forge_compact(os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet"))
     print(f"  forged: scores now (first 4) {scores(folder)[:4]}, twin {scores(twin)[:4]}")
     done = cardgame("report", folder, "--format", "md", "--out", folder + "-w.md")
@@ -64,4 +78,5 @@ def main(batches: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 24)
+    arg = sys.argv[1] if len(sys.argv) > 1 else "24"
+    main(24 if arg == "manifest" else int(arg), "manifest" if arg == "manifest" else "dir")
