@@ -37,21 +37,31 @@ def deep(where: str) -> None:
 def outcome(done: subprocess.CompletedProcess[str]) -> str:
     text = (done.stdout + done.stderr).strip().splitlines()
     tb = any("Traceback" in line for line in text)
-    return f"exit {done.returncode}, traceback: {tb}, last line: {(text[-1] if text else '')[:120]!r}"
+    return (
+        f"exit {done.returncode}, traceback: {tb}, last line: {(text[-1] if text else '')[:120]!r}"
+    )
 
 
 def main() -> None:
     path = study_file("deep", 6, 1)
     folder = os.path.join(ROOT, "deep-sealed")
     shutil.rmtree(folder, ignore_errors=True)
-    done = cardgame("simulate", path, "--out", folder, "--workers", "1", "--no-progress", "--records")
+    done = cardgame(
+        "simulate", path, "--out", folder, "--workers", "1", "--no-progress", "--records"
+    )
     print(f"  sealed run with --records: exit {done.returncode}")
     deep(os.path.join(folder, "games"))
     record = sorted(Path(folder, "records").glob("*.jsonl"))[0]
-    print(f"  report: {outcome(cardgame('report', folder, '--format', 'md', '--out', folder + '.md'))}")
-    print(f"  view: {outcome(cardgame('view', folder, '--playouts', '0', '--out', folder + '.html'))}")
+    print(
+        f"  report: {outcome(cardgame('report', folder, '--format', 'md', '--out', folder + '.md'))}"
+    )
+    print(
+        f"  view: {outcome(cardgame('view', folder, '--playouts', '0', '--out', folder + '.html'))}"
+    )
     print(f"  replay {record.name}: {outcome(cardgame('replay', str(record)))}")
-    print(f"  --resume: {outcome(cardgame('simulate', path, '--out', folder, '--workers', '1', '--no-progress', '--records', '--resume'))}")
+    print(
+        f"  --resume: {outcome(cardgame('simulate', path, '--out', folder, '--workers', '1', '--no-progress', '--records', '--resume'))}"
+    )
 
     path = study_file("deeprun", 24, 1)
     folder = os.path.join(ROOT, "deeprun")

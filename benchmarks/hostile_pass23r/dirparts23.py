@@ -31,7 +31,9 @@ def main() -> None:
     run.send_signal(signal.SIGINT)  # the user's Ctrl-C, to the script's own run
     run.communicate(timeout=300)
     landed = len(os.listdir(parts))
-    print(f"  --keep-parts run stopped by Ctrl-C: exit {run.returncode}; {landed} batches landed; {report(folder)[:70]}")
+    print(
+        f"  --keep-parts run stopped by Ctrl-C: exit {run.returncode}; {landed} batches landed; {report(folder)[:70]}"
+    )
     added = []
     for batch in range(20, 24):
         for table in ("games", "seats", "destinations"):

@@ -53,9 +53,13 @@ def main() -> None:
     threading.Thread(target=swap, daemon=True).start()
     try:
         done = cardgame("report", folder, "--format", "md", "--out", folder + ".md", timeout=LIMIT)
-        print(f"  report: exit {done.returncode}: {done.stderr.strip()[-160:]!r}; swapped: {swapped}")
+        print(
+            f"  report: exit {done.returncode}: {done.stderr.strip()[-160:]!r}; swapped: {swapped}"
+        )
     except subprocess.TimeoutExpired:
-        print(f"  report: still blocked after {LIMIT} s (killed by the script's timeout); swapped: {swapped}")
+        print(
+            f"  report: still blocked after {LIMIT} s (killed by the script's timeout); swapped: {swapped}"
+        )
 
 
 if __name__ == "__main__":

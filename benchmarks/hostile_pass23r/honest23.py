@@ -45,7 +45,17 @@ def copies() -> None:
         shutil.rmtree(to, ignore_errors=True)
         time.sleep(0.01)
         make(to)
-        resumed = cardgame("simulate", path, "--out", to, "--workers", "1", "--no-progress", "--records", "--resume")
+        resumed = cardgame(
+            "simulate",
+            path,
+            "--out",
+            to,
+            "--workers",
+            "1",
+            "--no-progress",
+            "--records",
+            "--resume",
+        )
         record = sorted(Path(to, "records").glob("*.jsonl"))[0]
         replay = cardgame("replay", str(record))
         print(
@@ -64,7 +74,17 @@ def ctrlc(tries: list[tuple[str, float]]) -> None:
     for at, (what, when) in enumerate(tries):
         folder = os.path.join(ROOT, f"stop-{at}")
         shutil.rmtree(folder, ignore_errors=True)
-        args = ["cardgame", "simulate", path, "--out", folder, "--workers", "2", "--no-progress", "--records"]
+        args = [
+            "cardgame",
+            "simulate",
+            path,
+            "--out",
+            folder,
+            "--workers",
+            "2",
+            "--no-progress",
+            "--records",
+        ]
         run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         start = time.monotonic()
         if what == "parts":  # once this many batches landed
@@ -74,9 +94,11 @@ def ctrlc(tries: list[tuple[str, float]]) -> None:
             while time.monotonic() - start < when and run.poll() is None:
                 time.sleep(0.002)
         run.send_signal(signal.SIGINT)  # the user's Ctrl-C, to the script's own run
-        out, _ = run.communicate(timeout=300)
+        run.communicate(timeout=300)
         first = f"{what} {when}: run exit {run.returncode}"
-        resumed = subprocess.Popen([*args, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        resumed = subprocess.Popen(
+            [*args, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         time.sleep(1.5)  # stop the resume too, then resume again
         resumed.send_signal(signal.SIGINT)
         resumed.communicate(timeout=300)
@@ -84,7 +106,9 @@ def ctrlc(tries: list[tuple[str, float]]) -> None:
         said = report(folder)
         bad = again.returncode != 0 or "exit 0" not in said
         refused += bad
-        print(f"  {first}; stopped resume: exit {resumed.returncode}; resume: exit {again.returncode} {last_line(again)[:90]!r}; {said[:60]}")
+        print(
+            f"  {first}; stopped resume: exit {resumed.returncode}; resume: exit {again.returncode} {last_line(again)[:90]!r}; {said[:60]}"
+        )
     print(f"  honest folders refused: {refused} of {len(tries)}")
 
 
@@ -102,7 +126,16 @@ def manifest_bytes() -> None:
 
 def main() -> None:
     copies()
-    ctrlc([("parts", 3), ("parts", 12), ("seconds", 0.8), ("parts", 30), ("parts", 39), ("seconds", 9.0)])
+    ctrlc(
+        [
+            ("parts", 3),
+            ("parts", 12),
+            ("seconds", 0.8),
+            ("parts", 30),
+            ("parts", 39),
+            ("seconds", 9.0),
+        ]
+    )
     manifest_bytes()
 
 

@@ -24,7 +24,12 @@ from common import ROOT, cardgame, last_line, study_file
 
 
 def seeds(folder: str) -> list[int]:
-    return [json.loads(line)["seed"] for f in sorted(Path(folder, "records").glob("*.jsonl")) for line in f.read_text().splitlines() if line.strip()]
+    return [
+        json.loads(line)["seed"]
+        for f in sorted(Path(folder, "records").glob("*.jsonl"))
+        for line in f.read_text().splitlines()
+        if line.strip()
+    ]
 
 
 def main() -> None:
@@ -37,7 +42,16 @@ def main() -> None:
     print(f"  sealed run with --records: exit {done.returncode}; its games' seeds {seeds(folder)}")
     text = Path(path).read_text().replace("seed = 20", "seed = 21")
     Path(ROOT, "loose-other.toml").write_text(text)
-    cardgame("simulate", os.path.join(ROOT, "loose-other.toml"), "--out", other, "--workers", "1", "--no-progress", "--records")
+    cardgame(
+        "simulate",
+        os.path.join(ROOT, "loose-other.toml"),
+        "--out",
+        other,
+        "--workers",
+        "1",
+        "--no-progress",
+        "--records",
+    )
     away = os.path.join(ROOT, "loose-away")
     shutil.rmtree(away, ignore_errors=True)
     os.makedirs(away)
@@ -45,7 +59,9 @@ def main() -> None:
     os.rename(os.path.join(folder, "games"), os.path.join(away, "games"))
     for f in Path(other, "records").glob("*.jsonl"):
         shutil.copy(f, Path(folder, "records", f.name))
-    print(f"  the writer: manifest.json and games/ moved out; records now those of seeds {seeds(folder)}")
+    print(
+        f"  the writer: manifest.json and games/ moved out; records now those of seeds {seeds(folder)}"
+    )
     record = str(sorted(Path(folder, "records").glob("*.jsonl"))[0])
     done = cardgame("view", folder, "--playouts", "0", "--out", folder + ".html")
     print(f"  view FOLDER: exit {done.returncode}: {last_line(done)[:150]!r}")

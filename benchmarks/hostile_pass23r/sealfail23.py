@@ -64,7 +64,9 @@ def main(batches: int, how: str) -> None:
     print(f"  its mark after the run: {state!r}")
     if how == "dir":
         blocker.rmdir()
-    forge_compact(os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet"))
+    forge_compact(
+        os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet")
+    )
     print(f"  forged: scores now (first 4) {scores(folder)[:4]}, twin {scores(twin)[:4]}")
     done = cardgame("report", folder, "--format", "md", "--out", folder + "-w.md")
     print(f"  report: exit {done.returncode}; warning: {'its run has not ended' in done.stderr}")

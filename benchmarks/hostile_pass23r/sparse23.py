@@ -37,7 +37,9 @@ def main() -> None:
     huge = Path(folder, "games", "huge")
     with open(huge, "wb") as file:
         file.truncate(8 << 40)
-    print(f"  the writer: {huge} of {huge.stat().st_size >> 40} TiB, {huge.stat().st_blocks * 512} bytes on disk")
+    print(
+        f"  the writer: {huge} of {huge.stat().st_size >> 40} TiB, {huge.stat().st_blocks * 512} bytes on disk"
+    )
     compact = Path(folder, "games", "compact.parquet")
     while not compact.exists() and run.poll() is None:
         time.sleep(0.01)
