@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """A run whose seal another writer makes fail leaves its folder open, and the --resume
 that the report's warning asks for seals whatever the folder then holds.
 
