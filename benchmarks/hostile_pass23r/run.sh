@@ -28,6 +28,8 @@ echo "== dirparts23.py: folders named like parts skip their batches on a resume"
 python dirparts23.py
 echo "== honest23.py: copies, Ctrl-C stops, a manifest rewritten: no false refusal expected"
 python honest23.py
+echo "== older23.py: folders sealed by older commits, read now"
+python older23.py
 echo "== pass 22 reruns (HP22 under $out/p22)"
 mkdir -p "$out/p22"
 (cd ../hostile_pass22 && for a in 24 80 check; do HP22="$out/p22" python inplace22.py $a; done; HP22="$out/p22" python hardlink22.py)
