@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """The Dask backend (a local cluster, no --scheduler): the writer renames a forged copy over
 each seats part as a Dask worker lands it (inotify ``IN_MOVED_TO`` on ``seats/_parts``), and
 once more after the run, over the compact seats file. Expected: refused.
@@ -14,7 +13,7 @@ import subprocess
 import threading
 import time
 
-from common import IN_MOVED_TO, ROOT, Watch, forge_part, last_line, report, study_file
+from common import IN_MOVED_TO, ROOT, Watch, forge_part, report, study_file
 
 
 def main() -> None:

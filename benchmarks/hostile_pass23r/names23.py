@@ -32,7 +32,9 @@ def main() -> None:
         with open(target, "wb") as file:
             file.write(b"x")
         done = cardgame("report", folder, "--format", "md", "--out", folder + ".md")
-        print(f"  {label}: report: exit {done.returncode}; stderr as bytes: {done.stderr.encode(errors='surrogateescape')!r}")
+        print(
+            f"  {label}: report: exit {done.returncode}; stderr as bytes: {done.stderr.encode(errors='surrogateescape')!r}"
+        )
         os.remove(target)
 
 

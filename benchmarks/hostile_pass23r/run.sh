@@ -28,6 +28,10 @@ echo "== dirparts23.py: folders named like parts skip their batches on a resume"
 python dirparts23.py
 echo "== honest23.py: copies, Ctrl-C stops, a manifest rewritten: no false refusal expected"
 python honest23.py
+echo "== dask23.py: parts forged as a Dask run lands them (blocked expected)"
+python dask23.py
+echo "== names23.py: names with control characters in a refusal (blocked expected)"
+python names23.py
 echo "== older23.py: folders sealed by older commits, read now"
 python older23.py
 echo "== pass 22 reruns (HP22 under $out/p22)"
