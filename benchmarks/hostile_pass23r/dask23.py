@@ -1,6 +1,7 @@
 """The Dask backend (a local cluster, no --scheduler): the writer renames a forged copy over
-each seats part as a Dask worker lands it (inotify ``IN_MOVED_TO`` on ``seats/_parts``), and
-once more after the run, over the compact seats file. Expected: refused.
+each seats part as a Dask worker lands it (inotify ``IN_MOVED_TO`` on ``seats/_parts``).
+Blocked: the compaction read each part before the forgery landed (a forgery that lands
+first is refused by its digest), and removed the forgeries with the parts.
 
 python dask23.py
 """
