@@ -20,7 +20,7 @@ from common import ROOT, cardgame, last_line, report, study_file
 
 
 def main() -> None:
-    path = study_file("dirparts", 24, 1)
+    path = study_file("dirparts", 60, 1)
     folder = os.path.join(ROOT, "dirparts")
     shutil.rmtree(folder, ignore_errors=True)
     args = ["cardgame", "simulate", path, "--workers", "1", "--no-progress", "--keep-parts"]
@@ -35,12 +35,14 @@ def main() -> None:
         f"  --keep-parts run stopped by Ctrl-C: exit {run.returncode}; {landed} batches landed; {report(folder)[:70]}"
     )
     added = []
-    for batch in range(20, 24):
+    names = set(os.listdir(parts))
+    late = [b for b in range(56, 60) if f"part-c0000-g{b:07d}.arrows.lz4" not in names]
+    for batch in late:
         for table in ("games", "seats", "destinations"):
             name = os.path.join(folder, table, "_parts", f"part-c0000-g{batch:07d}.arrows.lz4")
             os.makedirs(name)
             added.append(name)
-    print(f"  the writer: {len(added)} empty folders named like the parts of batches 20 to 23")
+    print(f"  the writer: {len(added)} empty folders named like the parts of batches {late}")
     done = cardgame(*args[1:], "--resume")
     print(f"  --resume --keep-parts: exit {done.returncode}: {last_line(done)[:160]!r}")
     print(f"  then: {report(folder)[:200]}")

@@ -34,7 +34,7 @@ def main() -> None:
     manifest = Path(folder, "manifest.json")
     while not manifest.exists() and run.poll() is None:
         time.sleep(0.005)
-    huge = Path(folder, "games", "huge")
+    huge = Path(folder, "huge")  # beside the manifest: there once it is
     with open(huge, "wb") as file:
         file.truncate(8 << 40)
     print(
