@@ -124,6 +124,12 @@ def manifest_bytes() -> None:
     manifest.write_text(text)
 
 
+# a script started in the background by a non-interactive shell has SIGINT ignored, and its
+# runs would inherit that (the CLI leaves an ignored SIGINT ignored): the user's Ctrl-C must
+# reach them, so it is handled here and its runs start with the default
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main() -> None:
     copies()
     ctrlc(
