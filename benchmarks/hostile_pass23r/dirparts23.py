@@ -3,9 +3,12 @@
 ``--keep-parts`` run: folders are not sealed (``_result_files`` lists files), so the resume's
 check passes; ``done_batches`` (``part_files``: a glob, folders too) counts the batch as
 landed, and the resume skips it, exits 0 ("... from before") and seals. Every report after
-refuses the folder (the folder read as a part), and every resume skips the batch again.
+refuses the folder (the folder read as a part), and every resume skips the batch again. ``quality``: an empty ``quality/`` folder added instead
+(``tables_besides_games`` takes any table folder there as one every batch wrote): the resume
+plays every batch again and fails "quality/_parts/...: gone while the folder was compacted
+(another run in it?)", exit 2, every time.
 
-python dirparts23.py
+python dirparts23.py [quality]
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 from common import ROOT, cardgame, last_line, report, study_file
@@ -24,9 +28,10 @@ from common import ROOT, cardgame, last_line, report, study_file
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def main() -> None:
-    path = study_file("dirparts", 60, 1)
-    folder = os.path.join(ROOT, "dirparts")
+def main(quality: bool) -> None:
+    name = "dirparts-quality" if quality else "dirparts"
+    path = study_file(name, 60, 1)
+    folder = os.path.join(ROOT, name)
     shutil.rmtree(folder, ignore_errors=True)
     args = ["cardgame", "simulate", path, "--workers", "1", "--no-progress", "--keep-parts"]
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -39,6 +44,16 @@ def main() -> None:
     print(
         f"  --keep-parts run stopped by Ctrl-C: exit {run.returncode}; {landed} batches landed; {report(folder)[:70]}"
     )
+    if quality:
+        os.makedirs(os.path.join(folder, "quality"))
+        print("  the writer: an empty quality/ folder")
+        for _ in range(2):
+            done = cardgame(*args[1:], "--resume")
+            print(f"  --resume --keep-parts: exit {done.returncode}: {last_line(done)[:160]!r}")
+        args.remove("--keep-parts")
+        done = cardgame(*args[1:], "--resume")
+        print(f"  --resume: exit {done.returncode}: {last_line(done)[:160]!r}")
+        return
     added = []
     names = set(os.listdir(parts))
     late = [b for b in range(56, 60) if f"part-c0000-g{b:07d}.arrows.lz4" not in names]
@@ -56,4 +71,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] == ["quality"])

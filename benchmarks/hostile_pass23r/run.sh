@@ -26,6 +26,7 @@ echo "== fifo23.py: a named pipe swapped in after the check hangs the report"
 python fifo23.py
 echo "== dirparts23.py: folders named like parts skip their batches on a resume"
 python dirparts23.py
+python dirparts23.py quality
 echo "== honest23.py: copies, Ctrl-C stops, a manifest rewritten: no false refusal expected"
 python honest23.py
 echo "== dask23.py: parts forged as a Dask run lands them (blocked expected)"
