@@ -2,7 +2,7 @@
 # Hostile pass 23r (the results seal): ./run.sh makes its own runs of planner,rusher under
 # /tmp/hp23r (HP23R to move them), with a seal key of its own
 # (XDG_CONFIG_HOME=$HP23R/config, never the user's), and runs every attack against them.
-# About 8 minutes on 2 shared cores (fifo23 and sparse23 each wait 60 s on purpose).
+# About 11 minutes on 2 shared cores (fifo23 and sparse23 each wait 60 s on purpose).
 # The scripts never read any key; the only signals they send go to their own runs.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
