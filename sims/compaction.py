@@ -190,7 +190,8 @@ def compact(folder: Path) -> bool:
     first = [read_table_part("games", found[ids[0]]) for ids in cells.values()]
     named = [part.column("cell")[0].as_py() for part in first]
     order = [cells[number] for _, number in sorted(zip(named, cells, strict=True))]
-    tables = [t for t in WRITE_ORDER if (folder / t).is_dir()]
+    written = {"games", *tables_besides_games(folder)}  # an empty folder is no table
+    tables = [t for t in WRITE_ORDER if t in written and (folder / t).is_dir()]
     shards = shards_of(order)
     writers = {
         (t, k): _CompactWriter(folder / t, t, batches, k, len(shards))

@@ -188,6 +188,19 @@ def test_empty_folders_named_like_parts_or_tables_count_as_neither(sealed, tmp_p
     assert done_batches(folder) == done
 
 
+def test_an_empty_table_folder_fails_no_compaction(tmp_path):
+    """dirparts23.py quality: an empty quality/ folder added to a stopped --keep-parts
+    folder made the resume that compacts fail ("quality/_parts/...: gone while the folder
+    was compacted"), every time."""
+    folder = tmp_path / "r"
+    study = from_dict({**STUDY, "games_per_cell": 8}, "test")
+    run(study, workers=1, out=folder, progress=False, keep_parts=True)
+    (folder / "quality").mkdir()
+    run(study, workers=1, out=folder, progress=False, resume=True)
+    assert (folder / "games" / "compact.parquet").is_file()
+    check_sealed(folder)
+
+
 def test_replay_warns_of_a_folder_whose_run_has_not_ended(sealed, tmp_path, capsys):
     """pass 23's note: view and report warned of an open folder, replay did not."""
     from cardgame.cli import main
