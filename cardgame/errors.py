@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from typing import TextIO
+
 
 class CardgameError(Exception):
     """Base class: any error the command line turns into one line and exit code 2."""
@@ -41,3 +44,33 @@ def one_line(text: object) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def terminal_width(stream: TextIO) -> int | None:
+    """The columns of the terminal ``stream`` writes to, or None when it is no terminal."""
+    try:
+        if not stream.isatty():
+            return None
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def terminal_rows(text: str, lead: str, more: str, width: int | None) -> list[str]:
+    """``text`` after ``lead``, as rows a terminal of ``width`` columns shows one to a row,
+    every row after the first led by ``more``: in ASCII (every other character escaped, so
+    each takes one column), so that no text of someone else's, wrapped by the terminal,
+    starts a row of its own (hostile pass 24's PadForged padded a failure's words to the
+    terminal's edge to print a forged failure of the rival's on the next row). Without a
+    width (no terminal) one row, its control characters escaped."""
+    if width is None:
+        return [lead + one_line(text)]
+    shown = "".join(ch if " " <= ch <= "~" else ascii(ch)[1:-1] for ch in text)
+    rows: list[str] = []
+    while True:
+        prefix = more if rows else lead
+        room = max(16, width - len(prefix))
+        rows.append(prefix + shown[:room])
+        shown = shown[room:]
+        if not shown:
+            return rows

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from importlib import resources
 from typing import NoReturn
 
+from cardgame.errors import terminal_rows, terminal_width
+
 from .errors import RunStopped, StudyError
 from .looks import DEFAULT_CAP_FACTOR, STOPS, games_line, looks_line
 from .plan import DEFAULT_STUDY
@@ -320,8 +322,9 @@ def _simulate(args: argparse.Namespace, stop: _Signals) -> int:
         )
     if summary.failures:
         print(f"{len(summary.failures)} game(s) failed:")
-        for line in summary.failures[:10]:
-            print(f"  {line}")
+        width = terminal_width(sys.stdout)
+        for line in summary.failures[:10]:  # a guest's words: no row of theirs stands alone
+            print("\n".join(terminal_rows(line, "  ", "    | ", width)))
         if len(summary.failures) > 10:
             print(f"  ... and {len(summary.failures) - 10} more (see the games table)")
     if summary.interrupted:  # a signal after the last game changes nothing: all are in

@@ -58,6 +58,7 @@ from typing import Any, NoReturn
 from cardgame import actions as A
 from cardgame.cards import BigCity, Destination
 from cardgame.catalogue import Catalogue
+from cardgame.errors import terminal_rows, terminal_width
 from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
 from cardgame.rules import Rules
@@ -425,8 +426,13 @@ class Host:
         if size > len(data):
             lines.append(f"... {size - len(data)} more bytes of its stderr not shown")
         mark = f"[guest {_printable(self.target)}] "
+        width = terminal_width(sys.stderr)  # on a terminal, every row of it marked
+        if width is None:
+            shown = [mark + _printable(line) for line in lines]
+        else:
+            shown = [row for line in lines for row in terminal_rows(line, mark, mark, width)]
         with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write("".join(mark + _printable(line) + "\n" for line in lines))
+            sys.stderr.write("".join(row + "\n" for row in shown))
             sys.stderr.flush()
 
     def close(self) -> None:

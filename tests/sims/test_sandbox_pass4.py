@@ -386,3 +386,20 @@ def test_a_failures_words_reach_no_terminal_as_escapes():
     failure = StrategyFailure(0, "x", "boom\x1b[2J\x1b[1G\x1b[2K seat 1 (planner): forged\r")
     assert "\x1b" not in failure.error and "\r" not in failure.error
     assert "\\x1b[2J" in failure.error
+
+
+@pytest.mark.parametrize("pad", ["\u2800", "a"])
+def test_a_failures_words_padded_to_the_terminals_edge_start_no_row_of_their_own(pad):
+    """Hostile pass 24's PadForged: words padded (with a blank that counts as printable, or
+    any letter) to the edge of an 80-column terminal wrapped into a row of their own that
+    read as the rival's failure. On a terminal each row after the first is marked, and
+    every row is ASCII, one column a character."""
+    from cardgame.errors import terminal_rows
+
+    forged = "base/2p/planner+x game 0: seat 0 (planner): decision took over 10 s"
+    line = "base/2p/x+planner game 0: seat 1 (x): GuestError: " + pad * 300 + forged
+    for lead, more in (("  ", "    | "), ("[guest x] ", "[guest x] ")):
+        rows = terminal_rows(line, lead, more, 80)
+        assert all(len(row) <= 80 and row.isascii() for row in rows), rows
+        assert rows[0].startswith(lead) and all(row.startswith(more) for row in rows[1:])
+    assert terminal_rows("a\x1b[2Jb", "  ", "    | ", None) == ["  a\\x1b[2Jb"]
