@@ -1,0 +1,198 @@
+# ruff: noqa: E501  (attack code: long report lines, probes)
+"""Hostile strategies of pass 24s on ``--isolate`` (benchmarks/hostile_pass24s).
+
+Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import time
+
+from sims.strategies.planner import Planner
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+LIBC.syscall.argtypes = [ctypes.c_long] * 7
+
+# x86_64 numbers
+SYS_GETPRIORITY, SYS_SETPRIORITY = 140, 141
+SYS_SCHED_SETSCHEDULER, SYS_SCHED_GETSCHEDULER = 144, 145
+SYS_SCHED_SETAFFINITY, SYS_SCHED_GETAFFINITY = 203, 204
+SYS_PRCTL, SYS_IOPRIO_SET, SYS_IOPRIO_GET = 157, 251, 252
+SYS_GET_ROBUST_LIST, SYS_GETPGID, SYS_GETSID, SYS_MBIND = 274, 121, 124, 237
+SYS_MMAP, SYS_MADVISE, SYS_MEMBARRIER = 9, 28, 324
+PRIO_PROCESS, PRIO_PGRP, PRIO_USER = 0, 1, 2
+IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP, IOPRIO_WHO_USER = 1, 2, 3
+
+
+def say(name: str, text: str) -> None:
+    sys.stderr.write(f"HOSTILE {name}: {text}\n")
+    sys.stderr.flush()
+
+
+def call(nr: int, *args: int) -> tuple[int, int]:
+    """(return value, errno) of a raw system call."""
+    ctypes.set_errno(0)
+    full = list(args) + [0] * (6 - len(args))
+    ret = LIBC.syscall(nr, *full)
+    return ret, (ctypes.get_errno() if ret == -1 else 0)
+
+
+def shown(result: tuple[int, int]) -> str:
+    import errno
+
+    ret, err = result
+    return f"{ret}" if not err else f"{errno.errorcode.get(err, err)}"
+
+
+def key() -> str:
+    """A parameter handed in through hp24s/key.txt (run.sh's KEY)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "key.txt")) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+class Once(Planner):
+    """A planner that runs ``probe`` once, at its first decision."""
+
+    def decide(self, view):
+        if not getattr(self, "_done", False):
+            self._done = True
+            try:
+                self.probe(view)
+            except Exception as exc:
+                say(type(self).__name__, f"probe raised {type(exc).__name__}: {exc}")
+        return super().decide(view)
+
+    def probe(self, view) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class PidReach(Once):
+    """Item 1/5: what a game can do to processes it cannot see. ``setpriority`` and
+    ``ioprio_set`` of ``PRIO_PGRP``/``IOPRIO_WHO_PGRP`` with ``who`` 0 act on every task of
+    the caller's process group, whatever pid namespace they are in; the game shares its
+    group with its host (bwrap's ``--new-session`` child). And pid 1 (its leader) is of the
+    same user, so the calls that take a pid (affinity, policy, nice) reach it. ``KEY``:
+    ``nice`` renices the group to 19 and makes the leader SCHED_IDLE; else only reads."""
+
+    def probe(self, view) -> None:
+        name = "PidReach"
+        act = key() == "nice"
+        say(name, f"pid {os.getpid()} ppid {os.getppid()} pgid(0) {shown(call(SYS_GETPGID, 0))} sid(0) {shown(call(SYS_GETSID, 0))} pgid(1) {shown(call(SYS_GETPGID, 1))}")
+        say(name, f"getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_GETPRIORITY, PRIO_PROCESS, 1))}, USER 0 {shown(call(SYS_GETPRIORITY, PRIO_USER, 0))}")
+        say(name, f"ioprio_get PGRP 0 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PROCESS, 1))}")
+        mask = (ctypes.c_ulong * 16)()
+        say(name, f"sched_getaffinity(1) {shown(call(SYS_SCHED_GETAFFINITY, 1, ctypes.sizeof(mask), ctypes.addressof(mask)))} mask {mask[0]:#x}; scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}")
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        say(name, f"get_robust_list(1) {shown(call(SYS_GET_ROBUST_LIST, 1, ctypes.addressof(head), ctypes.addressof(size)))}")
+        if act:
+            say(name, f"setpriority PGRP 0 -> 19: {shown(call(SYS_SETPRIORITY, PRIO_PGRP, 0, 19))}")
+            say(name, f"ioprio_set PGRP 0 -> idle: {shown(call(SYS_IOPRIO_SET, IOPRIO_WHO_PGRP, 0, 3 << 13))}")
+            one = (ctypes.c_ulong * 1)(1)
+            say(name, f"sched_setaffinity(1, cpu0): {shown(call(SYS_SCHED_SETAFFINITY, 1, 8, ctypes.addressof(one)))}")
+            param = ctypes.c_int(0)
+            say(name, f"sched_setscheduler(1, SCHED_IDLE): {shown(call(SYS_SCHED_SETSCHEDULER, 1, 5, ctypes.addressof(param)))}")
+            say(name, f"after: getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}")
+            time.sleep(float(os.environ.get("HOLD", "2")))
+
+
+class PrctlScan(Once):
+    """Item 1: prctl options the filter lets through, each tried on the game itself."""
+
+    def probe(self, view) -> None:
+        name = "PrctlScan"
+        buf = ctypes.create_string_buffer(512)
+        tries = {
+            "PR_GET_AUXV(47)": (47, ctypes.addressof(buf), 512, 0, 0),
+            "PR_SET_NAME(15)": (15, ctypes.addressof(ctypes.create_string_buffer(b"hp24s")), 0, 0, 0),
+            "PR_SET_PDEATHSIG(1)": (1, 9, 0, 0, 0),
+            "PR_SET_CHILD_SUBREAPER(36)": (36, 1, 0, 0, 0),
+            "PR_SET_THP_DISABLE(41)": (41, 1, 0, 0, 0),
+            "PR_SET_TIMERSLACK(29)": (29, 1, 0, 0, 0),
+            "PR_SET_NO_NEW_PRIVS(38)": (38, 1, 0, 0, 0),
+            "PR_SET_MM(35) START_CODE": (35, 1, 0x400000, 0, 0),
+            "PR_SET_MDWE(65)": (65, 1, 0, 0, 0),
+            "PR_SCHED_CORE(62) CREATE self": (62, 1, 0, 0, 0),
+            "PR_SCHED_CORE(62) SHARE_TO 1": (62, 2, 1, 0, 0),
+            "PR_SCHED_CORE(62) SHARE_FROM 1": (62, 3, 1, 0, 0),
+            "PR_SET_SYSCALL_USER_DISPATCH(59) OFF": (59, 0, 0, 0, 0),
+            "PR_SET_IO_FLUSHER(57)": (57, 1, 0, 0, 0),
+            "PR_SET_SPECULATION_CTRL(53)": (53, 0, 4, 0, 0),
+            "PR_SET_KEEPCAPS(8)": (8, 1, 0, 0, 0),
+            "PR_CAP_AMBIENT(47?)/PR_CAPBSET_READ(23) 21": (23, 21, 0, 0, 0),
+            "PR_SET_TSC(26) SIGSEGV": (26, 2, 0, 0, 0),
+            "PR_SET_FP_MODE(45)": (45, 0, 0, 0, 0),
+            "PR_SET_SECUREBITS(28)": (28, 0, 0, 0, 0),
+            "PR_SET_PTRACER(0x59616d61) any": (0x59616D61, 0xFFFFFFFFFFFFFFFF, 0, 0, 0),
+            "PR_SET_DUMPABLE(4)": (4, 1, 0, 0, 0),
+            "PR_SET_MEMORY_MERGE(67)": (67, 1, 0, 0, 0),
+            "PR_GET_MEMORY_MERGE(68)": (68, 0, 0, 0, 0),
+            "PR_RISCV/PR_SET_SHADOW_STACK_STATUS(75)": (75, 1, 0, 0, 0),
+            "PR_FUTEX_HASH(78) SET 0": (78, 1, 0, 0, 0),
+            "PR_SET_VMA(0x53564d41) name": (0x53564D41, 0, 0, 0, 0),
+        }
+        for label, args in tries.items():
+            say(name, f"{label}: {shown(call(SYS_PRCTL, *args))}")
+        ret, _ = call(SYS_PRCTL, 47, ctypes.addressof(buf), 512, 0, 0)
+        if ret > 0:
+            words = [int.from_bytes(buf.raw[i : i + 8], "little") for i in range(0, ret, 8)]
+            pairs = dict(zip(words[::2], words[1::2]))
+            say(name, f"auxv keys {sorted(pairs)}; AT_RANDOM at {pairs.get(25, 0):#x}")
+            if pairs.get(25):
+                raw = ctypes.string_at(pairs[25], 16)
+                say(name, f"AT_RANDOM {raw.hex()} (the host's exec: same for every game of a host)")
+
+
+class Honest24(Once):
+    """(f) Honest code: each step said ok, or FAILED with its exception."""
+
+    def probe(self, view) -> None:
+        from .honest import steps
+
+        for label, step in steps():
+            try:
+                said = step()
+                say("Honest24", f"{label}: ok {str(said)[:160]}")
+            except BaseException as exc:  # KeyboardInterrupt included
+                say("Honest24", f"{label}: FAILED {type(exc).__name__}: {str(exc)[:160]}")
+
+
+class StopStall(Planner):
+    """Item 5, steady decisions: right after it answers, a thread of it starts one long
+    uninterruptible call (``MADV_POPULATE_WRITE`` of ``KEY`` MiB, released at its next
+    decision), so its host's stop (which waits until every thread is stopped) waits for
+    the call: time no decision limit counts, spent before the rival may decide."""
+
+    def decide(self, view):
+        import threading
+
+        mib = int(key() or "512")
+        if not hasattr(self, "_go"):
+            self._go = threading.Event()
+            self._spans: list[float] = []
+            LIBC.mmap.restype = ctypes.c_void_p
+            LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+            self._addr = LIBC.mmap(None, mib << 20, 3, 0x22, -1, 0)
+
+            def run() -> None:
+                while True:
+                    self._go.wait()
+                    self._go.clear()
+                    time.sleep(0.0005)  # let the answer go out first
+                    t = time.monotonic()
+                    call(SYS_MADVISE, self._addr, mib << 20, 23)  # MADV_POPULATE_WRITE
+                    self._spans.append(time.monotonic() - t)
+                    call(SYS_MADVISE, self._addr, mib << 20, 4)  # DONTNEED: free again
+
+            threading.Thread(target=run, daemon=True).start()
+        if self._spans and len(self._spans) % 10 == 0:
+            s = self._spans
+            say("StopStall", f"{len(s)} populates after its answers, mean {sum(s) / len(s):.3f} s, max {max(s):.3f} s")
+        action = super().decide(view)
+        self._go.set()
+        return action
