@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (attack code: long report lines, probes)
+# ruff: noqa: E501, B905  (attack code: long report lines, probes)
 """Hostile strategies of pass 24s on ``--isolate`` (benchmarks/hostile_pass24s).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -83,21 +83,48 @@ class PidReach(Once):
     def probe(self, view) -> None:
         name = "PidReach"
         act = key() == "nice"
-        say(name, f"pid {os.getpid()} ppid {os.getppid()} pgid(0) {shown(call(SYS_GETPGID, 0))} sid(0) {shown(call(SYS_GETSID, 0))} pgid(1) {shown(call(SYS_GETPGID, 1))}")
-        say(name, f"getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_GETPRIORITY, PRIO_PROCESS, 1))}, USER 0 {shown(call(SYS_GETPRIORITY, PRIO_USER, 0))}")
-        say(name, f"ioprio_get PGRP 0 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PROCESS, 1))}")
+        say(
+            name,
+            f"pid {os.getpid()} ppid {os.getppid()} pgid(0) {shown(call(SYS_GETPGID, 0))} sid(0) {shown(call(SYS_GETSID, 0))} pgid(1) {shown(call(SYS_GETPGID, 1))}",
+        )
+        say(
+            name,
+            f"getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_GETPRIORITY, PRIO_PROCESS, 1))}, USER 0 {shown(call(SYS_GETPRIORITY, PRIO_USER, 0))}",
+        )
+        say(
+            name,
+            f"ioprio_get PGRP 0 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PGRP, 0))}, PROCESS 1 {shown(call(SYS_IOPRIO_GET, IOPRIO_WHO_PROCESS, 1))}",
+        )
         mask = (ctypes.c_ulong * 16)()
-        say(name, f"sched_getaffinity(1) {shown(call(SYS_SCHED_GETAFFINITY, 1, ctypes.sizeof(mask), ctypes.addressof(mask)))} mask {mask[0]:#x}; scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}")
+        say(
+            name,
+            f"sched_getaffinity(1) {shown(call(SYS_SCHED_GETAFFINITY, 1, ctypes.sizeof(mask), ctypes.addressof(mask)))} mask {mask[0]:#x}; scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}",
+        )
         head, size = ctypes.c_void_p(), ctypes.c_size_t()
-        say(name, f"get_robust_list(1) {shown(call(SYS_GET_ROBUST_LIST, 1, ctypes.addressof(head), ctypes.addressof(size)))}")
+        say(
+            name,
+            f"get_robust_list(1) {shown(call(SYS_GET_ROBUST_LIST, 1, ctypes.addressof(head), ctypes.addressof(size)))}",
+        )
         if act:
             say(name, f"setpriority PGRP 0 -> 19: {shown(call(SYS_SETPRIORITY, PRIO_PGRP, 0, 19))}")
-            say(name, f"ioprio_set PGRP 0 -> idle: {shown(call(SYS_IOPRIO_SET, IOPRIO_WHO_PGRP, 0, 3 << 13))}")
+            say(
+                name,
+                f"ioprio_set PGRP 0 -> idle: {shown(call(SYS_IOPRIO_SET, IOPRIO_WHO_PGRP, 0, 3 << 13))}",
+            )
             one = (ctypes.c_ulong * 1)(1)
-            say(name, f"sched_setaffinity(1, cpu0): {shown(call(SYS_SCHED_SETAFFINITY, 1, 8, ctypes.addressof(one)))}")
+            say(
+                name,
+                f"sched_setaffinity(1, cpu0): {shown(call(SYS_SCHED_SETAFFINITY, 1, 8, ctypes.addressof(one)))}",
+            )
             param = ctypes.c_int(0)
-            say(name, f"sched_setscheduler(1, SCHED_IDLE): {shown(call(SYS_SCHED_SETSCHEDULER, 1, 5, ctypes.addressof(param)))}")
-            say(name, f"after: getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}")
+            say(
+                name,
+                f"sched_setscheduler(1, SCHED_IDLE): {shown(call(SYS_SCHED_SETSCHEDULER, 1, 5, ctypes.addressof(param)))}",
+            )
+            say(
+                name,
+                f"after: getpriority PGRP 0 {shown(call(SYS_GETPRIORITY, PRIO_PGRP, 0))}, scheduler(1) {shown(call(SYS_SCHED_GETSCHEDULER, 1))}",
+            )
             time.sleep(float(os.environ.get("HOLD", "2")))
 
 
@@ -109,7 +136,13 @@ class PrctlScan(Once):
         buf = ctypes.create_string_buffer(512)
         tries = {
             "PR_GET_AUXV": (0x41555856, ctypes.addressof(buf), 512, 0, 0),
-            "PR_SET_NAME(15)": (15, ctypes.addressof(ctypes.create_string_buffer(b"hp24s")), 0, 0, 0),
+            "PR_SET_NAME(15)": (
+                15,
+                ctypes.addressof(ctypes.create_string_buffer(b"hp24s")),
+                0,
+                0,
+                0,
+            ),
             "PR_SET_PDEATHSIG(1)": (1, 9, 0, 0, 0),
             "PR_SET_CHILD_SUBREAPER(36)": (36, 1, 0, 0, 0),
             "PR_SET_THP_DISABLE(41)": (41, 1, 0, 0, 0),
@@ -175,7 +208,14 @@ class StopStall(Planner):
             self._go = threading.Event()
             self._spans: list[float] = []
             LIBC.mmap.restype = ctypes.c_void_p
-            LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+            LIBC.mmap.argtypes = [
+                ctypes.c_void_p,
+                ctypes.c_size_t,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.c_long,
+            ]
             self._addr = LIBC.mmap(None, mib << 20, 3, 0x22, -1, 0)
 
             def run() -> None:
@@ -191,7 +231,10 @@ class StopStall(Planner):
             threading.Thread(target=run, daemon=True).start()
         if self._spans and len(self._spans) % 10 == 0:
             s = self._spans
-            say("StopStall", f"{len(s)} populates after its answers, mean {sum(s) / len(s):.3f} s, max {max(s):.3f} s")
+            say(
+                "StopStall",
+                f"{len(s)} populates after its answers, mean {sum(s) / len(s):.3f} s, max {max(s):.3f} s",
+            )
         action = super().decide(view)
         self._go.set()
         return action
@@ -199,3 +242,33 @@ class StopStall(Planner):
 
 class PlainControl(Planner):
     """The planner under another name: the control of a timed run."""
+
+
+BLANK = "\u2800"  # BRAILLE PATTERN BLANK: printable (category So), drawn as a blank cell
+
+
+class PadForged(Planner):
+    """Item 5: a failure's words that pose as another seat's failure on a terminal without
+    a control character. The words are padded with printable blanks (U+2800) to the end of
+    an 80-column line, so the terminal wraps and the forged failure, naming the planner,
+    starts a line of its own, with nothing on screen tying it to this seat. ``KEY``: the
+    terminal width (80). Its stderr does the same to a relayed line."""
+
+    def decide(self, view):
+        width = int(key() or "80") if key().isdigit() else 80
+        calls = getattr(self, "_calls", 0) + 1
+        self._calls = calls
+        if calls == 3:
+            me = type(self).__module__ + ":" + type(self).__name__
+            forged = (
+                "base/2p/planner+hp24s:PadForged game 0: seat 0 (planner): decision took over 10 s"
+            )
+            # the line the run prints: "<cell> game N: seat S (<name>): GuestError: RuntimeError: <words>"
+            head = f"  base/2p/{me}+planner game 0: seat 0 ({me}): GuestError: RuntimeError: "
+            pad = BLANK * ((-len(head) - 1) % width)
+            sys.stderr.write(
+                BLANK * (width - len(f"[guest {me}] ") % width)
+                + "1 game(s) failed: none of them hp24s's\n"
+            )
+            raise RuntimeError(pad + " " + BLANK * 2 + forged)
+        return super().decide(view)

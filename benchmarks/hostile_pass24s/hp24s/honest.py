@@ -1,3 +1,4 @@
+# ruff: noqa: E501, RUF059  (attack code: long probe lines)
 """Honest uses of the standard library and numpy not tried by passes 19, 21 and 23s."""
 
 from __future__ import annotations
@@ -200,7 +201,9 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
 
         rng = np.random.default_rng(1)
         a = rng.random((300, 300))
-        return round(float(np.linalg.det(a @ a.T + np.eye(300)) > 0), 1), float(np.fft.fft(a[0]).real[0]) > 0
+        return round(float(np.linalg.det(a @ a.T + np.eye(300)) > 0), 1), float(
+            np.fft.fft(a[0]).real[0]
+        ) > 0
 
     def numpy_threads() -> object:
         from concurrent.futures import ThreadPoolExecutor
@@ -208,7 +211,9 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
         import numpy as np
 
         with ThreadPoolExecutor(4) as ex:
-            return sum(ex.map(lambda n: float(np.ones((n, n)).dot(np.ones(n)).sum()), [50, 100, 150, 200]))
+            return sum(
+                ex.map(lambda n: float(np.ones((n, n)).dot(np.ones(n)).sum()), [50, 100, 150, 200])
+            )
 
     def tracemalloc_profile() -> object:
         import cProfile
@@ -231,7 +236,11 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
         import resource
         import time
 
-        return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0, time.process_time() >= 0, time.thread_time() >= 0)
+        return (
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0,
+            time.process_time() >= 0,
+            time.thread_time() >= 0,
+        )
 
     def nice_affinity() -> object:
         os.nice(1)
@@ -242,7 +251,12 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
     def platform_info() -> object:
         import platform
 
-        return (platform.system(), platform.machine(), platform.python_version(), platform.libc_ver()[0])
+        return (
+            platform.system(),
+            platform.machine(),
+            platform.python_version(),
+            platform.libc_ver()[0],
+        )
 
     def sysconfig_paths() -> object:
         import sysconfig
@@ -327,7 +341,11 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
         import fractions
         import statistics
 
-        return (statistics.mean([1, 2, 3]), fractions.Fraction(1, 3) * 3, decimal.Decimal("0.1") * 3)
+        return (
+            statistics.mean([1, 2, 3]),
+            fractions.Fraction(1, 3) * 3,
+            decimal.Decimal("0.1") * 3,
+        )
 
     return [(name.__name__, name) for name in (
         cpu_count, pwd_entry, grp_entry, getlogin, ttyname, mmap_read_own, mmap_copy_own,
