@@ -272,3 +272,33 @@ class PadForged(Planner):
             )
             raise RuntimeError(pad + " " + BLANK * 2 + forged)
         return super().decide(view)
+
+
+class FdScan(Once):
+    """Items 1/2: every descriptor the game holds when its code first runs, what it is,
+    how it was opened, and for a socket, its kind and whether it can pass descriptors."""
+
+    def probe(self, view) -> None:
+        import fcntl
+        import socket
+        import stat
+
+        found = []
+        for fd in range(1024):
+            try:
+                st = os.fstat(fd)
+            except OSError:
+                continue
+            kind = stat.S_IFMT(st.st_mode)
+            names = {stat.S_IFIFO: "fifo", stat.S_IFSOCK: "sock", stat.S_IFREG: "file", stat.S_IFCHR: "chr", stat.S_IFDIR: "dir"}
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+            what = f"{fd}:{names.get(kind, oct(kind))} ino {st.st_ino} fl {flags:o} size {st.st_size} nlink {st.st_nlink} mode {st.st_mode:o}"
+            if kind == stat.S_IFSOCK:
+                try:
+                    s = socket.socket(fileno=os.dup(fd))
+                    what += f" type {s.type} family {s.family}"
+                    s.detach()
+                except OSError as exc:
+                    what += f" ({exc})"
+            found.append(what)
+        say("FdScan", "; ".join(found))

@@ -1,4 +1,4 @@
-# ruff: noqa: E501, RUF059  (attack code: long probe lines)
+# ruff: noqa: RUF059  (attack code: long probe lines)
 """Honest uses of the standard library and numpy not tried by passes 19, 21 and 23s."""
 
 from __future__ import annotations
