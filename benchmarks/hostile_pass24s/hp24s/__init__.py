@@ -302,3 +302,32 @@ class FdScan(Once):
                     what += f" ({exc})"
             found.append(what)
         say("FdScan", "; ".join(found))
+
+
+class TimedPlanner(Planner):
+    """Ground truth for RivalClock: a planner that reports its own decision time with its
+    public and hidden state (run it in the default mode, or as the rival under --isolate)."""
+
+    def decide(self, view):
+        t = time.perf_counter()
+        action = super().decide(view)
+        dt = time.perf_counter() - t
+        say(
+            "TimedPlanner",
+            f"turn {view.turn} phase {int(view.phase)} dt_ms {dt * 1000:.3f} hand {list(view.hand)} held {list(view.held_ids)} offer {list(view.offer_ids)} action {type(action).__name__}",
+        )
+        return action
+
+
+class RivalClock(Planner):
+    """Item 2: the time from its answer to its next view is its rival's decision (plus the
+    pipes); under --isolate against TimedPlanner, printed beside the public view."""
+
+    def decide(self, view):
+        now = time.perf_counter()
+        last = getattr(self, "_last", None)
+        if last is not None:
+            say("RivalClock", f"turn {view.turn} wait_ms {(now - last) * 1000:.3f} rival_hand_size {view.hand_sizes[1 - view.seat]} rival_held {view.held_counts[1 - view.seat]}")
+        action = super().decide(view)
+        self._last = time.perf_counter()
+        return action
