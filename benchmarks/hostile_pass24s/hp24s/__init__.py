@@ -290,7 +290,13 @@ class FdScan(Once):
             except OSError:
                 continue
             kind = stat.S_IFMT(st.st_mode)
-            names = {stat.S_IFIFO: "fifo", stat.S_IFSOCK: "sock", stat.S_IFREG: "file", stat.S_IFCHR: "chr", stat.S_IFDIR: "dir"}
+            names = {
+                stat.S_IFIFO: "fifo",
+                stat.S_IFSOCK: "sock",
+                stat.S_IFREG: "file",
+                stat.S_IFCHR: "chr",
+                stat.S_IFDIR: "dir",
+            }
             flags = fcntl.fcntl(fd, fcntl.F_GETFL)
             what = f"{fd}:{names.get(kind, oct(kind))} ino {st.st_ino} fl {flags:o} size {st.st_size} nlink {st.st_nlink} mode {st.st_mode:o}"
             if kind == stat.S_IFSOCK:
@@ -327,7 +333,18 @@ class RivalClock(Planner):
         now = time.perf_counter()
         last = getattr(self, "_last", None)
         if last is not None:
-            say("RivalClock", f"turn {view.turn} wait_ms {(now - last) * 1000:.3f} rival_hand_size {view.hand_sizes[1 - view.seat]} rival_held {view.held_counts[1 - view.seat]}")
+            say(
+                "RivalClock",
+                f"turn {view.turn} wait_ms {(now - last) * 1000:.3f} rival_hand_size {view.hand_sizes[1 - view.seat]} rival_held {view.held_counts[1 - view.seat]}",
+            )
         action = super().decide(view)
         self._last = time.perf_counter()
         return action
+
+
+class PrctlTsc(Once):
+    """Item 5: a death of its own making (``PR_SET_TSC`` to fault on the time-stamp
+    counter, which its next clock read uses) must be its own seat's failure."""
+
+    def probe(self, view) -> None:
+        say("PrctlTsc", f"PR_SET_TSC(PR_TSC_SIGSEGV): {shown(call(SYS_PRCTL, 26, 2, 0, 0, 0))}")
