@@ -252,10 +252,11 @@ class PadForged(Planner):
     a control character. The words are padded with printable blanks (U+2800) to the end of
     an 80-column line, so the terminal wraps and the forged failure, naming the planner,
     starts a line of its own, with nothing on screen tying it to this seat. ``KEY``: the
-    terminal width (80). Its stderr does the same to a relayed line."""
+    terminal width (80), or ``ascii`` to pad with plain spaces. Its stderr does the same to a relayed line."""
 
     def decide(self, view):
-        width = int(key() or "80") if key().isdigit() else 80
+        width = int(key()) if key().isdigit() else 80
+        blank = " " if key() == "ascii" else BLANK  # KEY=ascii: plain spaces
         calls = getattr(self, "_calls", 0) + 1
         self._calls = calls
         if calls == 3:
@@ -265,12 +266,12 @@ class PadForged(Planner):
             )
             # the line the run prints: "<cell> game N: seat S (<name>): GuestError: RuntimeError: <words>"
             head = f"  base/2p/{me}+planner game 0: seat 0 ({me}): GuestError: RuntimeError: "
-            pad = BLANK * ((-len(head) - 1) % width)
+            pad = blank * ((-len(head) - 1) % width)
             sys.stderr.write(
-                BLANK * (width - len(f"[guest {me}] ") % width)
+                blank * (width - len(f"[guest {me}] ") % width)
                 + "1 game(s) failed: none of them hp24s's\n"
             )
-            raise RuntimeError(pad + " " + BLANK * 2 + forged)
+            raise RuntimeError(pad + " " + blank * 2 + forged)
         return super().decide(view)
 
 
