@@ -349,3 +349,15 @@ class PrctlTsc(Once):
 
     def probe(self, view) -> None:
         say("PrctlTsc", f"PR_SET_TSC(PR_TSC_SIGSEGV): {shown(call(SYS_PRCTL, 26, 2, 0, 0, 0))}")
+
+
+class SlowInit(Planner):
+    """(f) Honest code: a constructor that precomputes for ``KEY`` seconds (3 by default),
+    longer than a short decision limit, in both modes."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        seconds = float(key()) if key().replace(".", "", 1).isdigit() else 3.0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            sum(range(1000))
