@@ -266,8 +266,9 @@ class BatchSummary:
     failures: list[str]
     files: dict[str, bytes] | None = None
     suspect: bool = False
-    # the digest of each file the worker wrote itself, by name: the run's own, for its seal
-    written: dict[str, str] | None = None
+    # the digest and size of each file the worker wrote itself, by name: the run's own, for
+    # its seal
+    written: dict[str, tuple[str, int]] | None = None
 
 
 def land_batch(batch: Batch) -> BatchSummary:
@@ -282,7 +283,7 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
     if batch.folder is None:  # sent back for the parent to write
         return BatchSummary(result.id, result.games, result.failures, files)
     land_files(Path(batch.folder), files)
-    written = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    written = {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files.items()}
     return BatchSummary(result.id, result.games, result.failures, written=written)
 
 

@@ -58,7 +58,7 @@ def run_dask(
 ) -> None:
     """The same batches on a Dask distributed cluster (a local one when no address), several
     to a task (``Bundler``), each written by its worker where it sees the results folder."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
     from distributed import KilledWorker
 
     _quiet_dask()
@@ -77,15 +77,7 @@ def run_dask(
         }
         with _quiet_workers(), dask.config.set(settings):
             try:
-                cluster = LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    # no dashboard, and its HTTP server on a free port: no warning about 8787
-                    scheduler_kwargs={"dashboard_address": ":0"},
-                    preload=[__name__],  # runs dask_setup below in each worker
-                )
+                cluster = local_cluster(workers)
             except Exception as exc:  # a worker killed while it started, a port taken
                 reason = " ".join(str(exc).split()) or type(exc).__name__
                 raise RunStopped(f"the local Dask cluster did not start ({reason})") from None
@@ -383,6 +375,27 @@ def dask_setup(worker: object) -> None:
     terminal sends it to the whole process group), as the local pool's workers do."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_cluster(workers: int) -> Any:
+    """A local Dask cluster of ``workers`` processes of one thread each."""
+    from dask.distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        # TLS with temporary credentials, each end's certificate checked: its scheduler
+        # listens on this machine, where any user could connect to a plain one and run code
+        # in the workers, as this user (hostile pass 24r's dask24.py read the seal key so
+        # and sealed a forgery)
+        security=True,
+        dashboard_address=None,
+        # no dashboard, and its HTTP server on a free port of this machine's loopback only:
+        # no warning about 8787
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        preload=[__name__],  # runs dask_setup below in each worker
+    )
 
 
 def _connect(client_class: Any, scheduler: str) -> Any:

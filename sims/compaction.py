@@ -296,6 +296,7 @@ class _CompactWriter:
         self.handle = -1  # the temporary file as this writer made it, held to its landing
         self.sink: _HashingSink | None = None  # the writer's own handle of it
         self.digest = ""  # of the bytes written, as they were written
+        self.size = 0
         self.closed = self.landed = False
 
     def _open(self) -> pq.ParquetWriter:
@@ -339,6 +340,7 @@ class _CompactWriter:
             out.close()
             assert self.sink is not None  # made with the writer
             self.digest = self.sink.digest.hexdigest()
+            self.size = self.sink.written
             self.sink.close()
         except OSError as exc:
             raise self._failed(exc) from None
@@ -362,7 +364,7 @@ class _CompactWriter:
             raise ResultsError(
                 f"{self.path}: changed while this run wrote the folder (not by the run)"
             )
-        note_written(self.path, digest=digest)
+        note_written(self.path, digest=digest, size=self.size)
 
     def _let_go(self) -> None:
         if self.sink is not None:
@@ -444,9 +446,11 @@ class Compaction:
         self.lead = threading.Thread(target=self._lead, name="compaction", daemon=True)
         self.lead.start()
 
-    def batch_landed(self, batch_id: str, written: dict[str, str] | None = None) -> None:
-        """``batch_id`` has landed (``written``: its files' digests, which this process's
-        run has noted already)."""
+    def batch_landed(
+        self, batch_id: str, written: dict[str, tuple[str, int]] | None = None
+    ) -> None:
+        """``batch_id`` has landed (``written``: its files' digests and sizes, which this
+        process's run has noted already)."""
         self.inbox.put(batch_id)
 
     def _lead(self) -> None:
@@ -578,9 +582,12 @@ class ForkedCompaction:
         self.process.start()
         child_end.close()
 
-    def batch_landed(self, batch_id: str, written: dict[str, str] | None = None) -> None:
-        """``batch_id`` has landed; ``written``, its files' digests by path, which the child
-        notes as its run's before it reads them (it was forked before they were written)."""
+    def batch_landed(
+        self, batch_id: str, written: dict[str, tuple[str, int]] | None = None
+    ) -> None:
+        """``batch_id`` has landed; ``written``, its files' digests and sizes by path, which
+        the child notes as its run's before it reads them (it was forked before they were
+        written)."""
         with contextlib.suppress(OSError):  # a child gone: ``finish`` says so
             self.orders.send((batch_id, written or {}))
 
@@ -636,8 +643,8 @@ def _compact_forked(
             return
         if isinstance(order, tuple):
             batch_id, written = order
-            for path, digest in written.items():
-                note_written(path, digest=digest)
+            for path, (digest, size) in written.items():
+                note_written(path, digest=digest, size=size)
             compaction.batch_landed(batch_id)
             continue
         if order in (_FINISH, _ABANDON):

@@ -137,7 +137,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
         return None
     try:
         data = checked_bytes(path)
-        return _parsed_manifest(path, path.read_bytes() if data is None else data)
+        return _parsed_manifest(path, read_once(path, MAX_MANIFEST)[0] if data is None else data)
     except OSError as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
 
@@ -145,7 +145,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
     try:
         manifest = json.loads(data.decode())
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # an integer too long too
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
         version = manifest.get("schema_version") if isinstance(manifest, dict) else None
@@ -369,6 +369,10 @@ def _result_files(folder: Path) -> list[str]:
 
 # the deepest a run writes: checks/NAME/TABLE/_parts/FILE, with room to spare
 MAX_DEPTH = 8
+# far past any manifest a run writes (a digest a file: some 40 MB for 100,000 batches kept as
+# parts), and short of one grown in place to fill a reader's memory (hostile pass 24r's
+# sparse24.py: 8 TiB of holes, a MemoryError)
+MAX_MANIFEST = 256 << 20
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -428,6 +432,8 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
         if manifest is None:
             return []
         run = _open_run(manifest)
+        if run is not None:  # first: a seal cut short (a stall, then the watchdog's exit)
+            _add_ended_run(run)  # leaves the folder refused, never open (pass 24r's stall24)
         manifest.pop(DIGESTS, None)
         manifest.pop(MARK, None)
         names = _result_files(folder)
@@ -439,7 +445,11 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
             # a file neither the run's nor found is named, never hashed (it may be huge:
             # hostile pass 23's sparse23.py added 8 TiB of holes while a run played)
             added = [within + name for name in names if within + name not in known]
-            now = {within + n: file_seal(folder / n) for n in names if within + n in known}
+            now = {
+                within + n: _seal_unless_resized(folder / n, kept, within + n)
+                for n in names
+                if within + n in known
+            }
             found_digests, changed = kept.accounted(now, within)
             changed += [f"{name} was added" for name in added]
             digests = {name[len(within) :]: d for name, d in found_digests.items()}
@@ -452,9 +462,16 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     except BaseException:
         _end_open_mark(folder)
         raise
-    if run is not None:  # after the seal: a run killed in between stays readable
-        _add_ended_run(run)
     return changed
+
+
+def _seal_unless_resized(path: Path, kept: Reading, name: str) -> FileSeal:
+    """``path``'s seal, or where its size is not the one the run knows (as it wrote or found
+    it) its identity with no digest: changed, and never hashed (it may be huge)."""
+    found = os.lstat(path)
+    if kept.other_size(name, found.st_size):
+        return "", found.st_dev, found.st_ino, found.st_ctime_ns
+    return file_seal(path)
 
 
 def _end_open_mark(folder: Path) -> None:
@@ -515,7 +532,7 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
     if not path.is_file():
         return "it is not a results folder: its manifest.json is not a file", None
     try:
-        data, identity = read_once(path)
+        data, identity = read_once(path, MAX_MANIFEST)
     except OSError as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     manifest = _parsed_manifest(path, data)

@@ -74,6 +74,10 @@ class Reading:
         # known) and removed, by name: the seal takes those files as the run's
         self.written: dict[str, str | None] = {}
         self.removed: set[str] = set()
+        # each file's size where known (as the run wrote it, or as the check found it): a
+        # file of another size is changed, known so without hashing it (hostile pass 24r's
+        # stall24.py grew a record file the run wrote to 8 TiB, and the seal hashed it)
+        self.sizes: dict[str, int] = {}
 
     def __enter__(self) -> Reading:
         if self.own_writes:
@@ -108,6 +112,7 @@ class Reading:
             except OSError:  # gone, or no handle left: known by its marks then
                 continue
             found = os.fstat(handle)
+            self.sizes[name] = found.st_size
             if (found.st_dev, found.st_ino) != tuple(identity[:2]):
                 os.close(handle)  # another file in its place since the check
                 raise ResultsError(
@@ -162,14 +167,24 @@ class Reading:
             )
         return data
 
-    def note(self, name: str, digest: str | None, removed: bool = False) -> None:
-        """The run wrote (or removed) the file ``name``."""
+    def note(
+        self, name: str, digest: str | None, removed: bool = False, size: int | None = None
+    ) -> None:
+        """The run wrote (or removed) the file ``name`` (``size`` bytes, where known)."""
+        self.sizes.pop(name, None)
         if removed:
             self.written.pop(name, None)
             self.removed.add(name)
         else:
             self.removed.discard(name)
             self.written[name] = digest
+            if size is not None:
+                self.sizes[name] = size
+
+    def other_size(self, name: str, size: int) -> bool:
+        """Whether ``name`` is known to have had another size than ``size`` bytes."""
+        known = self.sizes.get(name)
+        return known is not None and known != size
 
     def accounted(
         self, now: Mapping[str, FileSeal], within: str = ""
@@ -242,11 +257,13 @@ def _written_again(name: str) -> bool:
     return base == MANIFEST or base.startswith("compact")
 
 
-def read_once(path: str | Path) -> tuple[bytes, Identity]:
+def read_once(path: str | Path, limit: int | None = None) -> tuple[bytes, Identity]:
     """A file's bytes and the identity (device, inode, change time) of what they were read
-    from."""
+    from; refused past ``limit`` bytes, before any is read."""
     with _open_file(path) as file:
         found = os.fstat(file.fileno())
+        if limit is not None and found.st_size > limit:
+            raise ResultsError(f"{path}: {found.st_size:,} bytes, past any a run writes")
         return file.read(), (found.st_dev, found.st_ino, found.st_ctime_ns)
 
 
@@ -262,10 +279,15 @@ def _open_file(path: str | Path) -> io.BufferedReader:
     """A regular file opened to read, never through a link, never waiting: a named pipe put
     in a file's place after the seal's check would block its reader for good (hostile pass
     23's fifo23.py), a link to a device (``/dev/zero``) feed it without end."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link put in a file's place (pass 24r's link24.py)
+            raise ResultsError(f"{path}: a link, which no run writes") from None
+        raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
+            raise ResultsError(f"{path}: not a regular file, which no run writes")
         return io.BufferedReader(io.FileIO(fd, "rb"))
     except BaseException:
         os.close(fd)
@@ -299,16 +321,21 @@ def _covering(path: str | Path) -> list[tuple[Reading, str]]:
     return out
 
 
-def note_written(path: str | Path, data: bytes | None = None, digest: str | None = None) -> None:
-    """A run wrote ``path`` (``data``, or bytes of that ``digest``, where known): the
-    readings of a run in force that cover it take it as the run's own
+def note_written(
+    path: str | Path,
+    data: bytes | None = None,
+    digest: str | None = None,
+    size: int | None = None,
+) -> None:
+    """A run wrote ``path`` (``data``, or ``size`` bytes of that ``digest``, where known):
+    the readings of a run in force that cover it take it as the run's own
     (``Reading.accounted``)."""
     covering = _covering(path)
     if covering:
         if data is not None:
-            digest = hashlib.sha256(data).hexdigest()
+            digest, size = hashlib.sha256(data).hexdigest(), len(data)
         for found, name in covering:
-            found.note(name, digest)
+            found.note(name, digest, size=size)
 
 
 def note_removed(path: str | Path) -> None:
@@ -316,23 +343,27 @@ def note_removed(path: str | Path) -> None:
         found.note(name, None, removed=True)
 
 
-def ledger() -> list[tuple[str, str | None, bool]]:
+Entry = tuple[str, str | None, bool, int | None]  # a path, its digest, removed, its size
+
+
+def ledger() -> list[Entry]:
     """What this process's runs in force wrote and removed, by absolute path (a forked
     compaction sends it to its parent, whose readings then note it: ``note_ledger``)."""
     with _LOCK:
         active = [r for r in _ACTIVE if r.own_writes]
-    out = []
+    out: list[Entry] = []
     for found in active:
         root = os.path.abspath(found.sealed.folder)
-        out += [(os.path.join(root, n), d, False) for n, d in found.written.items()]
-        out += [(os.path.join(root, n), None, True) for n in found.removed]
+        for n, d in found.written.items():
+            out.append((os.path.join(root, n), d, False, found.sizes.get(n)))
+        out += [(os.path.join(root, n), None, True, None) for n in found.removed]
     return out
 
 
-def note_ledger(entries: list[tuple[str, str | None, bool]]) -> None:
-    for path, digest, removed in entries:
+def note_ledger(entries: list[Entry]) -> None:
+    for path, digest, removed, size in entries:
         for found, name in _covering(path):
-            found.note(name, digest, removed)
+            found.note(name, digest, removed, size)
 
 
 def run_reading(path: str | Path) -> Reading | None:

@@ -137,7 +137,10 @@ def _load(folder: Path, destinations: bool, unchanged: SealCheck) -> Results:
     if manifest is None:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})")
     frames = {}
-    quality = bool(manifest["study"].get("metrics", {}).get("quality"))
+    metrics = manifest["study"].get("metrics", {})
+    if not isinstance(metrics, dict):  # read with changes accepted (pass 24r's odd24.py)
+        raise ResultsError(f"{folder / MANIFEST}: the study's metrics are not a table")
+    quality = bool(metrics.get("quality"))
     merged = compacted_batches(folder / "games")
     tables = [t for t in TABLES if destinations or t != "destinations"]
     for table in (*tables, *(("quality",) if quality else ())):

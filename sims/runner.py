@@ -311,7 +311,13 @@ def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Optio
             str(folder / CHECKS_FOLDER / name),
             {**study.to_dict(), "checking": _check_dict(name, plan)},
         )
-        found = _run_games(check, Path(check.output), options, records=False, announce=None)
+        try:
+            found = _run_games(check, Path(check.output), options, records=False, announce=None)
+        except BaseException:  # its folder sealed too, never left open (pass 24r's checkopen24)
+            if _holds_manifest(Path(check.output)):
+                with contextlib.suppress(Exception):
+                    seal(Path(check.output))
+            raise
         changed = seal(Path(check.output))  # with the run's account of what it wrote
         if changed:
             raise _changed_by_another(folder, changed)
@@ -407,10 +413,10 @@ def _run_games(
         if result.files is not None:
             land_files(folder, result.files)
             files = result.files.items()
-            written = {name: hashlib.sha256(data).hexdigest() for name, data in files}
-        paths = {str(folder / name): digest for name, digest in written.items()}
-        for path, digest in paths.items():
-            note_written(path, digest=digest)
+            written = {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files}
+        paths = {str(folder / name): wrote for name, wrote in written.items()}
+        for path, (digest, size) in paths.items():
+            note_written(path, digest=digest, size=size)
         if compaction is not None:
             compaction.batch_landed(result.id, paths)
         summary.games_played += result.games
@@ -565,7 +571,7 @@ def _check_resumable(
             f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
             "run into another --out"
         )
-    held = (folder / "records").is_dir()
+    held = bool(_record_files(folder / "records"))  # an empty folder added holds none
     if held != records and (held or done_batches(folder)):  # records of some batches only
         raise ResultsError(
             f"{folder}: these results were made {'with' if held else 'without'} game "

@@ -140,3 +140,34 @@ def test_a_local_cluster_that_does_not_start_is_one_line_and_writes_nothing(
     err = capsys.readouterr().err
     assert "the local Dask cluster did not start (Nanny failed to start.)" in err, err
     assert "Traceback" not in err and not out.exists()
+
+
+def test_a_local_clusters_scheduler_takes_no_client_without_its_credentials():
+    """Hostile pass 24r's dask24.py: another user of the machine found the local cluster's
+    scheduler on 127.0.0.1, connected (no authentication) and ran code in its workers, as
+    this user: it read the seal key. The cluster speaks TLS with temporary credentials and
+    checks each end's certificate, and its dashboard listens on the loopback only."""
+    import socket
+
+    from dask.distributed import Client
+
+    from sims.cluster import local_cluster
+
+    with local_cluster(1) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://"), address
+        for attempt in (address, address.replace("tls://", "tcp://")):
+            with pytest.raises((OSError, TypeError, ValueError)):
+                Client(attempt, timeout=5)
+        host, port = address.removeprefix("tls://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=5) as plain:
+            plain.sendall(b"\0" * 64)  # no TLS handshake: the scheduler closes it
+            plain.settimeout(5)
+            try:
+                answer = plain.recv(1)
+            except ConnectionResetError:
+                answer = b""
+            assert answer in (b"", b"\x15")  # closed, or a TLS alert
+        dashboard = cluster.scheduler.http_server
+        if dashboard is not None:
+            assert all(s.getsockname()[0] == "127.0.0.1" for s in dashboard._sockets.values())

@@ -113,7 +113,7 @@ def test_a_named_pipe_in_a_files_place_is_refused_not_waited_on(tmp_path):
     writer = threading.Thread(target=lambda: os.close(os.open(pipe, os.O_WRONLY)), daemon=True)
     writer.start()
     try:
-        with pytest.raises(OSError, match="not a regular file"):
+        with pytest.raises(ResultsError, match="not a regular file"):
             read_once(pipe)
     finally:
         release = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # the writer's open returns
