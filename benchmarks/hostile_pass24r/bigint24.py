@@ -21,7 +21,9 @@ from common import ROOT, cardgame, study_file
 
 def tail(out: str) -> str:
     lines = out.strip().splitlines()
-    return f"traceback: {'Traceback' in out}, last line: {lines[-1][:150]!r}" if lines else "no output"
+    return (
+        f"traceback: {'Traceback' in out}, last line: {lines[-1][:150]!r}" if lines else "no output"
+    )
 
 
 def main() -> None:
@@ -45,7 +47,9 @@ def main() -> None:
     for what, command in commands.items():
         for extra in ([], ["--accept-changes"]):
             done = cardgame(*command, *extra)
-            print(f"  {what} {' '.join(extra)}: exit {done.returncode}; {tail(done.stdout + done.stderr)}")
+            print(
+                f"  {what} {' '.join(extra)}: exit {done.returncode}; {tail(done.stdout + done.stderr)}"
+            )
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ from common import ROOT, cardgame, last_line, study_file
 
 def tail(out: str) -> str:
     lines = out.strip().splitlines()
-    return f"traceback: {'Traceback' in out}, last line: {lines[-1][:160]!r}" if lines else "no output"
+    return (
+        f"traceback: {'Traceback' in out}, last line: {lines[-1][:160]!r}" if lines else "no output"
+    )
 
 
 def mark(folder: str) -> str:
@@ -58,9 +60,14 @@ def during_run() -> None:
     print(f"  the writer: a link in place of {first.name} ({landed} parts landed then)")
     print(f"  the run: exit {run.returncode}; {tail(out)}")
     print(f"  its mark after: {mark(folder)}")
-    for command in (["report", folder, "--format", "md", "--out", folder + ".md"], [*args[1:], "--resume"]):
+    for command in (
+        ["report", folder, "--format", "md", "--out", folder + ".md"],
+        [*args[1:], "--resume"],
+    ):
         done = cardgame(*command)
-        print(f"  {command[0]} {'--resume' if command[0] == 'simulate' else ''}: exit {done.returncode}: {last_line(done)[:170]!r}")
+        print(
+            f"  {command[0]} {'--resume' if command[0] == 'simulate' else ''}: exit {done.returncode}: {last_line(done)[:170]!r}"
+        )
 
 
 def accept() -> None:
@@ -77,7 +84,9 @@ def accept() -> None:
     os.symlink(spare, first)
     for extra in ([], ["--accept-changes"]):
         done = cardgame(*args, "--resume", *extra)
-        print(f"  --resume {' '.join(extra)}: exit {done.returncode}; {tail(done.stdout + done.stderr)}")
+        print(
+            f"  --resume {' '.join(extra)}: exit {done.returncode}; {tail(done.stdout + done.stderr)}"
+        )
 
 
 if __name__ == "__main__":
