@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Odd manifests read with ``--accept-changes`` (the user's choice to read a changed
 folder: still hostile input, which must be one line, exit 2, never a traceback), and a
 few without it. Each mutation of a sealed folder's manifest, then ``report`` (and

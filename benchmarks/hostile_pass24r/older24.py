@@ -1,6 +1,7 @@
 """No attacker: folders sealed by older commits of the seal (pass 20's fix, 14c20a6; pass
-22's fix, 9c6d2eb; pass 23r's base, a3e40d4), reported and viewed by this code. Each old tree is unpacked with ``git archive`` and run on the Python engine through
-``PYTHONPATH`` (its native core is not built), with the same seal key.
+22's fix, 9c6d2eb; pass 23r's base, a3e40d4), reported and viewed by this code. Each old
+tree is unpacked with ``git archive`` and run on the Python engine through ``PYTHONPATH``
+(its native core is not built), with the same seal key.
 
 python older24.py
 """
