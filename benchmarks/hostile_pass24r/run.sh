@@ -22,7 +22,7 @@ echo "== bigint24.py: a manifest with a 5,000-digit integer: tracebacks"
 python bigint24.py
 echo "== sparse24.py: a manifest grown to 8 TiB in place: MemoryError; a part grown to 2 GiB"
 python sparse24.py
-echo "== stall24.py: a seal stalled by a grown file, cut short by the watchdog
+echo "== stall24.py: a seal stalled by a grown file, cut short by the watchdog"
 python stall24.py
 echo "== records24.py: an empty records/ misdirects a resume"
 python records24.py
