@@ -24,6 +24,7 @@ echo "== sparse24.py: a manifest grown to 8 TiB in place: MemoryError; a part gr
 python sparse24.py
 echo "== stall24.py: a seal stalled by a grown file, cut short by the watchdog"
 python stall24.py
+python stall24.py term
 echo "== records24.py: an empty records/ misdirects a resume"
 python records24.py
 echo "== checkopen24.py: a check's open mark outlives its failed run"

@@ -9,7 +9,7 @@ runs (pass 23r's fix ends it only when the seal raises). The writer then puts th
 back at its size and forges the seats table; ``report`` warns "its run has not ended" and
 says ``--resume`` seals it; the resume takes the folder as found and seals the forgery.
 
-python stall24.py
+python stall24.py [term]   (term: SIGTERM, as a batch system's time limit sends, not Ctrl-C)
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from common import ROOT, cardgame, forge_compact, last_line, report, study_file
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def main() -> None:
+def main(stop: signal.Signals) -> None:
     path = study_file("stall24", 24, 1)
     folder = os.path.join(ROOT, "stall24")
     twin = os.path.join(ROOT, "twin-stall24")
@@ -49,10 +50,10 @@ def main() -> None:
     time.sleep(15)
     print(f"  15 s after the compaction landed the run is still going: {run.poll() is None}")
     start = time.monotonic()
-    run.send_signal(signal.SIGINT)  # the user's Ctrl-C, to the script's own run
+    run.send_signal(stop)  # the user's Ctrl-C (or a SIGTERM), to the script's own run
     out, _ = run.communicate(timeout=120)
     print(
-        f"  the user's Ctrl-C: the run ends {time.monotonic() - start:.1f} s later, exit {run.returncode}: {out.strip().splitlines()[-1][:190]!r}"
+        f"  {stop.name}: the run ends {time.monotonic() - start:.1f} s later, exit {run.returncode}: {out.strip().splitlines()[-1][:190]!r}"
     )
     mark = json.loads(Path(folder, "manifest.json").read_text())["seal"]["state"]
     print(f"  its mark: {mark!r}")
@@ -72,4 +73,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(signal.SIGTERM if sys.argv[1:] == ["term"] else signal.SIGINT)
