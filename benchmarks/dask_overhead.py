@@ -42,9 +42,9 @@ if bundler is not None:
     def timed_took(self, n, seconds):
         tasks.append((time.perf_counter(), n, seconds))
         took(self, n, seconds)
-    def timed_init(self, todo):
+    def timed_init(self, todo, *rest):
         tasks.append((time.perf_counter(), 0, 0.0))  # the cluster is up
-        init(self, todo)
+        init(self, todo, *rest)
     bundler.took, bundler.__init__ = timed_took, timed_init
 start = time.perf_counter()
 summary = run(study, workers=workers, backend=backend, out=out, progress=False)
@@ -68,8 +68,10 @@ def nothing(x):
 def main():
     tasks, workers = int(sys.argv[1]), int(sys.argv[2])
     start = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+    made = getattr(sims.cluster, "local_cluster", None)  # the run's own, TLS and all
+    cluster = made(workers) if made else LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"})
     client = Client(cluster)
     up = time.perf_counter()
     futures, sent = as_completed(), 0
