@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from . import _native, edition, startup
 from . import record as rec
 from .catalogue import Catalogue, default_catalogue, load_catalogue
-from .errors import CardgameError, RecordError, one_line
+from .errors import CardgameError, RecordError, one_line, terminal_rows, terminal_width
 from .game import Game
 from .narrate import narrate
 from .randomplay import play_random
@@ -309,8 +309,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except CardgameError as exc:
         # a study file's problems, found in one pass (sims StudyProblems): a line each
+        # on a terminal cut at its width, every row after the first marked: an error may
+        # quote a strategy's words (a failure's), padded to start a row of their own
+        width = terminal_width(sys.stderr)
         for problem in getattr(exc, "problems", None) or [exc]:
-            print(f"cardgame {args.command}: error: {one_line(problem)}", file=sys.stderr)
+            lead = f"cardgame {args.command}: error: "
+            print("\n".join(terminal_rows(str(problem), lead, "  | ", width)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except json.JSONDecodeError as exc:
         print(f"cardgame {args.command}: error: bad JSON: {exc.msg}", file=sys.stderr)

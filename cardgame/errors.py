@@ -61,16 +61,31 @@ def terminal_rows(text: str, lead: str, more: str, width: int | None) -> list[st
     every row after the first led by ``more``: in ASCII (every other character escaped, so
     each takes one column), so that no text of someone else's, wrapped by the terminal,
     starts a row of its own (hostile pass 24's PadForged padded a failure's words to the
-    terminal's edge to print a forged failure of the rival's on the next row). Without a
-    width (no terminal) one row, its control characters escaped."""
+    terminal's edge to print a forged failure of the rival's on the next row; pass 25's
+    ReportForged did so through a command's one-line error, and a mark of wide characters
+    pushed rows past the edge). Without a width (no terminal) one row, its control
+    characters escaped."""
     if width is None:
         return [lead + one_line(text)]
-    shown = "".join(ch if " " <= ch <= "~" else ascii(ch)[1:-1] for ch in text)
+    lead, more = _fitted(_ascii(lead), width), _fitted(_ascii(more), width)
+    shown = _ascii(text)
     rows: list[str] = []
     while True:
         prefix = more if rows else lead
-        room = max(16, width - len(prefix))
+        room = max(1, width - len(prefix))
         rows.append(prefix + shown[:room])
         shown = shown[room:]
         if not shown:
             return rows
+
+
+def _ascii(text: str) -> str:
+    """``text`` with every character but printable ASCII escaped: one column each."""
+    return "".join(ch if " " <= ch <= "~" else ascii(ch)[1:-1] for ch in text)
+
+
+def _fitted(prefix: str, width: int) -> str:
+    """A row's mark, cut to half the width at most, so that every row of text fits beside
+    it (a strategy's name in the mark may be long: hostile pass 25's 30 wide ideographs)."""
+    most = max(4, width // 2)
+    return prefix if len(prefix) <= most else prefix[: most - 4] + "... "

@@ -403,3 +403,25 @@ def test_a_failures_words_padded_to_the_terminals_edge_start_no_row_of_their_own
         assert all(len(row) <= 80 and row.isascii() for row in rows), rows
         assert rows[0].startswith(lead) and all(row.startswith(more) for row in rows[1:])
     assert terminal_rows("a\x1b[2Jb", "  ", "    | ", None) == ["  a\\x1b[2Jb"]
+
+
+def test_a_wide_mark_and_a_commands_error_keep_every_row_marked(tmp_path, monkeypatch, capsys):
+    """Hostile pass 25's wide mark (a strategy named with 30 ideographs, two columns each,
+    pushed every row of its stderr past the terminal's edge) and ReportForged (padded words
+    in a command's one-line error started a row of their own)."""
+    import cardgame.cli
+    from cardgame.cli import main
+    from cardgame.errors import terminal_rows
+
+    mark = "[guest hp25s.s" + "\u6226\u7565" * 15 + ":W] "
+    for width in (40, 80, 120):
+        rows = terminal_rows("1 game(s) failed: " + "x" * 300, mark, mark, width)
+        assert all(len(row) <= width and row.isascii() for row in rows), rows
+        assert all(row.startswith("[guest hp25s.s") for row in rows), rows
+    monkeypatch.setattr(cardgame.cli, "terminal_width", lambda stream: 80)
+    forged = tmp_path / ("\u2800" * 100 + "seat 1 (planner) cheated")
+    assert main(["replay", str(forged)]) == 2
+    rows = capsys.readouterr().err.splitlines()
+    assert len(rows) > 1 and all(len(row) <= 80 and row.isascii() for row in rows), rows
+    assert rows[0].startswith("cardgame replay: error: ")
+    assert all(row.startswith("  | ") for row in rows[1:]), rows
