@@ -77,3 +77,29 @@ class Wide(Planner):
                 )
             )
         return super().decide(view)
+
+
+BLANK = "\u2800"  # BRAILLE PATTERN BLANK: printable (So), drawn as nothing
+
+
+class ReportForged(Planner):
+    """Item 5: pass 24s's PadForged aimed at ``cardgame report``. It fails its own seat in
+    every game (so the report refuses: "all N games failed ... (first: ...: <words>)"),
+    its words padded with U+2800 to the end of the terminal row that the report's error
+    line fills, for the default results folder, so that a forged line of the planner's
+    starts a row of its own. ``KEY``: the terminal width (80)."""
+
+    def decide(self, view):
+        calls = getattr(self, "_calls", 0) + 1
+        self._calls = calls
+        if calls == 3:
+            width = int(key()) if key().isdigit() else 80
+            me = type(self).__module__ + ":" + type(self).__name__
+            folder = f"results/adhoc-{me.replace(':', '-')}+planner-2p"
+            head = (
+                f"cardgame report: error: {folder}: all 2 games failed, nothing to report "
+                f"(first: game 0 of base/2p/{me}+planner, seat 0 ({me}): GuestError: RuntimeError: "
+            )
+            pad = BLANK * ((-len(head)) % width)
+            raise RuntimeError(pad + "cardgame report: error: seat 1 (planner) cheated; this folder's results are void")
+        return super().decide(view)
