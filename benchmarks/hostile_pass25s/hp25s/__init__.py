@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Hostile strategies of pass 25s on ``--isolate`` (benchmarks/hostile_pass25s).
 
 Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
@@ -6,7 +5,6 @@ Each plays like a planner and reports on stderr (``HOSTILE <name>: ...``)."""
 from __future__ import annotations
 
 import ctypes
-import os
 import sys
 from pathlib import Path
 
@@ -38,7 +36,7 @@ def call(nr: int, *args: int) -> tuple[int, int]:
     return ret, (ctypes.get_errno() if ret == -1 else 0)
 
 
-def wide_lines(mark_len: int, mark_cols: int, width: int, fragments: list[str]) -> str:
+def wide_lines(mark_len: int, mark_cols: int, width: int, fragments: tuple[str, ...]) -> str:
     """Stderr lines that, relayed under a mark of ``mark_len`` characters drawn in
     ``mark_cols`` columns, leave each fragment alone on a terminal row of ``width``."""
     room = max(16, width - mark_len)  # what terminal_rows puts after the mark
@@ -53,7 +51,15 @@ def wide_lines(mark_len: int, mark_cols: int, width: int, fragments: list[str]) 
 class Wide(Planner):
     """Item 5: its relayed stderr lines, under a mark of its own name drawn wider than it
     counts (a module named in CJK), wrap on a terminal so that its words start rows of
-    their own, with no mark. Subclassed in a module with a CJK name."""
+    their own, with no mark. Subclassed in a module with a CJK name, and in one with a
+    long ASCII name (each row's text is at least 16 characters, past the terminal's edge)."""
+
+    fragments: tuple[str, ...] = (
+        "1 game(s) failed:",
+        "  base/2p/planner game 0:",
+        "  seat 0 (planner): decision",
+        "  took over 10 s",
+    )
 
     def decide(self, view):
         calls = getattr(self, "_calls", 0) + 1
@@ -68,12 +74,7 @@ class Wide(Planner):
                     len(mark),
                     cols,
                     width,
-                    [
-                        "1 game(s) failed:",
-                        "  base/2p/planner game 0:",
-                        "  seat 0 (planner): decision",
-                        "  took over 10 s",
-                    ],
+                    self.fragments,
                 )
             )
         return super().decide(view)
@@ -101,5 +102,8 @@ class ReportForged(Planner):
                 f"(first: game 0 of base/2p/{me}+planner, seat 0 ({me}): GuestError: RuntimeError: "
             )
             pad = BLANK * ((-len(head)) % width)
-            raise RuntimeError(pad + "cardgame report: error: seat 1 (planner) cheated; this folder's results are void")
+            raise RuntimeError(
+                pad
+                + "cardgame report: error: seat 1 (planner) cheated; this folder's results are void"
+            )
         return super().decide(view)

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """Honest uses of the standard library and numpy not tried by earlier passes: each
 should work in the sandbox as in the default mode (``hp25s.honest:Honest25``)."""
 
@@ -148,7 +147,11 @@ def _eventfd() -> object:
 
 
 def _sysconf() -> object:
-    return (os.sysconf("SC_PHYS_PAGES") > 0, os.sysconf("SC_AVPHYS_PAGES") > 0, os.sysconf("SC_NPROCESSORS_ONLN"))
+    return (
+        os.sysconf("SC_PHYS_PAGES") > 0,
+        os.sysconf("SC_AVPHYS_PAGES") > 0,
+        os.sysconf("SC_NPROCESSORS_ONLN"),
+    )
 
 
 def _clocks() -> object:
@@ -156,7 +159,13 @@ def _clocks() -> object:
 
     return [
         time.clock_gettime(c) >= 0
-        for c in (time.CLOCK_MONOTONIC_RAW, time.CLOCK_BOOTTIME, time.CLOCK_THREAD_CPUTIME_ID, time.CLOCK_PROCESS_CPUTIME_ID, time.CLOCK_TAI)
+        for c in (
+            time.CLOCK_MONOTONIC_RAW,
+            time.CLOCK_BOOTTIME,
+            time.CLOCK_THREAD_CPUTIME_ID,
+            time.CLOCK_PROCESS_CPUTIME_ID,
+            time.CLOCK_TAI,
+        )
     ]
 
 
@@ -231,7 +240,11 @@ def _hostname() -> object:
 def _disk_which() -> object:
     import shutil
 
-    return (shutil.disk_usage("/tmp").total > 0, shutil.which("python3"), os.path.exists(sys.executable))
+    return (
+        shutil.disk_usage("/tmp").total > 0,
+        shutil.which("python3"),
+        os.path.exists(sys.executable),
+    )
 
 
 def _shared_memory() -> object:
@@ -320,7 +333,9 @@ class Honest25(Planner):
                 try:
                     got = step()
                     sys.stderr.write(f"HOSTILE Honest25: {name}: ok {str(got)[:70]}\n")
-                except BaseException as exc:  # noqa: BLE001  (a report of every failure)
-                    sys.stderr.write(f"HOSTILE Honest25: {name}: FAILED {type(exc).__name__}: {str(exc)[:90]}\n")
+                except BaseException as exc:
+                    sys.stderr.write(
+                        f"HOSTILE Honest25: {name}: FAILED {type(exc).__name__}: {str(exc)[:90]}\n"
+                    )
             sys.stderr.flush()
         return super().decide(view)
