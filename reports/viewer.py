@@ -72,7 +72,8 @@ def games_in(
     holds no record (skipped, so that the others can still be shown)."""
     if path.is_dir():
         folder = path / "records"
-        files = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        # files only: a folder of a record's name holds no record (hostile pass 25r's odd25)
+        files = sorted(p for p in folder.glob("*.jsonl") if p.is_file()) if folder.is_dir() else []
         if not files:
             raise ViewError(
                 f"{path}: holds no game records (a results folder has them only when "

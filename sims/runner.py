@@ -60,6 +60,7 @@ from .compaction import compact, new_compaction, tidy_compaction
 from .errors import ResultsError, StudyError
 from .files import discard
 from .folder import (
+    DIGESTS,
     MANIFEST,
     check_output_folder,
     check_sealed,
@@ -571,7 +572,11 @@ def _check_resumable(
             f"{manifest['schema_version']}, this version writes {SCHEMA_VERSION}; "
             "run into another --out"
         )
-    held = bool(_record_files(folder / "records"))  # an empty folder added holds none
+    # records the folder holds, or that its seal lists (an empty records/ added holds none,
+    # and one emptied still says how the run was made: hostile pass 25r's shape25.py)
+    sealed = manifest.get(DIGESTS)
+    listed = isinstance(sealed, dict) and any(str(n).startswith("records/") for n in sealed)
+    held = listed or bool(_record_files(folder / "records"))
     if held != records and (held or done_batches(folder)):  # records of some batches only
         raise ResultsError(
             f"{folder}: these results were made {'with' if held else 'without'} game "

@@ -158,3 +158,25 @@ def test_odd_manifests_are_one_line(sealed, tmp_path):
     link.symlink_to(target)
     with pytest.raises(ResultsError, match="a link, which no run writes"):
         read_once(link)
+
+
+def test_a_records_folder_emptied_or_a_folder_of_a_records_name_misleads_nothing(tmp_path):
+    """Hostile pass 25r's shape25.py: a sealed --records folder whose records/ was emptied
+    made a resume say it was made without records (then, done as told, refused); odd25.py:
+    a folder named like a record file made view refuse."""
+    import shutil
+
+    from cardgame.cli import main
+
+    folder = tmp_path / "r"
+    study = from_dict(STUDY, "test")
+    run(study, workers=1, out=folder, progress=False, records=True)
+    copy = tmp_path / "c"
+    shutil.copytree(folder, copy)
+    (folder / "records" / "a.jsonl").mkdir()
+    out = str(tmp_path / "v.html")
+    assert main(["view", str(folder), "--out", out, "--playouts", "0", "--accept-changes"]) == 0
+    for record in (copy / "records").iterdir():
+        record.unlink()
+    with pytest.raises(ResultsError, match="was removed since its run ended"):
+        run(study, workers=1, out=copy, progress=False, resume=True, records=True)
