@@ -24,19 +24,41 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def check(label: str, path: str, folder: str) -> int:
     r = cardgame("report", folder, "--format", "md", "--out", folder + ".md")
-    s = cardgame("simulate", path, "--out", folder, "--workers", "1", "--no-progress", "--resume", "--records")
+    s = cardgame(
+        "simulate",
+        path,
+        "--out",
+        folder,
+        "--workers",
+        "1",
+        "--no-progress",
+        "--resume",
+        "--records",
+    )
     rec = sorted(Path(folder, "records").glob("*.jsonl"))
     p = cardgame("replay", str(rec[0])) if rec else None
     codes = [r.returncode, s.returncode, p.returncode if p else 0]
     bad = [last_line(d) for d in (r, s, p) if d is not None and d.returncode]
-    print(f"  {label}: report {codes[0]}, --resume {codes[1]}, replay {codes[2]}{'; ' + bad[0][:160] if bad else ''}")
+    print(
+        f"  {label}: report {codes[0]}, --resume {codes[1]}, replay {codes[2]}{'; ' + bad[0][:160] if bad else ''}"
+    )
     return int(any(codes))
 
 
 def stopped(path: str, folder: str, wait_for: str, count: int) -> str:
     """A run stopped by SIGINT once ``count`` files match ``wait_for`` in the folder."""
     shutil.rmtree(folder, ignore_errors=True)
-    args = ["cardgame", "simulate", path, "--out", folder, "--workers", "2", "--no-progress", "--records"]
+    args = [
+        "cardgame",
+        "simulate",
+        path,
+        "--out",
+        folder,
+        "--workers",
+        "2",
+        "--no-progress",
+        "--records",
+    ]
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     while run.poll() is None and len(list(Path(folder).glob(wait_for))) < count:
         time.sleep(0.005)
@@ -59,7 +81,9 @@ def main() -> None:
     untarred = os.path.join(ROOT, "untar")
     shutil.rmtree(untarred, ignore_errors=True)
     os.makedirs(untarred)
-    subprocess.run(f"tar -C {ROOT} -cf - honest25 | tar -C {untarred} -xf -", shell=True, check=True)
+    subprocess.run(
+        f"tar -C {ROOT} -cf - honest25 | tar -C {untarred} -xf -", shell=True, check=True
+    )
     refused += check("tar c | tar x", path, os.path.join(untarred, "honest25"))
     total = 2
     for label, pattern, count in (

@@ -40,14 +40,20 @@ def main(how: str) -> None:
         spare = os.path.join(ROOT, "spare-manifest.json")
         Path(spare).write_bytes(forged)
         os.rename(spare, manifest)
-    print(f"  the writer: manifest.json's study renamed FORGED2525 ({how}) while the run plays; running: {run.poll() is None}")
+    print(
+        f"  the writer: manifest.json's study renamed FORGED2525 ({how}) while the run plays; running: {run.poll() is None}"
+    )
     out, _ = run.communicate(timeout=300)
     print(f"  the run: exit {run.returncode}: {out.strip().splitlines()[-1][:200]!r}")
     text = manifest.read_text()
-    print(f"  the sealed manifest names FORGED2525: {'FORGED2525' in text}; state {json.loads(text)['seal']['state']!r}")
+    print(
+        f"  the sealed manifest names FORGED2525: {'FORGED2525' in text}; state {json.loads(text)['seal']['state']!r}"
+    )
     done = cardgame("report", folder, "--format", "md", "--out", folder + ".md")
     shown = Path(folder + ".md").read_text() if os.path.exists(folder + ".md") else ""
-    print(f"  report: exit {done.returncode}: {last_line(done)!r}; shows FORGED2525: {'FORGED2525' in shown}")
+    print(
+        f"  report: exit {done.returncode}: {last_line(done)!r}; shows FORGED2525: {'FORGED2525' in shown}"
+    )
 
 
 if __name__ == "__main__":

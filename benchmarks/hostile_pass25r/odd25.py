@@ -23,10 +23,19 @@ def dup_study(folder: str) -> None:
 
 
 ODD = {
-    "records/a.jsonl/ (a folder named like a record)": lambda f: os.makedirs(os.path.join(f, "records", "a.jsonl")),
-    "records/a.jsonl/ holding a file": lambda f: (os.makedirs(os.path.join(f, "records", "a.jsonl")), Path(f, "records", "a.jsonl", "x").write_text("{}\n")),
-    "checks/search/ (an empty check folder)": lambda f: os.makedirs(os.path.join(f, "checks", "search")),
-    "seats/compact.parquet.tmp (a killed writer's name)": lambda f: Path(f, "seats", "compact.parquet.tmp").write_bytes(Path(f, "seats", "compact.parquet").read_bytes()),
+    "records/a.jsonl/ (a folder named like a record)": lambda f: os.makedirs(
+        os.path.join(f, "records", "a.jsonl")
+    ),
+    "records/a.jsonl/ holding a file": lambda f: (
+        os.makedirs(os.path.join(f, "records", "a.jsonl")),
+        Path(f, "records", "a.jsonl", "x").write_text("{}\n"),
+    ),
+    "checks/search/ (an empty check folder)": lambda f: os.makedirs(
+        os.path.join(f, "checks", "search")
+    ),
+    "seats/compact.parquet.tmp (a killed writer's name)": lambda f: Path(
+        f, "seats", "compact.parquet.tmp"
+    ).write_bytes(Path(f, "seats", "compact.parquet").read_bytes()),
     "records/part-x.jsonl.tmp": lambda f: Path(f, "records", "part-x.jsonl.tmp").write_text("{}\n"),
     "a second, earlier study key in manifest.json": dup_study,
 }
@@ -47,7 +56,20 @@ def main() -> None:
             ("report", ["report", f, "--format", "md", "--out", f + ".md"]),
             ("view", ["view", f, "--out", f + ".html"]),
             ("replay", ["replay", str(rec)]),
-            ("--resume", ["simulate", path, "--out", f, "--workers", "1", "--no-progress", "--resume", "--records"]),
+            (
+                "--resume",
+                [
+                    "simulate",
+                    path,
+                    "--out",
+                    f,
+                    "--workers",
+                    "1",
+                    "--no-progress",
+                    "--resume",
+                    "--records",
+                ],
+            ),
         ):
             d = cardgame(*args)
             tb = "Traceback" in d.stderr
@@ -55,7 +77,9 @@ def main() -> None:
             if d.returncode not in (0, 2) or tb or (d.returncode == 0 and what == "report"):
                 rows.append(repr(last_line(d)[:160]))
         shown = Path(f + ".md").read_text() if os.path.exists(f + ".md") else ""
-        print(f"  {label}: {'; '.join(rows)}{'; report shows FORGED2525' if 'FORGED2525' in shown else ''}")
+        print(
+            f"  {label}: {'; '.join(rows)}{'; report shows FORGED2525' if 'FORGED2525' in shown else ''}"
+        )
         for out in (f + ".md", f + ".html"):
             if os.path.exists(out):
                 os.remove(out)
