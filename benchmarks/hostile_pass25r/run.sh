@@ -19,5 +19,8 @@ echo "== stall24.py"; python stall24.py
 echo "== stall24.py term"; python stall24.py term
 echo "== checkopen24.py"; python checkopen24.py
 echo "== records24.py"; python records24.py
+echo "== shape25.py: odd shapes, an immutable folder"; python shape25.py
+echo "== odd25.py: entries the seal does not list"; python odd25.py
+echo "== manifest25.py: the manifest replaced while its run plays"; python manifest25.py
 echo "== honest25.py: cp -r, tar, Ctrl-C at several points"
 python honest25.py
