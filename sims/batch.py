@@ -7,7 +7,6 @@ the backend or the number of workers.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from .match import (
     seat_identity,
     table_game,
 )
-from .parts import batch_tables, encode_parts, land_files
+from .parts import batch_tables, encode_parts, land_files, written_digests
 from .plan import Cell, Isolation, Plan
 from .rows import NATIVE_TABLES, TableRows
 from .seeding import deal_key, deal_number, first_draw, game_seed, keyed_game_seed, stream_seed
@@ -283,8 +282,7 @@ def land(batch: Batch, result: BatchResult) -> BatchSummary:
     if batch.folder is None:  # sent back for the parent to write
         return BatchSummary(result.id, result.games, result.failures, files)
     land_files(Path(batch.folder), files)
-    written = {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files.items()}
-    return BatchSummary(result.id, result.games, result.failures, written=written)
+    return BatchSummary(result.id, result.games, result.failures, written=written_digests(files))
 
 
 def plan_batches(plan: Plan, records: bool = False, guest_key: str = "") -> Iterator[Batch]:

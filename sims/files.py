@@ -25,6 +25,11 @@ def temp_path(target: Path, per_process: bool = False, unique: bool = False) -> 
     return target.parent / f".{target.name}{tag}.tmp"
 
 
+def temp_files(target: Path) -> list[Path]:
+    """Every ``temp_path`` of ``target`` there is: what writers of it killed mid-write left."""
+    return list(target.parent.glob(f".{target.name}*.tmp"))
+
+
 def write_atomic(target: Path, data: bytes | str, per_process: bool = False) -> None:
     """Write ``data`` (text as UTF-8) to ``target`` through a ``temp_path`` of a random
     name, made new (another writer of the folder who made a folder or file at a fixed name

@@ -25,8 +25,8 @@ from typing import Any
 
 from .compaction import compacted_batches
 from .errors import ResultsError, ResultsWriteError
-from .files import discard, write_atomic
-from .parts import PARTS, part_files, tables_besides_games
+from .files import discard, temp_files, write_atomic
+from .parts import PARTS, part_files, record_files, tables_besides_games
 from .plan import Plan
 from .reading import (
     ACCEPT_HINT,
@@ -242,7 +242,7 @@ def remove_temp_files(folder: Path, batch_id: str = "", compaction: bool = True)
                     discard(path)
     if not batch_id:  # and a manifest's half-written copy, the mark a killed Dask client left
         with contextlib.suppress(OSError):
-            for path in list(folder.glob(f".{MANIFEST}*.tmp")):
+            for path in temp_files(folder / MANIFEST):
                 discard(path)
         with contextlib.suppress(OSError):
             for path in list(folder.glob(f"{RUN_MARK_PREFIX}*")):
@@ -758,7 +758,7 @@ def _records_folder_of(path: Path) -> Path | None:
     """The folder holding ``path`` as its ``records/`` of a run's record files, or None."""
     for records in (path / "records", path, path.parent):
         try:
-            if records.name == "records" and any(records.glob("part-*.jsonl")):
+            if records.name == "records" and record_files(records):
                 return records.parent
         except OSError:
             continue

@@ -332,8 +332,7 @@ class Host:
         sandbox's memory (``sandbox.TaskGroup``): its own use, never the machine's."""
         how = str(ended.get("exit"))
         if self.group is not None and self.group.out_of_memory():
-            limit = sandbox.group_memory(sandbox.LIMITS) >> 20
-            how += f", out of its sandbox's memory ({limit} MiB)"
+            how += f", out of its sandbox's memory ({(self.group.memory_bytes or 0) >> 20} MiB)"
         return how
 
     def _alive(self) -> None:

@@ -14,6 +14,7 @@ merges them into the table's compact files.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -58,6 +59,13 @@ def part_files(where: Path) -> dict[str, Path]:
             # files only: a folder of a part's name is none (hostile pass 23's dirparts23.py)
             found.update((batch_of(p), p) for p in folder.glob(f"part-*{suffix}") if p.is_file())
     return dict(sorted(found.items()))
+
+
+def record_files(where: Path) -> dict[str, Path]:
+    """A ``records/`` folder's record files by batch: files only, as ``part_files``."""
+    if not where.is_dir():
+        return {}
+    return {batch_of(p): p for p in where.glob("part-*.jsonl") if p.is_file()}
 
 
 def tables_besides_games(folder: Path) -> list[str]:
@@ -170,6 +178,12 @@ def land_files(folder: Path, files: dict[str, bytes]) -> None:
     """Write a batch's files (from ``encode_parts``) atomically, one by one, in order."""
     for name, data in files.items():
         _land_file(folder / name, data)
+
+
+def written_digests(files: Mapping[str, bytes]) -> dict[str, tuple[str, int]]:
+    """Each of a batch's files by name: the digest and size of its bytes, which the run
+    notes as its own for its seal (sims/reading.py)."""
+    return {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files.items()}
 
 
 def _land_file(target: Path, data: bytes) -> None:

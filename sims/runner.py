@@ -43,7 +43,6 @@ keeps the results folder.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sys
@@ -58,7 +57,7 @@ from tqdm import tqdm
 from .batch import BatchSummary, plan_batches
 from .compaction import compact, new_compaction, tidy_compaction
 from .errors import ResultsError, StudyError
-from .files import discard
+from .files import discard, temp_files
 from .folder import (
     DIGESTS,
     MANIFEST,
@@ -78,7 +77,7 @@ from .folder import (
     write_manifest,
 )
 from .looks import games_line
-from .parts import batch_of, land_files, part_files
+from .parts import land_files, part_files, record_files, written_digests
 from .plan import CHECKS_FOLDER, DEFAULT_STUDY, Isolation, Plan
 from .pool import run_local
 from .reading import FileSeal, Reading, Sealed, file_seal, note_removed, note_written
@@ -193,17 +192,11 @@ def _forget_unreported(folder: Path, batches: set[str]) -> None:
     worker's summary was read): a batch lands when its summary is read, so that the run
     seals only files it knows it wrote (a resume plays the others again)."""
     for where in [folder / table for table in WRITE_ORDER] + [folder / "records"]:
-        found = part_files(where) if where.name != "records" else _record_files(where)
+        found = part_files(where) if where.name != "records" else record_files(where)
         for batch, path in found.items():
             if batch not in batches:
                 discard(path)
                 note_removed(path)
-
-
-def _record_files(where: Path) -> dict[str, Path]:
-    if not where.is_dir():
-        return {}
-    return {batch_of(p): p for p in where.glob("part-*.jsonl") if p.is_file()}
 
 
 def _changed_by_another(folder: Path, changed: list[str]) -> ResultsError:
@@ -413,8 +406,7 @@ def _run_games(
         written = dict(result.written or {})  # what its worker wrote, or this process
         if result.files is not None:
             land_files(folder, result.files)
-            files = result.files.items()
-            written = {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files}
+            written = written_digests(result.files)
         paths = {str(folder / name): wrote for name, wrote in written.items()}
         for path, (digest, size) in paths.items():
             note_written(path, digest=digest, size=size)
@@ -576,7 +568,7 @@ def _check_resumable(
     # and one emptied still says how the run was made: hostile pass 25r's shape25.py)
     sealed = manifest.get(DIGESTS)
     listed = isinstance(sealed, dict) and any(str(n).startswith("records/") for n in sealed)
-    held = listed or bool(_record_files(folder / "records"))
+    held = listed or bool(record_files(folder / "records"))
     if held != records and (held or done_batches(folder)):  # records of some batches only
         raise ResultsError(
             f"{folder}: these results were made {'with' if held else 'without'} game "
@@ -614,6 +606,5 @@ def worker_count(workers: int | None) -> int:
 def _only_manifest_temp_files(folder: Path) -> bool:
     """Whether ``folder`` holds nothing but temporary copies of a manifest (a run killed
     while it wrote its first one)."""
-    found = list(folder.iterdir())
-    temp = f".{MANIFEST}."
-    return bool(found) and all(p.name.startswith(temp) and p.name.endswith(".tmp") for p in found)
+    found = set(folder.iterdir())
+    return bool(found) and found == set(temp_files(folder / MANIFEST))

@@ -295,6 +295,7 @@ class TaskGroup:
         self.folders = [self._make(root)]
         (self.folders[0] / "pids.max").write_text(str(limit))
         self.memory: Path | None = None
+        self.memory_bytes = memory
         memory_root = None if memory is None else _hierarchy("memory")
         if memory_root is not None:
             self.memory = self._make(memory_root)
