@@ -7,7 +7,6 @@ import os
 import resource
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,33 +15,18 @@ from sims.errors import ResultsError
 from sims.folder import MANIFEST, check_sealed
 from sims.runner import run
 from sims.study import from_dict
+from tests.sims.sealed import copy_of, sealed_folder, small_study
 
-STUDY = {
-    "name": "edges",
-    "players": [2],
-    "pool": ["planner", "random"],
-    "games_per_cell": 80,
-    "batch_size": 1,
-}  # fmt: skip: a part a game, kept
+STUDY = small_study("edges", games_per_cell=80, batch_size=1)  # a part a game, kept
 
 
 @pytest.fixture(scope="module")
 def sealed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("edges") / "r"
-    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, keep_parts=True)
-    return folder
-
-
-def _copy(sealed, tmp_path) -> Path:
-    import shutil
-
-    folder = tmp_path / "r"
-    shutil.copytree(sealed, folder)
-    return folder
+    return sealed_folder(tmp_path_factory, STUDY, keep_parts=True)
 
 
 def test_a_manifest_nested_too_deep_is_one_line(sealed, tmp_path):
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     (folder / MANIFEST).write_text("[" * 200_000 + "]" * 200_000)
     with pytest.raises(ResultsError, match="unreadable manifest"):
         check_sealed(folder)
@@ -50,7 +34,7 @@ def test_a_manifest_nested_too_deep_is_one_line(sealed, tmp_path):
 
 @pytest.mark.parametrize("state", ["sealed", "open"])
 def test_a_mark_of_text_the_comparison_refuses_is_not_this_users(sealed, tmp_path, state):
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     manifest = json.loads((folder / MANIFEST).read_text())
     manifest["seal"]["mac"] = "é"
     if state == "open":
@@ -64,7 +48,7 @@ def test_a_mark_of_text_the_comparison_refuses_is_not_this_users(sealed, tmp_pat
 def test_a_path_past_the_systems_limits_is_one_line(sealed, tmp_path):
     import os
 
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     fd = os.open(folder, os.O_RDONLY)
     for _ in range(25):  # 5,000 characters: past PATH_MAX, made one folder at a time
         os.mkdir("d" * 200, dir_fd=fd)
@@ -77,7 +61,7 @@ def test_a_path_past_the_systems_limits_is_one_line(sealed, tmp_path):
 
 
 def test_an_added_file_is_named_before_any_file_is_hashed(sealed, tmp_path, monkeypatch):
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     with open(folder / "records.bin", "wb") as file:
         file.truncate(1 << 40)  # a sparse terabyte: hashing it would take an hour
     hashed = []
@@ -90,7 +74,7 @@ def test_an_added_file_is_named_before_any_file_is_hashed(sealed, tmp_path, monk
 def test_a_resume_of_many_files_under_a_low_limit_of_open_files(sealed, tmp_path):
     """The resume holds a handle on the files it found only while room is left: a folder
     of more files than its limit of open files resumes (pass 18: "Too many open files")."""
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     files = sum(1 for p in folder.rglob("*") if p.is_file())
     assert files > 200
     limit = 160  # fewer than the files: room for the run's own, not for a handle on each
@@ -120,7 +104,7 @@ def test_a_resume_seals_no_change_another_writer_made_while_it_played(
     changed since. (A part removed is its batch played again, as ever.)"""
     import sims.runner as runner_module
 
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     part = sorted((folder / "seats" / "_parts").iterdir())[0]
     name = part.relative_to(folder).as_posix()
     unseal = runner_module.unseal
@@ -188,7 +172,7 @@ def test_a_folder_whose_manifest_is_gone_is_refused_not_read_as_loose_records(
     that name), a results folder's records were read as loose files, unchecked."""
     from cardgame.cli import main
 
-    folder = _copy(recorded, tmp_path)
+    folder = copy_of(recorded, tmp_path)
     (folder / MANIFEST).unlink()
     if how == "a folder":
         (folder / MANIFEST).mkdir()
@@ -207,7 +191,7 @@ def test_a_report_says_when_a_folders_run_has_not_ended(recorded, tmp_path, caps
     from cardgame.cli import main
     from sims.folder import unseal
 
-    folder = _copy(recorded, tmp_path)
+    folder = copy_of(recorded, tmp_path)
     out = tmp_path / "r.md"
     assert main(["report", str(folder), "--format", "md", "--out", str(out)]) == 0
     assert "not sealed" not in capsys.readouterr().err
@@ -221,7 +205,7 @@ def test_a_report_is_never_written_into_a_results_folder(recorded, tmp_path, cap
     folder was refused from then on."""
     from cardgame.cli import main
 
-    folder = _copy(recorded, tmp_path)
+    folder = copy_of(recorded, tmp_path)
     for out in (folder / "report.html", folder / "records" / "x.html"):
         assert main(["report", str(folder), "--out", str(out)]) == 2
         err = capsys.readouterr().err

@@ -19,30 +19,14 @@ from sims.parts import part_files, tables_besides_games
 from sims.reading import read_once
 from sims.runner import run
 from sims.study import from_dict
+from tests.sims.sealed import copy_of, sealed_folder, small_study
 
-STUDY = {
-    "name": "pass23",
-    "players": [2],
-    "pool": ["planner", "random"],
-    "games_per_cell": 4,
-    "batch_size": 2,
-}  # fmt: skip
+STUDY = small_study("pass23")
 
 
 @pytest.fixture(scope="module")
 def sealed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("pass23") / "r"
-    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, records=True,
-        keep_parts=True)  # fmt: skip
-    return folder
-
-
-def _copy(sealed: Path, tmp_path: Path) -> Path:
-    import shutil
-
-    folder = tmp_path / "r"
-    shutil.copytree(sealed, folder)
-    return folder
+    return sealed_folder(tmp_path_factory, STUDY, records=True, keep_parts=True)
 
 
 def test_a_run_whose_seal_fails_leaves_its_folder_refused_not_open(tmp_path, monkeypatch):
@@ -86,7 +70,7 @@ def test_a_tree_deeper_than_any_run_writes_is_one_line(sealed, tmp_path, capsys)
     """deep23.py: a tree 1,100 folders deep made every reader raise RecursionError."""
     from cardgame.cli import main
 
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     made = [folder / "records"]
     for _ in range(1_100):  # one at a time: os.makedirs and shutil.rmtree recurse too
         made.append(made[-1] / "d")
@@ -155,7 +139,7 @@ def test_a_folder_stripped_of_manifest_and_games_is_no_sealed_folder(sealed, tmp
 
     from cardgame.cli import main
 
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     (folder / MANIFEST).unlink()
     shutil.rmtree(folder / "games")
     record = next(folder.glob("records/*.jsonl"))
@@ -177,7 +161,7 @@ def test_a_folder_stripped_of_manifest_and_games_is_no_sealed_folder(sealed, tmp
 def test_empty_folders_named_like_parts_or_tables_count_as_neither(sealed, tmp_path):
     """dirparts23.py: empty folders named like parts made a resume skip their batches, and
     an empty quality/ folder made every batch count as one that wrote quality rows."""
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     done = done_batches(folder)
     fake = "c0000-g0000099"
     for table in ("games", "seats", "destinations"):
@@ -205,7 +189,7 @@ def test_replay_warns_of_a_folder_whose_run_has_not_ended(sealed, tmp_path, caps
     """pass 23's note: view and report warned of an open folder, replay did not."""
     from cardgame.cli import main
 
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     folders.unseal(folder)  # as a run killed while it played leaves it
     record = next(folder.glob("records/*.jsonl"))
     assert main(["replay", str(record)]) == 0

@@ -18,29 +18,14 @@ from sims.reading import read_once
 from sims.results import load_results
 from sims.runner import run
 from sims.study import from_dict
+from tests.sims.sealed import copy_of, sealed_folder, small_study
 
-STUDY = {
-    "name": "pass24",
-    "players": [2],
-    "pool": ["planner", "random"],
-    "games_per_cell": 4,
-    "batch_size": 2,
-}  # fmt: skip
+STUDY = small_study("pass24")
 
 
 @pytest.fixture(scope="module")
 def sealed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("pass24") / "r"
-    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False)
-    return folder
-
-
-def _copy(sealed: Path, tmp_path: Path) -> Path:
-    import shutil
-
-    folder = tmp_path / "r"
-    shutil.copytree(sealed, folder)
-    return folder
+    return sealed_folder(tmp_path_factory, STUDY)
 
 
 def test_a_file_the_run_wrote_grown_in_place_is_never_hashed_by_its_seal(tmp_path, monkeypatch):
@@ -131,14 +116,14 @@ def test_a_check_that_fails_leaves_no_folder_open(tmp_path, monkeypatch):
 def test_an_empty_records_folder_added_is_no_records(sealed, tmp_path):
     """records24.py: an empty records/ made a resume refuse ("made with game records"), and
     the resume done as told sealed records of some batches only."""
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     (folder / "records").mkdir()
     run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, resume=True)
 
 
 def test_odd_manifests_are_one_line(sealed, tmp_path):
     """link24.py, bigint24.py, sparse24.py, odd24.py: tracebacks (exit 1)."""
-    folder = _copy(sealed, tmp_path)
+    folder = copy_of(sealed, tmp_path)
     manifest = folder / MANIFEST
     text = manifest.read_text()
     manifest.write_text(text[:-2] + ', "x": ' + "1" * 5_000 + "}\n")
