@@ -58,7 +58,7 @@ from typing import Any, NoReturn
 from cardgame import actions as A
 from cardgame.cards import BigCity, Destination
 from cardgame.catalogue import Catalogue
-from cardgame.errors import terminal_rows, terminal_width
+from cardgame.errors import one_line, terminal_rows, terminal_width
 from cardgame.layout import SEAT_VIEW_FIELDS
 from cardgame.observation import SeatView
 from cardgame.rules import Rules
@@ -424,10 +424,10 @@ class Host:
             lines.pop()
         if size > len(data):
             lines.append(f"... {size - len(data)} more bytes of its stderr not shown")
-        mark = f"[guest {_printable(self.target)}] "
+        mark = f"[guest {one_line(self.target)}] "
         width = terminal_width(sys.stderr)  # on a terminal, every row of it marked
         if width is None:
-            shown = [mark + _printable(line) for line in lines]
+            shown = [mark + one_line(line) for line in lines]
         else:
             shown = [row for line in lines for row in terminal_rows(line, mark, mark, width)]
         with contextlib.suppress(OSError, ValueError):
@@ -455,12 +455,6 @@ def start_seconds(decision_seconds: float) -> float:
     limit, as its import and constructor have in each game's process, but at least
     ``START_FLOOR``; ``START_SECONDS`` where decisions have none (0)."""
     return max(decision_seconds, START_FLOOR) if decision_seconds > 0 else START_SECONDS
-
-
-def _printable(text: str) -> str:
-    """``text`` with every character a terminal would act on (controls, escapes, bidi
-    marks) written as its escape."""
-    return "".join(c if c.isprintable() or c == "\t" else ascii(c)[1:-1] for c in text)
 
 
 def _status_code(code: int) -> str:
