@@ -269,6 +269,7 @@ def done_batches(folder: Path) -> set[str]:
 # docs/strategies.md says what this protects against and what not.
 DIGESTS = "files"  # the manifest's digest of every file, written when a run ends
 MARK = "seal"  # the keyed mark: {"state": "open" | "sealed", "mac": ...}
+SIZES = "sizes"  # each file's size as sealed: a reader refuses a file resized unread
 KEY_FILE = "seal.key"
 ENDED_RUNS = "ended-runs"  # beside the key: the ids of runs sealed or resumed, one a line
 
@@ -434,9 +435,10 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
         run = _open_run(manifest)
         if run is not None:  # first: a seal cut short (a stall, then the watchdog's exit)
             _add_ended_run(run)  # leaves the folder refused, never open (pass 24r's stall24)
-        manifest.pop(DIGESTS, None)
-        manifest.pop(MARK, None)
+        for key in (DIGESTS, MARK, SIZES):
+            manifest.pop(key, None)
         names = _result_files(folder)
+        manifest[SIZES] = {n: os.lstat(folder / n).st_size for n in names}  # before hashing
         kept = kept or run_reading(folder)  # a run's folder, or its check's: the run's account
         if kept is not None:
             within = kept.sealed.name_of(folder) or "."
@@ -494,6 +496,7 @@ def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
         raise ResultsError(f"{folder}: its manifest is gone")
     manifest["plan"] = plan
     manifest.pop(DIGESTS, None)
+    manifest.pop(SIZES, None)
     mark = manifest.get(MARK)
     run = mark.get("run") if isinstance(mark, dict) else None
     manifest[MARK] = _open_mark(manifest, run if isinstance(run, str) else _new_run())
@@ -508,6 +511,7 @@ def unseal(folder: Path) -> None:
     if manifest is not None:
         earlier = _open_run(manifest)
         manifest.pop(DIGESTS, None)
+        manifest.pop(SIZES, None)
         manifest[MARK] = _open_mark(manifest, _new_run())
         _rewrite_manifest(folder, manifest)
         if earlier is not None:
@@ -551,19 +555,37 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
             return f"{name} was removed", None
         if name not in stored:
             return f"{name} was added", None
-    files = {name: file_seal(folder / name) for name in listed}
-    now = {name: found[0] for name, found in files.items()}
-    now[MANIFEST] = _manifest_digest(manifest)
-    changed = next((name for name in sorted(now) if stored[name] != now[name]), None)
-    if changed is not None:
-        return f"{changed} changed", None
+    # the keyed digests, then the manifest they cover (its files' sizes), then each file's
+    # size, all before a byte of a file is read: a file put in a sealed one's place may be
+    # huge (8 TiB of holes kept a reader hashing for hours)
     if not _same_mac(mark.get("mac"), _sealed_mark(stored)["mac"]):
         return (
             f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
             "or sealed again after a change"
         ), None
+    if stored.get(MANIFEST) != _manifest_digest(manifest):
+        return f"{MANIFEST} changed", None
+    resized = _resized(folder, listed, manifest.get(SIZES))
+    if resized is not None:
+        return f"{resized} changed", None
+    files = {name: file_seal(folder / name) for name in listed}
+    changed = next((name for name in sorted(files) if stored[name] != files[name][0]), None)
+    if changed is not None:
+        return f"{changed} changed", None
     files[MANIFEST] = (hashlib.sha256(data).hexdigest(), *identity)
     return None, Sealed(folder, files)
+
+
+def _resized(folder: Path, names: list[str], sizes: object) -> str | None:
+    """The first of ``names`` whose size is not the one sealed, or None (a folder sealed
+    before sizes were has none to compare)."""
+    if not isinstance(sizes, dict):
+        return None
+    for name in sorted(names):
+        size = sizes.get(name)
+        if type(size) is int and os.lstat(folder / name).st_size != size:
+            return name
+    return None
 
 
 def _same_mac(found: object, mac: str) -> bool:

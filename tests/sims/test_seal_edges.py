@@ -71,6 +71,29 @@ def test_an_added_file_is_named_before_any_file_is_hashed(sealed, tmp_path, monk
     assert hashed == []
 
 
+def test_a_huge_file_in_a_sealed_files_place_is_refused_unread(sealed, tmp_path, monkeypatch):
+    """A file of a sealed name grown to a sparse terabyte kept a reader's check hashing it
+    for an hour before it said "changed". The seal keeps each file's size, under its key:
+    a file of another size is changed, known without a byte of it read; a manifest whose
+    sizes were taken out or rewritten is changed before any file is hashed."""
+    folder = copy_of(sealed, tmp_path)
+    table = next(p for p in sorted((folder / "games").rglob("*")) if p.is_file())
+    name = table.relative_to(folder).as_posix()
+    with open(table, "r+b") as file:
+        file.truncate(1 << 40)
+    hashed = []
+    monkeypatch.setattr(folders, "file_seal", lambda path: hashed.append(path))
+    with pytest.raises(ResultsError, match=f"{name} changed since its run ended"):
+        check_sealed(folder)
+    assert hashed == []
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for sizes in ({}, {**manifest["sizes"], name: 1 << 40}):
+        (folder / MANIFEST).write_text(json.dumps({**manifest, "sizes": sizes}))
+        with pytest.raises(ResultsError, match=f"{MANIFEST} changed since its run ended"):
+            check_sealed(folder)
+        assert hashed == []
+
+
 def test_a_resume_of_many_files_under_a_low_limit_of_open_files(sealed, tmp_path):
     """The resume holds a handle on the files it found only while room is left: a folder
     of more files than its limit of open files resumes (pass 18: "Too many open files")."""
