@@ -110,7 +110,7 @@ def write_manifest(
         "fingerprint": fingerprint,
         **({"guest_key": guest_key} if guest_key else {}),
     }
-    manifest[MARK] = _open_mark(manifest, _new_run())
+    manifest[MARK] = _open_mark(manifest, _opened(folder, _new_run()))
     target = folder / MANIFEST
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -308,6 +308,27 @@ def _new_run() -> str:
     return secrets.token_hex(16)
 
 
+# the run ids this process opened, by folder: a run's seal ends them whatever another writer
+# left in its manifest's place (hostile pass 26r's unseal26.py removed the manifest, or put
+# one naming another run there, so the seal ended no id, or the wrong one, and the run's own
+# open manifest, put back, read as a run not ended: forged, then sealed by a resume)
+_OPENED: dict[str, list[str]] = {}
+
+
+def _opened(folder: Path, run: str) -> str:
+    """``run``, noted as opened by this process in ``folder`` (the last one its current)."""
+    _OPENED.setdefault(os.path.abspath(folder), []).append(run)
+    return run
+
+
+def _end_opened(folder: Path, also: str | None = None) -> None:
+    """End every run id this process opened in ``folder``, and ``also`` (the id a manifest
+    found there names)."""
+    runs = _OPENED.pop(os.path.abspath(folder), [])
+    for run in sorted({*runs, *([also] if also is not None else [])}):
+        _add_ended_run(run)
+
+
 def _open_mark(manifest: dict[str, Any], run: str) -> dict[str, str]:
     """The mark of a run not ended: keyed over the manifest and the run's own id."""
     return {"state": "open", "run": run, "mac": _mac("open", run, _manifest_digest(manifest))}
@@ -429,12 +450,13 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     while the run played reads as changed since. Returns what they did, each a phrase ("X
     was added")."""
     try:
+        opened = os.path.abspath(folder) in _OPENED
         manifest = read_manifest(folder)
+        # first: a seal cut short (a stall, then the watchdog's exit) leaves the folder
+        # refused, never open (pass 24r's stall24)
+        _end_opened(folder, _open_run(manifest) if manifest is not None else None)
         if manifest is None:
-            return []
-        run = _open_run(manifest)
-        if run is not None:  # first: a seal cut short (a stall, then the watchdog's exit)
-            _add_ended_run(run)  # leaves the folder refused, never open (pass 24r's stall24)
+            return [f"{MANIFEST} was removed"] if opened else []
         for key in (DIGESTS, MARK, SIZES):
             manifest.pop(key, None)
         names = _result_files(folder)
@@ -480,12 +502,13 @@ def _end_open_mark(folder: Path) -> None:
     """A run whose seal failed ends its open mark all the same (its id among the ended
     runs), so that its folder is refused, never read or resumed as a run not ended: hostile
     pass 23's sealfail23.py failed a run's seal, forged the folder, and the resume the run
-    asked for sealed the forgery. The manifest's bytes as they are (another writer's too:
-    the run id in them is the run's, its mark keyed)."""
+    asked for sealed the forgery. The ids this process opened there (``_OPENED``), and the
+    one the manifest's bytes as they are name, read without waiting (a named pipe there)."""
+    found = None
+    with contextlib.suppress(Exception):  # never waiting, never a link (a named pipe there)
+        found = _open_run(json.loads(read_once(folder / MANIFEST, MAX_MANIFEST)[0]))
     with contextlib.suppress(Exception):
-        run = _open_run(json.loads((folder / MANIFEST).read_bytes()))
-        if run is not None:
-            _add_ended_run(run)
+        _end_opened(folder, found)
 
 
 def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
@@ -497,9 +520,9 @@ def replace_plan(folder: Path, plan: dict[str, Any]) -> None:
     manifest["plan"] = plan
     manifest.pop(DIGESTS, None)
     manifest.pop(SIZES, None)
-    mark = manifest.get(MARK)
-    run = mark.get("run") if isinstance(mark, dict) else None
-    manifest[MARK] = _open_mark(manifest, run if isinstance(run, str) else _new_run())
+    opened = _OPENED.get(os.path.abspath(folder))
+    run = opened[-1] if opened else _opened(folder, _new_run())  # the id this process opened
+    manifest[MARK] = _open_mark(manifest, run)
     _rewrite_manifest(folder, manifest)
 
 
@@ -512,7 +535,7 @@ def unseal(folder: Path) -> None:
         earlier = _open_run(manifest)
         manifest.pop(DIGESTS, None)
         manifest.pop(SIZES, None)
-        manifest[MARK] = _open_mark(manifest, _new_run())
+        manifest[MARK] = _open_mark(manifest, _opened(folder, _new_run()))
         _rewrite_manifest(folder, manifest)
         if earlier is not None:
             _add_ended_run(earlier)
