@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,7 @@ __all__ = [
     "load",
     "parse_json",
     "read_entries",
+    "read_record_file",
     "recompute_scores",
     "record_catalogue",
     "record_head",
@@ -264,7 +266,24 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
-def read_entries(path: Path, read: Callable[[Path], bytes] = Path.read_bytes) -> list[Entry]:
+MAX_RECORD_FILE = 1 << 30  # bytes: some 100,000 games, far past a run's batch (1,000 at most)
+
+
+def read_record_file(path: str | Path) -> bytes:
+    """A record file's bytes, refused past ``MAX_RECORD_FILE`` before any is read where its
+    size is known, and never read past it (a pipe): a file grown to 8 TiB of holes made every
+    reader fail with a MemoryError (hostile pass 26r's odd26.py)."""
+    with open(path, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        data = b"" if size > MAX_RECORD_FILE else file.read(MAX_RECORD_FILE + 1)
+    if size > MAX_RECORD_FILE or len(data) > MAX_RECORD_FILE:
+        found = f"{size:,} bytes, " if size > MAX_RECORD_FILE else ""
+        limit = f"{MAX_RECORD_FILE >> 30} GiB"
+        raise RecordError(f"{path}: {found}more than the {limit} a record file may hold")
+    return data
+
+
+def read_entries(path: Path, read: Callable[[Path], bytes] = read_record_file) -> list[Entry]:
     """The games in ``path``: one JSON document, or JSON Lines (each line parsed on its own).
 
     A file is read as JSON Lines only if at least one line holds a JSON object; otherwise the

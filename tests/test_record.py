@@ -100,3 +100,26 @@ def test_bad_records_give_one_clear_error(tmp_path, text, message):
 def test_record_version_is_checked(record):
     with pytest.raises(RecordError, match="record version 99"):
         replay(dict(record, version=99))
+
+
+def test_a_record_file_past_its_limit_is_one_line_never_read(tmp_path, monkeypatch):
+    """Hostile pass 26r's odd26.py: a record file grown to 8 TiB of holes made `replay` and
+    `view` fail with a MemoryError. A file past the limit is refused before a byte of it
+    is read; a pipe is never read past it."""
+    import os
+    from pathlib import Path
+
+    import cardgame.record as rec
+
+    path = tmp_path / "huge.jsonl"
+    with open(path, "wb") as file:
+        file.truncate(8 << 40)
+    with pytest.raises(RecordError, match="8,796,093,022,208 bytes, more than the 1 GiB"):
+        rec.read_entries(path)
+    monkeypatch.setattr(rec, "MAX_RECORD_FILE", 10)
+    reader, writer = os.pipe()
+    os.write(writer, b"{}" * 6)
+    os.close(writer)
+    with pytest.raises(RecordError, match=r"fd/\d+: more than the 0 GiB"):
+        rec.read_entries(Path(f"/dev/fd/{reader}"))
+    os.close(reader)

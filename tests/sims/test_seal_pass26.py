@@ -1,6 +1,7 @@
 """The results seal against hostile pass 26's writer (benchmarks/hostile_pass26r): a run's
 seal ends the run it opened whatever another writer left in its manifest's place, so the
-run's own open manifest, put back after it ended, reads as a run that ended unsealed."""
+run's own open manifest, put back after it ended, reads as a run that ended unsealed; a
+record file no seal covers, grown to 8 TiB, is one line."""
 
 import json
 import os
@@ -52,3 +53,31 @@ def test_a_runs_seal_ends_its_run_whatever_is_in_its_manifests_place(tmp_path, m
         check_sealed(folder)
     with pytest.raises(ResultsError, match="its run ended without sealing it"):
         run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, resume=True)
+
+
+@pytest.mark.parametrize("where", ["loose", "open"])
+def test_a_record_file_no_seal_covers_grown_to_8_tib_is_one_line(tmp_path, capsys, where):
+    """odd26.py: loose records, or those of a folder whose run has not ended, are read
+    with a warning; one grown to 8 TiB of holes made `view` and `replay` fail with a
+    MemoryError."""
+    import shutil
+
+    from cardgame.cli import main
+    from sims.folder import unseal
+
+    folder = tmp_path / "r"
+    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, records=True)
+    if where == "loose":  # a run's records/ alone
+        shutil.copytree(folder / "records", tmp_path / "loose" / "records")
+        folder = tmp_path / "loose"
+    else:
+        unseal(folder)  # as a run killed while it played leaves it
+    record = sorted((folder / "records").iterdir())[0]
+    os.truncate(record, 8 << 40)
+    for argv in (
+        ["view", str(folder), "--out", str(tmp_path / "v.html"), "--playouts", "0"],
+        ["replay", str(record)],
+    ):
+        assert main(argv) == 2, argv
+        err = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+        assert len(err) == 1 and "more than the 1 GiB a record file may hold" in err[0], err
