@@ -234,6 +234,12 @@ class _Signals(Stop):
     def code(self) -> int:
         return EXIT_TERMINATED if self.signal == signal.SIGTERM else EXIT_INTERRUPTED
 
+    def postpone(self) -> None:
+        """The clean-up moves (a seal hashed one more file): the watchdog waits again from
+        now, so an honest big folder's seal is never cut short (a seal that stalls is)."""
+        if self:
+            self.since = time.monotonic()
+
     def watch(self) -> None:
         while self.active:
             time.sleep(0.1)

@@ -18,6 +18,7 @@ import os
 import secrets
 import stat
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
@@ -444,13 +445,23 @@ def _rewrite_manifest(folder: Path, manifest: dict[str, Any]) -> None:
         raise ResultsWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
-def seal(folder: Path, kept: Reading | None = None) -> list[str]:
+def seal(
+    folder: Path, kept: Reading | None = None, progress: Callable[[], object] | None = None
+) -> list[str]:
     """Record the digest of every file in the manifest, keyed (a run's last act):
     ``check_sealed`` then refuses a folder changed since. A resumed run gives its reading
     of the seal it found (``kept``): a file is sealed as the run wrote it, or as the run
     found it (``Reading.accounted``), so that one another writer changed, added or removed
     while the run played reads as changed since. Returns what they did, each a phrase ("X
-    was added")."""
+    was added"). ``progress`` is called after each file hashed (a stopped run's watchdog
+    then waits for a seal that moves: an honest big folder takes seconds a GiB)."""
+
+    def hashed(path: Path) -> FileSeal:
+        found = file_seal(path)
+        if progress is not None:
+            progress()
+        return found
+
     try:
         opened = os.path.abspath(folder) in _OPENED
         manifest = read_manifest(folder)
@@ -472,7 +483,7 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
             # hostile pass 23's sparse23.py added 8 TiB of holes while a run played)
             added = [within + name for name in names if within + name not in known]
             now = {
-                within + n: _seal_unless_resized(folder / n, kept, within + n)
+                within + n: _seal_unless_resized(folder / n, kept, within + n, hashed)
                 for n in names
                 if within + n in known
             }
@@ -480,7 +491,7 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
             changed += [f"{name} was added" for name in added]
             digests = {name[len(within) :]: d for name, d in found_digests.items()}
         else:
-            digests, changed = {n: file_seal(folder / n)[0] for n in names}, []
+            digests, changed = {n: hashed(folder / n)[0] for n in names}, []
         digests[MANIFEST] = _manifest_digest(manifest)
         manifest[DIGESTS] = digests
         manifest[MARK] = _sealed_mark(digests)
@@ -491,13 +502,15 @@ def seal(folder: Path, kept: Reading | None = None) -> list[str]:
     return changed
 
 
-def _seal_unless_resized(path: Path, kept: Reading, name: str) -> FileSeal:
+def _seal_unless_resized(
+    path: Path, kept: Reading, name: str, hashed: Callable[[Path], FileSeal]
+) -> FileSeal:
     """``path``'s seal, or where its size is not the one the run knows (as it wrote or found
     it) its identity with no digest: changed, and never hashed (it may be huge)."""
     found = os.lstat(path)
     if kept.other_size(name, found.st_size):
         return "", found.st_dev, found.st_ino, found.st_ctime_ns
-    return file_seal(path)
+    return hashed(path)
 
 
 def _end_open_mark(folder: Path) -> None:

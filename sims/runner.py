@@ -154,6 +154,7 @@ def run(
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
         checked = check_sealed(folder, accept_changes).sealed
     start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
+    postpone = getattr(stop, "postpone", None)  # a stop's watchdog waits for a seal that moves
     with Reading(start, own_writes=True) as found:
         try:
             if study.plan.until_settled:
@@ -164,9 +165,12 @@ def run(
                 if not (summary.interrupted or summary.stopped_on_failure):
                     _run_checks(study, summary, folder, options)
             finally:
-                changed = seal(folder, found)  # last: the seal covers the checks' folders too
+                # last: the seal covers the checks' folders too
+                changed = seal(folder, found, postpone)
         except BaseException:
-            changed = _sealed_after_failure(folder, found) if _holds_manifest(folder) else []
+            changed = (
+                _sealed_after_failure(folder, found, postpone) if _holds_manifest(folder) else []
+            )
             if not changed:
                 raise
     if changed:
@@ -207,12 +211,14 @@ def _changed_by_another(folder: Path, changed: list[str]) -> ResultsError:
     )
 
 
-def _sealed_after_failure(folder: Path, found: Reading) -> list[str]:
+def _sealed_after_failure(
+    folder: Path, found: Reading, postpone: Callable[[], object] | None = None
+) -> list[str]:
     """A run that failed seals its folder (so that what it wrote and found stays sealed,
     never open to unseen changes, and a resume goes on from there), and names what another
     writer changed meanwhile; where it cannot (a full disk), the failure is what it says."""
     try:
-        return seal(folder, found)
+        return seal(folder, found, postpone)
     except Exception:
         return []
 
@@ -305,14 +311,16 @@ def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Optio
             str(folder / CHECKS_FOLDER / name),
             {**study.to_dict(), "checking": _check_dict(name, plan)},
         )
+        postpone = getattr(options.stop, "postpone", None)
         try:
             found = _run_games(check, Path(check.output), options, records=False, announce=None)
         except BaseException:  # its folder sealed too, never left open (pass 24r's checkopen24)
             if _holds_manifest(Path(check.output)):
                 with contextlib.suppress(Exception):
-                    seal(Path(check.output))
+                    seal(Path(check.output), progress=postpone)
             raise
-        changed = seal(Path(check.output))  # with the run's account of what it wrote
+        # with the run's account of what it wrote
+        changed = seal(Path(check.output), progress=postpone)
         if changed:
             raise _changed_by_another(folder, changed)
         summary.checks[name] = found

@@ -81,3 +81,39 @@ def test_a_record_file_no_seal_covers_grown_to_8_tib_is_one_line(tmp_path, capsy
         assert main(argv) == 2, argv
         err = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
         assert len(err) == 1 and "more than the 1 GiB a record file may hold" in err[0], err
+
+
+def test_a_stopped_runs_seal_postpones_the_watchdog_while_it_hashes(tmp_path, monkeypatch):
+    """Pass 26r (read in the code): after a Ctrl-C the CLI's watchdog ends the process 10 s
+    on, and a seal hashing an honest big folder (some seconds a GiB) was cut short, leaving
+    it refused. The seal tells the flag after each file it hashes; the flag's watchdog then
+    waits from there."""
+    import signal
+
+    import sims.folder as folders
+    from sims.cli import _Signals
+
+    class Flag:
+        signal = None
+        postponed = 0
+
+        def __bool__(self):
+            return False
+
+        def postpone(self):
+            self.postponed += 1
+
+    hashed = []
+    file_seal = folders.file_seal
+    monkeypatch.setattr(folders, "file_seal", lambda path: hashed.append(path) or file_seal(path))
+    flag = Flag()
+    run(from_dict(STUDY, "test"), workers=1, out=tmp_path / "r", progress=False, stop=flag)
+    assert hashed and flag.postponed == len(hashed)
+
+    stop = _Signals()
+    stop.postpone()  # no stop yet: nothing to wait for
+    assert stop.since == 0.0
+    stop.handler(signal.SIGINT, None)
+    stop.since = 0.0  # as if the signal came long ago
+    stop.postpone()
+    assert stop.since > 0.0
