@@ -190,10 +190,10 @@ def test_a_checks_folder_seals_no_file_another_writer_put_there(tmp_path, monkey
     folder = tmp_path / "r"
     seal = runner_module.seal
 
-    def planted_then_sealed(where, *args):
+    def planted_then_sealed(where, *args, **kwargs):
         if where.name == "search":
             (where / "games" / "planted.parquet").write_bytes(b"forged")
-        return seal(where, *args)
+        return seal(where, *args, **kwargs)
 
     monkeypatch.setattr(runner_module, "seal", planted_then_sealed)
     with pytest.raises(ResultsError, match="checks/search/games/planted.parquet was added"):

@@ -166,10 +166,10 @@ def test_a_run_seals_no_file_another_writer_added_while_it_played(tmp_path, monk
     folder = tmp_path / "r"
     seal = runner_module.seal
 
-    def added_then_sealed(where, *args):
+    def added_then_sealed(where, *args, **kwargs):
         if where == folder:
             (folder / "games" / "planted.parquet").write_bytes(b"x")
-        return seal(where, *args)
+        return seal(where, *args, **kwargs)
 
     monkeypatch.setattr(runner_module, "seal", added_then_sealed)
     with pytest.raises(ResultsError, match="games/planted.parquet was added while this run"):

@@ -118,10 +118,10 @@ def test_a_runs_seal_names_an_added_file_without_hashing_it(tmp_path, monkeypatc
         hashed.append(Path(path).name)
         return file_seal(path)
 
-    def added_then_sealed(where, *args):
+    def added_then_sealed(where, *args, **kwargs):
         if where == folder:
             (folder / "games" / "huge.parquet").write_bytes(b"x")
-        return seal(where, *args)
+        return seal(where, *args, **kwargs)
 
     monkeypatch.setattr(runner_module, "seal", added_then_sealed)
     monkeypatch.setattr(folders, "file_seal", counted)

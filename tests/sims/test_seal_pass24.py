@@ -43,12 +43,12 @@ def test_a_file_the_run_wrote_grown_in_place_is_never_hashed_by_its_seal(tmp_pat
         hashed.append(Path(path).name)
         return file_seal(path)
 
-    def grown_then_sealed(where, *args):
+    def grown_then_sealed(where, *args, **kwargs):
         if where == folder:
             record = sorted((folder / "records").iterdir())[0]
             os.truncate(record, 1 << 40)  # holes: nothing on disk
             grown.append(record.name)
-        return seal(where, *args)
+        return seal(where, *args, **kwargs)
 
     grown: list[str] = []
     monkeypatch.setattr(runner_module, "seal", grown_then_sealed)

@@ -30,7 +30,7 @@ def test_a_runs_seal_ends_its_run_whatever_is_in_its_manifests_place(tmp_path, m
     seal = runner_module.seal
     kept: list[bytes] = []
 
-    def swapped_then_sealed(where, *args):
+    def swapped_then_sealed(where, *args, **kwargs):
         if where == folder and not kept:
             manifest = folder / MANIFEST
             kept.append(manifest.read_bytes())
@@ -41,7 +41,7 @@ def test_a_runs_seal_ends_its_run_whatever_is_in_its_manifests_place(tmp_path, m
                 other = json.loads(kept[0])
                 other["seal"]["run"] = "0" * 32
                 manifest.write_text(json.dumps(other))
-        return seal(where, *args)
+        return seal(where, *args, **kwargs)
 
     monkeypatch.setattr(runner_module, "seal", swapped_then_sealed)
     with pytest.raises(ResultsError, match=MANIFEST):
