@@ -152,7 +152,10 @@ def run(
     if manifest is not None:
         current = fingerprint(study.to_dict()["variants"])
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
-        checked = check_sealed(folder, accept_changes).sealed
+        check = check_sealed(folder, accept_changes)
+        checked = check.sealed
+        if check.unsealed:  # a run killed: what it left is sealed as found, never unsaid
+            print(f"warning: {folder}: {RESUMED_OPEN_NOTE}", file=sys.stderr)
     start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
     postpone = getattr(stop, "postpone", None)  # a stop's watchdog waits for a seal that moves
     with Reading(start, own_writes=True) as found:
@@ -176,6 +179,12 @@ def run(
     if changed:
         raise _changed_by_another(folder, changed)
     return summary
+
+
+RESUMED_OPEN_NOTE = (
+    "its run did not end (it was killed, or it still runs): its files were not sealed, and "
+    "this run seals them as it finds them, so a change made to them meanwhile would not be seen"
+)
 
 
 def _holds_manifest(folder: Path) -> bool:

@@ -117,3 +117,19 @@ def test_a_stopped_runs_seal_postpones_the_watchdog_while_it_hashes(tmp_path, mo
     stop.since = 0.0  # as if the signal came long ago
     stop.postpone()
     assert stop.since > 0.0
+
+
+def test_a_resume_of_a_folder_whose_run_did_not_end_says_it_seals_it_as_found(tmp_path, capsys):
+    """Pass 26r (read in the code): `cardgame report` given no folder resumes the default
+    study's folder, and a resume seals the files of a run killed as it finds them: a change
+    made to them meanwhile was sealed without a word. A resume now says so."""
+    from sims.folder import unseal
+    from sims.runner import RESUMED_OPEN_NOTE
+
+    folder = tmp_path / "r"
+    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False)
+    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, resume=True)
+    assert "warning" not in capsys.readouterr().err
+    unseal(folder)  # as a run killed while it played leaves it
+    run(from_dict(STUDY, "test"), workers=1, out=folder, progress=False, resume=True)
+    assert f"warning: {folder}: {RESUMED_OPEN_NOTE}" in capsys.readouterr().err
