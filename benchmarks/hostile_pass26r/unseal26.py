@@ -1,0 +1,73 @@
+# ruff: noqa: E501  (attack code: long report lines)
+"""A run's id kept out of the ended runs: its folder left open, then forged and sealed.
+
+``seal`` (sims/folder.py) ends the run's open mark (its id among the ended runs) only after
+``read_manifest`` found the manifest; a manifest absent returns ``[]`` (nothing changed),
+and one that fails the run's check goes to ``_end_open_mark``, which takes the run id from
+the manifest's bytes on disk, as another writer left them. The writer copies the run's open
+manifest while it plays, then:
+
+- ``removed``: removes ``manifest.json``;
+- ``runid``: puts in its place a copy whose open mark names another run id;
+
+and once the run has ended puts the open copy back and forges ``seats/compact.parquet``
+(every planner score +500, planner winning every game). Then ``report``, a plain
+``--resume`` (as the report's warning says), and ``report`` again.
+
+python unseal26.py [removed|runid]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import ROOT, cardgame, forge_compact, last_line, report, study_file
+
+
+def main(how: str) -> None:
+    name = f"unseal26-{how}"
+    path = study_file(name, 30, 1)
+    folder = os.path.join(ROOT, name)
+    shutil.rmtree(folder, ignore_errors=True)
+    args = ["cardgame", "simulate", path, "--workers", "1", "--no-progress"]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    manifest = Path(folder, "manifest.json")
+    while run.poll() is None and not manifest.exists():
+        time.sleep(0.005)
+    time.sleep(0.2)
+    kept = manifest.read_bytes()
+    if how == "removed":
+        manifest.unlink()
+    else:
+        other = json.loads(kept)
+        other["seal"]["run"] = "0" * 32
+        spare = os.path.join(ROOT, "spare-manifest.json")
+        Path(spare).write_text(json.dumps(other, indent=1, sort_keys=True) + "\n")
+        os.rename(spare, manifest)
+    print(f"  the writer: manifest.json {how} while the run plays; running: {run.poll() is None}")
+    out, _ = run.communicate(timeout=600)
+    lines = out.strip().splitlines()
+    print(f"  the run: exit {run.returncode}: {lines[-1][:200] if lines else ''!r}")
+    print(f"  the run's mark now: {json.loads(manifest.read_text())['seal'] if manifest.exists() else 'no manifest'}")
+    spare = os.path.join(ROOT, "spare-manifest.json")
+    Path(spare).write_bytes(kept)
+    os.rename(spare, manifest)
+    forge_compact(os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet"))
+    print("  the writer: the open manifest put back, seats/compact.parquet forged")
+    print(f"  {report(folder)}")
+    warned = cardgame("report", folder, "--format", "md", "--out", folder + ".md")
+    print(f"  its warning: {[w[:110] for w in warned.stderr.splitlines() if 'not ended' in w or 'sealed' in w]}")
+    done = cardgame("simulate", path, "--workers", "1", "--no-progress", "--resume")
+    print(f"  --resume: exit {done.returncode}: {last_line(done)!r}")
+    print(f"  the mark now: {json.loads(manifest.read_text())['seal']['state']!r}")
+    print(f"  {report(folder)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if sys.argv[1:] else "removed")
