@@ -9,12 +9,13 @@ manifest while it plays, then:
 
 - ``removed``: removes ``manifest.json``;
 - ``runid``: puts in its place a copy whose open mark names another run id;
+- ``fifo``: puts a named pipe in its place (``_end_open_mark`` reads it by path, waiting);
 
 and once the run has ended puts the open copy back and forges ``seats/compact.parquet``
 (every planner score +500, planner winning every game). Then ``report``, a plain
 ``--resume`` (as the report's warning says), and ``report`` again.
 
-python unseal26.py [removed|runid]
+python unseal26.py [removed|runid|fifo]
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ def main(how: str) -> None:
     kept = manifest.read_bytes()
     if how == "removed":
         manifest.unlink()
+    elif how == "fifo":
+        manifest.unlink()
+        os.mkfifo(manifest)
     else:
         other = json.loads(kept)
         other["seal"]["run"] = "0" * 32
@@ -51,6 +55,15 @@ def main(how: str) -> None:
         Path(spare).write_text(json.dumps(other, indent=1, sort_keys=True) + "\n")
         os.rename(spare, manifest)
     print(f"  the writer: manifest.json {how} while the run plays; running: {run.poll() is None}")
+    if how == "fifo":
+        try:
+            run.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            wchan = Path(f"/proc/{run.pid}/wchan").read_text()
+            print(f"  the run's process waits in the kernel at {wchan!r}")
+            print("  the run: still running 60 s after the writer's fifo (its seal waits on it); Ctrl-C (SIGINT to the script's own run)")
+            run.send_signal(2)
+        manifest.unlink()
     out, _ = run.communicate(timeout=600)
     lines = out.strip().splitlines()
     print(f"  the run: exit {run.returncode}: {lines[-1][:200] if lines else ''!r}")
