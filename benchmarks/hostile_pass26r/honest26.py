@@ -55,9 +55,16 @@ def stopped_in_check() -> list[bool]:
     playing = run.poll() is None
     run.send_signal(2)
     out, _ = run.communicate(timeout=300)
-    print(f"  Ctrl-C while the check plays (still running: {playing}): exit {run.returncode}: {out.strip().splitlines()[-1][:150]!r}")
+    print(
+        f"  Ctrl-C while the check plays (still running: {playing}): exit {run.returncode}: {out.strip().splitlines()[-1][:150]!r}"
+    )
     ok = [show("report", report(folder))]
-    ok.append(show("--resume --check-search 30", cardgame("simulate", path, *SIM, "--resume", "--check-search", "30")))
+    ok.append(
+        show(
+            "--resume --check-search 30",
+            cardgame("simulate", path, *SIM, "--resume", "--check-search", "30"),
+        )
+    )
     ok.append(show("report", report(folder)))
     return ok
 
@@ -67,7 +74,12 @@ def check_added() -> list[bool]:
     folder = os.path.join(ROOT, "honest26-added")
     shutil.rmtree(folder, ignore_errors=True)
     ok = [show("run", cardgame("simulate", path, *SIM, "--records"))]
-    ok.append(show("--resume --records --check-search 4", cardgame("simulate", path, *SIM, "--resume", "--records", "--check-search", "4")))
+    ok.append(
+        show(
+            "--resume --records --check-search 4",
+            cardgame("simulate", path, *SIM, "--resume", "--records", "--check-search", "4"),
+        )
+    )
     ok.append(show("report", report(folder)))
     ok.append(show("view", cardgame("view", folder, "--out", os.path.join(ROOT, "honest26.html"))))
     return ok
@@ -91,7 +103,9 @@ def kept_parts() -> list[bool]:
     os.symlink(copy, link)
     ok.append(show("report through a link to it", report(link)))
     ok.append(show("report . from inside it", report(".", cwd=copy)))
-    ok.append(show("--resume --out the link", cardgame("simulate", path, *SIM, "--resume", "--out", link)))
+    ok.append(
+        show("--resume --out the link", cardgame("simulate", path, *SIM, "--resume", "--out", link))
+    )
     return ok
 
 

@@ -30,12 +30,27 @@ def main() -> None:
     for what, args in (
         ("report", ["report", f, "--format", "md", "--out", f + ".md"]),
         ("replay", ["replay", record]),
-        ("--resume", ["simulate", path, "--out", f, "--workers", "1", "--no-progress", "--resume", "--records"]),
+        (
+            "--resume",
+            [
+                "simulate",
+                path,
+                "--out",
+                f,
+                "--workers",
+                "1",
+                "--no-progress",
+                "--resume",
+                "--records",
+            ],
+        ),
     ):
         start = time.monotonic()
         try:
             d = subprocess.run(["cardgame", *args], capture_output=True, text=True, timeout=30)
-            print(f"  {what}: exit {d.returncode} after {time.monotonic() - start:.1f} s: {(d.stdout + d.stderr).strip()[-150:]!r}")
+            print(
+                f"  {what}: exit {d.returncode} after {time.monotonic() - start:.1f} s: {(d.stdout + d.stderr).strip()[-150:]!r}"
+            )
         except subprocess.TimeoutExpired:
             print(f"  {what}: still checking after 30 s (hashing 8 TiB); stopped by the script")
     os.truncate(os.path.join(f, "seats", "compact.parquet"), 0)

@@ -22,3 +22,5 @@ echo "== odd25.py"; python odd25.py
 echo "== dask24.py"; python dask24.py
 echo "== stall24.py"; python stall24.py
 echo "== stall24.py term"; python stall24.py term
+echo "== huge26.py: a sealed file grown to 8 TiB"; python huge26.py
+echo "== honest26.py: no attacker"; python honest26.py

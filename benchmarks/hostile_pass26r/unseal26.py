@@ -61,21 +61,29 @@ def main(how: str) -> None:
         except subprocess.TimeoutExpired:
             wchan = Path(f"/proc/{run.pid}/wchan").read_text()
             print(f"  the run's process waits in the kernel at {wchan!r}")
-            print("  the run: still running 60 s after the writer's fifo (its seal waits on it); Ctrl-C (SIGINT to the script's own run)")
+            print(
+                "  the run: still running 60 s after the writer's fifo (its seal waits on it); Ctrl-C (SIGINT to the script's own run)"
+            )
             run.send_signal(2)
         manifest.unlink()
     out, _ = run.communicate(timeout=600)
     lines = out.strip().splitlines()
     print(f"  the run: exit {run.returncode}: {lines[-1][:200] if lines else ''!r}")
-    print(f"  the run's mark now: {json.loads(manifest.read_text())['seal'] if manifest.exists() else 'no manifest'}")
+    print(
+        f"  the run's mark now: {json.loads(manifest.read_text())['seal'] if manifest.exists() else 'no manifest'}"
+    )
     spare = os.path.join(ROOT, "spare-manifest.json")
     Path(spare).write_bytes(kept)
     os.rename(spare, manifest)
-    forge_compact(os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet"))
+    forge_compact(
+        os.path.join(folder, "seats", "compact.parquet"), os.path.join(ROOT, "spare.parquet")
+    )
     print("  the writer: the open manifest put back, seats/compact.parquet forged")
     print(f"  {report(folder)}")
     warned = cardgame("report", folder, "--format", "md", "--out", folder + ".md")
-    print(f"  its warning: {[w[:110] for w in warned.stderr.splitlines() if 'not ended' in w or 'sealed' in w]}")
+    print(
+        f"  its warning: {[w[:110] for w in warned.stderr.splitlines() if 'not ended' in w or 'sealed' in w]}"
+    )
     done = cardgame("simulate", path, "--workers", "1", "--no-progress", "--resume")
     print(f"  --resume: exit {done.returncode}: {last_line(done)!r}")
     print(f"  the mark now: {json.loads(manifest.read_text())['seal']['state']!r}")
