@@ -16,11 +16,13 @@ export XDG_CONFIG_HOME="$out/config"
 echo "== unseal26.py removed: the manifest removed before the seal"; python unseal26.py removed
 echo "== unseal26.py runid: a manifest naming another run id"; python unseal26.py runid
 echo "== unseal26.py fifo: a named pipe in the manifest's place"; python unseal26.py fifo
+echo "== unseal26.py resume: the manifest removed while a resume plays"; python unseal26.py resume
 echo "== pass 25r and 24r reruns"
 echo "== shape25.py"; python shape25.py
 echo "== odd25.py"; python odd25.py
 echo "== dask24.py"; python dask24.py
 echo "== stall24.py"; python stall24.py
 echo "== stall24.py term"; python stall24.py term
+echo "== odd26.py: unsealed records grown to 8 TiB"; python odd26.py
 echo "== huge26.py: a sealed file grown to 8 TiB"; python huge26.py
 echo "== honest26.py: no attacker"; python honest26.py

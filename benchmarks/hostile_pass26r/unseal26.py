@@ -9,13 +9,14 @@ manifest while it plays, then:
 
 - ``removed``: removes ``manifest.json``;
 - ``runid``: puts in its place a copy whose open mark names another run id;
+- ``resume``: removes it while a resume of a sealed folder plays (adding a search check);
 - ``fifo``: puts a named pipe in its place (``_end_open_mark`` reads it by path, waiting);
 
 and once the run has ended puts the open copy back and forges ``seats/compact.parquet``
 (every planner score +500, planner winning every game). Then ``report``, a plain
 ``--resume`` (as the report's warning says), and ``report`` again.
 
-python unseal26.py [removed|runid|fifo]
+python unseal26.py [removed|runid|fifo|resume]
 """
 
 from __future__ import annotations
@@ -37,13 +38,19 @@ def main(how: str) -> None:
     folder = os.path.join(ROOT, name)
     shutil.rmtree(folder, ignore_errors=True)
     args = ["cardgame", "simulate", path, "--workers", "1", "--no-progress"]
-    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     manifest = Path(folder, "manifest.json")
-    while run.poll() is None and not manifest.exists():
+    if how == "resume":  # a sealed folder, resumed to add a search check
+        done = cardgame(*args[1:])
+        print(
+            f"  the first run: exit {done.returncode}; mark {json.loads(manifest.read_text())['seal']['state']!r}"
+        )
+        args += ["--resume", "--check-search", "6"]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    while run.poll() is None and not (manifest.exists() and b'"open"' in manifest.read_bytes()):
         time.sleep(0.005)
     time.sleep(0.2)
     kept = manifest.read_bytes()
-    if how == "removed":
+    if how in ("removed", "resume"):
         manifest.unlink()
     elif how == "fifo":
         manifest.unlink()
@@ -54,7 +61,9 @@ def main(how: str) -> None:
         spare = os.path.join(ROOT, "spare-manifest.json")
         Path(spare).write_text(json.dumps(other, indent=1, sort_keys=True) + "\n")
         os.rename(spare, manifest)
-    print(f"  the writer: manifest.json {how} while the run plays; running: {run.poll() is None}")
+    print(
+        f"  the writer: manifest.json {'removed' if how == 'resume' else how} while the {'resume' if how == 'resume' else 'run'} plays; running: {run.poll() is None}"
+    )
     if how == "fifo":
         try:
             run.wait(timeout=60)
