@@ -24,5 +24,6 @@ echo "== dask24.py"; python dask24.py
 echo "== stall24.py"; python stall24.py
 echo "== stall24.py term"; python stall24.py term
 echo "== odd26.py: unsealed records grown to 8 TiB"; python odd26.py
+echo "== check26.py: a check's manifest removed while it plays"; python check26.py
 echo "== huge26.py: a sealed file grown to 8 TiB"; python huge26.py
 echo "== honest26.py: no attacker"; python honest26.py
