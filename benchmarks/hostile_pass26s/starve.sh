@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Hostile pass 26s: ./starve.sh [free|steady ...] plays NearLimit against Spin, then against
+# Idle (the control), for each mode; prints each run's HOSTILE lines and failures.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+mkdir -p /tmp/hp26s
+for mode in "${@:-free steady}"; do
+  for h in Spin Idle; do
+    rm -rf "/tmp/hp26s/out-starve-$mode-$h"
+    echo "== $mode $h (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    start=$(date +%s.%N)
+    cardgame simulate "starve-$mode-$h.toml" --workers 1 --no-progress >/tmp/hp26s/starve-$mode-$h.out 2>&1
+    printf '  exit %s after %.1f s\n' "$?" "$(echo "$(date +%s.%N) - $start" | bc)"
+    grep -a HOSTILE /tmp/hp26s/starve-$mode-$h.out | cut -c1-300
+    python ../hostile_pass3/summary.py "/tmp/hp26s/out-starve-$mode-$h" | cut -c1-300
+  done
+done
