@@ -31,18 +31,11 @@ class NearLimit(Planner):
         n = getattr(self, "_n", 0) + 1
         self._n = n
         if n <= HEAVY:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             for _ in range(WORK):
                 hashlib.sha256(BLOCK).digest()
-            spans = getattr(self, "_spans", [])
-            spans.append(time.perf_counter() - t)
-            self._spans = spans
-            if n == HEAVY:
-                say(
-                    "NearLimit",
-                    f"{len(spans)} heavy decisions, wall s: median {sorted(spans)[len(spans) // 2]:.3f}"
-                    f" max {max(spans):.3f} [{' '.join(f'{s:.2f}' for s in spans)}]",
-                )
+            wall, cpu = time.perf_counter() - t, time.thread_time() - c
+            say("NearLimit", f"heavy decision {n}: wall {wall:.3f} s, cpu {cpu:.3f} s, wall/cpu {wall / cpu:.2f}")
         return super().decide(view)
 
 
