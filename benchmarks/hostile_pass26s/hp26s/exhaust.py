@@ -31,24 +31,6 @@ class Exhaust(Once):
                 threads += 1
         except RuntimeError as e:
             say(n, f"threads: {threads} more, then {e}")
-        fds: list[int] = []
-        try:
-            while len(fds) < 1000:
-                fds.append(select.epoll().detach())
-        except OSError as e:
-            say(n, f"epoll descriptors: {len(fds)}, then {err(e.errno)}")
-        watches = 0
-        for a in fds:  # every epoll watches every later one: n*(n-1)/2 kernel items
-            ep = select.epoll.fromfd(a)
-            for b in fds:
-                if b > a:
-                    try:
-                        ep.register(b, select.EPOLLIN)
-                        watches += 1
-                    except OSError:
-                        pass
-            ep.detach()
-        say(n, f"epoll watches: {watches}")
         for where in ("/tmp", "/dev/shm"):
             d = tempfile.mkdtemp(dir=where)
             size, files, last = 0, 0, ""
@@ -67,7 +49,22 @@ class Exhaust(Once):
             except OSError as e:
                 last += " / " + err(e.errno)
             say(n, f"{where}: {size >> 20} MiB in one file, {files} folders ({last})")
+        eps: list[select.epoll] = []
+        try:
+            while len(eps) < 1000:
+                eps.append(select.epoll())
+        except OSError as e:
+            say(n, f"epoll descriptors: {len(eps)}, then {err(e.errno)}")
+        watches = 0
+        for i, ep in enumerate(eps):  # every epoll watches every later one: n*(n-1)/2 items
+            for other in eps[i + 1 :]:
+                try:
+                    ep.register(other.fileno(), select.EPOLLIN)
+                    watches += 1
+                except OSError:
+                    pass
+        say(n, f"epoll watches: {watches}")
         time.sleep(_hold())
         stop.set()
-        for fd in fds:
-            os.close(fd)
+        for ep in eps:
+            ep.close()

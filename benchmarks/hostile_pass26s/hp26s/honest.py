@@ -193,7 +193,7 @@ def _file_calls() -> object:
     out = []
     with open(a, "rb") as src, open(b, "wb") as dst:
         out.append(os.sendfile(dst.fileno(), src.fileno(), 0, 50_000))
-    with open(a, "rb") as src, open(b, "ab") as dst:
+    with open(a, "rb") as src, open(b, "r+b") as dst:
         out.append(os.copy_file_range(src.fileno(), dst.fileno(), 50_000, 50_000))
     fd = os.open(os.path.join(d, "c"), os.O_RDWR | os.O_CREAT)
     os.posix_fallocate(fd, 0, 1 << 20)
