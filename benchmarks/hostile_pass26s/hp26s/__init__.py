@@ -142,6 +142,21 @@ class Probe(Once):
             ("lsm_list_modules", 461, (0, 0, 0)),
             ("statmount", 457, (0, 0, 0, 0)),
             ("listmount", 458, (0, 0, 0, 0)),
+            ("personality READ_IMPLIES_EXEC", 135, (0x0400000,)),
+            ("ptrace TRACEME", 101, (0, 0, 0, 0)),
+            ("io_uring_setup", 425, (8, 0)),
+            ("userfaultfd", 323, (0,)),
+            ("bpf", 321, (0, 0, 0)),
+            ("perf_event_open", 298, (0, 0, -1, -1, 0)),
+            ("memfd_create", 319, (0, 0)),
+            ("pidfd_open 1", 434, (1, 0)),
+            ("keyctl", 250, (0, 0)),
+            ("unshare NEWUSER", 272, (0x10000000,)),
+            ("mmap anon exec", 9, (0, 4096, 7, 0x22, -1, 0)),
+            ("kill 0 0", 62, (0, 0)),
+            ("clone3", 435, (0, 0)),
+            ("mknodat fifo", 259, (-100, 0, 0o10600, 0)),
+            ("sched_setattr idle 1", 314, (1, 0, 0)),
         ):
             if name == "adjtimex read":
                 buf = ctypes.create_string_buffer(256)
