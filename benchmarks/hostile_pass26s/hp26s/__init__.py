@@ -17,7 +17,14 @@ LIBC = ctypes.CDLL(None, use_errno=True)
 LIBC.syscall.restype = ctypes.c_long
 LIBC.syscall.argtypes = [ctypes.c_long] * 7
 LIBC.mmap.restype = ctypes.c_void_p
-LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+LIBC.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
 LIBC.prctl.restype = ctypes.c_int
 LIBC.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 
@@ -84,15 +91,30 @@ class Probe(Once):
                 say(n, f"ls {d}: {sorted(os.listdir(d))[:30]}")
             except OSError as e:
                 say(n, f"ls {d}: {type(e).__name__} {err(e.errno)}")
-        for p in ("/", "/dev", "/dev/shm", "/tmp", sys.prefix, os.path.dirname(os.__file__), os.path.dirname(__file__)):
+        for p in (
+            "/",
+            "/dev",
+            "/dev/shm",
+            "/tmp",
+            sys.prefix,
+            os.path.dirname(os.__file__),
+            os.path.dirname(__file__),
+        ):
             say(n, "statfs " + _statfs(p))
         # capabilities of the game's process (capget, version 3)
         hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)
         data = (ctypes.c_uint32 * 6)()
         r, e = call(125, ctypes.addressof(hdr), ctypes.addressof(data))
-        say(n, f"capget: {r} {err(e)} eff {data[0]:#x}/{data[3]:#x} perm {data[1]:#x} inh {data[2]:#x}")
+        say(
+            n,
+            f"capget: {r} {err(e)} eff {data[0]:#x}/{data[3]:#x} perm {data[1]:#x}"
+            f" inh {data[2]:#x}",
+        )
         # access times of the shared copy: does a read by one game set a bit others see?
-        for f in (os.path.join(os.path.dirname(os.__file__), "antigravity.py"), os.path.join(os.path.dirname(__file__), "honest.py")):
+        for f in (
+            os.path.join(os.path.dirname(os.__file__), "antigravity.py"),
+            os.path.join(os.path.dirname(__file__), "honest.py"),
+        ):
             try:
                 a0 = os.stat(f).st_atime_ns
                 with open(f, "rb") as fh:
@@ -181,7 +203,13 @@ class VmaNames(Once):
         for i in range(count):
             addr = base + i * 4096
             name = f"hp26s-{i:06d}-" + "n" * 60
-            r = LIBC.prctl(0x53564D41, 0, addr, 4096, ctypes.cast(ctypes.c_char_p(name.encode()), ctypes.c_void_p).value)
+            r = LIBC.prctl(
+                0x53564D41,
+                0,
+                addr,
+                4096,
+                ctypes.cast(ctypes.c_char_p(name.encode()), ctypes.c_void_p).value,
+            )
             if r == 0:
                 named += 1
             else:
@@ -189,6 +217,9 @@ class VmaNames(Once):
                 last = err(ctypes.get_errno())
                 if failed > 20:
                     break
-        say("VmaNames", f"{named} named, {failed} refused ({last}) in {time.monotonic() - t:.2f} s; holding")
+        say(
+            "VmaNames",
+            f"{named} named, {failed} refused ({last}) in {time.monotonic() - t:.2f} s; holding",
+        )
         self._base = base
         time.sleep(float(os.environ.get("HOLD", "3")))

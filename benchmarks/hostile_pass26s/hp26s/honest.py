@@ -127,7 +127,7 @@ def _tracemalloc() -> object:
 
     tracemalloc.start()
     x = [bytes(1000) for _ in range(100)]
-    cur, peak = tracemalloc.get_traced_memory()
+    _cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     del x
     return peak > 100_000
@@ -230,7 +230,7 @@ def _numpy_linalg() -> object:
     rng = np.random.default_rng(1)
     a = rng.standard_normal((300, 300))
     w = np.linalg.eigvalsh(a + a.T)
-    u, s, vt = np.linalg.svd(a)
+    _u, s, _vt = np.linalg.svd(a)
     f = np.fft.rfft(rng.standard_normal(1 << 16))
     return (len(w), round(float(s[0]), 3) > 0, len(f))
 
@@ -314,7 +314,11 @@ def _decimal_random() -> object:
 
     decimal.getcontext().prec = 500
     r = random.SystemRandom().random()
-    return (str(decimal.Decimal(1) / decimal.Decimal(7))[:5], 0 <= r < 1, random.Random().getrandbits(100_000) >= 0)
+    return (
+        str(decimal.Decimal(1) / decimal.Decimal(7))[:5],
+        0 <= r < 1,
+        random.Random().getrandbits(100_000) >= 0,
+    )
 
 
 def _walk_own() -> object:
@@ -343,7 +347,9 @@ def _thread_stack_default() -> object:
 
 
 CHECKS: dict[str, Callable[[], object]] = {
-    name[1:]: f for name, f in list(globals().items()) if name.startswith("_") and callable(f) and f.__module__ == __name__ and name != "_Budget"
+    name[1:]: f
+    for name, f in list(globals().items())
+    if name.startswith("_") and callable(f) and f.__module__ == __name__ and name != "_Budget"
 }
 
 
@@ -357,5 +363,5 @@ class Honest26(Once):
             try:
                 result = check()
                 say("Honest26", f"{name}: ok ({result!r:.80}) {time.monotonic() - t:.2f} s")
-            except BaseException as e:  # noqa: BLE001 - each check reports its own
+            except BaseException as e:
                 say("Honest26", f"{name}: FAILED {type(e).__name__} {str(e)[:80]}")

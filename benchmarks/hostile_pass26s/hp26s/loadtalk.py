@@ -29,6 +29,7 @@ class LoadSend(Planner):
         action = super().decide(view)
         end = time.monotonic() + 0.2
         if bit(time.time()):
+
             def burn() -> None:
                 while time.monotonic() < end:
                     hashlib.sha256(BLOCK).digest()
@@ -60,7 +61,8 @@ class LoadRecv(Planner):
             zeros = [n for b, n in clean if not b] or [0]
             say(
                 "LoadRecv",
-                f"{len(clean)} timed slots: rate in 1-slots {statistics.mean(ones):.1f}, in 0-slots "
+                f"{len(clean)} timed slots: rate in 1-slots {statistics.mean(ones):.1f},"
+                f" in 0-slots "
                 f"{statistics.mean(zeros):.1f} blocks/0.1 s; bits read right {right}/{len(clean)}",
             )
         return super().decide(view)

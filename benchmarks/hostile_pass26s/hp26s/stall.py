@@ -34,7 +34,11 @@ class GapControl(Planner):
             self._gaps = []
         if len(self._gaps) and len(self._gaps) % 20 == 0:
             g = self._gaps
-            say(type(self).__name__, f"{len(g)} gaps answer->view: median {statistics.median(g):.3f} s, max {max(g):.3f} s" + self._extra())
+            say(
+                type(self).__name__,
+                f"{len(g)} gaps answer->view: median {statistics.median(g):.3f} s,"
+                f" max {max(g):.3f} s" + self._extra(),
+            )
 
     def _extra(self) -> str:
         return ""
@@ -52,7 +56,12 @@ class PopStall(GapControl):
 
     def _extra(self) -> str:
         s = self._spans
-        return f"; {self._failed} refused; {len(s)} populates, median {statistics.median(s):.3f} s, max {max(s):.3f} s" if s else ""
+        return (
+            f"; {self._failed} refused; {len(s)} populates,"
+            f" median {statistics.median(s):.3f} s, max {max(s):.3f} s"
+            if s
+            else ""
+        )
 
     def decide(self, view):
         mib = int(key()) if key().isdigit() else 512

@@ -35,7 +35,11 @@ class NearLimit(Planner):
             for _ in range(WORK):
                 hashlib.sha256(BLOCK).digest()
             wall, cpu = time.perf_counter() - t, time.thread_time() - c
-            say("NearLimit", f"heavy decision {n}: wall {wall:.3f} s, cpu {cpu:.3f} s, wall/cpu {wall / cpu:.2f}")
+            say(
+                "NearLimit",
+                f"heavy decision {n}: wall {wall:.3f} s, cpu {cpu:.3f} s,"
+                f" wall/cpu {wall / cpu:.2f}",
+            )
         return super().decide(view)
 
 
