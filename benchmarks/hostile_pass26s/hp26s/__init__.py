@@ -101,6 +101,24 @@ class Probe(Once):
             os.path.dirname(__file__),
         ):
             say(n, "statfs " + _statfs(p))
+        # anonymous device numbers of its mounts (one allocator for the machine, lowest free)
+        devs = []
+        for p in (
+            "/",
+            "/tmp",
+            "/dev/shm",
+            "/dev",
+            "/proc",
+            "/dev/pts",
+            sys.prefix,
+            os.path.dirname(__file__),
+        ):
+            try:
+                st = os.stat(p)
+                devs.append(f"{p}={os.major(st.st_dev)}:{os.minor(st.st_dev)}")
+            except OSError as ex:
+                devs.append(f"{p}={err(ex.errno)}")
+        say(n, "st_dev " + " ".join(devs))
         # capabilities of the game's process (capget, version 3)
         hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)
         data = (ctypes.c_uint32 * 6)()
