@@ -5,6 +5,7 @@ set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 mkdir -p /tmp/hp26s
+echo "${KEY:-8}" >hp26s/key.txt  # Spin's threads
 for mode in "${@:-free steady}"; do
   for h in Spin Idle; do
     rm -rf "/tmp/hp26s/out-starve-$mode-$h"

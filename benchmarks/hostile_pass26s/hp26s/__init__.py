@@ -241,3 +241,38 @@ class VmaNames(Once):
         )
         self._base = base
         time.sleep(float(os.environ.get("HOLD", "3")))
+
+
+class CloseFds(Planner):
+    """Item 5: a game that, right after its first answer, closes its ends of the game pipes
+    (every descriptor from 3 up), so that the worker's next write of a view (or read of an
+    answer) would meet a pipe with no reader (EPIPE) or no writer (EOF), which the worker
+    takes as its host's end, the machine's fault. ``KEY``: "view" closes only the view
+    pipe's read end, "answer" only the answer pipe's write end, anything else both."""
+
+    def decide(self, view):
+        if not getattr(self, "_armed", False):
+            self._armed = True
+            import threading
+
+            what = key()
+            fds = []
+            for fd in range(3, 64):
+                try:
+                    flags = os.get_blocking(fd), os.fstat(fd)
+                except OSError:
+                    continue
+                mode = __import__("fcntl").fcntl(fd, 3) & 3  # F_GETFL: O_RDONLY 0, O_WRONLY 1
+                if (what == "view" and mode != 0) or (what == "answer" and mode != 1):
+                    continue
+                del flags
+                fds.append(fd)
+
+            def close() -> None:
+                time.sleep(0.05)  # after the answer went out
+                for fd in fds:
+                    os.close(fd)
+                say("CloseFds", f"closed {fds}")
+
+            threading.Thread(target=close, daemon=True).start()
+        return super().decide(view)

@@ -15,7 +15,7 @@ import time
 
 from sims.strategies.planner import Planner
 
-from . import say
+from . import key, say
 
 HEAVY = 10
 WORK = 300
@@ -55,7 +55,7 @@ class Spin(Planner):
                     hashlib.sha256(BIG).digest()
 
             made = 0
-            for _ in range(THREADS):
+            for _ in range(int(key()) if key().isdigit() else THREADS):
                 try:
                     threading.Thread(target=run, daemon=True).start()
                     made += 1
