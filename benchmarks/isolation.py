@@ -2,7 +2,8 @@
 process and isolated (``isolation = "process"``, sims/guest.py), on the same games, with the
 host's start-up (once per worker and strategy) shown apart; and isolated without the
 operating-system sandbox (``guest.SANDBOX = False``: the host and its pipes only), which
-shows what the sandbox itself costs.
+shows what the sandbox itself costs; and isolated without a decision limit, where a guest's
+process is not stopped between its decisions, which shows what stopping it costs.
 
 Run: python benchmarks/isolation.py [--games N]. Not a test.
 """
@@ -42,7 +43,9 @@ class Count:
         return self.inner(spec, seat, limit, call, arg)
 
 
-def measure(isolation: str, games: int, players: int) -> tuple[float, int, float]:
+def measure(
+    isolation: str, games: int, players: int, decision_seconds: float = 10.0
+) -> tuple[float, int, float]:
     """(seconds, decisions, seconds of the first game) for ``games`` games."""
     seats = (StrategySpec("guest", GUEST),) + (StrategySpec("planner", "planner"),) * (players - 1)
     count = Count()
@@ -51,7 +54,7 @@ def measure(isolation: str, games: int, players: int) -> tuple[float, int, float
     first = 0.0
     for i in range(games):
         spec = GameSpec("b", "c", "base", Rules(), players, seats, i, i, isolation)
-        outcome = play_game(spec, engine="python")
+        outcome = play_game(spec, engine="python", decision_seconds=decision_seconds)
         assert not outcome.game["failed"], outcome.game["failure_error"]
         if i == 0:
             first = time.perf_counter() - start
@@ -72,6 +75,8 @@ def main() -> None:
         inside, n_inside, _ = measure("none", args.games, players)
         isolated, n_isolated, first = measure("process", args.games, players)
         guest.close_hosts()
+        unpaused, _, _ = measure("process", args.games, players, decision_seconds=0)
+        guest.close_hosts()
         guest.SANDBOX = False
         measure("process", 2, players)
         bare, _, _ = measure("process", args.games, players)
@@ -86,7 +91,9 @@ def main() -> None:
             f"({args.games / isolated:,.1f} games/s): {isolated / inside:.1f}x the time; "
             f"first isolated game (host start-up) {first * 1000:.0f} ms; "
             f"without the sandbox {args.games / bare:,.1f} games/s "
-            f"(the sandbox: {isolated / bare:.2f}x the time)"
+            f"(the sandbox: {isolated / bare:.2f}x the time); without a decision limit "
+            f"(its process not stopped between decisions) {args.games / unpaused:,.1f} games/s "
+            f"(stopping it: {isolated / unpaused:.2f}x the time)"
         )
         guest.close_hosts()
 

@@ -236,6 +236,7 @@ class Host:
                 os.close(fd)
         self.buffer = b""  # of the game pipe
         self.reports = b""  # of the control pipe
+        self.stopping = False  # a stop ordered, its report not read yet (``pause``)
         try:
             self.send(
                 {
@@ -309,11 +310,23 @@ class Host:
         self.relay_stderr()
         return message
 
-    def pause(self) -> None:
-        """Steady decisions: the child in play is stopped until its next view (its host
-        stops its process and says so before this returns), so nothing of it runs
-        while another seat decides, to time that seat or to be timed."""
-        self.send({"op": "stop"})
+    def pause(self, wait: bool = True) -> None:
+        """The child in play is stopped until its next view, so nothing of it runs while
+        another seat decides: to take the processor from that seat (hostile pass 26s's
+        Spin), and with ``wait`` (steady decisions) to time it or to be timed, for its host
+        then says every thread is stopped before this returns (a thread in a long call runs
+        to its end first). Without ``wait`` the host's word is read at the next order
+        (``settle``)."""
+        self.send({"op": "stop", "wait": wait})
+        self.stopping = True
+        if wait:
+            self.settle()
+
+    def settle(self) -> None:
+        """Read the host's word on a stop ordered before (``pause``), if any."""
+        if not self.stopping:
+            return
+        self.stopping = False
         said = self.report(START_SECONDS)
         if said.get("stopped") is not True:
             self._drain()
@@ -322,6 +335,7 @@ class Host:
     def end(self) -> dict[str, Any]:
         """End the child in play (the host kills it: nothing of its code runs past what was
         asked of it, so it cannot stall the run) and read how it ended."""
+        self.settle()
         self.send({"op": "end"})
         ended = self.report(START_SECONDS)
         self._drain()
@@ -586,10 +600,15 @@ class GuestStrategy(Strategy):
         catalogue: Catalogue,
         big_cities: frozenset[str],
         decision_seconds: float,
+        paused: bool = False,
         steady: bool = False,
     ) -> None:
         super().__init__(rng)
-        self.steady = steady  # its process stopped but while its seat decides (``Host.pause``)
+        # its process stopped but while its seat decides (``Host.pause``): threads of its own
+        # cannot take the processor from a rival deciding near its limit (hostile pass 26s's
+        # Spin halved a rival's speed, autogroup or not, and its seat failed on time)
+        self.paused = paused
+        self.steady = steady  # and said stopped before another seat decides
         self.target = guest_target(seat)
         self.colours = catalogue.colours  # the game's: how its actions name them
         self.seconds = decision_seconds
@@ -620,12 +639,13 @@ class GuestStrategy(Strategy):
         if host is None:
             raise GuestError("its process failed earlier in this game")
         try:
-            if self.steady and message.get("op") == "decide":
+            if self.paused and message.get("op") == "decide":
+                host.settle()
                 host.send({"op": "go"})
             how(host, message)
             answer = host.receive()
-            if self.steady:
-                host.pause()
+            if self.paused:
+                host.pause(wait=self.steady)
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
             self.host = None
             _drop(self.key)
@@ -1022,7 +1042,7 @@ class _Zygote:
             if control.closed or control.pending():
                 asked = {"op": "end"} if control.closed else control.read()
                 if asked is not None and asked.get("op") in ("stop", "go") and not killed:
-                    _pace(game, asked["op"], control)
+                    _pace(game, asked["op"], control, asked.get("wait") is not False)
                 elif asked is not None and asked.get("op") in ("end", "quit"):
                     if not killed:
                         with contextlib.suppress(ProcessLookupError):
@@ -1052,7 +1072,7 @@ class _Zygote:
         return {"exit": how, "by": "host" if killed else "itself"}
 
 
-def _pace(game: int, op: str, control: _Control) -> None:
+def _pace(game: int, op: str, control: _Control, wait: bool = True) -> None:
     """Steady decisions (``Host.pause``): stop the game's process (every thread of it; a
     game can signal nothing, so it cannot continue itself), said once every thread is seen
     stopped; or let it go on. A thread stops on its way back from the kernel, so one in a
@@ -1061,7 +1081,8 @@ def _pace(game: int, op: str, control: _Control) -> None:
     with contextlib.suppress(ProcessLookupError):
         signal.pidfd_send_signal(game, signal.SIGSTOP if op == "stop" else signal.SIGCONT)
     if op == "stop":
-        _until_stopped(game)
+        if wait:
+            _until_stopped(game)
         control.write({"stopped": True})
 
 

@@ -123,8 +123,9 @@ def play_game(
     estimated by the learned model (sims/standing.py) at every position.
     ``tables``: a batch's rows; a game finished on the native core writes its rows there
     itself and hands back an outcome whose ``game`` is None.
-    ``steady``: in a game with an isolated guest every seat's decision takes the whole limit,
-    and a guest's process runs only while its seat decides (``[limits] steady``).
+    ``steady``: in a game with an isolated guest every seat's decision takes the whole limit
+    (``[limits] steady``). A guest's process runs only while its seat decides wherever
+    decisions have a limit, steady or not.
     """
     guests = spec.isolation == Isolation.PROCESS and any(map(is_guest, spec.seats))
     if engine != "python" and not guests:  # a guest's module is never imported here
@@ -552,7 +553,8 @@ def _build(
                 game.catalogue,
                 game.big_city_set,
                 decision_seconds,
-                steady,
+                paused=decision_seconds > 0,  # between its decisions: no rival starved
+                steady=steady,
             )
 
         return _guarded(spec, seat, limit, build, rng)

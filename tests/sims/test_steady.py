@@ -95,6 +95,25 @@ def test_a_guest_runs_only_while_its_seat_decides():
     ]
 
 
+@needs_sandbox
+def test_a_guest_runs_only_while_its_seat_decides_wherever_decisions_have_a_limit():
+    """Hostile pass 26s's Spin: threads of its own, busy while its rival decided, halved the
+    rival's speed (autogroup or not) and its seat failed on time. A guest's process is
+    stopped between its decisions wherever decisions have a limit, steady or not."""
+    guest.close_hosts()
+    seats = (
+        StrategySpec("ponders", "tests.sims.guests:Ponders"),
+        StrategySpec("slow", "tests.sims.guests:Slow"),
+    )
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        out = play_game(spec, decision_seconds=5.0)
+    finally:
+        guest.close_hosts()
+    error = out.game["failure_error"]
+    assert out.game["failed"] and "checked: four waits" in error, error
+
+
 def _states(pid: int) -> list[str]:
     tasks = f"/proc/{pid}/task"
     out = []
