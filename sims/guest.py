@@ -71,6 +71,7 @@ SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: th
 
 SANDBOX = True  # False only to compare a game with and without it (tests/sims/test_sandbox.py)
 MAX_MESSAGE = 1 << 20  # bytes of one message either way: a view is about 1 KB, an action less
+MAX_ANSWER = MAX_MESSAGE // 2  # a well-formed action longer than this crosses as its shape
 STDERR_KEEP = 4096  # bytes of a child's stderr shown per game (the rest counted, not shown)
 START_SECONDS = 60.0  # a host's interpreter must start within this (a loaded machine is slow)
 START_FLOOR = 10.0  # a strategy's start may take this whatever the decision limit (cold caches)
@@ -1319,9 +1320,12 @@ def _play(target: str, start: dict[str, Any], channel: _Channel) -> None:
         except BaseException as exc:
             channel.write({"error": describe_error(exc)})
             continue
+        answer = None
         if A.malformed(action, len(colours)) is None:
-            channel.write({"action": A.to_dict(action, colours)})
-        else:
+            answer = {"action": A.to_dict(action, colours)}
+        if answer is not None and len(json.dumps(answer)) <= MAX_ANSWER:
+            channel.write(answer)
+        else:  # too long to be a message (a keep of a million ids: never legal) goes as its shape
             try:
                 found = shape(action)
             except Exception:

@@ -216,6 +216,14 @@ class IdsAsList(Planner):
         return tuple.__new__(KeepDestinations, (list(super().keep_setup(view).ids),))
 
 
+class KeepsAMillion(Planner):
+    """A well-formed keep of a million ids (hostile pass 26s's BadKeepMillion): past the size
+    of a message, so it crosses as its shape and is refused in the default mode's words."""
+
+    def keep_setup(self, view):
+        return KeepDestinations(tuple(range(1_000_000)))
+
+
 class Interrupts(Planner):
     def turn(self, view):
         raise KeyboardInterrupt

@@ -223,7 +223,7 @@ def test_the_version_says_whether_the_sandbox_is_available(capsys):
 
 # ------------------------------------------------------------------ 3: one protocol
 @needs_sandbox
-@pytest.mark.parametrize("name", ["SlotAsText", "SlotAsFloat", "IdsAsList"])
+@pytest.mark.parametrize("name", ["SlotAsText", "SlotAsFloat", "IdsAsList", "KeepsAMillion"])
 def test_a_malformed_action_fails_its_seat_alike_in_both_modes(name, engine):
     inside = _play(name, 2, "none").game
     isolated = _play(name, 2).game
