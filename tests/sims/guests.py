@@ -241,3 +241,24 @@ class Slow(Planner):
     def decide(self, view):
         time.sleep(0.1)
         return super().decide(view)
+
+
+class MapsItsCode(Planner):
+    """Reads its own module through a mapping, shared (refused in the sandbox: a page every
+    process mapping the file shares) and private (works everywhere), and ends its game on
+    purpose, saying which worked."""
+
+    def __init__(self, rng, knobs=None):
+        import mmap
+
+        super().__init__(rng, knobs)
+        found = []
+        with open(__file__, "rb") as file:
+            for access in ("ACCESS_READ", "ACCESS_COPY"):
+                try:
+                    with mmap.mmap(file.fileno(), 0, access=getattr(mmap, access)) as mapped:
+                        same = mapped[:12] == b'"""Strategie'
+                        found.append(f"{access} {same}")
+                except OSError as exc:
+                    found.append(f"{access} {type(exc).__name__}")
+        raise RuntimeError("mapped: " + ", ".join(found))

@@ -221,6 +221,19 @@ def test_the_version_says_whether_the_sandbox_is_available(capsys):
                          f"guest sandbox: unavailable: {MISSING}")  # fmt: skip
 
 
+@needs_sandbox
+def test_a_file_is_mapped_privately_in_the_sandbox_never_shared():
+    """Pass 26s's Honest26: a shared mapping of a file, even read-only, is refused in the
+    sandbox (docs/strategies.md says why, and names the private mapping that works)."""
+    words = {
+        "none": "mapped: ACCESS_READ True, ACCESS_COPY True",
+        "process": "mapped: ACCESS_READ PermissionError, ACCESS_COPY True",
+    }
+    for isolation, said in words.items():
+        game = _play("tests.sims.guests:MapsItsCode", 2, isolation).game
+        assert game["failed"] and said in game["failure_error"], game["failure_error"]
+
+
 # ------------------------------------------------------------------ 3: one protocol
 @needs_sandbox
 @pytest.mark.parametrize("name", ["SlotAsText", "SlotAsFloat", "IdsAsList", "KeepsAMillion"])
