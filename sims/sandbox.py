@@ -197,6 +197,7 @@ MADV_ALLOWED = (
 FUTEX_WAIT, FUTEX_WAIT_BITSET = 0, 9  # shared, they answer EAGAIN (``confine``)
 PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
 PR_SET_SECCOMP = 22  # a filter of the game's own (``seccomp``'s other door)
+PR_SET_VMA = 0x53564D41  # names of mappings: kernel memory no limit counts (pass 26s)
 
 
 @cache
@@ -948,4 +949,5 @@ def confine(limits: dict[str, Any]) -> None:
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_MEMORY_MERGE))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_SECCOMP))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_DUMPABLE))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_VMA))
     rules.load()

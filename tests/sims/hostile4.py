@@ -251,6 +251,7 @@ class FolderProbe(Planner):
 SYS_FUTEX, SYS_FUTEX_WAITV, SYS_SET_TID_ADDRESS, SYS_SET_ROBUST_LIST = 202, 449, 218, 273
 FUTEX_WAIT, FUTEX_WAKE, FUTEX_PRIVATE = 0, 1, 128
 MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
+PR_SET_VMA, PR_SET_VMA_ANON_NAME = 0x53564D41, 0
 
 
 class SharedKernelState(Planner):
@@ -297,6 +298,13 @@ class SharedKernelState(Planner):
             found.append("set_tid_address (a thread's exit wakes that word, shared)")
         if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0:
             found.append("KSM for the process")
+        # hostile pass 26s's VmaNames: each name is kernel memory no limit counts (EINVAL
+        # where the kernel has no names; the filter's EPERM either way)
+        name = ctypes.c_char_p(b"note")
+        if libc.prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, address, 4096, name) == 0 or (
+            ctypes.get_errno() != errno.EPERM
+        ):
+            found.append(f"a name for a mapping (errno {ctypes.get_errno()})")
         if libc.syscall(SYS_FUTEX, ctypes.byref(private), FUTEX_WAKE | FUTEX_PRIVATE, 1, 0, 0, 0):
             raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
         if found:

@@ -208,8 +208,9 @@ def test_every_folder_a_game_can_look_up_names_in_is_a_tmpfs():
 @pytest.mark.parametrize("engine", ["auto", "python"])
 def test_no_kernel_state_of_a_shared_file_is_in_a_games_reach(engine):
     """Hostile pass 9's HugeHand (huge pages made of the shared copy's file pages) and
-    FutexColluder (a futex keyed by a file every sandbox maps), and KSM: refused; private
-    futexes, which every lock uses, work."""
+    FutexColluder (a futex keyed by a file every sandbox maps), KSM, and pass 26s's names
+    for mappings (kernel memory no limit counts): refused; private futexes, which every lock
+    uses, work."""
     _clean(_play(["SharedKernelState", "planner"], engine=engine))
 
 
