@@ -82,7 +82,7 @@ class Results:
                     held = (folder / MANIFEST).is_file()
                 else:  # as sealed, never as the disk says now (hostile pass 27r's checkhide27
                     # renamed a check away while a report read the study, which showed none)
-                    held = f"{CHECKS_FOLDER}/{name}/{MANIFEST}" in sealed.files
+                    held = sealed.name_of(folder / MANIFEST) in sealed.files
                     if held and not (folder / MANIFEST).is_file():
                         raise ResultsError(
                             f"{self.folder}: {CHECKS_FOLDER}/{name}/{MANIFEST} was removed "
