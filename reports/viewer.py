@@ -28,6 +28,7 @@ from cardgame.rules import Rules
 from sims.errors import SimsError
 from sims.files import write_atomic
 from sims.human import public_line, seen_line
+from sims.parts import record_files
 from sims.standing import shipped_model
 from sims.winchance import (
     DEFAULT_PLAYOUTS,
@@ -71,9 +72,12 @@ def games_in(
     with ``--records`` (its ``records/*.jsonl``, in file-name order), and where a line
     holds no record (skipped, so that the others can still be shown)."""
     if path.is_dir():
-        folder = path / "records"
-        # files only: a folder of a record's name holds no record (hostile pass 25r's odd25)
-        files = sorted(p for p in folder.glob("*.jsonl") if p.is_file()) if folder.is_dir() else []
+        inside = path / "records"  # a results folder's, or the records folder itself
+        folder = path if path.name == "records" and not inside.is_dir() else inside
+        # the record files a run writes (``part-*.jsonl``), files only: a folder of a
+        # record's name holds no record (hostile pass 25r's odd25), and a file of another
+        # name is none of the run's (pass 27r's leftout27 named one as a Dask run's mark)
+        files = sorted(record_files(folder).values())
         if not files:
             raise ViewError(
                 f"{path}: holds no game records (a results folder has them only when "

@@ -32,3 +32,26 @@ def test_a_check_moved_away_while_a_report_reads_is_refused(checked, tmp_path, h
         os.rename(tmp_path / "away", folder / "checks" / "search")
     with pytest.raises(ResultsError, match=r"checks\S* (changed|was removed) while it was read"):
         results.checks()
+
+
+def test_a_file_of_a_name_the_seal_leaves_out_is_no_record(tmp_path, capsys):
+    """leftout27.py: a forged record named like a Dask run's mark (left out of the seal, as
+    a killed writer's leftovers are) was listed by `view` among the records, so `view` was
+    refused, and with --accept-changes it showed the forgery. `view` lists the record files
+    a run writes, as a resume does; a results folder's records/ is viewed as its folder."""
+    import shutil
+
+    from cardgame.cli import main
+    from sims.runner import run
+    from sims.study import from_dict
+
+    folder = tmp_path / "r"
+    run(from_dict(small_study("leftout"), "test"), workers=1, out=folder, progress=False,
+        records=True)  # fmt: skip
+    record = sorted((folder / "records").glob("part-*.jsonl"))[0]
+    shutil.copy(record, folder / "records" / ".dask-run-x.jsonl")
+    for where in (folder, folder / "records"):
+        out = tmp_path / "v.html"
+        argv = ["view", str(where), "--out", str(out), "--playouts", "0"]
+        assert main(argv) == 0, capsys.readouterr().err
+        assert ".dask-run" not in out.read_text()
