@@ -125,6 +125,7 @@ class Lag(Planner):
         threading.stack_size(256 << 10)
         self._stamps: list[float] = []
         self._runs: list[float] = []
+        self._free = threading.Event()  # its threads wait while its own decision runs
         for _ in range(threads):
             threading.Thread(target=self._run, daemon=True).start()
         self._n = threads
@@ -132,11 +133,14 @@ class Lag(Planner):
     def _run(self) -> None:
         stamps = self._stamps
         while True:
+            self._free.wait()
             hashlib.sha256(BLOCK).digest()
             stamps.append(time.monotonic())
 
     def decide(self, view):
         v = time.monotonic()
+        if hasattr(self, "_free"):
+            self._free.clear()
         if not hasattr(self, "_stamps"):
             self._start()
         else:
@@ -152,9 +156,11 @@ class Lag(Planner):
             r = self._runs[-20:]
             say(
                 "Lag",
-                f"{self._n} threads ran on after the answer: median {1000 * statistics.median(r):.1f}"
-                f" ms, max {1000 * max(r):.1f} ms (decisions {n - 19}-{n})",
+                f"{self._n} threads ran on after the answer:"
+                f" median {1000 * statistics.median(r):.1f} ms, max {1000 * max(r):.1f} ms"
+                f" (decisions {n - 19}-{n})",
             )
         action = super().decide(view)
         self._answered = time.monotonic()
+        self._free.set()
         return action
