@@ -4,7 +4,8 @@
 exclusively. Time is cut in slots of 0.25 s, each carrying a bit both sides know.
 ``LockSend`` seeks holes in the view's largest library on two threads through its
 decisions in 1-slots and sleeps in 0-slots; ``LockRecv`` times ``PROBES`` seeks of its own
-at each decision and, every 40 decisions, says how well the median time tells the bits."""
+at each decision (then waits 0.12 s, to last as long as the
+sender's game) and, every 40 decisions, says how well the median time tells the bits."""
 
 from __future__ import annotations
 
@@ -86,4 +87,5 @@ class LockRecv(Planner):
                 f" in 0-slots {statistics.median(zeros):.0f} us; bits read right"
                 f" {right}/{len(clean)}",
             )
+        time.sleep(0.12)  # as slow a game as the sender's, so that the two overlap
         return super().decide(view)
