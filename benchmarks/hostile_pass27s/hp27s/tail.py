@@ -14,11 +14,12 @@ thread stopped. Two ways to run on into the rival's decision:
 
 ``NearLimit`` (honest) hashes for about a third of its 0.6 s limit in its first ``HEAVY`` decisions
 and reports wall over CPU time; ``Idle`` is the planner in the sandbox, the control.
-``KEY``: ``THREADS,MIB`` (default ``16,640``)."""
+``KEY``: ``THREADS,MIB[,WORK]`` (default ``16,640``; ``WORK`` 200 ms)."""
 
 from __future__ import annotations
 
 import hashlib
+import signal
 import statistics
 import threading
 import time
@@ -42,6 +43,12 @@ def _knobs() -> tuple[int, int]:
         return 16, 640
 
 
+def _work() -> int:
+    """``NearLimit``'s ms of hashing a heavy decision: ``KEY``'s third field."""
+    parts = key().split(",")
+    return int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else WORK
+
+
 class NearLimit(Planner):
     """Honest: its first ``HEAVY`` decisions each do ``WORK`` ms of hashing."""
 
@@ -50,7 +57,7 @@ class NearLimit(Planner):
         self._n = n
         if n <= HEAVY:
             t, c = time.perf_counter(), time.thread_time()
-            for _ in range(WORK):
+            for _ in range(_work()):
                 hashlib.sha256(BLOCK).digest()
             wall, cpu = time.perf_counter() - t, time.thread_time() - c
             say(
@@ -126,6 +133,8 @@ class Lag(Planner):
         self._stamps: list[float] = []
         self._runs: list[float] = []
         self._free = threading.Event()  # its threads wait while its own decision runs
+        self._conts: list[float] = []  # when its process was continued (its next view)
+        signal.signal(signal.SIGCONT, lambda *_: self._conts.append(time.monotonic()))
         for _ in range(threads):
             threading.Thread(target=self._run, daemon=True).start()
         self._n = threads
@@ -145,8 +154,9 @@ class Lag(Planner):
             self._start()
         else:
             a = self._answered
-            s = sorted(t for t in self._stamps if a <= t <= v)
-            edges = [a, *s, v]
+            c = min((t for t in self._conts if a <= t <= v), default=v)  # continued
+            s = sorted(t for t in self._stamps if a <= t <= c)
+            edges = [a, *s, c]
             gaps = [(edges[j + 1] - edges[j], j) for j in range(len(edges) - 1)]
             _, j = max(gaps)
             self._runs.append(edges[j] - a)  # the last stamp before the longest gap
