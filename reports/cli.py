@@ -99,10 +99,10 @@ def main(args: argparse.Namespace) -> int:
     # the destinations table, the longest, is summed from its files a chunk at a time
     # (reports/offers.py), never loaded whole
     results = load_results(folder, destinations=False, accept_changes=args.accept_changes)
-    if results.unchanged.note:
-        print(f"warning: {results.unchanged.note}", file=sys.stderr)
     check_reportable(results)
     margins_of(results.study)  # a bad [report] table is one line too, before any progress
+    if results.unchanged.note:  # once the input is good: a refusal stays one line
+        print(f"warning: {results.unchanged.note}", file=sys.stderr)
     stage.release()
     planned = results.plan.total_games
     if len(results.games) < planned:

@@ -24,6 +24,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
+from cardgame.errors import one_line
 from cardgame.record import read_record_file
 
 from .compaction import compacted_batches
@@ -588,42 +589,59 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
         return f"{MANIFEST} changed (its digests were removed)", None
     listed = _result_files(folder)
     names = {*listed, MANIFEST}
-    for name in sorted(set(stored) | names):  # before any hashing: an added file may be huge
-        if name not in names:
-            return f"{name} was removed", None
-        if name not in stored:
-            return f"{name} was added", None
+    # names first: an added file is never hashed (it may be huge)
+    problems = [
+        f"{name} was {'removed' if name not in names else 'added'}"
+        for name in sorted(set(stored) ^ names)
+    ]
     # the keyed digests, then the manifest they cover (its files' sizes), then each file's
     # size, all before a byte of a file is read: a file put in a sealed one's place may be
     # huge (8 TiB of holes kept a reader hashing for hours)
     if not _same_mac(mark.get("mac"), _sealed_mark(stored)["mac"]):
-        return (
+        return _together(problems) or (
             f"its seal is not this user's ({seal_key_path()}): sealed with another key, "
             "or sealed again after a change"
         ), None
     if stored.get(MANIFEST) != _manifest_digest(manifest):
-        return f"{MANIFEST} changed", None
-    resized = _resized(folder, listed, manifest.get(SIZES))
-    if resized is not None:
-        return f"{resized} changed", None
-    files = {name: file_seal(folder / name) for name in listed}
-    changed = next((name for name in sorted(files) if stored[name] != files[name][0]), None)
-    if changed is not None:
-        return f"{changed} changed", None
+        return _together([*problems, f"{MANIFEST} changed"]), None
+    kept = [name for name in listed if name in stored]
+    resized = _resized(folder, kept, manifest.get(SIZES))
+    files = {name: file_seal(folder / name) for name in kept if name not in resized}
+    changed = sorted([*resized, *(n for n in files if stored[n] != files[n][0])])
+    # every change, named after whatever the writer chose to put first (hostile pass 27r's
+    # decoy27: an added .nfs file named alone, the forged table behind it unsaid)
+    problem = _together([*problems, *(f"{name} changed" for name in changed)])
+    if problem is not None:
+        return problem, None
     files[MANIFEST] = (hashlib.sha256(data).hexdigest(), *identity)
     return None, Sealed(folder, files)
 
 
-def _resized(folder: Path, names: list[str], sizes: object) -> str | None:
-    """The first of ``names`` whose size is not the one sealed, or None (a folder sealed
-    before sizes were has none to compare)."""
-    if not isinstance(sizes, dict):
+ALSO = " (also: "  # what follows a folder's first problem: the others
+
+
+def _together(problems: list[str]) -> str | None:
+    """The first problem, and how many more and which (at most three named), or None."""
+    if not problems:
         return None
+    first, rest = problems[0], problems[1:]
+    if not rest:
+        return first
+    named = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
+    return f"{first}{ALSO}{named})"
+
+
+def _resized(folder: Path, names: list[str], sizes: object) -> list[str]:
+    """Those of ``names`` whose size is not the one sealed (a folder sealed before sizes
+    were has none to compare)."""
+    if not isinstance(sizes, dict):
+        return []
+    out = []
     for name in sorted(names):
         size = sizes.get(name)
         if type(size) is int and os.lstat(folder / name).st_size != size:
-            return name
-    return None
+            out.append(name)
+    return out
 
 
 def _same_mac(found: object, mac: str) -> bool:
@@ -672,6 +690,7 @@ class SealCheck:
         self.sealed = sealed  # None: not sealed (its run has not ended), or not checked
         self.unsealed = False  # checked, and its run has not ended: its files are not sealed
         self.loose: Path | None = None  # a run's records/ without its folder: not sealed
+        self.accepted: str | None = None  # what --accept-changes took as it is
 
     def __call__(self) -> None:
         if self.before is None:
@@ -688,6 +707,8 @@ class SealCheck:
     def note(self) -> str | None:
         """The warning a reader of a folder whose run has not ended, or of a run's records
         without its folder, shows; or None."""
+        if self.accepted is not None:
+            return f"{self.accepted}: read as it is (--accept-changes)"
         if self.unsealed:
             return f"{self.folder}: {UNSEALED_NOTE}"
         return f"{self.loose}: {LOOSE_NOTE}" if self.loose is not None else None
@@ -711,8 +732,14 @@ def check_sealed(folder: Path, accept_changes: bool = False) -> SealCheck:
     race14.py swapped a table between this check and the read by path, and pass 16's stores
     through a shared mapping moved no change mark. A link or special file is refused: its
     target may lie outside the folder, and change there unseen."""
-    if accept_changes:
-        return SealCheck(folder)
+    if accept_changes:  # read as it is, saying what it accepts (pass 27r's decoy27 read a
+        # forgery with no word, behind an added file the refusal had named alone)
+        accepted = SealCheck(folder)
+        try:
+            _checked(folder)
+        except (ResultsError, OSError) as exc:
+            accepted.accepted = one_line(str(exc).removesuffix(f" ({ACCEPT_HINT})"))
+        return accepted
     try:
         return _checked(folder)
     except OSError as exc:  # a name past the system's limits, a file unreadable
@@ -731,7 +758,8 @@ def _checked(folder: Path) -> SealCheck:
     if problem is not None:
         if problem.startswith("it"):
             raise ResultsError(f"{folder}: {problem} ({ACCEPT_HINT})")
-        raise ResultsError(f"{folder}: {problem} since its run ended ({ACCEPT_HINT})")
+        first, also, rest = problem.partition(ALSO)
+        raise ResultsError(f"{folder}: {first} since its run ended{also}{rest} ({ACCEPT_HINT})")
     check = SealCheck(folder, before, sealed)
     check.unsealed = sealed is None and (folder / MANIFEST).is_file()
     check()  # what the seal's check hashed is what the folder holds

@@ -156,6 +156,8 @@ def run(
         checked = check.sealed
         if check.unsealed:  # a run killed: what it left is sealed as found, never unsaid
             print(f"warning: {folder}: {RESUMED_OPEN_NOTE}", file=sys.stderr)
+        if check.accepted is not None:
+            print(f"warning: {check.accepted}: sealed again as it is", file=sys.stderr)
     start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
     postpone = getattr(stop, "postpone", None)  # a stop's watchdog waits for a seal that moves
     with Reading(start, own_writes=True) as found:

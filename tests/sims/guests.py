@@ -262,3 +262,11 @@ class MapsItsCode(Planner):
                 except OSError as exc:
                     found.append(f"{access} {type(exc).__name__}")
         raise RuntimeError("mapped: " + ", ".join(found))
+
+
+class SaysItsSession(Planner):
+    """Ends its game on purpose, saying whether its process leads a session of its own."""
+
+    def __init__(self, rng, knobs=None):
+        super().__init__(rng, knobs)
+        raise RuntimeError(f"a session of its own: {os.getsid(0) == os.getpid()}")

@@ -55,3 +55,33 @@ def test_a_file_of_a_name_the_seal_leaves_out_is_no_record(tmp_path, capsys):
         argv = ["view", str(where), "--out", str(out), "--playouts", "0"]
         assert main(argv) == 0, capsys.readouterr().err
         assert ".dask-run" not in out.read_text()
+
+
+def test_every_change_is_named_and_what_accept_changes_takes_is_said(tmp_path, capsys):
+    """decoy27.py: the writer forged a sealed table and added an empty `.nfs...` file beside
+    it; the refusal named the decoy alone, and the `--accept-changes` it suggested read (and
+    a resume sealed) the forgery with no word. The refusal now names every change (the
+    added file is never hashed), and reading or resuming with changes accepted says what
+    it takes as it is."""
+    from sims.folder import check_sealed
+    from sims.runner import run
+    from sims.study import from_dict
+
+    folder = tmp_path / "r"
+    study = from_dict(small_study("decoy"), "test")
+    run(study, workers=1, out=folder, progress=False)
+    other = tmp_path / "other"  # the forgery: another run's table, as good a file
+    run(from_dict({**small_study("decoy"), "seed": 99}, "test"), workers=1, out=other,
+        progress=False)  # fmt: skip
+    table = sorted(p for p in (folder / "seats").rglob("*") if p.is_file())[0]
+    name = table.relative_to(folder).as_posix()
+    table.write_bytes((other / name).read_bytes())
+    (folder / ".nfs000000000001a2b").write_bytes(b"")
+    both = rf"\.nfs000000000001a2b was added since its run ended \(also: {name} changed\)"
+    with pytest.raises(ResultsError, match=both):
+        check_sealed(folder)
+    note = check_sealed(folder, accept_changes=True).note
+    assert note is not None and name in note and note.endswith("read as it is (--accept-changes)")
+    run(study, workers=1, out=folder, progress=False, resume=True, accept_changes=True)
+    assert f"(also: {name} changed): sealed again as it is" in capsys.readouterr().err
+    assert check_sealed(folder, accept_changes=True).note is None  # sealed as it now is

@@ -114,6 +114,21 @@ def test_a_guest_runs_only_while_its_seat_decides_wherever_decisions_have_a_limi
     assert out.game["failed"] and "checked: four waits" in error, error
 
 
+@needs_sandbox
+def test_a_games_process_is_a_scheduling_group_apart_from_its_host():
+    """Hostile pass 27s's Lag: threads of its own, busy when it answered, pushed back its
+    host's wake-up (one session, so one autogroup), and ran on up to 0.2 s while a rival
+    decided. A game's process leads a session of its own."""
+    guest.close_hosts()
+    seats = (StrategySpec("s", "tests.sims.guests:SaysItsSession"), StrategySpec("p", "planner"))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        out = play_game(spec, decision_seconds=5.0)
+    finally:
+        guest.close_hosts()
+    assert "a session of its own: True" in out.game["failure_error"], out.game["failure_error"]
+
+
 def _states(pid: int) -> list[str]:
     tasks = f"/proc/{pid}/task"
     out = []
