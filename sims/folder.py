@@ -605,8 +605,9 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
     if stored.get(MANIFEST) != _manifest_digest(manifest):
         return _together([*problems, f"{MANIFEST} changed"]), None
     kept = [name for name in listed if name in stored]
-    resized = _resized(folder, kept, manifest.get(SIZES))
-    files = {name: file_seal(folder / name) for name in kept if name not in resized}
+    sizes = _sizes(folder, kept, manifest.get(SIZES))
+    resized = [name for name in kept if sizes[name] is None]
+    files = {name: file_seal(folder / name, sizes[name]) for name in kept if name not in resized}
     changed = sorted([*resized, *(n for n in files if stored[n] != files[n][0])])
     # every change, named after whatever the writer chose to put first (hostile pass 27r's
     # decoy27: an added .nfs file named alone, the forged table behind it unsaid)
@@ -614,7 +615,8 @@ def _seal_found(folder: Path) -> tuple[str | None, Sealed | None]:
     if problem is not None:
         return problem, None
     files[MANIFEST] = (hashlib.sha256(data).hexdigest(), *identity)
-    return None, Sealed(folder, files)
+    found_sizes = {name: size for name, size in sizes.items() if size is not None}
+    return None, Sealed(folder, files, {**found_sizes, MANIFEST: len(data)})
 
 
 ALSO = " (also: "  # what follows a folder's first problem: the others
@@ -631,16 +633,15 @@ def _together(problems: list[str]) -> str | None:
     return f"{first}{ALSO}{named})"
 
 
-def _resized(folder: Path, names: list[str], sizes: object) -> list[str]:
-    """Those of ``names`` whose size is not the one sealed (a folder sealed before sizes
-    were has none to compare)."""
-    if not isinstance(sizes, dict):
-        return []
-    out = []
-    for name in sorted(names):
-        size = sizes.get(name)
-        if type(size) is int and os.lstat(folder / name).st_size != size:
-            out.append(name)
+def _sizes(folder: Path, names: list[str], sealed: object) -> dict[str, int | None]:
+    """Each of ``names``'s size as found, None where it is not the one sealed (a folder
+    sealed before sizes were has none to compare)."""
+    known = sealed if isinstance(sealed, dict) else {}
+    out: dict[str, int | None] = {}
+    for name in names:
+        found = os.lstat(folder / name).st_size
+        size = known.get(name)
+        out[name] = None if type(size) is int and found != size else found
     return out
 
 

@@ -22,7 +22,7 @@ import resource
 import stat
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ResultsError
@@ -41,6 +41,9 @@ class Sealed:
 
     folder: Path
     files: Mapping[str, FileSeal]
+    # each file's size as hashed: one grown in place after the check (its inode the same) is
+    # refused before it is read (hostile pass 27r's grow27.py: a MemoryError at 8 TiB)
+    sizes: Mapping[str, int] = field(default_factory=dict)
 
     def name_of(self, path: str | Path) -> str | None:
         """``path`` relative to the folder, or None when it lies outside."""
@@ -149,6 +152,11 @@ class Reading:
                     )
                 raise ResultsError(
                     f"{self.sealed.folder}: {name} {what} while it was read ({ACCEPT_HINT})"
+                )
+            size = self.sealed.sizes.get(name) if name is not None and not ours else None
+            if size is not None and found.st_size != size:
+                raise ResultsError(
+                    f"{self.sealed.folder}: {name} changed while it was read ({ACCEPT_HINT})"
                 )
             data = file.read()
         if name is None:
@@ -267,10 +275,14 @@ def read_once(path: str | Path, limit: int | None = None) -> tuple[bytes, Identi
         return file.read(), (found.st_dev, found.st_ino, found.st_ctime_ns)
 
 
-def file_seal(path: str | Path) -> FileSeal:
-    """The digest and identity of a file, its bytes read once."""
+def file_seal(path: str | Path, size: int | None = None) -> FileSeal:
+    """The digest and identity of a file, its bytes read once; no digest ("") without a
+    byte read where the file opened is not of ``size`` (one put in place of a file whose
+    size was compared, just before it was hashed: hostile pass 27r's hugerace27.py)."""
     with _open_file(path) as file:
         found = os.fstat(file.fileno())
+        if size is not None and found.st_size != size:
+            return "", found.st_dev, found.st_ino, found.st_ctime_ns
         digest = hashlib.file_digest(file, "sha256").hexdigest()
     return digest, found.st_dev, found.st_ino, found.st_ctime_ns
 

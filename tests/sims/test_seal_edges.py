@@ -68,7 +68,9 @@ def test_an_added_file_is_named_never_hashed(sealed, tmp_path, monkeypatch):
         file.truncate(1 << 40)  # a sparse terabyte: hashing it would take an hour
     hashed = []
     file_seal = folders.file_seal
-    monkeypatch.setattr(folders, "file_seal", lambda path: hashed.append(path) or file_seal(path))
+    monkeypatch.setattr(
+        folders, "file_seal", lambda path, *a: hashed.append(path) or file_seal(path, *a)
+    )
     with pytest.raises(ResultsError, match="records.bin was added since its run ended"):
         check_sealed(folder)
     assert hashed and folder / "records.bin" not in hashed
@@ -86,7 +88,9 @@ def test_a_huge_file_in_a_sealed_files_place_is_refused_unread(sealed, tmp_path,
         file.truncate(1 << 40)
     hashed = []
     file_seal = folders.file_seal
-    monkeypatch.setattr(folders, "file_seal", lambda path: hashed.append(path) or file_seal(path))
+    monkeypatch.setattr(
+        folders, "file_seal", lambda path, *a: hashed.append(path) or file_seal(path, *a)
+    )
     with pytest.raises(ResultsError, match=f"{name} changed since its run ended"):
         check_sealed(folder)
     assert table not in hashed

@@ -85,3 +85,41 @@ def test_every_change_is_named_and_what_accept_changes_takes_is_said(tmp_path, c
     run(study, workers=1, out=folder, progress=False, resume=True, accept_changes=True)
     assert f"(also: {name} changed): sealed again as it is" in capsys.readouterr().err
     assert check_sealed(folder, accept_changes=True).note is None  # sealed as it now is
+
+
+def test_a_sealed_file_grown_after_its_size_was_compared_is_never_read(tmp_path, monkeypatch):
+    """hugerace27.py: the writer put 8 TiB of holes in a sealed table's place after the
+    check had compared its size and before it hashed it: every reader hashed for hours.
+    grow27.py: a sealed table grown in place after the check (its inode the same) was read
+    whole by the report: a MemoryError. Each is refused, not a byte of it read."""
+    import sims.folder as folders
+    from sims.folder import check_sealed
+    from sims.runner import run
+    from sims.study import from_dict
+
+    folder = tmp_path / "r"
+    run(from_dict(small_study("grown"), "test"), workers=1, out=folder, progress=False)
+    table = sorted(p for p in (folder / "seats").rglob("*") if p.is_file())[0]
+    file_seal, digests = folders.file_seal, []
+
+    def grown_then_hashed(path, *args):
+        if path == table:
+            os.truncate(table, 8 << 40)
+        found = file_seal(path, *args)
+        if path == table:
+            digests.append(found[0])
+        return found
+
+    monkeypatch.setattr(folders, "file_seal", grown_then_hashed)
+    with pytest.raises(ResultsError, match="seats/.* changed since its run ended"):
+        check_sealed(folder)
+    assert digests == [""]  # no digest: not a byte of it read
+    monkeypatch.undo()
+    os.truncate(table, 0)
+    run(from_dict(small_study("grown"), "test"), workers=1, out=tmp_path / "s", progress=False)
+    folder = tmp_path / "s"
+    table = sorted(p for p in (folder / "seats").rglob("*") if p.is_file())[0]
+    check = check_sealed(folder)
+    os.truncate(table, 8 << 40)  # after the check: the same inode
+    with pytest.raises(ResultsError, match="seats/.* changed while it was read"):
+        check.read(table)
