@@ -198,6 +198,8 @@ FUTEX_WAIT, FUTEX_WAIT_BITSET = 0, 9  # shared, they answer EAGAIN (``confine``)
 PR_SET_MEMORY_MERGE = 67  # KSM for the whole process
 PR_SET_SECCOMP = 22  # a filter of the game's own (``seccomp``'s other door)
 PR_SET_VMA = 0x53564D41  # names of mappings: kernel memory no limit counts (pass 26s)
+PR_SCHED_CORE = 62  # core-scheduling cookies: a sibling hardware thread kept idle (pass 27s)
+PR_FUTEX_HASH = 78  # a futex hash of its own: megabytes of kernel memory (pass 27s)
 
 
 @cache
@@ -954,4 +956,6 @@ def confine(limits: dict[str, Any]) -> None:
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_SECCOMP))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_DUMPABLE))
     rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_VMA))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SCHED_CORE))
+    rules.add_rule(deny, "prctl", seccomp.Arg(0, seccomp.EQ, PR_FUTEX_HASH))
     rules.load()

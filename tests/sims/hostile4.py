@@ -252,6 +252,7 @@ SYS_FUTEX, SYS_FUTEX_WAITV, SYS_SET_TID_ADDRESS, SYS_SET_ROBUST_LIST = 202, 449,
 FUTEX_WAIT, FUTEX_WAKE, FUTEX_PRIVATE = 0, 1, 128
 MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
 PR_SET_VMA, PR_SET_VMA_ANON_NAME = 0x53564D41, 0
+PR_SCHED_CORE, PR_FUTEX_HASH = 62, 78
 
 
 class SharedKernelState(Planner):
@@ -305,6 +306,12 @@ class SharedKernelState(Planner):
             ctypes.get_errno() != errno.EPERM
         ):
             found.append(f"a name for a mapping (errno {ctypes.get_errno()})")
+        # pass 27s's Probe27: core-scheduling cookies (a sibling hardware thread kept idle)
+        # and a futex hash of its own (kernel memory): EINVAL or ENOSYS where the kernel
+        # has neither, the filter's EPERM either way
+        for option in (PR_SCHED_CORE, PR_FUTEX_HASH):
+            if libc.prctl(option, 0, 0, 0, 0) == 0 or ctypes.get_errno() != errno.EPERM:
+                found.append(f"prctl {option} (errno {ctypes.get_errno()})")
         if libc.syscall(SYS_FUTEX, ctypes.byref(private), FUTEX_WAKE | FUTEX_PRIVATE, 1, 0, 0, 0):
             raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
         if found:
