@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Hostile pass 27r (the results seal): ./run.sh makes its own runs of planner,rusher under
+# /tmp/hp27r (HP27R to move them), with a seal key of its own
+# (XDG_CONFIG_HOME=$HP27R/config, never the user's), and runs every attack against them,
+# then pass 26r's key attacks (under $HP27R/r26). About 10 minutes on 2 shared cores. The
+# only signals sent go to the scripts' own runs.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+out="${HP27R:-/tmp/hp27r}"
+export HP27R="$out"
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_CONFIG_HOME="$out/config"
+echo "== checkhide27.py: a check hidden from the study's report"; python checkhide27.py
+echo "== oddname27.py: odd names, tar and cp -al copies"; python oddname27.py
+echo "== pass 26r reruns"
+cd ../hostile_pass26r
+export HP26R="$out/r26"
+mkdir -p "$HP26R"
+export XDG_CONFIG_HOME="$HP26R/config"
+for v in removed runid fifo resume; do echo "== unseal26.py $v"; python unseal26.py "$v"; done
+for s in huge26 odd26 check26 honest26; do echo "== $s.py"; python "$s.py"; done
