@@ -4,7 +4,7 @@
 The writer forges ``seats/compact.parquet`` of a sealed folder (every score +500, planner
 winning every game) and adds ``.nfs000000000001a2b`` (an empty file, the name NFS gives a
 file removed while open, which docs/data.md names as something a seal may see). What do
-``report`` and ``--resume`` say, and what does the ``--accept-changes`` they suggest read?
+``report`` and ``--resume`` say, and what do the ``--accept-changes`` they suggest read and seal?
 
 python decoy27.py
 """
@@ -61,6 +61,19 @@ def main() -> None:
     warned = [line for line in accepted.stderr.splitlines() if "warning" in line.lower()]
     print(
         f"  report --accept-changes: exit {accepted.returncode}; warnings: {warned[:2]}; {mentions(text, r'planner wins [0-9.]+%')[:1]}"
+    )
+    resumed = cardgame(
+        "simulate", path, "--workers", "1", "--no-progress", "--out", folder, "--resume",
+        "--accept-changes",
+    )  # fmt: skip
+    said = [line for line in resumed.stderr.splitlines() if "warning" in line.lower()]
+    print(
+        f"  --resume --accept-changes: exit {resumed.returncode}; warnings: {said[:2]}: {last_line(resumed)!r}"
+    )
+    done, text = report(folder, out)
+    after = [line for line in done.stderr.splitlines() if "warning" in line.lower()]
+    print(
+        f"  report after: exit {done.returncode}; warnings: {after[:2]}; {mentions(text, r'planner wins [0-9.]+%')[:1]}"
     )
 
 
