@@ -16,6 +16,7 @@ echo "== checkhide27.py: a check hidden from the study's report"; python checkhi
 echo "== oddname27.py: odd names, tar and cp -al copies"; python oddname27.py
 echo "== decoy27.py: a decoy in front of a forgery"; python decoy27.py
 echo "== leftout27.py: names the seal leaves out, as record files"; python leftout27.py
+echo "== honest27.py: Ctrl-C at several moments, then resumed"; python honest27.py
 echo "== pass 26r reruns"
 cd ../hostile_pass26r
 export HP26R="$out/r26"
