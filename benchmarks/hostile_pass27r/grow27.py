@@ -91,6 +91,13 @@ def main() -> None:
                 nth,
                 "seats/compact.parquet",
             )
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(base, copy)
+        record = sorted(os.listdir(os.path.join(copy, "records")))[0]
+        at = os.path.join("records", record)
+        # replay: the check hashes the record (its 1st open), then reads it to parse (its 2nd)
+        replay = ["replay", os.path.join(copy, at)]
+        attack(copy, replay, f"replay (try {attempt + 1})", "records", record, 2, at)
 
 
 if __name__ == "__main__":
