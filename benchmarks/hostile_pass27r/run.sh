@@ -15,6 +15,7 @@ export XDG_CONFIG_HOME="$out/config"
 echo "== checkhide27.py: a check hidden from the study's report"; python checkhide27.py
 echo "== hugerace27.py: a sealed file swapped for 8 TiB while it is checked"; python hugerace27.py
 echo "== grow27.py: a sealed file grown in place after its check"; python grow27.py
+echo "== growrun27.py: a part grown in place while its run plays"; python growrun27.py
 echo "== oddname27.py: odd names, tar and cp -al copies"; python oddname27.py
 echo "== decoy27.py: a decoy in front of a forgery"; python decoy27.py
 echo "== leftout27.py: names the seal leaves out, as record files"; python leftout27.py
