@@ -8,6 +8,7 @@ every problem is one line instead of a KeyError deep in pandas.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -59,7 +60,9 @@ def out_path_problem(out: Path, what: str) -> str | None:
         return f"{str(out)[:120]!a}: cannot write the {what}: {exc.strerror or exc}"
     from sims.folder import holds_results
 
-    inside = next((a for a in out.absolute().parents if holds_results(a)), None)
+    # through any link: one into a results folder writes there (hostile pass 28r)
+    places = [*out.absolute().parents, *Path(os.path.realpath(out)).parents]
+    inside = next((a for a in places if holds_results(a)), None)
     if inside is not None:  # a file added to a sealed folder would have it refused after
         return f"{out}: lies in the results folder {inside}; write the {what} elsewhere (--out)"
     parent = out.parent if str(out.parent) else Path(".")

@@ -63,7 +63,7 @@ def study_info(study: dict, seats: pd.DataFrame, description: str = "") -> Study
         kind = name
     elif study.get("sweeps"):
         kind = "sweeps"
-    elif len(study.get("variants") or {}) > 1:
+    elif isinstance(study.get("variants"), dict) and len(study["variants"]) > 1:
         kind = "variants"
     elif _seats_search(study, seats):
         kind = "skill"

@@ -147,8 +147,8 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 
 
 def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
-    try:
-        manifest = json.loads(data.decode())
+    try:  # a key twice: sealed by what it parses to, another reader may keep the other one
+        manifest = json.loads(data.decode(), object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # an integer too long too
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
@@ -157,9 +157,32 @@ def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
         raise ResultsError(
             f"{path}: results schema version {version!r}; this version reads {readable}"
         )
-    if not isinstance(manifest.get("study"), dict):
+    study = manifest.get("study")
+    if not isinstance(study, dict):
         raise ResultsError(f"{path}: the manifest names no study")
+    for key, kind in STUDY_KEYS.items():  # what reports read of it, read with changes too
+        if key in study and not isinstance(study[key], kind):
+            raise ResultsError(f"{path}: the manifest's study.{key} is not a {kind.__name__}")
     return manifest
+
+
+# the study's keys the reports read, by type (hostile pass 28r's odd28.py: a number for its
+# variants, read with --accept-changes, ended a report in a TypeError)
+STUDY_KEYS: dict[str, type] = {
+    "variants": dict, "strategies": dict, "sweeps": dict, "players": list, "name": str,
+    "description": str, "pairing": str, "rotation": str,
+}  # fmt: skip
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is written once (hostile pass 28r's dupkey28.py put a
+    forged study before the real one: this parser kept the last, a person reads the first)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} twice")
+        out[key] = value
+    return out
 
 
 FINGERPRINT_PARTS = {
@@ -458,7 +481,10 @@ def seal(
     then waits for a seal that moves: an honest big folder takes seconds a GiB)."""
 
     def hashed(path: Path) -> FileSeal:
-        found = file_seal(path)
+        try:
+            found = file_seal(path)
+        except FileNotFoundError:  # gone since it was listed: another writer's doing
+            return GONE
         if progress is not None:
             progress()
         return found
@@ -474,7 +500,7 @@ def seal(
         for key in (DIGESTS, MARK, SIZES):
             manifest.pop(key, None)
         names = _result_files(folder)
-        manifest[SIZES] = {n: os.lstat(folder / n).st_size for n in names}  # before hashing
+        manifest[SIZES] = {n: _size(folder / n) for n in names}  # before hashing
         kept = kept or run_reading(folder)  # a run's folder, or its check's: the run's account
         if kept is not None:
             within = kept.sealed.name_of(folder) or "."
@@ -503,12 +529,28 @@ def seal(
     return changed
 
 
+# a file listed, then gone before the seal reached it (hostile pass 28r's vanish28.py renamed
+# one away and back: the run ended in a traceback): no digest, so it reads as changed
+GONE: FileSeal = ("", 0, 0, 0)
+
+
+def _size(path: Path) -> int:
+    """A file's size, or -1 (no file's) where it is gone since it was listed."""
+    try:
+        return os.lstat(path).st_size
+    except FileNotFoundError:
+        return -1
+
+
 def _seal_unless_resized(
     path: Path, kept: Reading, name: str, hashed: Callable[[Path], FileSeal]
 ) -> FileSeal:
     """``path``'s seal, or where its size is not the one the run knows (as it wrote or found
     it) its identity with no digest: changed, and never hashed (it may be huge)."""
-    found = os.lstat(path)
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return GONE
     if kept.other_size(name, found.st_size):
         return "", found.st_dev, found.st_ino, found.st_ctime_ns
     return hashed(path)

@@ -213,7 +213,7 @@ class Reading:
             elif name in self.written:
                 wrote = self.written[name]
                 digests[name] = wrote if wrote is not None else digest
-                if wrote is not None and wrote != digest:
+                if (wrote is not None and wrote != digest) or not digest:  # "": gone, resized
                     problems.append(f"{name} changed")
             elif found is not None:
                 digests[name] = found[0]
