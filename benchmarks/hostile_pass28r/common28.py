@@ -41,3 +41,43 @@ def show(what: str, done: subprocess.CompletedProcess[str]) -> None:
         f"{last_line(done)[:200]!r}{' warnings: ' + repr(warn) if warn else ''}",
         flush=True,
     )
+
+
+# inotify (ctypes): the writer learns when a reader opens a file
+import ctypes  # noqa: E402
+import select  # noqa: E402
+import struct  # noqa: E402
+
+libc = ctypes.CDLL(None, use_errno=True)
+IN_OPEN = 0x20
+
+
+class Watch:
+    """inotify on folders: ``next(timeout)`` is the next (folder, name, mask) or None."""
+
+    def __init__(self, folders: list[str], mask: int) -> None:
+        self.fd = libc.inotify_init1(0)
+        self.wd: dict[int, str] = {}
+        for folder in folders:
+            wd = libc.inotify_add_watch(self.fd, folder.encode(), mask)
+            if wd < 0:
+                raise OSError(ctypes.get_errno(), "inotify_add_watch")
+            self.wd[wd] = folder
+        self.pending: list[tuple[str, str, int]] = []
+
+    def next(self, timeout: float | None = None) -> tuple[str, str, int] | None:
+        while not self.pending:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                return None
+            data = os.read(self.fd, 65536)
+            at = 0
+            while at < len(data):
+                wd, mask, _, size = struct.unpack_from("iIII", data, at)
+                name = data[at + 16 : at + 16 + size].rstrip(b"\0").decode()
+                self.pending.append((self.wd.get(wd, "?"), name, mask))
+                at += 16 + size
+        return self.pending.pop(0)
+
+    def close(self) -> None:
+        os.close(self.fd)
