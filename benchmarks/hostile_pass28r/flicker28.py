@@ -67,7 +67,12 @@ def main() -> None:
         )
         if tb:
             print("    " + "\n    ".join(line for line in err.splitlines()[-8:]), flush=True)
-            show("report after", cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "flicker28.md")))
+            show(
+                "report after",
+                cardgame(
+                    "report", base, "--format", "md", "--out", os.path.join(ROOT, "flicker28.md")
+                ),
+            )
     print(f"  runs ending in a traceback: {tracebacks} of {tries}")
 
 

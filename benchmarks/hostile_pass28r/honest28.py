@@ -31,10 +31,38 @@ def honest(what: str, done: subprocess.CompletedProcess[str]) -> None:
 
 
 def readers(folder: str, path: str, records: str) -> None:
-    honest("report", cardgame("report", folder, "--format", "md", "--out", os.path.join(ROOT, "honest28.md")))
-    honest("view --game 1", cardgame("view", folder, "--game", "1", "--playouts", "0", "--out", os.path.join(ROOT, "honest28.html")))
+    honest(
+        "report",
+        cardgame("report", folder, "--format", "md", "--out", os.path.join(ROOT, "honest28.md")),
+    )
+    honest(
+        "view --game 1",
+        cardgame(
+            "view",
+            folder,
+            "--game",
+            "1",
+            "--playouts",
+            "0",
+            "--out",
+            os.path.join(ROOT, "honest28.html"),
+        ),
+    )
     honest("replay", cardgame("replay", os.path.join(folder, "records", records)))
-    honest("--resume", cardgame("simulate", path, "--workers", "1", "--no-progress", "--records", "--out", folder, "--resume"))
+    honest(
+        "--resume",
+        cardgame(
+            "simulate",
+            path,
+            "--workers",
+            "1",
+            "--no-progress",
+            "--records",
+            "--out",
+            folder,
+            "--resume",
+        ),
+    )
 
 
 def interrupted(path: str, base: str, last_record: str, twice: bool) -> None:
@@ -58,12 +86,20 @@ def interrupted(path: str, base: str, last_record: str, twice: bool) -> None:
     watch.close()
     out, err = run.communicate()
     tail = (out + err).strip().splitlines()
-    print(f"  Ctrl-C{' twice' if twice else ''} as the seal hashes: the run: exit {run.returncode}{' TRACEBACK' if 'Traceback' in err else ''}: {tail[-1][:200] if tail else ''!r}", flush=True)
-    line = next((ln for ln in err.splitlines() if "Continue with:" in ln or "continue with:" in ln), "")
+    print(
+        f"  Ctrl-C{' twice' if twice else ''} as the seal hashes: the run: exit {run.returncode}{' TRACEBACK' if 'Traceback' in err else ''}: {tail[-1][:200] if tail else ''!r}",
+        flush=True,
+    )
+    line = next(
+        (ln for ln in err.splitlines() if "Continue with:" in ln or "continue with:" in ln), ""
+    )
     command = line.split("ontinue with: ", 1)[1] if line else ""
     if command:
         args = shlex.split(command)
-        honest("the resume it printed", subprocess.run(args, capture_output=True, text=True, timeout=400))
+        honest(
+            "the resume it printed",
+            subprocess.run(args, capture_output=True, text=True, timeout=400),
+        )
     readers(base, path, last_record)
 
 

@@ -20,7 +20,10 @@ from common28 import ROOT, cardgame, show, study_file
 GAMES = 24
 OBSTACLES = {
     "records/part-c0000-g0000020.jsonl as a folder": ("records/part-c0000-g0000020.jsonl", "dir"),
-    "games/_parts/part-c0000-g0000020.arrows.lz4 as a folder": ("games/_parts/part-c0000-g0000020.arrows.lz4", "dir"),
+    "games/_parts/part-c0000-g0000020.arrows.lz4 as a folder": (
+        "games/_parts/part-c0000-g0000020.arrows.lz4",
+        "dir",
+    ),
     "seats/compact.parquet as a folder": ("seats/compact.parquet", "dir"),
     "games/compact.parquet as a folder": ("games/compact.parquet", "dir"),
     "quality as a file": ("quality", "file"),
@@ -55,13 +58,31 @@ def main() -> None:
         failed = [line[:160] for line in out.splitlines() if "failed" in line]
         if failed:
             print(f"    games failed: {failed}", flush=True)
-        show("report", cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "obstacle28.md")))
+        show(
+            "report",
+            cardgame(
+                "report", base, "--format", "md", "--out", os.path.join(ROOT, "obstacle28.md")
+            ),
+        )
         if kind == "dir":
             os.rmdir(target)
         else:
             target.unlink()
         print(f"    the writer takes its {kind} away", flush=True)
-        show("--resume --records", cardgame("simulate", path, "--workers", "1", "--no-progress", "--records", "--out", base, "--resume"))
+        show(
+            "--resume --records",
+            cardgame(
+                "simulate",
+                path,
+                "--workers",
+                "1",
+                "--no-progress",
+                "--records",
+                "--out",
+                base,
+                "--resume",
+            ),
+        )
 
 
 if __name__ == "__main__":

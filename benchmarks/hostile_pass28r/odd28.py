@@ -51,7 +51,11 @@ def mutations() -> dict[str, object]:
         "study.games_per_cell = inf": at("study", "games_per_cell", value=INF),
         "study.variants = 5": at("study", "variants", value=5),
         "schema_version 4, no plan": lambda m: (m.update(schema_version=4), m.pop("plan")),
-        "schema_version 1, no plan, study.pool = 5": lambda m: (m.update(schema_version=1), m.pop("plan"), m["study"].update(pool=5)),
+        "schema_version 1, no plan, study.pool = 5": lambda m: (
+            m.update(schema_version=1),
+            m.pop("plan"),
+            m["study"].update(pool=5),
+        ),
         "schema_version True": at("schema_version", value=True),
         "schema_version 5.0": at("schema_version", value=5.0),
         "plan.seed = inf": at("plan", "seed", value=INF),
@@ -61,7 +65,11 @@ def mutations() -> dict[str, object]:
         "plan.cells[0].lineup = []": at("plan", "cells", "0", "lineup", value=[]),
         "plan.margins.x = 1e308": at("plan", "margins", value={"x": 1e308}),
         "plan.check = {'search': 10**30}": at("plan", "check", value={"search": 10**30}),
-        "plan.sequential odd": at("plan", "sequential", value={"max_games": 10**30, "factors": [0], "look": -1, "judged": []}),
+        "plan.sequential odd": at(
+            "plan",
+            "sequential",
+            value={"max_games": 10**30, "factors": [0], "look": -1, "judged": []},
+        ),
         "plan.adapt.adapted = 5": at("plan", "adapt", value={"adapted": 5}),
         "plan.strategies.planner.knobs = 5": at("plan", "strategies", "planner", "knobs", value=5),
         "fingerprint = 5": at("fingerprint", value=5),
@@ -73,8 +81,13 @@ def mutations() -> dict[str, object]:
         "files[seats] = 5": at("files", "seats/compact.parquet", value=5),
         "files['../x'] = 'a'": at("files", "../x", value="a"),
         "seal = {'state': 'open', 'run': ['x']}": at("seal", value={"state": "open", "run": ["x"]}),
-        "seal = {'state': 'open', 'run': 'r', 'mac': 5}, no files": lambda m: (m.pop("files"), m.update(seal={"state": "open", "run": "r", "mac": 5})),
-        "seal = {'state': 'sealed', 'mac': '\\u00e9'}": at("seal", value={"state": "sealed", "mac": "\u00e9" * 64}),
+        "seal = {'state': 'open', 'run': 'r', 'mac': 5}, no files": lambda m: (
+            m.pop("files"),
+            m.update(seal={"state": "open", "run": "r", "mac": 5}),
+        ),
+        "seal = {'state': 'sealed', 'mac': '\\u00e9'}": at(
+            "seal", value={"state": "sealed", "mac": "\u00e9" * 64}
+        ),
         "seal = 'sealed'": at("seal", value="sealed"),
         "manifest = []": None,
     }
@@ -106,8 +119,24 @@ def main() -> None:
         manifest_path.write_text(json.dumps(manifest, indent=1))
         codes = []
         for args in (
-            ["report", copy, "--accept-changes", "--format", "md", "--out", os.path.join(ROOT, "odd28.md")],
-            ["view", copy, "--accept-changes", "--playouts", "0", "--out", os.path.join(ROOT, "odd28.html")],
+            [
+                "report",
+                copy,
+                "--accept-changes",
+                "--format",
+                "md",
+                "--out",
+                os.path.join(ROOT, "odd28.md"),
+            ],
+            [
+                "view",
+                copy,
+                "--accept-changes",
+                "--playouts",
+                "0",
+                "--out",
+                os.path.join(ROOT, "odd28.html"),
+            ],
         ):
             err = io.StringIO()
             try:

@@ -71,7 +71,10 @@ def main() -> None:
         )
         if tb:
             print("    " + "\n    ".join(err.splitlines()[-6:]), flush=True)
-        show("report after", cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "vanish28.md")))
+        show(
+            "report after",
+            cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "vanish28.md")),
+        )
     print(f"  runs ending in a traceback: {tracebacks} of {tries}")
 
 
