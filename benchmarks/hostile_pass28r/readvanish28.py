@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Row 1's trick against the readers: a sealed file renamed out of the folder after the
 seal's check hashed it and before the reader reads it, put back 0.2 s later. Each reader
 should refuse in one line (the file is gone when read, and the folder's marks moved).

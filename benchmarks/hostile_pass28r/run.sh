@@ -17,6 +17,8 @@ echo "== shadow28.py: a .tmp file (left out of the seal) makes quality a table";
 echo "== odd28.py: odd manifests read with --accept-changes"; python odd28.py
 echo "== flicker28.py: a file coming and going while the run seals"; python flicker28.py 6
 echo "== obstacle28.py: folders where a run lands files"; python obstacle28.py
-echo "== honest28.sh: honest commands"; ./honest28.sh
+echo "== readvanish28.py: a sealed file taken away and put back while a reader reads"; python readvanish28.py
+echo "== checkvanish28.py: vanish28 during a check's seal"; python checkvanish28.py
+echo "== honest28.py: honest commands"; python honest28.py
 echo "== pass 27r reruns"
 ./rerun27.sh checkhide27.py decoy27.py hugerace27.py grow27.py leftout27.py
