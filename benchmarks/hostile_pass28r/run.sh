@@ -15,6 +15,7 @@ export XDG_CONFIG_HOME="$out/config"
 echo "== vanish28.py: a sealed file taken away and put back while the run seals"; python vanish28.py 3
 echo "== shadow28.py: a .tmp file (left out of the seal) makes quality a table"; python shadow28.py
 echo "== odd28.py: odd manifests read with --accept-changes"; python odd28.py
+echo "== dupkey28.py: a duplicate key in the manifest"; python dupkey28.py
 echo "== flicker28.py: a file coming and going while the run seals"; python flicker28.py 6
 echo "== obstacle28.py: folders where a run lands files"; python obstacle28.py
 echo "== readvanish28.py: a sealed file taken away and put back while a reader reads"; python readvanish28.py
