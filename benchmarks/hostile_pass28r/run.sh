@@ -2,7 +2,7 @@
 # Hostile pass 28r (the results seal): ./run.sh makes its own runs of planner,rusher under
 # /tmp/hp28r (HP28R to move them), with a seal key of its own
 # (XDG_CONFIG_HOME=$HP28R/config, never the user's), runs every attack against them, then
-# pass 27r's key attacks (under $HP28R/r27). About 8 minutes on 2 shared cores. The only
+# pass 27r's key attacks (under $HP28R/r27). About 13 minutes on 2 shared cores. The only
 # signals sent go to the scripts' own runs.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
