@@ -1100,15 +1100,24 @@ def _until_stopped(game: int) -> None:
     tasks = f"/proc/{pid}/task"
     while True:
         try:
-            states = []
-            for task in os.listdir(tasks):
-                with contextlib.suppress(FileNotFoundError), open(f"{tasks}/{task}/stat") as stat:
-                    states.append(stat.read().rsplit(")", 1)[1].split()[0])
+            states = [_state(f"{tasks}/{task}/stat") for task in os.listdir(tasks)]
         except FileNotFoundError:  # the process is gone
             return
-        if all(state in "TtZX" for state in states):
+        if all(state in b"TtZX" for state in states):
             return
         time.sleep(0.0002)
+
+
+def _state(path: str) -> bytes:
+    """A thread's state letter from its ``stat``, read as bytes (its name, the game's to set,
+    may be any bytes: hostile pass 28s's BadName named one b"\\xff" and ended the host in a
+    UnicodeDecodeError); b"X" for a thread gone meanwhile (pass 28s's ExitRace: a read of a
+    thread reaped after its file was opened gave ESRCH, and ended the host too)."""
+    try:
+        with open(path, "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0][:1]
+    except (OSError, IndexError):
+        return b"X"
 
 
 def _started(ends: socket.socket) -> tuple[int, int]:

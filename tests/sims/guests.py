@@ -243,3 +243,19 @@ class SaysItsSession(Planner):
     def __init__(self, rng, knobs=None):
         super().__init__(rng, knobs)
         raise RuntimeError(f"a session of its own: {os.getsid(0) == os.getpid()}")
+
+
+class NamesItsThread(Planner):
+    """Names its thread with bytes that are no UTF-8 at its first decision, then plays on;
+    at its fourth it ends its game on purpose, saying it still plays (its host lived)."""
+
+    def decide(self, view):
+        import ctypes
+
+        self.decided = getattr(self, "decided", 0) + 1
+        if self.decided == 1:
+            name = ctypes.create_string_buffer(b"\xff\xfe", 16)
+            ctypes.CDLL(None).prctl(15, name, 0, 0, 0)  # PR_SET_NAME
+        if self.decided == 4:
+            raise RuntimeError("still playing after naming its thread")
+        return super().decide(view)

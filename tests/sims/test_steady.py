@@ -129,6 +129,31 @@ def test_a_games_process_is_a_scheduling_group_apart_from_its_host():
     assert "a session of its own: True" in out.game["failure_error"], out.game["failure_error"]
 
 
+@needs_sandbox
+def test_a_threads_name_of_any_bytes_never_ends_its_host():
+    """Hostile pass 28s's BadName and Sore: a thread named with bytes that are no UTF-8 made
+    the host's steady stop fail to read its state (UnicodeDecodeError): the host ended, and
+    the game was voided as the machine's, one a losing seat chose."""
+    guest.close_hosts()
+    seats = (StrategySpec("n", "tests.sims.guests:NamesItsThread"), StrategySpec("p", "planner"))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        out = play_game(spec, decision_seconds=0.05, steady=True)
+    finally:
+        guest.close_hosts()
+    error = out.game["failure_error"]
+    assert out.game["failure_seat"] == 0 and "still playing" in error, error
+
+
+def test_a_threads_state_is_read_as_bytes_and_a_thread_gone_is_stopped(tmp_path):
+    """Pass 28s's ExitRace: a thread reaped between the listing and the read of its state
+    gave ESRCH, which ended the host; its name may hold any bytes."""
+    stat = tmp_path / "stat"
+    stat.write_bytes(b"7 (\xff) x) S 1 1 1 0")
+    assert guest._state(str(stat)) == b"S"
+    assert guest._state(str(tmp_path / "gone")) == b"X"
+
+
 def _states(pid: int) -> list[str]:
     tasks = f"/proc/{pid}/task"
     out = []
