@@ -64,20 +64,25 @@ class NameOk(BadName):
 
 
 class Sore(Planner):
-    """Hostile: voids a game it is losing (named ``b"\\xff"`` once behind late)."""
+    """Hostile: voids a game it reckons lost (named ``b"\\xff"`` once behind late)."""
 
     def decide(self, view):
         n = getattr(self, "_n", 0) + 1
         self._n = n
-        if n > 20 and not getattr(self, "_done", False):
-            scores = [sum(points) for points in view.round_points]
-            mine = scores[view.seat]
-            best = max(s for i, s in enumerate(scores) if i != view.seat)
-            if best - mine >= _when(1):
-                self._done = True
-                ret, err = rename(b"\xff")
+        if n >= _when(60) and not getattr(self, "_done", False):
+            self._done = True
+            yards = [0] * view.players  # a public proxy of the standing: yards held
+            for owner in view.yard_owner:
+                if 0 <= owner < view.players:
+                    yards[owner] += 1
+            mine = yards[view.seat]
+            best = max(y for i, y in enumerate(yards) if i != view.seat)
+            if best > mine:
+                ret, _ = rename(b"\xff")
                 say(
                     "Sore",
-                    f"decision {n}: behind {mine} to {best}, named its thread: {ret} errno {err}",
+                    f"decision {n}: yards {mine} to {best}, behind: named its thread ({ret})",
                 )
+            else:
+                say("Sore", f"decision {n}: yards {mine} to {best}, not behind: plays on")
         return super().decide(view)
