@@ -17,7 +17,9 @@ stops the process and polls while A and the exiting threads are not stopped; whe
 ends, the exiting threads finish and are reaped, one after another, while the host reads
 their ``stat`` files. Each decision from the second is a try; a hit ends the host.
 
-``KEY``: ``MIB,N`` (default ``384,40``): the mapping's size and the exiting threads a try.
+``KEY``: ``MIB,N,HOLD,TRIES`` (default ``384,40,1,1000000``): the mapping's size, the exiting
+threads a try, whether A holds the lock (0: no ``mprotect``, the threads just end), and at most
+how many tries a game (decisions 2 to TRIES + 1; the rest are plain). ``N`` = 0 is the control.
 """
 
 from __future__ import annotations
@@ -40,12 +42,9 @@ LIBC.madvise.restype = ctypes.c_int
 LIBC.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 
 
-def _knobs() -> tuple[int, int]:
-    parts = key().split(",")
-    try:
-        return int(parts[0]), int(parts[1])
-    except (IndexError, ValueError):
-        return 384, 40
+def _knobs() -> tuple[int, int, int, int]:
+    parts = [int(p) for p in key().split(",") if p.strip().isdigit()]
+    return tuple(parts + [384, 40, 1, 10**6][len(parts) :])[:4]  # type: ignore[return-value]
 
 
 def _end_thread(go: threading.Event) -> None:
@@ -57,7 +56,7 @@ class ExitRace(Planner):
     """Hostile: threads exiting, held in the kernel, while the host reads their stat."""
 
     def _setup(self) -> None:
-        mib, self.ends = _knobs()
+        mib, self.ends, self.holds, self.tries = _knobs()
         self.size = mib << 20
         threading.stack_size(128 << 10)
         self.area = LIBC.mmap(None, self.size, PROT_RW, MAP_PRIVATE_ANON, -1, 0)
@@ -74,6 +73,8 @@ class ExitRace(Planner):
 
     def _hold(self, go: threading.Event) -> None:
         go.wait()
+        if not self.holds:
+            return
         self.prot = PROT_RW if self.prot == PROT_R else PROT_R
         LIBC.mprotect(self.area, self.size, self.prot)
 
@@ -82,7 +83,7 @@ class ExitRace(Planner):
             self._setup()
         action = super().decide(view)
         self.n += 1
-        if self.n < 2:
+        if self.n < 2 or self.n > self.tries + 1:
             return action
         hold, end = threading.Event(), threading.Event()
         holder = threading.Thread(target=self._hold, args=(hold,), daemon=True)
