@@ -16,6 +16,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -158,9 +160,16 @@ def read_part(path: str | Path) -> pa.Table:
 
 def arrow_input(path: Path) -> str | pa.BufferReader:
     """What Arrow reads ``path`` from: the bytes checked against its folder's seal while a
-    reading of it is in force (sims/reading.py), else the file by name."""
+    reading of it is in force (sims/reading.py), else the file by name, a regular file only
+    (a named pipe in a table's place, read with --accept-changes, held its reader for good:
+    hostile pass 29r's accept29.py)."""
     data = checked_bytes(path)
-    return str(path) if data is None else pa.BufferReader(data)
+    if data is not None:
+        return pa.BufferReader(data)
+    with contextlib.suppress(FileNotFoundError):  # the read says so, as before
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ResultsError(f"{path}: not a regular file, which no run writes")
+    return str(path)
 
 
 def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:

@@ -100,6 +100,9 @@ DENIED = (
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
     "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
     "io_uring_setup", "io_uring_enter", "io_uring_register", "personality",
+    # a machine-wide barrier: interrupts every processor, or waits a grace period of the
+    # whole machine (hostile pass 29s, reasoned: one more way into the processors' load)
+    "membarrier",
     "setrlimit",  # and prlimit64 but to read its own limits (``confine``)
     # each POSIX timer holds a queued signal charged to the user's count of pending signals,
     # which the kernel charges up to the machine's own user: a count every sandbox shares,

@@ -253,6 +253,7 @@ FUTEX_WAIT, FUTEX_WAKE, FUTEX_PRIVATE = 0, 1, 128
 MADV_HUGEPAGE, MADV_COLLAPSE, PR_SET_MEMORY_MERGE = 14, 25, 67
 PR_SET_VMA, PR_SET_VMA_ANON_NAME = 0x53564D41, 0
 PR_SCHED_CORE, PR_FUTEX_HASH = 62, 78
+SYS_MEMBARRIER = 324
 
 
 class SharedKernelState(Planner):
@@ -312,6 +313,9 @@ class SharedKernelState(Planner):
         for option in (PR_SCHED_CORE, PR_FUTEX_HASH):
             if libc.prctl(option, 0, 0, 0, 0) == 0 or ctypes.get_errno() != errno.EPERM:
                 found.append(f"prctl {option} (errno {ctypes.get_errno()})")
+        # pass 29s: a machine-wide barrier (every processor interrupted, or a grace period)
+        if libc.syscall(SYS_MEMBARRIER, 0, 0) >= 0 or ctypes.get_errno() != errno.EPERM:
+            found.append(f"membarrier (errno {ctypes.get_errno()})")
         if libc.syscall(SYS_FUTEX, ctypes.byref(private), FUTEX_WAKE | FUTEX_PRIVATE, 1, 0, 0, 0):
             raise Breach(f"a private futex is refused (errno {ctypes.get_errno()})")
         if found:
