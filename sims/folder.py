@@ -766,6 +766,10 @@ class SealCheck:
         the check hashed."""
         if self.sealed is not None and self.sealed.name_of(path) is not None:
             return self.sealed.read(path)
+        if self.loose is not None or Path(path) != self.folder:  # a folder's file: a run's
+            with contextlib.suppress(FileNotFoundError):  # the read says so
+                if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe held its reader
+                    raise ResultsError(f"{path}: not a regular file, which no run writes")
         return read_record_file(path)  # bounded: a record file grown to 8 TiB
 
 
