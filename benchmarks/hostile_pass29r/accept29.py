@@ -49,25 +49,47 @@ def mutations(base: str) -> dict[str, object]:
     return {
         "link quality -> /": lambda c: os.symlink("/", os.path.join(c, "quality")),
         "fifo quality": lambda c: os.mkfifo(os.path.join(c, "quality")),
-        "fifo records/part-zz.jsonl": lambda c: os.mkfifo(os.path.join(c, "records", "part-zz.jsonl")),
-        "fifo games/compact.parquet": lambda c: (os.remove(os.path.join(c, "games", "compact.parquet")), os.mkfifo(os.path.join(c, "games", "compact.parquet"))),
-        "link games/compact.parquet -> /dev/zero": lambda c: (os.remove(os.path.join(c, "games", "compact.parquet")), os.symlink("/dev/zero", os.path.join(c, "games", "compact.parquet"))),
-        "games/compact.parquet = seats' bytes": swap("games/compact.parquet", "seats/compact.parquet"),
-        "seats/compact.parquet = games' bytes": swap("seats/compact.parquet", "games/compact.parquet"),
-        "destinations/compact.parquet = games' bytes": swap("destinations/compact.parquet", "games/compact.parquet"),
+        "fifo records/part-zz.jsonl": lambda c: os.mkfifo(
+            os.path.join(c, "records", "part-zz.jsonl")
+        ),
+        "fifo games/compact.parquet": lambda c: (
+            os.remove(os.path.join(c, "games", "compact.parquet")),
+            os.mkfifo(os.path.join(c, "games", "compact.parquet")),
+        ),
+        "link games/compact.parquet -> /dev/zero": lambda c: (
+            os.remove(os.path.join(c, "games", "compact.parquet")),
+            os.symlink("/dev/zero", os.path.join(c, "games", "compact.parquet")),
+        ),
+        "games/compact.parquet = seats' bytes": swap(
+            "games/compact.parquet", "seats/compact.parquet"
+        ),
+        "seats/compact.parquet = games' bytes": swap(
+            "seats/compact.parquet", "games/compact.parquet"
+        ),
+        "destinations/compact.parquet = games' bytes": swap(
+            "destinations/compact.parquet", "games/compact.parquet"
+        ),
         "games/compact.parquet halved": truncate("games/compact.parquet"),
         "games/compact.parquet empty": write("games/compact.parquet", b""),
-        "seats/compact.parquet = 'PAR1' garbage": write("seats/compact.parquet", b"PAR1" + b"\0" * 64 + b"PAR1"),
+        "seats/compact.parquet = 'PAR1' garbage": write(
+            "seats/compact.parquet", b"PAR1" + b"\0" * 64 + b"PAR1"
+        ),
         "records: invalid UTF-8": record_lines(b"\xff\xfe{}\n"),
         "records: a list": record_lines(b"[1, 2]\n"),
-        "records: NaN and huge ints": record_lines(b'{"seed": NaN, "scores": [1e999, 99999999999999999999999999]}\n'),
+        "records: NaN and huge ints": record_lines(
+            b'{"seed": NaN, "scores": [1e999, 99999999999999999999999999]}\n'
+        ),
         "records: an empty object": record_lines(b"{}\n"),
         "records: deep": record_lines(b"[" * 100000 + b"]" * 100000 + b"\n"),
         "manifest: a BOM first": manifest_bytes(lambda b: b"\xef\xbb\xbf" + b),
         "manifest: UTF-16": manifest_bytes(lambda b: b.decode().encode("utf-16")),
         "manifest: trailing garbage": manifest_bytes(lambda b: b + b"}"),
-        "manifest: NaN for schema_version": manifest_bytes(lambda b: b.replace(b'"schema_version": ', b'"schema_version": NaN, "x": ', 1)),
-        "manifest: deep": manifest_bytes(lambda b: b[:-2] + b', "x": ' + b"[" * 100000 + b"]" * 100000 + b"}"),
+        "manifest: NaN for schema_version": manifest_bytes(
+            lambda b: b.replace(b'"schema_version": ', b'"schema_version": NaN, "x": ', 1)
+        ),
+        "manifest: deep": manifest_bytes(
+            lambda b: b[:-2] + b', "x": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+        ),
         "manifest: a lone surrogate key": manifest_bytes(lambda b: b[:-2] + b', "\\ud800": 1}'),
     }
 
@@ -85,15 +107,34 @@ def main() -> None:
         subprocess.run(["cp", "-a", base, copy], check=True)
         try:
             apply(copy)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             print(f"  {what}: not applicable ({exc!r})")
             continue
         print(f"  {what}", flush=True)
         for name, args in (
-            ("report", ["report", copy, "--format", "md", "--out", os.path.join(ROOT, "accept29.md")]),
-            ("view", ["view", copy, "--playouts", "0", "--out", os.path.join(ROOT, "accept29.html")]),
+            (
+                "report",
+                ["report", copy, "--format", "md", "--out", os.path.join(ROOT, "accept29.md")],
+            ),
+            (
+                "view",
+                ["view", copy, "--playouts", "0", "--out", os.path.join(ROOT, "accept29.html")],
+            ),
             ("replay", ["replay", os.path.join(copy, "records", record)]),
-            ("--resume", ["simulate", path, "--workers", "1", "--no-progress", "--records", "--out", copy, "--resume"]),
+            (
+                "--resume",
+                [
+                    "simulate",
+                    path,
+                    "--workers",
+                    "1",
+                    "--no-progress",
+                    "--records",
+                    "--out",
+                    copy,
+                    "--resume",
+                ],
+            ),
         ):
             try:
                 show(name, cardgame(*args, "--accept-changes", timeout=25))

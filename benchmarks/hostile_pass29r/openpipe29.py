@@ -24,7 +24,11 @@ def open_folder() -> tuple[str, str]:
     path = study_file("openpipe29", 24, 2)
     base = os.path.join(ROOT, "openpipe29")
     shutil.rmtree(base, ignore_errors=True)
-    proc = subprocess.Popen(["cardgame", "simulate", path, "--workers", "1", "--no-progress", "--out", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["cardgame", "simulate", path, "--workers", "1", "--no-progress", "--out", base],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     parts = Path(base, "games", "_parts")
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -37,9 +41,23 @@ def open_folder() -> tuple[str, str]:
 
 
 def main() -> None:
-    path, base = open_folder()
-    print(f"  the run killed with parts: {sorted(p.name for p in Path(base, 'games', '_parts').iterdir())}", flush=True)
-    show("report of the open folder, no writer", cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "openpipe29.md"), timeout=60))
+    _path, base = open_folder()
+    print(
+        f"  the run killed with parts: {sorted(p.name for p in Path(base, 'games', '_parts').iterdir())}",
+        flush=True,
+    )
+    show(
+        "report of the open folder, no writer",
+        cardgame(
+            "report",
+            base,
+            "--format",
+            "md",
+            "--out",
+            os.path.join(ROOT, "openpipe29.md"),
+            timeout=60,
+        ),
+    )
     copy = os.path.join(ROOT, "openpipe29-copy")
     for nth in (1, 2, 0):  # 0: at the open of the first part, the last one swapped
         shutil.rmtree(copy, ignore_errors=True)
@@ -47,7 +65,20 @@ def main() -> None:
         parts = sorted(Path(copy, "games", "_parts").iterdir())
         part = parts[0] if nth else parts[-1]
         watch = Watch([copy, os.path.join(copy, "games", "_parts")], IN_OPEN)
-        proc = subprocess.Popen(["cardgame", "report", copy, "--format", "md", "--out", os.path.join(ROOT, "openpipe29.md")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [
+                "cardgame",
+                "report",
+                copy,
+                "--format",
+                "md",
+                "--out",
+                os.path.join(ROOT, "openpipe29.md"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         seen = 0
         swapped = False
         while proc.poll() is None:
@@ -63,11 +94,17 @@ def main() -> None:
         try:
             out, err = proc.communicate(timeout=25)
             tail = (out + err).strip().splitlines()
-            print(f"  pipe at open {nth} of manifest.json (swapped: {swapped}): report exit {proc.returncode}{' TRACEBACK' if 'Traceback' in err else ''}: {tail[-1][:200] if tail else ''!r}", flush=True)
+            print(
+                f"  pipe at open {nth} of manifest.json (swapped: {swapped}): report exit {proc.returncode}{' TRACEBACK' if 'Traceback' in err else ''}: {tail[-1][:200] if tail else ''!r}",
+                flush=True,
+            )
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-            print(f"  pipe at open {nth} of manifest.json (swapped: {swapped}): report HANG past 25 s (killed)", flush=True)
+            print(
+                f"  pipe at open {nth} of manifest.json (swapped: {swapped}): report HANG past 25 s (killed)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

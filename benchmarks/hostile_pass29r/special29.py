@@ -55,7 +55,10 @@ def mutations(base: str) -> dict[str, object]:
 
     def tmp_dir_in_table(copy: str) -> None:  # games/_parts.tmp holding parts
         os.makedirs(os.path.join(copy, "games", "x.tmp"))
-        shutil.copy(os.path.join(copy, "games", "compact.parquet"), os.path.join(copy, "games", "x.tmp", "part-zz.arrows.lz4"))
+        shutil.copy(
+            os.path.join(copy, "games", "compact.parquet"),
+            os.path.join(copy, "games", "x.tmp", "part-zz.arrows.lz4"),
+        )
 
     return {
         "quality -> a folder outside holding seats' compact file": link_table,
@@ -92,10 +95,46 @@ def main() -> None:
         apply(copy)
         print(f"  {what}", flush=True)
         try:
-            show("report", cardgame("report", copy, "--format", "md", "--out", os.path.join(ROOT, "special29.md"), timeout=60))
-            show("view", cardgame("view", copy, "--playouts", "0", "--out", os.path.join(ROOT, "special29.html"), timeout=60))
+            show(
+                "report",
+                cardgame(
+                    "report",
+                    copy,
+                    "--format",
+                    "md",
+                    "--out",
+                    os.path.join(ROOT, "special29.md"),
+                    timeout=60,
+                ),
+            )
+            show(
+                "view",
+                cardgame(
+                    "view",
+                    copy,
+                    "--playouts",
+                    "0",
+                    "--out",
+                    os.path.join(ROOT, "special29.html"),
+                    timeout=60,
+                ),
+            )
             show("replay", cardgame("replay", os.path.join(copy, "records", record), timeout=60))
-            show("--resume", cardgame("simulate", path, "--workers", "1", "--no-progress", "--records", "--out", copy, "--resume", timeout=120))
+            show(
+                "--resume",
+                cardgame(
+                    "simulate",
+                    path,
+                    "--workers",
+                    "1",
+                    "--no-progress",
+                    "--records",
+                    "--out",
+                    copy,
+                    "--resume",
+                    timeout=120,
+                ),
+            )
         except subprocess.TimeoutExpired as exc:
             print(f"    HANG: {exc.cmd[1]} past {exc.timeout} s", flush=True)
 
