@@ -15,5 +15,7 @@ export XDG_CONFIG_HOME="$out/config"
 echo "== special29.py: links, pipes, folders and left-out names in a sealed folder"; python special29.py
 echo "== accept29.py: hostile files read with --accept-changes"; python accept29.py
 echo "== honest29.py: copies, moves and interrupted resumes"; python honest29.py
+echo "== openpipe29.py: a pipe swapped into an open folder while it is read"; python openpipe29.py
+echo "== dask29.py: the Dask backend"; python dask29.py
 echo "== pass 28r reruns"
 ./rerun28.sh vanish28.py checkvanish28.py shadow28.py dupkey28.py odd28.py
