@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Hostile files read with ``--accept-changes`` (the one way past the seal a user may take):
 special entries (links, named pipes), tables swapped, truncated or emptied, record files of
 odd JSON, odd manifest bytes. Each is given to ``report``, ``view``, ``replay`` and

@@ -20,20 +20,61 @@ def main() -> None:
     path = study_file("dask29", 4, 2)
     base = os.path.join(ROOT, "dask29")
     shutil.rmtree(base, ignore_errors=True)
-    run = ["simulate", path, "--workers", "1", "--no-progress", "--records", "--backend", "dask", "--out", base]
+    run = [
+        "simulate",
+        path,
+        "--workers",
+        "1",
+        "--no-progress",
+        "--records",
+        "--backend",
+        "dask",
+        "--out",
+        base,
+    ]
     show("the Dask run", cardgame(*run, timeout=300))
-    print(f"  files: {sorted(str(p.relative_to(base)) for p in Path(base).rglob('*') if p.is_file())}", flush=True)
-    show("report", cardgame("report", base, "--format", "md", "--out", os.path.join(ROOT, "dask29.md"), timeout=120))
+    print(
+        f"  files: {sorted(str(p.relative_to(base)) for p in Path(base).rglob('*') if p.is_file())}",
+        flush=True,
+    )
+    show(
+        "report",
+        cardgame(
+            "report", base, "--format", "md", "--out", os.path.join(ROOT, "dask29.md"), timeout=120
+        ),
+    )
     show("--resume (Dask)", cardgame(*run, "--resume", timeout=300))
-    show("--resume (local)", cardgame("simulate", path, "--workers", "1", "--no-progress", "--records", "--out", base, "--resume", timeout=300))
+    show(
+        "--resume (local)",
+        cardgame(
+            "simulate",
+            path,
+            "--workers",
+            "1",
+            "--no-progress",
+            "--records",
+            "--out",
+            base,
+            "--resume",
+            timeout=300,
+        ),
+    )
     copy = base + "-mark"
     shutil.rmtree(copy, ignore_errors=True)
     subprocess.run(["cp", "-a", base, copy], check=True)
     Path(copy, ".dask-run-zz").write_bytes(b"x" * 1000)
     Path(copy, "games", ".dask-run-zz").write_bytes(b"x")
-    show("report, .dask-run-zz marks added (left out of the seal)", cardgame("report", copy, "--format", "md", "--out", os.path.join(ROOT, "dask29.md"), timeout=120))
+    show(
+        "report, .dask-run-zz marks added (left out of the seal)",
+        cardgame(
+            "report", copy, "--format", "md", "--out", os.path.join(ROOT, "dask29.md"), timeout=120
+        ),
+    )
     show("--resume (Dask) of it", cardgame(*run[:-1], copy, "--resume", timeout=300))
-    print(f"  marks left after the resume: {sorted(str(p.relative_to(copy)) for p in Path(copy).rglob('.dask-run-*'))}", flush=True)
+    print(
+        f"  marks left after the resume: {sorted(str(p.relative_to(copy)) for p in Path(copy).rglob('.dask-run-*'))}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

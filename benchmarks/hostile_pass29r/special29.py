@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (attack code: long report lines)
 """Special entries put in a sealed folder (links to folders, dangling links, named pipes,
 folders of a record's name, names the seal leaves out) and read by ``report``, ``view``,
 ``replay`` and ``--resume``: each should be refused in one line naming it, or be harmless
