@@ -17,6 +17,8 @@ from pathlib import Path
 
 from common29 import ROOT, cardgame, show, study_file
 
+BACKEND = os.environ.get("BACKEND", "dask")  # BACKEND=local: the same against a local run
+
 
 def main() -> None:
     path = study_file("daskrace29", 12, 2)
