@@ -18,5 +18,6 @@ echo "== honest29.py: copies, moves and interrupted resumes"; python honest29.py
 echo "== openpipe29.py: a pipe swapped into an open folder while it is read"; python openpipe29.py
 echo "== dask29.py: the Dask backend"; python dask29.py
 echo "== daskrace29.py: a writer during a Dask run, then a local one"; python daskrace29.py; BACKEND=local python daskrace29.py
+echo "== badname29.py: file names that are not UTF-8"; python badname29.py
 echo "== pass 28r reruns"
 ./rerun28.sh vanish28.py checkvanish28.py shadow28.py dupkey28.py odd28.py
