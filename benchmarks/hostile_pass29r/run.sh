@@ -2,7 +2,7 @@
 # Hostile pass 29r (the results seal): ./run.sh makes its own runs of planner,rusher under
 # /tmp/hp29r (HP29R to move them), with a seal key of its own
 # (XDG_CONFIG_HOME=$HP29R/config, never the user's), runs every attack against them, then
-# pass 28r's key attacks (under $HP29R/r28). About 10 minutes on 2 shared cores. The only
+# pass 28r's key attacks (under $HP29R/r28). About 20 minutes on 2 shared cores. The only
 # signals sent go to the scripts' own runs.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
