@@ -149,15 +149,16 @@ def run(
     # (a run killed) or resumed with changes accepted as the run found them
     manifest = read_manifest(folder) if resume else None
     checked = None
+    notes = []  # what the run seals as it found it, said once it has (a refusal stays one line)
     if manifest is not None:
         current = fingerprint(study.to_dict()["variants"])
         _check_resumable(folder, manifest, study, records, current)  # the plainer refusals first
         check = check_sealed(folder, accept_changes)
         checked = check.sealed
         if check.unsealed:  # a run killed: what it left is sealed as found, never unsaid
-            print(f"warning: {folder}: {RESUMED_OPEN_NOTE}", file=sys.stderr)
+            notes.append(f"warning: {folder}: {RESUMED_OPEN_NOTE}")
         if check.accepted is not None:
-            print(f"warning: {check.accepted}: sealed again as it is", file=sys.stderr)
+            notes.append(f"warning: {check.accepted}: sealed again as it is")
     start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
     postpone = getattr(stop, "postpone", None)  # a stop's watchdog waits for a seal that moves
     with Reading(start, own_writes=True) as found:
@@ -180,12 +181,14 @@ def run(
                 raise
     if changed:
         raise _changed_by_another(folder, changed)
+    for note in notes:
+        print(note, file=sys.stderr)
     return summary
 
 
 RESUMED_OPEN_NOTE = (
     "its run did not end (it was killed, or it still runs): its files were not sealed, and "
-    "this run seals them as it finds them, so a change made to them meanwhile would not be seen"
+    "this run sealed them as it found them, so a change made to them meanwhile is not seen"
 )
 
 
