@@ -160,7 +160,7 @@ def run(
         if check.accepted is not None:
             notes.append(f"warning: {check.accepted}: sealed again as it is")
     start = checked or Sealed(folder, _as_found(folder) if _holds_manifest(folder) else {})
-    postpone = getattr(stop, "postpone", None)  # a stop's watchdog waits for a seal that moves
+    postpone = options.postpone
     with Reading(start, own_writes=True) as found:
         try:
             if study.plan.until_settled:
@@ -315,6 +315,12 @@ class _Options:
     keep_parts: bool
     accept_changes: bool
 
+    @property
+    def postpone(self) -> Callable[[], object] | None:
+        """The stop flag's ``postpone``, where it has one: its watchdog waits for a seal
+        that moves (the CLI's flag; a caller's own flag may have none)."""
+        return getattr(self.stop, "postpone", None)
+
 
 def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Options) -> None:
     """Play the study's checks, each into its folder, once the study's games are whole."""
@@ -325,7 +331,7 @@ def _run_checks(study: Study, summary: RunSummary, folder: Path, options: _Optio
             str(folder / CHECKS_FOLDER / name),
             {**study.to_dict(), "checking": _check_dict(name, plan)},
         )
-        postpone = getattr(options.stop, "postpone", None)
+        postpone = options.postpone
         try:
             found = _run_games(check, Path(check.output), options, records=False, announce=None)
         except BaseException:  # its folder sealed too, never left open (pass 24r's checkopen24)
@@ -550,7 +556,8 @@ def _prepare_folder(
                 "or choose another --out"
             )
         _check_resumable(folder, manifest, study, records, current)
-        check_sealed(folder, accept_changes)
+        if not accept_changes:  # with changes accepted, ``run`` said what it takes already
+            check_sealed(folder)
         unseal(folder)
         return lambda: None
     if folder.is_dir() and _only_manifest_temp_files(folder):
