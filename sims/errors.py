@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardgame import CardgameError
 
 
@@ -39,6 +41,19 @@ class RunStopped(SimsError):
 class ResultsWriteError(ResultsError, RunStopped):
     """A results file that could not be written (a full disk, a lost mount): nothing is left
     half written, and the run can be resumed once the cause is fixed."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is written once (``object_pairs_hook``), else a
+    ValueError naming the key: a parser keeps the last of two, a person or another reader
+    may take the first (a forged study put before the real one in a manifest, hostile pass
+    28r's dupkey28.py; a host's message)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} twice")
+        out[key] = value
+    return out
 
 
 def describe_error(exc: BaseException) -> str:

@@ -28,7 +28,7 @@ from cardgame.errors import one_line
 from cardgame.record import read_record_file
 
 from .compaction import compacted_batches
-from .errors import ResultsError, ResultsWriteError
+from .errors import ResultsError, ResultsWriteError, unique_keys
 from .files import discard, temp_files, write_atomic
 from .parts import PARTS, part_files, record_files, tables_besides_games
 from .plan import Plan
@@ -41,6 +41,7 @@ from .reading import (
     checked_bytes,
     file_seal,
     read_once,
+    refuse_special,
     run_reading,
 )
 from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
@@ -148,7 +149,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 
 def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
     try:  # a key twice: sealed by what it parses to, another reader may keep the other one
-        manifest = json.loads(data.decode(), object_pairs_hook=_unique_keys)
+        manifest = json.loads(data.decode(), object_pairs_hook=unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # an integer too long too
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("schema_version") not in READABLE_VERSIONS:
@@ -172,17 +173,6 @@ STUDY_KEYS: dict[str, type] = {
     "variants": dict, "strategies": dict, "sweeps": dict, "players": list, "name": str,
     "description": str, "pairing": str, "rotation": str,
 }  # fmt: skip
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose every key is written once (hostile pass 28r's dupkey28.py put a
-    forged study before the real one: this parser kept the last, a person reads the first)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {key!r} twice")
-        out[key] = value
-    return out
 
 
 FINGERPRINT_PARTS = {
@@ -767,9 +757,7 @@ class SealCheck:
         if self.sealed is not None and self.sealed.name_of(path) is not None:
             return self.sealed.read(path)
         if self.loose is not None or Path(path) != self.folder:  # a folder's file: a run's
-            with contextlib.suppress(FileNotFoundError):  # the read says so
-                if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe held its reader
-                    raise ResultsError(f"{path}: not a regular file, which no run writes")
+            refuse_special(path)
         return read_record_file(path)  # bounded: a record file grown to 8 TiB
 
 

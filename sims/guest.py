@@ -64,7 +64,7 @@ from cardgame.observation import SeatView
 from cardgame.rules import Rules
 
 from . import runtime, sandbox
-from .errors import UnknownStrategyError, describe_error
+from .errors import UnknownStrategyError, describe_error, unique_keys
 from .strategy import Strategy, StrategySpec, registered
 
 SV_RULES = SEAT_VIEW_FIELDS.index("rules")  # the view's fields from here on: the game's
@@ -409,7 +409,7 @@ class Host:
         if len(line) > MAX_MESSAGE:
             raise GuestError(f"a message over {MAX_MESSAGE} bytes")
         try:
-            message = json.loads(line, object_pairs_hook=_unique)
+            message = json.loads(line, object_pairs_hook=unique_keys)
         except (ValueError, RecursionError):
             raise GuestError("an answer that is not JSON") from None
         if type(message) is not dict:
@@ -474,15 +474,6 @@ def start_seconds(decision_seconds: float) -> float:
 
 def _status_code(code: int) -> str:
     return f"signal {-code}" if code < 0 else f"exit code {code}"
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
-        out[key] = value
-    return out
 
 
 # hosts by key: a target's first host under its own name, more (``target#n``) where one

@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +25,7 @@ import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
 from .files import write_atomic
-from .reading import checked_bytes
+from .reading import checked_bytes, refuse_special
 from .schema import TABLES, WRITE_ORDER, schema
 
 if TYPE_CHECKING:
@@ -166,9 +164,7 @@ def arrow_input(path: Path) -> str | pa.BufferReader:
     data = checked_bytes(path)
     if data is not None:
         return pa.BufferReader(data)
-    with contextlib.suppress(FileNotFoundError):  # the read says so, as before
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ResultsError(f"{path}: not a regular file, which no run writes")
+    refuse_special(path)
     return str(path)
 
 
