@@ -202,17 +202,19 @@ class Ticker(Planner):
 class Ponders(Ticker):
     """``Ticker`` without steady decisions (pondering between its turns): wherever decisions
     have a limit, its process must have been stopped for most of the time between its
-    answer and its next view, which the rival (``Slow``) makes a tenth of a second at least."""
+    answer and its next view, which the rival (``Slow``) makes half a second at least: far
+    past what its threads may run on after an answer on a loaded machine (about 0.1 s), for
+    without steady decisions the next seat does not wait for the stop to land."""
 
     def long_enough(self, pause: float, waited: float) -> bool:
         return pause >= waited / 2
 
 
 class Slow(Planner):
-    """The planner, a tenth of a second a decision."""
+    """The planner, half a second a decision."""
 
     def decide(self, view):
-        time.sleep(0.1)
+        time.sleep(0.5)
         return super().decide(view)
 
 
