@@ -37,8 +37,10 @@ test_sandbox.py), and in process as isolated when they do not read their RNG
 
 from __future__ import annotations
 
+import array
 import contextlib
 import ctypes
+import fcntl
 import itertools
 import json
 import os
@@ -50,6 +52,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from importlib import util as import_util
 from pathlib import Path
@@ -204,6 +207,7 @@ class Host:
             shown = {bound for _, bound in runtime.held_python_copy().binds}  # the project's
             confine["code"] = [p for p in code if p not in shown]
         game_in, self.game_in = os.pipe()  # the worker writes views, a child reads them
+        os.set_blocking(self.game_in, False)  # so a view's write waits where a raise lands
         self.game_out, game_out = os.pipe()  # a child writes answers, the worker reads them
         # the control pipes are neither end's standard streams: bwrap gets /dev/null there
         # and passes other descriptors to the host only, so nothing else in the sandbox
@@ -370,14 +374,32 @@ class Host:
 
     # ------------------------------------------------------------ the game pipes
     def tell(self, message: dict[str, Any]) -> None:
-        """A message to the child in play. The host holds the pipe's reading end while it
-        lives, so a refused write means the host is gone."""
+        """A message to the child in play, written as fast as the child reads it, in slices
+        short enough for the decision limit's raise to land: the pipe's size is the
+        kernel's (and the child's: ``F_SETPIPE_SZ``), so a child that reads no view must not
+        hold the worker (hostile pass 30s's PreFill filled the pipe with views it never
+        read, and the blocking write waited for good). The host holds the pipe's reading
+        end while it lives, so a refused write means the host is gone; its report first
+        means the child ended."""
         data = json.dumps(message).encode() + b"\n"
-        try:
-            while data:
+        while data:
+            try:
                 data = data[os.write(self.game_in, data) :]
-        except OSError:
-            raise self.lost() from None
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self.lost() from None
+            ready, _, _ = select.select([self.reports_fd], [self.game_in], [], 0.05)
+            if self.reports_fd in ready or b"\n" in self.reports:
+                self._ended("the game")
+            self._alive()
+
+    def unread(self) -> int:
+        """How many bytes of what was told the child in play it has not read yet."""
+        count = array.array("i", [0])
+        fcntl.ioctl(self.game_in, termios.FIONREAD, count)
+        return count[0]
 
     def receive(self, seconds: float = 0.0, task: str = "the game") -> dict[str, Any]:
         """The child's next answer; waits at most ``seconds`` (0: as long as it takes, in
@@ -396,9 +418,7 @@ class Host:
                     raise self.lost()
                 self.buffer += chunk
             elif ready or b"\n" in self.reports:
-                ended = self.report(START_SECONDS)
-                self._drain()
-                raise GuestError(f"its process for {task} ended ({self._how(ended)})")
+                self._ended(task)
             else:
                 self._alive()
                 waited += 0.05
@@ -415,6 +435,12 @@ class Host:
         if type(message) is not dict:
             raise GuestError("an answer that is not a JSON object")
         return message
+
+    def _ended(self, task: str) -> NoReturn:
+        """The host's report that the child ended before its answer: its own failure."""
+        ended = self.report(START_SECONDS)
+        self._drain()
+        raise GuestError(f"its process for {task} ended ({self._how(ended)})")
 
     def _drain(self) -> None:
         """Forget what an ended child left unread in the game pipe (its writer is gone, so
@@ -636,6 +662,8 @@ class GuestStrategy(Strategy):
                 host.send({"op": "go"})
             how(host, message)
             answer = host.receive()
+            if how is Host.tell and host.unread():  # one answer a view, after it (PreFill)
+                raise GuestError("an answer written before it read its view")
             if self.paused:
                 host.pause(wait=self.steady)
         except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable

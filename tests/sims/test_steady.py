@@ -5,6 +5,7 @@ put on the machine while another decides (hostile pass 12's DelayTalk)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -209,3 +210,66 @@ def test_a_stop_is_said_only_once_every_thread_is_stopped():
         os.close(game)
         os.close(ready)
         os.close(told)
+
+
+_PIPE = os.pipe
+
+
+def _small_pipe() -> tuple[int, int]:
+    """A pipe of two pages, as Linux gives a user over its soft limit on pipe buffers
+    (``/proc/sys/fs/pipe-user-pages-soft``): a run's pipes are the kernel's to size."""
+    import fcntl
+
+    ends = _PIPE()
+    fcntl.fcntl(ends[1], 1031, 8192)  # F_SETPIPE_SZ
+    return ends
+
+
+@needs_sandbox
+@pytest.mark.parametrize("steady", [False, True])
+@pytest.mark.timeout(120)
+def test_an_answer_ahead_of_its_view_fails_its_seat(steady, monkeypatch):
+    """Hostile pass 30s's PreFill: answers written ahead of their views, and none read after,
+    made the worker write a view for each answer it found until the pipe was full (two pages
+    for a user over the kernel's soft limit; 64 KiB with a rival stalling the game), and its
+    blocking write held the run for good, nobody blamed."""
+    monkeypatch.setattr(os, "pipe", _small_pipe)
+    guest.close_hosts()
+    seats = (StrategySpec("a", "tests.sims.guests:AnswersAhead"), StrategySpec("p", "planner"))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        out = play_game(spec, decision_seconds=0.3, steady=steady)
+    finally:
+        guest.close_hosts()
+    error = out.game["failure_error"]
+    assert out.game["failure_seat"] == 0 and "before it read its view" in error, error
+
+
+@pytest.mark.timeout(60)
+def test_a_view_its_child_does_not_read_waits_where_the_decision_limit_lands():
+    """Past what the answers-ahead check sees (a view larger than the pipe, bytes that came
+    after the check): a view is written in slices, so the decision limit's raise lands and
+    the seat fails on time, never holding the worker for good."""
+    from types import SimpleNamespace
+
+    from sims import deadline
+
+    host = object.__new__(guest.Host)
+    reader, host.game_in = _PIPE()
+    os.set_blocking(host.game_in, False)
+    with contextlib.suppress(BlockingIOError):
+        while True:
+            os.write(host.game_in, b"x" * 4096)
+    host.reports_fd, reports = _PIPE()
+    host.reports = b""
+    host.process = SimpleNamespace(poll=lambda: None)
+    watch = deadline.guard(0.2)
+    assert watch is not None
+    watch.enter()
+    try:
+        with pytest.raises(deadline.DecisionTimeout):
+            host.tell({"op": "decide", "view": []})
+    finally:
+        assert watch.leave()
+        for fd in (reader, host.game_in, host.reports_fd, reports):
+            os.close(fd)
