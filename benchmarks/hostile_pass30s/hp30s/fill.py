@@ -14,28 +14,44 @@ leaves unread fit the pipe, and its seat fails on time once its answers run out.
 
 from __future__ import annotations
 
+import array
 import fcntl
 import json
 import os
 import stat
+import termios
+import threading
 import time
 
 from cardgame import actions as A
+from sims.guest import SV_RULES
 from sims.strategies.planner import Planner
 
 from . import key, say
 
 
-def _answer_pipe() -> int:
-    """The game's answer pipe: its one write-only FIFO besides stdout and stderr."""
+def _pipe(mode: int) -> int:
+    """The game's answer pipe (``mode`` 1, write-only) or view pipe (0, read-only)."""
     for fd in range(3, 64):
         try:
             st = os.fstat(fd)
         except OSError:
             continue
-        if stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == 1:
+        if stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == mode:
             return fd
-    raise RuntimeError("no answer pipe")
+    raise RuntimeError("no such pipe")
+
+
+def _watch(fd: int, name: str) -> None:
+    """Say how many bytes of views wait unread, each time that passes another 2 KiB."""
+    said = 0
+    buf = array.array("i", [0])
+    while True:
+        fcntl.ioctl(fd, termios.FIONREAD, buf)
+        if buf[0] >= said + 2048:
+            said = buf[0] // 2048 * 2048
+            say(name, f"{buf[0]} bytes of views unread")
+        time.sleep(0.02)
 
 
 def _line(action: dict) -> bytes:
@@ -51,7 +67,10 @@ class PreFill(Planner):
             return action
         self._done = True
         ahead = int(key() or 400)
-        fd = _answer_pipe()
+        fd = _pipe(1)
+        size = len(json.dumps({"op": "decide", "view": list(view[:SV_RULES])}))
+        say(type(self).__name__, f"its first view: {size} bytes")
+        threading.Thread(target=_watch, args=(_pipe(0), type(self).__name__), daemon=True).start()
         data = _line(A.to_dict(action))  # a keep (its first decision): no colour
         data += _line({"type": "draw_deck"}) * ahead
         while data:
