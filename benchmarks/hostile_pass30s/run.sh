@@ -34,7 +34,7 @@ lineups = [["$target", "$rival"]]
 decision_seconds = ${DECISION:-0.2}
 steady = $steady
 TOML
-  timeout "${LIMIT:-900}" cardgame simulate "$out/$a.toml" --workers "${WORKERS:-1}" --no-progress \
+  timeout "${LIMIT:-900}" ${CARDGAME:-cardgame} simulate "$out/$a.toml" --workers "${WORKERS:-1}" --no-progress \
     >"$out/$a.stdout" 2>"$out/$a.stderr"
   rc=$?
   printf '  exit %s after %.1f s\n' "$rc" "$(echo "$(date +%s.%N) - $start" | bc)"
