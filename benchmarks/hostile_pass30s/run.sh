@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Hostile pass 30s: ./run.sh Attack [...] plays hp30s:<Attack> against RIVAL (planner by
-# default) under --isolate, 2 players, GAMES games (default 2), one worker; prints its
-# HOSTILE lines, the wall time and each game's failure row (../hostile_pass3/summary.py).
-# KEY (hp30s/key.txt) is the attack's parameter. A study file is made in $OUT: decision
-# limit DECISION (default 0.2 s), steady decisions with STEADY=1, seed SEED (28); GAMES
-# games a seating (both seatings are played).
+# default) under --isolate, PLAYERS players (2), GAMES games (default 2), WORKERS workers
+# (1); prints its HOSTILE lines, the wall time and each game's failure row
+# (../hostile_pass3/summary.py). KEY (hp30s/key.txt) is the attack's parameter: run one at a
+# time. A study file is made in $OUT (/tmp/hp30s): decision limit DECISION (default 0.2 s),
+# steady decisions with STEADY=1, seed SEED (30); GAMES games a seating, ROTATION and
+# PAIRING as a study's (permutations, seatings); DECK a deck table played as
+# [variants.big]; CARDGAME the command (cardgame; "python $PWD/smallpipe.py" for 8 KiB
+# pipes); LIMIT the run's wall-clock bound (900 s).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
@@ -23,16 +26,18 @@ for t in "$@"; do
   cat >"$out/$a.toml" <<TOML
 name = "hostile30s-$a"
 seed = ${SEED:-30}
-players = [2]
+players = [${PLAYERS:-2}]
 games_per_cell = $games
-rotation = "permutations"
-pairing = "seatings"
+rotation = "${ROTATION:-permutations}"
+pairing = "${PAIRING:-seatings}"
 isolation = "process"
 output = "$out/out-$a"
-lineups = [["$target", "$rival"]]
+lineups = [["$target"$(for _ in $(seq 2 "${PLAYERS:-2}"); do printf ', "%s"' "$rival"; done)]]
 [limits]
 decision_seconds = ${DECISION:-0.2}
 steady = $steady
+${DECK:+[variants.big]
+deck = $DECK}
 TOML
   timeout "${LIMIT:-900}" ${CARDGAME:-cardgame} simulate "$out/$a.toml" --workers "${WORKERS:-1}" --no-progress \
     >"$out/$a.stdout" 2>"$out/$a.stderr"

@@ -8,9 +8,12 @@ ahead of their views (each is read at its own decision); if it then stops readin
 the worker writes one view per answer it finds until the pipe (64 KiB) is full.
 
 ``PreFill`` answers its first decision itself (the planner's answer, written straight to
-its answer pipe), then ``KEY`` (default 400) answers ``draw_deck`` ahead, and never reads
-again: it sleeps inside its first decision. With ``KEY=20`` (the control) the views it
-leaves unread fit the pipe, and its seat fails on time once its answers run out."""
+its answer pipe), then ``N`` answers ahead, and never reads again: it sleeps inside its
+first decision. ``KEY``: ``N`` (default 400) answers ``draw_deck``; ``N,dest`` answers
+``draw_destinations`` and ``keep_destinations []`` in turn (keep none: the destination deck
+does not shrink). With ``KEY=10`` (the control) the views it leaves unread fit even an
+8 KiB pipe, and its seat fails on time once its answers run out. Run under
+``smallpipe.py`` for the pipe a user over the kernel's soft pipe limit gets."""
 
 from __future__ import annotations
 
@@ -66,13 +69,20 @@ class PreFill(Planner):
         if getattr(self, "_done", False):
             return action
         self._done = True
-        ahead = int(key() or 400)
+        ahead, _, mode = (key() or "400").partition(",")
+        ahead = int(ahead)
         fd = _pipe(1)
         size = len(json.dumps({"op": "decide", "view": list(view[:SV_RULES])}))
         say(type(self).__name__, f"its first view: {size} bytes")
         threading.Thread(target=_watch, args=(_pipe(0), type(self).__name__), daemon=True).start()
         data = _line(A.to_dict(action))  # a keep (its first decision): no colour
-        data += _line({"type": "draw_deck"}) * ahead
+        if mode == "dest":  # draw destinations, keep none: legal as long as the game lasts
+            pair = _line({"type": "draw_destinations"}) + _line(
+                {"type": "keep_destinations", "ids": []}
+            )
+            data += pair * (ahead // 2)
+        else:
+            data += _line({"type": "draw_deck"}) * ahead
         while data:
             data = data[os.write(fd, data) :]
         say(type(self).__name__, f"wrote its answer and {ahead} ahead on fd {fd}")
