@@ -88,3 +88,17 @@ class PreFill(Planner):
         say(type(self).__name__, f"wrote its answer and {ahead} ahead on fd {fd}")
         while True:  # never returns: no view is read again
             time.sleep(1)
+
+
+class Staller(Planner):
+    """A colluding seat that reads its views and draws no train card: destinations drawn,
+    none kept, every turn, so that the train deck never empties and the game lasts until
+    the runner's cap on turns (``sims.match.MAX_TURNS``)."""
+
+    def decide(self, view):
+        phase = view[3]
+        if phase == A.Phase.TURN:
+            return A.DRAW_DESTINATIONS
+        if phase == A.Phase.KEEP_DRAWN:
+            return A.KeepDestinations(())
+        return super().decide(view)
