@@ -3,8 +3,8 @@ seal in force: ``report --accept-changes`` (a table) and ``replay`` of a loose r
 
 Pass 29r's fix refuses a special file there with ``os.stat`` (``reading.refuse_special``),
 then opens the file *by name* again (Arrow's ``OSFile``, ``read_record_file``'s ``open``),
-blocking. A writer that swaps a regular file and a named pipe in the file's place (two
-renames, over and over) may be between the two: the ``stat`` sees the file, the ``open``
+blocking. A writer that swaps a regular file and a named pipe in the file's place
+(``renameat2`` exchanging the two names, over and over) may be between the two: the ``stat`` sees the file, the ``open``
 the pipe, and the reader waits for good.
 
 python flip30.py [TRIES]
@@ -12,7 +12,7 @@ python flip30.py [TRIES]
 
 from __future__ import annotations
 
-import contextlib
+import ctypes
 import os
 import shutil
 import subprocess
@@ -25,16 +25,19 @@ from common30 import ROOT, cardgame, study_file
 HANG = 20.0
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+
+
 def flipper(target: str, regular: str, fifo: str, stop: threading.Event) -> None:
-    """Put ``regular`` and ``fifo`` (hard links kept outside the folder) in ``target``'s
-    place by turns, until ``stop``."""
-    tmp_a, tmp_b = os.path.join(ROOT, "flip-a"), os.path.join(ROOT, "flip-b")
+    """Swap ``target`` with a named pipe kept outside the folder (``renameat2`` with
+    ``RENAME_EXCHANGE``: one system call a flip, the name never missing), until ``stop``."""
+    del regular
+    a, b = target.encode(), fifo.encode()
     while not stop.is_set():
-        for source, tmp in ((fifo, tmp_a), (regular, tmp_b)):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            os.link(source, tmp)
-            os.rename(tmp, target)
+        for _ in range(1000):
+            if _libc.renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) != 0:
+                raise OSError(ctypes.get_errno(), "renameat2")
 
 
 def attempt(what: str, args: list[str], target: str, regular: str, fifo: str) -> str:
@@ -55,6 +58,7 @@ def attempt(what: str, args: list[str], target: str, regular: str, fifo: str) ->
 
 def main() -> None:
     tries = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
     path = study_file("flip30", 4, 2)
     base = os.path.join(ROOT, "flip30")
     shutil.rmtree(base, ignore_errors=True)
@@ -62,8 +66,6 @@ def main() -> None:
     print(f"  the run: exit {made.returncode}", flush=True)
     record = sorted(p.name for p in Path(base, "records").iterdir())[0]
     fifo = os.path.join(ROOT, "flip-fifo")
-    if not os.path.exists(fifo):
-        os.mkfifo(fifo)
     copy = os.path.join(ROOT, "flip30-copy")
     loose = os.path.join(ROOT, "flip30-loose")
     cases = {
@@ -98,6 +100,8 @@ def main() -> None:
         ),
     }  # fmt: skip
     for what, (rel, args, where) in cases.items():
+        if only not in what:
+            continue
         print(f"  {what}", flush=True)
         hangs = 0
         for n in range(tries):
@@ -109,14 +113,13 @@ def main() -> None:
                         full = os.path.join(where, name)
                         shutil.rmtree(full) if os.path.isdir(full) else os.remove(full)
             target = os.path.join(where, rel)
-            regular = os.path.join(ROOT, "flip-regular")
-            if os.path.exists(regular):
-                os.remove(regular)
-            os.link(target, regular)
+            regular = ""
+            if os.path.lexists(fifo):
+                os.remove(fifo)
+            os.mkfifo(fifo)
             line = attempt(what, args(where), target, regular, fifo)
             hangs += line.startswith("HANG")
             print(f"    try {n + 1}: {line}", flush=True)
-            os.remove(regular)
         print(f"    hangs: {hangs} of {tries}", flush=True)
 
 
