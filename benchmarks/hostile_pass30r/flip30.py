@@ -4,8 +4,8 @@ seal in force: ``report --accept-changes`` (a table) and ``replay`` of a loose r
 Pass 29r's fix refuses a special file there with ``os.stat`` (``reading.refuse_special``),
 then opens the file *by name* again (Arrow's ``OSFile``, ``read_record_file``'s ``open``),
 blocking. A writer that swaps a regular file and a named pipe in the file's place
-(``renameat2`` exchanging the two names, over and over) may be between the two: the ``stat`` sees the file, the ``open``
-the pipe, and the reader waits for good.
+(``renameat2`` exchanging the two names, over and over) may be between the two: the
+``stat`` sees the file, the ``open`` the pipe, and the reader waits for good.
 
 python flip30.py [TRIES]
 """
@@ -18,9 +18,12 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
-from common30 import ROOT, cardgame, study_file
+from common30 import IN_OPEN, ROOT, Watch, cardgame, study_file
+
+IN_ISDIR = 0x40000000
 
 HANG = 20.0
 
@@ -32,7 +35,15 @@ AT_FDCWD, RENAME_EXCHANGE = -100, 2
 def flipper(target: str, regular: str, fifo: str, stop: threading.Event) -> None:
     """Swap ``target`` with a named pipe kept outside the folder (``renameat2`` with
     ``RENAME_EXCHANGE``: one system call a flip, the name never missing), until ``stop``."""
-    del regular
+    if regular:  # a folder to watch: flip once a reader opens another file in it
+        watch = Watch([regular], IN_OPEN)
+        try:
+            while not stop.is_set():
+                event = watch.next(0.2)
+                if event and event[1] != os.path.basename(target) and not event[2] & IN_ISDIR:
+                    break
+        finally:
+            watch.close()
     a, b = target.encode(), fifo.encode()
     while not stop.is_set():
         for _ in range(1000):
@@ -56,6 +67,25 @@ def attempt(what: str, args: list[str], target: str, regular: str, fifo: str) ->
         thread.join()
 
 
+def open_folder() -> str:
+    """A folder whose run was killed (SIGKILL, by us, our own run) once a part landed."""
+    path = study_file("flip30open", 40, 2)
+    base = os.path.join(ROOT, "flip30open")
+    shutil.rmtree(base, ignore_errors=True)
+    run = subprocess.Popen(
+        ["cardgame", "simulate", path, "--workers", "1", "--no-progress", "--out", base],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    parts = Path(base, "games", "_parts")
+    while run.poll() is None and not (parts.is_dir() and len(list(parts.glob("part-*"))) >= 2):
+        time.sleep(0.05)
+    run.kill()
+    run.wait()
+    print(f"  the open folder: its run killed, parts {len(list(parts.glob('part-*')))}", flush=True)
+    return base
+
+
 def main() -> None:
     tries = int(sys.argv[1]) if len(sys.argv) > 1 else 6
     only = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -65,6 +95,8 @@ def main() -> None:
     made = cardgame("simulate", path, "--workers", "1", "--no-progress", "--records", "--out", base)
     print(f"  the run: exit {made.returncode}", flush=True)
     record = sorted(p.name for p in Path(base, "records").iterdir())[0]
+    opened = open_folder()
+    part = sorted(p.name for p in Path(opened, "games", "_parts").iterdir())[-1]
     fifo = os.path.join(ROOT, "flip-fifo")
     copy = os.path.join(ROOT, "flip30-copy")
     loose = os.path.join(ROOT, "flip30-loose")
@@ -98,6 +130,11 @@ def main() -> None:
             ],
             copy,
         ),
+        f"report of an OPEN folder (its run killed), games/_parts/{part} flipped": (
+            f"games/_parts/{part}",
+            lambda c: ["report", c, "--format", "md", "--out", os.path.join(ROOT, "flip30.md")],
+            os.path.join(ROOT, "flip30-open-copy"),
+        ),
     }  # fmt: skip
     for what, (rel, args, where) in cases.items():
         if only not in what:
@@ -106,14 +143,15 @@ def main() -> None:
         hangs = 0
         for n in range(tries):
             shutil.rmtree(where, ignore_errors=True)
-            subprocess.run(["cp", "-a", base, where], check=True)
+            source = opened if "OPEN" in what else base
+            subprocess.run(["cp", "-a", source, where], check=True)
             if where == loose:
                 for name in os.listdir(where):
                     if name != "records":
                         full = os.path.join(where, name)
                         shutil.rmtree(full) if os.path.isdir(full) else os.remove(full)
             target = os.path.join(where, rel)
-            regular = ""
+            regular = os.path.dirname(target) if "OPEN" in what else ""
             if os.path.lexists(fifo):
                 os.remove(fifo)
             os.mkfifo(fifo)
