@@ -122,6 +122,11 @@ def main() -> None:
             lambda c: ["replay", os.path.join(c, "records", record)],
             loose,
         ),
+        f"replay --accept-changes of records/{record} in the folder, it flipped": (
+            f"records/{record}",
+            lambda c: ["replay", os.path.join(c, "records", record), "--accept-changes"],
+            copy,
+        ),
         "view --accept-changes of the folder, a record flipped": (
             f"records/{record}",
             lambda c: [

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Hostile pass 30r (the results seal): ./run.sh makes its own runs of planner,rusher under
+# /tmp/hp30r (HP30R to move them), with a seal key of its own
+# (XDG_CONFIG_HOME=$HP30R/config, never the user's), runs every attack against them, then
+# pass 29r's and 28r's key attacks (under $HP30R/r29 and $HP30R/r28). About 30 minutes on
+# 2 shared cores. The only signals sent go to the scripts' own runs.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+out="${HP30R:-/tmp/hp30r}"
+export HP30R="$out"
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_CONFIG_HOME="$out/config"
+echo "== flip30.py: a named pipe flipped into a file's place, read unsealed"; python flip30.py 6
+echo "== honest30.py: hard-link copies, touched times, tmpfs, read-only"; python honest30.py
+echo "== pass 29r reruns"
+./rerun.sh 29 accept29.py openpipe29.py special29.py daskrace29.py
+echo "== pass 28r reruns"
+./rerun.sh 28 vanish28.py shadow28.py dupkey28.py
