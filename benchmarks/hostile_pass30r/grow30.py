@@ -45,6 +45,10 @@ def main() -> None:
             "manifest.json",
             ["report", copy, "--format", "md", "--out", os.path.join(ROOT, "grow30.md")],
         ),
+        "replay, manifest.json grown and shrunk": (
+            "manifest.json",
+            ["replay", os.path.join(copy, "records", record)],
+        ),
         f"replay of records/{record}, it grown and shrunk": (
             f"records/{record}",
             ["replay", os.path.join(copy, "records", record)],
