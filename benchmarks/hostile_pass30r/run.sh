@@ -13,7 +13,12 @@ rm -rf "$out"
 mkdir -p "$out"
 export XDG_CONFIG_HOME="$out/config"
 echo "== flip30.py: a named pipe flipped into a file's place, read unsealed"; python flip30.py 6
+python flip30.py 8 loose
+echo "== stack30.py: where a hung reader waits"; python stack30.py
+echo "== grow30.py: a manifest and a record grown and shrunk while read"; python grow30.py 60 "manifest.json grown"; python grow30.py 40 replay
+echo "== fifo30.sh: pass 29r's pipes by hand"; ./fifo30.sh
 echo "== honest30.py: hard-link copies, touched times, tmpfs, read-only"; python honest30.py
+echo "== sigseal30.py: Ctrl-C while a run seals"; python sigseal30.py
 echo "== pass 29r reruns"
 ./rerun.sh 29 accept29.py openpipe29.py special29.py daskrace29.py
 echo "== pass 28r reruns"
