@@ -49,6 +49,13 @@ def main() -> None:
             "manifest.json",
             ["replay", os.path.join(copy, "records", record)],
         ),
+        "--resume, manifest.json grown and shrunk": (
+            "manifest.json",
+            [
+                *("simulate", os.path.join(ROOT, "flip30.toml"), "--workers", "1"),
+                *("--no-progress", "--records", "--out", copy, "--resume"),
+            ],
+        ),
         f"replay of records/{record}, it grown and shrunk": (
             f"records/{record}",
             ["replay", os.path.join(copy, "records", record)],
