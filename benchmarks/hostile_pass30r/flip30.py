@@ -96,6 +96,11 @@ def main() -> None:
     print(f"  the run: exit {made.returncode}", flush=True)
     record = sorted(p.name for p in Path(base, "records").iterdir())[0]
     opened = open_folder()
+    norec_study = study_file("flip30norec", 4, 2)
+    norec = os.path.join(ROOT, "flip30norec")
+    shutil.rmtree(norec, ignore_errors=True)
+    made = cardgame("simulate", norec_study, "--workers", "1", "--no-progress", "--out", norec)
+    print(f"  the run without records: exit {made.returncode}", flush=True)
     part = sorted(p.name for p in Path(opened, "games", "_parts").iterdir())[-1]
     fifo = os.path.join(ROOT, "flip-fifo")
     copy = os.path.join(ROOT, "flip30-copy")
@@ -140,6 +145,15 @@ def main() -> None:
             lambda c: ["report", c, "--format", "md", "--out", os.path.join(ROOT, "flip30.md")],
             os.path.join(ROOT, "flip30-open-copy"),
         ),
+        "--resume --records (no --accept-changes) of a folder made WITHOUT records, "
+        "games/compact.parquet flipped": (
+            "games/compact.parquet",
+            lambda c: [
+                "simulate", norec_study, "--workers", "1", "--no-progress", "--records",
+                "--out", c, "--resume",
+            ],
+            os.path.join(ROOT, "flip30-norec-copy"),
+        ),
     }  # fmt: skip
     for what, (rel, args, where) in cases.items():
         if only not in what:
@@ -148,7 +162,7 @@ def main() -> None:
         hangs = 0
         for n in range(tries):
             shutil.rmtree(where, ignore_errors=True)
-            source = opened if "OPEN" in what else base
+            source = opened if "OPEN" in what else norec if "WITHOUT" in what else base
             subprocess.run(["cp", "-a", source, where], check=True)
             if where == loose:
                 for name in os.listdir(where):
