@@ -17,6 +17,7 @@ python flip30.py 8 loose
 echo "== stack30.py: where a hung reader waits"; python stack30.py
 echo "== grow30.py: a manifest and a record grown and shrunk while read"; python grow30.py 60 "manifest.json grown"; python grow30.py 40 "replay of records"
 echo "== fifo30.sh: pass 29r's pipes by hand"; ./fifo30.sh
+echo "== determ30.py: the races made deterministic in-process"; python determ30.py
 echo "== honest30.py: hard-link copies, touched times, tmpfs, read-only"; python honest30.py
 echo "== sigseal30.py: Ctrl-C while a run seals"; python sigseal30.py
 echo "== pass 29r reruns"
