@@ -21,6 +21,7 @@ echo "== determ30.py: the races made deterministic in-process"; python determ30.
 echo "== honest30.py: hard-link copies, touched times, tmpfs, read-only"; python honest30.py
 echo "== sigseal30.py: Ctrl-C while a run seals"; python sigseal30.py
 echo "== unicode30.sh: a path of spaces and non-ASCII letters"; ./unicode30.sh
+echo "== amp30.py: a manifest that grows when parsed"; python amp30.py
 echo "== pass 29r reruns"
 ./rerun.sh 29 accept29.py openpipe29.py special29.py daskrace29.py
 echo "== pass 28r reruns"
