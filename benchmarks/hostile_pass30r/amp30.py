@@ -69,6 +69,30 @@ def main() -> None:
             flush=True,
         )
 
+    # the same in a loose record (no manifest: read as found, bounded at 1 GiB on disk)
+    loose = os.path.join(ROOT, "amp30-loose", "records")
+    shutil.rmtree(os.path.dirname(loose), ignore_errors=True)
+    os.makedirs(loose)
+    record = os.path.join(loose, "part-c0000-g0000000.jsonl")
+    count = (50 << 20) // 3
+    with open(record, "w") as f:
+        f.write("[" + "[]," * (count - 1) + "[]]\n")
+    start = time.monotonic()
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "peak %M kB", "cardgame", "replay", record],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = done.stderr.strip().splitlines()
+    peak = next((ln for ln in lines if ln.startswith("peak")), "")
+    said = [ln for ln in lines if "error" in ln]
+    print(
+        f"  a loose record of {os.path.getsize(record):,} bytes: replay exit {done.returncode} "
+        f"in {time.monotonic() - start:.0f} s, {peak}: {said[-1][:160] if said else ''!r}",
+        flush=True,
+    )
+
 
 if __name__ == "__main__":
     main()
