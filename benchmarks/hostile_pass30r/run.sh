@@ -18,6 +18,7 @@ echo "== stack30.py: where a hung reader waits"; python stack30.py
 echo "== grow30.py: a manifest and a record grown and shrunk while read"; python grow30.py 60 "manifest.json grown"; python grow30.py 40 "replay of records"
 echo "== fifo30.sh: pass 29r's pipes by hand"; ./fifo30.sh
 echo "== determ30.py: the races made deterministic in-process"; python determ30.py
+echo "== growsealed30.py: a sealed table grown while read after its check"; python growsealed30.py 25
 echo "== honest30.py: hard-link copies, touched times, tmpfs, read-only"; python honest30.py
 echo "== sigseal30.py: Ctrl-C while a run seals"; python sigseal30.py
 echo "== unicode30.sh: a path of spaces and non-ASCII letters"; ./unicode30.sh
