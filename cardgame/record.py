@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import actions as A
 from .cards import CARD_NAMES, COLOURS
@@ -269,11 +269,12 @@ def parse_json(data: bytes) -> Any:
 MAX_RECORD_FILE = 1 << 30  # bytes: some 100,000 games, far past a run's batch (1,000 at most)
 
 
-def read_record_file(path: str | Path) -> bytes:
+def read_record_file(path: str | Path, opened: BinaryIO | None = None) -> bytes:
     """A record file's bytes, refused past ``MAX_RECORD_FILE`` before any is read where its
     size is known, and never read past it (a pipe): a file grown to 8 TiB of holes made every
-    reader fail with a MemoryError (hostile pass 26r's odd26.py)."""
-    with open(path, "rb") as file:
+    reader fail with a MemoryError (hostile pass 26r's odd26.py). ``opened``: the file
+    already open (a caller that checked what it opened), else ``path`` is opened."""
+    with open(path, "rb") if opened is None else opened as file:
         size = os.fstat(file.fileno()).st_size
         data = b"" if size > MAX_RECORD_FILE else file.read(MAX_RECORD_FILE + 1)
     if size > MAX_RECORD_FILE or len(data) > MAX_RECORD_FILE:

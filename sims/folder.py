@@ -40,8 +40,8 @@ from .reading import (
     Sealed,
     checked_bytes,
     file_seal,
+    open_unsealed,
     read_once,
-    refuse_special,
     run_reading,
 )
 from .schema import READABLE_VERSIONS, SCHEMA_VERSION, WRITE_ORDER
@@ -148,6 +148,9 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 
 
 def _parsed_manifest(path: Path, data: bytes) -> dict[str, Any]:
+    values = data.count(b",") + data.count(b"[") + data.count(b"{")  # at least so many
+    if values > MAX_MANIFEST_VALUES:  # refused before it is parsed
+        raise ResultsError(f"{path}: over {MAX_MANIFEST_VALUES:,} values, past any a run writes")
     try:  # a key twice: sealed by what it parses to, another reader may keep the other one
         manifest = json.loads(data.decode(), object_pairs_hook=unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # an integer too long too
@@ -411,7 +414,11 @@ MAX_DEPTH = 8
 # far past any manifest a run writes (a digest a file: some 40 MB for 100,000 batches kept as
 # parts), and short of one grown in place to fill a reader's memory (hostile pass 24r's
 # sparse24.py: 8 TiB of holes, a MemoryError)
-MAX_MANIFEST = 256 << 20
+MAX_MANIFEST = 64 << 20
+# JSON values (each some 70 bytes parsed) a manifest may hold: a run's take some 20 bytes
+# each on disk, so this is past any, and what a reader holds of one parsed stays well
+# under half a GiB (hostile pass 30r's amp30.py: 250 MiB of ``[],`` took some 8 GB)
+MAX_MANIFEST_VALUES = 1 << 22  # 4,194,304: 16 bytes each at the bound on bytes
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -554,7 +561,8 @@ def _end_open_mark(folder: Path) -> None:
     one the manifest's bytes as they are name, read without waiting (a named pipe there)."""
     found = None
     with contextlib.suppress(Exception):  # never waiting, never a link (a named pipe there)
-        found = _open_run(json.loads(read_once(folder / MANIFEST, MAX_MANIFEST)[0]))
+        path = folder / MANIFEST
+        found = _open_run(_parsed_manifest(path, read_once(path, MAX_MANIFEST)[0]))
     with contextlib.suppress(Exception):
         _end_opened(folder, found)
 
@@ -757,7 +765,8 @@ class SealCheck:
         if self.sealed is not None and self.sealed.name_of(path) is not None:
             return self.sealed.read(path)
         if self.loose is not None or Path(path) != self.folder:  # a folder's file: a run's
-            refuse_special(path)
+            with open_unsealed(path) as file:
+                return read_record_file(path, file)
         return read_record_file(path)  # bounded: a record file grown to 8 TiB
 
 

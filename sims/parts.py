@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from .errors import ResultsError, ResultsWriteError
 from .files import write_atomic
-from .reading import checked_bytes, refuse_special
+from .reading import checked_bytes, open_unsealed, reopened
 from .schema import TABLES, WRITE_ORDER, schema
 
 if TYPE_CHECKING:
@@ -156,22 +156,20 @@ def read_part(path: str | Path) -> pa.Table:
     return pq.ParquetFile(arrow_input(path)).read(use_threads=False)
 
 
-def arrow_input(path: Path) -> str | pa.BufferReader:
+def arrow_input(path: Path) -> pa.NativeFile:
     """What Arrow reads ``path`` from: the bytes checked against its folder's seal while a
-    reading of it is in force (sims/reading.py), else the file by name, a regular file only
-    (a named pipe in a table's place, read with --accept-changes, held its reader for good:
-    hostile pass 29r's accept29.py)."""
+    reading of it is in force (sims/reading.py), else the regular file opened once, without
+    waiting (``open_unsealed``: a named pipe in a table's place, read with
+    --accept-changes, held its reader for good, hostile passes 29r and 30r)."""
     data = checked_bytes(path)
     if data is not None:
         return pa.BufferReader(data)
-    refuse_special(path)
-    return str(path)
+    with open_unsealed(path) as file:
+        return pa.OSFile(reopened(file))  # Arrow's own handle on the file checked
 
 
 def _part_stream(path: Path) -> pa.ipc.RecordBatchStreamReader:
-    source = arrow_input(path)
-    raw = pa.OSFile(source) if isinstance(source, str) else source
-    return pa.ipc.open_stream(pa.CompressedInputStream(raw, PART_COMPRESSION))
+    return pa.ipc.open_stream(pa.CompressedInputStream(arrow_input(path), PART_COMPRESSION))
 
 
 def _jsonl(records: list[dict[str, Any] | bytes]) -> bytes:

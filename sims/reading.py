@@ -153,27 +153,33 @@ class Reading:
                 raise ResultsError(
                     f"{self.sealed.folder}: {name} {what} while it was read ({ACCEPT_HINT})"
                 )
-            size = self.sealed.sizes.get(name) if name is not None and not ours else None
+            if name is None:
+                return _read_as_found(file, found.st_size)
+            # of the size the check found, or the run wrote, where known
+            size = self.sizes.get(name) if ours else self.sealed.sizes.get(name)
             if size is not None and found.st_size != size:
-                raise ResultsError(
-                    f"{self.sealed.folder}: {name} changed while it was read ({ACCEPT_HINT})"
-                )
-            data = file.read()
-        if name is None:
-            return data
+                raise self._changed(name, ours)
+            data = _read_as_found(file, found.st_size)
+        if len(data) != found.st_size:
+            raise self._changed(name, ours)
         if ours:
             wrote = self.written[name]
             if wrote is not None and hashlib.sha256(data).hexdigest() != wrote:
-                raise ResultsError(
-                    f"{self.sealed.folder}: {name} changed while this run wrote the folder "
-                    "(not by the run)"
-                )
+                raise self._changed(name, ours)
             return data
         if hashlib.sha256(data).hexdigest() != self.sealed.files[name][0]:
-            raise ResultsError(
-                f"{self.sealed.folder}: {name} changed while it was read ({ACCEPT_HINT})"
-            )
+            raise self._changed(name, ours)
         return data
+
+    def _changed(self, name: str, ours: bool) -> ResultsError:
+        if ours:
+            return ResultsError(
+                f"{self.sealed.folder}: {name} changed while this run wrote the folder "
+                "(not by the run)"
+            )
+        return ResultsError(
+            f"{self.sealed.folder}: {name} changed while it was read ({ACCEPT_HINT})"
+        )
 
     def note(
         self, name: str, digest: str | None, removed: bool = False, size: int | None = None
@@ -272,7 +278,18 @@ def read_once(path: str | Path, limit: int | None = None) -> tuple[bytes, Identi
         found = os.fstat(file.fileno())
         if limit is not None and found.st_size > limit:
             raise ResultsError(f"{path}: {found.st_size:,} bytes, past any a run writes")
-        return file.read(), (found.st_dev, found.st_ino, found.st_ctime_ns)
+        data = _read_as_found(file, found.st_size)
+        if len(data) != found.st_size:
+            raise ResultsError(f"{path}: changed while it was read")
+        return data, (found.st_dev, found.st_ino, found.st_ctime_ns)
+
+
+def _read_as_found(file: io.BufferedReader, size: int) -> bytes:
+    """At most one byte more than the ``size`` the file was found to have: a plain
+    ``read()`` sizes its buffer by a second look, and a file grown in place between the two
+    (8 TiB of holes) ended its reader in a MemoryError (hostile pass 30r's grow30.py). A
+    file of other bytes than those found is refused by its digest or length after."""
+    return file.read(size + 1)
 
 
 def file_seal(path: str | Path, size: int | None = None) -> FileSeal:
@@ -283,18 +300,26 @@ def file_seal(path: str | Path, size: int | None = None) -> FileSeal:
         found = os.fstat(file.fileno())
         if size is not None and found.st_size != size:
             return "", found.st_dev, found.st_ino, found.st_ctime_ns
-        digest = hashlib.file_digest(file, "sha256").hexdigest()
-    return digest, found.st_dev, found.st_ino, found.st_ctime_ns
+        # at most one byte past the size found: grown in place after this look (8 TiB of
+        # holes: pass 30r's grow30.py), it is hashed as changed, never for hours
+        digest = hashlib.sha256()
+        left = found.st_size + 1
+        while left > 0 and (chunk := file.read(min(left, 1 << 20))):
+            digest.update(chunk)
+            left -= len(chunk)
+    return digest.hexdigest(), found.st_dev, found.st_ino, found.st_ctime_ns
 
 
-def _open_file(path: str | Path) -> io.BufferedReader:
-    """A regular file opened to read, never through a link, never waiting: a named pipe put
-    in a file's place after the seal's check would block its reader for good (hostile pass
-    23's fifo23.py), a link to a device (``/dev/zero``) feed it without end."""
+def _open_file(path: str | Path, follow: bool = False) -> io.BufferedReader:
+    """A regular file opened to read, never through a link (but where ``follow``), never
+    waiting: a named pipe put in a file's place after the seal's check would block its
+    reader for good (hostile pass 23's fifo23.py), a link to a device (``/dev/zero``) feed
+    it without end. Its kind is that of the file opened, never of a look by name before."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # a link put in a file's place (pass 24r's link24.py)
+        if exc.errno == errno.ELOOP and not follow:  # a link put in a file's place (24r)
             raise ResultsError(f"{path}: a link, which no run writes") from None
         raise
     try:
@@ -306,13 +331,20 @@ def _open_file(path: str | Path) -> io.BufferedReader:
         raise
 
 
-def refuse_special(path: str | Path) -> None:
-    """Refuse ``path`` unless it is a regular file (a link followed): read by name with no
-    seal in force (changes accepted, loose records), a named pipe held its reader for good
-    (hostile pass 29r's accept29.py). A file gone is for the read to say."""
-    with contextlib.suppress(FileNotFoundError):
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise _not_regular(path)
+def open_unsealed(path: str | Path) -> io.BufferedReader:
+    """A file read with no seal in force (changes accepted, loose records, an open folder),
+    opened once, a link followed, and refused unless what was opened is a regular file: a
+    named pipe held its reader for good (hostile pass 29r's accept29.py), and one flipped
+    into the file's place between a look by name and the open did too (pass 30r's
+    flip30.py). Read from what this opened, never by name again."""
+    return _open_file(path, follow=True)
+
+
+def reopened(file: io.BufferedReader) -> str:
+    """A name that opens the very file ``file`` holds, whatever was put at its path since
+    (Linux's /proc, else the /dev/fd of the BSDs): for a reader that takes names only."""
+    fd = file.fileno()
+    return f"/proc/self/fd/{fd}" if os.path.isdir("/proc/self/fd") else f"/dev/fd/{fd}"
 
 
 def _not_regular(path: str | Path) -> ResultsError:
