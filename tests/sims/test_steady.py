@@ -28,6 +28,18 @@ MISSING = sandbox.unavailable()
 needs_sandbox = pytest.mark.skipif(MISSING is not None, reason=f"no guest sandbox: {MISSING}")
 
 
+def _one_game(target: str, rival: str = "planner", **options) -> dict:
+    """The record row of one game of the guest ``target`` (seat 0) against ``rival``, under
+    ``--isolate``, every host closed before and after."""
+    guest.close_hosts()
+    seats = (StrategySpec("g", target), StrategySpec("r", rival))
+    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
+    try:
+        return play_game(spec, **options).game
+    finally:
+        guest.close_hosts()
+
+
 def test_a_steady_decision_waits_out_its_limit_and_one_past_it_is_over():
     guard = Guard(0.2, steady=True)
     guard.enter()
@@ -84,16 +96,9 @@ def test_the_plan_keeps_steady_only_when_it_is_on(tmp_path):
 def test_a_guest_runs_only_while_its_seat_decides():
     from tests.sims.guests import Ticker
 
-    guest.close_hosts()
-    seats = (StrategySpec("ticker", "tests.sims.guests:Ticker"), StrategySpec("p", "planner"))
-    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
-    try:
-        out = play_game(spec, decision_seconds=Ticker.LIMIT, steady=True)
-    finally:
-        guest.close_hosts()
-    assert out.game["failed"] and "checked: four waits" in out.game["failure_error"], out.game[
-        "failure_error"
-    ]
+    game = _one_game("tests.sims.guests:Ticker", decision_seconds=Ticker.LIMIT, steady=True)
+    error = game["failure_error"]
+    assert game["failed"] and "checked: four waits" in error, error
 
 
 @needs_sandbox
@@ -101,18 +106,9 @@ def test_a_guest_runs_only_while_its_seat_decides_wherever_decisions_have_a_limi
     """Hostile pass 26s's Spin: threads of its own, busy while its rival decided, halved the
     rival's speed (autogroup or not) and its seat failed on time. A guest's process is
     stopped between its decisions wherever decisions have a limit, steady or not."""
-    guest.close_hosts()
-    seats = (
-        StrategySpec("ponders", "tests.sims.guests:Ponders"),
-        StrategySpec("slow", "tests.sims.guests:Slow"),
-    )
-    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
-    try:
-        out = play_game(spec, decision_seconds=5.0)
-    finally:
-        guest.close_hosts()
-    error = out.game["failure_error"]
-    assert out.game["failed"] and "checked: four waits" in error, error
+    game = _one_game("tests.sims.guests:Ponders", "tests.sims.guests:Slow", decision_seconds=5.0)
+    error = game["failure_error"]
+    assert game["failed"] and "checked: four waits" in error, error
 
 
 @needs_sandbox
@@ -120,14 +116,8 @@ def test_a_games_process_is_a_scheduling_group_apart_from_its_host():
     """Hostile pass 27s's Lag: threads of its own, busy when it answered, pushed back its
     host's wake-up (one session, so one autogroup), and ran on up to 0.2 s while a rival
     decided. A game's process leads a session of its own."""
-    guest.close_hosts()
-    seats = (StrategySpec("s", "tests.sims.guests:SaysItsSession"), StrategySpec("p", "planner"))
-    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
-    try:
-        out = play_game(spec, decision_seconds=5.0)
-    finally:
-        guest.close_hosts()
-    assert "a session of its own: True" in out.game["failure_error"], out.game["failure_error"]
+    game = _one_game("tests.sims.guests:SaysItsSession", decision_seconds=5.0)
+    assert "a session of its own: True" in game["failure_error"], game["failure_error"]
 
 
 @needs_sandbox
@@ -135,15 +125,9 @@ def test_a_threads_name_of_any_bytes_never_ends_its_host():
     """Hostile pass 28s's BadName and Sore: a thread named with bytes that are no UTF-8 made
     the host's steady stop fail to read its state (UnicodeDecodeError): the host ended, and
     the game was voided as the machine's, one a losing seat chose."""
-    guest.close_hosts()
-    seats = (StrategySpec("n", "tests.sims.guests:NamesItsThread"), StrategySpec("p", "planner"))
-    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
-    try:
-        out = play_game(spec, decision_seconds=0.05, steady=True)
-    finally:
-        guest.close_hosts()
-    error = out.game["failure_error"]
-    assert out.game["failure_seat"] == 0 and "still playing" in error, error
+    game = _one_game("tests.sims.guests:NamesItsThread", decision_seconds=0.05, steady=True)
+    error = game["failure_error"]
+    assert game["failure_seat"] == 0 and "still playing" in error, error
 
 
 def test_a_threads_state_is_read_as_bytes_and_a_thread_gone_is_stopped(tmp_path):
@@ -234,15 +218,9 @@ def test_an_answer_ahead_of_its_view_fails_its_seat(steady, monkeypatch):
     for a user over the kernel's soft limit; 64 KiB with a rival stalling the game), and its
     blocking write held the run for good, nobody blamed."""
     monkeypatch.setattr(os, "pipe", _small_pipe)
-    guest.close_hosts()
-    seats = (StrategySpec("a", "tests.sims.guests:AnswersAhead"), StrategySpec("p", "planner"))
-    spec = GameSpec("t", "c", "base", Rules(), 2, seats, 3, 3, "process")
-    try:
-        out = play_game(spec, decision_seconds=0.3, steady=steady)
-    finally:
-        guest.close_hosts()
-    error = out.game["failure_error"]
-    assert out.game["failure_seat"] == 0 and "before it read its view" in error, error
+    game = _one_game("tests.sims.guests:AnswersAhead", decision_seconds=0.3, steady=steady)
+    error = game["failure_error"]
+    assert game["failure_seat"] == 0 and "before it read its view" in error, error
 
 
 @pytest.mark.timeout(60)
