@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -275,13 +276,33 @@ def read_record_file(path: str | Path, opened: BinaryIO | None = None) -> bytes:
     reader fail with a MemoryError (hostile pass 26r's odd26.py). ``opened``: the file
     already open (a caller that checked what it opened), else ``path`` is opened."""
     with open(path, "rb") if opened is None else opened as file:
-        size = os.fstat(file.fileno()).st_size
-        data = b"" if size > MAX_RECORD_FILE else file.read(MAX_RECORD_FILE + 1)
+        info = os.fstat(file.fileno())
+        size = info.st_size
+        if size > MAX_RECORD_FILE:
+            data = b""
+        elif stat.S_ISREG(info.st_mode):  # a read of n bytes takes n at once: its size, +1
+            data = file.read(size + 1)
+            if len(data) > size:  # grown meanwhile: the rest in pieces, up to the bound
+                data += _read_pieces(file, MAX_RECORD_FILE + 1 - len(data))
+        else:  # a pipe: in pieces, as it comes
+            data = _read_pieces(file, MAX_RECORD_FILE + 1)
     if size > MAX_RECORD_FILE or len(data) > MAX_RECORD_FILE:
         found = f"{size:,} bytes, " if size > MAX_RECORD_FILE else ""
         limit = f"{MAX_RECORD_FILE >> 30} GiB"
         raise RecordError(f"{path}: {found}more than the {limit} a record file may hold")
     return data
+
+
+def _read_pieces(file: BinaryIO, limit: int) -> bytes:
+    """At most ``limit`` bytes of a stream with no size, 1 MiB at a time (a read of the
+    whole bound at once reserves a GiB, a MemoryError under a memory limit: hostile pass
+    31r's aslimit31.sh)."""
+    pieces: list[bytes] = []
+    left = limit
+    while left > 0 and (piece := file.read(min(left, 1 << 20))):
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 def read_entries(path: Path, read: Callable[[Path], bytes] = read_record_file) -> list[Entry]:

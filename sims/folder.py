@@ -411,14 +411,15 @@ def _result_files(folder: Path) -> list[str]:
 
 # the deepest a run writes: checks/NAME/TABLE/_parts/FILE, with room to spare
 MAX_DEPTH = 8
-# far past any manifest a run writes (a digest a file: some 40 MB for 100,000 batches kept as
-# parts), and short of one grown in place to fill a reader's memory (hostile pass 24r's
-# sparse24.py: 8 TiB of holes, a MemoryError)
-MAX_MANIFEST = 64 << 20
-# JSON values (each some 70 bytes parsed) a manifest may hold: a run's take some 20 bytes
-# each on disk, so this is past any, and what a reader holds of one parsed stays well
-# under half a GiB (hostile pass 30r's amp30.py: 250 MiB of ``[],`` took some 8 GB)
-MAX_MANIFEST_VALUES = 1 << 22  # 4,194,304: 16 bytes each at the bound on bytes
+# far past any manifest a run writes (some 535 bytes a batch kept as parts, 690 with records:
+# some 480,000 batches), and short of one grown in place to fill a reader's memory (hostile
+# pass 24r's sparse24.py: 8 TiB of holes, a MemoryError)
+MAX_MANIFEST = 256 << 20
+# JSON values (each some 70 bytes parsed) a manifest may hold, counted before it is parsed:
+# a run's take over 16 bytes each (some 45), so a reader holds at most about a GiB of one, as
+# much as of a run's at the bound on bytes (hostile pass 30r's amp30.py: 250 MiB of ``[],``
+# took some 8 GB)
+MAX_MANIFEST_VALUES = MAX_MANIFEST // 16
 
 
 def _entries(folder: Path) -> list[Path]:

@@ -67,6 +67,7 @@ from cardgame.observation import SeatView
 from cardgame.rules import Rules
 
 from . import runtime, sandbox
+from .deadline import DecisionTimeout
 from .errors import UnknownStrategyError, describe_error, unique_keys
 from .strategy import Strategy, StrategySpec, registered
 
@@ -662,19 +663,26 @@ class GuestStrategy(Strategy):
                 host.send({"op": "go"})
             how(host, message)
             answer = host.receive()
-            if how is Host.tell and host.unread():  # one answer a view, after it (PreFill)
-                raise GuestError("an answer written before it read its view")
-            if self.paused:
+            # one answer a view, after it (hostile pass 30s's PreFill)
+            ahead = how is Host.tell and host.unread() > 0
+            if self.paused and not ahead:
                 host.pause(wait=self.steady)
-        except BaseException:  # a protocol fault, the decision limit, Ctrl-C: host unusable
+        except BaseException as exc:  # a protocol fault, the decision limit, Ctrl-C
             self.host = None
-            _drop(self.key)
+            try:  # a game past its limit still runs: ended first, so its stderr is shown
+                if isinstance(exc, DecisionTimeout):
+                    with contextlib.suppress(GuestError, OSError):
+                        host.end()
+            finally:
+                _drop(self.key)  # the host unusable
             raise
-        if "error" in answer:
+        if ahead or "error" in answer:
             self.host = None
             with contextlib.suppress(GuestError):  # ended first, so that its stderr is shown
                 host.end()
             _drop(self.key)  # its child was in an unknown state
+            if ahead:
+                raise GuestError("an answer written before it read its view")
             raise GuestError(str(answer["error"])[:300])
         return answer
 

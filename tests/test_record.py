@@ -123,3 +123,29 @@ def test_a_record_file_past_its_limit_is_one_line_never_read(tmp_path, monkeypat
     with pytest.raises(RecordError, match=r"fd/\d+: more than the 0 GiB"):
         rec.read_entries(Path(f"/dev/fd/{reader}"))
     os.close(reader)
+
+
+def test_a_small_record_file_is_read_under_a_tight_memory_limit(tmp_path):
+    """Hostile pass 31r's aslimit31.sh: every record file was read with one read of the whole
+    1 GiB bound, which reserves it at once: `replay` of an 18 kB record under a memory limit
+    ended in a MemoryError. A file is read at its size, a pipe in pieces."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(to_record(play_random(Game(2, 1), record=True))) + "\n")
+    code = f"""
+import os, resource
+from cardgame.record import read_record_file
+with open("/proc/self/statm") as statm:
+    held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+resource.setrlimit(resource.RLIMIT_AS, (held + (512 << 20),) * 2)  # half a GiB to spare
+assert len(read_record_file({str(path)!r})) == {path.stat().st_size}
+reader, writer = os.pipe()
+os.write(writer, b"{{}}\\n")
+os.close(writer)
+assert read_record_file(f"/dev/fd/{{reader}}") == b"{{}}\\n"
+print("read")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "read", done.stderr[-800:]

@@ -293,6 +293,8 @@ class AnswersAhead(Planner):
 
     def decide(self, view):
         action = super().decide(view)
+        sys.stderr.write("AnswersAhead: a line before its answers\n")
+        sys.stderr.flush()
         fd = _game_pipe(os.O_WRONLY)
         _answer(fd, action)
         for _ in range(60):

@@ -339,6 +339,18 @@ class SayRaise(Planner):
         raise RuntimeError("a strategy's own error")
 
 
+class SaySlow(Planner):
+    """A line on stderr, then a decision past its limit: shown all the same (hostile pass
+    31s's Slow: its host was killed at the limit before it showed the game's stderr)."""
+
+    def decide(self, view):
+        import sys
+
+        sys.stderr.write("SaySlow: a line before its time ran out\n")
+        sys.stderr.flush()
+        time.sleep(60)
+
+
 class HostPipes(Planner):
     """Opens its host's descriptors (the control pipes, its waiter's pipe) through /proc, to
     speak for the host or wake it."""

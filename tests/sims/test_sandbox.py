@@ -456,12 +456,21 @@ def test_a_guest_cannot_stall_the_end_of_its_game():
 
 
 @needs_sandbox
-def test_a_failing_guests_stderr_is_shown(capfd):
+@pytest.mark.parametrize(
+    ("name", "seconds", "failure", "line"),
+    [
+        ("SayRaise", 10.0, "a strategy's own error", "a line before the failure"),
+        ("SaySlow", 0.5, "took over 0.5 s", "a line before its time ran out"),
+    ],
+)
+def test_a_failing_guests_stderr_is_shown(capfd, name, seconds, failure, line):
+    """Whatever failed it: its own error, or its limit (hostile pass 31s's Slow), where its
+    host had been killed before it showed the game's stderr."""
     capfd.readouterr()
-    outcome = _play("SayRaise", 3)
-    assert "a strategy's own error" in outcome.game["failure_error"]
+    outcome = _play(name, 3, seconds=seconds)
+    assert failure in outcome.game["failure_error"], outcome.game["failure_error"]
     err = capfd.readouterr().err
-    assert "[guest tests.sims.hostile:SayRaise] SayRaise: a line before the failure" in err, err
+    assert f"[guest tests.sims.hostile:{name}] {name}: {line}" in err, err
 
 
 @needs_sandbox

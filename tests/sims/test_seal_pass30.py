@@ -140,3 +140,16 @@ def test_an_honest_manifest_is_within_the_bound_on_values(tmp_path_factory):
     values = data.count(b",") + data.count(b"[") + data.count(b"{")
     assert len(data) / values > 16, len(data) / values
     assert folder_module.MAX_MANIFEST / 16 <= folder_module.MAX_MANIFEST_VALUES
+
+
+def test_a_manifest_as_big_as_a_big_honest_runs_is_read(sealed, tmp_path):
+    """Pass 31r's pad31.py: a run keeping some 125,000 batches as parts (a long study stopped
+    by Ctrl-C, or --keep-parts) writes a manifest past 64 MiB, which a bound of 64 MiB made
+    unreadable for good. Its size stands in here, as whitespace (the seal covers what the
+    manifest parses to)."""
+    folder = copy_of(sealed, tmp_path)
+    manifest = folder / "manifest.json"
+    data = manifest.read_bytes()
+    manifest.write_bytes(data[:-1] + b" " * (70 << 20) + data[-1:])
+    check_sealed(folder)
+    assert load_results(folder).games.equals(load_results(sealed).games)

@@ -212,15 +212,18 @@ def _small_pipe() -> tuple[int, int]:
 @needs_sandbox
 @pytest.mark.parametrize("steady", [False, True])
 @pytest.mark.timeout(120)
-def test_an_answer_ahead_of_its_view_fails_its_seat(steady, monkeypatch):
+def test_an_answer_ahead_of_its_view_fails_its_seat(steady, monkeypatch, capfd):
     """Hostile pass 30s's PreFill: answers written ahead of their views, and none read after,
     made the worker write a view for each answer it found until the pipe was full (two pages
     for a user over the kernel's soft limit; 64 KiB with a rival stalling the game), and its
     blocking write held the run for good, nobody blamed."""
     monkeypatch.setattr(os, "pipe", _small_pipe)
+    capfd.readouterr()
     game = _one_game("tests.sims.guests:AnswersAhead", decision_seconds=0.3, steady=steady)
     error = game["failure_error"]
     assert game["failure_seat"] == 0 and "before it read its view" in error, error
+    err = capfd.readouterr().err  # and its stderr shown (hostile pass 31s)
+    assert "AnswersAhead: a line before its answers" in err, err
 
 
 @pytest.mark.timeout(60)
