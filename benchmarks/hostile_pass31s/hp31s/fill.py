@@ -1,4 +1,6 @@
-"""A seat that fills its view pipe so that the worker's next write of a view blocks
+"""Pass 30s's attack, copied; its words describe the code before that pass's fix.
+
+A seat that fills its view pipe so that the worker's next write of a view blocks
 (``hp31s.fill``).
 
 The worker writes each view to the game's pipe with a blocking ``os.write``
