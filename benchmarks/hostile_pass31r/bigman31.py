@@ -39,6 +39,10 @@ def main() -> None:
     print(f"  a batch kept without records: {per_byte:.0f} bytes, {per_value:.1f} values")
     print(f"  batches to pass {MAX_MANIFEST:,} bytes: {MAX_MANIFEST / per_byte:,.0f}; "
           f"to pass {MAX_MANIFEST_VALUES:,} values: {MAX_MANIFEST_VALUES / per_value:,.0f}")
+    per_byte, per_value = measure("bigman-600", 600, 1, "--keep-parts")
+    print(f"  600 batches kept without records: {per_byte:.0f} bytes a batch, "
+          f"{per_value:.1f} values; batches to pass {MAX_MANIFEST:,} bytes: "
+          f"{MAX_MANIFEST / per_byte:,.0f}")
 
 
 if __name__ == "__main__":
