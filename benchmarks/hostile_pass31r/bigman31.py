@@ -24,8 +24,10 @@ def measure(name: str, games: int, batch: int, *flags: str) -> tuple[float, floa
     files = sum(1 for p in Path(f"{ROOT}/{name}").rglob("*") if p.is_file())
     batches = games // batch  # one cell
     values = data.count(b",") + data.count(b"[") + data.count(b"{")
-    print(f"  {name}: {batches} batches, {files} files, manifest {len(data):,} bytes, "
-          f"{values:,} values")
+    print(
+        f"  {name}: {batches} batches, {files} files, manifest {len(data):,} bytes, "
+        f"{values:,} values"
+    )
     return len(data) / batches, values / batches
 
 
@@ -33,16 +35,22 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     per_byte, per_value = measure("bigman", games, 1, "--keep-parts", "--records")
     print(f"  a batch kept with records: {per_byte:.0f} bytes, {per_value:.1f} values")
-    print(f"  batches to pass {MAX_MANIFEST:,} bytes: {MAX_MANIFEST / per_byte:,.0f}; "
-          f"to pass {MAX_MANIFEST_VALUES:,} values: {MAX_MANIFEST_VALUES / per_value:,.0f}")
+    print(
+        f"  batches to pass {MAX_MANIFEST:,} bytes: {MAX_MANIFEST / per_byte:,.0f}; "
+        f"to pass {MAX_MANIFEST_VALUES:,} values: {MAX_MANIFEST_VALUES / per_value:,.0f}"
+    )
     per_byte, per_value = measure("bigman-nr", games, 1, "--keep-parts")
     print(f"  a batch kept without records: {per_byte:.0f} bytes, {per_value:.1f} values")
-    print(f"  batches to pass {MAX_MANIFEST:,} bytes: {MAX_MANIFEST / per_byte:,.0f}; "
-          f"to pass {MAX_MANIFEST_VALUES:,} values: {MAX_MANIFEST_VALUES / per_value:,.0f}")
+    print(
+        f"  batches to pass {MAX_MANIFEST:,} bytes: {MAX_MANIFEST / per_byte:,.0f}; "
+        f"to pass {MAX_MANIFEST_VALUES:,} values: {MAX_MANIFEST_VALUES / per_value:,.0f}"
+    )
     per_byte, per_value = measure("bigman-600", 600, 1, "--keep-parts")
-    print(f"  600 batches kept without records: {per_byte:.0f} bytes a batch, "
-          f"{per_value:.1f} values; batches to pass {MAX_MANIFEST:,} bytes: "
-          f"{MAX_MANIFEST / per_byte:,.0f}")
+    print(
+        f"  600 batches kept without records: {per_byte:.0f} bytes a batch, "
+        f"{per_value:.1f} values; batches to pass {MAX_MANIFEST:,} bytes: "
+        f"{MAX_MANIFEST / per_byte:,.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ from common31 import ROOT, show, study_file
 def limited(limit: int, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["bash", "-c", f'ulimit -n {limit}; exec cardgame "$@"', "cardgame", *args],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -27,7 +29,8 @@ def main() -> None:
     shutil.rmtree(folder, ignore_errors=True)
     run = subprocess.Popen(
         ["cardgame", "simulate", path, "--workers", "1", "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     while len(list(folder.glob("games/_parts/*"))) < 300 and run.poll() is None:
         time.sleep(0.2)
@@ -36,13 +39,17 @@ def main() -> None:
     parts = len(list(folder.glob("games/_parts/*")))
     print(f"  the open folder: its run killed, {parts} games parts")
     for limit in (1024, 128, 40):
-        show(f"report, ulimit -n {limit}", limited(limit, "report", str(folder), "--out",
-                                                   f"{ROOT}/fds-report"))
+        show(
+            f"report, ulimit -n {limit}",
+            limited(limit, "report", str(folder), "--out", f"{ROOT}/fds-report"),
+        )
     sealed = f"{ROOT}/bigman-600"
     if os.path.isdir(sealed):
         for limit in (128, 40):
-            show(f"report of a sealed --keep-parts folder (600 parts), ulimit -n {limit}",
-                 limited(limit, "report", sealed, "--out", f"{ROOT}/fds-report2"))
+            show(
+                f"report of a sealed --keep-parts folder (600 parts), ulimit -n {limit}",
+                limited(limit, "report", sealed, "--out", f"{ROOT}/fds-report2"),
+            )
 
 
 if __name__ == "__main__":

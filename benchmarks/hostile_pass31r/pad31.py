@@ -29,11 +29,26 @@ def main() -> None:
             "report --accept-changes",
             cardgame("report", copy, "--accept-changes", "--out", f"{ROOT}/pad-report"),
         )
-        show("simulate --resume", cardgame("simulate", path, "--out", copy, "--resume",
-                                           "--workers", "1", "--no-progress"))
-        show("simulate --resume --accept-changes",
-             cardgame("simulate", path, "--out", copy, "--resume", "--accept-changes",
-                      "--workers", "1", "--no-progress"))
+        show(
+            "simulate --resume",
+            cardgame(
+                "simulate", path, "--out", copy, "--resume", "--workers", "1", "--no-progress"
+            ),
+        )
+        show(
+            "simulate --resume --accept-changes",
+            cardgame(
+                "simulate",
+                path,
+                "--out",
+                copy,
+                "--resume",
+                "--accept-changes",
+                "--workers",
+                "1",
+                "--no-progress",
+            ),
+        )
 
 
 if __name__ == "__main__":
