@@ -17,5 +17,6 @@ echo "== pad31.py: a manifest past 64 MiB, with and without --accept-changes, --
 echo "== aslimit31.sh: a loose record read under ulimit -v"; ./aslimit31.sh
 echo "== fds31.py: an open folder's parts read under ulimit -n"; python fds31.py
 echo "== lowfd31.sh: a killed run resumed under ulimit -n 64"; ./lowfd31.sh
+echo "== sigint31.sh: an honest run stopped by Ctrl-C seals its parts"; ./sigint31.sh
 echo "== copies31.sh: tar, rsync, cp -a copies, read-only"; ./copies31.sh
 echo "== pass 30r reruns"; ./rerun30.sh
