@@ -19,4 +19,5 @@ echo "== fds31.py: an open folder's parts read under ulimit -n"; python fds31.py
 echo "== lowfd31.sh: a killed run resumed under ulimit -n 64"; ./lowfd31.sh
 echo "== sigint31.sh: an honest run stopped by Ctrl-C seals its parts"; ./sigint31.sh
 echo "== copies31.sh: tar, rsync, cp -a copies, read-only"; ./copies31.sh
+echo "== badname31.py: names not UTF-8, a newline, 255 bytes"; python badname31.py
 echo "== pass 30r reruns"; ./rerun30.sh
