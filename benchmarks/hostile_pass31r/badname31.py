@@ -79,10 +79,9 @@ def main() -> None:
     time.sleep(0.5)
     add(folder)
     out, err = run.communicate(timeout=300)
-    print(
-        f"    a run, the names added while it played: exit {run.returncode}"
-        f"{' TRACEBACK' if 'Traceback' in err else ''}: {(out + err).strip().splitlines()[-1][:200]!r}"
-    )
+    last = (out + err).strip().splitlines()[-1][:200]
+    tb = " TRACEBACK" if "Traceback" in err else ""
+    print(f"    a run, the names added while it played: exit {run.returncode}{tb}: {last!r}")
     show("report of it", cardgame("report", folder, "--out", f"{ROOT}/badname-report2"))
 
 
