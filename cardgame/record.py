@@ -57,6 +57,7 @@ __all__ = [
     "load",
     "parse_json",
     "read_entries",
+    "read_in_pieces",
     "read_record_file",
     "recompute_scores",
     "record_catalogue",
@@ -294,15 +295,17 @@ def read_record_file(path: str | Path, opened: BinaryIO | None = None) -> bytes:
 
 
 def _read_pieces(file: BinaryIO, limit: int) -> bytes:
-    """At most ``limit`` bytes of a stream with no size, 1 MiB at a time (a read of the
-    whole bound at once reserves a GiB, a MemoryError under a memory limit: hostile pass
-    31r's aslimit31.sh)."""
-    pieces: list[bytes] = []
+    """At most ``limit`` bytes of a stream with no size (a read of the whole bound at once
+    reserves a GiB, a MemoryError under a memory limit: hostile pass 31r's aslimit31.sh)."""
+    return b"".join(read_in_pieces(file, limit))
+
+
+def read_in_pieces(file: BinaryIO, limit: int) -> Iterator[bytes]:
+    """At most ``limit`` bytes of ``file``, 1 MiB at a time, never more held at once."""
     left = limit
     while left > 0 and (piece := file.read(min(left, 1 << 20))):
-        pieces.append(piece)
+        yield piece
         left -= len(piece)
-    return b"".join(pieces)
 
 
 def read_entries(path: Path, read: Callable[[Path], bytes] = read_record_file) -> list[Entry]:

@@ -377,8 +377,8 @@ class Host:
     def tell(self, message: dict[str, Any]) -> None:
         """A message to the child in play, written as fast as the child reads it, in slices
         short enough for the decision limit's raise to land: the pipe's size is the
-        kernel's (and the child's: ``F_SETPIPE_SZ``), so a child that reads no view must not
-        hold the worker (hostile pass 30s's PreFill filled the pipe with views it never
+        kernel's (8 KiB for a user holding many pipes), so a child that reads no view must
+        not hold the worker (hostile pass 30s's PreFill filled the pipe with views it never
         read, and the blocking write waited for good). The host holds the pipe's reading
         end while it lives, so a refused write means the host is gone; its report first
         means the child ended."""
@@ -668,23 +668,26 @@ class GuestStrategy(Strategy):
             if self.paused and not ahead:
                 host.pause(wait=self.steady)
         except BaseException as exc:  # a protocol fault, the decision limit, Ctrl-C
-            self.host = None
-            try:  # a game past its limit still runs: ended first, so its stderr is shown
-                if isinstance(exc, DecisionTimeout):
-                    with contextlib.suppress(GuestError, OSError):
-                        host.end()
-            finally:
-                _drop(self.key)  # the host unusable
+            # a game past its limit still runs: ended first, so that its stderr is shown
+            self._let_go(host, end=isinstance(exc, DecisionTimeout))
             raise
         if ahead or "error" in answer:
-            self.host = None
-            with contextlib.suppress(GuestError):  # ended first, so that its stderr is shown
-                host.end()
-            _drop(self.key)  # its child was in an unknown state
+            self._let_go(host)
             if ahead:
                 raise GuestError("an answer written before it read its view")
             raise GuestError(str(answer["error"])[:300])
         return answer
+
+    def _let_go(self, host: Host, end: bool = True) -> None:
+        """Drop ``host`` for this game, its child left in an unknown state; with ``end``,
+        its host ends the game first, so that the game's stderr is shown."""
+        self.host = None
+        try:
+            if end:
+                with contextlib.suppress(GuestError, OSError):
+                    host.end()
+        finally:
+            _drop(self.key)
 
     def decide(self, view: SeatView) -> A.Action:
         # the fields that change: the rest (rules, cards) the child was given with the game

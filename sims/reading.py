@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgame.record import read_in_pieces
+
 from .errors import ResultsError
 
 ACCEPT_HINT = "--accept-changes reads it anyway"
@@ -303,10 +305,8 @@ def file_seal(path: str | Path, size: int | None = None) -> FileSeal:
         # at most one byte past the size found: grown in place after this look (8 TiB of
         # holes: pass 30r's grow30.py), it is hashed as changed, never for hours
         digest = hashlib.sha256()
-        left = found.st_size + 1
-        while left > 0 and (chunk := file.read(min(left, 1 << 20))):
-            digest.update(chunk)
-            left -= len(chunk)
+        for piece in read_in_pieces(file, found.st_size + 1):
+            digest.update(piece)
     return digest.hexdigest(), found.st_dev, found.st_ino, found.st_ctime_ns
 
 
@@ -324,7 +324,7 @@ def _open_file(path: str | Path, follow: bool = False) -> io.BufferedReader:
         raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _not_regular(path)
+            raise ResultsError(f"{path}: not a regular file, which no run writes")
         return io.BufferedReader(io.FileIO(fd, "rb"))
     except BaseException:
         os.close(fd)
@@ -345,10 +345,6 @@ def reopened(file: io.BufferedReader) -> str:
     (Linux's /proc, else the /dev/fd of the BSDs): for a reader that takes names only."""
     fd = file.fileno()
     return f"/proc/self/fd/{fd}" if os.path.isdir("/proc/self/fd") else f"/dev/fd/{fd}"
-
-
-def _not_regular(path: str | Path) -> ResultsError:
-    return ResultsError(f"{path}: not a regular file, which no run writes")
 
 
 _HOLD = getattr(os, "O_PATH", os.O_RDONLY)  # a handle that holds a file, reading nothing
